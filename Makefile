@@ -1,0 +1,38 @@
+# graphpart: two commands on a fresh machine.
+#   make lab    create .venv if needed, install, open JupyterLab on notebooks/
+#   make test   create .venv if needed, install, run the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+# torch is installed on its own, pinned, before the package: an unpinned torch
+# would pull several GB of CUDA wheels. Override TORCH_SPEC/TORCH_PIP_ARGS to
+# pick another build (e.g. a CPU index on a machine without a local wheel).
+TORCH_SPEC     ?= torch==2.13.0
+TORCH_PIP_ARGS ?=
+LAB_PORT ?= 8888
+LAB_ARGS ?=
+PYTEST_ARGS ?=
+
+BIN   := $(VENV)/bin
+STAMP := $(VENV)/.graphpart-installed
+
+.PHONY: lab test install bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet $(TORCH_PIP_ARGS) "$(TORCH_SPEC)"
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	@touch $@
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(LAB_PORT) $(LAB_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,106 @@
+"""Input checks that raise :class:`~graphpart.GraphpartError` with clear messages."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import torch
+
+from .errors import DataShapeError, GraphpartError, IDRangeError
+from .typing import IdArray, TensorLike
+
+__all__ = [
+    "as_id_tensor",
+    "as_data_tensor",
+    "check_count",
+    "check_ids_in_range",
+]
+
+
+def _describe(x: object) -> str:
+    if isinstance(x, (torch.Tensor, np.ndarray)):
+        return f"{type(x).__name__} of dtype {x.dtype} and shape {tuple(x.shape)}"
+    return type(x).__name__
+
+
+def as_id_tensor(ids: IdArray, name: str = "ids") -> torch.Tensor:
+    """Convert ``ids`` to a 1-D int64 tensor, refusing floats, bools and other shapes.
+
+    Examples
+    --------
+    >>> as_id_tensor(np.array([3, 1], dtype=np.int32))
+    tensor([3, 1])
+    >>> as_id_tensor([0.5])
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: ids must hold integers, got list with dtype float64
+    """
+    if isinstance(ids, torch.Tensor):
+        t = ids
+    else:
+        arr = np.asarray(ids)
+        if arr.size == 0 and arr.dtype.kind not in "iu":
+            arr = arr.astype(np.int64)
+        if arr.dtype.kind not in "iu":
+            raise GraphpartError(
+                f"{name} must hold integers, got {type(ids).__name__} with dtype {arr.dtype}"
+            )
+        t = torch.from_numpy(np.ascontiguousarray(arr, dtype=np.int64))
+    if t.dtype.is_floating_point or t.dtype.is_complex or t.dtype == torch.bool:
+        raise GraphpartError(f"{name} must hold integers, got {_describe(t)}")
+    if t.dim() != 1:
+        raise GraphpartError(f"{name} must be one-dimensional, got {_describe(t)}")
+    return t.to(torch.int64)
+
+
+def check_count(n: object, name: str) -> int:
+    """Return ``n`` as a non-negative int or raise.
+
+    Examples
+    --------
+    >>> check_count(np.int64(4), "num_nodes")
+    4
+    >>> check_count(-1, "num_nodes")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: num_nodes must be a non-negative integer, got -1
+    """
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+        raise GraphpartError(f"{name} must be a non-negative integer, got {n!r}")
+    return int(n)
+
+
+def check_ids_in_range(ids: torch.Tensor, upper: int, what: str) -> None:
+    """Raise :class:`~graphpart.errors.IDRangeError` unless every id is in ``[0, upper)``."""
+    if ids.numel() == 0:
+        return
+    lo, hi = int(ids.min()), int(ids.max())
+    if lo < 0 or hi >= upper:
+        bad = lo if lo < 0 else hi
+        raise IDRangeError(f"{what} must be within [0, {upper}), got {bad}")
+
+
+def as_data_tensor(value: TensorLike, length: int, what: str) -> torch.Tensor:
+    """Convert ``value`` to a tensor whose first dimension is ``length``.
+
+    Examples
+    --------
+    >>> as_data_tensor(np.ones((2, 3)), 2, "node data 'x'").shape
+    torch.Size([2, 3])
+    >>> as_data_tensor([1, 2, 3], 2, "node data 'y'")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.DataShapeError: node data 'y' must have 2 rows (one per item), got shape (3,)
+    """
+    try:
+        t = value if isinstance(value, torch.Tensor) else torch.as_tensor(np.asarray(value))
+    except (TypeError, ValueError, RuntimeError) as exc:
+        raise DataShapeError(
+            f"{what} must be convertible to a tensor, got {_describe(value)} ({exc})"
+        ) from None
+    if t.dim() == 0 or t.shape[0] != length:
+        raise DataShapeError(
+            f"{what} must have {length} rows (one per item), got shape {tuple(t.shape)}"
+        )
+    return t

@@ -1,0 +1,75 @@
+"""Named data tensors whose lengths are checked against the item count."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, MutableMapping
+
+import torch
+
+from ._check import as_data_tensor
+from .errors import GraphpartError
+from .typing import TensorLike
+
+__all__ = ["DataStore"]
+
+
+class DataStore(MutableMapping):
+    """A ``{name: tensor}`` mapping whose tensors all have ``length`` rows.
+
+    Examples
+    --------
+    >>> d = DataStore(3, "node type '_N'")
+    >>> d["x"] = [1.0, 2.0, 3.0]
+    >>> d["x"]
+    tensor([1., 2., 3.], dtype=torch.float64)
+    >>> d["y"] = [1, 2]
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.DataShapeError: data 'y' of node type '_N' must have 3 rows (one per item), got shape (2,)
+    """
+
+    def __init__(self, length: int, owner: str, data: Mapping[str, TensorLike] | None = None):
+        self._length = length
+        self._owner = owner
+        self._store: dict[str, torch.Tensor] = {}
+        if data is not None:
+            if not isinstance(data, Mapping):
+                raise GraphpartError(
+                    f"data of {owner} must be a mapping {{name: tensor}}, got {type(data).__name__}"
+                )
+            for k, v in data.items():
+                self[k] = v
+
+    @property
+    def length(self) -> int:
+        """Number of rows every tensor must have."""
+        return self._length
+
+    def __setitem__(self, name: str, value: TensorLike) -> None:
+        if not isinstance(name, str) or not name:
+            raise GraphpartError(f"data names must be non-empty strings, got {name!r}")
+        self._store[name] = as_data_tensor(value, self._length, f"data {name!r} of {self._owner}")
+
+    def __getitem__(self, name: str) -> torch.Tensor:
+        try:
+            return self._store[name]
+        except KeyError:
+            raise KeyError(
+                f"no data named {name!r} on {self._owner}; it has {sorted(self._store)}"
+            ) from None
+
+    def __delitem__(self, name: str) -> None:
+        del self._store[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._store)
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(
+            f"{k!r}: {tuple(v.shape)} {str(v.dtype).replace('torch.', '')}"
+            for k, v in self._store.items()
+        )
+        return "{" + inner + "}"

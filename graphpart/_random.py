@@ -1,0 +1,42 @@
+"""Seed normalisation: the one place a seed becomes a generator."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .errors import GraphpartError
+from .typing import Seed
+
+__all__ = ["check_random_state"]
+
+
+def check_random_state(seed: Seed) -> np.random.Generator:
+    """Return a :class:`numpy.random.Generator` for ``seed``.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.Generator or None
+        An int seeds a new generator, a generator is returned as is, ``None``
+        draws fresh entropy from the operating system.
+
+    Examples
+    --------
+    >>> check_random_state(0).integers(10, size=3)
+    array([8, 6, 5])
+    >>> rng = np.random.default_rng(1)
+    >>> check_random_state(rng) is rng
+    True
+    """
+    if seed is None:
+        return np.random.default_rng()
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        if seed < 0:
+            raise GraphpartError(f"seed must be a non-negative int, got {seed}")
+        return np.random.default_rng(int(seed))
+    raise GraphpartError(
+        f"seed must be an int, a numpy.random.Generator or None, got {type(seed).__name__}"
+    )

@@ -1,0 +1,142 @@
+"""Node and edge type names: parsing, validation and lookup, shared by Graph and IDConverter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .errors import GraphpartError, UnknownTypeError
+from .typing import CanonicalEType, ETypeLike
+
+__all__ = ["Schema", "parse_etype", "etype_str", "DEFAULT_NTYPE", "DEFAULT_ETYPE"]
+
+#: Node type name of a homogeneous graph.
+DEFAULT_NTYPE = "_N"
+#: Canonical edge type of a homogeneous graph.
+DEFAULT_ETYPE: CanonicalEType = ("_N", "_E", "_N")
+
+
+def parse_etype(etype: object) -> CanonicalEType:
+    """Turn ``(src, rel, dst)`` or ``"src:rel:dst"`` into a canonical tuple.
+
+    Examples
+    --------
+    >>> parse_etype("user:follows:user")
+    ('user', 'follows', 'user')
+    >>> parse_etype(("user", "buys", "item"))
+    ('user', 'buys', 'item')
+    >>> parse_etype("follows")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: a canonical edge type must be (src_type, relation, dst_type) or 'src:rel:dst', got 'follows'
+    """
+    parts: tuple
+    if isinstance(etype, str):
+        parts = tuple(etype.split(":"))
+    elif isinstance(etype, (tuple, list)):
+        parts = tuple(etype)
+    else:
+        parts = ()
+    if len(parts) != 3 or not all(isinstance(p, str) and p and ":" not in p for p in parts):
+        raise GraphpartError(
+            "a canonical edge type must be (src_type, relation, dst_type) or "
+            f"'src:rel:dst', got {etype!r}"
+        )
+    return parts  # type: ignore[return-value]
+
+
+def etype_str(etype: CanonicalEType) -> str:
+    """``("a", "r", "b")`` -> ``"a:r:b"`` (the chunked format's spelling)."""
+    return ":".join(etype)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """Ordered node types and canonical edge types with their integer type ids."""
+
+    ntypes: tuple[str, ...]
+    canonical_etypes: tuple[CanonicalEType, ...]
+    _nid: dict = field(init=False, repr=False, compare=False)
+    _eid: dict = field(init=False, repr=False, compare=False)
+    _rel: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for t in self.ntypes:
+            if not isinstance(t, str) or not t or ":" in t:
+                raise GraphpartError(f"node type names must be non-empty strings without ':', got {t!r}")
+        if len(set(self.ntypes)) != len(self.ntypes):
+            raise GraphpartError(f"node types must be distinct, got {list(self.ntypes)}")
+        if len(set(self.canonical_etypes)) != len(self.canonical_etypes):
+            raise GraphpartError(
+                f"edge types must be distinct, got {[etype_str(e) for e in self.canonical_etypes]}"
+            )
+        known = set(self.ntypes)
+        for s, _, d in self.canonical_etypes:
+            for t in (s, d):
+                if t not in known:
+                    raise UnknownTypeError(
+                        f"edge type {s}:{_}:{d} names node type {t!r}, which is not among "
+                        f"the node types {list(self.ntypes)}"
+                    )
+        rel: dict[str, list[int]] = {}
+        for i, (_, r, _d) in enumerate(self.canonical_etypes):
+            rel.setdefault(r, []).append(i)
+        object.__setattr__(self, "_nid", {t: i for i, t in enumerate(self.ntypes)})
+        object.__setattr__(self, "_eid", {e: i for i, e in enumerate(self.canonical_etypes)})
+        object.__setattr__(self, "_rel", rel)
+
+    @classmethod
+    def build(cls, ntypes: Iterable[str], etypes: Iterable[ETypeLike]) -> "Schema":
+        """A schema from type names as users write them (edge types parsed)."""
+        return cls(tuple(ntypes), tuple(parse_etype(e) for e in etypes))
+
+    @property
+    def etypes(self) -> tuple[str, ...]:
+        """Relation names, in canonical edge type order."""
+        return tuple(r for _, r, _ in self.canonical_etypes)
+
+    def ntype_id(self, ntype: str | int) -> int:
+        """Integer id of a node type (a valid int id is returned as is)."""
+        if isinstance(ntype, int) and not isinstance(ntype, bool):
+            if 0 <= ntype < len(self.ntypes):
+                return ntype
+            raise UnknownTypeError(
+                f"node type id must be within [0, {len(self.ntypes)}), got {ntype}"
+            )
+        try:
+            return self._nid[ntype]
+        except (KeyError, TypeError):
+            raise UnknownTypeError(
+                f"unknown node type {ntype!r}; expected one of {list(self.ntypes)}"
+            ) from None
+
+    def etype_id(self, etype: ETypeLike | int) -> int:
+        """Integer id of an edge type given as id, canonical tuple, ``"s:r:d"`` or relation."""
+        if isinstance(etype, int) and not isinstance(etype, bool):
+            if 0 <= etype < len(self.canonical_etypes):
+                return etype
+            raise UnknownTypeError(
+                f"edge type id must be within [0, {len(self.canonical_etypes)}), got {etype}"
+            )
+        if isinstance(etype, str) and ":" not in etype:
+            ids = self._rel.get(etype, [])
+            if len(ids) == 1:
+                return ids[0]
+            if len(ids) > 1:
+                raise UnknownTypeError(
+                    f"relation {etype!r} is ambiguous; name one of the canonical edge types "
+                    f"{[etype_str(self.canonical_etypes[i]) for i in ids]}"
+                )
+        else:
+            try:
+                return self._eid[parse_etype(etype)]
+            except (KeyError, GraphpartError):
+                pass
+        raise UnknownTypeError(
+            f"unknown edge type {etype!r}; expected one of "
+            f"{[etype_str(e) for e in self.canonical_etypes]}"
+        )
+
+    def canonical(self, etype: ETypeLike | int) -> CanonicalEType:
+        """The canonical tuple of an edge type given in any accepted spelling."""
+        return self.canonical_etypes[self.etype_id(etype)]

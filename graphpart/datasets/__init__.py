@@ -1,0 +1,83 @@
+"""Real graphs loaded offline, and generators for scale.
+
+=====================  ======================================================
+``load_karate_club``   Zachary's karate club (networkx), with club labels
+``load_les_miserables``  Les Misérables co-appearances (networkx), weighted
+``load_davis_southern_women``  women and events, heterogeneous (networkx)
+``load_metis_graph``   METIS example meshes ``4elt``, ``mdual``, ... (``libmetis-doc``)
+``load_wordnet``       WordNet 3.0 synsets and pointers, heterogeneous (``wordnet-base``)
+``rmat``               Graph500-style R-MAT generator
+``sbm``                stochastic block model with planted blocks
+=====================  ======================================================
+
+:func:`load` takes any of them by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import GraphpartError
+from ..graph import Graph
+from ._cache import cache_dir
+from ._synthetic import attach_node_data
+from .classics import load_davis_southern_women, load_karate_club, load_les_miserables
+from .meshes import METIS_GRAPHS, load_metis_graph
+from .metis_format import read_metis_graph, write_metis_graph
+from .rmat import rmat
+from .sbm import sbm
+from .wordnet import load_wordnet
+
+__all__ = [
+    "load",
+    "names",
+    "load_karate_club",
+    "load_les_miserables",
+    "load_davis_southern_women",
+    "load_metis_graph",
+    "read_metis_graph",
+    "write_metis_graph",
+    "load_wordnet",
+    "rmat",
+    "sbm",
+    "attach_node_data",
+    "cache_dir",
+]
+
+_LOADERS: dict[str, Callable[..., Graph]] = {
+    "karate_club": load_karate_club,
+    "les_miserables": load_les_miserables,
+    "davis_southern_women": load_davis_southern_women,
+    "wordnet": load_wordnet,
+    "rmat": rmat,
+    "sbm": sbm,
+    **{name: (lambda n: lambda **kw: load_metis_graph(n, **kw))(name) for name in METIS_GRAPHS},
+}
+
+
+def names() -> list[str]:
+    """Names :func:`load` accepts.
+
+    Examples
+    --------
+    >>> "karate_club" in names() and "4elt" in names()
+    True
+    """
+    return list(_LOADERS)
+
+
+def load(name: str, **kwargs) -> Graph:
+    """Load a dataset or run a generator by name; ``kwargs`` go to its function.
+
+    Examples
+    --------
+    >>> load("karate_club").num_nodes()
+    34
+    >>> load("sbm", block_sizes=[10, 10], seed=0).num_nodes()
+    20
+    """
+    try:
+        loader = _LOADERS[name]
+    except KeyError:
+        raise GraphpartError(f"unknown dataset {name!r}; expected one of {names()}") from None
+    return loader(**kwargs)

@@ -1,0 +1,96 @@
+"""Node labels, features and train/val/test masks for generated graphs."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import torch
+
+from ..errors import GraphpartError
+from ..graph import Graph
+
+__all__ = ["attach_node_data", "dedupe_edges"]
+
+
+def _fraction(x: object, name: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not 0.0 <= float(x) <= 1.0:
+        raise GraphpartError(f"{name} must be a fraction in [0, 1], got {x!r}")
+    return float(x)
+
+
+def attach_node_data(
+    g: Graph,
+    rng: np.random.Generator,
+    labels: np.ndarray | None = None,
+    num_classes: int = 0,
+    feat_dim: int = 0,
+    train_frac: float = 0.0,
+    val_frac: float = 0.0,
+    test_frac: float = 0.0,
+) -> Graph:
+    """Attach ``label``, ``feat`` and ``train/val/test_mask`` node data to a homogeneous graph.
+
+    ``labels`` (e.g. planted blocks) win over ``num_classes`` random labels.
+    Features are a Gaussian class centroid plus unit noise, so a model can learn
+    the labels from them; masks are disjoint, of the given fractions of the nodes.
+
+    Examples
+    --------
+    >>> g = Graph.from_edges([0, 1], [1, 2], num_nodes=10)
+    >>> g = attach_node_data(g, np.random.default_rng(0), num_classes=2, feat_dim=4,
+    ...                      train_frac=0.5, val_frac=0.2, test_frac=0.3)
+    >>> sorted(g.ndata), int(g.ndata["train_mask"].sum()), g.ndata["feat"].shape
+    (['feat', 'label', 'test_mask', 'train_mask', 'val_mask'], 5, torch.Size([10, 4]))
+    """
+    n = g.num_nodes()
+    fracs = [_fraction(f, name) for f, name in
+             ((train_frac, "train_frac"), (val_frac, "val_frac"), (test_frac, "test_frac"))]
+    if sum(fracs) > 1.0 + 1e-9:
+        raise GraphpartError(
+            f"train_frac + val_frac + test_frac must be at most 1, got {sum(fracs):.3g}"
+        )
+    if isinstance(num_classes, bool) or not isinstance(num_classes, numbers.Integral) or num_classes < 0:
+        raise GraphpartError(f"num_classes must be a non-negative int, got {num_classes!r}")
+    if isinstance(feat_dim, bool) or not isinstance(feat_dim, numbers.Integral) or feat_dim < 0:
+        raise GraphpartError(f"feat_dim must be a non-negative int, got {feat_dim!r}")
+    if labels is None and num_classes:
+        labels = rng.integers(num_classes, size=n)
+    if labels is not None:
+        g.ndata["label"] = torch.from_numpy(np.asarray(labels, dtype=np.int64))
+    if feat_dim:
+        feat = rng.standard_normal((n, feat_dim), dtype=np.float32)
+        if labels is not None:
+            k = int(np.max(labels)) + 1 if n else 0
+            centroids = 2.0 * rng.standard_normal((k, feat_dim), dtype=np.float32)
+            feat += centroids[labels]
+        g.ndata["feat"] = torch.from_numpy(feat)
+    if any(fracs):
+        order = rng.permutation(n)
+        bounds = np.cumsum([0] + [round(f * n) for f in fracs])
+        for (lo, hi), name in zip(zip(bounds[:-1], bounds[1:]), ("train", "val", "test")):
+            mask = np.zeros(n, dtype=bool)
+            mask[order[lo:hi]] = True
+            g.ndata[f"{name}_mask"] = torch.from_numpy(mask)
+    return g
+
+
+def dedupe_edges(
+    src: np.ndarray, dst: np.ndarray, n: int, symmetric: bool, self_loops: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Unique ``(src, dst)`` pairs sorted by source, optionally symmetrised and loop-free.
+
+    Examples
+    --------
+    >>> dedupe_edges(np.array([0, 0, 1, 2]), np.array([1, 1, 1, 0]), 3, True, False)
+    (array([0, 0, 1, 2]), array([1, 2, 0, 0]))
+    """
+    if not self_loops:
+        keep = src != dst
+        src, dst = src[keep], dst[keep]
+    if symmetric:
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+    key = np.sort(src.astype(np.int64) * n + dst)
+    if len(key):
+        key = key[np.concatenate([[True], key[1:] != key[:-1]])]
+    return key // n, key % n

@@ -1,0 +1,100 @@
+"""Graph500-style R-MAT (recursive matrix) generator, vectorised over edges."""
+
+from __future__ import annotations
+
+import logging
+import numbers
+
+import numpy as np
+
+from .._random import check_random_state
+from ..errors import GraphpartError
+from ..graph import Graph
+from ..typing import Seed
+from ._synthetic import attach_node_data, dedupe_edges
+
+__all__ = ["rmat"]
+
+log = logging.getLogger(__name__)
+
+
+def rmat(
+    scale: int,
+    edge_factor: int = 16,
+    a: float = 0.57,
+    b: float = 0.19,
+    c: float = 0.19,
+    *,
+    symmetric: bool = False,
+    self_loops: bool = False,
+    permute: bool = True,
+    seed: Seed = None,
+    num_classes: int = 0,
+    feat_dim: int = 0,
+    train_frac: float = 0.0,
+    val_frac: float = 0.0,
+    test_frac: float = 0.0,
+) -> Graph:
+    """An R-MAT graph with ``2**scale`` nodes and up to ``edge_factor * 2**scale`` edges.
+
+    Each edge picks one quadrant of the adjacency matrix per level with
+    probabilities ``a, b, c, d = 1 - a - b - c`` (Graph500 defaults), for all
+    edges at once. Vertex labels are then randomly permuted (as Graph500 does,
+    so that ids carry no locality), duplicate edges are dropped, and so are
+    self-loops unless ``self_loops``.
+
+    Parameters
+    ----------
+    scale : int
+        log2 of the number of nodes (at most 31).
+    edge_factor : int
+        Edges drawn per node before deduplication.
+    a, b, c : float
+        Quadrant probabilities.
+    symmetric : bool
+        Add the reverse of every edge (an undirected graph as a directed one).
+    permute : bool
+        Shuffle vertex ids.
+    seed : int, numpy.random.Generator or None
+    num_classes, feat_dim, train_frac, val_frac, test_frac
+        Attach random ``label``, Gaussian ``feat`` and disjoint masks
+        (see :func:`~graphpart.datasets.attach_node_data`).
+
+    Examples
+    --------
+    >>> g = rmat(8, seed=0)
+    >>> g.num_nodes(), g.num_edges() <= 16 * 256
+    (256, True)
+    """
+    if isinstance(scale, bool) or not isinstance(scale, numbers.Integral) or not 0 <= scale <= 31:
+        raise GraphpartError(f"scale must be an int in [0, 31], got {scale!r}")
+    if isinstance(edge_factor, bool) or not isinstance(edge_factor, numbers.Integral) or edge_factor < 0:
+        raise GraphpartError(f"edge_factor must be a non-negative int, got {edge_factor!r}")
+    probs = [a, b, c]
+    if any(not isinstance(p, numbers.Real) or p < 0 for p in probs) or sum(probs) > 1:
+        raise GraphpartError(
+            f"a, b, c must be non-negative with a + b + c <= 1, got a={a}, b={b}, c={c}"
+        )
+    rng = check_random_state(seed)
+    n, m = 1 << scale, edge_factor << scale
+    src = np.zeros(m, dtype=np.uint32)
+    dst = np.zeros(m, dtype=np.uint32)
+    u = np.empty(m, dtype=np.float32)
+    lower = np.empty(m, dtype=bool)
+    for level in range(scale):  # one pass per bit, over all edges at once
+        rng.random(out=u, dtype=np.float32)
+        np.greater_equal(u, a + b, out=lower)  # quadrant c or d: source bit set
+        src += lower.view(np.uint8).astype(np.uint32) << np.uint32(level)
+        right = ((u >= a) & ~lower) | (u >= a + b + c)  # quadrant b or d: target bit set
+        dst += right.view(np.uint8).astype(np.uint32) << np.uint32(level)
+    del u, lower
+    if permute:
+        perm = rng.permutation(n).astype(np.uint32)
+        src, dst = perm[src], perm[dst]
+    s, d = dedupe_edges(src, dst, n, symmetric, self_loops)
+    log.debug("rmat scale=%d: %d drawn, %d kept", scale, m, len(s))
+    g = Graph.from_edges(s, d, num_nodes=n)
+    return attach_node_data(
+        g, rng, num_classes=num_classes, feat_dim=feat_dim,
+        train_frac=train_frac, val_frac=val_frac, test_frac=test_frac,
+    )
