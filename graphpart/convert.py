@@ -163,7 +163,9 @@ def from_scipy(matrix: sp.spmatrix | sp.sparray, eweight_name: str | None = None
 
 
 def _cat_data(stores: list, names: Sequence[str], what: str) -> dict:
-    out = {}
+    out: dict = {}
+    if not stores:  # no types at all: nothing to concatenate
+        return out
     for name in names:
         parts = []
         for type_name, store in stores:

@@ -72,7 +72,7 @@ class _Space:
 
     def _range_error(self, tid: int, value: int) -> None:
         raise IDRangeError(
-            f"{self.kind} ids of type {self.to_name(tid)!r} must be within "
+            f"{self.kind} ids of type {self.names[tid]!r} must be within "
             f"[0, {int(self.counts[tid])}), got {value}"
         )
 
