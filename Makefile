@@ -28,8 +28,11 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# JupyterLab refuses to start as root unless told; CI machines and containers run as root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(LAB_PORT) $(LAB_ARGS)
+	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(LAB_PORT) $(ROOT_FLAG) $(LAB_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

@@ -70,11 +70,12 @@ def read_metis_graph(path: str | os.PathLike) -> Graph:
         raise FormatError(f"{path}: ncon={ncon_given} given but fmt has no vertex weights")
     vlines = kept[1 : 1 + n]
     extra = kept[1 + n :]
-    if len(vlines) < n:
-        raise FormatError(f"{path}: header says {n} vertices, found {len(vlines)} vertex lines")
     if lines.counts[extra].any():
         raise FormatError(f"{path}: found data after the {n} vertex lines")
-    counts = lines.counts[vlines]
+    # Missing trailing lines are isolated vertices (editors strip blank lines at the
+    # end); a truncated file still fails the edge count and symmetry checks below.
+    missing = n - len(vlines)
+    counts = np.concatenate([lines.counts[vlines], np.zeros(missing, dtype=np.int64)])
     prefix = int(has_size) + ncon
     rest = counts - prefix
     if (rest < 0).any():
@@ -83,7 +84,7 @@ def read_metis_graph(path: str | os.PathLike) -> Graph:
     if has_ewgt and (rest % 2).any():
         v = int(np.flatnonzero(rest % 2)[0]) + 1
         raise FormatError(f"{path}: vertex {v} has a neighbour without an edge weight")
-    first = lines.starts[vlines]
+    first = np.concatenate([lines.starts[vlines], np.zeros(missing, dtype=np.int64)])
     total = int(counts.sum())
     row = np.repeat(np.arange(n, dtype=np.int64), counts)
     tok_idx = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(total)

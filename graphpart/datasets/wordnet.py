@@ -131,9 +131,13 @@ def _lookup(
     for f, syn in enumerate(files):
         sel = file_of == f
         i = np.searchsorted(syn.offset, offset[sel])
-        i = np.minimum(i, len(syn.offset) - 1)
-        if (syn.offset[i] != offset[sel]).any():
-            raise FormatError(f"a WordNet pointer targets a missing synset in data.{_FILES[f]}")
+        i = np.minimum(i, max(len(syn.offset) - 1, 0))
+        bad = syn.offset[i] != offset[sel] if len(syn.offset) else np.ones(len(i), bool)
+        if bad.any():
+            raise FormatError(
+                f"a WordNet pointer targets synset {int(offset[sel][bad][0]):08d}, "
+                f"missing from data.{_FILES[f]}"
+            )
         out[sel] = starts[f] + i
     return out
 
