@@ -67,7 +67,8 @@ def attach_node_data(
         g.ndata["feat"] = torch.from_numpy(feat)
     if any(fracs):
         order = rng.permutation(n)
-        bounds = np.cumsum([0] + [round(f * n) for f in fracs])
+        # Round the cumulative fractions, so sizes are within one node and never overlap.
+        bounds = np.round(np.cumsum([0.0] + fracs) * n).astype(np.int64).clip(0, n)
         for (lo, hi), name in zip(zip(bounds[:-1], bounds[1:]), ("train", "val", "test")):
             mask = np.zeros(n, dtype=bool)
             mask[order[lo:hi]] = True
