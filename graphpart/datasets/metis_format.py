@@ -19,7 +19,7 @@ import torch
 from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
-from ._text import tokenize_lines, to_int
+from ._text import tokenize_lines
 
 __all__ = ["read_metis_graph", "write_metis_graph"]
 
@@ -58,13 +58,17 @@ def read_metis_graph(path: str | os.PathLike) -> Graph:
     hstart, hcount = int(lines.starts[kept[0]]), int(lines.counts[kept[0]])
     if hcount > 4:
         raise FormatError(f"{path}: header has {hcount} fields, expected 'n m [fmt [ncon]]'")
-    header = lines.tokens[hstart : hstart + hcount]
+    header_idx = np.arange(hstart, hstart + hcount)
     try:
-        n, m = (int(x) for x in header[:2])
-        ncon_given = int(header[3]) if hcount > 3 else None
+        header = lines.ints(header_idx).tolist()
     except ValueError:
-        raise FormatError(f"{path}: header must hold integers, got {list(header)}") from None
-    has_size, has_vwgt, has_ewgt = _parse_fmt(header[2] if hcount > 2 else None, path)
+        raise FormatError(
+            f"{path}: header must hold integers, got {lines.text(header_idx).tolist()}"
+        ) from None
+    n, m = header[:2]
+    ncon_given = header[3] if hcount > 3 else None
+    fmt_token = lines.text(header_idx[2:3])[0] if hcount > 2 else None
+    has_size, has_vwgt, has_ewgt = _parse_fmt(fmt_token, path)
     ncon = ncon_given if ncon_given is not None else (1 if has_vwgt else 0)
     if ncon_given is not None and not has_vwgt:
         raise FormatError(f"{path}: ncon={ncon_given} given but fmt has no vertex weights")
@@ -90,7 +94,7 @@ def read_metis_graph(path: str | os.PathLike) -> Graph:
     tok_idx = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(total)
     pos = tok_idx - np.repeat(first, counts)
     try:
-        vals = to_int(lines.tokens[tok_idx])
+        vals = lines.ints(tok_idx)
     except ValueError:
         raise FormatError(f"{path}: vertex lines must hold integers only") from None
     ndata: dict[str, np.ndarray] = {}

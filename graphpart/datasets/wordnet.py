@@ -19,7 +19,7 @@ import torch
 from ..errors import DatasetNotFoundError, FormatError
 from ..graph import Graph
 from ._cache import cached_graph
-from ._text import tokenize_lines, to_int
+from ._text import tokenize_lines
 
 __all__ = ["load_wordnet", "WORDNET_DIR", "NODE_TYPES", "POINTERS"]
 
@@ -86,28 +86,28 @@ class _Synsets:
     def __init__(self, path: Path):
         lines = tokenize_lines(path.read_bytes(), comment=b" ", cut=b"|")
         keep = ~lines.skipped & (lines.counts > 0)
-        tok, start, count = lines.tokens, lines.starts[keep], lines.counts[keep]
+        start, count = lines.starts[keep], lines.counts[keep]
         try:
             if (count < 6).any():
                 raise ValueError("a synset line has fewer than 6 fields")
-            self.offset = to_int(tok[start])
-            self.lexfile = to_int(tok[start + 1])
-            self.kind = tok[start + 2].astype(np.bytes_)
-            wcnt = to_int(tok[start + 3], base=16)
-            self.lemma = tok[start + 4].astype(np.bytes_)
+            self.offset = lines.ints(start)
+            self.lexfile = lines.ints(start + 1)
+            self.kind = lines.text(start + 2)
+            wcnt = lines.ints(start + 3, base=16)
+            self.lemma = lines.text(start + 4)
             pcnt_at = start + 4 + 2 * wcnt
             if (pcnt_at >= start + count).any():
                 raise ValueError("word count runs past the end of a line")
-            pcnt = to_int(tok[pcnt_at])
+            pcnt = lines.ints(pcnt_at)
             if (pcnt_at + 4 * pcnt >= start + count).any():
                 raise ValueError("pointer count runs past the end of a line")
             self.num_words = wcnt
             self.ptr_line = np.repeat(np.arange(len(start)), pcnt)
             k = np.arange(len(self.ptr_line)) - np.repeat(np.cumsum(pcnt) - pcnt, pcnt)
             base = pcnt_at[self.ptr_line] + 1 + 4 * k
-            self.ptr_symbol = tok[base].astype(np.bytes_)
-            self.ptr_offset = to_int(tok[base + 1])
-            self.ptr_pos = tok[base + 2].astype(np.bytes_)
+            self.ptr_symbol = lines.text(base)
+            self.ptr_offset = lines.ints(base + 1)
+            self.ptr_pos = lines.text(base + 2)
         except (ValueError, IndexError) as exc:
             raise FormatError(f"{path}: not a WordNet data file ({exc})") from None
         unknown = set(np.unique(self.kind).tolist()) - set(NODE_TYPES)
