@@ -111,15 +111,16 @@ def tokenize_lines(data: bytes, comment: bytes | None = None, cut: bytes | None 
     starts = np.concatenate([[0], np.flatnonzero(newline) + 1])
     if len(buf) == 0 or buf[-1] == 10:
         starts = starts[:-1]  # no phantom line after a final newline
-    line_of = np.cumsum(newline) - newline  # line index of every byte
+    # line index of every byte (int32: the buffer is scanned per byte, keep it lean)
+    line_of = np.cumsum(newline, dtype=np.int32) - newline
     nlines = len(starts)
     skipped = np.zeros(nlines, dtype=bool)
     if comment is not None and nlines:
         skipped = buf[starts] == comment[0]
         buf[skipped[line_of] & ~newline] = 32
     if cut is not None and nlines:
-        hits = np.cumsum(buf == cut[0])
-        before_line = np.concatenate([[0], hits])[starts][line_of]
+        hits = np.cumsum(buf == cut[0], dtype=np.int32)
+        before_line = np.concatenate([np.zeros(1, np.int32), hits])[starts][line_of]
         buf[(hits - before_line > 0) & ~newline] = 32
     space = _SPACE[buf]
     prev_space = np.concatenate([[True], space[:-1]])
