@@ -39,7 +39,13 @@ def as_id_tensor(ids: IdArray, name: str = "ids") -> torch.Tensor:
     if isinstance(ids, torch.Tensor):
         t = ids
     else:
-        arr = np.asarray(ids)
+        try:
+            arr = np.asarray(ids)
+        except (ValueError, TypeError) as exc:
+            raise GraphpartError(
+                f"{name} must be a one-dimensional array of integers, got {type(ids).__name__} "
+                f"that is not a regular array ({exc})"
+            ) from None
         if arr.size == 0 and arr.dtype.kind not in "iu":
             arr = arr.astype(np.int64)
         if arr.dtype.kind not in "iu":

@@ -58,6 +58,20 @@ class DataStore(MutableMapping):
                 f"no data named {name!r} on {self._owner}; it has {sorted(self._store)}"
             ) from None
 
+    def require(self, name: str) -> torch.Tensor:
+        """Like ``self[name]``, but a missing name is a :class:`~graphpart.GraphpartError`.
+
+        Examples
+        --------
+        >>> DataStore(1, "node type 'a'").require("w")
+        Traceback (most recent call last):
+        ...
+        graphpart.errors.GraphpartError: no data named 'w' on node type 'a'; it has []
+        """
+        if name not in self._store:
+            raise GraphpartError(f"no data named {name!r} on {self._owner}; it has {sorted(self._store)}")
+        return self._store[name]
+
     def __delitem__(self, name: str) -> None:
         del self._store[name]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 
 import numpy as np
 import torch
@@ -90,8 +91,9 @@ def load_graph(path: str | os.PathLike) -> Graph:
             for i, t in enumerate(schema.ntypes):
                 if meta["names"][i]:
                     g.set_node_names(z[f"names{i}"], t)
-    except (KeyError, ValueError, OSError) as exc:
-        if isinstance(exc, FormatError):
-            raise
-        raise FormatError(f"cannot read graph file {path}: {exc}") from None
+    except FormatError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        # Anything else a damaged or foreign file can raise while being read.
+        raise FormatError(f"cannot read graph file {path}: {exc!r}") from None
     return g

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+import numpy as np
+import torch
 
 from .errors import GraphpartError, UnknownTypeError
 from .typing import CanonicalEType, ETypeLike
@@ -43,6 +47,17 @@ def parse_etype(etype: object) -> CanonicalEType:
             f"'src:rel:dst', got {etype!r}"
         )
     return parts  # type: ignore[return-value]
+
+
+def _as_type_id(x: object) -> int | None:
+    """An integer type id given as int, NumPy integer or 0-d integer tensor, else None."""
+    if isinstance(x, torch.Tensor) and x.dim() == 0 and not x.dtype.is_floating_point:
+        x = int(x)
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iu":
+        x = int(x)
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        return int(x)
+    return None
 
 
 def etype_str(etype: CanonicalEType) -> str:
@@ -97,9 +112,10 @@ class Schema:
 
     def ntype_id(self, ntype: str | int) -> int:
         """Integer id of a node type (a valid int id is returned as is)."""
-        if isinstance(ntype, int) and not isinstance(ntype, bool):
-            if 0 <= ntype < len(self.ntypes):
-                return ntype
+        tid = _as_type_id(ntype)
+        if tid is not None:
+            if 0 <= tid < len(self.ntypes):
+                return tid
             raise UnknownTypeError(
                 f"node type id must be within [0, {len(self.ntypes)}), got {ntype}"
             )
@@ -112,9 +128,10 @@ class Schema:
 
     def etype_id(self, etype: ETypeLike | int) -> int:
         """Integer id of an edge type given as id, canonical tuple, ``"s:r:d"`` or relation."""
-        if isinstance(etype, int) and not isinstance(etype, bool):
-            if 0 <= etype < len(self.canonical_etypes):
-                return etype
+        tid = _as_type_id(etype)
+        if tid is not None:
+            if 0 <= tid < len(self.canonical_etypes):
+                return tid
             raise UnknownTypeError(
                 f"edge type id must be within [0, {len(self.canonical_etypes)}), got {etype}"
             )

@@ -9,6 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 import torch
 
+from ._check import as_id_tensor
 from ._schema import Schema, etype_str
 from .errors import GraphpartError
 from .graph import EID, ETYPE, NID, NTYPE, Graph
@@ -117,7 +118,7 @@ def to_networkx(
     for t in g.ntypes:
         n = g.num_nodes(t)
         offsets[t] = offset
-        data = {a: g.node_data(t)[a].tolist() for a in node_attrs or ()}
+        data = {a: g.node_data(t).require(a).tolist() for a in node_attrs or ()}
         out.add_nodes_from(
             (offset + i, {"ntype": t, NID: i, **{a: v[i] for a, v in data.items()}}) for i in range(n)
         )
@@ -125,7 +126,7 @@ def to_networkx(
     key = 0
     for et in g.canonical_etypes:
         s, d = g.edges(et)
-        data = {a: g.edge_data(et)[a].tolist() for a in edge_attrs or ()}
+        data = {a: g.edge_data(et).require(a).tolist() for a in edge_attrs or ()}
         s = (s + offsets[et[0]]).tolist()
         d = (d + offsets[et[2]]).tolist()
         out.add_edges_from(
@@ -153,7 +154,7 @@ def from_scipy(matrix: sp.spmatrix | sp.sparray, eweight_name: str | None = None
     """
     if not sp.issparse(matrix):
         raise GraphpartError(f"expected a scipy sparse matrix, got {type(matrix).__name__}")
-    if matrix.shape[0] != matrix.shape[1]:
+    if len(matrix.shape) != 2 or matrix.shape[0] != matrix.shape[1]:
         raise GraphpartError(f"the adjacency matrix must be square, got shape {matrix.shape}")
     coo = sp.coo_array(matrix)
     edata = {} if eweight_name is None else {eweight_name: np.asarray(coo.data)}
@@ -251,11 +252,14 @@ def from_homogeneous(
     schema = Schema.build(ntypes, canonical_etypes)
     if NTYPE not in h.ndata or ETYPE not in h.edata:
         raise GraphpartError(f"the homogeneous graph needs ndata[{NTYPE!r}] and edata[{ETYPE!r}]")
-    ntype_ids, etype_ids = h.ndata[NTYPE].long(), h.edata[ETYPE].long()
+    ntype_ids = as_id_tensor(h.ndata[NTYPE], f"ndata[{NTYPE!r}]")
+    etype_ids = as_id_tensor(h.edata[ETYPE], f"edata[{ETYPE!r}]")
     _check_type_ids(ntype_ids, len(schema.ntypes), "node")
     _check_type_ids(etype_ids, len(schema.canonical_etypes), "edge")
-    nperm, ncounts, local = _split_order(ntype_ids, h.ndata.get(NID), len(schema.ntypes), "node")
-    eperm, ecounts, _ = _split_order(etype_ids, h.edata.get(EID), len(schema.canonical_etypes), "edge")
+    nid = as_id_tensor(h.ndata[NID], f"ndata[{NID!r}]") if NID in h.ndata else None
+    eid = as_id_tensor(h.edata[EID], f"edata[{EID!r}]") if EID in h.edata else None
+    nperm, ncounts, local = _split_order(ntype_ids, nid, len(schema.ntypes), "node")
+    eperm, ecounts, _ = _split_order(etype_ids, eid, len(schema.canonical_etypes), "edge")
     src, dst = h.edges()
     edges, ndata, edata = {}, {}, {}
     nsplit = torch.split(nperm, ncounts.tolist())

@@ -156,7 +156,8 @@ class Graph:
                     f"source and destination ids of {etype_str(et)!r} must have the same length, "
                     f"got {len(s)} and {len(d)}"
                 )
-            parsed[et] = (s, d)
+            # Own copies: a caller changing its arrays later must not bypass the range checks.
+            parsed[et] = (s.clone() if _shares(s, pair[0]) else s, d.clone() if _shares(d, pair[1]) else d)
         if num_nodes is not None and not isinstance(num_nodes, Mapping):
             raise GraphpartError(
                 f"num_nodes must be a dict {{ntype: count}}, got {type(num_nodes).__name__}"
@@ -357,6 +358,13 @@ class Graph:
             )
         ne = {etype_str(e): len(s) for e, (s, _) in zip(self._schema.canonical_etypes, self._edges)}
         return f"Graph(num_nodes={nn}, num_edges={ne})"
+
+
+def _shares(t: torch.Tensor, source: object) -> bool:
+    """Whether ``t`` may share memory with the caller's ``source`` array."""
+    if isinstance(source, torch.Tensor):
+        return True
+    return isinstance(source, np.ndarray) and np.shares_memory(t.numpy(), source)
 
 
 def _keyed(data: Mapping | None, to_id, keys: Sequence, what: str) -> dict:

@@ -43,7 +43,7 @@ class _Space:
 
     def het2hom(self, typ: TypeArg, ids: IdArray | int) -> torch.Tensor | int:
         scalar = _is_scalar(ids)
-        t_ids = as_id_tensor([int(ids)] if scalar else ids, f"{self.kind} ids")
+        t_ids = as_id_tensor(_one_d(ids) if scalar else ids, f"{self.kind} ids")
         if _is_type_array(typ):
             tt = as_id_tensor(typ, f"{self.kind} type ids")
             if tt.shape != t_ids.shape:
@@ -78,7 +78,7 @@ class _Space:
 
     def hom2het(self, ids: IdArray | int) -> tuple[Any, Any]:
         scalar = _is_scalar(ids)
-        h = as_id_tensor([int(ids)] if scalar else ids, f"homogeneous {self.kind} ids")
+        h = as_id_tensor(_one_d(ids) if scalar else ids, f"homogeneous {self.kind} ids")
         if h.numel():
             lo, hi = int(h.min()), int(h.max())
             if lo < 0 or hi >= self.total:
@@ -103,8 +103,17 @@ def _is_scalar(x: object) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
+def _one_d(x: object) -> object:
+    """A scalar as a one-element array, keeping its dtype so floats are still refused."""
+    if isinstance(x, torch.Tensor):
+        return x.reshape(1)
+    return np.asarray(x).reshape(1)
+
+
 def _is_type_array(x: object) -> bool:
-    return isinstance(x, (torch.Tensor, np.ndarray, list))
+    if isinstance(x, (torch.Tensor, np.ndarray)):
+        return x.ndim > 0
+    return isinstance(x, list)
 
 
 class IDConverter:
@@ -196,14 +205,20 @@ class IDConverter:
         """
         source = "metadata"
         if not isinstance(meta, Mapping):
+            if not isinstance(meta, (str, os.PathLike)):
+                raise GraphpartError(
+                    f"metadata must be a dict or a path to metadata.json, got {type(meta).__name__}"
+                )
             source = os.fspath(meta)
             try:
                 with open(source, encoding="utf-8") as f:
                     meta = json.load(f)
             except FileNotFoundError:
                 raise FormatError(f"metadata file {source} does not exist") from None
-            except json.JSONDecodeError as exc:
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 raise FormatError(f"{source} is not valid JSON: {exc}") from None
+            except OSError as exc:
+                raise FormatError(f"cannot read metadata file {source}: {exc}") from None
             if not isinstance(meta, Mapping):
                 raise FormatError(f"{source} must hold a JSON object, got {type(meta).__name__}")
         ntypes = _meta_list(meta, "node_type", source)

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 from ..errors import GraphpartError
@@ -80,4 +81,11 @@ def load(name: str, **kwargs) -> Graph:
         loader = _LOADERS[name]
     except KeyError:
         raise GraphpartError(f"unknown dataset {name!r}; expected one of {names()}") from None
+    target = load_metis_graph if name in METIS_GRAPHS else loader
+    try:
+        inspect.signature(target).bind(*(["name"] if name in METIS_GRAPHS else []), **kwargs)
+    except TypeError as exc:
+        raise GraphpartError(
+            f"bad arguments for dataset {name!r}: {exc}; its signature is {inspect.signature(target)}"
+        ) from None
     return loader(**kwargs)

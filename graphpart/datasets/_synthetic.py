@@ -7,8 +7,11 @@ import numbers
 import numpy as np
 import torch
 
+from .._arrays import unique_int
+from .._random import check_random_state
 from ..errors import GraphpartError
 from ..graph import Graph
+from ..typing import Seed
 
 __all__ = ["attach_node_data", "dedupe_edges"]
 
@@ -21,7 +24,7 @@ def _fraction(x: object, name: str) -> float:
 
 def attach_node_data(
     g: Graph,
-    rng: np.random.Generator,
+    rng: Seed,
     labels: np.ndarray | None = None,
     num_classes: int = 0,
     feat_dim: int = 0,
@@ -43,6 +46,11 @@ def attach_node_data(
     >>> sorted(g.ndata), int(g.ndata["train_mask"].sum()), g.ndata["feat"].shape
     (['feat', 'label', 'test_mask', 'train_mask', 'val_mask'], 5, torch.Size([10, 4]))
     """
+    if not g.is_homogeneous:
+        raise GraphpartError(
+            f"attach_node_data needs a homogeneous graph, got node types {g.ntypes}"
+        )
+    rng = check_random_state(rng)
     n = g.num_nodes()
     fracs = [_fraction(f, name) for f, name in
              ((train_frac, "train_frac"), (val_frac, "val_frac"), (test_frac, "test_frac"))]
@@ -91,7 +99,5 @@ def dedupe_edges(
         src, dst = src[keep], dst[keep]
     if symmetric:
         src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-    key = np.sort(src.astype(np.int64) * n + dst)
-    if len(key):
-        key = key[np.concatenate([[True], key[1:] != key[:-1]])]
+    key = unique_int(src.astype(np.int64) * n + dst)
     return key // n, key % n

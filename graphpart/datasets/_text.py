@@ -40,14 +40,11 @@ class Lines:
         """Index of each line's first token."""
         return np.cumsum(self.counts) - self.counts
 
-    def _columns(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        s = self.start[idx]
-        width = int((self.end[idx] - s).max()) if len(idx) else 0
-        cols = np.arange(width)
-        valid = cols[None, :] < (self.end[idx] - s)[:, None]
-        pos = np.minimum(s[:, None] + cols[None, :], max(len(self.buf) - 1, 0))
-        chars = np.where(valid, self.buf[pos] if len(self.buf) else 0, 0).astype(np.uint8)
-        return chars, valid
+    def _column(self, s: np.ndarray, length: np.ndarray, col: int) -> np.ndarray:
+        """Byte ``col`` of each token (0 past its end), one gather per column."""
+        pos = np.minimum(s + col, max(len(self.buf) - 1, 0))
+        chars = self.buf[pos] if len(self.buf) else np.zeros(len(s), np.uint8)
+        return np.where(col < length, chars, 0).astype(np.uint8)
 
     def text(self, idx: np.ndarray) -> np.ndarray:
         """The tokens ``idx`` as a NumPy bytes array.
@@ -57,10 +54,14 @@ class Lines:
         >>> tokenize_lines(b"ab c\\n").text(np.array([1, 0])).tolist()
         [b'c', b'ab']
         """
-        chars, _ = self._columns(np.asarray(idx, dtype=np.int64))
-        if chars.shape[1] == 0:
-            return np.zeros(len(chars), dtype="S1")
-        return np.ascontiguousarray(chars).view(f"S{chars.shape[1]}").ravel()
+        idx = np.asarray(idx, dtype=np.int64)
+        s = self.start[idx]
+        length = self.end[idx] - s
+        width = max(int(length.max()) if len(idx) else 0, 1)
+        chars = np.zeros((len(idx), width), dtype=np.uint8)
+        for col in range(width):  # a loop over character positions, not over tokens
+            chars[:, col] = self._column(s, length, col)
+        return chars.view(f"S{width}").ravel()
 
     def ints(self, idx: np.ndarray, base: int = 10) -> np.ndarray:
         """The tokens ``idx`` parsed as int64 (a leading ``-`` allowed); ValueError on junk.
@@ -71,21 +72,23 @@ class Lines:
         >>> t.ints(np.array([0, 1])).tolist(), t.ints(np.array([2]), base=16).tolist()
         ([12, -3], [31])
         """
-        chars, valid = self._columns(np.asarray(idx, dtype=np.int64))
-        if chars.shape[1] == 0:
-            return np.zeros(len(chars), dtype=np.int64)
-        if chars.shape[1] > 18:
+        idx = np.asarray(idx, dtype=np.int64)
+        s = self.start[idx]
+        length = self.end[idx] - s
+        out = np.zeros(len(idx), dtype=np.int64)
+        if len(idx) == 0:
+            return out
+        if int(length.max()) > 18:
             raise ValueError("a number has more than 18 digits")
-        negative = chars[:, 0] == ord("-")
-        digits = _DIGIT[chars]
-        digit_ok = (digits >= 0) & (digits < base)
-        digit_ok[:, 0] |= negative
-        if (valid & ~digit_ok).any() or (negative & (valid.sum(1) == 1)).any():
+        negative = self._column(s, length, 0) == ord("-")
+        if (negative & (length == 1)).any():
             raise ValueError("expected integer tokens")
-        out = np.zeros(len(chars), dtype=np.int64)
-        for col in range(chars.shape[1]):  # a loop over digit positions, not over tokens
-            use = valid[:, col] & ~(negative & (col == 0))
-            out = np.where(use, out * base + digits[:, col], out)
+        for col in range(int(length.max())):  # a loop over digit positions, not over tokens
+            use = (col < length) & ~(negative & (col == 0))
+            digit = _DIGIT[self._column(s, length, col)].astype(np.int64)
+            if (use & ((digit < 0) | (digit >= base))).any():
+                raise ValueError("expected integer tokens")
+            out = np.where(use, out * base + digit, out)
         return np.where(negative, -out, out)
 
 
@@ -129,3 +132,43 @@ def tokenize_lines(data: bytes, comment: bytes | None = None, cut: bytes | None 
     end = np.flatnonzero(~space & next_space) + 1
     counts = np.bincount(line_of[start], minlength=nlines).astype(np.int64)
     return Lines(buf, start, end, counts, skipped)
+
+
+def format_lines(values: np.ndarray, counts: np.ndarray) -> bytes:
+    """Write non-negative ints as text, ``counts[i]`` space-separated per line.
+
+    The inverse of :func:`tokenize_lines` for numbers, vectorised: digits are
+    placed column by column into one byte buffer.
+
+    Examples
+    --------
+    >>> format_lines(np.array([1, 20, 0, 305]), np.array([2, 0, 2]))
+    b'1 20\\n\\n0 305\\n'
+    """
+    values = np.asarray(values, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    if len(values) and values.min() < 0:
+        raise ValueError("format_lines writes non-negative integers only")
+    ndig = np.ones(len(values), dtype=np.int64)
+    for k in range(1, 19):
+        ndig += values >= 10**k
+    # Every value is followed by one separator; an empty line is a lone newline.
+    lengths = np.zeros(len(values) + len(counts), dtype=np.int64)
+    line_end = np.cumsum(counts + 1) - 1  # slot of each line's newline
+    is_value = np.ones(len(lengths), dtype=bool)
+    is_value[line_end] = False
+    lengths[is_value] = ndig + 1
+    lengths[~is_value] = 1
+    start = np.cumsum(lengths) - lengths
+    out = np.full(int(lengths.sum()), ord(" "), dtype=np.uint8)
+    vstart = start[is_value]
+    for j in range(int(ndig.max()) if len(ndig) else 0):  # one pass per digit column
+        has = ndig > j
+        out[vstart[has] + ndig[has] - 1 - j] = 48 + (values[has] // 10**j) % 10
+    # a line's last value is followed by its newline, not by a space
+    out[start[~is_value]] = ord("\n")
+    last_val = np.flatnonzero(~is_value) - 1
+    last_val = last_val[(last_val >= 0) & is_value[np.maximum(last_val, 0)]]
+    out[start[last_val] + lengths[last_val] - 1] = 0  # dropped below
+    text = out[out != 0]
+    return text.tobytes()

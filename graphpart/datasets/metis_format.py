@@ -16,10 +16,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from .._arrays import unique_int
 from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
-from ._text import tokenize_lines
+from ._text import format_lines, tokenize_lines
 
 __all__ = ["read_metis_graph", "write_metis_graph"]
 
@@ -115,28 +116,34 @@ def read_metis_graph(path: str | os.PathLike) -> Graph:
         raise FormatError(
             f"{path}: header says {m} edges (so {2 * m} adjacency entries), found {len(src)}"
         )
-    if not _is_symmetric(src, dst, n):
-        raise FormatError(f"{path}: adjacency is not symmetric (u lists v but v does not list u)")
+    if not _is_symmetric(src, dst, n, edata.get("weight")):
+        raise FormatError(
+            f"{path}: adjacency is not symmetric (u lists v but v does not list u, "
+            "or lists it with another edge weight)"
+        )
     return Graph.from_edges(src, dst, num_nodes=n, ndata=ndata, edata=edata)
 
 
-def _is_symmetric(src: np.ndarray, dst: np.ndarray, n: int) -> bool:
-    fwd = np.sort(src * n + dst)
-    bwd = np.sort(dst * n + src)
-    return bool(np.array_equal(fwd, bwd))
+def _is_symmetric(src: np.ndarray, dst: np.ndarray, n: int, w: np.ndarray | None) -> bool:
+    if w is None:
+        return bool(np.array_equal(np.sort(src * n + dst), np.sort(dst * n + src)))
+    f = np.lexsort((w, src * n + dst))
+    b = np.lexsort((w, dst * n + src))
+    same = np.array_equal((src * n + dst)[f], (dst * n + src)[b])
+    return bool(same and np.array_equal(w[f], w[b]))
 
 
 def _undirected(g: Graph, ewgt: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Both directions of every non-loop edge, once each; a pair's weight is its largest."""
     s, d = (t.numpy() for t in g.edges())
-    w = None if ewgt is None else g.edata[ewgt].numpy()
+    w = None if ewgt is None else g.edata.require(ewgt).numpy()
     keep = s != d
     s, d = s[keep], d[keep]
     src, dst = np.concatenate([s, d]), np.concatenate([d, s])
     n = g.num_nodes()
     key = src * n + dst
     if w is None:
-        key = np.unique(key)
+        key = unique_int(key)
         return key // n, key % n, None
     w = np.concatenate([w[keep], w[keep]])
     order = np.lexsort((-w, key))  # per pair, the largest weight first
@@ -197,35 +204,25 @@ def write_metis_graph(
         w = _int_weights(torch.from_numpy(w), f"edge data {edge_weight!r}", 1)
     vw = None
     if node_weight is not None:
-        vw = _int_weights(g.ndata[node_weight], f"node data {node_weight!r}", 0).reshape(n, -1)
+        vw = _int_weights(g.ndata.require(node_weight), f"node data {node_weight!r}", 0)
+        vw = vw.reshape(len(vw), -1)
     ncon = 0 if vw is None else vw.shape[1]
     deg = np.bincount(src, minlength=n)
     # Tokens of each vertex line: its weights, then neighbour (and weight) pairs.
     per_edge = np.stack([dst + 1, w], axis=1) if w is not None else (dst + 1)[:, None]
     width = per_edge.shape[1]
     counts = ncon + deg * width
-    line_id = np.concatenate(
-        [np.repeat(np.arange(n), ncon), np.repeat(src, width)]
-    )
+    line_id = np.concatenate([np.repeat(np.arange(n), ncon), np.repeat(src, width)])
     values = np.concatenate([vw.reshape(-1) if vw is not None else np.zeros(0, np.int64),
                              per_edge.reshape(-1)])
-    order = np.argsort(line_id, kind="stable")
-    values = values[order]
-    # An empty line (isolated vertex) still needs its newline: give it one empty token.
-    slots = np.maximum(counts, 1)
-    ends = np.cumsum(slots)
-    text = np.full(int(ends[-1]) if n else 0, "", dtype=object)
-    filled = np.repeat(counts > 0, slots)
-    text[filled] = values.astype(str).astype(object)
-    sep = np.full(len(text), " ", dtype=object)
-    sep[ends - 1] = "\n"
+    values = values[np.argsort(line_id, kind="stable")]
     header = f"{n} {len(src) // 2}"
     if vw is not None:
         header += f" 01{int(w is not None)} {ncon}"
     elif w is not None:
         header += " 001"
     header += "\n"
-    body = "".join((text + sep).tolist())
-    with atomic_write(path, "w") as f:
-        f.write(header)
+    body = format_lines(values, counts)
+    with atomic_write(path, "wb") as f:
+        f.write(header.encode("ascii"))
         f.write(body)

@@ -71,7 +71,7 @@ def rmat(
     if isinstance(edge_factor, bool) or not isinstance(edge_factor, numbers.Integral) or edge_factor < 0:
         raise GraphpartError(f"edge_factor must be a non-negative int, got {edge_factor!r}")
     probs = [a, b, c]
-    if any(not isinstance(p, numbers.Real) or p < 0 for p in probs) or sum(probs) > 1:
+    if any(not isinstance(p, numbers.Real) or not p >= 0 for p in probs) or not sum(probs) <= 1:
         raise GraphpartError(
             f"a, b, c must be non-negative with a + b + c <= 1, got a={a}, b={b}, c={c}"
         )

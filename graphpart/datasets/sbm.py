@@ -84,7 +84,12 @@ def sbm(
     >>> g.num_nodes(), bool((g.ndata["label"][g.edges()[0]] == g.ndata["label"][g.edges()[1]]).all())
     (100, True)
     """
+    if not isinstance(block_sizes, (list, tuple, np.ndarray, range)):
+        raise GraphpartError(f"block_sizes must be a list of ints, got {type(block_sizes).__name__}")
     sizes = list(block_sizes)
+    for name, p in (("p_in", p_in), ("p_out", p_out)):
+        if isinstance(p, bool) or not isinstance(p, numbers.Real):
+            raise GraphpartError(f"{name} must be a probability in [0, 1], got {p!r}")
     if not sizes or any(
         isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sizes
     ):
@@ -93,7 +98,10 @@ def sbm(
     if probs is None:
         probs = np.full((k, k), float(p_out))
         np.fill_diagonal(probs, float(p_in))
-    probs = np.asarray(probs, dtype=float)
+    try:
+        probs = np.asarray(probs, dtype=float)
+    except (TypeError, ValueError):
+        raise GraphpartError(f"probs must be a {k}x{k} matrix of probabilities, got {probs!r}") from None
     if probs.shape != (k, k) or not np.all((probs >= 0) & (probs <= 1)):
         raise GraphpartError(
             f"probs must be a {k}x{k} matrix of probabilities in [0, 1], got shape {probs.shape}"

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from .._arrays import unique_int
 from ..errors import DatasetNotFoundError, FormatError
 from ..graph import Graph
 from ._cache import cached_graph
@@ -169,10 +170,10 @@ def _build(path: Path) -> Graph:
     n_types, n_rel = len(_NTYPE_ORDER), len(rel_names)
     group = (ntype_id[src] * n_rel + rel) * n_types + ntype_id[dst]
     edges = {}
-    for gkey in np.unique(group):
+    for gkey in unique_int(group):
         sel = group == gkey
         st, r, dt = gkey // (n_rel * n_types), (gkey // n_types) % n_rel, gkey % n_types
-        pair = np.unique(local[src[sel]] * len(kind) + local[dst[sel]])
+        pair = unique_int(local[src[sel]] * len(kind) + local[dst[sel]])
         etype = (_NTYPE_ORDER[st], rel_names[r], _NTYPE_ORDER[dt])
         edges[etype] = (pair // len(kind), pair % len(kind))
     counts = np.bincount(ntype_id, minlength=n_types)
