@@ -205,7 +205,11 @@ def write_metis_graph(
     vw = None
     if node_weight is not None:
         vw = _int_weights(g.ndata.require(node_weight), f"node data {node_weight!r}", 0)
-        vw = vw.reshape(len(vw), -1)
+        vw = vw[:, None] if vw.ndim == 1 else vw
+        if vw.ndim != 2:
+            raise GraphpartError(
+                f"node data {node_weight!r} must have shape (n,) or (n, ncon), got {vw.shape}"
+            )
     ncon = 0 if vw is None else vw.shape[1]
     deg = np.bincount(src, minlength=n)
     # Tokens of each vertex line: its weights, then neighbour (and weight) pairs.
