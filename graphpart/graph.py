@@ -272,27 +272,60 @@ class Graph:
         return 0
 
     def num_nodes(self, ntype: str | None = None) -> int:
-        """Nodes of one type, or of all types when ``ntype`` is None."""
+        """Nodes of one type, or of all types when ``ntype`` is None.
+
+        Examples
+        --------
+        >>> g = Graph.from_typed_edges({("a", "r", "b"): ([0], [1])})
+        >>> g.num_nodes("b"), g.num_nodes()
+        (2, 3)
+        """
         if ntype is None:
             return sum(self._num_nodes)
         return self._num_nodes[self._schema.ntype_id(ntype)]
 
     def num_edges(self, etype: ETypeLike | None = None) -> int:
-        """Edges of one type, or of all types when ``etype`` is None."""
+        """Edges of one type, or of all types when ``etype`` is None.
+
+        Examples
+        --------
+        >>> g = Graph.from_typed_edges({("a", "r", "b"): ([0, 0], [1, 0]), ("b", "s", "a"): ([1], [0])})
+        >>> g.num_edges("r"), g.num_edges("b:s:a"), g.num_edges()
+        (2, 1, 3)
+        """
         if etype is None:
             return sum(len(s) for s, _ in self._edges)
         return len(self._edges[self._schema.etype_id(etype)][0])
 
     def edges(self, etype: ETypeLike | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(src, dst)`` int64 tensors of one edge type, in edge id order."""
+        """``(src, dst)`` int64 tensors of one edge type, in edge id order.
+
+        Examples
+        --------
+        >>> Graph.from_edges([2, 0], [1, 1]).edges()
+        (tensor([2, 0]), tensor([1, 1]))
+        """
         return self._edges[self._one_etype(etype, "edges()")]
 
     def in_degrees(self, v: IdArray | None = None, etype: ETypeLike | None = None) -> torch.Tensor:
-        """In-degree of every destination node of ``etype`` (or of the nodes ``v``)."""
+        """In-degree of every destination node of ``etype`` (or of the nodes ``v``).
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 1, 2], [2, 2, 0])
+        >>> g.in_degrees(), g.in_degrees([2])
+        (tensor([1, 0, 2]), tensor([2]))
+        """
         return self._degrees(v, etype, 1)
 
     def out_degrees(self, v: IdArray | None = None, etype: ETypeLike | None = None) -> torch.Tensor:
-        """Out-degree of every source node of ``etype`` (or of the nodes ``v``)."""
+        """Out-degree of every source node of ``etype`` (or of the nodes ``v``).
+
+        Examples
+        --------
+        >>> Graph.from_edges([0, 0, 2], [1, 2, 0]).out_degrees()
+        tensor([2, 0, 1])
+        """
         return self._degrees(v, etype, 0)
 
     def _degrees(self, v: IdArray | None, etype: ETypeLike | None, side: int) -> torch.Tensor:
@@ -322,7 +355,15 @@ class Graph:
         return MappingProxyType(dict(zip(self._schema.canonical_etypes, self._edata)))
 
     def node_data(self, ntype: str | None = None) -> DataStore:
-        """The data of one node type, on homogeneous and heterogeneous graphs alike."""
+        """The data of one node type, on homogeneous and heterogeneous graphs alike.
+
+        Examples
+        --------
+        >>> g = Graph.from_typed_edges({("a", "r", "b"): ([0], [0])})
+        >>> g.node_data("a")["x"] = torch.zeros(1)
+        >>> g.ndata["a"]
+        {'x': (1,) float32}
+        """
         return self._ndata[self._one_ntype(ntype, "node_data()")]
 
     def edge_data(self, etype: ETypeLike | None = None) -> DataStore:
@@ -334,7 +375,15 @@ class Graph:
         return self._names.get(self._one_ntype(ntype, "node_names()"))
 
     def set_node_names(self, names: Sequence[str] | np.ndarray, ntype: str | None = None) -> None:
-        """Attach one display name per node of ``ntype``."""
+        """Attach one display name per node of ``ntype``.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0], [1])
+        >>> g.set_node_names(["Alice", "Bob"])
+        >>> g.node_names().tolist()
+        ['Alice', 'Bob']
+        """
         tid = self._one_ntype(ntype, "set_node_names()")
         arr = np.asarray(names, dtype=str)
         if arr.shape != (self._num_nodes[tid],):

@@ -278,7 +278,13 @@ class IDConverter:
         return self._edges.offsets.clone()
 
     def nid_range(self, ntype: str) -> tuple[int, int]:
-        """Half-open homogeneous id range ``[start, stop)`` of a node type."""
+        """Half-open homogeneous id range ``[start, stop)`` of a node type.
+
+        Examples
+        --------
+        >>> IDConverter(["a", "b"], [2, 3], [], []).nid_range("b")
+        (2, 5)
+        """
         i = self.ntype2id(ntype)
         return int(self._nodes.offsets[i]), int(self._nodes.offsets[i + 1])
 
@@ -293,6 +299,14 @@ class IDConverter:
 
         ``ntype`` is one node type (name or id) for all ``ids``, or an array of
         node type ids, one per id. An int in gives an int out.
+
+        Examples
+        --------
+        >>> conv = IDConverter(["a", "b"], [2, 3], [], [])
+        >>> conv.nid_het2hom("b", torch.tensor([0, 2])), conv.nid_het2hom("b", 1)
+        (tensor([2, 4]), 3)
+        >>> conv.nid_het2hom(torch.tensor([1, 0]), torch.tensor([0, 1]))
+        tensor([2, 1])
         """
         return self._nodes.het2hom(ntype, ids)
 
@@ -300,18 +314,40 @@ class IDConverter:
         """Homogeneous node ids -> ``(type_ids, type-wise ids)`` tensors.
 
         An int in gives ``(ntype_name, type-wise id)`` out.
+
+        Examples
+        --------
+        >>> conv = IDConverter(["a", "b"], [2, 3], [], [])
+        >>> conv.nid_hom2het(torch.tensor([1, 2, 4]))
+        (tensor([0, 1, 1]), tensor([1, 0, 2]))
+        >>> conv.nid_hom2het(2)
+        ('b', 0)
         """
         return self._nodes.hom2het(ids)
 
     def eid_het2hom(self, etype: TypeArg, ids: IdArray | int) -> torch.Tensor | int:
-        """Type-wise edge ids -> homogeneous ids (see :meth:`nid_het2hom`)."""
+        """Type-wise edge ids -> homogeneous ids (see :meth:`nid_het2hom`).
+
+        Examples
+        --------
+        >>> conv = IDConverter(["a"], [2], ["a:r:a", "a:s:a"], [4, 1])
+        >>> conv.eid_het2hom("s", 0), conv.eid_het2hom(("a", "r", "a"), torch.tensor([3]))
+        (4, tensor([3]))
+        """
         if isinstance(etype, (tuple, str)):
             etype = self.etype2id(etype)
         return self._edges.het2hom(etype, ids)
 
     def eid_hom2het(self, ids: IdArray | int) -> tuple[Any, Any]:
         """Homogeneous edge ids -> ``(type_ids, type-wise ids)``; an int in gives
-        ``(canonical etype, type-wise id)`` out."""
+        ``(canonical etype, type-wise id)`` out.
+
+        Examples
+        --------
+        >>> conv = IDConverter(["a"], [2], ["a:r:a", "a:s:a"], [4, 1])
+        >>> conv.eid_hom2het(4)
+        (('a', 's', 'a'), 0)
+        """
         return self._edges.hom2het(ids)
 
     def __repr__(self) -> str:
