@@ -13,7 +13,7 @@ from ._check import as_id_tensor
 from ._schema import Schema, etype_str
 from .errors import GraphpartError
 from .graph import EID, ETYPE, NID, NTYPE, Graph
-from .typing import CanonicalEType, ETypeLike
+from .typing import ETypeLike
 
 __all__ = ["from_networkx", "to_networkx", "from_scipy", "to_homogeneous", "from_homogeneous"]
 

@@ -27,7 +27,7 @@ def free_port() -> int:
 @pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "jupyter").exists(), reason="no .venv: run `make test`")
 def test_make_lab_answers_on_localhost():
     port = free_port()
-    args = f"--no-browser --ServerApp.ip=127.0.0.1 --IdentityProvider.token= --ServerApp.password="
+    args = "--no-browser --ServerApp.ip=127.0.0.1 --IdentityProvider.token= --ServerApp.password="
     proc = subprocess.Popen(
         ["make", "-s", "lab", f"LAB_PORT={port}", f"LAB_ARGS={args}"],
         cwd=ROOT,

@@ -1,0 +1,83 @@
+"""Parsing and validating the input of :meth:`Graph.from_typed_edges`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import torch
+
+from ._check import as_id_tensor, check_count, check_ids_in_range
+from ._schema import Schema, etype_str, parse_etype
+from .errors import GraphpartError
+from .typing import CanonicalEType
+
+__all__ = ["parse_typed_edges", "keyed"]
+
+
+def parse_typed_edges(edges, num_nodes) -> tuple[Schema, dict, dict]:
+    """Validate ``{etype: (src, dst)}`` and node counts; returns (schema, counts, edges)."""
+    if not isinstance(edges, Mapping):
+        raise GraphpartError(
+            f"edges must be a dict {{(src_type, relation, dst_type): (src, dst)}}, "
+            f"got {type(edges).__name__}"
+        )
+    parsed: dict[CanonicalEType, tuple[torch.Tensor, torch.Tensor]] = {}
+    for key, pair in edges.items():
+        et = parse_etype(key)
+        if et in parsed:
+            raise GraphpartError(f"edge type {etype_str(et)!r} is given twice")
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise GraphpartError(
+                f"edges[{etype_str(et)!r}] must be a pair (src, dst), got {type(pair).__name__}"
+            )
+        s = as_id_tensor(pair[0], f"source ids of {etype_str(et)!r}")
+        d = as_id_tensor(pair[1], f"destination ids of {etype_str(et)!r}")
+        if len(s) != len(d):
+            raise GraphpartError(
+                f"source and destination ids of {etype_str(et)!r} must have the same length, "
+                f"got {len(s)} and {len(d)}"
+            )
+        # Own copies: a caller changing its arrays later must not bypass the range checks.
+        parsed[et] = (s.clone() if _shares(s, pair[0]) else s, d.clone() if _shares(d, pair[1]) else d)
+    if num_nodes is not None and not isinstance(num_nodes, Mapping):
+        raise GraphpartError(
+            f"num_nodes must be a dict {{ntype: count}}, got {type(num_nodes).__name__}"
+        )
+    given = {} if num_nodes is None else dict(num_nodes)
+    ntypes = sorted({t for s, _, d in parsed for t in (s, d)} | set(given))
+    schema = Schema(tuple(ntypes), tuple(sorted(parsed)))
+    counts = {t: check_count(given[t], f"num_nodes[{t!r}]") for t in given}
+    for t in ntypes:
+        seen = [
+            int(ids.max()) + 1
+            for (s, _, d), (si, di) in parsed.items()
+            for ids, typ in ((si, s), (di, d))
+            if typ == t and ids.numel()
+        ]
+        inferred = max(seen, default=0)
+        counts.setdefault(t, inferred)
+    for (s, r, d), (si, di) in parsed.items():
+        name = etype_str((s, r, d))
+        check_ids_in_range(si, counts[s], f"source ids of {name!r} (node type {s!r})")
+        check_ids_in_range(di, counts[d], f"destination ids of {name!r} (node type {d!r})")
+    return schema, counts, parsed
+
+
+def _shares(t: torch.Tensor, source: object) -> bool:
+    """Whether ``t`` may share memory with the caller's ``source`` array."""
+    if isinstance(source, torch.Tensor):
+        return True
+    return isinstance(source, np.ndarray) and np.shares_memory(t.numpy(), source)
+
+
+def keyed(data: Mapping | None, to_id, keys: Sequence, what: str) -> dict:
+    """Re-key a user's per-type data dict by canonical type names."""
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise GraphpartError(f"{what} must be a dict keyed by type, got {type(data).__name__}")
+    out: dict = {}
+    for k, v in data.items():
+        out[keys[to_id(k)]] = v
+    return out
