@@ -67,7 +67,7 @@ def parse_typed_edges(edges, num_nodes) -> tuple[Schema, dict, dict]:
 def _shares(t: torch.Tensor, source: object) -> bool:
     """Whether ``t`` may share memory with the caller's ``source`` array."""
     if isinstance(source, torch.Tensor):
-        return True
+        return t is source  # as_id_tensor converts other dtypes into a new tensor
     return isinstance(source, np.ndarray) and np.shares_memory(t.numpy(), source)
 
 

@@ -152,23 +152,24 @@ def format_lines(values: np.ndarray, counts: np.ndarray) -> bytes:
     ndig = np.ones(len(values), dtype=np.int64)
     for k in range(1, 19):
         ndig += values >= 10**k
-    # Every value is followed by one separator; an empty line is a lone newline.
-    lengths = np.zeros(len(values) + len(counts), dtype=np.int64)
-    line_end = np.cumsum(counts + 1) - 1  # slot of each line's newline
-    is_value = np.ones(len(lengths), dtype=bool)
-    is_value[line_end] = False
-    lengths[is_value] = ndig + 1
-    lengths[~is_value] = 1
-    start = np.cumsum(lengths) - lengths
-    out = np.full(int(lengths.sum()), ord(" "), dtype=np.uint8)
-    vstart = start[is_value]
+    # Every value takes its digits plus one separator (a newline after a line's
+    # last value, else a space); an empty line takes a lone newline.
+    line = np.repeat(np.arange(len(counts)), counts)
+    last = np.zeros(len(values), dtype=bool)
+    last[np.cumsum(counts)[counts > 0] - 1] = True
+    value_len = ndig + 1
+    empty = counts == 0
+    # Item order: values grouped by line, with each empty line's newline in its place.
+    item_line = np.concatenate([line, np.flatnonzero(empty)])
+    item_len = np.concatenate([value_len, np.ones(int(empty.sum()), dtype=np.int64)])
+    order = np.argsort(item_line, kind="stable")
+    start = np.empty(len(order), dtype=np.int64)
+    start[order] = np.cumsum(item_len[order]) - item_len[order]
+    out = np.full(int(item_len.sum()), ord(" "), dtype=np.uint8)
+    vstart = start[: len(values)]
     for j in range(int(ndig.max()) if len(ndig) else 0):  # one pass per digit column
         has = ndig > j
         out[vstart[has] + ndig[has] - 1 - j] = 48 + (values[has] // 10**j) % 10
-    # a line's last value is followed by its newline, not by a space
-    out[start[~is_value]] = ord("\n")
-    last_val = np.flatnonzero(~is_value) - 1
-    last_val = last_val[(last_val >= 0) & is_value[np.maximum(last_val, 0)]]
-    out[start[last_val] + lengths[last_val] - 1] = 0  # dropped below
-    text = out[out != 0]
-    return text.tobytes()
+    out[vstart[last] + ndig[last]] = ord("\n")
+    out[start[len(values):]] = ord("\n")
+    return out.tobytes()
