@@ -1,0 +1,1 @@
+"""Partitioning: assignment (random, METIS), reshuffle, HALO and the partition book."""

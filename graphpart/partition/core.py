@@ -1,0 +1,356 @@
+"""``partition``: assignment -> reshuffle -> HALO, in memory, as a :class:`Partitioning`."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import torch
+
+from .._random import check_random_state
+from .._schema import etype_str
+from ..errors import GraphpartError
+from ..graph import EID, ETYPE, NID, NTYPE, Graph
+from ..typing import Seed
+from .assignment import check_assignment, check_num_parts, random_assignment
+from .book import RangePartitionBook
+from .halo import HaloBuilder, PartView
+from .metis import MetisOptions, _class_ids, metis_assignment
+from .reshuffle import Reshuffle, reshuffle
+
+__all__ = ["partition", "Partitioning"]
+
+
+@dataclass(frozen=True)
+class _Homogeneous:
+    """The homogeneous ids of a graph: type offsets and typed edge lists."""
+
+    node_offsets: np.ndarray
+    edge_offsets: np.ndarray
+    ntype: np.ndarray | None
+    etype: np.ndarray | None
+    src: np.ndarray
+    dst: np.ndarray
+
+    @classmethod
+    def of(cls, g: Graph) -> "_Homogeneous":
+        ncounts = np.array([g.num_nodes(t) for t in g.ntypes], dtype=np.int64)
+        ecounts = np.array([g.num_edges(e) for e in g.canonical_etypes], dtype=np.int64)
+        noff = np.concatenate([[0], np.cumsum(ncounts)])
+        eoff = np.concatenate([[0], np.cumsum(ecounts)])
+        if g.is_homogeneous:
+            s, d = g.edges()
+            return cls(noff, eoff, None, None, s.numpy().astype(np.int64), d.numpy().astype(np.int64))
+        src = np.empty(int(eoff[-1]), dtype=np.int64)
+        dst = np.empty_like(src)
+        for i, (st, r, dt) in enumerate(g.canonical_etypes):
+            s, d = g.edges((st, r, dt))
+            np.add(s.numpy(), noff[g.get_ntype_id(st)], out=src[eoff[i]:eoff[i + 1]])
+            np.add(d.numpy(), noff[g.get_ntype_id(dt)], out=dst[eoff[i]:eoff[i + 1]])
+        ntype = np.repeat(np.arange(len(ncounts)), ncounts)
+        etype = np.repeat(np.arange(len(ecounts)), ecounts)
+        return cls(noff, eoff, ntype, etype, src, dst)
+
+
+def _typed(new2old: np.ndarray, offsets: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Old type id and type-wise old id of new homogeneous ids ``ids``."""
+    old = new2old[ids]
+    t = np.searchsorted(offsets, old, side="right") - 1
+    return t, old - offsets[t]
+
+
+@dataclass(frozen=True, eq=False)
+class Partitioning:
+    """The result of :func:`partition`: assignment, id maps, book, local graphs, metrics.
+
+    Attributes
+    ----------
+    graph : Graph
+        The partitioned graph (not copied).
+    num_parts, num_hops, num_trainers_per_machine : int
+    part_method : str
+        ``"metis"``, ``"random"`` or ``"custom"`` (a user-supplied assignment).
+    node_part : ndarray
+        Partition of every node, by original homogeneous id.
+    trainer_id : ndarray
+        Trainer of every node (``node_part == trainer_id // num_trainers_per_machine``).
+    shuffle : Reshuffle
+        The renumbering (new ids are what the partition book and local graphs use).
+    balance_classes : ndarray or None
+        The balance class of every node (original homogeneous ids), when balanced.
+    balance_edges : bool
+    """
+
+    graph: Graph
+    num_parts: int
+    num_hops: int
+    num_trainers_per_machine: int
+    part_method: str
+    node_part: np.ndarray
+    trainer_id: np.ndarray
+    shuffle: Reshuffle
+    balance_classes: np.ndarray | None
+    balance_edges: bool
+    _homo: _Homogeneous = field(repr=False)
+
+    # ------------------------------------------------------------ id maps
+    @property
+    def assignment(self) -> torch.Tensor | dict[str, torch.Tensor]:
+        """Partition of every original node: a tensor, or ``{ntype: tensor}`` (type-wise)."""
+        return self._per_ntype(self.node_part)
+
+    def _per_ntype(self, values: np.ndarray) -> torch.Tensor | dict[str, torch.Tensor]:
+        t = torch.from_numpy(values)
+        if self.graph.is_homogeneous:
+            return t
+        off = self._homo.node_offsets
+        return {nt: t[off[i]:off[i + 1]] for i, nt in enumerate(self.graph.ntypes)}
+
+    @functools.cached_property
+    def orig_nids(self) -> torch.Tensor | dict[str, torch.Tensor]:
+        """``orig[new] = old`` node ids, as DGL's ``return_mapping`` (type-wise for heterographs)."""
+        return self._orig(self.shuffle.new2old_nid, self.shuffle.node_bounds, self._homo.node_offsets,
+                          self.graph.ntypes)
+
+    @functools.cached_property
+    def orig_eids(self) -> torch.Tensor | dict[str, torch.Tensor]:
+        """``orig[new] = old`` edge ids (dict keyed by canonical edge type for heterographs)."""
+        return self._orig(self.shuffle.new2old_eid, self.shuffle.edge_bounds, self._homo.edge_offsets,
+                          self.graph.canonical_etypes)
+
+    def _orig(self, new2old, bounds, offsets, types) -> torch.Tensor | dict:
+        if self.graph.is_homogeneous:
+            return torch.from_numpy(new2old)
+        out = {}
+        for i, t in enumerate(types):
+            parts = [new2old[a:b] - offsets[i] for a, b in bounds[:, i]]
+            out[t] = torch.from_numpy(np.concatenate(parts))
+        return out
+
+    @functools.cached_property
+    def book(self) -> RangePartitionBook:
+        """The partition book (``part_id`` 0; use :meth:`book_for` for another partition)."""
+        return self.book_for(0)
+
+    def book_for(self, part_id: int) -> RangePartitionBook:
+        ntypes = self.graph.ntypes
+        etypes = [etype_str(e) for e in self.graph.canonical_etypes]
+        node_map = {t: self.shuffle.node_bounds[:, i] for i, t in enumerate(ntypes)}
+        edge_map = {t: self.shuffle.edge_bounds[:, i] for i, t in enumerate(etypes)}
+        return RangePartitionBook(part_id, node_map, edge_map,
+                                  {t: i for i, t in enumerate(ntypes)}, {t: i for i, t in enumerate(etypes)})
+
+    # ------------------------------------------------------------ partitions
+    @functools.cached_property
+    def _halo(self) -> HaloBuilder:
+        return HaloBuilder(self.shuffle, self.num_hops)
+
+    def view(self, part_id: int) -> PartView:
+        """Node and edge sets of one partition (global shuffled ids, local order)."""
+        self.book._nodes._check_part(part_id)
+        return self._halo.view(part_id)
+
+    def local_graph(self, part_id: int) -> Graph:
+        """The graph of one partition, built on demand, with DGL's node and edge data.
+
+        Nodes carry ``_ID`` (shuffled global id), ``inner_node``, ``part_id``,
+        ``orig_id`` (type-wise original id), ``halo_hop`` and, for heterographs,
+        ``_TYPE``; edges carry ``_ID``, ``inner_edge``, ``orig_id`` and ``_TYPE``.
+        """
+        v = self.view(part_id)
+        ntype, orig_n = _typed(self.shuffle.new2old_nid, self._homo.node_offsets, v.nodes)
+        etype, orig_e = _typed(self.shuffle.new2old_eid, self._homo.edge_offsets, v.eids)
+        inner_edge = np.zeros(len(v.eids), dtype=bool)
+        inner_edge[:v.num_inner_edges] = True
+        ndata = {NID: v.nodes, "inner_node": v.hop == 0, "part_id": self.shuffle.node_part()[v.nodes],
+                 "orig_id": orig_n, "halo_hop": v.hop}
+        edata = {EID: v.eids, "inner_edge": inner_edge, "orig_id": orig_e}
+        if not self.graph.is_homogeneous:
+            ndata[NTYPE] = ntype
+            edata[ETYPE] = etype
+        return Graph.from_edges(v.src, v.dst, num_nodes=len(v.nodes),
+                                ndata={k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in ndata.items()},
+                                edata={k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in edata.items()})
+
+    def node_feats(self, part_id: int) -> dict[str, torch.Tensor]:
+        """Node data of the nodes ``part_id`` owns, keyed ``"ntype/name"``, in new id order."""
+        self.book._nodes._check_part(part_id)
+        out = {}
+        trainer = torch.from_numpy(self.trainer_id)
+        for i, t in enumerate(self.graph.ntypes):
+            a, b = self.shuffle.node_bounds[part_id, i]
+            old = torch.from_numpy(self.shuffle.new2old_nid[a:b])
+            typed = old - int(self._homo.node_offsets[i])
+            for name, value in self.graph.node_data(t).items():
+                out[f"{t}/{name}"] = value[typed]
+            if self.num_trainers_per_machine > 1:
+                out[f"{t}/trainer_id"] = trainer[old]
+        return out
+
+    def edge_feats(self, part_id: int) -> dict[str, torch.Tensor]:
+        """Edge data of the edges ``part_id`` owns, keyed ``"src:rel:dst/name"``."""
+        self.book._nodes._check_part(part_id)
+        out = {}
+        for i, e in enumerate(self.graph.canonical_etypes):
+            a, b = self.shuffle.edge_bounds[part_id, i]
+            typed = torch.from_numpy(self.shuffle.new2old_eid[a:b] - int(self._homo.edge_offsets[i]))
+            for name, value in self.graph.edge_data(e).items():
+                out[f"{etype_str(e)}/{name}"] = value[typed]
+        return out
+
+    # ------------------------------------------------------------ metrics
+    @functools.cached_property
+    def metrics(self):
+        """Edge cut, volume, balance, HALO and more: a :class:`graphpart.metrics.PartitionMetrics`."""
+        from ..metrics import partition_metrics
+
+        return partition_metrics(self)
+
+    def report(self):
+        """A table of the metrics: readable in a terminal, rendered as HTML in Jupyter."""
+        return self.metrics.report()
+
+    def __repr__(self) -> str:
+        return (f"Partitioning(num_parts={self.num_parts}, part_method={self.part_method!r}, "
+                f"num_hops={self.num_hops}, num_nodes={len(self.node_part)}, "
+                f"num_edges={len(self.shuffle.new2old_eid)})")
+
+
+def _as_numpy(x: object, what: str) -> np.ndarray:
+    arr = x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+    if arr.ndim != 1 or arr.dtype.kind not in "biu":
+        raise GraphpartError(f"{what} must be a one-dimensional bool or int array, "
+                             f"got dtype {arr.dtype} and shape {arr.shape}")
+    return arr
+
+
+def _balance_classes(g: Graph, balance_ntypes: object, homo: _Homogeneous) -> np.ndarray | None:
+    """The balance class of every homogeneous node, as DGL builds it."""
+    n = int(homo.node_offsets[-1])
+    if balance_ntypes is None:
+        return None if g.is_homogeneous else homo.ntype
+    if isinstance(balance_ntypes, Mapping):
+        unknown = sorted(set(map(str, balance_ntypes)) - set(g.ntypes))
+        if unknown:
+            raise GraphpartError(f"balance_ntypes has unknown node types {unknown}; known: {g.ntypes}")
+        parts, next_class = [], 0
+        for t in g.ntypes:
+            if t in balance_ntypes:
+                arr = _as_numpy(balance_ntypes[t], f"balance_ntypes[{t!r}]")
+                if len(arr) != g.num_nodes(t):
+                    raise GraphpartError(f"balance_ntypes[{t!r}] must have one value per {t!r} node "
+                                         f"({g.num_nodes(t)}), got {len(arr)}")
+                cls, ncls = _class_ids(arr)
+                parts.append(cls + next_class)
+                next_class += ncls
+            else:  # a type without its own classes is balanced as a whole
+                parts.append(np.full(g.num_nodes(t), next_class, dtype=np.int64))
+                next_class += 1
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    arr = _as_numpy(balance_ntypes, "balance_ntypes")
+    if len(arr) != n:
+        raise GraphpartError(f"balance_ntypes must have one value per node ({n}), got {len(arr)}; "
+                             "for a heterograph pass a dict {ntype: array}")
+    return _class_ids(arr)[0]
+
+
+def _check_int(x: object, name: str, low: int) -> int:
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < low:
+        raise GraphpartError(f"{name} must be an int >= {low}, got {x!r}")
+    return int(x)
+
+
+def partition(
+    g: Graph,
+    num_parts: int,
+    *,
+    part_method: str | np.ndarray | torch.Tensor | Mapping = "metis",
+    balance_ntypes: object = None,
+    balance_edges: bool = False,
+    num_hops: int = 1,
+    num_trainers_per_machine: int = 1,
+    objtype: str = "cut",
+    seed: Seed = None,
+    recursive: bool = False,
+    metis_options: MetisOptions | None = None,
+) -> Partitioning:
+    """Partition ``g`` into ``num_parts`` parts in memory (what ``partition_graph`` writes).
+
+    Parameters
+    ----------
+    g : Graph
+        Homogeneous or heterogeneous.
+    num_parts : int
+        Number of partitions (machines).
+    part_method : "metis", "random", array or dict
+        ``"metis"`` minimises the edge cut; ``"random"`` is a *balanced* random
+        split (each part gets the same number of nodes of each type, +-1; DGL's
+        random split is not balanced). An int array over homogeneous node ids,
+        or a dict ``{ntype: array}`` of type-wise values, is used as the
+        assignment itself (values in ``[0, num_parts * num_trainers_per_machine)``:
+        trainer ids when ``num_trainers_per_machine > 1``).
+    balance_ntypes : array or dict, optional
+        METIS balances the nodes of each distinct value (e.g. a train mask)
+        across partitions. A heterograph balances each node type by default.
+    balance_edges : bool
+        METIS also balances in-degrees.
+    num_hops : int
+        HALO hops (0 keeps only edges inside a partition).
+    num_trainers_per_machine : int
+        METIS splits into ``num_parts * T`` trainer parts; partition = trainer // T.
+    objtype : {"cut", "vol"}
+        METIS objective.
+    seed : int, Generator or None
+    recursive : bool
+        METIS recursive bisection instead of k-way.
+    metis_options : MetisOptions, optional
+        METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``).
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> p = partition(load_karate_club(), 2, seed=0)
+    >>> np.bincount(p.node_part).tolist()
+    [17, 17]
+    >>> lg = p.local_graph(0)
+    >>> int(lg.ndata["inner_node"].sum()), bool((p.book.partid2nids(0) == lg.ndata["_ID"][:17]).all())
+    (17, True)
+    """
+    if not isinstance(g, Graph):
+        raise GraphpartError(f"g must be a graphpart.Graph, got {type(g).__name__}")
+    num_parts = check_num_parts(num_parts)
+    num_hops = _check_int(num_hops, "num_hops", 0)
+    trainers = _check_int(num_trainers_per_machine, "num_trainers_per_machine", 1)
+    if objtype not in ("cut", "vol"):
+        raise GraphpartError(f"objtype must be 'cut' or 'vol', got {objtype!r}")
+    rng = check_random_state(seed)
+    homo = _Homogeneous.of(g)
+    counts = np.diff(homo.node_offsets)
+    n, total_parts = int(counts.sum()), num_parts * trainers
+    classes = _balance_classes(g, balance_ntypes, homo)
+    if isinstance(part_method, str):
+        if part_method == "random":
+            trainer = random_assignment(counts, total_parts, rng)
+        elif part_method == "metis":
+            if balance_ntypes is None and not g.is_homogeneous and np.any(counts < total_parts):
+                small = [t for t, c in zip(g.ntypes, counts) if c < total_parts]
+                raise GraphpartError(
+                    f"METIS balances every node type of a heterograph, but node type(s) {small} have fewer "
+                    f"nodes than the {total_parts} parts; use part_method='random', or pass balance_ntypes")
+            trainer = metis_assignment(homo.src, homo.dst, n, total_parts, balance_ntypes=classes,
+                                       balance_edges=bool(balance_edges), objtype=objtype,
+                                       recursive=recursive, options=metis_options, seed=rng)
+        else:
+            raise GraphpartError(f"part_method must be 'metis', 'random' or an assignment, got {part_method!r}")
+        method = part_method
+    else:
+        trainer = check_assignment(part_method, counts, g.ntypes, total_parts)
+        method = "custom"
+    node_part = trainer // trainers
+    shuffle = reshuffle(node_part, homo.ntype, homo.src, homo.dst, homo.etype, num_parts,
+                        len(g.ntypes), len(g.canonical_etypes))
+    homo = replace(homo, src=None, dst=None)  # the shuffle holds the edges from here on
+    return Partitioning(g, num_parts, num_hops, trainers, method, node_part, trainer, shuffle,
+                        classes, bool(balance_edges), homo)

@@ -1,0 +1,145 @@
+"""HALO: the nodes and edges each partition copies from its neighbours.
+
+For ``num_hops = 0`` a partition keeps only edges with both ends inside it.
+For ``num_hops >= 1`` it keeps every in-edge of its inner nodes (their sources
+become HALO nodes of hop 1) and every out-edge of its inner nodes (their
+destinations become HALO nodes of hop 1 too); each further hop adds the
+in-edges of the nodes first reached, through in-edges, at the previous hop.
+So message passing over ``num_hops`` layers gives, at every inner node, what
+it gives on the full graph.
+
+Local order: inner nodes first in global-id order (local = global - start),
+then HALO nodes by hop and global id; inner (owned) edges first in global-id
+order, then HALO edges in global-id order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._arrays import unique_int
+from .reshuffle import Reshuffle, stable_order
+
+__all__ = ["PartView", "HaloBuilder"]
+
+
+@dataclass(frozen=True)
+class PartView:
+    """One partition's node and edge sets, in local order (global, shuffled ids).
+
+    Attributes
+    ----------
+    part_id : int
+    nodes : ndarray
+        Global ids of the local nodes: inner first, then HALO.
+    hop : ndarray of int8
+        0 for inner nodes, else the hop at which the HALO node was reached.
+    eids : ndarray
+        Global ids of the local edges: owned first, then HALO.
+    num_inner_nodes, num_inner_edges : int
+    src, dst : ndarray
+        Local endpoints of every local edge.
+    """
+
+    part_id: int
+    nodes: np.ndarray
+    hop: np.ndarray
+    eids: np.ndarray
+    num_inner_nodes: int
+    num_inner_edges: int
+    src: np.ndarray
+    dst: np.ndarray
+
+
+def _expand_ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """Concatenated ``arange(ptr[v], ptr[v + 1])`` for each ``v`` in ``nodes``, without a loop."""
+    starts, ends = ptr[nodes], ptr[nodes + 1]
+    lengths = ends - starts
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return np.arange(total, dtype=np.int64) + offsets
+
+
+class HaloBuilder:
+    """Builds :class:`PartView` for each partition of a :class:`Reshuffle`.
+
+    Examples
+    --------
+    >>> from graphpart.partition.reshuffle import reshuffle
+    >>> r = reshuffle(np.array([0, 0, 1, 1]), None, np.array([0, 1, 2, 3]), np.array([1, 2, 3, 0]), None, 2)
+    >>> v = HaloBuilder(r, num_hops=1).view(0)
+    >>> v.nodes.tolist(), v.hop.tolist(), v.eids.tolist()
+    ([0, 1, 2, 3], [0, 0, 1, 1], [0, 1, 2])
+    >>> HaloBuilder(r, num_hops=0).view(0).eids.tolist()
+    [0]
+    """
+
+    def __init__(self, r: Reshuffle, num_hops: int) -> None:
+        self.r = r
+        self.num_hops = num_hops
+        n = len(r.new2old_nid)
+        self.node_part = r.node_part()
+        self._local = np.full(n, -1, dtype=np.int64)  # scratch: global -> local id
+        self._seen = np.zeros(n, dtype=bool)  # scratch: reached by the in-edge search
+        if num_hops >= 1:
+            # Out-edges of each partition's inner nodes that leave it, grouped by source partition.
+            src_part = self.node_part[r.src]
+            cross = np.flatnonzero(src_part != self.node_part[r.dst])
+            order = stable_order(src_part[cross])
+            self._cross = cross[order]
+            counts = np.bincount(src_part[cross], minlength=r.num_parts)
+            self._cross_ptr = np.concatenate([[0], np.cumsum(counts)])
+        if num_hops >= 2:
+            # In-edges of every node (CSC), for the hops beyond the first.
+            self._in_eids = stable_order(r.dst)
+            self._in_ptr = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(r.dst, minlength=n), out=self._in_ptr[1:])
+
+    def view(self, p: int) -> PartView:
+        r = self.r
+        start, end = r.part_nodes(p)
+        es, ee = r.part_edges(p)
+        owned = np.arange(es, ee, dtype=np.int64)
+        inner = np.arange(start, end, dtype=np.int64)
+        if self.num_hops == 0:
+            s = r.src[es:ee]
+            eids = owned[(s >= start) & (s < end)]
+            return self._finish(p, inner, [], eids, len(eids))
+        owned_src = r.src[es:ee]
+        frontier = unique_int(owned_src[(owned_src < start) | (owned_src >= end)])
+        out_eids = self._cross[self._cross_ptr[p]:self._cross_ptr[p + 1]]
+        out_dst = unique_int(r.dst[out_eids])
+        seen = self._seen
+        seen[inner] = True
+        seen[frontier] = True
+        layers = [frontier]
+        extra = [out_eids]
+        for _ in range(2, self.num_hops + 1):
+            in_eids = self._in_eids[_expand_ranges(self._in_ptr, frontier)]
+            extra.append(in_eids)
+            srcs = r.src[in_eids]
+            frontier = unique_int(srcs[~seen[srcs]])
+            seen[frontier] = True
+            layers.append(frontier)
+        out_only = out_dst[~seen[out_dst]]
+        for layer in layers:
+            seen[layer] = False
+        seen[inner] = False
+        if len(out_only):
+            layers[0] = unique_int(np.concatenate([layers[0], out_only]))
+        halo_eids = unique_int(np.concatenate(extra)) if extra else np.zeros(0, dtype=np.int64)
+        return self._finish(p, inner, layers, np.concatenate([owned, halo_eids]), len(owned))
+
+    def _finish(self, p: int, inner: np.ndarray, layers: list[np.ndarray], eids: np.ndarray,
+                num_inner_edges: int) -> PartView:
+        nodes = np.concatenate([inner, *layers]) if layers else inner
+        hop = np.repeat(np.arange(len(layers) + 1, dtype=np.int8), [len(inner)] + [len(x) for x in layers])
+        local = self._local
+        local[nodes] = np.arange(len(nodes))
+        src, dst = local[self.r.src[eids]], local[self.r.dst[eids]]
+        local[nodes] = -1
+        return PartView(p, nodes, hop, eids, len(inner), num_inner_edges, src, dst)
