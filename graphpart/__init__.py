@@ -14,12 +14,24 @@ from .errors import (
 )
 from .graph import EID, ETYPE, NID, NTYPE, Graph
 from .ids import IDConverter
+from .partition.book import RangePartitionBook
+from .partition.core import Partitioning, partition
+from .partition.metis import MetisOptions
+from .storage import load_partition, load_partition_book, load_partition_feats, partition_graph
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Graph",
     "IDConverter",
+    "partition",
+    "Partitioning",
+    "partition_graph",
+    "load_partition",
+    "load_partition_feats",
+    "load_partition_book",
+    "RangePartitionBook",
+    "MetisOptions",
     "NID",
     "EID",
     "NTYPE",
@@ -31,6 +43,7 @@ __all__ = [
     "FormatError",
     "DatasetNotFoundError",
     "datasets",
+    "metrics",
 ]
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
@@ -38,8 +51,8 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 def __getattr__(name: str):
     # Subpackages load on first use so ``import graphpart`` stays light.
-    if name == "datasets":
+    if name in ("datasets", "metrics"):
         import importlib
 
-        return importlib.import_module(".datasets", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'graphpart' has no attribute {name!r}")
