@@ -1,0 +1,61 @@
+"""A small table that prints in a terminal and renders as HTML in Jupyter."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+__all__ = ["Report"]
+
+
+def _fmt(x: object) -> str:
+    if isinstance(x, (float, np.floating)):
+        return f"{x:,.3f}"
+    if isinstance(x, (int, np.integer)):
+        return f"{int(x):,}"
+    return str(x)
+
+
+class Report:
+    """Per-partition columns plus summary lines.
+
+    Examples
+    --------
+    >>> print(Report("2 partitions", {"nodes": [3, 4]}, {"edge cut": "5"}))
+    2 partitions
+    part  nodes
+       0      3
+       1      4
+    edge cut: 5
+    """
+
+    def __init__(self, title: str, columns: dict[str, object], summary: dict[str, str]) -> None:
+        self.title = title
+        self.columns = {k: list(v) for k, v in columns.items()}
+        self.summary = dict(summary)
+
+    def _rows(self) -> list[list[str]]:
+        n = len(next(iter(self.columns.values()))) if self.columns else 0
+        return [[str(i)] + [_fmt(v[i]) for v in self.columns.values()] for i in range(n)]
+
+    def __str__(self) -> str:
+        header = ["part", *self.columns]
+        rows = self._rows()
+        widths = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(header)]
+        lines = [self.title, "  ".join(h.rjust(w) for h, w in zip(header, widths))]
+        lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows]
+        lines += [f"{k}: {v}" for k, v in self.summary.items()]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in ["part", *self.columns])
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in self._rows())
+        summary = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                          for k, v in self.summary.items())
+        return (f"<div><strong>{html.escape(self.title)}</strong>"
+                f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+                f"<table>{summary}</table></div>")

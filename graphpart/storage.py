@@ -1,0 +1,235 @@
+"""On-disk partitions: ``partition_graph`` writes them, ``load_partition`` reads them back.
+
+Layout (DGL's, with pickle-free torch files)::
+
+    out_path/
+      <graph_name>.json      config: node_map, edge_map, ntypes, etypes, part-<i> paths
+      part0/graph.pt         the partition's local graph (inner nodes first, then HALO)
+      part0/node_feats.pt    {"ntype/name": rows of the nodes the partition owns}
+      part0/edge_feats.pt    {"src:rel:dst/name": rows of the edges it owns}
+      ...
+
+The whole folder is built next to ``out_path`` and renamed into place, so a
+failure never leaves half an output. Files hold plain dicts of tensors and are
+read with ``torch.load(weights_only=True, mmap=True)``: nothing arbitrary is
+unpickled, and large features are memory-mapped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import torch
+
+from ._config import FORMAT_VERSION, PART_FILES, check_graph_name, part_files, read_config
+from ._io import atomic_dir
+from ._schema import etype_str, parse_etype
+from .errors import FormatError, GraphpartError
+from .graph import Graph
+from .partition.book import RangePartitionBook
+from .partition.core import Partitioning, partition
+
+__all__ = ["partition_graph", "save_partitions", "load_partition", "load_partition_feats",
+           "load_partition_book", "PartitionData", "BookData"]
+
+logger = logging.getLogger(__name__)
+
+
+class PartitionData(NamedTuple):
+    """One loaded partition; unpacks like DGL's 7-tuple."""
+
+    graph: Graph
+    node_feats: dict[str, torch.Tensor] | None
+    edge_feats: dict[str, torch.Tensor] | None
+    book: RangePartitionBook
+    graph_name: str
+    ntypes: list[str]
+    etypes: list[tuple[str, str, str]]
+
+
+class BookData(NamedTuple):
+    """A partition book with the names DGL's ``load_partition_book`` returns alongside it."""
+
+    book: RangePartitionBook
+    graph_name: str
+    ntypes: list[str]
+    etypes: list[tuple[str, str, str]]
+
+
+def _check_out_path(out: Path) -> None:
+    """Refuse to replace a folder that holds anything but an earlier graphpart output."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise GraphpartError(f"out_path {out} exists and is not a folder")
+    entries = [p for p in out.iterdir()]
+    ours = any(p.suffix == ".json" and _is_config(p) for p in entries)
+    if entries and not ours:
+        raise GraphpartError(f"out_path {out} is not empty and holds no graphpart partitions; "
+                             "partition_graph replaces its out_path, so give a new or empty folder")
+
+
+def _is_config(p: Path) -> bool:
+    try:
+        return json.loads(p.read_text()).get("format") == "graphpart"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLike,
+                    progress: bool = False) -> Path:
+    """Write a :class:`Partitioning` to ``out_path``; returns the config path."""
+    graph_name = check_graph_name(graph_name)
+    out = Path(out_path)
+    _check_out_path(out)
+    g = p.graph
+    etypes = [etype_str(e) for e in g.canonical_etypes]
+    book = p.book
+    cfg = {
+        "format": "graphpart", "version": FORMAT_VERSION, "graph_name": graph_name,
+        "part_method": p.part_method, "num_parts": p.num_parts, "halo_hops": p.num_hops,
+        "num_trainers_per_machine": p.num_trainers_per_machine,
+        "num_nodes": len(p.node_part), "num_edges": len(p.shuffle.new2old_eid),
+        "node_map": book.node_map, "edge_map": book.edge_map,
+        "ntypes": {t: i for i, t in enumerate(g.ntypes)}, "etypes": {e: i for i, e in enumerate(etypes)},
+    }
+    parts = range(p.num_parts)
+    if progress:
+        from tqdm.auto import tqdm
+
+        parts = tqdm(parts, desc="writing partitions", unit="part")
+    with atomic_dir(out) as tmp:
+        for i in parts:
+            d = tmp / f"part{i}"
+            d.mkdir()
+            lg = p.local_graph(i)
+            src, dst = lg.edges()
+            torch.save({"num_nodes": lg.num_nodes(), "src": src, "dst": dst,
+                        "ndata": dict(lg.ndata), "edata": dict(lg.edata)}, d / PART_FILES["part_graph"])
+            torch.save(p.node_feats(i), d / PART_FILES["node_feats"])
+            torch.save(p.edge_feats(i), d / PART_FILES["edge_feats"])
+            cfg[f"part-{i}"] = {k: f"part{i}/{name}" for k, name in PART_FILES.items()}
+            logger.info("wrote partition %d: %d nodes, %d edges", i, lg.num_nodes(), lg.num_edges())
+        (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
+    return out / f"{graph_name}.json"
+
+
+def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | os.PathLike, *,
+                    num_hops: int = 1, part_method="metis", balance_ntypes=None, balance_edges: bool = False,
+                    return_mapping: bool = False, num_trainers_per_machine: int = 1, objtype: str = "cut",
+                    seed=None, recursive: bool = False, metis_options=None, progress: bool = False):
+    """Partition ``g`` and write the partitions under ``out_path`` (see the module docstring).
+
+    Arguments are those of :func:`graphpart.partition`. With ``return_mapping``
+    returns ``(orig_nids, orig_eids)`` as DGL does: tensors for a homogeneous
+    graph, dicts by node type / canonical edge type otherwise, with
+    ``orig[new_id] = old_id`` type-wise.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from graphpart.datasets import load_karate_club
+    >>> out = tempfile.mkdtemp()
+    >>> nmap, emap = partition_graph(load_karate_club(), "karate", 2, out, seed=0, return_mapping=True)
+    >>> g, nfeat, efeat, book, name, ntypes, etypes = load_partition(f"{out}/karate.json", 0)
+    >>> name, ntypes, book.num_partitions(), sorted(nfeat)
+    ('karate', ['_N'], 2, ['_N/label'])
+    """
+    check_graph_name(graph_name)
+    p = partition(g, num_parts, part_method=part_method, balance_ntypes=balance_ntypes,
+                  balance_edges=balance_edges, num_hops=num_hops,
+                  num_trainers_per_machine=num_trainers_per_machine, objtype=objtype, seed=seed,
+                  recursive=recursive, metis_options=metis_options)
+    save_partitions(p, graph_name, out_path, progress=progress)
+    if return_mapping:
+        return p.orig_nids, p.orig_eids
+    return None
+
+
+def _load(path: Path) -> dict:
+    try:
+        obj = torch.load(path, weights_only=True, mmap=True)
+    except Exception as exc:  # torch raises several types for damaged or foreign files
+        raise FormatError(f"{path} is not a readable graphpart tensor file ({type(exc).__name__}: {exc})") from None
+    if not isinstance(obj, dict):
+        raise FormatError(f"{path} should hold a dict of tensors, got {type(obj).__name__}")
+    return obj
+
+
+def _book(cfg: dict, part_id: int) -> RangePartitionBook:
+    nb, eb = cfg["_node_bounds"], cfg["_edge_bounds"]
+    return RangePartitionBook(part_id, {t: nb[:, i] for i, t in enumerate(cfg["_ntypes"])},
+                              {t: eb[:, i] for i, t in enumerate(cfg["_etypes"])}, cfg["ntypes"], cfg["etypes"])
+
+
+def _check_feats(feats: dict, bounds: np.ndarray, types: list[str], part_id: int, path: Path) -> None:
+    for key, value in feats.items():
+        t, _, name = key.rpartition("/")
+        if t not in types or not isinstance(value, torch.Tensor):
+            raise FormatError(f"{path}: entry {key!r} is not '<type>/<name>' -> tensor over types {types}")
+        i = types.index(t)
+        expected = int(bounds[part_id, i, 1] - bounds[part_id, i, 0])
+        if value.dim() == 0 or value.shape[0] != expected:
+            raise FormatError(f"{path}: {key!r} has {tuple(value.shape)} rows but partition {part_id} "
+                              f"owns {expected} of type {t!r}")
+
+
+def load_partition_feats(config_path: str | os.PathLike, part_id: int, load_nodes: bool = True,
+                         load_edges: bool = True):
+    """``(node_feats, edge_feats)`` of one partition (``None`` for what is not loaded)."""
+    cfg = read_config(config_path)
+    files = part_files(cfg, part_id, Path(config_path))
+    out = []
+    for flag, key, bounds, types in ((load_nodes, "node_feats", cfg["_node_bounds"], cfg["_ntypes"]),
+                                     (load_edges, "edge_feats", cfg["_edge_bounds"], cfg["_etypes"])):
+        if not flag:
+            out.append(None)
+            continue
+        feats = _load(files[key])
+        _check_feats(feats, bounds, types, part_id, files[key])
+        out.append(feats)
+    return tuple(out)
+
+
+def load_partition_book(config_path: str | os.PathLike, part_id: int) -> BookData:
+    """The partition book of ``part_id`` with the graph name and types (DGL's 4-tuple)."""
+    cfg = read_config(config_path)
+    part_files(cfg, part_id, Path(config_path))
+    return BookData(_book(cfg, part_id), cfg["graph_name"], cfg["_ntypes"],
+                    [parse_etype(e) for e in cfg["_etypes"]])
+
+
+def _load_graph(path: Path, cfg: dict, part_id: int) -> Graph:
+    obj = _load(path)
+    try:
+        n, src, dst, nd, ed = obj["num_nodes"], obj["src"], obj["dst"], obj["ndata"], obj["edata"]
+        g = Graph.from_edges(src, dst, num_nodes=n, ndata=nd, edata=ed)
+        ids, inner = g.ndata["_ID"], g.ndata["inner_node"].bool()
+        eids, inner_e = g.edata["_ID"], g.edata["inner_edge"].bool()
+    except (KeyError, TypeError, GraphpartError) as exc:
+        raise FormatError(f"{path} is not a partition graph ({type(exc).__name__}: {exc})") from None
+    nb, eb = cfg["_node_bounds"][part_id], cfg["_edge_bounds"][part_id]
+    start, end = int(nb[0, 0]), int(nb[-1, 1])
+    k = end - start
+    if int(inner.sum()) != k or not torch.equal(ids[:k], torch.arange(start, end)) or bool(inner[k:].any()):
+        raise FormatError(f"{path}: the inner nodes are not the range [{start}, {end}) the config gives "
+                          f"partition {part_id}")
+    es, ee = int(eb[0, 0]), int(eb[-1, 1])
+    if int(inner_e.sum()) > ee - es or (len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"])):
+        raise FormatError(f"{path}: edge ids do not match the config's edge_map for partition {part_id}")
+    return g
+
+
+def load_partition(config_path: str | os.PathLike, part_id: int, load_feats: bool = True) -> PartitionData:
+    """Load one partition: ``graph, node_feats, edge_feats, book, graph_name, ntypes, etypes``."""
+    cfg = read_config(config_path)
+    files = part_files(cfg, part_id, Path(config_path))
+    graph = _load_graph(files["part_graph"], cfg, part_id)
+    nfeat, efeat = load_partition_feats(config_path, part_id) if load_feats else (None, None)
+    return PartitionData(graph, nfeat, efeat, _book(cfg, part_id), cfg["graph_name"], cfg["_ntypes"],
+                         [parse_etype(e) for e in cfg["_etypes"]])

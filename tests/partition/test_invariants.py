@@ -1,0 +1,126 @@
+"""DGL's partition invariants for metis and random, 1-4 parts, 0-2 hops, homo- and heterographs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart import Graph
+from graphpart.datasets import load_karate_club, load_wordnet
+from graphpart.datasets.wordnet import WORDNET_DIR
+
+from ..helpers import needs_file
+from .invariants import check_partitioning, check_parts
+
+
+def hetero_graph(seed: int = 0) -> Graph:
+    rng = np.random.default_rng(seed)
+    counts = {"user": 40, "item": 30, "tag": 12}
+    edges, edata = {}, {}
+    for s, r, d, m in [("user", "buys", "item", 120), ("item", "bought_by", "user", 90),
+                       ("user", "follows", "user", 80), ("item", "has", "tag", 50)]:
+        edges[(s, r, d)] = (rng.integers(0, counts[s], m), rng.integers(0, counts[d], m))
+        edata[(s, r, d)] = {"w": torch.randn(m)}
+    ndata = {t: {"feat": torch.randn(c, 4), "train_mask": torch.rand(c) < 0.3} for t, c in counts.items()}
+    return Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata, edata=edata)
+
+
+def karate() -> Graph:
+    g = load_karate_club()
+    g.ndata["feat"] = torch.randn(g.num_nodes(), 3)
+    g.edata["w"] = torch.arange(g.num_edges(), dtype=torch.float32)
+    return g
+
+
+@pytest.mark.parametrize("method", ["metis", "random"])
+@pytest.mark.parametrize("num_parts", [1, 2, 3, 4])
+@pytest.mark.parametrize("num_hops", [0, 1, 2])
+@pytest.mark.parametrize("make", [karate, hetero_graph], ids=["homogeneous", "heterogeneous"])
+def test_invariants(make, method, num_parts, num_hops):
+    p = gp.partition(make(), num_parts, part_method=method, num_hops=num_hops, seed=1)
+    check_partitioning(p)
+
+
+@pytest.mark.parametrize("trainers", [2, 3])
+def test_trainer_ids(trainers):
+    p = gp.partition(hetero_graph(), 2, num_trainers_per_machine=trainers, seed=0)
+    check_partitioning(p)
+    assert len(np.unique(p.trainer_id)) == 2 * trainers
+
+
+def test_disk_round_trip_matches_memory(tmp_path):
+    g = hetero_graph()
+    nmap, emap = gp.partition_graph(g, "shop", 3, tmp_path, num_hops=2, seed=3, return_mapping=True,
+                                    num_trainers_per_machine=2)
+    parts = []
+    for i in range(3):
+        lg, nf, ef, book, name, ntypes, etypes = gp.load_partition(tmp_path / "shop.json", i)
+        assert (name, ntypes, etypes) == ("shop", g.ntypes, g.canonical_etypes)
+        parts.append((lg, nf, ef, book))
+    check_parts(g, parts, nmap, emap, num_hops=2, trainers=2)
+    mem = gp.partition(g, 3, num_hops=2, seed=3, num_trainers_per_machine=2)
+    for t in g.ntypes:
+        assert torch.equal(mem.orig_nids[t], nmap[t])
+
+
+def test_return_mapping_homogeneous_is_tensor(tmp_path):
+    nmap, emap = gp.partition_graph(karate(), "k", 2, tmp_path, part_method="random", seed=0,
+                                    return_mapping=True)
+    assert isinstance(nmap, torch.Tensor) and isinstance(emap, torch.Tensor)
+
+
+def small_type_graph() -> Graph:
+    # A node type with fewer nodes than partitions, an edge type with 2 edges.
+    return Graph.from_typed_edges(
+        {("a", "r", "b"): ([0, 1, 2, 3, 4, 5], [0, 1, 0, 1, 0, 1]), ("b", "s", "a"): ([0, 1], [2, 3]),
+         ("a", "t", "a"): ([0, 1, 2, 3, 4], [1, 2, 3, 4, 5])},
+        num_nodes={"a": 6, "b": 2}, ndata={"b": {"x": torch.ones(2, 1)}})
+
+
+@pytest.mark.parametrize("num_hops", [0, 1, 2])
+def test_tiny_types_work_with_random(num_hops):
+    check_partitioning(gp.partition(small_type_graph(), 4, part_method="random", num_hops=num_hops, seed=0))
+
+
+def test_tiny_types_raise_clear_error_with_metis():
+    with pytest.raises(gp.GraphpartError, match=r"node type\(s\) \['b'\] have fewer nodes than the 4 parts"):
+        gp.partition(small_type_graph(), 4)
+
+
+def test_tiny_edge_type_works_with_metis():
+    check_partitioning(gp.partition(small_type_graph(), 2, seed=0))
+
+
+def test_random_is_balanced_per_type():
+    p = gp.partition(hetero_graph(), 4, part_method="random", seed=0)
+    for t, parts in p.assignment.items():
+        counts = np.bincount(parts.numpy(), minlength=4)
+        assert counts.max() - counts.min() <= 1, t
+
+
+def test_custom_assignment_array_and_dict():
+    g = hetero_graph()
+    rng = np.random.default_rng(0)
+    as_dict = {t: rng.integers(0, 3, g.num_nodes(t)) for t in g.ntypes}
+    p = gp.partition(g, 3, part_method=as_dict)
+    assert p.part_method == "custom"
+    for t in g.ntypes:
+        assert np.array_equal(p.assignment[t].numpy(), as_dict[t])
+    check_partitioning(p)
+    flat = np.concatenate([as_dict[t] for t in g.ntypes])
+    q = gp.partition(g, 3, part_method=flat)
+    assert np.array_equal(q.node_part, p.node_part)
+
+
+@needs_file(WORDNET_DIR / "data.noun", "wordnet-base")
+@pytest.mark.parametrize("method,num_parts,num_hops", [("metis", 4, 1), ("random", 3, 2), ("metis", 2, 0)])
+def test_wordnet(method, num_parts, num_hops):
+    g = load_wordnet()
+    p = gp.partition(g, num_parts, part_method=method, num_hops=num_hops, seed=0)
+    check_partitioning(p)
+    if method == "metis":  # every node type is balanced by default
+        for t, parts in p.assignment.items():
+            counts = np.bincount(parts.numpy(), minlength=num_parts)
+            assert counts.max() <= 1.1 * counts.mean(), t
