@@ -171,7 +171,8 @@ def summarize(parts: list[PartSummary], num_nodes: int, num_edges: int, ntypes: 
         balance[name] = _max_over_mean(v)
     splits = {s: np.array([p.splits.get(s, 0) for p in parts]) for s in SPLITS if any(s in p.splits for p in parts)}
     for s, v in splits.items():
-        balance.setdefault(s.replace("_mask", " nodes"), _max_over_mean(v))
+        if v.sum() > 0:
+            balance.setdefault(s.replace("_mask", " nodes"), _max_over_mean(v))
     local = inner.sum() + halo_by_hop.sum()
     return PartitionMetrics(
         k, num_nodes, num_edges, list(ntypes), inner, inner_by_type, owned, halo_by_hop,

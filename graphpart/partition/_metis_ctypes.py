@@ -65,22 +65,29 @@ class MetisOptions:
     minconn: bool = False
     contig: bool = False
 
-    def to_array(self) -> np.ndarray:
-        opts = np.full(NOPTIONS, -1, dtype=IDX)
-        _lib().METIS_SetDefaultOptions(opts.ctypes.data_as(ctypes.c_void_p))
+    def __post_init__(self) -> None:
         if self.objtype not in _OBJTYPE:
             raise GraphpartError(f"objtype must be 'cut' or 'vol', got {self.objtype!r}")
+        if self.ctype is not None and self.ctype not in _CTYPE:
+            raise GraphpartError(f"ctype must be 'rm' or 'shem', got {self.ctype!r}")
+        for name in ("niter", "ncuts", "ufactor", "seed"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
+                                      or value < (1 if name in ("niter", "ncuts") else 0)):
+                raise GraphpartError(f"METIS option {name} must be a non-negative int "
+                                     f"(niter, ncuts >= 1), got {value!r}")
+
+    def to_array(self) -> np.ndarray:
+        """The METIS options array (``idx_t[METIS_NOPTIONS]``)."""
+        opts = np.full(NOPTIONS, -1, dtype=IDX)
+        _lib().METIS_SetDefaultOptions(opts.ctypes.data_as(ctypes.c_void_p))
         opts[OPTION_INDEX["objtype"]] = _OBJTYPE[self.objtype]
         opts[OPTION_INDEX["numbering"]] = 0
         for name in ("niter", "ncuts", "ufactor", "seed"):
             value = getattr(self, name)
             if value is not None:
-                if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
-                    raise GraphpartError(f"METIS option {name} must be a non-negative int, got {value!r}")
                 opts[OPTION_INDEX[name]] = int(value)
         if self.ctype is not None:
-            if self.ctype not in _CTYPE:
-                raise GraphpartError(f"ctype must be 'rm' or 'shem', got {self.ctype!r}")
             opts[OPTION_INDEX["ctype"]] = _CTYPE[self.ctype]
         opts[OPTION_INDEX["minconn"]] = int(self.minconn)
         opts[OPTION_INDEX["contig"]] = int(self.contig)

@@ -138,7 +138,7 @@ def metis_assignment(
     *,
     balance_ntypes: np.ndarray | None = None,
     balance_edges: bool = False,
-    objtype: str = "cut",
+    objtype: str | None = None,
     recursive: bool = False,
     options: MetisOptions | None = None,
     ubvec: np.ndarray | None = None,
@@ -154,8 +154,8 @@ def metis_assignment(
         One value per node; each distinct value becomes a balance constraint.
     balance_edges : bool
         Also balance the in-degrees (per class when ``balance_ntypes`` is given).
-    objtype : {"cut", "vol"}
-        Minimise the edge cut or the communication volume.
+    objtype : {"cut", "vol"}, optional
+        Minimise the edge cut or the communication volume (overrides ``options.objtype``).
     recursive : bool
         Recursive bisection instead of k-way.
     options : MetisOptions, optional

@@ -1,0 +1,138 @@
+"""METIS through ctypes: symmetric input, multi-constraint balance, isolated nodes, options."""
+
+from __future__ import annotations
+
+import numpy as np
+import pymetis
+import pytest
+
+import graphpart as gp
+from graphpart.datasets.rmat import rmat
+from graphpart.partition._metis_ctypes import MetisOptions, part_graph
+from graphpart.partition.metis import _water_fill, balance_weights, metis_assignment, metis_csr
+
+
+def grid(n: int):
+    idx = np.arange(n * n).reshape(n, n)
+    src = np.concatenate([idx[:, :-1].ravel(), idx[:-1, :].ravel()])
+    dst = np.concatenate([idx[:, 1:].ravel(), idx[1:, :].ravel()])
+    return src, dst, n * n
+
+
+def test_csr_symmetrises_and_drops_loops_and_duplicates():
+    xadj, adj = metis_csr(np.array([0, 0, 0, 1, 2, 2]), np.array([1, 1, 0, 0, 2, 1]), 4)
+    rows = np.repeat(np.arange(4), np.diff(xadj))
+    pairs = set(zip(rows.tolist(), adj.tolist()))
+    assert pairs == {(0, 1), (1, 0), (1, 2), (2, 1)}
+    assert len(adj) == len(pairs)
+
+
+def test_ctypes_matches_pymetis_on_single_constraint():
+    src, dst, n = grid(20)
+    xadj, adj = metis_csr(src, dst, n)
+    cut, part = part_graph(xadj, adj, 4, options=MetisOptions(seed=1))
+    assert cut == int(np.count_nonzero(part[src] != part[dst]))
+    ref_cut, _ = pymetis.part_graph(4, adjacency=pymetis.CSRAdjacency(xadj, adj))
+    assert cut <= 1.3 * ref_cut
+
+
+def test_two_constraints_are_each_balanced():
+    src, dst, n = grid(40)
+    xadj, adj = metis_csr(src, dst, n)
+    rng = np.random.default_rng(0)
+    # Constraint 2 is concentrated in one corner: balancing nodes alone would not balance it.
+    w2 = ((np.arange(n) % 40 < 10) & (np.arange(n) // 40 < 10)).astype(np.int64)
+    vwgt = np.stack([np.ones(n, dtype=np.int64), w2], axis=1)
+    _, part = part_graph(xadj, adj, 4, vwgt=vwgt, ubvec=np.array([1.05, 1.05]), options=MetisOptions(seed=0))
+    for c in range(2):
+        loads = np.bincount(part, weights=vwgt[:, c], minlength=4)
+        assert loads.max() <= 1.05 * loads.mean() + 1, (c, loads)
+    _, part1 = part_graph(xadj, adj, 4, options=MetisOptions(seed=0))
+    loads1 = np.bincount(part1, weights=w2, minlength=4)
+    assert loads1.max() > 1.5 * loads1.mean()  # the single-constraint run leaves it unbalanced
+    del rng
+
+
+def test_rmat16_train_mask_balance():
+    g = rmat(16, seed=0, train_frac=0.1)
+    mask = g.ndata["train_mask"].numpy()
+
+    def spread(**kw):
+        p = gp.partition(g, 8, seed=0, **kw)
+        tr = np.bincount(p.node_part[mask], minlength=8)
+        return np.abs(tr / tr.mean() - 1).max()
+
+    assert spread(balance_ntypes=g.ndata["train_mask"]) <= 0.05
+    assert spread() > 0.05
+
+
+def test_balance_edges_balances_in_degrees():
+    g = rmat(14, seed=1)
+    p = gp.partition(g, 4, seed=0, balance_edges=True)
+    assert p.metrics.balance["in-degree"] <= 1.06
+    assert p.metrics.balance["nodes"] <= 1.06
+
+
+def test_balance_weights_follow_dgl():
+    w, cls = balance_weights(4, np.array([2, 2, 5, 7]), False, None)
+    assert w.tolist() == [[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]] and cls.tolist() == [0, 0, 1, 2]
+    assert balance_weights(3, None, False, None) == (None, None)
+
+
+@pytest.mark.parametrize("current,m", [([5, 1, 3], 4), ([0, 0, 0], 7), ([9, 0], 3), ([2, 2], 0)])
+def test_water_fill(current, m):
+    cur = np.array(current)
+    quota = _water_fill(cur, m)
+    assert quota.sum() == m and quota.min() >= 0
+    final = cur + quota
+    lifted = quota > 0
+    if lifted.any():  # every part that got items ends at most one above the lowest part
+        assert final[lifted].max() <= final.min() + 1
+
+
+def test_isolated_nodes_fill_the_parts():
+    # Two triangles and 10 isolated nodes.
+    src = np.array([0, 1, 2, 3, 4, 5]); dst = np.array([1, 2, 0, 4, 5, 3])
+    part = metis_assignment(src, dst, 16, 2, seed=0)
+    assert np.bincount(part).tolist() == [8, 8]
+    assert len(set(part[:3])) == 1 and len(set(part[3:6])) == 1
+
+
+def test_only_isolated_nodes():
+    part = metis_assignment(np.zeros(0, np.int64), np.zeros(0, np.int64), 7, 3, seed=0)
+    assert sorted(np.bincount(part).tolist()) == [2, 2, 3]
+
+
+def test_options_and_recursive_run():
+    src, dst, n = grid(16)
+    for kw in [dict(recursive=True), dict(options=MetisOptions(niter=2, ncuts=2, ufactor=50, ctype="rm"))]:
+        part = metis_assignment(src, dst, n, 4, seed=0, **kw)
+        assert np.bincount(part, minlength=4).max() <= 1.06 * n / 4
+
+
+def test_vol_objective_runs():
+    src, dst, n = grid(12)
+    p = gp.partition(gp.Graph.from_edges(src, dst), 3, objtype="vol", seed=0)
+    assert p.metrics.communication_volume > 0
+
+
+def test_seeded_metis_is_deterministic():
+    src, dst, n = grid(20)
+    a = metis_assignment(src, dst, n, 4, seed=5)
+    b = metis_assignment(src, dst, n, 4, seed=5)
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(objtype="edges"), "objtype"), (dict(niter=0), "niter"), (dict(ctype="hem"), "ctype"),
+    (dict(seed=-1), "seed"),
+])
+def test_bad_metis_options(kw, match):
+    with pytest.raises(gp.GraphpartError, match=match):
+        MetisOptions(**kw)
+
+
+def test_bad_ubvec():
+    src, dst, n = grid(4)
+    with pytest.raises(gp.GraphpartError, match="ubvec"):
+        metis_assignment(src, dst, n, 2, ubvec=[0.9])
