@@ -141,6 +141,7 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
     ('karate', ['_N'], 2, ['_N/label'])
     """
     check_graph_name(graph_name)
+    _check_out_path(Path(out_path))
     p = partition(g, num_parts, part_method=part_method, balance_ntypes=balance_ntypes,
                   balance_edges=balance_edges, num_hops=num_hops,
                   num_trainers_per_machine=num_trainers_per_machine, objtype=objtype, seed=seed,

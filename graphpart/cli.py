@@ -1,0 +1,143 @@
+"""The ``graphpart`` command: ``graphpart partition`` and ``graphpart inspect``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import GraphpartError
+
+__all__ = ["main", "build_parser"]
+
+logger = logging.getLogger("graphpart.cli")
+
+
+def _value(text: str):
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def _kv(text: str) -> tuple[str, object]:
+    key, sep, val = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, _value(val)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="graphpart", description="Partition graphs for distributed GNN training.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("partition", help="partition a graph and write it to disk (like DGL's partition_graph)")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--dataset", help="a graphpart.datasets name (karate_club, wordnet, rmat, 4elt, ...)")
+    src.add_argument("--graph", help="a graph saved with graphpart (.npz)")
+    p.add_argument("--dataset-arg", action="append", type=_kv, default=[], metavar="KEY=VALUE",
+                   help="argument for the dataset loader, e.g. scale=16 (repeatable)")
+    p.add_argument("--graph-name", required=True)
+    p.add_argument("--num-parts", type=int, required=True)
+    p.add_argument("--out-path", required=True)
+    p.add_argument("--num-hops", type=int, default=1)
+    p.add_argument("--part-method", default="metis", choices=["metis", "random"])
+    p.add_argument("--balance-ntypes", metavar="FIELD",
+                   help="balance the values of this node data field (e.g. train_mask)")
+    p.add_argument("--balance-edges", action="store_true")
+    p.add_argument("--num-trainers-per-machine", type=int, default=1)
+    p.add_argument("--objtype", default="cut", choices=["cut", "vol"])
+    p.add_argument("--recursive", action="store_true", help="METIS recursive bisection instead of k-way")
+    p.add_argument("--niter", type=int, help="METIS refinement iterations")
+    p.add_argument("--ufactor", type=int, help="METIS imbalance tolerance in thousandths (30 = 1.03)")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--mapping-out", help="also write orig_nids / orig_eids to this .pt file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    i = sub.add_parser("inspect", help="print the metrics of partitions written to disk")
+    i.add_argument("config", help="the <graph_name>.json written by 'graphpart partition'")
+    i.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    return parser
+
+
+def _balance(g, field: str | None):
+    if field is None:
+        return None
+    if g.is_homogeneous:
+        return g.ndata.require(field)
+    return {t: g.node_data(t).require(field) for t in g.ntypes if field in g.node_data(t)}
+
+
+def _partition(args) -> int:
+    import torch
+
+    from . import datasets
+    from ._io import atomic_write
+    from ._npz import load_graph
+    from .partition.core import partition
+    from .partition.metis import MetisOptions
+    from .storage import save_partitions
+
+    steps = ["load graph", "partition", "write"]
+    bar = None
+    if not args.quiet:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(steps), desc=steps[0], unit="step")
+
+    def advance(label: str | None) -> None:
+        if bar is not None:
+            bar.update(1)
+            if label:
+                bar.set_description(label)
+
+    from ._config import check_graph_name
+    from .storage import _check_out_path
+
+    check_graph_name(args.graph_name)
+    _check_out_path(Path(args.out_path))
+    t0 = time.perf_counter()
+    g = datasets.load(args.dataset, **dict(args.dataset_arg)) if args.dataset else load_graph(args.graph)
+    advance(steps[1])
+    options = MetisOptions(niter=args.niter, ufactor=args.ufactor)
+    p = partition(g, args.num_parts, part_method=args.part_method, balance_ntypes=_balance(g, args.balance_ntypes),
+                  balance_edges=args.balance_edges, num_hops=args.num_hops,
+                  num_trainers_per_machine=args.num_trainers_per_machine, objtype=args.objtype, seed=args.seed,
+                  recursive=args.recursive, metis_options=options)
+    advance(steps[2])
+    config = save_partitions(p, args.graph_name, args.out_path, progress=not args.quiet)
+    if args.mapping_out:
+        with atomic_write(args.mapping_out) as f:
+            torch.save({"orig_nids": p.orig_nids, "orig_eids": p.orig_eids}, f)
+    advance(None)
+    if bar is not None:
+        bar.close()
+    sys.stdout.write(f"wrote {config} in {time.perf_counter() - t0:.1f} s\n{p.report()}\n")
+    return 0
+
+
+def _inspect(args) -> int:
+    from .metrics import metrics_from_disk
+
+    m = metrics_from_disk(args.config)
+    sys.stdout.write((json.dumps(m.to_dict(), indent=2) if args.json else str(m.report())) + "\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``graphpart`` command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return _partition(args) if args.command == "partition" else _inspect(args)
+    except GraphpartError as exc:
+        sys.stderr.write(f"graphpart: error: {exc}\n")
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

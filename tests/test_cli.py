@@ -1,0 +1,57 @@
+"""The graphpart command: partition and inspect."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart.cli import main
+
+
+def test_partition_then_inspect(tmp_path, capsys):
+    rc = main(["partition", "--dataset", "karate_club", "--graph-name", "karate", "--num-parts", "2",
+               "--out-path", str(tmp_path / "out"), "--seed", "0", "--num-hops", "2", "--quiet",
+               "--mapping-out", str(tmp_path / "map.pt")])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "wrote" in out and "edge cut" in out
+    data = gp.load_partition(tmp_path / "out" / "karate.json", 1)
+    assert data.graph_name == "karate"
+    mapping = torch.load(tmp_path / "map.pt", weights_only=True)
+    assert sorted(mapping["orig_nids"].tolist()) == list(range(34))
+    assert main(["inspect", str(tmp_path / "out" / "karate.json"), "--json"]) == 0
+    metrics = json.loads(capsys.readouterr().out)
+    assert metrics["num_parts"] == 2 and metrics["edge_cut"] > 0
+
+
+def test_dataset_args_and_balance(tmp_path, capsys):
+    rc = main(["partition", "--dataset", "rmat", "--dataset-arg", "scale=10", "--dataset-arg", "seed=1",
+               "--dataset-arg", "train_frac=0.2", "--graph-name", "r", "--num-parts", "3", "--out-path",
+               str(tmp_path), "--balance-ntypes", "train_mask", "--balance-edges", "--quiet"])
+    assert rc == 0
+    assert "balance in-degree" in capsys.readouterr().out
+
+
+def test_errors_exit_2_with_message(tmp_path, capsys):
+    rc = main(["partition", "--dataset", "karate_club", "--graph-name", "a b", "--num-parts", "2",
+               "--out-path", str(tmp_path / "o"), "--quiet"])
+    assert rc == 2
+    assert "graph_name must be letters" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+    assert main(["inspect", str(tmp_path / "none.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_console_script_is_installed(tmp_path):
+    exe = shutil.which("graphpart", path=str(Path(sys.executable).parent))
+    if exe is None:
+        pytest.skip("the graphpart console script is not installed in this environment (run make install)")
+    res = subprocess.run([exe, "inspect", str(tmp_path / "x.json")], capture_output=True, text=True)
+    assert res.returncode == 2 and "does not exist" in res.stderr
