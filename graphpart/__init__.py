@@ -14,9 +14,9 @@ from .errors import (
 )
 from .graph import EID, ETYPE, NID, NTYPE, Graph
 from .ids import IDConverter
-from .partition.book import RangePartitionBook
-from .partition.core import Partitioning, partition
-from .partition.metis import MetisOptions
+from .partitioning.book import RangePartitionBook
+from .partitioning.core import Partitioning, partition
+from .partitioning.metis import MetisOptions
 from .storage import load_partition, load_partition_book, load_partition_feats, partition_graph
 
 __version__ = "0.1.0"

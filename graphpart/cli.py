@@ -78,8 +78,8 @@ def _partition(args) -> int:
     from . import datasets
     from ._io import atomic_write
     from ._npz import load_graph
-    from .partition.core import partition
-    from .partition.metis import MetisOptions
+    from .partitioning.core import partition
+    from .partitioning.metis import MetisOptions
     from .storage import save_partitions
 
     steps = ["load graph", "partition", "write"]

@@ -1,7 +1,7 @@
 """Partition quality: edge cut, communication volume, balance, HALO, replication.
 
 Everything is computed from per-partition summaries (:class:`PartSummary`),
-which come either from an in-memory :class:`~graphpart.partition.core.Partitioning`
+which come either from an in-memory :class:`~graphpart.partitioning.core.Partitioning`
 (:func:`partition_metrics`) or from partitions written to disk
 (:func:`metrics_from_disk`), so both report the same numbers.
 """
@@ -185,8 +185,8 @@ def _split_counts(masks: dict[str, list[torch.Tensor]]) -> dict[str, int]:
 
 
 def partition_metrics(p) -> PartitionMetrics:
-    """Metrics of an in-memory :class:`~graphpart.partition.core.Partitioning`."""
-    from .partition.core import _typed
+    """Metrics of an in-memory :class:`~graphpart.partitioning.core.Partitioning`."""
+    from .partitioning.core import _typed
 
     sh, g = p.shuffle, p.graph
     new_part = sh.node_part()

@@ -31,8 +31,8 @@ from ._io import atomic_dir
 from ._schema import etype_str, parse_etype
 from .errors import FormatError, GraphpartError
 from .graph import Graph
-from .partition.book import RangePartitionBook
-from .partition.core import Partitioning, partition
+from .partitioning.book import RangePartitionBook
+from .partitioning.core import Partitioning, partition
 
 __all__ = ["partition_graph", "save_partitions", "load_partition", "load_partition_feats",
            "load_partition_book", "PartitionData", "BookData"]

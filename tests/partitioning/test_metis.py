@@ -8,8 +8,8 @@ import pytest
 
 import graphpart as gp
 from graphpart.datasets.rmat import rmat
-from graphpart.partition._metis_ctypes import MetisOptions, part_graph
-from graphpart.partition.metis import _water_fill, balance_weights, metis_assignment, metis_csr
+from graphpart.partitioning._metis_ctypes import MetisOptions, part_graph
+from graphpart.partitioning.metis import _water_fill, balance_weights, metis_assignment, metis_csr
 
 
 def grid(n: int):

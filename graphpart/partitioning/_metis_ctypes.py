@@ -134,7 +134,7 @@ def part_graph(
     ``vwgt`` has shape ``(n,)`` or ``(n, ncon)``; ``ubvec`` has one imbalance
     tolerance (e.g. 1.05) per constraint. The graph must be symmetric with no
     self-loops or duplicate edges (callers build it with
-    :func:`graphpart.partition.metis.metis_csr`).
+    :func:`graphpart.partitioning.metis.metis_csr`).
 
     Examples
     --------

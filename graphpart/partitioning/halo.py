@@ -69,7 +69,7 @@ class HaloBuilder:
 
     Examples
     --------
-    >>> from graphpart.partition.reshuffle import reshuffle
+    >>> from graphpart.partitioning.reshuffle import reshuffle
     >>> r = reshuffle(np.array([0, 0, 1, 1]), None, np.array([0, 1, 2, 3]), np.array([1, 2, 3, 0]), None, 2)
     >>> v = HaloBuilder(r, num_hops=1).view(0)
     >>> v.nodes.tolist(), v.hop.tolist(), v.eids.tolist()
