@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--recursive", action="store_true", help="METIS recursive bisection instead of k-way")
     p.add_argument("--niter", type=int, help="METIS refinement iterations")
     p.add_argument("--ufactor", type=int, help="METIS imbalance tolerance in thousandths (30 = 1.03)")
+    p.add_argument("--metis-max-edges", type=int, default=2_000_000,
+                   help="METIS sees a uniform sample of at most this many undirected edges (0: all)")
+    p.add_argument("--ctype", choices=["rm", "shem"], help="METIS coarsening matching")
     p.add_argument("--seed", type=int)
     p.add_argument("--mapping-out", help="also write orig_nids / orig_eids to this .pt file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -103,11 +106,12 @@ def _partition(args) -> int:
     t0 = time.perf_counter()
     g = datasets.load(args.dataset, **dict(args.dataset_arg)) if args.dataset else load_graph(args.graph)
     advance(steps[1])
-    options = MetisOptions(niter=args.niter, ufactor=args.ufactor)
+    options = MetisOptions(niter=args.niter, ufactor=args.ufactor, ctype=args.ctype)
     p = partition(g, args.num_parts, part_method=args.part_method, balance_ntypes=_balance(g, args.balance_ntypes),
                   balance_edges=args.balance_edges, num_hops=args.num_hops,
                   num_trainers_per_machine=args.num_trainers_per_machine, objtype=args.objtype, seed=args.seed,
-                  recursive=args.recursive, metis_options=options)
+                  recursive=args.recursive, metis_options=options,
+                  metis_max_edges=args.metis_max_edges or None)
     advance(steps[2])
     config = save_partitions(p, args.graph_name, args.out_path, progress=not args.quiet)
     if args.mapping_out:

@@ -32,7 +32,7 @@ from ._schema import etype_str, parse_etype
 from .errors import FormatError, GraphpartError
 from .graph import Graph
 from .partitioning.book import RangePartitionBook
-from .partitioning.core import Partitioning, partition
+from .partitioning.core import DEFAULT_METIS_MAX_EDGES, Partitioning, partition
 
 __all__ = ["partition_graph", "save_partitions", "load_partition", "load_partition_feats",
            "load_partition_book", "PartitionData", "BookData"]
@@ -122,7 +122,8 @@ def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLik
 def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | os.PathLike, *,
                     num_hops: int = 1, part_method="metis", balance_ntypes=None, balance_edges: bool = False,
                     return_mapping: bool = False, num_trainers_per_machine: int = 1, objtype: str = "cut",
-                    seed=None, recursive: bool = False, metis_options=None, progress: bool = False):
+                    seed=None, recursive: bool = False, metis_options=None,
+                    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES, progress: bool = False):
     """Partition ``g`` and write the partitions under ``out_path`` (see the module docstring).
 
     Arguments are those of :func:`graphpart.partition`. With ``return_mapping``
@@ -145,7 +146,7 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
     p = partition(g, num_parts, part_method=part_method, balance_ntypes=balance_ntypes,
                   balance_edges=balance_edges, num_hops=num_hops,
                   num_trainers_per_machine=num_trainers_per_machine, objtype=objtype, seed=seed,
-                  recursive=recursive, metis_options=metis_options)
+                  recursive=recursive, metis_options=metis_options, metis_max_edges=metis_max_edges)
     save_partitions(p, graph_name, out_path, progress=progress)
     if return_mapping:
         return p.orig_nids, p.orig_eids

@@ -20,7 +20,10 @@ from .halo import HaloBuilder, PartView
 from .metis import MetisOptions, _class_ids, metis_assignment
 from .reshuffle import Reshuffle, reshuffle
 
-__all__ = ["partition", "Partitioning"]
+__all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES"]
+
+#: Undirected edges METIS sees at most by default (a uniform sample of larger graphs).
+DEFAULT_METIS_MAX_EDGES = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,8 @@ class _Homogeneous:
 def _typed(new2old: np.ndarray, offsets: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Old type id and type-wise old id of new homogeneous ids ``ids``."""
     old = new2old[ids]
+    if len(offsets) == 2:  # one type: no search needed
+        return np.zeros(len(old), dtype=np.int64), old
     t = np.searchsorted(offsets, old, side="right") - 1
     return t, old - offsets[t]
 
@@ -275,6 +280,7 @@ def partition(
     seed: Seed = None,
     recursive: bool = False,
     metis_options: MetisOptions | None = None,
+    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES,
 ) -> Partitioning:
     """Partition ``g`` into ``num_parts`` parts in memory (what ``partition_graph`` writes).
 
@@ -307,6 +313,11 @@ def partition(
         METIS recursive bisection instead of k-way.
     metis_options : MetisOptions, optional
         METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``).
+    metis_max_edges : int or None
+        METIS sees a uniform random sample of at most about this many undirected
+        edges (default 2,000,000; ``None`` gives it every edge). Graphs below the
+        budget are not affected. On large power-law graphs the sample partitions
+        several times faster with a similar cut; on large meshes pass ``None``.
 
     Examples
     --------
@@ -341,7 +352,8 @@ def partition(
                     f"nodes than the {total_parts} parts; use part_method='random', or pass balance_ntypes")
             trainer = metis_assignment(homo.src, homo.dst, n, total_parts, balance_ntypes=classes,
                                        balance_edges=bool(balance_edges), objtype=objtype,
-                                       recursive=recursive, options=metis_options, seed=rng)
+                                       recursive=recursive, options=metis_options,
+                                       max_edges=metis_max_edges, seed=rng)
         else:
             raise GraphpartError(f"part_method must be 'metis', 'random' or an assignment, got {part_method!r}")
         method = part_method

@@ -28,8 +28,28 @@ __all__ = ["metis_csr", "balance_weights", "metis_assignment", "MetisOptions"]
 logger = logging.getLogger(__name__)
 
 
-def metis_csr(src: np.ndarray, dst: np.ndarray, num_nodes: int) -> tuple[np.ndarray, np.ndarray]:
+def _pair_sample(a: np.ndarray, b: np.ndarray, fraction: float, salt: int) -> np.ndarray:
+    """Keep-mask for pairs ``(a, b)`` with ``a <= b``: a seeded hash, so duplicates agree."""
+    threshold = np.uint64(int(fraction * (1 << 53)))
+    with np.errstate(over="ignore"):
+        h = a.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= (b.view(np.uint64) + np.uint64(salt)) * np.uint64(0xC2B2AE3D27D4EB4F)
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(0x94D049BB133111EB)
+        h ^= h >> np.uint64(29)
+        h >>= np.uint64(11)
+    return h < threshold
+
+
+def metis_csr(
+    src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int | None = None, salt: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """Symmetric CSR ``(xadj, adjncy)`` of a directed edge list, without self-loops or duplicates.
+
+    With ``max_edges``, a graph with more edges keeps a uniform random sample
+    of about ``max_edges`` undirected pairs (a pair's duplicates and both its
+    directions are kept or dropped together), which makes METIS several times
+    faster on large graphs.
 
     Examples
     --------
@@ -40,9 +60,14 @@ def metis_csr(src: np.ndarray, dst: np.ndarray, num_nodes: int) -> tuple[np.ndar
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)
     keep = src != dst
-    s, d = src[keep], dst[keep]
-    key = np.concatenate([s * num_nodes + d, d * num_nodes + s])
-    del s, d, keep
+    lo, hi = np.minimum(src[keep], dst[keep]), np.maximum(src[keep], dst[keep])
+    del keep
+    if max_edges is not None and len(lo) > max_edges:
+        sample = _pair_sample(lo, hi, max_edges / len(lo), salt)
+        logger.info("METIS input sampled to %d of %d edges", int(sample.sum()), len(lo))
+        lo, hi = lo[sample], hi[sample]
+    key = np.concatenate([lo * num_nodes + hi, hi * num_nodes + lo])
+    del lo, hi
     key = torch.sort(torch.from_numpy(key)).values.numpy()  # torch sorts with both cores
     if len(key):
         first = np.empty(len(key), dtype=bool)
@@ -142,6 +167,7 @@ def metis_assignment(
     recursive: bool = False,
     options: MetisOptions | None = None,
     ubvec: np.ndarray | None = None,
+    max_edges: int | None = None,
     seed: Seed = None,
 ) -> np.ndarray:
     """Assign each node of a (homogeneous, directed) edge list to one of ``num_parts`` parts.
@@ -163,6 +189,10 @@ def metis_assignment(
     ubvec : ndarray, optional
         Allowed imbalance per constraint (e.g. ``[1.05, 1.1]``); defaults to
         ``1 + ufactor / 1000`` for every constraint.
+    max_edges : int, optional
+        Give METIS a uniform random sample of at most about this many undirected
+        edges (``None``: all). On large power-law graphs this is several times
+        faster for a similar cut; on meshes it costs cut quality.
     seed : int, Generator or None
         Seeds METIS (unless ``options.seed`` is set) and the isolated-node fill.
 
@@ -186,7 +216,7 @@ def metis_assignment(
         options = replace(options, seed=int(rng.integers(1 << 30)))
     in_deg = np.bincount(np.asarray(dst, dtype=np.int64), minlength=num_nodes) if balance_edges else None
     vwgt, cls = balance_weights(num_nodes, balance_ntypes, balance_edges, in_deg)
-    xadj, adjncy = metis_csr(src, dst, num_nodes)
+    xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, salt=int(rng.integers(1 << 30)))
     part = np.full(num_nodes, -1, dtype=np.int64)
     degree = np.diff(xadj)
     connected = np.flatnonzero(degree > 0)
