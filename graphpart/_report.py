@@ -22,7 +22,7 @@ class Report:
 
     Examples
     --------
-    >>> print(Report("2 partitions", {"nodes": [3, 4]}, {"edge cut": "5"}))
+    >>> Report("2 partitions", {"nodes": [3, 4]}, {"edge cut": "5"})
     2 partitions
     part  nodes
        0      3
