@@ -11,6 +11,8 @@ import resource
 import sys
 import time
 
+from _timing import time_calls
+
 os.environ.setdefault("DGLBACKEND", "pytorch")
 
 import numpy as np  # noqa: E402
@@ -28,19 +30,8 @@ g.ndata["feat"] = torch.from_numpy(np.load(os.path.join(graph_dir, "feat.npy")))
 g.ndata["train_mask"] = torch.from_numpy(np.load(os.path.join(graph_dir, "train_mask.npy")))
 del src, dst
 
-# Time DGL's METIS step by wrapping the function partition_graph calls.
-metis_time = [0.0]
-_orig = dgl_partition.metis_partition_assignment
-
-
-def _timed(*args, **kwargs):
-    t = time.perf_counter()
-    out = _orig(*args, **kwargs)
-    metis_time[0] += time.perf_counter() - t
-    return out
-
-
-dgl_partition.metis_partition_assignment = _timed
+# Time the METIS step by wrapping the function partition_graph calls.
+metis_time = time_calls(dgl_partition, "metis_partition_assignment")
 rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = time.perf_counter()
 orig_nids, _ = partition_graph(

@@ -60,8 +60,8 @@ def as_id_tensor(ids: IdArray, name: str = "ids") -> torch.Tensor:
     return t.to(torch.int64)
 
 
-def check_count(n: object, name: str) -> int:
-    """Return ``n`` as a non-negative int or raise.
+def check_count(n: object, name: str, low: int = 0) -> int:
+    """Return ``n`` as an int ``>= low`` (default: non-negative) or raise.
 
     Examples
     --------
@@ -72,8 +72,9 @@ def check_count(n: object, name: str) -> int:
     ...
     graphpart.errors.GraphpartError: num_nodes must be a non-negative integer, got -1
     """
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise GraphpartError(f"{name} must be a non-negative integer, got {n!r}")
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < low:
+        bound = "a non-negative integer" if low == 0 else f"an integer >= {low}"
+        raise GraphpartError(f"{name} must be {bound}, got {n!r}")
     return int(n)
 
 

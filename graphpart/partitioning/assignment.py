@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import torch
 
+from .._check import check_count
 from .._random import check_random_state
 from ..errors import GraphpartError
 from ..typing import Seed
@@ -24,11 +25,9 @@ def check_num_parts(num_parts: object, name: str = "num_parts") -> int:
     >>> check_num_parts(0)
     Traceback (most recent call last):
     ...
-    graphpart.errors.GraphpartError: num_parts must be an int >= 1, got 0
+    graphpart.errors.GraphpartError: num_parts must be an integer >= 1, got 0
     """
-    if isinstance(num_parts, (bool, np.bool_)) or not isinstance(num_parts, (int, np.integer)) or num_parts < 1:
-        raise GraphpartError(f"{name} must be an int >= 1, got {num_parts!r}")
-    return int(num_parts)
+    return check_count(num_parts, name, low=1)
 
 
 def random_assignment(type_counts: np.ndarray, num_parts: int, seed: Seed = None) -> np.ndarray:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
+from .._check import check_count
 from .._random import check_random_state
 from .._schema import etype_str
 from ..errors import GraphpartError
@@ -261,12 +262,6 @@ def _balance_classes(g: Graph, balance_ntypes: object, homo: _Homogeneous) -> np
     return _class_ids(arr)[0]
 
 
-def _check_int(x: object, name: str, low: int) -> int:
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < low:
-        raise GraphpartError(f"{name} must be an int >= {low}, got {x!r}")
-    return int(x)
-
-
 def partition(
     g: Graph,
     num_parts: int,
@@ -332,8 +327,8 @@ def partition(
     if not isinstance(g, Graph):
         raise GraphpartError(f"g must be a graphpart.Graph, got {type(g).__name__}")
     num_parts = check_num_parts(num_parts)
-    num_hops = _check_int(num_hops, "num_hops", 0)
-    trainers = _check_int(num_trainers_per_machine, "num_trainers_per_machine", 1)
+    num_hops = check_count(num_hops, "num_hops")
+    trainers = check_count(num_trainers_per_machine, "num_trainers_per_machine", low=1)
     if objtype not in ("cut", "vol"):
         raise GraphpartError(f"objtype must be 'cut' or 'vol', got {objtype!r}")
     rng = check_random_state(seed)

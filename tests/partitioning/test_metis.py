@@ -39,7 +39,6 @@ def test_ctypes_matches_pymetis_on_single_constraint():
 def test_two_constraints_are_each_balanced():
     src, dst, n = grid(40)
     xadj, adj = metis_csr(src, dst, n)
-    rng = np.random.default_rng(0)
     # Constraint 2 is concentrated in one corner: balancing nodes alone would not balance it.
     w2 = ((np.arange(n) % 40 < 10) & (np.arange(n) // 40 < 10)).astype(np.int64)
     vwgt = np.stack([np.ones(n, dtype=np.int64), w2], axis=1)
@@ -50,7 +49,6 @@ def test_two_constraints_are_each_balanced():
     _, part1 = part_graph(xadj, adj, 4, options=MetisOptions(seed=0))
     loads1 = np.bincount(part1, weights=w2, minlength=4)
     assert loads1.max() > 1.5 * loads1.mean()  # the single-constraint run leaves it unbalanced
-    del rng
 
 
 def test_rmat16_train_mask_balance():
