@@ -30,8 +30,10 @@ class Report:
     edge cut: 5
     """
 
-    def __init__(self, title: str, columns: dict[str, object], summary: dict[str, str]) -> None:
+    def __init__(self, title: str, columns: dict[str, object], summary: dict[str, str],
+                 index: str = "part") -> None:
         self.title = title
+        self.index = index
         self.columns = {k: list(v) for k, v in columns.items()}
         self.summary = dict(summary)
 
@@ -40,7 +42,7 @@ class Report:
         return [[str(i)] + [_fmt(v[i]) for v in self.columns.values()] for i in range(n)]
 
     def __str__(self) -> str:
-        header = ["part", *self.columns]
+        header = [self.index, *self.columns]
         rows = self._rows()
         widths = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(header)]
         lines = [self.title, "  ".join(h.rjust(w) for h, w in zip(header, widths))]
@@ -52,7 +54,7 @@ class Report:
         return str(self)
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in ["part", *self.columns])
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in [self.index, *self.columns])
         body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in self._rows())
         summary = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                           for k, v in self.summary.items())

@@ -84,6 +84,10 @@ class PartitionMetrics:
         Local nodes (inner + HALO) over all partitions, divided by the node count.
     balance : dict of str to float
         max / mean over partitions of each balanced quantity.
+    splits : dict of str to ndarray
+        Train / val / test nodes owned by each partition.
+    constraints : dict of str to ndarray
+        Per-partition load of each METIS balance constraint (``class c`` nodes, ``in-degree``).
     """
 
     num_parts: int
@@ -102,6 +106,7 @@ class PartitionMetrics:
     replication_factor: float
     balance: dict[str, float]
     splits: dict[str, np.ndarray]
+    constraints: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def halo_nodes(self) -> np.ndarray:
@@ -177,7 +182,8 @@ def summarize(parts: list[PartSummary], num_nodes: int, num_edges: int, ntypes: 
     return PartitionMetrics(
         k, num_nodes, num_edges, list(ntypes), inner, inner_by_type, owned, halo_by_hop,
         np.stack([p.halo_by_type for p in parts]), cut_in, cut, frac, volume,
-        float(local / num_nodes) if num_nodes else 0.0, balance, splits)
+        float(local / num_nodes) if num_nodes else 0.0, balance, splits,
+        {name: np.asarray(v) for name, v in (extra_balance or {}).items()})
 
 
 def _split_counts(masks: dict[str, list[torch.Tensor]]) -> dict[str, int]:
@@ -210,7 +216,8 @@ def partition_metrics(p) -> PartitionMetrics:
     if p.balance_classes is not None:
         ncls = int(p.balance_classes.max()) + 1 if len(p.balance_classes) else 0
         counts = np.bincount(p.node_part * ncls + p.balance_classes, minlength=p.num_parts * ncls)
-        extra.update({f"class {c}": counts.reshape(p.num_parts, ncls)[:, c] for c in range(ncls)})
+        names = p.balance_labels if len(p.balance_labels) == ncls else [str(c) for c in range(ncls)]
+        extra.update({f"class {names[c]}": counts.reshape(p.num_parts, ncls)[:, c] for c in range(ncls)})
     if p.balance_edges:
         deg = np.bincount(sh.dst, minlength=len(new_part))
         extra["in-degree"] = np.bincount(new_part, weights=deg, minlength=p.num_parts)

@@ -87,6 +87,8 @@ class Partitioning:
     balance_classes : ndarray or None
         The balance class of every node (original homogeneous ids), when balanced.
     balance_edges : bool
+    balance_labels : tuple of str
+        A name for each balance class (its value, or ``ntype:value``), in class order.
     """
 
     graph: Graph
@@ -100,6 +102,7 @@ class Partitioning:
     balance_classes: np.ndarray | None
     balance_edges: bool
     _homo: _Homogeneous = field(repr=False)
+    balance_labels: tuple[str, ...] = ()
 
     # ------------------------------------------------------------ id maps
     @property
@@ -232,34 +235,45 @@ def _as_numpy(x: object, what: str) -> np.ndarray:
     return arr
 
 
-def _balance_classes(g: Graph, balance_ntypes: object, homo: _Homogeneous) -> np.ndarray | None:
-    """The balance class of every homogeneous node, as DGL builds it."""
+def _classes_with_labels(arr: np.ndarray, prefix: str = "") -> tuple[np.ndarray, int, list[str]]:
+    cls, ncls = _class_ids(arr)
+    values = np.empty(ncls, dtype=arr.dtype)
+    values[cls] = arr  # every class takes its own value (scatter, no search)
+    return cls, ncls, [f"{prefix}{v}" for v in values.tolist()]
+
+
+def _balance_classes(g: Graph, balance_ntypes: object,
+                     homo: _Homogeneous) -> tuple[np.ndarray | None, tuple[str, ...]]:
+    """The balance class of every homogeneous node, as DGL builds it, and a label per class."""
     n = int(homo.node_offsets[-1])
     if balance_ntypes is None:
-        return None if g.is_homogeneous else homo.ntype
+        return (None, ()) if g.is_homogeneous else (homo.ntype, tuple(g.ntypes))
     if isinstance(balance_ntypes, Mapping):
         unknown = sorted(set(map(str, balance_ntypes)) - set(g.ntypes))
         if unknown:
             raise GraphpartError(f"balance_ntypes has unknown node types {unknown}; known: {g.ntypes}")
-        parts, next_class = [], 0
+        parts, labels, next_class = [], [], 0
         for t in g.ntypes:
             if t in balance_ntypes:
                 arr = _as_numpy(balance_ntypes[t], f"balance_ntypes[{t!r}]")
                 if len(arr) != g.num_nodes(t):
                     raise GraphpartError(f"balance_ntypes[{t!r}] must have one value per {t!r} node "
                                          f"({g.num_nodes(t)}), got {len(arr)}")
-                cls, ncls = _class_ids(arr)
+                cls, ncls, names = _classes_with_labels(arr, f"{t}:")
                 parts.append(cls + next_class)
+                labels += names
                 next_class += ncls
             else:  # a type without its own classes is balanced as a whole
                 parts.append(np.full(g.num_nodes(t), next_class, dtype=np.int64))
+                labels.append(t)
                 next_class += 1
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), tuple(labels)
     arr = _as_numpy(balance_ntypes, "balance_ntypes")
     if len(arr) != n:
         raise GraphpartError(f"balance_ntypes must have one value per node ({n}), got {len(arr)}; "
                              "for a heterograph pass a dict {ntype: array}")
-    return _class_ids(arr)[0]
+    cls, _, labels = _classes_with_labels(arr)
+    return cls, tuple(labels)
 
 
 def partition(
@@ -335,7 +349,7 @@ def partition(
     homo = _Homogeneous.of(g)
     counts = np.diff(homo.node_offsets)
     n, total_parts = int(counts.sum()), num_parts * trainers
-    classes = _balance_classes(g, balance_ntypes, homo)
+    classes, labels = _balance_classes(g, balance_ntypes, homo)
     if isinstance(part_method, str):
         if part_method == "random":
             trainer = random_assignment(counts, total_parts, rng)
@@ -360,4 +374,4 @@ def partition(
                         len(g.ntypes), len(g.canonical_etypes))
     homo = replace(homo, src=None, dst=None)  # the shuffle holds the edges from here on
     return Partitioning(g, num_parts, num_hops, trainers, method, node_part, trainer, shuffle,
-                        classes, bool(balance_edges), homo)
+                        classes, bool(balance_edges), homo, labels)

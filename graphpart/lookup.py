@@ -1,0 +1,122 @@
+"""Where does a node live? Every id of one node, its owner and where it is copied as HALO."""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import GraphpartError
+
+__all__ = ["NodeLocation", "locate_node", "ID_KINDS"]
+
+#: How :func:`locate_node` reads ``node``.
+ID_KINDS = ("original", "shuffled", "typed")
+
+
+@dataclass(frozen=True)
+class NodeLocation:
+    """All the ids of one node in a :class:`~graphpart.partitioning.core.Partitioning`.
+
+    Attributes
+    ----------
+    ntype : str
+    orig_id : int
+        Type-wise original id (what ``orig_nids`` maps back to).
+    orig_homo_id : int
+        Original homogeneous id (node types in order, then type-wise id).
+    shuffled_id : int
+        Global id after reshuffling (what the partition book and ``_ID`` use).
+    shuffled_typed_id : int
+        Type-wise shuffled id (``book.map_to_per_ntype``).
+    owner : int
+        The partition that owns the node.
+    local_id : int
+        Its local id in the owner's graph (inner nodes come first).
+    halo : tuple of (part, local_id, hop)
+        Every partition that holds a HALO copy, with the copy's local id and hop.
+    """
+
+    ntype: str
+    orig_id: int
+    orig_homo_id: int
+    shuffled_id: int
+    shuffled_typed_id: int
+    owner: int
+    local_id: int
+    halo: tuple[tuple[int, int, int], ...]
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _int(x: object, name: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+        raise GraphpartError(f"{name} must be an integer, got {x!r}")
+    return int(x)
+
+
+def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) -> NodeLocation:
+    """Look a node up by original id, shuffled id, or ``(ntype, type-wise original id)``.
+
+    Parameters
+    ----------
+    p : Partitioning
+    node : int
+    kind : {"original", "shuffled", "typed"}
+        ``"original"``: homogeneous original id (for a one-type graph, the node id);
+        ``"shuffled"``: global id after reshuffling; ``"typed"``: type-wise
+        original id of node type ``ntype``.
+    ntype : str, optional
+        Required with ``kind="typed"`` on a heterograph.
+
+    Examples
+    --------
+    >>> from graphpart import partition
+    >>> from graphpart.datasets import load_karate_club
+    >>> p = partition(load_karate_club(), 2, seed=0)
+    >>> loc = locate_node(p, 0)
+    >>> loc.owner == int(p.node_part[0]), locate_node(p, loc.shuffled_id, "shuffled") == loc
+    (True, True)
+    """
+    if kind not in ID_KINDS:
+        raise GraphpartError(f"kind must be one of {ID_KINDS}, got {kind!r}")
+    node = _int(node, "node")
+    sh, offsets, ntypes = p.shuffle, p._homo.node_offsets, p.graph.ntypes
+    n = len(sh.new2old_nid)
+    if kind == "typed":
+        if ntype is None:
+            if len(ntypes) != 1:
+                raise GraphpartError(f"kind='typed' needs ntype= on a heterograph; node types: {ntypes}")
+            ntype = ntypes[0]
+        if ntype not in ntypes:
+            raise GraphpartError(f"unknown node type {ntype!r}; known: {ntypes}")
+        t = ntypes.index(ntype)
+        size = int(offsets[t + 1] - offsets[t])
+        if not 0 <= node < size:
+            raise GraphpartError(f"{ntype!r} has {size} nodes (ids 0..{size - 1}), got id {node}")
+        node, kind = node + int(offsets[t]), "original"
+    if not 0 <= node < n:
+        raise GraphpartError(f"the graph has {n} nodes (ids 0..{n - 1}), got {kind} id {node}")
+    if kind == "original":
+        old = node
+        new = int(sh.old2new_nid[old])
+    else:
+        new = node
+        old = int(sh.new2old_nid[new])
+    t = int(np.searchsorted(offsets, old, side="right") - 1)
+    typ, typed_new = p.book.map_to_per_ntype(np.array([new]))
+    owner = int(p.node_part[old])
+    start = int(sh.node_bounds[owner, 0, 0])
+    halo = []
+    for q in range(p.num_parts):
+        if q == owner:
+            continue
+        v = p.view(q)
+        hit = np.flatnonzero(v.nodes[v.num_inner_nodes:] == new)
+        if len(hit):
+            local = int(hit[0]) + v.num_inner_nodes
+            halo.append((q, local, int(v.hop[local])))
+    return NodeLocation(ntypes[t], old - int(offsets[t]), old, new, int(typed_new[0]), owner,
+                        new - start, tuple(halo))

@@ -1,0 +1,223 @@
+"""Compare partition settings: run a grid of settings, tabulate edge cut against imbalance.
+
+A :class:`Setting` names one way to partition (method, parts, what to balance,
+METIS tolerance, ...); :func:`sweep` runs several on one graph and returns
+:class:`SweepResult` rows that :func:`graphpart.viz.plot_tradeoff` draws and
+:func:`sweep_report` tabulates.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._report import Report
+from .errors import GraphpartError
+from .graph import Graph
+from .partitioning.core import Partitioning, partition
+from .partitioning.metis import MetisOptions
+
+__all__ = ["Setting", "SweepResult", "balance_sources", "balance_source", "grid", "sweep", "sweep_report"]
+
+log = logging.getLogger(__name__)
+
+#: Node data columns with more distinct values than this are not offered as balance sources.
+MAX_BALANCE_CLASSES = 32
+
+
+def _is_class_column(values) -> bool:
+    arr = values.numpy() if hasattr(values, "numpy") else np.asarray(values)
+    if arr.ndim != 1 or arr.dtype.kind not in "biu":
+        return False
+    return len(np.unique(arr)) <= MAX_BALANCE_CLASSES
+
+
+def balance_sources(g: Graph) -> list[str]:
+    """What ``balance_ntypes`` can be built from: ``"none"``, ``"ntype"`` and class-like node data.
+
+    A node data column qualifies when it is one-dimensional, bool or int, with at
+    most 32 distinct values (masks, labels).
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> balance_sources(load_karate_club())
+    ['none', 'ntype', 'label']
+    """
+    names: list[str] = []
+    for t in g.ntypes:
+        for name, values in g.node_data(t).items():
+            if name not in names and _is_class_column(values):
+                names.append(name)
+    return ["none", "ntype", *names]
+
+
+def balance_source(g: Graph, source: str | None) -> object:
+    """The ``balance_ntypes`` argument of :func:`graphpart.partition` for a named source.
+
+    ``"none"`` balances only node counts (and, on a heterograph, each node type,
+    as DGL does); ``"ntype"`` balances each node type; a node data name balances
+    each of its values (per node type on a heterograph).
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> g = load_karate_club()
+    >>> balance_source(g, "none") is None, balance_source(g, "label").shape
+    (True, torch.Size([34]))
+    """
+    if source is None or source == "none":
+        return None
+    if source == "ntype":
+        if g.is_homogeneous:
+            return np.zeros(g.num_nodes(), dtype=np.int64)
+        return None  # a heterograph balances each node type by default
+    have = {t: g.node_data(t)[source] for t in g.ntypes if source in g.node_data(t)}
+    if not have:
+        raise GraphpartError(f"no node data named {source!r} to balance; choose one of {balance_sources(g)}")
+    bad = [t for t, v in have.items() if not _is_class_column(v)]
+    if bad:
+        raise GraphpartError(f"node data {source!r} of {bad} is not a bool/int column with at most "
+                             f"{MAX_BALANCE_CLASSES} distinct values; choose one of {balance_sources(g)}")
+    return have[g.ntypes[0]] if g.is_homogeneous else have
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One way to partition a graph.
+
+    Attributes
+    ----------
+    num_parts : int
+    method : {"metis", "random"}
+    balance : str
+        A :func:`balance_sources` name: ``"none"``, ``"ntype"`` or a node data column.
+    balance_edges : bool
+    ufactor : int or None
+        METIS imbalance tolerance in thousandths (30 allows 3% over the mean);
+        ``None`` keeps METIS's default.
+    num_hops : int
+    seed : int
+    """
+
+    num_parts: int = 4
+    method: str = "metis"
+    balance: str = "none"
+    balance_edges: bool = False
+    ufactor: int | None = None
+    num_hops: int = 1
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.method not in ("metis", "random"):
+            raise GraphpartError(f"method must be 'metis' or 'random', got {self.method!r}")
+        if self.method == "random":  # a random split ignores balance and tolerance: one setting, one label
+            for name, value in (("balance", "none"), ("balance_edges", False), ("ufactor", None)):
+                object.__setattr__(self, name, value)
+
+    @property
+    def label(self) -> str:
+        bits = [self.method, f"k={self.num_parts}"]
+        if self.balance != "none":
+            bits.append(f"bal={self.balance}")
+        if self.balance_edges:
+            bits.append("+edges")
+        if self.ufactor is not None:
+            bits.append(f"tol={self.ufactor / 10:g}%")
+        return " ".join(bits)
+
+    def run(self, g: Graph) -> Partitioning:
+        """Partition ``g`` with this setting."""
+        options = MetisOptions(ufactor=self.ufactor) if self.ufactor is not None else None
+        return partition(g, self.num_parts, part_method=self.method,
+                         balance_ntypes=balance_source(g, self.balance), balance_edges=self.balance_edges,
+                         num_hops=self.num_hops, seed=self.seed, metis_options=options)
+
+
+def grid(**values: Sequence) -> list[Setting]:
+    """Every combination of the given :class:`Setting` fields.
+
+    Examples
+    --------
+    A random split ignores balance settings, so it appears once:
+
+    >>> [s.label for s in grid(method=["random", "metis"], num_parts=2, balance_edges=[False, True])]
+    ['random k=2', 'metis k=2', 'metis k=2 +edges']
+    """
+    unknown = sorted(set(values) - set(Setting.__dataclass_fields__))
+    if unknown:
+        raise GraphpartError(f"unknown setting fields {unknown}; known: {list(Setting.__dataclass_fields__)}")
+    keys = list(values)
+    lists = [v if isinstance(v, (list, tuple)) else [v] for v in values.values()]
+    out = [Setting(**dict(zip(keys, combo))) for combo in itertools.product(*lists)]
+    return list(dict.fromkeys(out))  # random settings that differ only in balance are one
+
+
+def _comparable(balance: dict[str, float]) -> dict[str, float]:
+    """Balance entries every setting shares (per-class entries depend on the setting)."""
+    return {k: v for k, v in balance.items() if not k.startswith("class ") and k != "in-degree"}
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """The outcome of one :class:`Setting`."""
+
+    setting: Setting
+    edge_cut: int
+    edge_cut_fraction: float
+    imbalance: dict[str, float]
+    seconds: float
+    partitioning: Partitioning = field(repr=False, compare=False)
+
+    @property
+    def max_imbalance(self) -> float:
+        """The worst max/mean over the balanced quantities."""
+        return max(self.imbalance.values(), default=1.0)
+
+
+def sweep(g: Graph, settings: Iterable[Setting],
+          progress: Callable[[int, int, Setting], None] | None = None) -> list[SweepResult]:
+    """Run every setting on ``g``; ``progress(i, total, setting)`` is called before each."""
+    settings = list(settings)
+    for s in settings:
+        if not isinstance(s, Setting):
+            raise GraphpartError(f"settings must be graphpart.sweep.Setting objects, got {type(s).__name__}")
+    out = []
+    for i, s in enumerate(settings):
+        if progress is not None:
+            progress(i, len(settings), s)
+        t0 = time.perf_counter()
+        p = s.run(g)
+        m = p.metrics
+        seconds = time.perf_counter() - t0
+        log.info("sweep %d/%d %s: cut %s in %.2fs", i + 1, len(settings), s.label, m.edge_cut, seconds)
+        out.append(SweepResult(s, int(m.edge_cut or 0), float(m.edge_cut_fraction or 0.0),
+                               _comparable(m.balance), seconds, p))
+    return out
+
+
+def sweep_report(results: Sequence[SweepResult]) -> Report:
+    """A table: one row per setting, the edge cut and every max/mean imbalance.
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> r = sweep_report(sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=2)))
+    >>> r.columns["setting"]
+    ['random k=2', 'metis k=2']
+    """
+    keys: list[str] = []
+    for r in results:
+        keys += [k for k in r.imbalance if k not in keys]
+    cols: dict[str, list] = {"setting": [r.setting.label for r in results],
+                             "edge cut": [r.edge_cut for r in results],
+                             "cut %": [round(100 * r.edge_cut_fraction, 2) for r in results]}
+    for k in keys:
+        cols[f"{k} max/mean"] = [round(r.imbalance.get(k, float("nan")), 3) for r in results]
+    cols["seconds"] = [round(r.seconds, 2) for r in results]
+    return Report(f"{len(results)} settings", cols, {}, index="#")

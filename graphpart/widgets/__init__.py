@@ -1,0 +1,16 @@
+"""ipywidgets views over graphpart's computations (they compute nothing of their own).
+
+``PartitionExplorer``  re-partition with new settings; drawing, balance and metrics follow
+``HaloInspector``      one partition's inner and HALO nodes; look any node's ids up
+``BalancePlayground``  compare balance settings side by side: table and trade-off plot
+
+Importing this module imports ipywidgets; ``import graphpart`` does not.
+"""
+
+from __future__ import annotations
+
+from .explorer import PartitionExplorer
+from .halo import HaloInspector
+from .playground import BalancePlayground
+
+__all__ = ["PartitionExplorer", "HaloInspector", "BalancePlayground"]
