@@ -217,7 +217,8 @@ def partition_metrics(p) -> PartitionMetrics:
         ncls = int(p.balance_classes.max()) + 1 if len(p.balance_classes) else 0
         counts = np.bincount(p.node_part * ncls + p.balance_classes, minlength=p.num_parts * ncls)
         names = p.balance_labels if len(p.balance_labels) == ncls else [str(c) for c in range(ncls)]
-        extra.update({f"class {names[c]}": counts.reshape(p.num_parts, ncls)[:, c] for c in range(ncls)})
+        extra.update({f"class {names[c]}": counts.reshape(p.num_parts, ncls)[:, c] for c in range(ncls)
+                      if len(ntypes) == 1 or names[c] not in ntypes})  # whole types: "nodes of t" has them
     if p.balance_edges:
         deg = np.bincount(sh.dst, minlength=len(new_part))
         extra["in-degree"] = np.bincount(new_part, weights=deg, minlength=p.num_parts)

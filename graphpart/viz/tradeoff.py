@@ -76,7 +76,7 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
     if annotate and len(results) <= 24:
         span_x, span_y = max(np.ptp(x), 1e-9), max(np.ptp(y), 1e-9)
         for i, r in enumerate(results):  # stack the labels of points that nearly coincide
-            near = np.sum((np.abs(x[:i] - x[i]) < 0.04 * span_x) & (np.abs(y[:i] - y[i]) < 0.04 * span_y))
+            near = np.sum((np.abs(x[:i] - x[i]) < 0.15 * span_x) & (np.abs(y[:i] - y[i]) < 0.04 * span_y))
             right = x[i] > x.min() + 0.6 * span_x  # labels of right-hand points go left
             ax.annotate(r.setting.label, (x[i], y[i]), textcoords="offset points",
                         xytext=(-6 if right else 6, 3 + 10 * near), ha="right" if right else "left", fontsize=7)

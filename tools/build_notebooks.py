@@ -1,0 +1,470 @@
+"""Write the tutorial notebooks 01-04 (outputs cleared). Run: .venv/bin/python tools/build_notebooks.py
+
+The notebooks are committed; this script is how they are edited, so that a
+change is reviewed as Python text rather than as notebook JSON.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+OUT = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def md(text: str):
+    return new_markdown_cell(text.strip("\n"))
+
+
+def code(text: str):
+    return new_code_cell(text.strip("\n"))
+
+
+def write(name: str, cells: list) -> None:
+    nb = new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"}})
+    nbformat.write(nb, OUT / name)
+
+
+SETUP = """
+%matplotlib inline
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+import graphpart as gp
+from graphpart import datasets, viz
+"""
+
+# --------------------------------------------------------------------------- 01
+write("01_partitioning_basics.ipynb", [
+    md("""
+# 01 · Partitioning basics: random vs METIS, and what an edge cut costs
+
+A graph too big for one machine is split into **partitions**, one per machine. Each machine trains a GNN on
+its own nodes, but a GNN layer aggregates messages from *neighbours*, and some neighbours live on other
+machines. Every edge whose two ends sit in different partitions — a **cut edge** — is a message (a feature
+vector, or a hidden state) that must cross the network, at every layer, in every epoch.
+
+So a good partitioning does two things at once:
+* **few cut edges** — less communication;
+* **balanced parts** — no machine waits for a slower, overloaded one.
+
+This notebook compares the two classic ways to assign nodes: at random, and with METIS, a multilevel
+graph partitioner that minimises the edge cut under a balance constraint.
+"""),
+    code(SETUP),
+    md("""
+## A small real graph: Zachary's karate club
+
+34 members of a club, an edge where two of them met outside the club. We split it into 2 parts twice.
+In the drawings, node colour is the partition; **dark dashed lines are cut edges**.
+"""),
+    code("""
+karate = datasets.load_karate_club()
+rand = gp.partition(karate, 2, part_method="random", seed=0)
+metis = gp.partition(karate, 2, part_method="metis", seed=0)
+
+fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
+viz.draw_partition(rand, ax=axes[0], legend=False)
+viz.draw_partition(metis, ax=axes[1]);
+"""),
+    md("""
+Both splits are perfectly balanced (17 nodes each), but the random one cuts about half of all edges:
+a random pair of neighbours lands on different machines half of the time. METIS keeps the two
+communities together and cuts a small fraction. The numbers are in the metrics report:
+"""),
+    code("""
+metis.report()
+"""),
+    md("""
+*Edge cut* counts directed edges (the karate graph stores each friendship in both directions).
+*Communication volume* counts, for every node, how many other partitions hold one of its neighbours:
+that is how many copies of its features must be sent when each machine fetches each remote feature
+once. *Replication factor* is how many nodes the machines hold in all (own + HALO copies, see notebook 02)
+per node of the graph.
+
+## How the cut grows with the number of machines
+
+More partitions means more boundaries. `graphpart.sweep` runs a grid of settings and returns one row
+per setting:
+"""),
+    code("""
+from graphpart.sweep import grid, sweep, sweep_report
+
+results = sweep(karate, grid(method=["random", "metis"], num_parts=[2, 3, 4, 6, 8]))
+fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
+for method, marker in [("random", "X"), ("metis", "o")]:
+    rows = [r for r in results if r.setting.method == method]
+    ax.plot([r.setting.num_parts for r in rows], [100 * r.edge_cut_fraction for r in rows],
+            marker=marker, label=method)
+ax.set(xlabel="number of partitions", ylabel="edge cut (% of edges)", title="Karate club: edge cut vs parts")
+ax.legend();
+"""),
+    md("""
+A random split of *k* parts cuts about (k-1)/k of the edges: almost everything, quickly. METIS grows
+slowly. On real training graphs this difference is the difference between a network-bound and a
+compute-bound job.
+
+## Where the cut edges go
+
+With more than two parts it also matters *which* partitions talk to each other. The cut matrix shows,
+for every pair, how many edges run from a node of one partition (row) to a node owned by another
+(column); each edge belongs to the partition of its destination, as in DGL.
+"""),
+    code("""
+metis4 = gp.partition(karate, 4, seed=0)
+viz.plot_cut_matrix(metis4);
+"""),
+    md("""
+## A larger graph: a finite-element mesh
+
+METIS ships example meshes; `4elt` is a 2-D mesh of 7,434 nodes and 86K edges (on a machine without the
+Debian package `libmetis-doc` we fall back to a generated R-MAT graph). Drawing 7,434 nodes would be slow
+and unreadable, so above 1,000 nodes `draw_partition` draws the **quotient graph** instead: one circle per
+partition (area = its nodes), one line per pair of partitions that share cut edges (width = how many).
+The title says which view you are looking at. `mode="sample"` draws a connected neighbourhood instead.
+"""),
+    code("""
+try:
+    mesh = datasets.load_metis_graph("4elt")
+except gp.errors.DatasetNotFoundError:
+    mesh = datasets.rmat(scale=13, edge_factor=8, seed=0, symmetric=True)
+mesh_parts = gp.partition(mesh, 8, seed=0)
+
+fig, axes = plt.subplots(1, 2, figsize=(14, 6), layout="constrained")
+viz.draw_partition(mesh_parts, ax=axes[0])
+viz.draw_partition(mesh_parts, ax=axes[1], mode="sample", max_nodes=2000, legend=False);
+"""),
+    md("""
+On a mesh each part only borders a few neighbours, so most pairs of partitions exchange nothing.
+That is what METIS is built for; on power-law graphs (social networks, web graphs) cuts are much larger.
+
+## Explore
+
+The explorer re-partitions whenever you change a control, in the background, and redraws the partition,
+the balance plot and the metrics (the tabs). Try:
+* `method` random vs metis, and watch the cut edges;
+* `parts` from 2 to 8;
+* `balance_ntypes` = `train_mask`, then `balance_edges` (notebook 03 explains them).
+"""),
+    code("""
+from graphpart.widgets import PartitionExplorer
+
+blocks = datasets.sbm(block_sizes=[60, 60, 60, 60, 60], p_in=0.12, p_out=0.006, seed=1,
+                      train_frac=0.2, val_frac=0.1, test_frac=0.2)
+explorer = PartitionExplorer(blocks, num_parts=4)
+explorer
+"""),
+    md("""
+`explorer.partitioning` is the partitioning on display, so you can pick up in code where the
+widget left off:
+"""),
+    code("""
+explorer.partitioning, explorer.setting.label
+"""),
+])
+
+# --------------------------------------------------------------------------- 02
+write("02_halo_and_id_mapping.ipynb", [
+    md("""
+# 02 · HALO nodes and id mapping
+
+A machine that owns a set of nodes still needs their neighbours' features to compute a GNN layer.
+Partitioning therefore copies those neighbours into each partition as read-only **HALO nodes**. With
+`num_hops=h`, everything within h hops of an owned node is copied, so an h-layer GNN never leaves the
+machine for *structure* (features of HALO nodes are still fetched from their owners).
+
+Partitioning also **renumbers** the nodes: each partition's nodes get one contiguous range of new ids,
+so "which machine owns node i?" is a range lookup instead of a table the size of the graph. This notebook
+follows ids through that renumbering and back.
+"""),
+    code(SETUP),
+    code("""
+karate = datasets.load_karate_club()
+p = gp.partition(karate, 3, num_hops=2, seed=0)
+viz.draw_partition(p, halo_of=0, hops=1);
+"""),
+    md("""
+Partition 0's own nodes are solid; the ringed nodes are its HALO: owned by other partitions, copied
+into partition 0 because an edge reaches it. Everything partition 0 does not hold at all is faded.
+
+## The local graph of one partition
+
+`local_graph(i)` is what a machine would load. Inner nodes come first, so a local id of an inner node is
+just its new global id minus the partition's first id; HALO nodes follow, ordered by hop.
+"""),
+    code("""
+lg = p.local_graph(0)
+print(lg)
+print("inner_node:", lg.ndata["inner_node"].int().tolist())
+print("_ID (new global id):", lg.ndata["_ID"].tolist())
+print("halo_hop:", lg.ndata["halo_hop"].tolist())
+"""),
+    md("""
+## How HALO grows with hops
+
+Each extra hop copies more of the graph into every machine. On a small-world graph like this one,
+two hops copy nearly everything: the **replication factor** (nodes held in all machines / nodes in the
+graph) approaches the number of partitions. This is why deep GNNs are usually trained with sampling
+rather than full neighbourhoods.
+"""),
+    code("""
+viz.plot_halo_growth(p, max_hops=3);
+"""),
+    md("""
+## Original ids, new ids, and the way back
+
+`p.shuffle.new2old_nid[new] = old`; DGL calls the same array `orig_nids` and returns it from
+`partition_graph(..., return_mapping=True)`. Writing partitions to disk and asking for the mapping:
+"""),
+    code("""
+import tempfile, pathlib
+out = pathlib.Path(tempfile.mkdtemp()) / "karate"
+orig_nids, orig_eids = gp.partition_graph(karate, "karate", 3, out, num_hops=1,
+                                          return_mapping=True, seed=0)
+print("new id -> original id:", orig_nids[:10].tolist(), "...")
+print("partition files:", sorted(q.name for q in out.iterdir()))
+"""),
+    md("""
+A model trained on the partitions produces outputs in **new** id order (each machine writes its own
+range). To put them back in original order — to compare with labels, or to save embeddings — scatter
+them through `orig_nids`:
+"""),
+    code("""
+# Pretend embeddings: each machine emits one row per owned node, in new-id order.
+emb_new = torch.cat([torch.full((int((p.node_part == i).sum()), 2), float(i)) for i in range(3)])
+emb_new[:, 1] = torch.arange(len(emb_new))          # column 1: the new id, to check the order
+emb_orig = torch.empty_like(emb_new)
+emb_orig[orig_nids] = emb_new                        # row i now belongs to original node i
+assert torch.equal(emb_orig[:, 0].long(), torch.as_tensor(p.node_part))
+emb_orig[:5]
+"""),
+    md("""
+## The partition book
+
+Every machine carries a small **partition book**: for each node type the id range each partition owns.
+It answers "who owns node n?" and "what is n's local id there?" without any per-node table:
+"""),
+    code("""
+book = p.book
+nids = torch.tensor([0, 5, 20, 33])
+print("owner:", book.nid2partid(nids).tolist())
+print("node_map:", book.node_map)
+first, last = book.partid2nids(1)[[0, -1]].tolist()
+print(f"partition 1 owns new ids {first}..{last}")
+"""),
+    md("""
+## Look any node up
+
+`graphpart.lookup.locate_node` gathers every id of one node: original, new, type-wise, owner, its local
+id in the owner, and every partition that holds a HALO copy of it:
+"""),
+    code("""
+from graphpart.lookup import locate_node
+locate_node(p, 33)
+"""),
+    md("""
+The inspector does the same interactively: pick a partition and a hop count, and look a node up by
+original id, new (shuffled) id or type-wise id. The star marks the node you looked up.
+"""),
+    code("""
+from graphpart.widgets import HaloInspector
+HaloInspector(p)
+"""),
+])
+
+# --------------------------------------------------------------------------- 03
+write("03_balance_ntypes.ipynb", [
+    md("""
+# 03 · Prototyping `balance_ntypes` and `balance_edges`
+
+METIS balances **node counts** by default. But a machine's work in an epoch is not its node count:
+* it computes losses only for its **training nodes**, so unevenly spread training nodes make some
+  machines finish late (every step waits for the slowest);
+* it aggregates over its **edges**, so a partition full of hubs does more work per node.
+
+DGL's `partition_graph` adds METIS constraints for both: `balance_ntypes` balances each class of a node
+array (typically the train mask), `balance_edges` balances in-degrees. Each constraint costs some edge cut.
+Here we measure how much, before paying for a real cluster run.
+"""),
+    code(SETUP),
+    md("""
+## A graph where it matters
+
+Real training sets are rarely spread uniformly over the graph (think of products that were labelled
+because they sold well). We build a stochastic block model with 8 communities of different density
+(so degrees differ between them) and put most training nodes in two communities.
+"""),
+    code("""
+sizes = [400] * 8
+p_in = np.linspace(0.01, 0.06, 8)                       # community i is denser than community i-1
+probs = np.full((8, 8), 0.0008)
+np.fill_diagonal(probs, p_in)
+g = datasets.sbm(block_sizes=sizes, probs=probs, seed=0)
+rng = np.random.default_rng(0)
+block = g.ndata["label"].numpy()
+train = rng.random(g.num_nodes()) < np.where(block < 2, 0.5, 0.03)   # training nodes cluster in blocks 0-1
+g.ndata["train_mask"] = torch.from_numpy(train)
+print(g, "\\ntraining nodes:", int(train.sum()))
+"""),
+    md("""
+## Node-only balance leaves work unbalanced
+
+Plain METIS, 4 parts. Bars are each partition's load divided by the mean: 1.0 is perfect; the legend
+gives each quantity's max/mean, which is what the slowest machine pays.
+"""),
+    code("""
+plain = gp.partition(g, 4, seed=0)
+viz.plot_balance(plain, quantities=["nodes", "train nodes", "edges"]);
+"""),
+    md("""
+Nodes are balanced, but one or two partitions hold most training nodes and the densest communities hold
+many more edges: in a training step, those machines do several times the work of the others.
+
+## Adding constraints
+
+`balance_ntypes=g.ndata["train_mask"]` makes METIS balance train and non-train nodes separately;
+`balance_edges=True` adds the in-degree of each class as another constraint.
+"""),
+    code("""
+by_train = gp.partition(g, 4, balance_ntypes=g.ndata["train_mask"], seed=0)
+both = gp.partition(g, 4, balance_ntypes=g.ndata["train_mask"], balance_edges=True, seed=0)
+
+fig, axes = plt.subplots(1, 3, figsize=(17, 4), layout="constrained")
+for ax, part, name in zip(axes, [plain, by_train, both], ["nodes only", "+ train_mask", "+ train_mask + edges"]):
+    viz.plot_balance(part, ax=ax, quantities=["nodes", "train nodes", "edges"])
+    ax.set_title(f"{name}: edge cut {100 * part.metrics.edge_cut_fraction:.1f}%")
+"""),
+    md("""
+Each constraint flattens its bars, and the edge cut rises: METIS has less freedom to follow communities.
+
+## The trade-off across settings
+
+A sweep over balance sources, `balance_edges` and METIS's imbalance tolerance (`ufactor`, in thousandths:
+30 allows 3% above the mean), plotted as edge cut against the worst imbalance. Points on the dashed line
+are the best trade-offs: nothing else has both a lower cut and a lower imbalance.
+"""),
+    code("""
+from graphpart.sweep import grid, sweep, sweep_report
+
+results = sweep(g, grid(method=["random", "metis"], num_parts=4, balance=["none", "train_mask"],
+                        balance_edges=[False, True], ufactor=[10, 100]))
+viz.plot_tradeoff(results)
+sweep_report(results)
+"""),
+    md("""
+Reading it: random partitioning is balanced on everything but cuts ~75% of edges. METIS with no
+constraint has the lowest cut and the worst training imbalance. Balancing the train mask fixes the
+training load for a modest cut increase; adding `balance_edges` evens the aggregation work too.
+A looser tolerance buys back some cut at the price of imbalance.
+
+## Playground
+
+Add settings one by one (or the presets) and compare them in the table and the trade-off plot.
+"""),
+    code("""
+from graphpart.widgets import BalancePlayground
+playground = BalancePlayground(g, num_parts=4)
+playground.add(*playground.presets())
+playground.wait()
+playground
+"""),
+])
+
+# --------------------------------------------------------------------------- 04
+write("04_heterogeneous_graphs.ipynb", [
+    md("""
+# 04 · Heterogeneous graphs: WordNet
+
+Many GNN datasets have several **node types** (users and items, papers and authors) and **edge types**.
+graphpart partitions them the way DGL does: every node gets a *homogeneous* id (types one after another),
+METIS partitions that one graph, and each partition owns, for every node type, one contiguous range of new
+ids. This notebook uses WordNet 3.0: synsets of 5 parts of speech, linked by 74 kinds of pointers
+(hypernym, antonym, ...). It needs the Debian package `wordnet-base`; without it we fall back to the
+small Davis Southern Women graph.
+"""),
+    code(SETUP),
+    code("""
+try:
+    wn = datasets.load_wordnet()
+except gp.errors.DatasetNotFoundError:
+    wn = datasets.load_davis_southern_women()
+print(wn)
+print("node types:", wn.ntypes)
+print("a few edge types:", wn.canonical_etypes[:4])
+"""),
+    md("""
+## Homogeneous vs heterogeneous ids
+
+Node `i` of type `t` has homogeneous id `offset[t] + i`, with types in order. `IDConverter` converts both
+ways:
+"""),
+    code("""
+conv = gp.IDConverter.from_graph(wn)
+t = wn.ntypes[-1]
+homo = conv.nid_het2hom(t, torch.tensor([0, 1, 2]))
+print(f"{t} 0,1,2 -> homogeneous", homo.tolist())
+print("and back:", conv.nid_hom2het(homo))
+"""),
+    md("""
+## Partitioning with per-type balance
+
+With no `balance_ntypes`, a heterograph is balanced **per node type**: each partition gets about a
+quarter of the nouns, a quarter of the verbs, and so on, so every machine sees every type.
+"""),
+    code("""
+p = gp.partition(wn, 4, seed=0)
+type_bars = [f"{t} nodes" for t in wn.ntypes]
+viz.plot_balance(p, quantities=["nodes", *type_bars, "edges"])
+p.report()
+"""),
+    md("""
+Compare with a METIS run that only balances the total: one `balance_ntypes` value for every node
+(an array over homogeneous ids), so node types are ignored:
+"""),
+    code("""
+one_class = torch.zeros(wn.num_nodes(), dtype=torch.int64)   # wn.num_nodes(): all types together
+merged = gp.partition(wn, 4, balance_ntypes=one_class, seed=0)
+fig, axes = plt.subplots(1, 2, figsize=(15, 4), layout="constrained")
+viz.plot_balance(p, ax=axes[0], quantities=["nodes", *type_bars])
+axes[0].set_title(f"per-type balance: edge cut {100 * p.metrics.edge_cut_fraction:.1f}%")
+viz.plot_balance(merged, ax=axes[1], quantities=["nodes", *type_bars])
+axes[1].set_title(f"node count only: edge cut {100 * merged.metrics.edge_cut_fraction:.1f}%");
+"""),
+    md("""
+Per-type balance costs a little cut and keeps every type even; balancing only the total lets METIS pile
+the rarer types into some partitions.
+
+## Per-type ranges in the partition book
+
+New ids are partition-major, then by type: partition 0's adjectives, partition 0's adverbs, ...,
+then partition 1's. The book stores one `[start, end)` range per partition per type:
+"""),
+    code("""
+for t, ranges in p.book.node_map.items():
+    print(f"{t:>22}:", ranges)
+"""),
+    code("""
+# Which partition owns the first 3 nodes of the last type, and what are their type-wise new ids?
+new_homo = p.shuffle.old2new_nid[homo.numpy()]
+print("owners:", p.book.nid2partid(torch.from_numpy(new_homo)).tolist())
+print("type-wise new ids:", p.book.map_to_per_ntype(torch.from_numpy(new_homo)))
+"""),
+    md("""
+`orig_nids` maps new ids back to **type-wise** original ids, one array per type, as DGL's
+`return_mapping` does:
+"""),
+    code("""
+orig = p.orig_nids
+{t: v[:5].tolist() for t, v in orig.items()}
+"""),
+    md("""
+The cut matrix works for heterographs as well; here it is per pair of partitions over all edge types:
+"""),
+    code("""
+viz.plot_cut_matrix(p);
+"""),
+])
