@@ -116,6 +116,8 @@ class HaloBuilder:
         seen = self._seen
         seen[inner] = True
         seen[frontier] = True
+        out_only = out_dst[~seen[out_dst]]  # out-neighbours are one hop away too, whatever later hops find
+        seen[out_only] = True
         layers = [frontier]
         extra = [out_eids]
         for _ in range(2, self.num_hops + 1):
@@ -125,10 +127,10 @@ class HaloBuilder:
             frontier = unique_int(srcs[~seen[srcs]])
             seen[frontier] = True
             layers.append(frontier)
-        out_only = out_dst[~seen[out_dst]]
         for layer in layers:
             seen[layer] = False
         seen[inner] = False
+        seen[out_only] = False
         if len(out_only):
             layers[0] = unique_int(np.concatenate([layers[0], out_only]))
         halo_eids = unique_int(np.concatenate(extra)) if extra else np.zeros(0, dtype=np.int64)

@@ -1,0 +1,92 @@
+"""Settings, balance sources and sweeps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart.datasets import load_karate_club, sbm
+from graphpart.sweep import Setting, balance_source, balance_sources, grid, sweep, sweep_report
+
+from .partitioning.test_invariants import hetero_graph
+
+
+def masked_sbm():
+    return sbm(block_sizes=[40, 40, 40], p_in=0.2, p_out=0.02, seed=0, train_frac=0.2, val_frac=0.1,
+               test_frac=0.1)
+
+
+def test_balance_sources_offer_masks_and_labels_not_features():
+    g = masked_sbm()
+    g.ndata["feat"] = torch.randn(g.num_nodes(), 3)
+    g.ndata["node_id"] = torch.arange(g.num_nodes())  # too many distinct values to balance
+    assert balance_sources(g) == ["none", "ntype", "label", "train_mask", "val_mask", "test_mask"]
+
+
+def test_balance_source_of_a_heterograph_is_a_per_type_dict():
+    g = hetero_graph()
+    src = balance_source(g, "train_mask")
+    assert set(src) == {"user", "item", "tag"} and len(src["user"]) == 40
+    assert balance_source(g, "ntype") is None  # DGL's default already balances each type
+
+
+@pytest.mark.parametrize("name, match", [("nope", "no node data named 'nope'"), ("feat", "not a bool/int column")])
+def test_bad_balance_source(name, match):
+    g = masked_sbm()
+    g.ndata["feat"] = torch.randn(g.num_nodes(), 3)
+    with pytest.raises(gp.GraphpartError, match=match):
+        balance_source(g, name)
+
+
+def test_setting_runs_what_it_says():
+    g = masked_sbm()
+    p = Setting(num_parts=3, balance="train_mask", balance_edges=True, ufactor=10, num_hops=2).run(g)
+    assert p.num_parts == 3 and p.num_hops == 2 and p.balance_edges
+    assert p.balance_labels == ("False", "True")
+    assert "class True" in p.metrics.balance
+
+
+def test_random_setting_drops_balance_options():
+    s = Setting(method="random", balance="train_mask", balance_edges=True, ufactor=50)
+    assert (s.balance, s.balance_edges, s.ufactor) == ("none", False, None)
+    assert s == Setting(method="random")
+
+
+def test_grid_is_the_product_without_duplicates():
+    settings = grid(method=["random", "metis"], num_parts=[2, 3], balance_edges=[False, True])
+    assert len(settings) == 2 + 4
+    assert len({s.label for s in settings}) == len(settings)
+
+
+def test_grid_and_setting_reject_unknown_input():
+    with pytest.raises(gp.GraphpartError, match="unknown setting fields"):
+        grid(colour=["red"])
+    with pytest.raises(gp.GraphpartError, match="method must be"):
+        Setting(method="spectral")
+    with pytest.raises(gp.GraphpartError, match="Setting objects"):
+        sweep(load_karate_club(), [{"num_parts": 2}])
+
+
+def test_sweep_reports_progress_and_measures_each_setting():
+    g = masked_sbm()
+    seen = []
+    results = sweep(g, grid(method=["random", "metis"], num_parts=3, balance=["none", "train_mask"]),
+                    progress=lambda i, n, s: seen.append((i, n, s.label)))
+    assert [x[:2] for x in seen] == [(0, 3), (1, 3), (2, 3)]
+    for r in results:
+        assert r.edge_cut == r.partitioning.metrics.edge_cut
+        assert r.max_imbalance == max(r.imbalance.values()) >= 1.0
+        assert not any(k.startswith("class ") for k in r.imbalance)  # only what every row shares
+    metis = [r for r in results if r.setting.method == "metis"]
+    random = [r for r in results if r.setting.method == "random"]
+    assert all(m.edge_cut < random[0].edge_cut for m in metis)
+
+
+def test_sweep_report_has_one_row_per_setting():
+    results = sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=[2, 4]))
+    report = sweep_report(results)
+    assert report.columns["setting"] == [r.setting.label for r in results]
+    assert report.columns["edge cut"] == [r.edge_cut for r in results]
+    assert "<table>" in report._repr_html_() and np.isfinite(report.columns["nodes max/mean"]).all()

@@ -1,0 +1,190 @@
+"""Figures draw what the partitioning says (checked on the artists), and refuse bad input."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import torch  # noqa: E402
+from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
+
+import graphpart as gp  # noqa: E402
+from graphpart import viz  # noqa: E402
+from graphpart.datasets import load_karate_club, sbm  # noqa: E402
+from graphpart.structure import cut_matrix  # noqa: E402
+from graphpart.sweep import grid, sweep  # noqa: E402
+from graphpart.viz.balance import balance_quantities  # noqa: E402
+
+from ..partitioning.test_invariants import hetero_graph  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def karate3():
+    return gp.partition(load_karate_club(), 3, num_hops=2, seed=0)
+
+
+def _lines(ax):
+    return [c for c in ax.collections if isinstance(c, LineCollection)]
+
+
+def test_drawing_separates_cut_edges(karate3):
+    ax = viz.draw_partition(karate3)
+    inner, cut = _lines(ax)
+    # 78 undirected friendships; the cut ones are the undirected pairs across partitions
+    assert len(inner.get_segments()) + len(cut.get_segments()) == 78
+    assert 2 * len(cut.get_segments()) == karate3.metrics.edge_cut
+
+
+def test_drawing_colours_nodes_by_partition(karate3):
+    ax = viz.draw_partition(karate3, legend=False)
+    nodes = [c for c in ax.collections if isinstance(c, PathCollection)][0]
+    colours = viz.part_colors(3)
+    assert np.allclose(nodes.get_facecolors()[:, :3], colours[karate3.node_part][:, :3])
+
+
+def test_halo_marks_one_ring_per_halo_node_and_hop(karate3):
+    ax = viz.draw_partition(karate3, halo_of=1, hops=2)
+    rings = [c for c in ax.collections if isinstance(c, PathCollection)][1:]
+    v = karate3.view(1)
+    assert [len(r.get_offsets()) for r in rings] == [int((v.hop == h).sum()) for h in (1, 2)]
+    assert "HALO nodes within 2 hops" in ax.get_title()
+
+
+def test_fewer_hops_show_fewer_rings(karate3):
+    ax = viz.draw_partition(karate3, halo_of=1, hops=1)
+    rings = [c for c in ax.collections if isinstance(c, PathCollection)][1:]
+    assert len(rings) == 1
+
+
+def test_large_graphs_switch_to_the_quotient_graph_and_say_so():
+    g = sbm(block_sizes=[300, 300], p_in=0.02, p_out=0.001, seed=0)
+    p = gp.partition(g, 4, seed=0)
+    ax = viz.draw_partition(p, max_nodes=500)
+    assert "quotient graph (600 nodes > 500)" in ax.get_title()
+    circles = [c for c in ax.collections if isinstance(c, PathCollection)][0]
+    assert len(circles.get_offsets()) == 4
+
+
+def test_sample_mode_draws_a_bounded_neighbourhood():
+    g = sbm(block_sizes=[300, 300], p_in=0.02, p_out=0.001, seed=0)
+    p = gp.partition(g, 2, seed=0)
+    ax = viz.draw_partition(p, mode="sample", max_nodes=120, center=5)
+    nodes = [c for c in ax.collections if isinstance(c, PathCollection)][0]
+    assert len(nodes.get_offsets()) == 120
+    assert "sampled neighbourhood: 120 of 600" in ax.get_title()
+
+
+def test_heterograph_draws_one_marker_set_per_node_type():
+    p = gp.partition(hetero_graph(), 2, part_method="random", seed=0)
+    ax = viz.draw_partition(p)
+    sets = [c for c in ax.collections if isinstance(c, PathCollection)]
+    assert [len(s.get_offsets()) for s in sets] == [p.graph.num_nodes(t) for t in p.graph.ntypes]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"mode": "circle"}, "mode must be one of"),
+    ({"halo_of": 3}, "halo_of must be a partition in 0..2"),
+    ({"halo_of": 0, "hops": 3}, "hops must be in 0..2"),
+])
+def test_drawing_rejects_bad_options(karate3, kwargs, match):
+    with pytest.raises(gp.GraphpartError, match=match):
+        viz.draw_partition(karate3, **kwargs)
+
+
+def test_layout_is_cached_and_real_coordinates_win():
+    g = load_karate_club()
+    assert viz.node_positions(g) is viz.node_positions(g)
+    xy = torch.rand(34, 2)
+    g.ndata["pos"] = xy
+    h = gp.Graph.from_edges(*g.edges(), num_nodes=34, ndata={"pos": xy})
+    assert np.allclose(viz.node_positions(h), xy.numpy())
+
+
+def test_sample_neighbourhood_is_connected_and_bounded():
+    g = load_karate_club()
+    nodes = viz.sample_neighbourhood(g, 12, seed=0, start=0)
+    assert len(nodes) == 12 and 0 in nodes
+    src, dst = (x.numpy() for x in g.edges())
+    inside = np.isin(src, nodes) & np.isin(dst, nodes)
+    import networkx as nx
+    assert nx.is_connected(nx.Graph(list(zip(src[inside], dst[inside]))))
+
+
+def test_balance_bars_are_loads_over_the_mean(karate3):
+    ax = viz.plot_balance(karate3, quantities=["nodes", "edges"])
+    heights = np.array([b.get_height() for b in ax.patches]).reshape(2, 3)
+    m = karate3.metrics
+    assert np.allclose(heights[0], m.inner_nodes / m.inner_nodes.mean())
+    assert np.allclose(heights[1], m.owned_edges / m.owned_edges.mean())
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[1] == f"nodes (max/mean {m.balance['nodes']:.3f})"
+
+
+def test_balance_plot_shows_every_constraint_and_split():
+    g = sbm(block_sizes=[30, 30], p_in=0.3, p_out=0.05, seed=0, train_frac=0.3, val_frac=0.2)
+    p = gp.partition(g, 2, balance_ntypes=g.ndata["train_mask"], balance_edges=True, seed=0)
+    names = list(balance_quantities(p.metrics))
+    assert names == ["nodes", "balance class False", "balance class True", "edges", "HALO nodes",
+                     "train nodes", "val nodes"]
+    ax = viz.plot_balance(p, normalize=False)
+    assert ax.get_yscale() == "log"
+
+
+def test_balance_plot_rejects_unknown_quantities(karate3):
+    with pytest.raises(gp.GraphpartError, match="unknown balance quantities"):
+        viz.plot_balance(karate3, quantities=["gpu memory"])
+
+
+def test_cut_matrix_heatmap_shows_the_cut_off_the_diagonal(karate3):
+    ax = viz.plot_cut_matrix(karate3)
+    shown = ax.images[0].get_array()
+    m = cut_matrix(karate3)
+    assert shown.mask.diagonal().all()
+    off = ~np.eye(3, dtype=bool)
+    assert (shown.data[off] == m[off]).all()
+
+
+def test_halo_growth_draws_inner_and_halo_for_each_hop(karate3):
+    ax = viz.plot_halo_growth(karate3, max_hops=2)
+    assert len(ax.patches) == 3 * 3 * 2  # partitions x hop counts x (inner, HALO)
+    assert "replication factor" in ax.get_title()
+
+
+def test_tradeoff_plots_every_setting_and_the_front():
+    results = sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=[2, 4]))
+    ax = viz.plot_tradeoff(results)
+    points = np.concatenate([c.get_offsets() for c in ax.collections if isinstance(c, PathCollection)])
+    assert len(points) == 4
+    front = ax.lines[0].get_xydata()
+    # no point is better than a front point on both axes
+    for fx, fy in front:
+        assert not ((points[:, 0] < fx) & (points[:, 1] < fy)).any()
+
+
+def test_tradeoff_rejects_empty_and_unknown():
+    with pytest.raises(gp.GraphpartError, match="at least one"):
+        viz.plot_tradeoff([])
+    results = sweep(load_karate_club(), grid(num_parts=2))
+    with pytest.raises(gp.GraphpartError, match="not measured"):
+        viz.plot_tradeoff(results, imbalance="gpu")
+
+
+def test_every_figure_accepts_an_axes_and_draws_on_it(karate3):
+    fig, axes = plt.subplots(2, 3)
+    results = sweep(load_karate_club(), grid(num_parts=2))
+    for ax, draw in zip(axes.ravel(), [viz.draw_partition, viz.plot_balance, viz.plot_cut_matrix,
+                                       viz.plot_halo_growth]):
+        assert draw(karate3, ax=ax) is ax
+    assert viz.plot_tradeoff(results, ax=axes[1, 1]) is axes[1, 1]
+    png = viz.to_png(fig)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"

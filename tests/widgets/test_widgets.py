@@ -1,0 +1,144 @@
+"""Widgets without a browser: set a control, assert on the state and the outputs."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+import graphpart as gp  # noqa: E402
+from graphpart.datasets import load_davis_southern_women, load_karate_club, sbm  # noqa: E402
+from graphpart.widgets import BalancePlayground, HaloInspector, PartitionExplorer  # noqa: E402
+
+
+def masked():
+    return sbm(block_sizes=[40, 40, 40], p_in=0.2, p_out=0.02, seed=0, train_frac=0.2, val_frac=0.1,
+               test_frac=0.1)
+
+
+@pytest.fixture
+def explorer():
+    return PartitionExplorer(masked(), num_parts=2, threaded=False)
+
+
+def test_explorer_partitions_on_creation(explorer):
+    assert explorer.partitioning.num_parts == 2
+    assert explorer.drawing.value[:4] == b"\x89PNG" and explorer.balance_plot.value[:4] == b"\x89PNG"
+    assert "edge cut" in explorer.table.value and "Ready" in explorer.status.value
+
+
+@pytest.mark.parametrize("control, value, check", [
+    ("num_parts", 5, lambda p: p.num_parts == 5),
+    ("method", "random", lambda p: p.part_method == "random"),
+    ("num_hops", 2, lambda p: p.num_hops == 2),
+    ("balance", "train_mask", lambda p: p.balance_labels == ("False", "True")),
+    ("balance_edges", True, lambda p: p.balance_edges),
+    ("seed", 7, lambda p: True),
+])
+def test_each_control_repartitions(explorer, control, value, check):
+    before = explorer.drawing.value, explorer.table.value
+    explorer.controls[control].value = value
+    assert check(explorer.partitioning)
+    assert getattr(explorer.setting, control) == value
+    if control == "num_hops":  # HALO shows in the metrics, not in the drawing
+        assert explorer.table.value != before[1]
+    elif control != "balance_edges":  # balance_edges can leave the drawing unchanged on this graph
+        assert explorer.drawing.value != before[0]
+
+
+def test_view_control_switches_to_the_quotient_drawing(explorer):
+    small = explorer.drawing.value
+    explorer.controls["view"].value = "quotient"
+    assert explorer.drawing.value != small and explorer.partitioning is not None
+
+
+def test_explorer_balance_choices_come_from_the_graph(explorer):
+    assert explorer.controls["balance"].options == ("none", "ntype", "label", "train_mask", "val_mask",
+                                                    "test_mask")
+
+
+def test_explorer_shows_errors_instead_of_raising():
+    ex = PartitionExplorer(load_davis_southern_women(), num_parts=2, threaded=False)
+    ex.controls["num_parts"].value = 16  # METIS: fewer events (14) than parts
+    assert "fewer nodes than the 16 parts" in ex.status.value
+    assert ex.task.error and ex.partitioning.num_parts == 2  # the last good result stays on screen
+    ex.controls["method"].value = "random"
+    assert ex.task.error is None and ex.partitioning.num_parts == 16
+
+
+def test_threaded_explorer_keeps_only_the_newest_request():
+    ex = PartitionExplorer(masked(), num_parts=2)
+    for k in (3, 4, 5, 6):
+        ex.controls["num_parts"].value = k
+    ex.wait(60)
+    assert ex.partitioning.num_parts == 6 and "Ready" in ex.status.value
+    assert ex.progress.layout.visibility == "hidden"
+
+
+def test_halo_inspector_counts_follow_part_and_hops():
+    p = gp.partition(load_karate_club(), 3, num_hops=2, seed=0)
+    hi = HaloInspector(p)
+    for part in range(3):
+        hi.controls["part"].value = part
+        for hops in (0, 1, 2):
+            hi.controls["hops"].value = hops
+            v = p.view(part)
+            assert hi.counts["inner"] == v.num_inner_nodes
+            assert hi.counts["halo"] == int(((v.hop > 0) & (v.hop <= hops)).sum())
+            assert f"{hi.counts['halo']:,} HALO nodes within {hops} hop" in hi.summary.value
+
+
+def test_halo_inspector_looks_up_every_kind_of_id():
+    p = gp.partition(load_karate_club(), 3, num_hops=1, seed=0)
+    hi = HaloInspector(p)
+    before = hi.drawing.value
+    hi.controls["node"].value = 33
+    loc = hi.location
+    assert loc.orig_id == 33 and f"<td>{loc.shuffled_id}</td>" in hi.lookup.value
+    assert hi.drawing.value != before  # the star moved
+    hi.controls["kind"].value = "shuffled"
+    hi.controls["node"].value = loc.shuffled_id
+    assert hi.location == loc
+
+
+def test_halo_inspector_typed_lookup_and_errors():
+    p = gp.partition(load_davis_southern_women(), 2, part_method="random", seed=0)
+    hi = HaloInspector(p)
+    assert not hi.controls["ntype"].disabled
+    hi.controls["kind"].value = "typed"
+    hi.controls["ntype"].value = "event"
+    hi.controls["node"].value = 20  # only 14 events
+    assert hi.location is None and "has 14 nodes" in hi.lookup.value
+
+
+def test_playground_adds_settings_and_compares_them():
+    pg = BalancePlayground(masked(), num_parts=3, threaded=False)
+    pg.controls["method"].value = "metis"
+    pg.controls["balance"].value = "train_mask"
+    pg.add_button.click()
+    pg.controls["balance_edges"].value = True
+    pg.add_button.click()
+    pg.add_button.click()  # the same setting again: not run twice
+    assert [r.setting.label for r in pg.results] == ["metis k=3 bal=train_mask tol=3%",
+                                                     "metis k=3 bal=train_mask +edges tol=3%"]
+    assert pg.plot.value[:4] == b"\x89PNG" and pg.table.value.count("<tr>") >= 3
+    pg.clear_button.click()
+    assert pg.results == [] and pg.table.value == ""
+
+
+def test_playground_presets_cover_random_and_each_balance_source():
+    pg = BalancePlayground(masked(), num_parts=2, threaded=False)
+    pg.preset_button.click()
+    labels = [r.setting.label for r in pg.results]
+    assert labels[0] == "random k=2" and "metis k=2 bal=train_mask +edges" in labels
+    # random + metis x (none, label, 3 masks) x edges; "ntype" is "none" on a one-type graph
+    assert len(labels) == len(set(labels)) == 1 + 5 * 2
+
+
+def test_threaded_playground_reports_progress_then_ready():
+    pg = BalancePlayground(load_karate_club(), num_parts=2)
+    pg.add(*pg.presets())
+    pg.wait(120)
+    assert "Ready" in pg.status.value and len(pg.results) == 1 + 2 * 2
