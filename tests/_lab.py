@@ -68,7 +68,8 @@ def free_port() -> int:
 
 
 class LabServer:
-    """``jupyter lab`` on 127.0.0.1 serving ``root``; isolated config, runtime and workspace dirs."""
+    """``jupyter lab`` on 127.0.0.1 serving ``root``, with config, runtime, settings and
+    workspaces in ``state`` (nothing of the user's own Jupyter setup is read or written)."""
 
     def __init__(self, root: Path, state: Path, python: str = sys.executable):
         self.root = Path(root)
@@ -102,7 +103,7 @@ class LabServer:
         return env
 
     def _write_settings(self) -> None:
-        """User settings for this throwaway Lab: no news prompt or toasts, every cell in the DOM."""
+        """User settings for this throwaway Lab: no news prompt nor toasts, all cells in the DOM."""
         for plugin, values in LAB_SETTINGS.items():
             pkg, name = plugin.split(":")
             path = self.state / "settings" / pkg / f"{name}.jupyterlab-settings"
@@ -166,7 +167,9 @@ class LabServer:
                 time.sleep(0.25)
             else:
                 self.stop()
-                raise TimeoutError(f"JupyterLab did not answer within {timeout}s:\n{self.log_tail()}")
+                raise TimeoutError(
+                    f"JupyterLab did not answer within {timeout}s:\n{self.log_tail()}"
+                )
         raise RuntimeError(f"JupyterLab exited during startup:\n{self.log_tail()}")
 
     def log_tail(self, n: int = 4000) -> str:
@@ -217,8 +220,13 @@ class LabServer:
 
 
 def open_notebook(page, lab: LabServer, name: str, timeout_ms: int = 90_000) -> None:
-    """Open ``name`` in JupyterLab and wait until its kernel is idle."""
-    page.goto(lab.url(f"lab/tree/{name}"), wait_until="domcontentloaded", timeout=timeout_ms)
+    """Open ``name`` in a fresh JupyterLab workspace and wait until its kernel is idle.
+
+    A workspace of its own keeps tabs that earlier tests opened from coming back.
+    """
+    workspace = "t" + secrets.token_hex(6)
+    url = lab.url(f"lab/workspaces/{workspace}/tree/{name}")
+    page.goto(url, wait_until="domcontentloaded", timeout=timeout_ms)
     page.locator(NOTEBOOK_PANEL).first.wait_for(state="visible", timeout=timeout_ms)
     wait_kernel_idle(page, timeout_ms)
 
@@ -238,7 +246,8 @@ def wait_kernel_idle(page, timeout_ms: int, settle_ms: int = 750) -> None:
                 const i = document.querySelector(ind), n = document.querySelector(name);
                 if (!i || !n) return false;
                 const kernel = n.textContent.trim();
-                return i.getAttribute('data-status') === 'idle' && kernel !== '' && kernel !== 'No Kernel';
+                return i.getAttribute('data-status') === 'idle'
+                    && kernel !== '' && kernel !== 'No Kernel';
             }""",
             arg=[f"{NOTEBOOK_PANEL} {KERNEL_INDICATOR}", f"{NOTEBOOK_PANEL} {KERNEL_NAME}"],
             timeout=left,
@@ -254,12 +263,31 @@ def wait_kernel_idle(page, timeout_ms: int, settle_ms: int = 750) -> None:
             raise TimeoutError("the notebook kernel never settled to idle")
 
 
-def run_all_cells(page) -> None:
-    """Run -> Run All Cells, through the menu bar."""
-    page.locator(RUN_MENU).first.click()
-    item = page.locator(RUN_ALL_ITEM).first
-    item.wait_for(state="visible", timeout=10_000)
-    item.click()
+def run_all_cells(page, start_timeout_ms: int = 15_000) -> None:
+    """Run -> Run All Cells, through the menu bar; return once the first prompt changed.
+
+    Prompts start blank (see ``clear_outputs``), so a ``[*]`` or ``[n]`` prompt means the
+    run began. Should the command be dropped all the same, it is given a second chance.
+    """
+    for attempt in (1, 2):
+        page.locator(RUN_MENU).first.click()
+        item = page.locator(RUN_ALL_ITEM).first
+        item.wait_for(state="visible", timeout=10_000)
+        item.click()
+        try:
+            page.wait_for_function(
+                "sel => [...document.querySelectorAll(sel)]"
+                ".some(e => /\\[(\\*|\\d+)\\]/.test(e.textContent))",
+                arg=f"{NOTEBOOK_PANEL} {CODE_CELL} {PROMPT}",
+                timeout=start_timeout_ms,
+                polling=100,
+            )
+            return
+        except Exception:
+            if attempt == 2:
+                raise
+            page.keyboard.press("Escape")  # close the menu, should it still be open
+            wait_kernel_idle(page, 60_000)
 
 
 def prompts(page) -> list[str]:
@@ -289,7 +317,9 @@ def wait_run_all_done(page, timeout_ms: int = 240_000) -> None:
             if (!pending) return true;
             // a failed cell aborts the rest of the queue: done, the caller reports the error
             const errs = [...document.querySelectorAll(`${panel} ${stderr}, ${panel} ${errsel}`)];
-            return errs.some(e => e.textContent.includes('Traceback') || /error/i.test(e.getAttribute('data-mime-type') || ''));
+            return errs.some(e => e.textContent.includes('Traceback')
+                || /^\\w*(Error|Exception)\\b/m.test(e.textContent)
+                || /error/i.test(e.getAttribute('data-mime-type') || ''));
         }""",
         arg=[NOTEBOOK_PANEL, CODE_CELL, PROMPT, STDERR_OUTPUT, ERROR_OUTPUT],
         timeout=timeout_ms,
@@ -306,7 +336,8 @@ def error_outputs(page) -> list[str]:
     bad = [t for t in texts if "Traceback" in t or re.search(r"^\w*(Error|Exception)\b", t, re.M)]
     widget_errors = page.eval_on_selector_all(
         f"{NOTEBOOK_PANEL} .jp-OutputArea-output",
-        f"els => els.map(e => e.textContent).filter(t => t.includes({json.dumps(WIDGET_ERROR_TEXT)}))",
+        "(els, needle) => els.map(e => e.textContent).filter(t => t.includes(needle))",
+        WIDGET_ERROR_TEXT,
     )
     return bad + widget_errors
 
@@ -333,7 +364,9 @@ def render(k):
     return buf.getvalue()
 
 
-num_parts = widgets.BoundedIntText(value=4, min=2, max=16, description="parts", continuous_update=False)
+num_parts = widgets.BoundedIntText(
+    value=4, min=2, max=16, description="parts", continuous_update=False
+)
 num_parts.add_class("graphpart-num-parts")
 drawing = widgets.Image(value=render(4), format="png")
 drawing.add_class("graphpart-drawing")
@@ -354,11 +387,21 @@ explorer
 '''
 
 
+def clear_outputs(path: Path) -> None:
+    """Drop outputs and execution counts, so every prompt starts blank."""
+    nb = json.loads(path.read_text())
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+    path.write_text(json.dumps(nb, indent=1))
+
+
 def write_standin_notebook(path: Path) -> Path:
     """A notebook whose last cell shows a fake explorer with the same DOM contract."""
     nb = {
         "cells": [
-            {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": "# Stand-in explorer"},
+            {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": "# Stand-in"},
             {
                 "cell_type": "code",
                 "execution_count": None,
@@ -377,7 +420,11 @@ def write_standin_notebook(path: Path) -> Path:
             },
         ],
         "metadata": {
-            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+            "kernelspec": {
+                "display_name": "Python 3 (ipykernel)",
+                "language": "python",
+                "name": "python3",
+            },
             "language_info": {"name": "python"},
         },
         "nbformat": 4,

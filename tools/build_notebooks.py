@@ -153,7 +153,7 @@ the balance plot and the metrics (the tabs). Try:
     code("""
 from graphpart.widgets import PartitionExplorer
 
-blocks = datasets.sbm(block_sizes=[60, 60, 60, 60, 60], p_in=0.12, p_out=0.006, seed=1,
+blocks = datasets.sbm(block_sizes=[50] * 6, p_in=0.16, p_out=0.004, seed=1,
                       train_frac=0.2, val_frac=0.1, test_frac=0.2)
 explorer = PartitionExplorer(blocks, num_parts=4)
 explorer

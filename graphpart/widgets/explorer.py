@@ -83,7 +83,7 @@ class PartitionExplorer:
         self.task = Task(self.status, self.progress, threaded)
         for c in self.controls.values():
             c.observe(self._on_change, names="value")
-        left = w.VBox([*self.controls.values(), self.progress, self.status], layout=w.Layout(width="280px"))
+        left = w.VBox([*self.controls.values(), self.progress, self.status], layout=w.Layout(width="290px", flex="0 0 290px"))
         tabs = w.Tab(children=[self.drawing, self.balance_plot, self.table])
         for i, title in enumerate(["partition", "balance", "metrics"]):
             tabs.set_title(i, title)

@@ -71,7 +71,7 @@ class HaloInspector:
         self.lookup.add_class("graphpart-lookup")
         for name, c in self.controls.items():
             c.observe(self._on_lookup if name in ("kind", "ntype", "node") else self._on_view, names="value")
-        left = w.VBox([*self.controls.values(), self.summary, self.lookup], layout=w.Layout(width="300px"))
+        left = w.VBox([*self.controls.values(), self.summary, self.lookup], layout=w.Layout(width="300px", flex="0 0 300px"))
         self.widget = w.HBox([left, self.drawing], layout=w.Layout(align_items="flex-start"))
         self.widget.add_class("graphpart-halo-inspector")
         self._lookup()

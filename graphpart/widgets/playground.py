@@ -67,7 +67,7 @@ class BalancePlayground:
         self.plot = image("graphpart-tradeoff")
         self.task = Task(self.status, self.progress, threaded)
         left = w.VBox([*self.controls.values(), w.HBox([self.add_button, self.preset_button]), self.clear_button,
-                       self.progress, self.status], layout=w.Layout(width="300px"))
+                       self.progress, self.status], layout=w.Layout(width="300px", flex="0 0 300px"))
         self.widget = w.VBox([w.HBox([left, self.plot], layout=w.Layout(align_items="flex-start")), self.table])
         self.widget.add_class("graphpart-playground")
 
