@@ -161,3 +161,39 @@ def test_browser_harness_with_standin(lab, page, shots):
 def test_partition_explorer_in_browser(lab, page, shots):
     """Notebook 01 runs in JupyterLab without errors; its explorer redraws for a new part count."""
     exercise_explorer(page, lab, NOTEBOOK, shots, "01")
+
+
+WIDGETS = {  # the graphpart widget each later notebook shows, by its root CSS class
+    "02_halo_and_id_mapping.ipynb": ".graphpart-halo-inspector",
+    "03_balance_ntypes.ipynb": ".graphpart-playground",
+    "04_heterogeneous_graphs.ipynb": None,
+}
+
+
+@pytest.mark.parametrize("notebook", sorted(WIDGETS))
+def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
+    """Notebooks 02-04 run all cells in JupyterLab with no error output; their widgets render."""
+    prefix = notebook[:2]
+    try:
+        _lab.open_notebook(page, lab, notebook)
+        _lab.run_all_cells(page)
+        _lab.wait_run_all_done(page, timeout_ms=240_000)
+        errors = _lab.error_outputs(page)
+        assert not errors, f"{notebook} shows errors:\n" + "\n---\n".join(errors)
+        images = page.locator(f"{_lab.NOTEBOOK_PANEL} .jp-RenderedImage img")
+        assert images.count() >= 2, "the notebook's figures did not render"
+        if WIDGETS[notebook]:
+            widget = page.locator(f"{_lab.NOTEBOOK_PANEL} {WIDGETS[notebook]}").first
+            widget.wait_for(state="attached", timeout=60_000)
+            widget.scroll_into_view_if_needed()
+            widget.wait_for(state="visible")
+            img = widget.locator("img").first
+            page.wait_for_function("el => el.getAttribute('src') && el.complete && el.naturalWidth > 0",
+                                   arg=img.element_handle(), timeout=60_000)
+            widget.screenshot(path=str(shots / f"{prefix}-widget.png"))
+    except BaseException:
+        try:
+            page.screenshot(path=str(shots / f"{prefix}-failure.png"))
+        except Exception:
+            pass
+        raise

@@ -32,7 +32,9 @@ def status_widgets():
 def image(css_class: str, width: str = "100%"):
     import ipywidgets as w
 
-    img = w.Image(format="png", layout=w.Layout(width=width, max_width="900px"))
+    # flex with min_width 0: beside a fixed control column the image shrinks to fit instead of overflowing
+    img = w.Image(format="png", layout=w.Layout(width=width, max_width="900px", flex="1 1 auto", min_width="0",
+                                                 object_fit="contain"))
     img.add_class(css_class)
     return img
 
