@@ -49,8 +49,6 @@ def plot_balance(p, *, ax=None, quantities: list[str] | None = None, normalize: 
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from graphpart import partition
     >>> from graphpart.datasets import load_karate_club
     >>> ax = plot_balance(partition(load_karate_club(), 3, seed=0))

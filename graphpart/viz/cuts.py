@@ -17,8 +17,6 @@ def plot_cut_matrix(p, *, ax=None, annotate: bool | None = None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from graphpart import partition
     >>> from graphpart.datasets import load_karate_club
     >>> ax = plot_cut_matrix(partition(load_karate_club(), 2, seed=0))
@@ -60,8 +58,6 @@ def plot_halo_growth(p, *, max_hops: int = 3, ax=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from graphpart import partition
     >>> from graphpart.datasets import load_karate_club
     >>> ax = plot_halo_growth(partition(load_karate_club(), 2, seed=0), max_hops=2)

@@ -66,8 +66,6 @@ def draw_partition(p, *, ax=None, mode: str = "auto", max_nodes: int = DEFAULT_M
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from graphpart import partition
     >>> from graphpart.datasets import load_karate_club
     >>> ax = draw_partition(partition(load_karate_club(), 2, seed=0), halo_of=0)

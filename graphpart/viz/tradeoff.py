@@ -39,8 +39,6 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from graphpart.datasets import load_karate_club
     >>> from graphpart.sweep import grid, sweep
     >>> ax = plot_tradeoff(sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=2)))
