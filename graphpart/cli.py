@@ -37,11 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="graphpart", description="Partition graphs for distributed GNN training.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("partition", help="partition a graph and write it to disk (like DGL's partition_graph)")
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--dataset", help="a graphpart.datasets name (karate_club, wordnet, rmat, 4elt, ...)")
-    src.add_argument("--graph", help="a graph saved with graphpart (.npz)")
-    p.add_argument("--dataset-arg", action="append", type=_kv, default=[], metavar="KEY=VALUE",
-                   help="argument for the dataset loader, e.g. scale=16 (repeatable)")
+    _graph_source(p)
     p.add_argument("--graph-name", required=True)
     p.add_argument("--num-parts", type=int, required=True)
     p.add_argument("--out-path", required=True)
@@ -64,7 +60,40 @@ def build_parser() -> argparse.ArgumentParser:
     i = sub.add_parser("inspect", help="print the metrics of partitions written to disk")
     i.add_argument("config", help="the <graph_name>.json written by 'graphpart partition'")
     i.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    c = sub.add_parser("chunk", help="write a graph in the chunked graph format (metadata.json + chunk files)")
+    _graph_source(c)
+    c.add_argument("--out-dir", required=True)
+    c.add_argument("--num-chunks", type=int, required=True)
+    c.add_argument("--graph-name", help="default: the output folder's name")
+    for kind, default in (("edge", "csv"), ("node-data", "numpy"), ("edge-data", "numpy")):
+        c.add_argument(f"--{kind}-format", default=default, choices=["csv", "numpy", "parquet"])
+    c.add_argument("--delimiter", default=" ", help="CSV delimiter (default: a space)")
     return parser
+
+
+def _graph_source(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--dataset", help="a graphpart.datasets name (karate_club, wordnet, rmat, 4elt, ...)")
+    src.add_argument("--graph", help="a graph saved with graphpart (.npz)")
+    p.add_argument("--dataset-arg", action="append", type=_kv, default=[], metavar="KEY=VALUE",
+                   help="argument for the dataset loader, e.g. scale=16 (repeatable)")
+
+
+def _load(args):
+    from . import datasets
+    from ._npz import load_graph
+
+    return datasets.load(args.dataset, **dict(args.dataset_arg)) if args.dataset else load_graph(args.graph)
+
+
+def _chunk(args) -> int:
+    from .chunked import write_chunked
+
+    meta = write_chunked(_load(args), args.out_dir, args.num_chunks, graph_name=args.graph_name,
+                         edge_format=args.edge_format, node_data_format=args.node_data_format,
+                         edge_data_format=args.edge_data_format, delimiter=args.delimiter)
+    sys.stdout.write(f"wrote {meta}\n")
+    return 0
 
 
 def _balance(g, field: str | None):
@@ -78,9 +107,7 @@ def _balance(g, field: str | None):
 def _partition(args) -> int:
     import torch
 
-    from . import datasets
     from ._io import atomic_write
-    from ._npz import load_graph
     from .partitioning.core import partition
     from .partitioning.metis import MetisOptions
     from .storage import save_partitions
@@ -104,7 +131,7 @@ def _partition(args) -> int:
     check_graph_name(args.graph_name)
     _check_out_path(Path(args.out_path))
     t0 = time.perf_counter()
-    g = datasets.load(args.dataset, **dict(args.dataset_arg)) if args.dataset else load_graph(args.graph)
+    g = _load(args)
     advance(steps[1])
     options = MetisOptions(niter=args.niter, ufactor=args.ufactor, ctype=args.ctype)
     p = partition(g, args.num_parts, part_method=args.part_method, balance_ntypes=_balance(g, args.balance_ntypes),
@@ -137,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        return _partition(args) if args.command == "partition" else _inspect(args)
+        return {"partition": _partition, "inspect": _inspect, "chunk": _chunk}[args.command](args)
     except GraphpartError as exc:
         sys.stderr.write(f"graphpart: error: {exc}\n")
         return 2

@@ -55,3 +55,20 @@ def test_console_script_is_installed(tmp_path):
         pytest.skip("the graphpart console script is not installed in this environment (run make install)")
     res = subprocess.run([exe, "inspect", str(tmp_path / "x.json")], capture_output=True, text=True)
     assert res.returncode == 2 and "does not exist" in res.stderr
+
+
+def test_chunk_writes_a_chunked_graph(tmp_path, capsys):
+    from graphpart.chunked import load_chunked
+    from graphpart.datasets import load_karate_club
+
+    out = tmp_path / "karate"
+    assert main(["chunk", "--dataset", "karate_club", "--out-dir", str(out), "--num-chunks", "3",
+                 "--edge-format", "parquet"]) == 0
+    assert str(out / "metadata.json") in capsys.readouterr().out
+    g = load_chunked(out)
+    assert g.num_edges() == 156 and bool((g.ndata["label"] == load_karate_club().ndata["label"]).all())
+
+
+def test_chunk_reports_bad_input_with_exit_status_2(tmp_path, capsys):
+    assert main(["chunk", "--dataset", "karate_club", "--out-dir", str(tmp_path / "k"), "--num-chunks", "0"]) == 2
+    assert "num_chunks" in capsys.readouterr().err and not (tmp_path / "k").exists()

@@ -1,0 +1,190 @@
+"""The chunked graph format: ``metadata.json`` plus chunk files, read and validated.
+
+Follows DGL's specification (keys ``graph_name``, ``node_type``,
+``num_nodes_per_type``, ``edge_type``, ``num_edges_per_type``, ``edges``,
+``node_data``, ``edge_data``; chunk formats ``csv``, ``numpy``, ``parquet``).
+Relative chunk paths resolve against the folder of ``metadata.json``. graphpart
+adds optional keys DGL ignores: ``counts`` (rows per chunk) on every chunk spec,
+and ``dtype`` / ``shape`` (trailing dimensions) on data specs, so CSV data reads
+back with its original dtype.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .._schema import parse_etype
+from ..errors import GraphpartError
+from ..typing import CanonicalEType
+from ._files import check_format, read_array
+
+__all__ = ["ChunkSpec", "ChunkedMetadata", "read_metadata", "METADATA"]
+
+METADATA = "metadata.json"
+
+
+@dataclass(frozen=True)
+class ChunkSpec:
+    """One ``ChunkFileSpec``: a format and the (resolved) chunk files, with optional row counts."""
+
+    format: dict
+    paths: tuple[Path, ...]
+    counts: tuple[int, ...] | None = None
+    dtype: str | None = None
+    shape: tuple[int, ...] = ()
+
+    def read(self, i: int) -> np.ndarray:
+        """Chunk ``i`` as an array, in the recorded dtype and trailing shape when known."""
+        a = read_array(self.paths[i], self.format)
+        if not a.flags.writeable:  # arrow-backed: torch wants to own writable memory
+            a = a.copy()
+        if self.dtype is not None and a.dtype != np.dtype(self.dtype):
+            a = a.astype(self.dtype)
+        if self.shape and a.ndim != 1 + len(self.shape):
+            a = a.reshape(len(a), *self.shape)
+        return a
+
+
+@dataclass(frozen=True)
+class ChunkedMetadata:
+    """A parsed, structurally validated ``metadata.json``.
+
+    Attributes
+    ----------
+    path : Path
+        The metadata file.
+    graph_name : str
+    ntypes : list of str
+    num_nodes : dict of str to int
+    etypes : list of (src, rel, dst)
+    num_edges : dict of (src, rel, dst) to int
+    edges : dict of (src, rel, dst) to ChunkSpec
+    node_data : dict of str to dict of str to ChunkSpec
+    edge_data : dict of (src, rel, dst) to dict of str to ChunkSpec
+    """
+
+    path: Path
+    graph_name: str
+    ntypes: list[str]
+    num_nodes: dict[str, int]
+    etypes: list[CanonicalEType]
+    num_edges: dict[CanonicalEType, int]
+    edges: dict[CanonicalEType, ChunkSpec]
+    node_data: dict[str, dict[str, ChunkSpec]]
+    edge_data: dict[CanonicalEType, dict[str, ChunkSpec]]
+
+
+def _fail(path: Path, msg: str) -> GraphpartError:
+    return GraphpartError(f"{path}: {msg}")
+
+
+def _str_list(meta: dict, key: str, path: Path) -> list[str]:
+    v = meta.get(key)
+    if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
+        raise _fail(path, f"'{key}' must be a list of non-empty strings, got {v!r}")
+    if len(set(v)) != len(v):
+        raise _fail(path, f"'{key}' lists a name twice: {v}")
+    return v
+
+
+def _counts(meta: dict, key: str, n: int, path: Path) -> list[int]:
+    v = meta.get(key)
+    if v is None:
+        raise _fail(path, f"'{key}' is missing; it must list {n} counts (DGL's chunking script "
+                          "omits it, but the pipeline needs it)")
+    if (not isinstance(v, list) or len(v) != n
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)):
+        raise _fail(path, f"'{key}' must be a list of {n} non-negative integers, got {v!r}")
+    return v
+
+
+def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
+    if not isinstance(raw, dict) or "format" not in raw or "data" not in raw:
+        raise _fail(path, f"{where} must be an object with 'format' and 'data', got {raw!r}")
+    fmt = check_format(raw["format"], f"{path}: {where}")
+    data = raw["data"]
+    if not isinstance(data, list) or not data or not all(isinstance(p, str) and p for p in data):
+        raise _fail(path, f"{where}.data must be a non-empty list of file paths, got {data!r}")
+    paths = tuple(Path(p) if os.path.isabs(p) else root / p for p in data)
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise _fail(path, f"{where}: chunk file(s) missing: {missing}")
+    counts = raw.get("counts")
+    if counts is not None and (not isinstance(counts, list) or len(counts) != len(paths)
+                               or not all(isinstance(c, int) and c >= 0 for c in counts)):
+        raise _fail(path, f"{where}.counts must list one non-negative row count per chunk, got {counts!r}")
+    dtype = raw.get("dtype")
+    if dtype is not None:
+        try:
+            np.dtype(dtype)
+        except TypeError:
+            raise _fail(path, f"{where}.dtype {dtype!r} is not a numpy dtype") from None
+    return ChunkSpec(fmt, paths, tuple(counts) if counts is not None else None, dtype,
+                     tuple(raw.get("shape", ())))
+
+
+def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
+    """Parse and check ``metadata.json`` (a file, or the folder holding it).
+
+    Checks the schema, the counts, that every edge type joins declared node
+    types, that every chunk file exists and every format is known. Row counts
+    and id ranges are checked when the chunks are read (:func:`load_chunked`).
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / METADATA
+    try:
+        meta = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise GraphpartError(f"chunked graph metadata {path} does not exist") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise _fail(path, f"malformed JSON: {e}") from None
+    if not isinstance(meta, dict):
+        raise _fail(path, f"the top level must be a JSON object, got {type(meta).__name__}")
+    name = meta.get("graph_name")
+    if not isinstance(name, str) or not name:
+        raise _fail(path, f"'graph_name' must be a non-empty string, got {name!r}")
+    root = path.parent
+    ntypes = _str_list(meta, "node_type", path)
+    nn = dict(zip(ntypes, _counts(meta, "num_nodes_per_type", len(ntypes), path)))
+    etype_names = _str_list(meta, "edge_type", path)
+    etypes = []
+    for e in etype_names:
+        parts = e.split(":")
+        if len(parts) != 3 or not all(parts):
+            raise _fail(path, f"edge type {e!r} must be 'src:rel:dst'")
+        if parts[0] not in nn or parts[2] not in nn:
+            raise _fail(path, f"edge type {e!r} joins a node type not in node_type {ntypes}")
+        etypes.append(parse_etype(e))
+    ne = dict(zip(etypes, _counts(meta, "num_edges_per_type", len(etypes), path)))
+    raw_edges = meta.get("edges")
+    if not isinstance(raw_edges, dict) or set(raw_edges) != set(etype_names):
+        got = sorted(raw_edges) if isinstance(raw_edges, dict) else raw_edges
+        raise _fail(path, f"'edges' must hold one entry per edge type {etype_names}, got {got!r}")
+    edges = {parse_etype(e): _spec(s, f"edges[{e!r}]", root, path) for e, s in raw_edges.items()}
+    node_data = {}
+    for t, fields in (meta.get("node_data") or {}).items():
+        if t not in nn:
+            raise _fail(path, f"node_data has unknown node type {t!r}; node types: {ntypes}")
+        if not isinstance(fields, dict):
+            raise _fail(path, f"node_data[{t!r}] must map feature names to chunk specs")
+        node_data[t] = {k: _spec(s, f"node_data[{t!r}][{k!r}]", root, path) for k, s in fields.items()}
+    edge_data = {}
+    for e, fields in (meta.get("edge_data") or {}).items():
+        if e not in etype_names:
+            raise _fail(path, f"edge_data has unknown edge type {e!r}; edge types: {etype_names}")
+        if not isinstance(fields, dict):
+            raise _fail(path, f"edge_data[{e!r}] must map feature names to chunk specs")
+        specs = {k: _spec(s, f"edge_data[{e!r}][{k!r}]", root, path) for k, s in fields.items()}
+        for k, s in specs.items():
+            if len(s.paths) != len(edges[parse_etype(e)].paths):
+                raise _fail(path, f"edge_data[{e!r}][{k!r}] has {len(s.paths)} chunks but edges[{e!r}] has "
+                                  f"{len(edges[parse_etype(e)].paths)}; edge features must be chunked like "
+                                  "their edges")
+        edge_data[parse_etype(e)] = specs
+    return ChunkedMetadata(path, name, ntypes, nn, etypes, ne, edges, node_data, edge_data)

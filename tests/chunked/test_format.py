@@ -1,0 +1,220 @@
+"""Chunked graph format: round trips in every format, and every validation error."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart.chunked import load_chunked, read_metadata, write_chunked
+from graphpart.datasets import load_karate_club, sbm
+
+from ..partitioning.test_invariants import hetero_graph
+
+FORMATS = ["csv", "numpy", "parquet"]
+
+
+def assert_same_graph(a, b):
+    assert a.ntypes == b.ntypes and a.canonical_etypes == b.canonical_etypes
+    for t in a.ntypes:
+        assert a.num_nodes(t) == b.num_nodes(t)
+        assert set(a.node_data(t)) == set(b.node_data(t))
+        for k, v in a.node_data(t).items():
+            w = b.node_data(t)[k]
+            assert w.dtype == v.dtype and w.shape == v.shape and torch.equal(w, v), (t, k)
+    for e in a.canonical_etypes:
+        for x, y in zip(a.edges(e), b.edges(e)):
+            assert torch.equal(x, y)
+        for k, v in a.edge_data(e).items():
+            assert torch.equal(b.edge_data(e)[k], v), (e, k)
+
+
+def featured_sbm():
+    g = sbm(block_sizes=[30, 30], p_in=0.2, p_out=0.02, seed=0, feat_dim=5, train_frac=0.3)
+    g.edata["w"] = torch.rand(g.num_edges(), dtype=torch.float32)
+    g.edata["pair"] = torch.arange(2 * g.num_edges()).reshape(-1, 2)
+    return g
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("num_chunks", [1, 3, 7])
+def test_homogeneous_round_trip(tmp_path, fmt, num_chunks):
+    g = featured_sbm()
+    meta = write_chunked(g, tmp_path / "g", num_chunks, edge_format=fmt, node_data_format=fmt,
+                         edge_data_format=fmt)
+    assert_same_graph(g, load_chunked(meta))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_heterogeneous_round_trip(tmp_path, fmt):
+    g = hetero_graph()
+    meta = write_chunked(g, tmp_path / "h", 4, edge_format=fmt, node_data_format=fmt, edge_data_format=fmt)
+    assert_same_graph(g, load_chunked(tmp_path / "h"))
+    m = read_metadata(meta)
+    assert m.num_nodes == {t: g.num_nodes(t) for t in g.ntypes}
+
+
+def test_metadata_follows_the_spec(tmp_path):
+    g = load_karate_club()
+    meta = json.loads(write_chunked(g, tmp_path / "karate", 2).read_text())
+    assert meta["graph_name"] == "karate" and meta["node_type"] == ["_N"]
+    assert meta["num_nodes_per_type"] == [34] and meta["num_edges_per_type"] == [156]
+    assert meta["edge_type"] == ["_N:_E:_N"]
+    spec = meta["edges"]["_N:_E:_N"]
+    assert spec["format"] == {"name": "csv", "delimiter": " "} and spec["counts"] == [78, 78]
+    assert all(not p.startswith("/") for p in spec["data"])
+    first = (tmp_path / "karate" / spec["data"][0]).read_text().splitlines()[0]
+    s, d = g.edges()
+    assert first == f"{int(s[0])} {int(d[0])}"
+
+
+def test_more_chunks_than_rows_writes_empty_chunks(tmp_path):
+    g = gp.Graph.from_edges([0, 1], [1, 0], num_nodes=2)
+    assert_same_graph(g, load_chunked(write_chunked(g, tmp_path / "tiny", 5)))
+
+
+def test_absolute_paths_are_allowed(tmp_path):
+    meta = write_chunked(load_karate_club(), tmp_path / "k", 2)
+    raw = json.loads(meta.read_text())
+    spec = raw["edges"]["_N:_E:_N"]
+    spec["data"] = [str((tmp_path / "k" / p).resolve()) for p in spec["data"]]
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    (moved / "metadata.json").write_text(json.dumps({**raw, "node_data": {}, "edge_data": {}}))
+    assert load_chunked(moved).num_edges() == 156
+
+
+@pytest.fixture
+def chunked(tmp_path):
+    g = featured_sbm()
+    write_chunked(g, tmp_path / "g", 3)
+    return tmp_path / "g"
+
+
+def edit(folder, change):
+    meta = json.loads((folder / "metadata.json").read_text())
+    change(meta)
+    (folder / "metadata.json").write_text(json.dumps(meta))
+
+
+EDGES = "_N:_E:_N"
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda m: m.pop("num_nodes_per_type"), "'num_nodes_per_type' is missing"),
+    (lambda m: m.update(num_edges_per_type=[1, 2]), "must be a list of 1 non-negative"),
+    (lambda m: m.update(edge_type=["_N:_E"]), "must be 'src:rel:dst'"),
+    (lambda m: m.update(edge_type=["_N:_E:paper"]), "joins a node type not in node_type"),
+    (lambda m: m["edges"][EDGES].update(format={"name": "hdf5"}), "unknown chunk format 'hdf5'"),
+    (lambda m: m["edges"][EDGES]["data"].append("edges/nope.csv"), r"chunk file\(s\) missing: .*nope.csv"),
+    (lambda m: m["edges"][EDGES].update(format={"name": "csv", "delimiter": "::"}), "one character"),
+    (lambda m: m.update(graph_name=""), "'graph_name' must be a non-empty string"),
+    (lambda m: m["node_data"].update(paper={}), "unknown node type 'paper'"),
+    (lambda m: (m["edge_data"][EDGES]["w"]["data"].pop(), m["edge_data"][EDGES]["w"].pop("counts")),
+     "edge features must be chunked like their edges"),
+])
+def test_metadata_errors_name_the_file_and_the_problem(chunked, change, match):
+    edit(chunked, change)
+    with pytest.raises(gp.GraphpartError, match=match) as err:
+        load_chunked(chunked)
+    assert "metadata.json" in str(err.value)
+
+
+def test_malformed_json(chunked):
+    (chunked / "metadata.json").write_text("{ not json")
+    with pytest.raises(gp.GraphpartError, match="metadata.json: malformed JSON"):
+        read_metadata(chunked)
+
+
+def test_missing_metadata(tmp_path):
+    with pytest.raises(gp.GraphpartError, match="does not exist"):
+        read_metadata(tmp_path)
+
+
+def test_edge_ids_out_of_range(chunked):
+    path = chunked / json.loads((chunked / "metadata.json").read_text())["edges"][EDGES]["data"][1]
+    lines = path.read_text().splitlines()
+    lines[0] = "0 60"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(gp.GraphpartError, match=r"destination id 60 is out of range for node type '_N', "
+                                                r"which has 60 nodes"):
+        load_chunked(chunked)
+
+
+def test_row_counts_must_match_the_metadata(chunked):
+    path = chunked / json.loads((chunked / "metadata.json").read_text())["edges"][EDGES]["data"][0]
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n")
+    with pytest.raises(gp.GraphpartError, match="edges, but metadata counts say"):
+        load_chunked(chunked)
+
+
+def test_edge_totals_must_match_num_edges_per_type(chunked):
+    edit(chunked, lambda m: (m["num_edges_per_type"].__setitem__(0, m["num_edges_per_type"][0] + 1)))
+    with pytest.raises(gp.GraphpartError, match="num_edges_per_type says"):
+        load_chunked(chunked)
+
+
+def test_edge_feature_rows_must_match_their_edge_chunk(chunked):
+    meta = json.loads((chunked / "metadata.json").read_text())
+    spec = meta["edge_data"][EDGES]["w"]
+    path = chunked / spec["data"][0]
+    np.save(path, np.load(path)[:-1])
+    spec.pop("counts")
+    (chunked / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(gp.GraphpartError, match="chunk 0 has .* rows but its edge chunk has"):
+        load_chunked(chunked)
+
+
+def test_node_feature_rows_must_cover_the_nodes(chunked):
+    meta = json.loads((chunked / "metadata.json").read_text())
+    spec = meta["node_data"]["_N"]["feat"]
+    spec["data"] = spec["data"][:2]
+    spec.pop("counts")
+    (chunked / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(gp.GraphpartError, match=r"node_data\['_N'\]\['feat'\] has 40 rows, but node type"):
+        load_chunked(chunked)
+
+
+def test_unreadable_chunk(chunked):
+    path = chunked / json.loads((chunked / "metadata.json").read_text())["node_data"]["_N"]["feat"]["data"][0]
+    path.write_bytes(b"garbage")
+    with pytest.raises(gp.GraphpartError, match="cannot be read as numpy"):
+        load_chunked(chunked)
+
+
+def test_write_refuses_a_foreign_folder_and_leaves_it(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    with pytest.raises(gp.GraphpartError, match="not a chunked graph folder"):
+        write_chunked(load_karate_club(), tmp_path / "mine", 2)
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
+
+
+def test_failed_write_keeps_the_earlier_output(tmp_path, monkeypatch):
+    g = load_karate_club()
+    write_chunked(g, tmp_path / "k", 2)
+    before = sorted(p.relative_to(tmp_path) for p in (tmp_path / "k").rglob("*"))
+    import graphpart.chunked.write as w
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+    monkeypatch.setattr(w, "write_array", boom)
+    with pytest.raises(OSError):
+        write_chunked(g, tmp_path / "k", 5)
+    assert sorted(p.relative_to(tmp_path) for p in (tmp_path / "k").rglob("*")) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["k"]  # no temporary sibling left behind
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"num_chunks": 0}, "num_chunks"),
+    ({"num_chunks": 2, "edge_format": "xml"}, "unknown chunk format 'xml'"),
+])
+def test_write_rejects_bad_options(tmp_path, kwargs, match):
+    with pytest.raises(gp.GraphpartError, match=match):
+        write_chunked(load_karate_club(), tmp_path / "k", **kwargs)
+    assert not (tmp_path / "k").exists()
