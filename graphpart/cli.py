@@ -68,7 +68,24 @@ def build_parser() -> argparse.ArgumentParser:
     for kind, default in (("edge", "csv"), ("node-data", "numpy"), ("edge-data", "numpy")):
         c.add_argument(f"--{kind}-format", default=default, choices=["csv", "numpy", "parquet"])
     c.add_argument("--delimiter", default=" ", help="CSV delimiter (default: a space)")
+    a = sub.add_parser("assign", help="step 1: a partition assignment (<ntype>.txt files) of a chunked graph")
+    a.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
+    a.add_argument("--out-dir", required=True)
+    a.add_argument("--num-parts", type=int, required=True)
+    a.add_argument("--algorithm", default="random", choices=["random", "metis"])
+    a.add_argument("--balance-ntypes", metavar="FIELD", help="metis: also balance each value of this node data")
+    a.add_argument("--balance-edges", action="store_true", help="metis: also balance in-degrees")
+    a.add_argument("--seed", type=int)
     return parser
+
+
+def _assign(args) -> int:
+    from .chunked import assign
+
+    out = assign(args.in_dir, args.out_dir, args.num_parts, args.algorithm, balance_ntypes=args.balance_ntypes,
+                 balance_edges=args.balance_edges, seed=args.seed)
+    sys.stdout.write(f"wrote {out}\n")
+    return 0
 
 
 def _graph_source(p: argparse.ArgumentParser) -> None:
@@ -164,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        return {"partition": _partition, "inspect": _inspect, "chunk": _chunk}[args.command](args)
+        return {"partition": _partition, "inspect": _inspect, "chunk": _chunk, "assign": _assign}[args.command](args)
     except GraphpartError as exc:
         sys.stderr.write(f"graphpart: error: {exc}\n")
         return 2

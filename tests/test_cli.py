@@ -72,3 +72,13 @@ def test_chunk_writes_a_chunked_graph(tmp_path, capsys):
 def test_chunk_reports_bad_input_with_exit_status_2(tmp_path, capsys):
     assert main(["chunk", "--dataset", "karate_club", "--out-dir", str(tmp_path / "k"), "--num-chunks", "0"]) == 2
     assert "num_chunks" in capsys.readouterr().err and not (tmp_path / "k").exists()
+
+
+def test_assign_writes_assignment_files(tmp_path, capsys):
+    chunks, parts = tmp_path / "karate", tmp_path / "parts"
+    assert main(["chunk", "--dataset", "karate_club", "--out-dir", str(chunks), "--num-chunks", "2"]) == 0
+    assert main(["assign", "--in-dir", str(chunks), "--out-dir", str(parts), "--num-parts", "2",
+                 "--algorithm", "metis", "--seed", "0"]) == 0
+    lines = (parts / "_N.txt").read_text().split()
+    expect = gp.partition(gp.datasets.load_karate_club(), 2, seed=0).node_part
+    assert [int(x) for x in lines] == expect.tolist()

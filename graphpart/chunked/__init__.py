@@ -2,14 +2,16 @@
 
 ``write_chunked(g, out_dir, num_chunks)`` writes a graph; ``read_metadata`` parses and checks
 ``metadata.json``; ``load_chunked`` reads every chunk back into a ``Graph``, checking row counts,
-id ranges and edge-feature chunking.
+id ranges and edge-feature chunking. ``assign`` is step 1 of the pipeline: a partition
+assignment (``<ntype>.txt`` files), random or METIS; ``read_assignment`` validates any such folder.
 """
 
 from __future__ import annotations
 
+from .assign import ALGORITHMS, assign, read_assignment, write_assignment
 from .format import METADATA, ChunkedMetadata, ChunkSpec, read_metadata
 from .read import load_chunked, read_data, read_edges
 from .write import write_chunked
 
-__all__ = ["write_chunked", "read_metadata", "load_chunked", "read_edges", "read_data", "ChunkedMetadata",
+__all__ = ["assign", "read_assignment", "write_assignment", "ALGORITHMS", "write_chunked", "read_metadata", "load_chunked", "read_edges", "read_data", "ChunkedMetadata",
            "ChunkSpec", "METADATA"]

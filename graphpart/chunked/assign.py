@@ -1,0 +1,150 @@
+"""Step 1 of the chunked pipeline: a partition assignment, written as ``<ntype>.txt`` files.
+
+Line ``i`` of ``<ntype>.txt`` is the partition of node ``i`` of that type;
+``partition_meta.json`` records ``num_parts``, the algorithm and the format
+version. Any folder in this format (e.g. from a user's own partitioner) is
+accepted by :func:`read_assignment`, which validates it against the graph.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .._check import check_count
+from .._io import atomic_dir
+from ..errors import GraphpartError
+from ..partitioning.assignment import random_assignment
+from ..partitioning.metis import _class_ids, metis_assignment
+from ..typing import Seed
+from ._files import write_array
+from .format import ChunkedMetadata, read_metadata
+from .read import read_data, read_edges
+
+__all__ = ["ALGORITHMS", "assign", "write_assignment", "read_assignment", "PARTITION_META"]
+
+PARTITION_META = "partition_meta.json"
+ALGORITHMS = ("random", "metis")
+VERSION = "1.0.0"
+
+
+def write_assignment(out_dir: str | os.PathLike, parts: dict[str, np.ndarray], num_parts: int,
+                     algorithm: str) -> Path:
+    """Write ``{ntype: partition per node}`` as assignment files, atomically."""
+    out_dir = Path(out_dir)
+    with atomic_dir(out_dir) as tmp:
+        for t, p in parts.items():
+            write_array(tmp / f"{t}.txt", np.asarray(p, dtype=np.int64), {"name": "csv", "delimiter": " "})
+        (tmp / PARTITION_META).write_text(json.dumps(
+            {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}, indent=2))
+    return out_dir
+
+
+def _read_txt(path: Path) -> np.ndarray:
+    import pyarrow.csv as pcsv
+
+    if path.stat().st_size == 0:
+        return np.zeros(0, dtype=np.int64)
+    try:
+        table = pcsv.read_csv(path, read_options=pcsv.ReadOptions(autogenerate_column_names=True))
+    except Exception as e:  # pyarrow raises its own error types
+        raise GraphpartError(f"{path}: cannot be read as one integer per line: {e}") from None
+    col = table.column(0).to_numpy()
+    if table.num_columns != 1 or col.dtype.kind not in "iu":
+        raise GraphpartError(f"{path}: expected one integer partition id per line")
+    return col.astype(np.int64)
+
+
+def read_assignment(folder: str | os.PathLike, meta: ChunkedMetadata | str | os.PathLike,
+                    num_parts: int | None = None) -> tuple[dict[str, np.ndarray], int]:
+    """Read and validate an assignment folder against a chunked graph; returns ``(parts, num_parts)``.
+
+    ``num_parts`` comes from ``partition_meta.json`` when present, else from the
+    argument, else from the largest id plus one.
+    """
+    folder = Path(folder)
+    meta = meta if isinstance(meta, ChunkedMetadata) else read_metadata(meta)
+    pm = folder / PARTITION_META
+    if pm.is_file():
+        try:
+            info = json.loads(pm.read_text())
+            num_parts = int(info["num_parts"])
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+            raise GraphpartError(f"{pm}: expected JSON with an integer 'num_parts' ({e})") from None
+    parts = {}
+    for t in meta.ntypes:
+        path = folder / f"{t}.txt"
+        if not path.is_file():
+            raise GraphpartError(f"assignment file {path} for node type {t!r} is missing")
+        p = _read_txt(path)
+        if len(p) != meta.num_nodes[t]:
+            raise GraphpartError(f"{path}: {len(p)} lines, but node type {t!r} has {meta.num_nodes[t]} nodes")
+        parts[t] = p
+    top = max((int(p.max()) for p in parts.values() if len(p)), default=-1)
+    num_parts = top + 1 if num_parts is None else num_parts
+    for t, p in parts.items():
+        if len(p) and (p.min() < 0 or p.max() >= num_parts):
+            raise GraphpartError(f"{folder / (t + '.txt')}: partition ids must lie in 0..{num_parts - 1}, "
+                                 f"got {int(p.min())}..{int(p.max())}")
+    return parts, num_parts
+
+
+def _homogeneous_edges(meta: ChunkedMetadata) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in meta.ntypes])])
+    src, dst = [], []
+    for e in meta.etypes:
+        for i in range(len(meta.edges[e].paths)):
+            s, d = read_edges(meta, e, i)
+            src.append(s + offsets[meta.ntypes.index(e[0])])
+            dst.append(d + offsets[meta.ntypes.index(e[2])])
+    cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, dtype=np.int64))
+    return cat(src), cat(dst), offsets
+
+
+def _balance_classes(meta: ChunkedMetadata, field: str | None, offsets: np.ndarray) -> np.ndarray:
+    """Node type, crossed with the values of node data ``field`` where a type has it."""
+    classes, next_class = [], 0
+    for t in meta.ntypes:
+        n = meta.num_nodes[t]
+        spec = meta.node_data.get(t, {}).get(field) if field else None
+        if spec is None:
+            classes.append(np.full(n, next_class, dtype=np.int64))
+            next_class += 1
+            continue
+        values = read_data(spec, None, f"node_data[{t!r}][{field!r}]")
+        if values.ndim != 1 or len(values) != n or values.dtype.kind not in "biu":
+            raise GraphpartError(f"balance field {field!r} of {t!r} must be one bool/int value per node")
+        cls, ncls = _class_ids(values)
+        classes.append(cls + next_class)
+        next_class += ncls
+    return np.concatenate(classes) if classes else np.zeros(0, dtype=np.int64)
+
+
+def assign(in_dir: str | os.PathLike, out_dir: str | os.PathLike, num_parts: int, algorithm: str = "random",
+           *, balance_ntypes: str | None = None, balance_edges: bool = False, seed: Seed = None) -> Path:
+    """Compute a partition assignment of a chunked graph and write it to ``out_dir``.
+
+    ``"random"`` is balanced per node type and reads no edges. ``"metis"`` loads
+    every edge chunk into one graph (it must fit in memory) and runs the same
+    METIS path as :func:`graphpart.partition`: each node type balanced, and each
+    value of node data ``balance_ntypes`` too.
+    """
+    meta = read_metadata(in_dir)
+    k = check_count(num_parts, "num_parts", low=1)
+    if algorithm not in ALGORITHMS:
+        raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
+    counts = np.array([meta.num_nodes[t] for t in meta.ntypes], dtype=np.int64)
+    if algorithm == "random":
+        homo = random_assignment(counts, k, seed)
+    else:
+        src, dst, offsets = _homogeneous_edges(meta)
+        classes = _balance_classes(meta, balance_ntypes, offsets)
+        homo = metis_assignment(src, dst, int(counts.sum()), k,
+                                balance_ntypes=classes if classes.max(initial=0) > 0 else None,
+                                balance_edges=balance_edges, seed=seed)
+    offsets = np.concatenate([[0], np.cumsum(counts)])
+    parts = {t: homo[offsets[i]:offsets[i + 1]] for i, t in enumerate(meta.ntypes)}
+    return write_assignment(out_dir, parts, k, algorithm)

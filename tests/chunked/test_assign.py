@@ -1,0 +1,111 @@
+"""Step 1: assignment files, computed (random, METIS) or user-written, validated."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart.chunked import assign, read_assignment, read_metadata, write_chunked
+from graphpart.datasets import sbm
+
+from ..partitioning.test_invariants import hetero_graph
+
+
+@pytest.fixture
+def homo(tmp_path):
+    g = sbm(block_sizes=[40, 40, 40], p_in=0.2, p_out=0.01, seed=0, train_frac=0.2)
+    return g, write_chunked(g, tmp_path / "g", 4).parent
+
+
+@pytest.fixture
+def hetero(tmp_path):
+    g = hetero_graph()
+    return g, write_chunked(g, tmp_path / "h", 3).parent
+
+
+def test_random_assignment_is_balanced_per_type(hetero, tmp_path):
+    g, folder = hetero
+    out = assign(folder, tmp_path / "parts", 3, "random", seed=0)
+    parts, k = read_assignment(out, folder)
+    assert k == 3 and set(parts) == set(g.ntypes)
+    for t, p in parts.items():
+        counts = np.bincount(p, minlength=3)
+        assert counts.max() - counts.min() <= 1, t
+    info = json.loads((out / "partition_meta.json").read_text())
+    assert info == {"num_parts": 3, "algo_name": "random", "version": "1.0.0"}
+
+
+def test_assignment_files_have_one_line_per_node(homo, tmp_path):
+    g, folder = homo
+    out = assign(folder, tmp_path / "parts", 2, "random", seed=0)
+    lines = (out / "_N.txt").read_text().splitlines()
+    assert len(lines) == g.num_nodes() and set(lines) == {"0", "1"}
+
+
+@pytest.mark.parametrize("which", ["homo", "hetero"])
+def test_metis_matches_the_in_memory_partition(which, homo, hetero, tmp_path):
+    g, folder = {"homo": homo, "hetero": hetero}[which]
+    parts, _ = read_assignment(assign(folder, tmp_path / "parts", 3, "metis", seed=5), folder)
+    p = gp.partition(g, 3, seed=5)
+    expect = p.assignment if isinstance(p.assignment, dict) else {"_N": p.assignment}
+    for t in g.ntypes:
+        assert np.array_equal(parts[t], expect[t].numpy()), t
+
+
+def test_metis_balances_a_mask_from_node_data(homo, tmp_path):
+    g, folder = homo
+    parts, _ = read_assignment(assign(folder, tmp_path / "parts", 3, "metis", balance_ntypes="train_mask",
+                                      seed=0), folder)
+    p = gp.partition(g, 3, balance_ntypes=g.ndata["train_mask"], seed=0)
+    assert np.array_equal(parts["_N"], p.node_part)
+    train = np.bincount(parts["_N"][g.ndata["train_mask"].numpy()], minlength=3)
+    assert train.max() / train.mean() < 1.1
+
+
+def test_user_written_assignment_is_accepted(homo, tmp_path):
+    g, folder = homo
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "_N.txt").write_text("\n".join(str(i % 5) for i in range(g.num_nodes())) + "\n")
+    parts, k = read_assignment(tmp_path / "mine", folder)
+    assert k == 5 and parts["_N"][:6].tolist() == [0, 1, 2, 3, 4, 0]
+
+
+@pytest.mark.parametrize("content, match", [
+    (None, "assignment file .* is missing"),
+    ("0\n1\n", "2 lines, but node type '_N' has 120 nodes"),
+    ("\n".join(["0"] * 119 + ["7"]), r"partition ids must lie in 0..3"),
+    ("\n".join(["0"] * 119 + ["x"]), "one integer"),
+])
+def test_bad_assignment_files(homo, tmp_path, content, match):
+    g, folder = homo
+    out = tmp_path / "bad"
+    out.mkdir()
+    (out / "partition_meta.json").write_text(json.dumps({"num_parts": 4}))
+    if content is not None:
+        (out / "_N.txt").write_text(content)
+    with pytest.raises(gp.GraphpartError, match=match):
+        read_assignment(out, read_metadata(folder))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"num_parts": 0}, "num_parts"),
+    ({"num_parts": 2, "algorithm": "spectral"}, "algorithm must be one of"),
+])
+def test_assign_rejects_bad_options_and_writes_nothing(homo, tmp_path, kwargs, match):
+    _, folder = homo
+    with pytest.raises(gp.GraphpartError, match=match):
+        assign(folder, tmp_path / "parts", **kwargs)
+    assert not (tmp_path / "parts").exists()
+
+
+def test_metis_balance_field_must_be_class_like(homo, tmp_path):
+    g, folder = homo
+    g.ndata["feat2"] = torch.rand(g.num_nodes())
+    f2 = write_chunked(g, tmp_path / "g2", 2).parent
+    with pytest.raises(gp.GraphpartError, match="one bool/int value per node"):
+        assign(f2, tmp_path / "parts", 2, "metis", balance_ntypes="feat2")
+    assert not (tmp_path / "parts").exists()
