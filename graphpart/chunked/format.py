@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._schema import parse_etype
+from .._schema import etype_str, parse_etype
 from ..errors import GraphpartError
 from ..typing import CanonicalEType
 from ._files import check_format, read_array
@@ -128,6 +128,19 @@ def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
                      tuple(raw.get("shape", ())))
 
 
+def _data_specs(meta: dict, key: str, known: list[str], root: Path, path: Path) -> dict[str, dict[str, ChunkSpec]]:
+    """``node_data`` or ``edge_data``: ``{type: {feature: ChunkSpec}}`` for declared types only."""
+    out = {}
+    kind = "node" if key == "node_data" else "edge"
+    for t, fields in (meta.get(key) or {}).items():
+        if t not in known:
+            raise _fail(path, f"{key} has unknown {kind} type {t!r}; {kind} types: {known}")
+        if not isinstance(fields, dict):
+            raise _fail(path, f"{key}[{t!r}] must map feature names to chunk specs")
+        out[t] = {k: _spec(s, f"{key}[{t!r}][{k!r}]", root, path) for k, s in fields.items()}
+    return out
+
+
 def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     """Parse and check ``metadata.json`` (a file, or the folder holding it).
 
@@ -167,24 +180,13 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
         got = sorted(raw_edges) if isinstance(raw_edges, dict) else raw_edges
         raise _fail(path, f"'edges' must hold one entry per edge type {etype_names}, got {got!r}")
     edges = {parse_etype(e): _spec(s, f"edges[{e!r}]", root, path) for e, s in raw_edges.items()}
-    node_data = {}
-    for t, fields in (meta.get("node_data") or {}).items():
-        if t not in nn:
-            raise _fail(path, f"node_data has unknown node type {t!r}; node types: {ntypes}")
-        if not isinstance(fields, dict):
-            raise _fail(path, f"node_data[{t!r}] must map feature names to chunk specs")
-        node_data[t] = {k: _spec(s, f"node_data[{t!r}][{k!r}]", root, path) for k, s in fields.items()}
-    edge_data = {}
-    for e, fields in (meta.get("edge_data") or {}).items():
-        if e not in etype_names:
-            raise _fail(path, f"edge_data has unknown edge type {e!r}; edge types: {etype_names}")
-        if not isinstance(fields, dict):
-            raise _fail(path, f"edge_data[{e!r}] must map feature names to chunk specs")
-        specs = {k: _spec(s, f"edge_data[{e!r}][{k!r}]", root, path) for k, s in fields.items()}
-        for k, s in specs.items():
-            if len(s.paths) != len(edges[parse_etype(e)].paths):
-                raise _fail(path, f"edge_data[{e!r}][{k!r}] has {len(s.paths)} chunks but edges[{e!r}] has "
-                                  f"{len(edges[parse_etype(e)].paths)}; edge features must be chunked like "
-                                  "their edges")
-        edge_data[parse_etype(e)] = specs
+    node_data = _data_specs(meta, "node_data", ntypes, root, path)
+    raw_edge_data = _data_specs(meta, "edge_data", etype_names, root, path)
+    edge_data = {parse_etype(e): specs for e, specs in raw_edge_data.items()}
+    for e, specs in edge_data.items():
+        for k, spec in specs.items():
+            if len(spec.paths) != len(edges[e].paths):
+                raise _fail(path, f"edge_data[{etype_str(e)!r}][{k!r}] has {len(spec.paths)} chunks but "
+                                  f"edges[{etype_str(e)!r}] has {len(edges[e].paths)}; edge features must be "
+                                  "chunked like their edges")
     return ChunkedMetadata(path, name, ntypes, nn, etypes, ne, edges, node_data, edge_data)

@@ -21,14 +21,11 @@ _CACHE: "weakref.WeakKeyDictionary[Graph, dict]" = weakref.WeakKeyDictionary()
 
 
 def _homo_edges(g: Graph) -> tuple[np.ndarray, np.ndarray, int]:
-    offsets = np.concatenate([[0], np.cumsum([g.num_nodes(t) for t in g.ntypes])])
-    src, dst = [], []
-    for st, r, dt in g.canonical_etypes:
-        s, d = g.edges((st, r, dt))
-        src.append(s.numpy() + offsets[g.get_ntype_id(st)])
-        dst.append(d.numpy() + offsets[g.get_ntype_id(dt)])
-    cat = (lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, dtype=np.int64))
-    return cat(src), cat(dst), int(offsets[-1])
+    """Edges in homogeneous ids (the same numbering as partitioning uses)."""
+    from ..partitioning.core import _Homogeneous
+
+    h = _Homogeneous.of(g)
+    return h.src, h.dst, int(h.node_offsets[-1])
 
 
 def _real_coords(g: Graph) -> np.ndarray | None:
