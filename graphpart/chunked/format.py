@@ -128,7 +128,8 @@ def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
                      tuple(raw.get("shape", ())))
 
 
-def _data_specs(meta: dict, key: str, known: list[str], root: Path, path: Path) -> dict[str, dict[str, ChunkSpec]]:
+def _data_specs(meta: dict, key: str, known: list[str], root: Path,
+                path: Path) -> dict[str, dict[str, ChunkSpec]]:
     """``node_data`` or ``edge_data``: ``{type: {feature: ChunkSpec}}`` for declared types only."""
     out = {}
     kind = "node" if key == "node_data" else "edge"
