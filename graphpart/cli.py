@@ -143,10 +143,10 @@ def _partition(args) -> int:
                 bar.set_description(label)
 
     from ._config import check_graph_name
-    from .storage import _check_out_path
+    from .storage import check_out_path
 
     check_graph_name(args.graph_name)
-    _check_out_path(Path(args.out_path))
+    check_out_path(Path(args.out_path))
     t0 = time.perf_counter()
     g = _load(args)
     advance(steps[1])

@@ -34,7 +34,7 @@ from .graph import Graph
 from .partitioning.book import RangePartitionBook
 from .partitioning.core import DEFAULT_METIS_MAX_EDGES, Partitioning, partition
 
-__all__ = ["partition_graph", "save_partitions", "load_partition", "load_partition_feats",
+__all__ = ["partition_graph", "save_partitions", "build_config", "write_part", "check_out_path", "load_partition", "load_partition_feats",
            "load_partition_book", "PartitionData", "BookData"]
 
 logger = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ class BookData(NamedTuple):
     etypes: list[tuple[str, str, str]]
 
 
-def _check_out_path(out: Path) -> None:
+def check_out_path(out: Path) -> None:
     """Refuse to replace a folder that holds anything but an earlier graphpart output."""
     if not out.exists():
         return
@@ -81,23 +81,57 @@ def _is_config(p: Path) -> bool:
         return False
 
 
+def build_config(graph_name: str, part_method: str, num_hops: int, num_trainers_per_machine: int,
+                 node_bounds: np.ndarray, edge_bounds: np.ndarray, ntypes: list[str],
+                 etypes: list[str]) -> dict:
+    """The config JSON of a partitioning (both the in-memory and the chunked path write this)."""
+    num_parts = int(node_bounds.shape[0])
+    cfg = {
+        "format": "graphpart", "version": FORMAT_VERSION, "graph_name": graph_name,
+        "part_method": part_method, "num_parts": num_parts, "halo_hops": int(num_hops),
+        "num_trainers_per_machine": int(num_trainers_per_machine),
+        "num_nodes": int(node_bounds[-1, -1, 1]) if node_bounds.size else 0,
+        "num_edges": int(edge_bounds[-1, -1, 1]) if edge_bounds.size else 0,
+        "node_map": {t: node_bounds[:, i].tolist() for i, t in enumerate(ntypes)},
+        "edge_map": {t: edge_bounds[:, i].tolist() for i, t in enumerate(etypes)},
+        "ntypes": {t: i for i, t in enumerate(ntypes)}, "etypes": {e: i for i, e in enumerate(etypes)},
+    }
+    for i in range(num_parts):
+        cfg[f"part-{i}"] = {k: f"part{i}/{name}" for k, name in PART_FILES.items()}
+    return cfg
+
+
+def _save(obj: dict, path: Path) -> None:
+    """``torch.save`` through a temporary sibling: a re-run task or a kill never leaves half a file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def write_part(folder: Path, num_nodes: int, src: torch.Tensor, dst: torch.Tensor, ndata: dict, edata: dict,
+               node_feats: dict, edge_feats: dict, extra: dict | None = None) -> None:
+    """Write one partition's files (``graph.pt``, ``node_feats.pt``, ``edge_feats.pt``) into ``folder``.
+
+    ``extra`` maps further file names (e.g. ``orig_nids.pt``) to dicts of tensors.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    _save({"num_nodes": int(num_nodes), "src": src, "dst": dst, "ndata": dict(ndata), "edata": dict(edata)},
+          folder / PART_FILES["part_graph"])
+    _save(node_feats, folder / PART_FILES["node_feats"])
+    _save(edge_feats, folder / PART_FILES["edge_feats"])
+    for name, obj in (extra or {}).items():
+        _save(obj, folder / name)
+
+
 def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLike,
                     progress: bool = False) -> Path:
     """Write a :class:`Partitioning` to ``out_path``; returns the config path."""
     graph_name = check_graph_name(graph_name)
     out = Path(out_path)
-    _check_out_path(out)
+    check_out_path(out)
     g = p.graph
-    etypes = [etype_str(e) for e in g.canonical_etypes]
-    book = p.book
-    cfg = {
-        "format": "graphpart", "version": FORMAT_VERSION, "graph_name": graph_name,
-        "part_method": p.part_method, "num_parts": p.num_parts, "halo_hops": p.num_hops,
-        "num_trainers_per_machine": p.num_trainers_per_machine,
-        "num_nodes": len(p.node_part), "num_edges": len(p.shuffle.new2old_eid),
-        "node_map": book.node_map, "edge_map": book.edge_map,
-        "ntypes": {t: i for i, t in enumerate(g.ntypes)}, "etypes": {e: i for i, e in enumerate(etypes)},
-    }
+    cfg = build_config(graph_name, p.part_method, p.num_hops, p.num_trainers_per_machine, p.shuffle.node_bounds,
+                       p.shuffle.edge_bounds, g.ntypes, [etype_str(e) for e in g.canonical_etypes])
     parts = range(p.num_parts)
     if progress:
         from tqdm.auto import tqdm
@@ -105,15 +139,10 @@ def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLik
         parts = tqdm(parts, desc="writing partitions", unit="part")
     with atomic_dir(out) as tmp:
         for i in parts:
-            d = tmp / f"part{i}"
-            d.mkdir()
             lg = p.local_graph(i)
             src, dst = lg.edges()
-            torch.save({"num_nodes": lg.num_nodes(), "src": src, "dst": dst,
-                        "ndata": dict(lg.ndata), "edata": dict(lg.edata)}, d / PART_FILES["part_graph"])
-            torch.save(p.node_feats(i), d / PART_FILES["node_feats"])
-            torch.save(p.edge_feats(i), d / PART_FILES["edge_feats"])
-            cfg[f"part-{i}"] = {k: f"part{i}/{name}" for k, name in PART_FILES.items()}
+            write_part(tmp / f"part{i}", lg.num_nodes(), src, dst, lg.ndata, lg.edata, p.node_feats(i),
+                       p.edge_feats(i))
             logger.info("wrote partition %d: %d nodes, %d edges", i, lg.num_nodes(), lg.num_edges())
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
@@ -142,7 +171,7 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
     ('karate', ['_N'], 2, ['_N/label'])
     """
     check_graph_name(graph_name)
-    _check_out_path(Path(out_path))
+    check_out_path(Path(out_path))
     p = partition(g, num_parts, part_method=part_method, balance_ntypes=balance_ntypes,
                   balance_edges=balance_edges, num_hops=num_hops,
                   num_trainers_per_machine=num_trainers_per_machine, objtype=objtype, seed=seed,

@@ -13,11 +13,11 @@ from .._check import check_count
 from .._random import check_random_state
 from .._schema import etype_str
 from ..errors import GraphpartError
-from ..graph import EID, ETYPE, NID, NTYPE, Graph
+from ..graph import Graph
 from ..typing import Seed
 from .assignment import check_assignment, check_num_parts, random_assignment
 from .book import RangePartitionBook
-from .halo import HaloBuilder, PartView
+from .halo import HaloBuilder, PartView, local_data
 from .metis import MetisOptions, _class_ids, metis_assignment
 from .reshuffle import Reshuffle, reshuffle
 
@@ -171,14 +171,8 @@ class Partitioning:
         v = self.view(part_id)
         ntype, orig_n = _typed(self.shuffle.new2old_nid, self._homo.node_offsets, v.nodes)
         etype, orig_e = _typed(self.shuffle.new2old_eid, self._homo.edge_offsets, v.eids)
-        inner_edge = np.zeros(len(v.eids), dtype=bool)
-        inner_edge[:v.num_inner_edges] = True
-        ndata = {NID: v.nodes, "inner_node": v.hop == 0, "part_id": self.shuffle.node_part()[v.nodes],
-                 "orig_id": orig_n, "halo_hop": v.hop}
-        edata = {EID: v.eids, "inner_edge": inner_edge, "orig_id": orig_e}
-        if not self.graph.is_homogeneous:
-            ndata[NTYPE] = ntype
-            edata[ETYPE] = etype
+        ndata, edata = local_data(v, self.shuffle.node_part()[v.nodes], ntype, orig_n, etype, orig_e,
+                                  not self.graph.is_homogeneous)
         return Graph.from_edges(v.src, v.dst, num_nodes=len(v.nodes),
                                 ndata={k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in ndata.items()},
                                 edata={k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in edata.items()})

@@ -22,7 +22,7 @@ import numpy as np
 from .._arrays import unique_int
 from .reshuffle import Reshuffle, stable_order
 
-__all__ = ["PartView", "HaloBuilder"]
+__all__ = ["PartView", "HaloBuilder", "assemble_view", "hop1_layer", "local_data"]
 
 
 @dataclass(frozen=True)
@@ -132,16 +132,54 @@ class HaloBuilder:
         seen[inner] = False
         seen[out_only] = False
         if len(out_only):
-            layers[0] = unique_int(np.concatenate([layers[0], out_only]))
+            layers[0] = hop1_layer(layers[0], out_only, start, end)
         halo_eids = unique_int(np.concatenate(extra)) if extra else np.zeros(0, dtype=np.int64)
         return self._finish(p, inner, layers, np.concatenate([owned, halo_eids]), len(owned))
 
     def _finish(self, p: int, inner: np.ndarray, layers: list[np.ndarray], eids: np.ndarray,
                 num_inner_edges: int) -> PartView:
-        nodes = np.concatenate([inner, *layers]) if layers else inner
-        hop = np.repeat(np.arange(len(layers) + 1, dtype=np.int8), [len(inner)] + [len(x) for x in layers])
-        local = self._local
-        local[nodes] = np.arange(len(nodes))
-        src, dst = local[self.r.src[eids]], local[self.r.dst[eids]]
-        local[nodes] = -1
-        return PartView(p, nodes, hop, eids, len(inner), num_inner_edges, src, dst)
+        return assemble_view(p, inner, layers, eids, num_inner_edges, self.r.src[eids], self.r.dst[eids],
+                             self._local)
+
+
+def hop1_layer(owned_src: np.ndarray, out_dst: np.ndarray, start: int, end: int) -> np.ndarray:
+    """HALO nodes of hop 1: sources of owned edges outside ``[start, end)``, and out-neighbours.
+
+    Examples
+    --------
+    >>> hop1_layer(np.array([0, 5, 1, 5]), np.array([7, 4]), 0, 2).tolist()
+    [4, 5, 7]
+    """
+    outside = owned_src[(owned_src < start) | (owned_src >= end)]
+    return unique_int(np.concatenate([outside, out_dst]))
+
+
+def assemble_view(p: int, inner: np.ndarray, layers: list[np.ndarray], eids: np.ndarray, num_inner_edges: int,
+                  src: np.ndarray, dst: np.ndarray, scratch: np.ndarray) -> PartView:
+    """A :class:`PartView` from its node layers and edges (``src``/``dst``: global ids of ``eids``' ends).
+
+    ``scratch`` is an all ``-1`` int64 array over global node ids; it is left as found.
+    """
+    nodes = np.concatenate([inner, *layers]) if layers else inner
+    hop = np.repeat(np.arange(len(layers) + 1, dtype=np.int8), [len(inner)] + [len(x) for x in layers])
+    scratch[nodes] = np.arange(len(nodes))
+    lsrc, ldst = scratch[src], scratch[dst]
+    scratch[nodes] = -1
+    return PartView(p, nodes, hop, eids, len(inner), num_inner_edges, lsrc, ldst)
+
+
+def local_data(v: PartView, part_id: np.ndarray, ntype: np.ndarray, orig_n: np.ndarray, etype: np.ndarray,
+               orig_e: np.ndarray, typed: bool) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The node and edge data of a partition's local graph (DGL's names), as arrays.
+
+    ``part_id``, ``ntype`` and ``orig_n`` describe ``v.nodes``; ``etype`` and
+    ``orig_e`` describe ``v.eids``. ``_TYPE`` is stored only when ``typed``.
+    """
+    inner_edge = np.zeros(len(v.eids), dtype=bool)
+    inner_edge[:v.num_inner_edges] = True
+    ndata = {"_ID": v.nodes, "inner_node": v.hop == 0, "part_id": part_id, "orig_id": orig_n, "halo_hop": v.hop}
+    edata = {"_ID": v.eids, "inner_edge": inner_edge, "orig_id": orig_e}
+    if typed:
+        ndata["_TYPE"] = ntype
+        edata["_TYPE"] = etype
+    return ndata, edata

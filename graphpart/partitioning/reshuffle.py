@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-__all__ = ["Reshuffle", "reshuffle", "stable_order"]
+__all__ = ["Reshuffle", "reshuffle", "stable_order", "group_order", "block_bounds"]
 
 
 def stable_order(keys: np.ndarray) -> np.ndarray:
@@ -70,12 +70,37 @@ class Reshuffle:
         return int(self.edge_bounds[p, 0, 0]), int(self.edge_bounds[p, -1, 1])
 
 
+def group_order(keys: np.ndarray, num_groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """The id-order rule: indices grouping ``keys`` (stable) and the size of each group.
+
+    The in-memory reshuffle and the chunked pipeline both number nodes and edges
+    with this, so both give the same new ids.
+
+    Examples
+    --------
+    >>> order, counts = group_order(np.array([1, 0, 1, 0]), 3)
+    >>> order.tolist(), counts.tolist()
+    ([1, 3, 0, 2], [2, 2, 0])
+    """
+    return stable_order(keys), np.bincount(keys, minlength=num_groups)
+
+
+def block_bounds(counts: np.ndarray) -> np.ndarray:
+    """``[start, end)`` of consecutive blocks of sizes ``counts`` (parts, types) -> (parts, types, 2).
+
+    Examples
+    --------
+    >>> block_bounds(np.array([[2, 1], [0, 3]])).tolist()
+    [[[0, 2], [2, 3]], [[3, 3], [3, 6]]]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    ends = np.cumsum(counts.ravel())
+    return np.stack([ends - counts.ravel(), ends], axis=1).reshape(*counts.shape, 2)
+
+
 def _bounds(keys: np.ndarray, num_parts: int, num_types: int) -> tuple[np.ndarray, np.ndarray]:
-    order = stable_order(keys)
-    counts = np.bincount(keys, minlength=num_parts * num_types)
-    ends = np.cumsum(counts)
-    bounds = np.stack([ends - counts, ends], axis=1).reshape(num_parts, num_types, 2)
-    return order, bounds
+    order, counts = group_order(keys, num_parts * num_types)
+    return order, block_bounds(counts.reshape(num_parts, num_types))
 
 
 def reshuffle(
