@@ -24,7 +24,7 @@ from ._files import write_array
 from .format import ChunkedMetadata, read_metadata
 from .read import read_data, read_edges
 
-__all__ = ["ALGORITHMS", "assign", "write_assignment", "read_assignment", "PARTITION_META"]
+__all__ = ["ALGORITHMS", "assign", "write_assignment", "read_assignment", "assignment_algorithm", "PARTITION_META"]
 
 PARTITION_META = "partition_meta.json"
 ALGORITHMS = ("random", "metis")
@@ -90,6 +90,16 @@ def read_assignment(folder: str | os.PathLike, meta: ChunkedMetadata | str | os.
             raise GraphpartError(f"{folder / (t + '.txt')}: partition ids must lie in 0..{num_parts - 1}, "
                                  f"got {int(p.min())}..{int(p.max())}")
     return parts, num_parts
+
+
+def assignment_algorithm(folder: str | os.PathLike) -> str:
+    """The algorithm ``partition_meta.json`` names, or ``"custom"`` for a folder without one."""
+    pm = Path(folder) / PARTITION_META
+    try:
+        name = json.loads(pm.read_text()).get("algo_name") if pm.is_file() else None
+    except (json.JSONDecodeError, AttributeError):
+        name = None
+    return name if isinstance(name, str) and name else "custom"
 
 
 def _homogeneous_edges(meta: ChunkedMetadata) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

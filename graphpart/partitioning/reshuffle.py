@@ -23,7 +23,10 @@ def stable_order(keys: np.ndarray) -> np.ndarray:
     >>> stable_order(np.array([2, 0, 2, 1, 0])).tolist()
     [1, 4, 3, 0, 2]
     """
-    return torch.sort(torch.from_numpy(np.ascontiguousarray(keys)), stable=True).indices.numpy()
+    keys = np.ascontiguousarray(keys)
+    if not keys.flags.writeable:  # e.g. memory-mapped: torch wants memory it may own
+        keys = keys.copy()
+    return torch.sort(torch.from_numpy(keys), stable=True).indices.numpy()
 
 
 @dataclass(frozen=True)

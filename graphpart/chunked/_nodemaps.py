@@ -1,0 +1,97 @@
+"""Node id maps of the chunked pipeline: from an assignment to new ids, kept as memory-mapped files.
+
+Every worker task opens these ``.npy`` files with ``mmap_mode="r"``: three
+int64 arrays per node type (partition, new id, and original ids grouped by
+partition), shared through the page cache instead of copied into each task.
+New ids follow :func:`graphpart.partitioning.reshuffle.group_order`, the rule
+the in-memory reshuffle uses: partition-major, then node type, then original id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..partitioning.reshuffle import block_bounds, group_order
+
+__all__ = ["NodeMaps"]
+
+
+@dataclass(frozen=True)
+class NodeMaps:
+    """New node ids of a chunked graph under one assignment.
+
+    Attributes
+    ----------
+    folder : Path
+        Where the ``.npy`` maps live (inside the output's temporary folder).
+    ntypes : tuple of str
+        Node types in id order (sorted, as :class:`~graphpart.Graph` orders them).
+    counts : ndarray, shape (num_parts, num_ntypes)
+        Nodes of each type in each partition.
+    bounds : ndarray, shape (num_parts, num_ntypes, 2)
+        ``[start, end)`` of each (partition, type) block of new homogeneous ids.
+    """
+
+    folder: Path
+    ntypes: tuple[str, ...]
+    counts: np.ndarray
+    bounds: np.ndarray
+
+    @classmethod
+    def build(cls, parts: dict[str, np.ndarray], ntypes: list[str], num_parts: int, folder: Path) -> "NodeMaps":
+        """Compute the maps of ``parts`` (``{ntype: partition per node}``) and save them under ``folder``."""
+        folder.mkdir(parents=True, exist_ok=True)
+        counts = np.zeros((num_parts, len(ntypes)), dtype=np.int64)
+        orders = []
+        for ti, t in enumerate(ntypes):
+            order, counts[:, ti] = group_order(np.asarray(parts[t], dtype=np.int64), num_parts)
+            orders.append(order)
+        bounds = block_bounds(counts)
+        before = np.cumsum(counts, axis=0) - counts  # nodes of the type in earlier partitions
+        for ti, t in enumerate(ntypes):
+            n = len(orders[ti])
+            shift = np.repeat(bounds[:, ti, 0] - before[:, ti], counts[:, ti])
+            new = np.empty(n, dtype=np.int64)
+            new[orders[ti]] = np.arange(n, dtype=np.int64) + shift
+            np.save(folder / f"{ti}.part.npy", np.asarray(parts[t], dtype=np.int64))
+            np.save(folder / f"{ti}.new.npy", new)
+            np.save(folder / f"{ti}.order.npy", orders[ti])
+        return cls(folder, tuple(ntypes), counts, bounds)
+
+    def _load(self, ti: int, kind: str) -> np.ndarray:
+        return np.load(self.folder / f"{ti}.{kind}.npy", mmap_mode="r")
+
+    def part(self, ti: int) -> np.ndarray:
+        """Partition of every node of type ``ti`` (by type-wise original id)."""
+        return self._load(ti, "part")
+
+    def new(self, ti: int) -> np.ndarray:
+        """New homogeneous id of every node of type ``ti`` (by type-wise original id)."""
+        return self._load(ti, "new")
+
+    @property
+    def num_parts(self) -> int:
+        return self.counts.shape[0]
+
+    def inner_orig(self, p: int, ti: int) -> np.ndarray:
+        """Type-wise original ids of the type-``ti`` nodes partition ``p`` owns, in new id order."""
+        start = int(self.counts[:p, ti].sum())
+        return np.asarray(self._load(ti, "order")[start:start + int(self.counts[p, ti])])
+
+    def describe(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(partition, node type, type-wise original id)`` of new homogeneous ids ``nodes``."""
+        num_types = len(self.ntypes)
+        starts = self.bounds[:, :, 0].ravel()
+        block = np.searchsorted(starts, nodes, side="right") - 1  # last block starting at or before
+        part, ntype = np.divmod(block, num_types)
+        orig = np.empty(len(nodes), dtype=np.int64)
+        before = np.cumsum(self.counts, axis=0) - self.counts
+        for ti in range(num_types):  # a loop over node types, not nodes
+            sel = np.flatnonzero(ntype == ti)
+            if len(sel):
+                p = part[sel]
+                orig[sel] = self._load(ti, "order")[nodes[sel] - self.bounds[p, ti, 0] + before[p, ti]]
+        return part, ntype, orig

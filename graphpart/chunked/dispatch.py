@@ -1,0 +1,207 @@
+"""Step 2 of the chunked pipeline: shuffle a chunked graph to its partitions on Dask.
+
+``dispatch(in_dir, partitions_dir, out_dir)`` reads a chunked graph and an
+assignment (step 1) and writes exactly what the in-memory
+:func:`graphpart.partition_graph` writes for that assignment: the same config,
+new ids, edge order, local graphs and features, so
+:func:`graphpart.load_partition` reads it unchanged.
+
+It runs in two phases of Dask tasks, on an embedded ``LocalCluster`` or any
+running cluster (``scheduler=`` / ``client=``): one task per chunk splits it into
+per-partition pieces, then one task per partition gathers its pieces and writes
+its files. No task holds the whole edge list or a whole feature matrix.
+
+Peak memory per worker task, for ``N`` nodes:
+
+* phase 1: one chunk (its edges, or its feature rows) plus ``8 N`` bytes of
+  node maps, read through ``mmap`` (shared by the workers of one machine);
+* phase 2: the edges and features of one partition, its HALO edges, and an
+  ``8 N``-byte scratch array.
+
+The driver holds the assignment and builds the node maps: about ``40 N`` bytes.
+Everything is written into a temporary sibling of ``out_dir`` (intermediate
+pieces included, on the same file system, so workers on several machines need
+it shared) and renamed into place at the end: a failed or killed run leaves no
+partial output and keeps any earlier one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .._check import check_count
+from .._config import check_graph_name
+from .._io import atomic_dir
+from .._schema import etype_str
+from ..errors import GraphpartError
+from ..partitioning.reshuffle import block_bounds
+from ..storage import build_config, check_out_path
+from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part
+from ._cluster import dask_client, run_tasks
+from ._nodemaps import NodeMaps
+from ._shuffle import Plan, chunk_rows, shuffle_edges, shuffle_node_data
+from .assign import assignment_algorithm, read_assignment
+from .format import read_metadata
+
+__all__ = ["dispatch", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
+
+logger = logging.getLogger(__name__)
+
+
+def _node_data_rows(client, plan: Plan, progress: bool) -> dict[tuple[int, int], np.ndarray]:
+    """Rows per chunk of every node-data field (from the metadata's counts, else by reading)."""
+    out, todo = {}, []
+    for ti, t in enumerate(plan.maps.ntypes):
+        for k, name in enumerate(plan.node_names(ti)):
+            spec = plan.meta.node_data[t][name]
+            if spec.counts is not None:
+                out[ti, k] = np.asarray(spec.counts, dtype=np.int64)
+            else:
+                todo += [((ti, k), (spec, c)) for c in range(len(spec.paths))]
+    rows = run_tasks(client, chunk_rows, [a for _, a in todo], progress, "count-rows")
+    for key in {key for key, _ in todo}:
+        out[key] = np.array([r for (k2, _), r in zip(todo, rows) if k2 == key], dtype=np.int64)
+    return out
+
+
+def _shuffle(client, plan: Plan, progress: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Phase 1 on every chunk; returns per edge type the (chunks, parts) counts and the chunk rows."""
+    meta = plan.meta
+    node_rows = _node_data_rows(client, plan, progress)
+    node_args = []
+    for (ti, k), rows in node_rows.items():
+        t, name = plan.maps.ntypes[ti], plan.node_names(ti)[k]
+        if int(rows.sum()) != meta.num_nodes[t]:
+            raise GraphpartError(f"{meta.path}: node_data[{t!r}][{name!r}] has {int(rows.sum())} rows in its "
+                                 f"chunks, but node type {t!r} has {meta.num_nodes[t]} nodes")
+        row0 = np.cumsum(rows) - rows
+        node_args += [(plan, ti, k, c, int(row0[c])) for c in range(len(rows))]
+    edge_args = [(plan, ei, c) for ei, e in enumerate(plan.etypes) for c in range(len(meta.edges[e].paths))]
+    results = run_tasks(client, shuffle_edges, edge_args, progress, "shuffle-edges")
+    run_tasks(client, shuffle_node_data, node_args, progress, "shuffle-node-data")
+    counts, rows = [], []
+    for ei, e in enumerate(plan.etypes):
+        mine = [r for a, r in zip(edge_args, results) if a[1] == ei]
+        counts.append(np.stack([c for c, _ in mine]).astype(np.int64))
+        rows.append(np.array([n for _, n in mine], dtype=np.int64))
+        if int(rows[-1].sum()) != meta.num_edges[e]:
+            raise GraphpartError(f"{meta.path}: edge type {etype_str(e)!r} has {int(rows[-1].sum())} edges in its "
+                                 f"chunks, but num_edges_per_type says {meta.num_edges[e]}")
+    return counts, rows
+
+
+def _merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:
+    """Concatenate the per-partition original ids into one ``.npy`` per type (bounded: one part at a time)."""
+    folder = tmp / fname.removesuffix(".pt")
+    folder.mkdir()
+    maps = {t: np.lib.format.open_memmap(folder / f"{t}.npy", mode="w+", dtype=np.int64, shape=(n,))
+            for t, n in sizes.items()}
+    pos = dict.fromkeys(sizes, 0)
+    for p in range(num_parts):
+        part = torch.load(tmp / f"part{p}" / fname, weights_only=True, mmap=True)
+        for t, ids in part.items():
+            maps[t][pos[t]:pos[t] + len(ids)] = ids.numpy()
+            pos[t] += len(ids)
+    for m in maps.values():
+        m.flush()
+
+
+def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
+             num_hops: int = 1, graph_name: str | None = None, save_orig_nids: bool = False,
+             save_orig_eids: bool = False, scheduler: str | None = None, client=None, workers: int = 2,
+             threads_per_worker: int = 1, memory_limit: str | int | None = "auto", processes: bool = True,
+             progress: bool = False) -> Path:
+    """Write the partitions of a chunked graph under an assignment; returns the config path.
+
+    Parameters
+    ----------
+    in_dir : path
+        The chunked graph (``metadata.json`` or its folder).
+    partitions_dir : path
+        The assignment (``<ntype>.txt`` and optionally ``partition_meta.json``).
+    out_dir : path
+        Output folder, as ``partition_graph``'s ``out_path``.
+    num_hops : {0, 1}
+        HALO hops.
+    graph_name : str, optional
+        Defaults to the metadata's ``graph_name``.
+    save_orig_nids, save_orig_eids : bool
+        Also write ``part<i>/orig_nids.pt`` / ``orig_eids.pt`` (``{type: original
+        type-wise ids}`` of what the partition owns) and merged maps
+        ``orig_nids/<ntype>.npy`` / ``orig_eids/<src:rel:dst>.npy`` over all
+        partitions (``orig[new type-wise id] = old``); see :func:`load_orig_ids`.
+    scheduler : str, optional
+        Address of a running Dask scheduler (``tcp://host:port``).
+    client : distributed.Client, optional
+        A client to use as is.
+    workers, threads_per_worker, memory_limit, processes
+        The embedded ``LocalCluster`` when neither ``scheduler`` nor ``client`` is given.
+    progress : bool
+        Dask's progress bar in a terminal, a dashboard link in Jupyter.
+    """
+    meta = read_metadata(in_dir)
+    num_hops = check_count(num_hops, "num_hops")
+    if num_hops > 1:
+        raise GraphpartError(f"dispatch writes num_hops 0 or 1, got {num_hops}; for more hops partition in memory "
+                             "with partition_graph")
+    parts, num_parts = read_assignment(partitions_dir, meta)
+    algorithm = assignment_algorithm(partitions_dir)
+    graph_name = check_graph_name(graph_name or meta.graph_name)
+    out = Path(out_dir).absolute()
+    check_out_path(out)
+    ntypes, etypes = sorted(meta.ntypes), tuple(sorted(meta.etypes))
+    with atomic_dir(out) as tmp, dask_client(scheduler, client, workers=workers, threads_per_worker=threads_per_worker,
+                                             memory_limit=memory_limit, processes=processes) as c:
+        work = tmp / "_work"
+        maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
+        del parts
+        plan = Plan(meta, work, maps, etypes, num_hops)
+        counts, rows = _shuffle(c, plan, progress)
+        edge_bounds = block_bounds(np.stack([cnt.sum(axis=0) for cnt in counts], axis=1)
+                                   if counts else np.zeros((num_parts, 0), dtype=np.int64))
+        args = [(plan, p, tmp / f"part{p}", counts, rows, edge_bounds, save_orig_nids, save_orig_eids)
+                for p in range(num_parts)]
+        stats = run_tasks(c, build_part, args, progress, "write-partitions")
+        for p, s in enumerate(stats):
+            logger.info("partition %d: %d nodes + %d HALO, %d edges", p, s["nodes"], s["halo_nodes"], s["edges"])
+        shutil.rmtree(work)
+        if save_orig_nids:
+            _merge_orig(tmp, num_parts, ORIG_NIDS, {t: meta.num_nodes[t] for t in ntypes})
+        if save_orig_eids:
+            _merge_orig(tmp, num_parts, ORIG_EIDS, {etype_str(e): meta.num_edges[e] for e in etypes})
+        for stale in tmp.rglob(".*.tmp"):  # left by a task that died and was rerun elsewhere
+            stale.unlink()
+        cfg = build_config(graph_name, algorithm, num_hops, 1, maps.bounds, edge_bounds, ntypes,
+                           [etype_str(e) for e in etypes])
+        (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
+    return out / f"{graph_name}.json"
+
+
+def load_orig_ids(config_path: str | os.PathLike):
+    """The merged original-id maps ``dispatch`` saved, shaped like ``partition_graph(return_mapping=True)``.
+
+    Returns ``(orig_nids, orig_eids)``: tensors for a homogeneous graph, dicts by
+    node type / canonical edge type otherwise; ``None`` for a map not saved.
+    """
+    from .._config import read_config
+    from .._schema import parse_etype
+
+    cfg = read_config(config_path)
+    root = Path(config_path).parent
+    out = []
+    for folder, types, key in (("orig_nids", cfg["_ntypes"], str), ("orig_eids", cfg["_etypes"], parse_etype)):
+        if not (root / folder).is_dir():
+            out.append(None)
+            continue
+        maps = {key(t): torch.from_numpy(np.load(root / folder / f"{t}.npy", mmap_mode="r", allow_pickle=False)
+                                         .copy()) for t in types}
+        homogeneous = len(cfg["_ntypes"]) == 1 and len(cfg["_etypes"]) == 1
+        out.append(next(iter(maps.values())) if homogeneous else maps)
+    return tuple(out)

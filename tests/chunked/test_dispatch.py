@@ -1,0 +1,155 @@
+"""Step 2: dispatch on Dask writes what the in-memory partition_graph writes for the same assignment."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart.chunked import assign, load_chunked, write_assignment, write_chunked
+from graphpart.chunked.dispatch import dispatch, load_orig_ids
+from graphpart.datasets import load_karate_club, sbm
+
+from ..partitioning.test_invariants import hetero_graph, karate
+from .conftest import assert_same_partitions
+
+
+def featured_sbm():
+    g = sbm(block_sizes=[50, 40, 30], p_in=0.15, p_out=0.01, seed=3, feat_dim=4, train_frac=0.3)
+    g.edata["w"] = torch.rand(g.num_edges(), dtype=torch.float32)
+    return g
+
+
+GRAPHS = {"karate": karate, "sbm": featured_sbm, "hetero": hetero_graph}
+
+
+def in_memory(g, parts: dict, num_parts, out, num_hops):
+    """partition_graph with the same assignment, given type-wise."""
+    method = parts["_N"] if g.is_homogeneous else parts
+    return gp.partition_graph(g, "g", num_parts, out, part_method=method, num_hops=num_hops,
+                              return_mapping=True)
+
+
+def random_parts(g, num_parts, seed=0):
+    rng = np.random.default_rng(seed)
+    return {t: rng.integers(0, num_parts, g.num_nodes(t)) for t in g.ntypes}
+
+
+@pytest.mark.parametrize("num_hops", [0, 1])
+@pytest.mark.parametrize("num_chunks,num_parts", [(2, 4), (5, 3), (3, 1)])
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_equals_the_in_memory_partition(name, num_chunks, num_parts, num_hops, tmp_path, dask_client):
+    g = GRAPHS[name]()
+    write_chunked(g, tmp_path / "ch", num_chunks, graph_name="g")
+    parts = random_parts(g, num_parts)
+    write_assignment(tmp_path / "asg", parts, num_parts, "custom")
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", num_hops=num_hops, client=dask_client,
+                   save_orig_nids=True, save_orig_eids=True)
+    nmap, emap = in_memory(g, parts, num_parts, tmp_path / "mem", num_hops)
+    assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
+    onids, oeids = load_orig_ids(cfg)
+    if g.is_homogeneous:
+        assert torch.equal(onids, nmap) and torch.equal(oeids, emap)
+    else:
+        assert onids.keys() == nmap.keys() and all(torch.equal(onids[t], nmap[t]) for t in nmap)
+        assert all(torch.equal(oeids[e], emap[e]) for e in emap)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "numpy", "parquet"])
+def test_every_chunk_format(fmt, tmp_path, dask_client):
+    g = hetero_graph(1)
+    write_chunked(g, tmp_path / "ch", 3, graph_name="g", edge_format=fmt, node_data_format=fmt,
+                  edge_data_format=fmt)
+    parts = random_parts(g, 2, seed=1)
+    write_assignment(tmp_path / "asg", parts, 2, "custom")
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    in_memory(g, parts, 2, tmp_path / "mem", 1)
+    assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
+
+
+def test_metis_pipeline_equals_partition_graph_config_included(tmp_path, dask_client):
+    g = featured_sbm()
+    write_chunked(g, tmp_path / "ch", 4, graph_name="g")
+    assign(tmp_path / "ch", tmp_path / "asg", 3, "metis", seed=5)
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    gp.partition_graph(load_chunked(tmp_path / "ch"), "g", 3, tmp_path / "mem", seed=5)
+    assert json.loads(cfg.read_text())["part_method"] == "metis"
+    assert_same_partitions(cfg, tmp_path / "mem" / "g.json", same_method=True)
+
+
+def test_per_partition_original_ids(tmp_path, dask_client):
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "ch", 2, graph_name="g")
+    parts = random_parts(g, 3)
+    write_assignment(tmp_path / "asg", parts, 3, "custom")
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, save_orig_nids=True)
+    for p in range(3):
+        ids = torch.load(tmp_path / "out" / f"part{p}" / "orig_nids.pt", weights_only=True)
+        for t in g.ntypes:
+            assert torch.equal(ids[t], torch.from_numpy(np.flatnonzero(parts[t] == p)))
+    assert not (tmp_path / "out" / "part0" / "orig_eids.pt").exists()
+    assert load_orig_ids(cfg)[1] is None
+
+
+def test_load_partition_reads_the_output(tmp_path, dask_client):
+    g = load_karate_club()
+    write_chunked(g, tmp_path / "ch", 2)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, graph_name="karate")
+    assert cfg.name == "karate.json"
+    data = gp.load_partition(cfg, 1)
+    assert data.book.num_partitions() == 2 and data.graph_name == "karate"
+    assert sorted(os.listdir(tmp_path / "out")) == ["karate.json", "part0", "part1"]
+
+
+def test_more_hops_are_refused(tmp_path):
+    write_chunked(load_karate_club(), tmp_path / "ch", 2)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    with pytest.raises(gp.GraphpartError, match="num_hops 0 or 1, got 2"):
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", num_hops=2)
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_chunk_leaves_no_output_and_keeps_the_earlier_one(tmp_path, dask_client):
+    g = featured_sbm()
+    meta = write_chunked(g, tmp_path / "ch", 3)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    before = {p.relative_to(tmp_path / "out"): p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    m = json.loads(meta.read_text())
+    edge_file = meta.parent / m["edges"]["_N:_E:_N"]["data"][1]
+    lines = edge_file.read_text().splitlines()
+    edge_file.write_text("\n".join([f"0 {g.num_nodes() + 7}"] + lines[1:]) + "\n")
+    with pytest.raises(gp.GraphpartError, match=f"destination id {g.num_nodes() + 7} is out of range"):
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    after = {p.relative_to(tmp_path / "out"): p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    assert after == before and cfg.exists()
+    assert sorted(os.listdir(tmp_path)) == ["asg", "ch", "out"]  # no temporary sibling left
+
+
+def test_edge_data_chunks_must_match_edge_chunks(tmp_path, dask_client):
+    g = featured_sbm()
+    meta = write_chunked(g, tmp_path / "ch", 3)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    m = json.loads(meta.read_text())
+    w = m["edge_data"]["_N:_E:_N"]["w"]
+    path = meta.parent / w["data"][0]
+    np.save(path, np.load(path)[:-1])
+    w.pop("counts", None)
+    meta.write_text(json.dumps(m))
+    with pytest.raises(gp.GraphpartError, match="has .* rows but its edge chunk .* has"):
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    assert not (tmp_path / "out").exists()
+
+
+def test_assignment_must_cover_every_node(tmp_path, dask_client):
+    write_chunked(load_karate_club(), tmp_path / "ch", 2)
+    (tmp_path / "asg").mkdir()
+    (tmp_path / "asg" / "_N.txt").write_text("0\n1\n")
+    with pytest.raises(gp.GraphpartError, match="2 lines, but node type '_N' has 34 nodes"):
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    assert not (tmp_path / "out").exists()
