@@ -1,4 +1,4 @@
-"""The ``graphpart`` command: ``graphpart partition`` and ``graphpart inspect``."""
+"""The ``graphpart`` command: ``partition`` and ``inspect`` here, the chunked pipeline in ``_cli_chunked``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ._cli_chunked import CHUNKED_COMMANDS, add_chunked_commands
 from .errors import GraphpartError
 
 __all__ = ["main", "build_parser"]
@@ -60,32 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     i = sub.add_parser("inspect", help="print the metrics of partitions written to disk")
     i.add_argument("config", help="the <graph_name>.json written by 'graphpart partition'")
     i.add_argument("--json", action="store_true", help="print the metrics as JSON")
-    c = sub.add_parser("chunk", help="write a graph in the chunked graph format (metadata.json + chunk files)")
-    _graph_source(c)
-    c.add_argument("--out-dir", required=True)
-    c.add_argument("--num-chunks", type=int, required=True)
-    c.add_argument("--graph-name", help="default: the output folder's name")
-    for kind, default in (("edge", "csv"), ("node-data", "numpy"), ("edge-data", "numpy")):
-        c.add_argument(f"--{kind}-format", default=default, choices=["csv", "numpy", "parquet"])
-    c.add_argument("--delimiter", default=" ", help="CSV delimiter (default: a space)")
-    a = sub.add_parser("assign", help="step 1: a partition assignment (<ntype>.txt files) of a chunked graph")
-    a.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
-    a.add_argument("--out-dir", required=True)
-    a.add_argument("--num-parts", type=int, required=True)
-    a.add_argument("--algorithm", default="random", choices=["random", "metis"])
-    a.add_argument("--balance-ntypes", metavar="FIELD", help="metis: also balance each value of this node data")
-    a.add_argument("--balance-edges", action="store_true", help="metis: also balance in-degrees")
-    a.add_argument("--seed", type=int)
+    add_chunked_commands(sub, _graph_source)
     return parser
-
-
-def _assign(args) -> int:
-    from .chunked import assign
-
-    out = assign(args.in_dir, args.out_dir, args.num_parts, args.algorithm, balance_ntypes=args.balance_ntypes,
-                 balance_edges=args.balance_edges, seed=args.seed)
-    sys.stdout.write(f"wrote {out}\n")
-    return 0
 
 
 def _graph_source(p: argparse.ArgumentParser) -> None:
@@ -101,16 +78,6 @@ def _load(args):
     from ._npz import load_graph
 
     return datasets.load(args.dataset, **dict(args.dataset_arg)) if args.dataset else load_graph(args.graph)
-
-
-def _chunk(args) -> int:
-    from .chunked import write_chunked
-
-    meta = write_chunked(_load(args), args.out_dir, args.num_chunks, graph_name=args.graph_name,
-                         edge_format=args.edge_format, node_data_format=args.node_data_format,
-                         edge_data_format=args.edge_data_format, delimiter=args.delimiter)
-    sys.stdout.write(f"wrote {meta}\n")
-    return 0
 
 
 def _balance(g, field: str | None):
@@ -181,7 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        return {"partition": _partition, "inspect": _inspect, "chunk": _chunk, "assign": _assign}[args.command](args)
+        commands = {"partition": _partition, "inspect": _inspect, **CHUNKED_COMMANDS}
+        return commands[args.command](args, _load) if args.command in CHUNKED_COMMANDS else commands[args.command](args)
     except GraphpartError as exc:
         sys.stderr.write(f"graphpart: error: {exc}\n")
         return 2

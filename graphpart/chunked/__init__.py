@@ -4,6 +4,8 @@
 ``metadata.json``; ``load_chunked`` reads every chunk back into a ``Graph``, checking row counts,
 id ranges and edge-feature chunking. ``assign`` is step 1 of the pipeline: a partition
 assignment (``<ntype>.txt`` files), random or METIS; ``read_assignment`` validates any such folder.
+``dispatch`` is step 2: it writes the partitions on Dask, exactly as ``partition_graph`` would;
+``verify`` checks written partitions against their chunked input.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from .assign import ALGORITHMS, assign, read_assignment, write_assignment
 from .format import METADATA, ChunkedMetadata, ChunkSpec, read_metadata
 from .read import load_chunked, read_data, read_edges
 from .write import write_chunked
+from .dispatch import dispatch, load_orig_ids
+from .verify import Verification, verify
 
-__all__ = ["assign", "read_assignment", "write_assignment", "ALGORITHMS", "write_chunked", "read_metadata", "load_chunked", "read_edges", "read_data", "ChunkedMetadata",
+__all__ = ["dispatch", "load_orig_ids", "verify", "Verification", "assign", "read_assignment", "write_assignment", "ALGORITHMS", "write_chunked", "read_metadata", "load_chunked", "read_edges", "read_data", "ChunkedMetadata",
            "ChunkSpec", "METADATA"]

@@ -27,7 +27,9 @@ from .read import read_data, read_edges
 __all__ = ["ALGORITHMS", "assign", "write_assignment", "read_assignment", "assignment_algorithm", "PARTITION_META"]
 
 PARTITION_META = "partition_meta.json"
-ALGORITHMS = ("random", "metis")
+ALGORITHMS = ("random", "metis", "fennel", "ldg")
+#: Nodes per task of the random assignment on Dask.
+RANDOM_CHUNK = 1 << 20
 VERSION = "1.0.0"
 
 
@@ -38,9 +40,13 @@ def write_assignment(out_dir: str | os.PathLike, parts: dict[str, np.ndarray], n
     with atomic_dir(out_dir) as tmp:
         for t, p in parts.items():
             write_array(tmp / f"{t}.txt", np.asarray(p, dtype=np.int64), {"name": "csv", "delimiter": " "})
-        (tmp / PARTITION_META).write_text(json.dumps(
-            {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}, indent=2))
+        _write_meta(tmp, num_parts, algorithm)
     return out_dir
+
+
+def _write_meta(folder: Path, num_parts: int, algorithm: str) -> None:
+    (folder / PARTITION_META).write_text(json.dumps(
+        {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}, indent=2))
 
 
 def _read_txt(path: Path) -> np.ndarray:
@@ -103,13 +109,14 @@ def assignment_algorithm(folder: str | os.PathLike) -> str:
 
 
 def _homogeneous_edges(meta: ChunkedMetadata) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in meta.ntypes])])
+    ntypes = sorted(meta.ntypes)  # homogeneous ids as Graph numbers them
+    offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in ntypes])])
     src, dst = [], []
-    for e in meta.etypes:
+    for e in sorted(meta.etypes):
         for i in range(len(meta.edges[e].paths)):
             s, d = read_edges(meta, e, i)
-            src.append(s + offsets[meta.ntypes.index(e[0])])
-            dst.append(d + offsets[meta.ntypes.index(e[2])])
+            src.append(s + offsets[ntypes.index(e[0])])
+            dst.append(d + offsets[ntypes.index(e[2])])
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, dtype=np.int64))
     return cat(src), cat(dst), offsets
 
@@ -117,7 +124,7 @@ def _homogeneous_edges(meta: ChunkedMetadata) -> tuple[np.ndarray, np.ndarray, n
 def _balance_classes(meta: ChunkedMetadata, field: str | None, offsets: np.ndarray) -> np.ndarray:
     """Node type, crossed with the values of node data ``field`` where a type has it."""
     classes, next_class = [], 0
-    for t in meta.ntypes:
+    for t in sorted(meta.ntypes):
         n = meta.num_nodes[t]
         spec = meta.node_data.get(t, {}).get(field) if field else None
         if spec is None:
@@ -133,28 +140,88 @@ def _balance_classes(meta: ChunkedMetadata, field: str | None, offsets: np.ndarr
     return np.concatenate(classes) if classes else np.zeros(0, dtype=np.int64)
 
 
+def _random_chunk(out: Path, start: int, stop: int, homo_start: int, num_parts: int, seed) -> Path:
+    """Nodes ``[start, stop)`` of one type: part ``homogeneous id % k``, shuffled within the chunk."""
+    rng = np.random.default_rng(seed)
+    parts = rng.permutation((np.arange(stop - start, dtype=np.int64) + homo_start + start) % num_parts)
+    write_array(out, parts, {"name": "csv", "delimiter": " "})
+    return out
+
+
+def _random_on_dask(meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, client_args: dict) -> None:
+    """A balanced random assignment (each type and the total within one node of even), chunk-parallel."""
+    from ._cluster import dask_client, run_tasks
+
+    ntypes = sorted(meta.ntypes)
+    offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in ntypes])])
+    ranges = [(t, a, min(a + RANDOM_CHUNK, meta.num_nodes[t]), int(offsets[i]))
+              for i, t in enumerate(ntypes) for a in range(0, meta.num_nodes[t], RANDOM_CHUNK)]
+    seeds = np.random.SeedSequence(None if seed is None else int(seed)).spawn(len(ranges))
+    args = [(tmp / f".{t}.{j}.part", a, b, off, k, sq) for j, ((t, a, b, off), sq) in enumerate(zip(ranges, seeds))]
+    with dask_client(**client_args) as c:
+        files = run_tasks(c, _random_chunk, args, False, "random-assign")
+    for t in ntypes:
+        with open(tmp / f"{t}.txt", "wb") as out:
+            for (name, *_), f in zip(ranges, files):
+                if name == t:
+                    out.write(f.read_bytes())
+                    f.unlink()
+
+
 def assign(in_dir: str | os.PathLike, out_dir: str | os.PathLike, num_parts: int, algorithm: str = "random",
-           *, balance_ntypes: str | None = None, balance_edges: bool = False, seed: Seed = None) -> Path:
+           *, balance_ntypes: str | None = None, balance_edges: bool = False, seed: Seed = None,
+           scheduler: str | None = None, client=None, workers: int = 2, threads_per_worker: int = 1,
+           memory_limit: str | int | None = "auto", processes: bool = True, **stream_options) -> Path:
     """Compute a partition assignment of a chunked graph and write it to ``out_dir``.
 
-    ``"random"`` is balanced per node type and reads no edges. ``"metis"`` loads
-    every edge chunk into one graph (it must fit in memory) and runs the same
-    METIS path as :func:`graphpart.partition`: each node type balanced, and each
-    value of node data ``balance_ntypes`` too.
+    * ``"random"``: balanced per node type (and in total) and reads no edges; its
+      chunks of nodes are drawn in parallel on Dask (``scheduler`` / ``client`` /
+      LocalCluster options as :func:`~graphpart.chunked.dispatch`).
+    * ``"metis"``: loads every edge chunk into one graph (it must fit in memory) and
+      runs the same METIS path as :func:`graphpart.partition`: each node type
+      balanced, and each value of node data ``balance_ntypes`` too.
+    * ``"fennel"`` / ``"ldg"``: one streaming pass over the edge chunks, memory
+      linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`;
+      ``stream_options`` go to it).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.chunked import write_chunked
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = write_chunked(load_karate_club(), d / "chunks", 2)
+    >>> out = assign(d / "chunks", d / "fennel", 2, "fennel")
+    >>> sorted(p.name for p in out.iterdir())
+    ['_N.txt', 'partition_meta.json']
     """
     meta = read_metadata(in_dir)
     k = check_count(num_parts, "num_parts", low=1)
     if algorithm not in ALGORITHMS:
         raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
-    counts = np.array([meta.num_nodes[t] for t in meta.ntypes], dtype=np.int64)
+    if stream_options and algorithm not in ("fennel", "ldg"):
+        raise GraphpartError(f"options {sorted(stream_options)} apply to fennel and ldg only")
+    ntypes = sorted(meta.ntypes)
+    counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
     if algorithm == "random":
-        homo = random_assignment(counts, k, seed)
-    else:
+        client_args = {"scheduler": scheduler, "client": client, "workers": workers,
+                       "threads_per_worker": threads_per_worker, "memory_limit": memory_limit,
+                       "processes": processes}
+        out_dir = Path(out_dir).absolute()
+        with atomic_dir(out_dir) as tmp:
+            _random_on_dask(meta, tmp, k, seed, client_args)
+            _write_meta(tmp, k, algorithm)
+        return out_dir
+    if algorithm == "metis":
         src, dst, offsets = _homogeneous_edges(meta)
         classes = _balance_classes(meta, balance_ntypes, offsets)
         homo = metis_assignment(src, dst, int(counts.sum()), k,
                                 balance_ntypes=classes if classes.max(initial=0) > 0 else None,
                                 balance_edges=balance_edges, seed=seed)
+    else:
+        from .stream import stream_partition
+
+        homo = stream_partition(meta, k, algorithm, **stream_options)
     offsets = np.concatenate([[0], np.cumsum(counts)])
-    parts = {t: homo[offsets[i]:offsets[i + 1]] for i, t in enumerate(meta.ntypes)}
+    parts = {t: homo[offsets[i]:offsets[i + 1]] for i, t in enumerate(ntypes)}
     return write_assignment(out_dir, parts, k, algorithm)

@@ -27,9 +27,9 @@ def hetero(tmp_path):
     return g, write_chunked(g, tmp_path / "h", 3).parent
 
 
-def test_random_assignment_is_balanced_per_type(hetero, tmp_path):
+def test_random_assignment_is_balanced_per_type(hetero, tmp_path, dask_client):
     g, folder = hetero
-    out = assign(folder, tmp_path / "parts", 3, "random", seed=0)
+    out = assign(folder, tmp_path / "parts", 3, "random", seed=0, client=dask_client)
     parts, k = read_assignment(out, folder)
     assert k == 3 and set(parts) == set(g.ntypes)
     for t, p in parts.items():
@@ -39,9 +39,9 @@ def test_random_assignment_is_balanced_per_type(hetero, tmp_path):
     assert info == {"num_parts": 3, "algo_name": "random", "version": "1.0.0"}
 
 
-def test_assignment_files_have_one_line_per_node(homo, tmp_path):
+def test_assignment_files_have_one_line_per_node(homo, tmp_path, dask_client):
     g, folder = homo
-    out = assign(folder, tmp_path / "parts", 2, "random", seed=0)
+    out = assign(folder, tmp_path / "parts", 2, "random", seed=0, client=dask_client)
     lines = (out / "_N.txt").read_text().splitlines()
     assert len(lines) == g.num_nodes() and set(lines) == {"0", "1"}
 
@@ -109,3 +109,57 @@ def test_metis_balance_field_must_be_class_like(homo, tmp_path):
     with pytest.raises(gp.GraphpartError, match="one bool/int value per node"):
         assign(f2, tmp_path / "parts", 2, "metis", balance_ntypes="feat2")
     assert not (tmp_path / "parts").exists()
+
+
+def test_random_is_balanced_overall_and_per_type_across_dask_chunks(tmp_path, dask_client, monkeypatch):
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("graphpart.chunked.assign"), "RANDOM_CHUNK", 7)  # many tasks per type
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "h", 2)
+    parts, k = read_assignment(assign(tmp_path / "h", tmp_path / "p", 4, "random", seed=3, client=dask_client),
+                               tmp_path / "h")
+    for t, p in parts.items():
+        c = np.bincount(p, minlength=4)
+        assert c.max() - c.min() <= 1, t
+    total = np.bincount(np.concatenate(list(parts.values())), minlength=4)
+    assert total.max() - total.min() <= 1
+    again, _ = read_assignment(assign(tmp_path / "h", tmp_path / "q", 4, "random", seed=3, client=dask_client),
+                               tmp_path / "h")
+    assert all(np.array_equal(again[t], parts[t]) for t in parts)  # a seed gives one assignment
+
+
+@pytest.mark.parametrize("algorithm", ["fennel", "ldg"])
+def test_streaming_cuts_well_below_random_and_stays_balanced(algorithm, tmp_path):
+    g = gp.datasets.load("4elt")
+    write_chunked(g, tmp_path / "m", 6)
+    parts, _ = read_assignment(assign(tmp_path / "m", tmp_path / "p", 4, algorithm), tmp_path / "m")
+    cut = gp.partition(g, 4, part_method=parts["_N"], num_hops=0).metrics.edge_cut_fraction
+    random_cut = gp.partition(g, 4, part_method="random", num_hops=0, seed=0).metrics.edge_cut_fraction
+    assert cut < 0.5 * random_cut
+    assert np.bincount(parts["_N"]).max() <= 1.05 * g.num_nodes() / 4 + 1
+
+
+def test_streaming_balances_every_node_type(tmp_path):
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "h", 3)
+    parts, _ = read_assignment(assign(tmp_path / "h", tmp_path / "p", 3, "fennel", slack=0.1), tmp_path / "h")
+    for t, p in parts.items():
+        assert len(p) == g.num_nodes(t)
+        assert np.bincount(p, minlength=3).max() <= np.ceil(1.1 * g.num_nodes(t) / 3), t
+
+
+def test_streaming_places_nodes_no_edge_reaches(tmp_path):
+    g = gp.Graph.from_edges(torch.tensor([0, 1]), torch.tensor([1, 2]), num_nodes=40)
+    write_chunked(g, tmp_path / "g", 1)
+    parts, _ = read_assignment(assign(tmp_path / "g", tmp_path / "p", 4, "fennel"), tmp_path / "g")
+    assert np.bincount(parts["_N"], minlength=4).tolist() == [10, 10, 10, 10]
+
+
+def test_streaming_options_are_checked(tmp_path):
+    write_chunked(gp.datasets.load_karate_club(), tmp_path / "g", 1)
+    with pytest.raises(gp.GraphpartError, match="apply to fennel and ldg only"):
+        assign(tmp_path / "g", tmp_path / "p", 2, "metis", slack=0.1)
+    with pytest.raises(gp.GraphpartError, match="need slack >= 0"):
+        assign(tmp_path / "g", tmp_path / "p", 2, "fennel", slack=-1)
+    assert not (tmp_path / "p").exists()

@@ -98,7 +98,7 @@ def test_per_partition_original_ids(tmp_path, dask_client):
 def test_load_partition_reads_the_output(tmp_path, dask_client):
     g = load_karate_club()
     write_chunked(g, tmp_path / "ch", 2)
-    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
     cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, graph_name="karate")
     assert cfg.name == "karate.json"
     data = gp.load_partition(cfg, 1)
@@ -106,9 +106,9 @@ def test_load_partition_reads_the_output(tmp_path, dask_client):
     assert sorted(os.listdir(tmp_path / "out")) == ["karate.json", "part0", "part1"]
 
 
-def test_more_hops_are_refused(tmp_path):
+def test_more_hops_are_refused(tmp_path, dask_client):
     write_chunked(load_karate_club(), tmp_path / "ch", 2)
-    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
     with pytest.raises(gp.GraphpartError, match="num_hops 0 or 1, got 2"):
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", num_hops=2)
     assert not (tmp_path / "out").exists()
@@ -117,7 +117,7 @@ def test_more_hops_are_refused(tmp_path):
 def test_bad_chunk_leaves_no_output_and_keeps_the_earlier_one(tmp_path, dask_client):
     g = featured_sbm()
     meta = write_chunked(g, tmp_path / "ch", 3)
-    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
     cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
     before = {p.relative_to(tmp_path / "out"): p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
     m = json.loads(meta.read_text())
@@ -134,7 +134,7 @@ def test_bad_chunk_leaves_no_output_and_keeps_the_earlier_one(tmp_path, dask_cli
 def test_edge_data_chunks_must_match_edge_chunks(tmp_path, dask_client):
     g = featured_sbm()
     meta = write_chunked(g, tmp_path / "ch", 3)
-    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
     m = json.loads(meta.read_text())
     w = m["edge_data"]["_N:_E:_N"]["w"]
     path = meta.parent / w["data"][0]

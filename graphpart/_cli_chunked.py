@@ -1,0 +1,96 @@
+"""``graphpart chunk | assign | dispatch | verify``: the chunked pipeline's commands (DGL's flag names)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+__all__ = ["add_chunked_commands", "CHUNKED_COMMANDS"]
+
+
+def add_chunked_commands(sub, graph_source) -> None:
+    """Add the chunked-pipeline subcommands to ``sub``; ``graph_source`` adds --dataset/--graph."""
+    c = sub.add_parser("chunk", help="write a graph in the chunked graph format (metadata.json + chunk files)")
+    graph_source(c)
+    c.add_argument("--out-dir", required=True)
+    c.add_argument("--num-chunks", type=int, required=True)
+    c.add_argument("--graph-name", help="default: the output folder's name")
+    for kind, default in (("edge", "csv"), ("node-data", "numpy"), ("edge-data", "numpy")):
+        c.add_argument(f"--{kind}-format", default=default, choices=["csv", "numpy", "parquet"])
+    c.add_argument("--delimiter", default=" ", help="CSV delimiter (default: a space)")
+    a = sub.add_parser("assign", help="step 1: a partition assignment (<ntype>.txt files) of a chunked graph")
+    a.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
+    a.add_argument("--out-dir", required=True)
+    a.add_argument("--num-parts", type=int, required=True)
+    a.add_argument("--algorithm", default="random", choices=["random", "metis", "fennel", "ldg"],
+                   help="random (on Dask), metis (edges in memory), fennel / ldg (one streaming pass)")
+    a.add_argument("--balance-ntypes", metavar="FIELD", help="metis: also balance each value of this node data")
+    a.add_argument("--balance-edges", action="store_true", help="metis: also balance in-degrees")
+    a.add_argument("--seed", type=int)
+    _cluster_flags(a)
+    d = sub.add_parser("dispatch", help="step 2: write the partitions of a chunked graph on Dask")
+    d.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
+    d.add_argument("--partitions-dir", required=True, help="the assignment written by 'graphpart assign'")
+    d.add_argument("--out-dir", required=True)
+    d.add_argument("--num-hops", type=int, default=1, choices=[0, 1])
+    d.add_argument("--graph-name", help="default: the metadata's graph_name")
+    d.add_argument("--save-orig-nids", action="store_true", help="also write original node ids (per part, merged)")
+    d.add_argument("--save-orig-eids", action="store_true", help="also write original edge ids (per part, merged)")
+    _cluster_flags(d)
+    v = sub.add_parser("verify", help="check written partitions against their chunked input")
+    v.add_argument("config", help="the <graph_name>.json of the partitions")
+    v.add_argument("--chunked-dir", required=True)
+
+
+def _cluster_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.1:8786 "
+                   "(default: start a LocalCluster)")
+    p.add_argument("--workers", type=int, default=2, help="LocalCluster workers (default 2)")
+    p.add_argument("--threads-per-worker", type=int, default=1)
+    p.add_argument("--memory-limit", default="auto", help="LocalCluster memory per worker, e.g. 3GB")
+
+
+def _cluster(args) -> dict:
+    return {"scheduler": args.scheduler, "workers": args.workers, "threads_per_worker": args.threads_per_worker,
+            "memory_limit": args.memory_limit}
+
+
+def _chunk(args, load) -> int:
+    from .chunked import write_chunked
+
+    meta = write_chunked(load(args), args.out_dir, args.num_chunks, graph_name=args.graph_name,
+                         edge_format=args.edge_format, node_data_format=args.node_data_format,
+                         edge_data_format=args.edge_data_format, delimiter=args.delimiter)
+    sys.stdout.write(f"wrote {meta}\n")
+    return 0
+
+
+def _assign(args, load) -> int:
+    from .chunked import assign
+
+    cluster = _cluster(args) if args.algorithm == "random" else {}
+    out = assign(args.in_dir, args.out_dir, args.num_parts, args.algorithm, balance_ntypes=args.balance_ntypes,
+                 balance_edges=args.balance_edges, seed=args.seed, **cluster)
+    sys.stdout.write(f"wrote {out}\n")
+    return 0
+
+
+def _dispatch(args, load) -> int:
+    from .chunked import dispatch
+
+    cfg = dispatch(args.in_dir, args.partitions_dir, args.out_dir, num_hops=args.num_hops,
+                   graph_name=args.graph_name, save_orig_nids=args.save_orig_nids,
+                   save_orig_eids=args.save_orig_eids, progress=sys.stdout.isatty(), **_cluster(args))
+    sys.stdout.write(f"wrote {cfg}\n")
+    return 0
+
+
+def _verify(args, load) -> int:
+    from .chunked import verify
+
+    result = verify(args.config, args.chunked_dir)
+    sys.stdout.write(f"{result}\n")
+    return 0 if result.ok else 1
+
+
+CHUNKED_COMMANDS = {"chunk": _chunk, "assign": _assign, "dispatch": _dispatch, "verify": _verify}
