@@ -82,3 +82,31 @@ def test_assign_writes_assignment_files(tmp_path, capsys):
     lines = (parts / "_N.txt").read_text().split()
     expect = gp.partition(gp.datasets.load_karate_club(), 2, seed=0).node_part
     assert [int(x) for x in lines] == expect.tolist()
+
+
+def test_the_whole_chunked_pipeline_from_the_command_line(tmp_path, capsys):
+    chunks, parts, out = tmp_path / "karate", tmp_path / "parts", tmp_path / "out"
+    assert main(["chunk", "--dataset", "karate_club", "--out-dir", str(chunks), "--num-chunks", "3"]) == 0
+    assert main(["assign", "--in-dir", str(chunks), "--out-dir", str(parts), "--num-parts", "2",
+                 "--algorithm", "fennel"]) == 0
+    assert main(["dispatch", "--in-dir", str(chunks), "--partitions-dir", str(parts), "--out-dir", str(out),
+                 "--num-hops", "1", "--save-orig-nids", "--workers", "1"]) == 0
+    config = out / "karate.json"
+    assert (out / "orig_nids" / "_N.npy").exists() and (out / "part1" / "orig_nids.pt").exists()
+    assert main(["verify", str(config), "--chunked-dir", str(chunks)]) == 0
+    assert "OK" in capsys.readouterr().out
+    g, nfeat, *_ = gp.load_partition(config, 0)
+    assert sorted(nfeat) == ["_N/label"]
+    data = torch.load(out / "part0" / "node_feats.pt", weights_only=True)
+    data["_N/label"][:] = data["_N/label"] + 1  # tamper with a feature
+    torch.save(data, out / "part0" / "node_feats.pt")
+    assert main(["verify", str(config), "--chunked-dir", str(chunks)]) == 1
+    assert "node feature '_N/label' differs" in capsys.readouterr().out
+
+
+def test_dispatch_reports_bad_input_with_exit_status_2(tmp_path, capsys):
+    chunks = tmp_path / "karate"
+    assert main(["chunk", "--dataset", "karate_club", "--out-dir", str(chunks), "--num-chunks", "2"]) == 0
+    assert main(["dispatch", "--in-dir", str(chunks), "--partitions-dir", str(tmp_path / "none"),
+                 "--out-dir", str(tmp_path / "out")]) == 2
+    assert "assignment file" in capsys.readouterr().err and not (tmp_path / "out").exists()
