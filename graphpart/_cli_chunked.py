@@ -1,4 +1,4 @@
-"""``graphpart chunk | assign | dispatch | verify``: the chunked pipeline's commands (DGL's flag names)."""
+"""``graphpart chunk | assign | parmetis-export | parmetis-import | dispatch | verify``: the chunked pipeline's commands (DGL's flag names)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,15 @@ def add_chunked_commands(sub, graph_source) -> None:
     d.add_argument("--save-orig-nids", action="store_true", help="also write original node ids (per part, merged)")
     d.add_argument("--save-orig-eids", action="store_true", help="also write original edge ids (per part, merged)")
     _cluster_flags(d)
+    pe = sub.add_parser("parmetis-export", help="write ParMETIS input files (<name>_nodes/_edges/_stats.txt)")
+    pe.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
+    pe.add_argument("--out-dir", required=True)
+    pe.add_argument("--graph-name", help="default: the metadata's graph_name")
+    pi = sub.add_parser("parmetis-import", help="turn ParMETIS output (p<i>-<name>_nodes.txt) into an assignment")
+    pi.add_argument("--parmetis-dir", required=True, help="the folder of ParMETIS's p<i>-<name>_nodes.txt files")
+    pi.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
+    pi.add_argument("--out-dir", required=True)
+    pi.add_argument("--graph-name", help="default: the metadata's graph_name")
     v = sub.add_parser("verify", help="check written partitions against their chunked input")
     v.add_argument("config", help="the <graph_name>.json of the partitions")
     v.add_argument("--chunked-dir", required=True)
@@ -93,4 +102,18 @@ def _verify(args, load) -> int:
     return 0 if result.ok else 1
 
 
-CHUNKED_COMMANDS = {"chunk": _chunk, "assign": _assign, "dispatch": _dispatch, "verify": _verify}
+def _parmetis_export(args, load) -> int:
+    from .chunked.parmetis import export_parmetis
+
+    sys.stdout.write(f"wrote {export_parmetis(args.in_dir, args.out_dir, args.graph_name)}\n")
+    return 0
+
+
+def _parmetis_import(args, load) -> int:
+    from .chunked.parmetis import import_parmetis
+
+    sys.stdout.write(f"wrote {import_parmetis(args.parmetis_dir, args.in_dir, args.out_dir, args.graph_name)}\n")
+    return 0
+
+
+CHUNKED_COMMANDS = {"parmetis-export": _parmetis_export, "parmetis-import": _parmetis_import, "chunk": _chunk, "assign": _assign, "dispatch": _dispatch, "verify": _verify}

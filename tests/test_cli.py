@@ -110,3 +110,17 @@ def test_dispatch_reports_bad_input_with_exit_status_2(tmp_path, capsys):
     assert main(["dispatch", "--in-dir", str(chunks), "--partitions-dir", str(tmp_path / "none"),
                  "--out-dir", str(tmp_path / "out")]) == 2
     assert "assignment file" in capsys.readouterr().err and not (tmp_path / "out").exists()
+
+
+def test_parmetis_export_and_import(tmp_path, capsys):
+    chunks, pm = tmp_path / "karate", tmp_path / "pm"
+    assert main(["chunk", "--dataset", "karate_club", "--out-dir", str(chunks), "--num-chunks", "2"]) == 0
+    assert main(["parmetis-export", "--in-dir", str(chunks), "--out-dir", str(pm)]) == 0
+    assert (pm / "karate_stats.txt").read_text().split() == ["34", "156", "1"]
+    out = tmp_path / "pmout"
+    out.mkdir()
+    for p, ids in enumerate((range(0, 20), range(20, 34))):  # ParMETIS's per-partition node files
+        (out / f"p{p}-karate_nodes.txt").write_text("".join(f"{i} 0 1 {i}\n" for i in ids))
+    assert main(["parmetis-import", "--parmetis-dir", str(out), "--in-dir", str(chunks),
+                 "--out-dir", str(tmp_path / "asg")]) == 0
+    assert (tmp_path / "asg" / "_N.txt").read_text().split() == ["0"] * 20 + ["1"] * 14

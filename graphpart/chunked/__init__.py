@@ -16,6 +16,8 @@ from .read import load_chunked, read_data, read_edges
 from .write import write_chunked
 from .dispatch import dispatch, load_orig_ids
 from .verify import Verification, verify
+from .parmetis import export_parmetis, import_parmetis
+from .stream import stream_partition
 
-__all__ = ["dispatch", "load_orig_ids", "verify", "Verification", "assign", "read_assignment", "write_assignment", "ALGORITHMS", "write_chunked", "read_metadata", "load_chunked", "read_edges", "read_data", "ChunkedMetadata",
+__all__ = ["export_parmetis", "import_parmetis", "stream_partition", "dispatch", "load_orig_ids", "verify", "Verification", "assign", "read_assignment", "write_assignment", "ALGORITHMS", "write_chunked", "read_metadata", "load_chunked", "read_edges", "read_data", "ChunkedMetadata",
            "ChunkSpec", "METADATA"]

@@ -1,0 +1,149 @@
+"""ParMETIS interchange: export a chunked graph as ParMETIS input, import its output as an assignment.
+
+For users with a ParMETIS installation (DGL's ``pm_dglpart``): graphpart
+writes the three input files and turns ParMETIS's per-partition node files back
+into ``<ntype>.txt`` assignment files for ``dispatch``.
+
+Input files (``<name>`` is the graph name), all whitespace separated:
+
+* ``<name>_nodes.txt``: one row per node in homogeneous id order,
+  ``<node_type_id> <w_0> ... <w_{T-1}> <type_wise_node_id>``; weight ``w_t`` is
+  1 for the node's own type and 0 for the others, so ParMETIS balances every
+  node type (a homogeneous graph has a single weight column of ones);
+* ``<name>_edges.txt``: ``<src_homogeneous_id> <dst_homogeneous_id> <type_wise_edge_id> <edge_type_id>``,
+  without self-loops or duplicate ``(src, dst)`` pairs (the first is kept), as ParMETIS requires;
+* ``<name>_stats.txt``: ``<num_nodes> <num_edges> <num_node_weights>``.
+
+Type ids are positions in the metadata's ``node_type`` / ``edge_type`` lists and
+homogeneous ids number the nodes type after type in that order.
+
+Output files read back: ``p<i>-<name>_nodes.txt`` for ``i = 0, 1, ...``, with rows
+``<new_node_id> <node_type_id> <w_0> ... <w_{T-1}> <type_wise_node_id>``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .._io import atomic_dir
+from ..errors import GraphpartError
+from ._files import write_array
+from .assign import write_assignment
+from .format import ChunkedMetadata, read_metadata
+from .read import read_edges
+
+__all__ = ["export_parmetis", "import_parmetis"]
+
+_SPACE = {"name": "csv", "delimiter": " "}
+
+
+def _offsets(meta: ChunkedMetadata) -> np.ndarray:
+    return np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in meta.ntypes])]).astype(np.int64)
+
+
+def export_parmetis(in_dir: str | os.PathLike, out_dir: str | os.PathLike, graph_name: str | None = None) -> Path:
+    """Write ``<name>_nodes.txt``, ``<name>_edges.txt`` and ``<name>_stats.txt`` for ParMETIS into ``out_dir``.
+
+    The edge list is deduplicated in memory (every edge chunk at once, like METIS).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.chunked import write_chunked
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = write_chunked(load_karate_club(), d / "karate", 2)
+    >>> out = export_parmetis(d / "karate", d / "pm")
+    >>> (out / "karate_stats.txt").read_text().split(), (out / "karate_nodes.txt").read_text().splitlines()[:2]
+    (['34', '156', '1'], ['0 1 0', '0 1 1'])
+    """
+    meta = read_metadata(in_dir)
+    name = graph_name or meta.graph_name
+    off = _offsets(meta)
+    T, n = len(meta.ntypes), int(off[-1])
+    ntype = np.repeat(np.arange(T, dtype=np.int64), np.diff(off))
+    nodes = np.zeros((n, T + 2), dtype=np.int64)
+    nodes[:, 0] = ntype
+    nodes[np.arange(n), 1 + ntype] = 1
+    nodes[:, -1] = np.arange(n) - off[ntype]
+    cols = [[], [], [], []]
+    for ei, e in enumerate(meta.etypes):
+        row0 = 0
+        for c in range(len(meta.edges[e].paths)):
+            s, d = read_edges(meta, e, c)
+            cols[0].append(s + off[meta.ntypes.index(e[0])])
+            cols[1].append(d + off[meta.ntypes.index(e[2])])
+            cols[2].append(np.arange(row0, row0 + len(s), dtype=np.int64))
+            cols[3].append(np.full(len(s), ei, dtype=np.int64))
+            row0 += len(s)
+    edges = np.stack([np.concatenate(x) if x else np.zeros(0, dtype=np.int64) for x in cols], axis=1)
+    keep = edges[:, 0] != edges[:, 1]
+    _, first = np.unique(edges[keep, 0] * max(n, 1) + edges[keep, 1], return_index=True)
+    edges = edges[np.flatnonzero(keep)[np.sort(first)]]
+    out = Path(out_dir)
+    with atomic_dir(out) as tmp:
+        write_array(tmp / f"{name}_nodes.txt", nodes, _SPACE)
+        write_array(tmp / f"{name}_edges.txt", edges, _SPACE)
+        (tmp / f"{name}_stats.txt").write_text(f"{n} {len(edges)} {T}\n")
+    return out
+
+
+def _read_rows(path: Path) -> np.ndarray:
+    import pyarrow.csv as pcsv
+
+    if path.stat().st_size == 0:
+        return np.zeros((0, 0), dtype=np.int64)
+    try:
+        table = pcsv.read_csv(path, read_options=pcsv.ReadOptions(autogenerate_column_names=True),
+                              parse_options=pcsv.ParseOptions(delimiter=" "))
+    except Exception as e:  # pyarrow raises its own error types
+        raise GraphpartError(f"{path}: not whitespace-separated integer rows ({e})") from None
+    cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
+    if any(c.dtype.kind not in "iu" for c in cols):
+        raise GraphpartError(f"{path}: every column must hold integers")
+    return np.stack(cols, axis=1).astype(np.int64)
+
+
+def import_parmetis(parmetis_dir: str | os.PathLike, in_dir: str | os.PathLike, out_dir: str | os.PathLike,
+                    graph_name: str | None = None) -> Path:
+    """Turn ParMETIS's ``p<i>-<name>_nodes.txt`` files into assignment files in ``out_dir``.
+
+    Every node of the chunked graph in ``in_dir`` must appear in exactly one file.
+    """
+    meta = read_metadata(in_dir)
+    name = graph_name or meta.graph_name
+    folder = Path(parmetis_dir)
+    files = []
+    while (folder / f"p{len(files)}-{name}_nodes.txt").is_file():
+        files.append(folder / f"p{len(files)}-{name}_nodes.txt")
+    if not files:
+        raise GraphpartError(f"no ParMETIS output in {folder}: expected p0-{name}_nodes.txt, p1-{name}_nodes.txt, ...")
+    T = len(meta.ntypes)
+    parts = {t: np.full(meta.num_nodes[t], -1, dtype=np.int64) for t in meta.ntypes}
+    seen = {t: np.zeros(meta.num_nodes[t], dtype=np.int64) for t in meta.ntypes}
+    for p, path in enumerate(files):
+        rows = _read_rows(path)
+        if rows.size == 0:
+            continue
+        if rows.shape[1] < 4:
+            raise GraphpartError(f"{path}: rows must be '<node_id> <node_type_id> <weights...> <type_wise_id>', "
+                                 f"got {rows.shape[1]} columns")
+        ntype, typed = rows[:, 1], rows[:, -1]
+        if ntype.min() < 0 or ntype.max() >= T:
+            raise GraphpartError(f"{path}: node type ids must lie in 0..{T - 1} (the metadata's node types "
+                                 f"{meta.ntypes}), got {int(ntype.min())}..{int(ntype.max())}")
+        for ti, t in enumerate(meta.ntypes):  # a loop over node types, not nodes
+            ids = typed[ntype == ti]
+            if len(ids) and (ids.min() < 0 or ids.max() >= meta.num_nodes[t]):
+                raise GraphpartError(f"{path}: type-wise ids of {t!r} must lie in 0..{meta.num_nodes[t] - 1}")
+            parts[t][ids] = p
+            np.add.at(seen[t], ids, 1)
+    for t, count in seen.items():
+        if np.any(count != 1):
+            bad = int(np.flatnonzero(count != 1)[0])
+            raise GraphpartError(f"ParMETIS output in {folder}: node {bad} of type {t!r} appears {int(count[bad])} "
+                                 "times; every node must appear in exactly one p<i>-*_nodes.txt file")
+    return write_assignment(out_dir, parts, len(files), "parmetis")
