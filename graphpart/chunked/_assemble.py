@@ -29,55 +29,72 @@ __all__ = ["build_part", "ORIG_NIDS", "ORIG_EIDS"]
 ORIG_NIDS, ORIG_EIDS = "orig_nids.pt", "orig_eids.pt"
 
 
-def _cat(arrays: list[np.ndarray], dtype=np.int64) -> np.ndarray:
-    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
-
-
 def _tensor(a: np.ndarray) -> torch.Tensor:
     a = np.ascontiguousarray(a)
     return torch.from_numpy(a if a.flags.writeable else a.copy())
 
 
-def _owned(plan: Plan, p: int, edge_rows: list[np.ndarray]):
-    """Owned edges of ``p`` in new id order: new endpoints, type, type-wise original id, and edge data."""
-    src, dst, etype, orig, feats, per_type = [], [], [], [], {}, {}
+class _Edges:
+    """A partition's local edges, filled in place: owned ones first (new id order), then those leaving it.
+
+    Preallocated from phase 1's counts so that no list of pieces is concatenated:
+    the columns are the largest arrays a partition task holds.
+    """
+
+    def __init__(self, num_owned: int, num_leaving: int, typed: bool) -> None:
+        n = num_owned + num_leaving
+        self.num_owned = num_owned
+        self.src, self.dst, self.orig = (np.empty(n, dtype=np.int64) for _ in range(3))
+        self.etype = np.empty(n, dtype=np.int64) if typed else None
+        self.pos = 0
+
+    def add(self, src: np.ndarray, dst: np.ndarray, orig: np.ndarray, ei: int) -> None:
+        a, b = self.pos, self.pos + len(src)
+        self.src[a:b], self.dst[a:b], self.orig[a:b] = src, dst, orig
+        if self.etype is not None:
+            self.etype[a:b] = ei
+        self.pos = b
+
+    def columns(self) -> list[np.ndarray]:
+        return [x for x in (self.src, self.dst, self.orig, self.etype) if x is not None]
+
+
+def _owned(plan: Plan, p: int, edges: _Edges, edge_rows: list[np.ndarray]):
+    """Add ``p``'s owned edges in new id order; returns their edge data and original ids per type."""
+    feats, per_type = {}, {}
     for ei, e in enumerate(plan.etypes):
         row0 = np.cumsum(edge_rows[ei]) - edge_rows[ei]
         names = plan.edge_names(ei)
         cols: list[list[np.ndarray]] = [[] for _ in names]
-        first = len(orig)
+        first = edges.pos
         for c in range(len(edge_rows[ei])):
             piece = load_piece(plan.owned_piece(ei, c, p))
-            src.append(piece["src"])
-            dst.append(piece["dst"])
-            orig.append(piece["row"] + row0[c])
-            etype.append(np.full(len(piece["src"]), ei, dtype=np.int64))
+            edges.add(piece["src"], piece["dst"], piece["row"] + row0[c], ei)
             for k in range(len(names)):
                 cols[k].append(piece[f"d{k}"])
-        per_type[etype_str(e)] = _cat(orig[first:])
+        per_type[etype_str(e)] = edges.orig[first:edges.pos]
         for k, name in enumerate(names):
             feats[f"{etype_str(e)}/{name}"] = _tensor(np.concatenate(cols[k]))
-    return _cat(src), _cat(dst), _cat(etype), _cat(orig), feats, per_type
+    return feats, per_type
 
 
-def _leaving(plan: Plan, p: int, edge_counts: list[np.ndarray], edge_rows: list[np.ndarray],
-             edge_bounds: np.ndarray):
-    """Edges from ``p``'s nodes owned by other partitions, sorted by new edge id."""
-    eid, src, dst, etype, orig = [], [], [], [], []
+def _leaving(plan: Plan, p: int, edges: _Edges, edge_counts: list[np.ndarray], edge_rows: list[np.ndarray],
+             edge_bounds: np.ndarray) -> np.ndarray:
+    """Add the edges from ``p``'s nodes that other partitions own, sorted by new edge id; returns those ids."""
+    eid = np.empty(len(edges.src) - edges.num_owned, dtype=np.int64)
     for ei in range(len(plan.etypes)):
         before = np.cumsum(edge_counts[ei], axis=0) - edge_counts[ei]  # (chunks, parts)
         row0 = np.cumsum(edge_rows[ei]) - edge_rows[ei]
         for c in range(len(edge_rows[ei])):
             piece = load_piece(plan.cross_piece(ei, c, p))
             owner = piece["owner"]
-            eid.append(edge_bounds[owner, ei, 0] + before[c, owner] + piece["pos"])
-            src.append(piece["src"])
-            dst.append(piece["dst"])
-            etype.append(np.full(len(owner), ei, dtype=np.int64))
-            orig.append(piece["row"] + row0[c])
-    eid = _cat(eid)
+            a = edges.pos - edges.num_owned
+            eid[a:a + len(owner)] = edge_bounds[owner, ei, 0] + before[c, owner] + piece["pos"]
+            edges.add(piece["src"], piece["dst"], piece["row"] + row0[c], ei)
     order = stable_order(eid)
-    return eid[order], _cat(src)[order], _cat(dst)[order], _cat(etype)[order], _cat(orig)[order]
+    for col in edges.columns():  # permute in place, one column at a time
+        col[edges.num_owned:] = col[edges.num_owned:][order]
+    return eid[order]
 
 
 def _node_feats(plan: Plan, p: int) -> dict[str, torch.Tensor]:
@@ -91,28 +108,32 @@ def _node_feats(plan: Plan, p: int) -> dict[str, torch.Tensor]:
 
 
 def build_part(plan: Plan, p: int, folder: Path, edge_counts: list[np.ndarray], edge_rows: list[np.ndarray],
-               edge_bounds: np.ndarray, save_orig_nids: bool, save_orig_eids: bool) -> dict[str, int]:
+               edge_bounds: np.ndarray, num_leaving: int, save_orig_nids: bool,
+               save_orig_eids: bool) -> dict[str, int]:
     """Write partition ``p`` into ``folder``; returns its node, HALO and edge counts."""
     maps = plan.maps
     start, end = int(maps.bounds[p, 0, 0]), int(maps.bounds[p, -1, 1])
-    es = int(edge_bounds[p, 0, 0])
-    inner = np.arange(start, end, dtype=np.int64)
-    src, dst, etype, orig, edge_feats, orig_eids = _owned(plan, p, edge_rows)
-    eids = np.arange(es, es + len(src), dtype=np.int64)
-    scratch = np.full(int(maps.bounds[-1, -1, 1]), -1, dtype=np.int64)
-    if plan.num_hops == 0:
-        keep = (src >= start) & (src < end)
-        eids, src, dst, etype, orig = eids[keep], src[keep], dst[keep], etype[keep], orig[keep]
-        view = assemble_view(p, inner, [], eids, len(eids), src, dst, scratch)
-    else:
-        x_eid, x_src, x_dst, x_type, x_orig = _leaving(plan, p, edge_counts, edge_rows, edge_bounds)
-        layer = hop1_layer(src, x_dst, start, end)
-        view = assemble_view(p, inner, [layer], np.concatenate([eids, x_eid]), len(eids),
-                             np.concatenate([src, x_src]), np.concatenate([dst, x_dst]), scratch)
-        etype, orig = np.concatenate([etype, x_type]), np.concatenate([orig, x_orig])
-    del scratch
-    part_id, ntype, orig_n = maps.describe(view.nodes)
+    es, ee = int(edge_bounds[p, 0, 0]), int(edge_bounds[p, -1, 1])
     typed = len(maps.ntypes) > 1 or len(plan.etypes) > 1
+    edges = _Edges(ee - es, num_leaving if plan.num_hops else 0, typed)
+    edge_feats, orig_eids = _owned(plan, p, edges, edge_rows)
+    inner = np.arange(start, end, dtype=np.int64)
+    scratch = np.full(int(maps.bounds[-1, -1, 1]), -1, dtype=np.int64)
+    eids = np.empty(len(edges.src), dtype=np.int64)
+    eids[:ee - es] = np.arange(es, ee)
+    if plan.num_hops == 0:
+        keep = (edges.src >= start) & (edges.src < end)
+        eids = eids[keep]
+        cols = [c[keep] for c in edges.columns()]
+        view = assemble_view(p, inner, [], eids, len(eids), cols[0], cols[1], scratch)
+    else:
+        eids[ee - es:] = _leaving(plan, p, edges, edge_counts, edge_rows, edge_bounds)
+        layer = hop1_layer(edges.src[:ee - es], edges.dst[ee - es:], start, end)
+        cols = edges.columns()
+        view = assemble_view(p, inner, [layer], eids, ee - es, cols[0], cols[1], scratch)
+    orig, etype = cols[2], (cols[3] if typed else None)
+    del edges, cols, scratch
+    part_id, ntype, orig_n = maps.describe(view.nodes)
     ndata, edata = local_data(view, part_id, ntype, orig_n, etype, orig, typed)
     extra = {}
     if save_orig_nids:

@@ -80,7 +80,12 @@ def run_tasks(client, fn, args: Sequence[tuple], progress: bool, what: str) -> l
             from distributed import progress as dask_progress
 
             dask_progress(futures, notebook=False)
+    from distributed import wait
+
     try:
+        # Wait for every task, failed or not, before raising: no task may still be writing into the
+        # temporary output when the caller removes it.
+        wait(futures)
         return client.gather(futures)
     finally:
         for f in futures:

@@ -45,9 +45,19 @@ def read_array(path: Path, fmt: dict) -> np.ndarray:
         raise GraphpartError(f"chunk file {path} does not exist") from None
     except (OSError, ValueError) as e:
         raise GraphpartError(f"chunk file {path} cannot be read as {fmt['name']}: {e}") from None
+    if fmt["name"] != "numpy":
+        cols = [np.array(c) for c in cols]  # own the memory, so Arrow's can go back to the system now
+        _release_arrow_memory()
     if len(cols) == 1:
         return np.ascontiguousarray(cols[0])
     return np.stack(cols, axis=1) if cols else np.zeros((0,), dtype=np.int64)
+
+
+def _release_arrow_memory() -> None:
+    """Arrow's allocator keeps freed memory for reuse; a worker reading chunk after chunk should not."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
 
 
 def _read_csv(path: Path, delimiter: str) -> list[np.ndarray]:

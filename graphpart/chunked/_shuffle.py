@@ -86,8 +86,12 @@ def _segments(order: np.ndarray, counts: np.ndarray) -> list[np.ndarray]:
     return [order[e - n:e] for n, e in zip(counts.tolist(), ends.tolist())]
 
 
-def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int]:
-    """Split chunk ``c`` of edge type ``ei`` by owner; returns ``(edges per owner, rows in the chunk)``."""
+def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """Split chunk ``c`` of edge type ``ei`` by owner.
+
+    Returns the edges each partition owns, the rows in the chunk, and the edges
+    leaving each partition (source there, owner elsewhere; zeros without HALO).
+    """
     meta, e = plan.meta, plan.etypes[ei]
     src, dst = read_edges(meta, e, c)
     n = len(src)
@@ -105,6 +109,7 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int]:
                                  f"rows but its edge chunk {meta.edges[e].paths[c]} has {n} edges")
         data[f"d{k}"] = a
     order, counts = group_order(dpart, plan.num_parts)
+    leaving = np.zeros(plan.num_parts, dtype=np.int64)
     for q, sel in enumerate(_segments(order, counts)):
         save_piece(plan.owned_piece(ei, c, q), src=new_src[sel], dst=new_dst[sel], row=sel,
                    **{k: a[sel] for k, a in data.items()})
@@ -112,12 +117,12 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int]:
         pos = np.empty(n, dtype=np.int64)  # position of each edge among its owner's edges of this chunk
         pos[order] = np.arange(n, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
         cross = np.flatnonzero(spart != dpart)
-        corder, ccounts = group_order(spart[cross], plan.num_parts)
-        for p, sel in enumerate(_segments(corder, ccounts)):
+        corder, leaving = group_order(spart[cross], plan.num_parts)
+        for p, sel in enumerate(_segments(corder, leaving)):
             rows = cross[sel]
             save_piece(plan.cross_piece(ei, c, p), src=new_src[rows], dst=new_dst[rows], owner=dpart[rows],
                        pos=pos[rows], row=rows)
-    return counts, n
+    return counts, n, leaving
 
 
 def chunk_rows(spec: ChunkSpec, c: int) -> int:

@@ -71,8 +71,9 @@ def _node_data_rows(client, plan: Plan, progress: bool) -> dict[tuple[int, int],
     return out
 
 
-def _shuffle(client, plan: Plan, progress: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Phase 1 on every chunk; returns per edge type the (chunks, parts) counts and the chunk rows."""
+def _shuffle(client, plan: Plan, progress: bool) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """Phase 1 on every chunk; returns per edge type the (chunks, parts) counts and the chunk rows, and the
+    number of edges leaving each partition."""
     meta = plan.meta
     node_rows = _node_data_rows(client, plan, progress)
     node_args = []
@@ -87,14 +88,15 @@ def _shuffle(client, plan: Plan, progress: bool) -> tuple[list[np.ndarray], list
     results = run_tasks(client, shuffle_edges, edge_args, progress, "shuffle-edges")
     run_tasks(client, shuffle_node_data, node_args, progress, "shuffle-node-data")
     counts, rows = [], []
+    leaving = np.sum([r[2] for r in results], axis=0) if results else np.zeros(plan.num_parts, dtype=np.int64)
     for ei, e in enumerate(plan.etypes):
         mine = [r for a, r in zip(edge_args, results) if a[1] == ei]
-        counts.append(np.stack([c for c, _ in mine]).astype(np.int64))
-        rows.append(np.array([n for _, n in mine], dtype=np.int64))
+        counts.append(np.stack([c for c, _, _ in mine]).astype(np.int64))
+        rows.append(np.array([n for _, n, _ in mine], dtype=np.int64))
         if int(rows[-1].sum()) != meta.num_edges[e]:
             raise GraphpartError(f"{meta.path}: edge type {etype_str(e)!r} has {int(rows[-1].sum())} edges in its "
                                  f"chunks, but num_edges_per_type says {meta.num_edges[e]}")
-    return counts, rows
+    return counts, rows, leaving
 
 
 def _merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:
@@ -163,10 +165,11 @@ def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_d
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
         del parts
         plan = Plan(meta, work, maps, etypes, num_hops)
-        counts, rows = _shuffle(c, plan, progress)
+        counts, rows, leaving = _shuffle(c, plan, progress)
         edge_bounds = block_bounds(np.stack([cnt.sum(axis=0) for cnt in counts], axis=1)
                                    if counts else np.zeros((num_parts, 0), dtype=np.int64))
-        args = [(plan, p, tmp / f"part{p}", counts, rows, edge_bounds, save_orig_nids, save_orig_eids)
+        args = [(plan, p, tmp / f"part{p}", counts, rows, edge_bounds, int(leaving[p]), save_orig_nids,
+                 save_orig_eids)
                 for p in range(num_parts)]
         stats = run_tasks(c, build_part, args, progress, "write-partitions")
         for p, s in enumerate(stats):
