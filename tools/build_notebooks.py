@@ -601,11 +601,13 @@ for i in range(num_parts):
 """),
     md("""
 The merged original-id map answers "which original node is new node *i*?" for the whole graph, without
-concatenating per-partition files by hand:
+concatenating per-partition files by hand. Around the border between partitions 0 and 1 the new ids are
+consecutive, the original ones are not:
 """),
     code("""
 orig_nids, _ = chunked.load_orig_ids(config)
-print(orig_nids[:10])
+owned = int(part.graph.ndata["inner_node"].sum())      # partition 0 owns new ids 0 .. owned-1
+print(f"new ids {owned - 3}..{owned + 2} are original nodes", orig_nids[owned - 3:owned + 3].tolist())
 client.close(); cluster.close()
 """),
     md("""

@@ -133,7 +133,7 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
                 got = (data.edge_feats or {}).get(f"{name}/{k}")
                 if got is None or not np.array_equal(got.numpy(), full[oe[inner_e]]):
                     problems.append(f"partition {p}: edge feature {name}/{k} differs from the chunks")
-            checked["edges (endpoints)"] = checked.get("edges (endpoints)", 0) + int(sel.sum())
+            checked["local edges, owned and HALO (endpoints)"] = checked.get("local edges, owned and HALO (endpoints)", 0) + int(sel.sum())
         if np.any(covered != 1):
             problems.append(f"edge type {name!r}: {int((covered != 1).sum())} edges not owned exactly once")
     return result

@@ -25,7 +25,7 @@ def written(tmp_path, dask_client):
 def test_a_correct_output_passes(written):
     result = verify(*written)
     assert result.ok, str(result)
-    assert result.checked["nodes (ownership)"] == 82 and result.checked["edges (endpoints)"] >= 340
+    assert result.checked["nodes (ownership)"] == 82 and result.checked["local edges, owned and HALO (endpoints)"] >= 340
 
 
 def _edit(path, change):
