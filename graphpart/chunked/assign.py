@@ -22,7 +22,7 @@ from ..partitioning.metis import _class_ids, metis_assignment
 from ..typing import Seed
 from ._files import write_array
 from .format import ChunkedMetadata, read_metadata
-from .read import read_data, read_edges
+from .read import homogeneous_edges, read_data
 
 __all__ = ["ALGORITHMS", "assign", "write_assignment", "read_assignment", "assignment_algorithm", "PARTITION_META"]
 
@@ -108,20 +108,7 @@ def assignment_algorithm(folder: str | os.PathLike) -> str:
     return name if isinstance(name, str) and name else "custom"
 
 
-def _homogeneous_edges(meta: ChunkedMetadata) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    ntypes = sorted(meta.ntypes)  # homogeneous ids as Graph numbers them
-    offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in ntypes])])
-    src, dst = [], []
-    for e in sorted(meta.etypes):
-        for i in range(len(meta.edges[e].paths)):
-            s, d = read_edges(meta, e, i)
-            src.append(s + offsets[ntypes.index(e[0])])
-            dst.append(d + offsets[ntypes.index(e[2])])
-    cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, dtype=np.int64))
-    return cat(src), cat(dst), offsets
-
-
-def _balance_classes(meta: ChunkedMetadata, field: str | None, offsets: np.ndarray) -> np.ndarray:
+def _balance_classes(meta: ChunkedMetadata, field: str | None) -> np.ndarray:
     """Node type, crossed with the values of node data ``field`` where a type has it."""
     classes, next_class = [], 0
     for t in sorted(meta.ntypes):
@@ -213,8 +200,8 @@ def assign(in_dir: str | os.PathLike, out_dir: str | os.PathLike, num_parts: int
             _write_meta(tmp, k, algorithm)
         return out_dir
     if algorithm == "metis":
-        src, dst, offsets = _homogeneous_edges(meta)
-        classes = _balance_classes(meta, balance_ntypes, offsets)
+        src, dst, _, _ = homogeneous_edges(meta, ntypes, sorted(meta.etypes))  # ids as Graph numbers them
+        classes = _balance_classes(meta, balance_ntypes)
         homo = metis_assignment(src, dst, int(counts.sum()), k,
                                 balance_ntypes=classes if classes.max(initial=0) > 0 else None,
                                 balance_edges=balance_edges, seed=seed)

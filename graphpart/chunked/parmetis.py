@@ -33,7 +33,7 @@ from ..errors import GraphpartError
 from ._files import write_array
 from .assign import write_assignment
 from .format import ChunkedMetadata, read_metadata
-from .read import read_edges
+from .read import homogeneous_edges
 
 __all__ = ["export_parmetis", "import_parmetis"]
 
@@ -69,17 +69,9 @@ def export_parmetis(in_dir: str | os.PathLike, out_dir: str | os.PathLike, graph
     nodes[:, 0] = ntype
     nodes[np.arange(n), 1 + ntype] = 1
     nodes[:, -1] = np.arange(n) - off[ntype]
-    cols = [[], [], [], []]
-    for ei, e in enumerate(meta.etypes):
-        row0 = 0
-        for c in range(len(meta.edges[e].paths)):
-            s, d = read_edges(meta, e, c)
-            cols[0].append(s + off[meta.ntypes.index(e[0])])
-            cols[1].append(d + off[meta.ntypes.index(e[2])])
-            cols[2].append(np.arange(row0, row0 + len(s), dtype=np.int64))
-            cols[3].append(np.full(len(s), ei, dtype=np.int64))
-            row0 += len(s)
-    edges = np.stack([np.concatenate(x) if x else np.zeros(0, dtype=np.int64) for x in cols], axis=1)
+    src, dst, etype, typed = homogeneous_edges(meta, meta.ntypes, meta.etypes)
+    edges = np.stack([src, dst, typed, etype], axis=1)
+    del src, dst, etype, typed
     keep = edges[:, 0] != edges[:, 1]
     _, first = np.unique(edges[keep, 0] * max(n, 1) + edges[keep, 1], return_index=True)
     edges = edges[np.flatnonzero(keep)[np.sort(first)]]

@@ -12,7 +12,7 @@ from ..errors import GraphpartError
 from ..graph import Graph
 from .format import ChunkedMetadata, ChunkSpec, read_metadata
 
-__all__ = ["load_chunked", "read_edges", "read_data"]
+__all__ = ["load_chunked", "read_edges", "read_data", "homogeneous_edges"]
 
 
 def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.ndarray]:
@@ -34,6 +34,25 @@ def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.nda
             raise GraphpartError(f"{spec.paths[i]}: {side} id {int(bad)} is out of range for node type "
                                  f"{t!r}, which has {n} nodes")
     return src, dst
+
+
+def homogeneous_edges(meta: ChunkedMetadata, ntypes: list[str], etypes: list) -> tuple[np.ndarray, ...]:
+    """Every edge in homogeneous ids (types numbered in the order given): ``src, dst, etype, typed eid``.
+
+    Holds the whole edge list: for the steps that need it in memory (METIS, ParMETIS export).
+    """
+    offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in ntypes])]).astype(np.int64)
+    cols: list[list[np.ndarray]] = [[], [], [], []]
+    for ei, e in enumerate(etypes):
+        row0 = 0
+        for c in range(len(meta.edges[e].paths)):
+            s, d = read_edges(meta, e, c)
+            cols[0].append(s + offsets[ntypes.index(e[0])])
+            cols[1].append(d + offsets[ntypes.index(e[2])])
+            cols[2].append(np.full(len(s), ei, dtype=np.int64))
+            cols[3].append(np.arange(row0, row0 + len(s), dtype=np.int64))
+            row0 += len(s)
+    return tuple(np.concatenate(x) if x else np.zeros(0, dtype=np.int64) for x in cols)
 
 
 def read_data(spec: ChunkSpec, expect_rows: list[int] | None, what: str) -> np.ndarray:
