@@ -153,3 +153,17 @@ def test_assignment_must_cover_every_node(tmp_path, dask_client):
     with pytest.raises(gp.GraphpartError, match="2 lines, but node type '_N' has 34 nodes"):
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
     assert not (tmp_path / "out").exists()
+
+
+def test_type_order_in_the_metadata_does_not_change_the_ids(tmp_path, dask_client):
+    g = hetero_graph(2)
+    meta = write_chunked(g, tmp_path / "ch", 2, graph_name="g")
+    m = json.loads(meta.read_text())
+    for names, counts in (("node_type", "num_nodes_per_type"), ("edge_type", "num_edges_per_type")):
+        m[names], m[counts] = m[names][::-1], m[counts][::-1]  # ids follow sorted types, as Graph's do
+    meta.write_text(json.dumps(m))
+    parts = random_parts(g, 3, seed=2)
+    write_assignment(tmp_path / "asg", parts, 3, "custom")
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    in_memory(g, parts, 3, tmp_path / "mem", 1)
+    assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
