@@ -13,7 +13,7 @@ its files. No task holds the whole edge list or a whole feature matrix.
 
 Peak memory per worker task, for ``N`` nodes:
 
-* phase 1: one chunk (its edges, or its feature rows) plus ``8 N`` bytes of
+* phase 1: one chunk (its edges, or its feature rows) plus up to ``16 N`` bytes of
   node maps, read through ``mmap`` (shared by the workers of one machine);
 * phase 2: the edges and features of one partition, its HALO edges, and an
   ``8 N``-byte scratch array.

@@ -149,7 +149,7 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     types, that every chunk file exists and every format is known. Row counts
     and id ranges are checked when the chunks are read (:func:`load_chunked`).
     """
-    path = Path(path)
+    path = Path(path).absolute()  # chunk paths stay valid for workers started elsewhere
     if path.is_dir():
         path = path / METADATA
     try:
