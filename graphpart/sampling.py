@@ -1,0 +1,138 @@
+"""Graph topology for sampling: compressed rows (CSR or CSC) with edge ids, built from COO, CSR or CSC.
+
+``Topology`` stores one compressed layout: ``"CSC"`` groups edges by
+destination (``indices`` are in-neighbours, what message passing into a seed
+node reads; the default) and ``"CSR"`` groups them by source (``indices`` are
+out-neighbours). Any input layout converts to either with one stable torch sort,
+so the edges of a row keep their input order and each edge keeps its id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from ._check import as_id_tensor, check_count, check_ids_in_range
+from .errors import GraphpartError
+from .typing import IdArray
+
+__all__ = ["Topology", "LAYOUTS"]
+
+LAYOUTS = ("CSR", "CSC")
+
+
+def _check_layout(layout: object, what: str = "layout") -> str:
+    if layout not in LAYOUTS:
+        raise GraphpartError(f"{what} must be one of {LAYOUTS}, got {layout!r}")
+    return layout
+
+
+def _indptr(rows: torch.Tensor, num_rows: int) -> torch.Tensor:
+    ptr = torch.zeros(num_rows + 1, dtype=torch.int64)
+    torch.cumsum(torch.bincount(rows, minlength=num_rows), 0, out=ptr[1:])
+    return ptr
+
+
+def _expand(indptr: torch.Tensor) -> torch.Tensor:
+    """The row of every entry of a compressed layout."""
+    return torch.repeat_interleave(torch.arange(len(indptr) - 1), torch.diff(indptr))
+
+
+@dataclass(frozen=True)
+class Topology:
+    """Edges in one compressed layout, with edge ids.
+
+    Attributes
+    ----------
+    indptr : Tensor
+        ``num_nodes + 1`` offsets: row ``v``'s entries are ``indptr[v]:indptr[v + 1]``.
+    indices : Tensor
+        The other end of each edge (sources for CSC, destinations for CSR).
+    edge_ids : Tensor
+        The id of each edge (its position in the COO input unless given).
+    layout : {"CSC", "CSR"}
+
+    Examples
+    --------
+    >>> t = Topology.from_coo([0, 0, 1, 2], [1, 2, 2, 0])
+    >>> t.indptr.tolist(), t.indices.tolist(), t.edge_ids.tolist()
+    ([0, 1, 2, 4], [2, 0, 0, 1], [3, 0, 1, 2])
+    >>> [x.tolist() for x in t.to_coo()]
+    [[2, 0, 0, 1], [0, 1, 2, 2], [3, 0, 1, 2]]
+    >>> t.to_layout("CSR").indices.tolist()
+    [1, 2, 2, 0]
+    """
+
+    indptr: torch.Tensor
+    indices: torch.Tensor
+    edge_ids: torch.Tensor
+    layout: str = "CSC"
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.indptr) - 1
+
+    @property
+    def num_edges(self) -> int:
+        return len(self.indices)
+
+    def degree(self) -> torch.Tensor:
+        """Entries per row: in-degrees for CSC, out-degrees for CSR."""
+        return torch.diff(self.indptr)
+
+    @classmethod
+    def from_coo(cls, src: IdArray, dst: IdArray, num_nodes: int | None = None, edge_ids: IdArray | None = None,
+                 layout: str = "CSC") -> "Topology":
+        """From edge lists ``src -> dst``; ``num_nodes`` defaults to the largest id plus one."""
+        _check_layout(layout)
+        s, d = as_id_tensor(src, "src"), as_id_tensor(dst, "dst")
+        if len(s) != len(d):
+            raise GraphpartError(f"src and dst must have the same length, got {len(s)} and {len(d)}")
+        top = int(max(s.max(), d.max())) + 1 if len(s) else 0
+        n = top if num_nodes is None else check_count(num_nodes, "num_nodes")
+        check_ids_in_range(s, n, "src")
+        check_ids_in_range(d, n, "dst")
+        eids = torch.arange(len(s)) if edge_ids is None else as_id_tensor(edge_ids, "edge_ids")
+        if len(eids) != len(s):
+            raise GraphpartError(f"edge_ids must have one id per edge ({len(s)}), got {len(eids)}")
+        rows, other = (d, s) if layout == "CSC" else (s, d)
+        order = torch.sort(rows, stable=True).indices
+        return cls(_indptr(rows, n), other[order], eids[order], layout)
+
+    @classmethod
+    def from_compressed(cls, indptr: IdArray, indices: IdArray, edge_ids: IdArray | None = None,
+                        input_layout: str = "CSR", layout: str = "CSC") -> "Topology":
+        """From a CSR or CSC ``(indptr, indices)``, converted to ``layout``."""
+        _check_layout(input_layout, "input_layout")
+        ptr, idx = as_id_tensor(indptr, "indptr"), as_id_tensor(indices, "indices")
+        if len(ptr) == 0 or int(ptr[0]) != 0 or int(ptr[-1]) != len(idx) or bool((torch.diff(ptr) < 0).any()):
+            raise GraphpartError(f"indptr must start at 0, never decrease and end at len(indices) = {len(idx)}, "
+                                 f"got {ptr[:5].tolist()}...{ptr[-2:].tolist()}")
+        n = len(ptr) - 1
+        check_ids_in_range(idx, n, "indices")
+        eids = torch.arange(len(idx)) if edge_ids is None else as_id_tensor(edge_ids, "edge_ids")
+        if len(eids) != len(idx):
+            raise GraphpartError(f"edge_ids must have one id per edge ({len(idx)}), got {len(eids)}")
+        given = cls(ptr, idx, eids, input_layout)
+        return given.to_layout(_check_layout(layout))
+
+    @classmethod
+    def from_graph(cls, g, layout: str = "CSC") -> "Topology":
+        """The topology of a homogeneous :class:`~graphpart.Graph` (edge ids are the graph's)."""
+        if not g.is_homogeneous:
+            raise GraphpartError("Topology.from_graph needs a homogeneous graph; use g.to_homogeneous() first")
+        s, d = g.edges()
+        return cls.from_coo(s, d, g.num_nodes(), layout=layout)
+
+    def to_coo(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """``(src, dst, edge_ids)`` in this layout's entry order."""
+        rows = _expand(self.indptr)
+        return (self.indices, rows, self.edge_ids) if self.layout == "CSC" else (rows, self.indices, self.edge_ids)
+
+    def to_layout(self, layout: str) -> "Topology":
+        """The same edges in ``layout`` (``self`` when it already is)."""
+        if _check_layout(layout) == self.layout:
+            return self
+        s, d, e = self.to_coo()
+        return Topology.from_coo(s, d, self.num_nodes, e, layout)
