@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphpart as gp
-from graphpart.sampling import Topology
+from graphpart.sampling import Topology, sample_neighbors
 
 
 def edge_set(t: Topology) -> list[tuple[int, int, int]]:
@@ -80,3 +80,49 @@ def test_every_conversion_keeps_every_edge_with_its_id(case):
         other = t.to_layout("CSR" if layout == "CSC" else "CSC")
         assert edge_set(other) == want and edge_set(other.to_layout(layout)) == want
         assert int(t.indptr[-1]) == len(edges) and bool((torch.diff(t.indptr) >= 0).all())
+
+
+def star():
+    """Node 0 has in-neighbours 1..4; node 5 has one (0); node 6 none."""
+    return Topology.from_coo([1, 2, 3, 4, 0], [0, 0, 0, 0, 5], num_nodes=7)
+
+
+def test_without_replacement_draws_distinct_neighbours():
+    t = star()
+    for s in range(20):
+        nbr, seed, eid = sample_neighbors(t, torch.tensor([0, 5, 6]), 2, generator=torch.Generator().manual_seed(s))
+        assert seed.tolist() == [0, 0, 5]
+        assert len(set(nbr[:2].tolist())) == 2 and set(nbr[:2].tolist()) <= {1, 2, 3, 4}
+        assert nbr[2].item() == 0 and eid[2].item() == 4
+        assert eid[:2].tolist() == [x - 1 for x in nbr[:2].tolist()]  # each edge keeps its id
+
+
+def test_with_replacement_draws_exactly_fanout():
+    nbr, seed, _ = sample_neighbors(star(), torch.tensor([0, 5, 6]), 6, replace=True,
+                                    generator=torch.Generator().manual_seed(0))
+    assert seed.tolist() == [0] * 6 + [5] * 6 and set(nbr[:6].tolist()) <= {1, 2, 3, 4}
+
+
+def test_fanout_minus_one_or_large_takes_all():
+    for fanout in (-1, 10):
+        nbr, seed, _ = sample_neighbors(star(), torch.tensor([0]), fanout)
+        assert sorted(nbr.tolist()) == [1, 2, 3, 4]
+
+
+def test_same_seed_same_sample():
+    a = sample_neighbors(star(), torch.tensor([0, 0, 5]), 2, generator=torch.Generator().manual_seed(3))
+    b = sample_neighbors(star(), torch.tensor([0, 0, 5]), 2, generator=torch.Generator().manual_seed(3))
+    assert all(torch.equal(x, y) for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_draws_are_uniform(replace):
+    seeds = torch.zeros(20000, dtype=torch.int64)
+    nbr, _, _ = sample_neighbors(star(), seeds, 1, replace=replace, generator=torch.Generator().manual_seed(1))
+    freq = torch.bincount(nbr, minlength=5)[1:].double() / len(nbr)
+    assert torch.allclose(freq, torch.full((4,), 0.25, dtype=torch.float64), atol=0.015)
+
+
+def test_seeds_out_of_range():
+    with pytest.raises(gp.GraphpartError, match=r"seeds must be within \[0, 7\)"):
+        sample_neighbors(star(), torch.tensor([7]), 2)
