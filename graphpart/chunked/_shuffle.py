@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
-from ..partitioning.reshuffle import group_order
+from ..partitioning.reshuffle import group_order, group_rank
 from ..typing import CanonicalEType
 from ._nodemaps import NodeMaps
 from .format import ChunkedMetadata, ChunkSpec
@@ -114,8 +114,7 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
         save_piece(plan.owned_piece(ei, c, q), src=new_src[sel], dst=new_dst[sel], row=sel,
                    **{k: a[sel] for k, a in data.items()})
     if plan.num_hops >= 1:
-        pos = np.empty(n, dtype=np.int64)  # position of each edge among its owner's edges of this chunk
-        pos[order] = np.arange(n, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+        pos = group_rank(order, counts)  # position of each edge among its owner's edges of this chunk
         cross = np.flatnonzero(spart != dpart)
         corder, leaving = group_order(spart[cross], plan.num_parts)
         for p, sel in enumerate(_segments(corder, leaving)):

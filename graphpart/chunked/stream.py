@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from ..errors import GraphpartError
+from ..partitioning.reshuffle import group_order, group_rank
 from .format import ChunkedMetadata
 from .read import read_edges
 
@@ -95,11 +96,7 @@ class _State:
 
 
 def _rank_within(values: np.ndarray) -> np.ndarray:
-    order = np.argsort(values, kind="stable")
-    counts = np.bincount(values) if len(values) else np.zeros(0, dtype=np.int64)
-    rank = np.empty(len(values), dtype=np.int64)
-    rank[order] = np.arange(len(values)) - np.repeat(np.cumsum(counts) - counts, counts)
-    return rank
+    return group_rank(*group_order(values, int(values.max()) + 1 if len(values) else 0))
 
 
 def _process_chunk(state: _State, u: np.ndarray, v: np.ndarray, batch_size: int, refine: int) -> None:

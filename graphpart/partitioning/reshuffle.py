@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-__all__ = ["Reshuffle", "reshuffle", "stable_order", "group_order", "block_bounds"]
+__all__ = ["Reshuffle", "reshuffle", "stable_order", "group_order", "group_rank", "block_bounds"]
 
 
 def stable_order(keys: np.ndarray) -> np.ndarray:
@@ -86,6 +86,20 @@ def group_order(keys: np.ndarray, num_groups: int) -> tuple[np.ndarray, np.ndarr
     ([1, 3, 0, 2], [2, 2, 0])
     """
     return stable_order(keys), np.bincount(keys, minlength=num_groups)
+
+
+def group_rank(order: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Position of every item inside its group, from :func:`group_order`'s ``(order, counts)``.
+
+    Examples
+    --------
+    >>> group_rank(*group_order(np.array([1, 0, 1, 0, 1]), 2)).tolist()
+    [0, 0, 1, 1, 2]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    return rank
 
 
 def block_bounds(counts: np.ndarray) -> np.ndarray:
