@@ -9,7 +9,7 @@ import numpy as np
 from .errors import GraphpartError
 from .typing import Seed
 
-__all__ = ["check_random_state"]
+__all__ = ["check_random_state", "torch_generator"]
 
 
 def check_random_state(seed: Seed) -> np.random.Generator:
@@ -40,3 +40,16 @@ def check_random_state(seed: Seed) -> np.random.Generator:
     raise GraphpartError(
         f"seed must be an int, a numpy.random.Generator or None, got {type(seed).__name__}"
     )
+
+
+def torch_generator(seed: Seed) -> "torch.Generator":
+    """A CPU :class:`torch.Generator` seeded from ``seed`` (normalised by :func:`check_random_state`).
+
+    >>> import torch
+    >>> a, b = torch_generator(3), torch_generator(3)
+    >>> bool((torch.rand(4, generator=a) == torch.rand(4, generator=b)).all())
+    True
+    """
+    import torch
+
+    return torch.Generator().manual_seed(int(check_random_state(seed).integers(2**63 - 1)))

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import torch
 
-from ._check import as_id_tensor, check_count, check_ids_in_range
-from .errors import GraphpartError
-from .typing import IdArray
+from .._check import as_id_tensor, check_count, check_ids_in_range
+from ..errors import GraphpartError
+from ..typing import IdArray
 
-__all__ = ["Topology", "LAYOUTS", "sample_neighbors"]
+__all__ = ["Topology", "LAYOUTS"]
 
 LAYOUTS = ("CSR", "CSC")
 
@@ -136,44 +136,3 @@ class Topology:
             return self
         s, d, e = self.to_coo()
         return Topology.from_coo(s, d, self.num_nodes, e, layout)
-
-
-def sample_neighbors(topo: Topology, seeds: torch.Tensor, fanout: int, replace: bool = False,
-                     generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Up to ``fanout`` uniform neighbours of each seed (``-1``: all), as ``(neighbour, seed, edge_id)``.
-
-    Rows are neighbours in the topology's layout (in-neighbours for CSC). With
-    ``replace`` every seed with a neighbour gets exactly ``fanout`` draws;
-    without, seeds with at most ``fanout`` neighbours keep them all. Vectorised
-    over all seeds: no loop per node.
-
-    Examples
-    --------
-    >>> t = Topology.from_coo([1, 2, 3, 0], [0, 0, 0, 1])
-    >>> nbr, seed, eid = sample_neighbors(t, torch.tensor([0, 1]), 2, generator=torch.Generator().manual_seed(0))
-    >>> seed.tolist(), sorted(nbr[:2].tolist()) in ([1, 2], [1, 3], [2, 3]), nbr[2].item()
-    ([0, 0, 1], True, 0)
-    """
-    seeds = as_id_tensor(seeds, "seeds")
-    check_ids_in_range(seeds, topo.num_nodes, "seeds")
-    start, deg = topo.indptr[seeds], topo.degree()[seeds]
-    max_deg = int(deg.max()) if len(deg) else 0
-    if fanout < 0 or (not replace and fanout >= max_deg):
-        take = deg
-        pos = torch.repeat_interleave(start - (torch.cumsum(take, 0) - take), take) + torch.arange(int(take.sum()))
-    elif replace:
-        has = deg > 0
-        draws = torch.rand(int(has.sum()), fanout, generator=generator)
-        pos = (start[has, None] + (draws * deg[has, None]).long()).reshape(-1)
-        take = torch.where(has, fanout, 0)
-    else:
-        take = torch.clamp(deg, max=fanout)
-        seg = torch.repeat_interleave(torch.arange(len(seeds)), deg)  # every candidate entry, by seed
-        keys = seg.double() + torch.rand(len(seg), generator=generator, dtype=torch.float64)
-        order = torch.sort(keys).indices  # random order inside each seed's run of entries
-        first = torch.cumsum(deg, 0) - deg
-        rank = torch.arange(len(seg)) - first[seg]
-        kept = order[rank < take[seg]]  # sorted by seed, so the j-th sorted entry has rank j - first
-        pos = (start[seg] + rank)[kept]
-    seed_of = torch.repeat_interleave(seeds, take)
-    return topo.indices[pos], seed_of, topo.edge_ids[pos]

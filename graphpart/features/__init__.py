@@ -1,0 +1,27 @@
+"""Feature store, static orderings, dynamic caches, oracles, and hit-rate accounting.
+
+=======================  ======================================================
+``Feature``              rows split hot / cold (static order or a dynamic cache), counting hits and bytes
+``Trace``                what each mini-batch looked up, batch after batch
+``*_order``              static orderings: random, degree, pre-sampling, oracle
+``*Cache``               static, LRU, FIFO, CLOCK, SIEVE; ``BeladyCache`` (optimal)
+``simulate``             replay a trace through a cache: hits per batch
+``hit_rate_table``       every policy at every cache ratio, with the oracles
+``partition_access``     local inner / HALO / remote lookups of one trainer, with a remote cache
+=======================  ======================================================
+"""
+
+from __future__ import annotations
+
+from .caches import DYNAMIC_POLICIES, Cache, ClockCache, FIFOCache, LRUCache, SieveCache, StaticCache, make_cache
+from .oracles import BeladyCache, hotness_order, next_use, oracle_order
+from .orderings import ORDERINGS, degree_order, presample_order, random_order
+from .partition import PartitionAccess, access_by_partition, node_locality, partition_access
+from .simulate import CacheRun, HitRateTable, capacity_for, hit_rate_table, simulate
+from .store import Feature, LookupStats
+from .trace import Trace, record_trace
+
+__all__ = ["Feature", "LookupStats", "Trace", "record_trace", "random_order", "degree_order", "presample_order",
+           "oracle_order", "hotness_order", "next_use", "ORDERINGS", "Cache", "StaticCache", "LRUCache",
+           "FIFOCache", "ClockCache", "SieveCache", "BeladyCache", "DYNAMIC_POLICIES", "make_cache", "simulate",
+           "CacheRun", "capacity_for", "HitRateTable", "hit_rate_table", "PartitionAccess", "partition_access", "access_by_partition", "node_locality"]

@@ -1,0 +1,58 @@
+"""Static orderings: which rows a feature store puts first (the hot part is the first ``split_ratio``).
+
+=============  ===============================================================
+random         a random permutation (what a cache without knowledge gets)
+in-degree      most in-neighbours first (GLT's ``sort_by_in_degree``)
+out-degree     most out-neighbours first (PaGraph)
+presample      most accessed over a few sampling epochs first (GNNLab's PreSC)
+oracle         most accessed over the measured run itself (an upper bound)
+=============  ===============================================================
+
+Every ordering is a permutation of node ids, hot first.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .._check import check_count
+from .._random import torch_generator
+from ..errors import GraphpartError
+from ..sampling import Topology
+from ..typing import Seed
+from .oracles import hotness_order, oracle_order
+from .trace import Trace, record_trace
+
+__all__ = ["random_order", "degree_order", "presample_order", "oracle_order", "hotness_order", "ORDERINGS"]
+
+ORDERINGS = ("random", "in-degree", "out-degree", "presample", "oracle")
+
+
+def random_order(num_nodes: int, seed: Seed = None) -> torch.Tensor:
+    """A random permutation of ``num_nodes`` ids."""
+    return torch.randperm(check_count(num_nodes, "num_nodes"), generator=torch_generator(seed))
+
+
+def degree_order(topo: Topology, direction: str = "in") -> torch.Tensor:
+    """Nodes by decreasing in- or out-degree (ties: smaller id first).
+
+    >>> t = Topology.from_coo([0, 1, 2, 2], [1, 2, 1, 0])
+    >>> degree_order(t, "in").tolist(), degree_order(t, "out").tolist()
+    ([1, 0, 2], [2, 0, 1])
+    """
+    if direction not in ("in", "out"):
+        raise GraphpartError(f"direction must be 'in' or 'out', got {direction!r}")
+    rows = "in" if topo.layout == "CSC" else "out"
+    deg = topo.degree() if direction == rows else torch.bincount(topo.indices, minlength=topo.num_nodes)
+    return hotness_order(deg)
+
+
+def presample_order(loader, epochs: int = 1) -> tuple[torch.Tensor, Trace]:
+    """GNNLab's pre-sampling: run ``loader`` for ``epochs``, order nodes by how often they were looked up.
+
+    Returns the order and the pre-sampling trace (its cost: that many epochs of sampling).
+    """
+    if check_count(epochs, "epochs") == 0:
+        raise GraphpartError("pre-sampling needs at least one epoch, got 0")
+    trace = record_trace(loader, epochs)
+    return oracle_order(trace), trace

@@ -1,0 +1,111 @@
+"""Where a trainer's lookups land once the graph is partitioned: local inner, local HALO, or remote.
+
+A trainer on partition ``p`` holds the features of ``p``'s inner nodes and,
+with ``num_hops >= 1``, copies of its HALO nodes; every other lookup is a
+remote fetch. A per-partition cache of remote hot features (GLT's frequency
+partitioner caches the remote nodes a partition's own sampling visits most)
+turns some remote fetches into local reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..errors import GraphpartError
+from ..typing import IdArray, Seed
+from .simulate import capacity_for
+from .trace import Trace, record_trace
+
+__all__ = ["PartitionAccess", "node_locality", "partition_access", "access_by_partition", "INNER", "HALO",
+           "REMOTE"]
+
+INNER, HALO, REMOTE = 0, 1, 2
+
+
+def node_locality(partitioning, part_id: int) -> torch.Tensor:
+    """For every node (original homogeneous id): ``INNER``, ``HALO`` or ``REMOTE`` as seen from ``part_id``."""
+    if not (isinstance(part_id, int) and 0 <= part_id < partitioning.num_parts):
+        raise GraphpartError(f"part_id must be in [0, {partitioning.num_parts}), got {part_id!r}")
+    node_part = torch.from_numpy(np.asarray(partitioning.node_part))
+    loc = torch.full((len(node_part),), REMOTE, dtype=torch.int64)
+    loc[node_part == part_id] = INNER
+    view = partitioning.view(part_id)
+    halo_new = view.nodes[view.num_inner_nodes:]
+    loc[torch.from_numpy(partitioning.shuffle.new2old_nid[halo_new])] = HALO
+    return loc
+
+
+@dataclass(frozen=True)
+class PartitionAccess:
+    """Per-batch lookups of one trainer by locality; ``remote_cached`` were served by its remote cache."""
+
+    part_id: int
+    inner: np.ndarray
+    halo: np.ndarray
+    remote: np.ndarray
+    remote_cached: np.ndarray
+    remote_cache_rows: int
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return {"inner": int(self.inner.sum()), "halo": int(self.halo.sum()), "remote": int(self.remote.sum()),
+                "remote_cached": int(self.remote_cached.sum())}
+
+    @property
+    def remote_fraction(self) -> float:
+        """Share of lookups that leave the machine without a remote cache."""
+        t = self.totals
+        total = t["inner"] + t["halo"] + t["remote"]
+        return t["remote"] / total if total else 0.0
+
+    @property
+    def remote_saved(self) -> float:
+        """Share of remote fetches the remote cache served."""
+        t = self.totals
+        return t["remote_cached"] / t["remote"] if t["remote"] else 0.0
+
+
+def partition_access(partitioning, part_id: int, trace: Trace, *, remote_cache: float = 0.0,
+                     hotness: torch.Tensor | None = None) -> PartitionAccess:
+    """Classify every lookup of ``trace`` (trainer ``part_id``'s) and replay a static remote cache.
+
+    ``remote_cache`` is the cache's size as a share of all nodes; it holds the
+    remote nodes with the highest ``hotness`` (access counts, e.g. of a
+    pre-sampling trace; default: ``trace``'s own counts, the oracle).
+    """
+    loc = node_locality(partitioning, part_id)
+    if len(loc) != trace.num_nodes:
+        raise GraphpartError(f"the partitioning covers {len(loc)} nodes, the trace {trace.num_nodes}")
+    code = loc.clone()
+    cap = capacity_for(remote_cache, trace.num_nodes)
+    if cap:
+        hot = (trace.counts() if hotness is None else torch.as_tensor(hotness)).double()
+        if len(hot) != len(loc):
+            raise GraphpartError(f"hotness must give one count per node ({len(loc)}), got {len(hot)}")
+        hot = torch.where((loc == REMOTE) & (hot > 0), hot, -1.0)
+        top = torch.topk(hot, min(cap, len(hot))).indices
+        code[top[hot[top] >= 0]] = 3
+    b = trace.num_batches
+    counts = torch.bincount(trace.batch_index() * 4 + code[trace.ids], minlength=4 * b).reshape(b, 4).numpy()
+    remote = counts[:, REMOTE] + counts[:, 3]
+    return PartitionAccess(part_id, counts[:, INNER], counts[:, HALO], remote, counts[:, 3], cap)
+
+
+def access_by_partition(partitioning, topo, fanouts: Sequence[int], *, seeds: IdArray | None = None,
+                        batch_size: int = 1024, remote_cache: float = 0.0, presample_epochs: int = 1,
+                        epochs: int = 1, seed: Seed = 0) -> list[PartitionAccess]:
+    """One trainer per partition, sampling its own seeds: lookups by locality, remote cache from pre-sampling."""
+    from ..sampling import NeighborLoader
+
+    out = []
+    for p in range(partitioning.num_parts):
+        loader = NeighborLoader(topo, fanouts, seeds=seeds, batch_size=batch_size, seed=seed,
+                                partitioning=partitioning, part_id=p)
+        hotness = record_trace(loader, presample_epochs).counts() if remote_cache and presample_epochs else None
+        out.append(partition_access(partitioning, p, record_trace(loader, epochs), remote_cache=remote_cache,
+                                    hotness=hotness))
+    return out

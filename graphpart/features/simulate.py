@@ -1,0 +1,149 @@
+"""Replay a trace through a cache and count hits per batch; compare policies across cache sizes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..errors import GraphpartError
+from .caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
+from .oracles import BeladyCache, oracle_order
+from .trace import Trace
+
+__all__ = ["CacheRun", "simulate", "capacity_for", "HitRateTable", "hit_rate_table"]
+
+
+@dataclass(frozen=True)
+class CacheRun:
+    """Hits of one cache over a trace, batch by batch.
+
+    Attributes
+    ----------
+    policy : str
+    capacity : int
+    lookups, hits : ndarray
+        Per batch.
+    epochs : ndarray
+        Epoch of each batch.
+    seconds : float
+        Wall time of the replay.
+    """
+
+    policy: str
+    capacity: int
+    lookups: np.ndarray
+    hits: np.ndarray
+    epochs: np.ndarray
+    seconds: float = 0.0
+
+    @property
+    def hit_rate(self) -> float:
+        total = int(self.lookups.sum())
+        return int(self.hits.sum()) / total if total else 0.0
+
+    def batch_hit_rate(self) -> np.ndarray:
+        return self.hits / np.maximum(self.lookups, 1)
+
+    def running_hit_rate(self) -> np.ndarray:
+        """Hit rate over all batches so far, after each batch."""
+        return np.cumsum(self.hits) / np.maximum(np.cumsum(self.lookups), 1)
+
+    def misses_per_epoch(self) -> np.ndarray:
+        n = int(self.epochs.max()) + 1 if len(self.epochs) else 0
+        return np.bincount(self.epochs, weights=self.lookups - self.hits, minlength=n)
+
+    def bytes_per_epoch(self, row_bytes: int) -> np.ndarray:
+        """Bytes copied from the cold (host) part per epoch: one row per miss."""
+        return self.misses_per_epoch() * row_bytes
+
+    @property
+    def lookups_per_second(self) -> float:
+        return float(self.lookups.sum()) / self.seconds if self.seconds > 0 else float("inf")
+
+
+def simulate(trace: Trace, cache: Cache, policy: str | None = None) -> CacheRun:
+    """Replay every batch of ``trace`` through ``cache`` (which it changes) and count the hits.
+
+    >>> from graphpart.features import LRUCache
+    >>> t = Trace.from_batches([[0, 1], [1, 2], [0, 1]], num_nodes=3)
+    >>> run = simulate(t, LRUCache(3, 2))
+    >>> run.hits.tolist(), run.hit_rate
+    ([0, 1, 1], 0.333...)
+    """
+    if cache.num_nodes != trace.num_nodes:
+        raise GraphpartError(f"the cache covers {cache.num_nodes} nodes, the trace {trace.num_nodes}")
+    hits = np.zeros(trace.num_batches, dtype=np.int64)
+    off = trace.offsets.tolist()
+    start = time.perf_counter()
+    for i in range(trace.num_batches):
+        hit, _, _ = cache.access(trace.ids[off[i]:off[i + 1]])
+        hits[i] = int(hit.sum())
+    seconds = time.perf_counter() - start
+    return CacheRun(policy or cache.name, cache.capacity, trace.batch_sizes().numpy(), hits, trace.epochs.numpy(),
+                    seconds)
+
+
+def capacity_for(ratio: float, num_nodes: int) -> int:
+    """Rows a cache of ``ratio`` (a share of all rows, in [0, 1]) holds."""
+    if not (isinstance(ratio, (int, float)) and 0.0 <= ratio <= 1.0):
+        raise GraphpartError(f"a cache ratio must be a number in [0, 1], got {ratio!r}")
+    return int(round(ratio * num_nodes))
+
+
+@dataclass(frozen=True)
+class HitRateTable:
+    """Hit rate of every policy at every cache ratio (``rates[policy][i]`` for ``ratios[i]``)."""
+
+    ratios: tuple[float, ...]
+    rates: dict[str, np.ndarray]
+    kinds: dict[str, str]  # policy -> "static", "dynamic" or "oracle"
+    runs: dict[str, list[CacheRun]]
+
+    def to_frame(self):
+        """A pandas DataFrame, ratios as rows and policies as columns."""
+        import pandas as pd
+
+        return pd.DataFrame({p: r for p, r in self.rates.items()},
+                            index=pd.Index([f"{r:.0%}" for r in self.ratios], name="cache ratio"))
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().style.format("{:.1%}").to_html()
+
+
+def hit_rate_table(trace: Trace, ratios: Sequence[float], orders: Mapping[str, torch.Tensor] | None = None,
+                   dynamic: Sequence[str] = tuple(DYNAMIC_POLICIES), oracles: bool = True,
+                   warmup: Trace | None = None) -> HitRateTable:
+    """Replay ``trace`` through every static ordering in ``orders``, every ``dynamic`` policy and the oracles.
+
+    ``warmup`` batches (e.g. the pre-sampling epochs) run through each dynamic
+    cache before the measured trace, so they start warm, as in training.
+    """
+    orders = dict(orders or {})
+    rates: dict[str, list[float]] = {}
+    runs: dict[str, list[CacheRun]] = {}
+    kinds: dict[str, str] = {}
+    n = trace.num_nodes
+    if oracles:
+        orders.setdefault("oracle", oracle_order(trace))
+    for ratio in ratios:
+        cap = capacity_for(ratio, n)
+        caches: dict[str, tuple[str, Cache]] = {}
+        for name, order in orders.items():
+            caches[name] = ("oracle" if name == "oracle" else "static", StaticCache(order, cap))
+        for name in dynamic:
+            cache = make_cache(name, n, cap)
+            if warmup is not None:
+                simulate(warmup, cache)
+            caches[name] = ("dynamic", cache)
+        if oracles:
+            caches["belady"] = ("oracle", BeladyCache(trace, cap))
+        for name, (kind, cache) in caches.items():
+            run = simulate(trace, cache, name)
+            rates.setdefault(name, []).append(run.hit_rate)
+            runs.setdefault(name, []).append(run)
+            kinds[name] = kind
+    return HitRateTable(tuple(ratios), {k: np.array(v) for k, v in rates.items()}, kinds, runs)

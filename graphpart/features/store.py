@@ -1,0 +1,210 @@
+"""``Feature``: node features split into a hot part (on the GPU) and a cold part (host memory).
+
+The hot part is either a static set of rows (an ordering's first
+``split_ratio``; GLT's split) or a dynamic cache (LRU, FIFO, CLOCK, SIEVE)
+whose rows are refilled from the cold part as lookups miss. Without CUDA both
+parts are CPU tensors and the hot one stands for GPU memory: lookups, hits and
+bytes are the same, only where the rows live differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from .._check import as_id_tensor, check_ids_in_range
+from ..errors import DataShapeError, GraphpartError
+from .caches import DYNAMIC_POLICIES, StaticCache, make_cache
+from .simulate import capacity_for
+
+__all__ = ["Feature", "LookupStats"]
+
+
+@dataclass
+class LookupStats:
+    """What every ``feature[ids]`` did, one entry per lookup.
+
+    ``hits`` and ``misses`` count requested rows; ``hot_bytes`` were read from
+    the hot part, ``cold_bytes`` copied from the cold (host) part.
+    """
+
+    rows: list[int] = field(default_factory=list)
+    hits: list[int] = field(default_factory=list)
+    hot_bytes: list[int] = field(default_factory=list)
+    cold_bytes: list[int] = field(default_factory=list)
+
+    def record(self, rows: int, hits: int, hot_bytes: int, cold_bytes: int) -> None:
+        self.rows.append(rows)
+        self.hits.append(hits)
+        self.hot_bytes.append(hot_bytes)
+        self.cold_bytes.append(cold_bytes)
+
+    @property
+    def num_lookups(self) -> int:
+        return len(self.rows)
+
+    @property
+    def misses(self) -> list[int]:
+        return [r - h for r, h in zip(self.rows, self.hits)]
+
+    @property
+    def hit_rate(self) -> float:
+        total = sum(self.rows)
+        return sum(self.hits) / total if total else 0.0
+
+    def running_hit_rate(self) -> np.ndarray:
+        return np.cumsum(self.hits) / np.maximum(np.cumsum(self.rows), 1)
+
+    def totals(self) -> dict[str, int]:
+        return {"lookups": self.num_lookups, "rows": sum(self.rows), "hits": sum(self.hits),
+                "misses": sum(self.rows) - sum(self.hits), "hot_bytes": sum(self.hot_bytes),
+                "cold_bytes": sum(self.cold_bytes)}
+
+
+def _device(device) -> torch.device:
+    if device is None:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    dev = torch.device(device)
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise GraphpartError(f"device {device!r} asked for, but CUDA is not available here")
+    if dev.type not in ("cpu", "cuda"):
+        raise GraphpartError(f"device must be 'cpu' or a CUDA device, got {device!r}")
+    return dev
+
+
+class Feature:
+    """Rows of ``tensor`` split hot / cold; ``feature[ids]`` returns ``tensor[ids]`` and counts hits.
+
+    Parameters
+    ----------
+    tensor : Tensor
+        One row per node (any trailing shape), on the CPU.
+    split_ratio : float
+        Share of rows in the hot part, in [0, 1] (GLT's ``split_ratio``).
+    order : Tensor, optional
+        A permutation of node ids, hot first (see :mod:`graphpart.features.orderings`);
+        ``None`` keeps the input order (rows assumed already reordered, as in GLT).
+    cache : {"static", "lru", "fifo", "clock", "sieve"}
+        ``"static"``: the hot part is the first ``split_ratio`` of ``order``.
+        Otherwise the hot part is a dynamic cache of that policy, empty at first.
+    device : str or torch.device, optional
+        Where the hot part lives and results are returned: CUDA when available
+        (the cold part is then pinned host memory), else the CPU.
+
+    Examples
+    --------
+    >>> x = torch.arange(12.0).reshape(6, 2)
+    >>> f = Feature(x, split_ratio=0.5, order=torch.tensor([5, 4, 3, 2, 1, 0]), device="cpu")
+    >>> torch.equal(f[torch.tensor([0, 5, 4])], x[[0, 5, 4]]), f.stats.hits
+    (True, [2])
+    """
+
+    def __init__(self, tensor, split_ratio: float = 0.0, order=None, cache: str = "static", device=None) -> None:
+        x = torch.as_tensor(tensor)
+        if x.dim() == 0:
+            raise DataShapeError(f"feature tensor must have one row per node, got a scalar {x!r}")
+        if x.device.type != "cpu":
+            x = x.cpu()
+        n = len(x)
+        self.num_nodes, self.row_shape, self.dtype = n, tuple(x.shape[1:]), x.dtype
+        self.row_bytes = int(x[0].numel() * x.element_size()) if n else 0
+        self.split_ratio = float(split_ratio) if isinstance(split_ratio, (int, float)) else split_ratio
+        self.capacity = capacity_for(self.split_ratio, n)
+        if cache != "static" and cache not in DYNAMIC_POLICIES:
+            raise GraphpartError(f"cache must be 'static' or one of {sorted(DYNAMIC_POLICIES)}, got {cache!r}")
+        self.cache_policy = cache
+        self.device = _device(device)
+        on_gpu = self.device.type == "cuda"
+        self.stats = LookupStats()
+        if order is None:
+            order = torch.arange(n)
+        order = as_id_tensor(order, "order")
+        if len(order) != n or (n and not torch.equal(torch.sort(order).values, torch.arange(n))):
+            raise GraphpartError(f"order must be a permutation of the {n} node ids, got {len(order)} ids "
+                                 f"{order[:5].tolist()}...")
+        self.order = order
+        if cache == "static":
+            self.cache = StaticCache(order, self.capacity)
+            rows = x[order]  # reordered: hot first
+            self.hot = rows[:self.capacity].to(self.device)
+            self.cold = rows[self.capacity:]
+            self._id2index = torch.empty(n, dtype=torch.int64)
+            self._id2index[order] = torch.arange(n)
+            self._rows = rows  # on the CPU, one gather serves hot and cold alike
+        else:
+            self.cache = make_cache(cache, n, self.capacity)
+            self.hot = torch.empty((self.capacity, *self.row_shape), dtype=x.dtype, device=self.device)
+            self.cold = x
+        if on_gpu:
+            self.cold = self.cold.pin_memory()
+            if cache == "static":
+                self._id2index_dev = self._id2index.to(self.device)
+                self._rows = None
+
+    def __repr__(self) -> str:
+        return (f"Feature({self.num_nodes} rows of {self.row_shape}, {self.dtype}, split_ratio={self.split_ratio}, "
+                f"cache={self.cache_policy!r}, device={self.device})")
+
+    def __len__(self) -> int:
+        return self.num_nodes
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.num_nodes, *self.row_shape)
+
+    def reset_stats(self) -> None:
+        self.stats = LookupStats()
+
+    def __getitem__(self, ids) -> torch.Tensor:
+        if isinstance(ids, torch.Tensor) and ids.device.type == "cuda":
+            idx = ids.to(torch.int64)
+        else:
+            idx = as_id_tensor(ids, "ids")
+        if len(idx) and (int(idx.min()) < 0 or int(idx.max()) >= self.num_nodes):
+            check_ids_in_range(idx.cpu(), self.num_nodes, "ids")
+        if self.cache_policy == "static":
+            return self._static(idx)
+        return self._dynamic(idx)
+
+    def _static(self, ids: torch.Tensor) -> torch.Tensor:
+        cap, rb = self.capacity, self.row_bytes
+        if self._rows is not None:  # CPU: hot and cold are views of one reordered tensor
+            index = self._id2index[ids]
+            hits = int((index < cap).sum())
+            out = torch.index_select(self._rows, 0, index)
+            self.stats.record(len(ids), hits, hits * rb, (len(ids) - hits) * rb)
+            return out
+        index = self._id2index_dev[ids.to(self.device)]
+        hot = index < cap
+        out = torch.empty((len(ids), *self.row_shape), dtype=self.dtype, device=self.device)
+        hot_pos = torch.nonzero(hot).reshape(-1)
+        cold_pos = torch.nonzero(~hot).reshape(-1)
+        out[hot_pos] = self.hot[index[hot_pos]]
+        if len(cold_pos):
+            rows = self.cold[(index[cold_pos] - cap).cpu()].pin_memory()
+            out[cold_pos] = rows.to(self.device, non_blocking=True)
+        self.stats.record(len(ids), len(hot_pos), len(hot_pos) * rb, len(cold_pos) * rb)
+        return out
+
+    def _dynamic(self, ids: torch.Tensor) -> torch.Tensor:
+        uniq, inverse = torch.unique(ids.cpu(), return_inverse=True)
+        hit, slots, miss_slots = self.cache.access(uniq)
+        hit_pos = torch.nonzero(hit).reshape(-1)
+        miss_pos = torch.nonzero(~hit).reshape(-1)
+        rows = torch.empty((len(uniq), *self.row_shape), dtype=self.dtype, device=self.device)
+        dev = self.device
+        rows[hit_pos.to(dev)] = self.hot[slots[hit_pos].to(dev)]
+        if len(miss_pos):
+            fetched = self.cold[uniq[miss_pos]]
+            if dev.type == "cuda":
+                fetched = fetched.pin_memory().to(dev, non_blocking=True)
+            rows[miss_pos.to(dev)] = fetched
+            admitted = miss_slots >= 0
+            if bool(admitted.any()):
+                self.hot[miss_slots[admitted].to(dev)] = fetched[admitted.to(dev)]
+        hits = int(hit[inverse].sum())
+        rb = self.row_bytes
+        self.stats.record(len(ids), hits, hits * rb, len(miss_pos) * rb)
+        return rows[inverse.to(dev)]

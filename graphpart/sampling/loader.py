@@ -1,0 +1,109 @@
+"""Mini-batches of seed nodes (a train mask, optionally one partition's inner nodes), sampled."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import torch
+
+from .._check import as_id_tensor, check_count, check_ids_in_range
+from ..errors import GraphpartError
+from ..typing import IdArray, Seed
+from .neighbors import MiniBatch, NeighborSampler
+from .topology import Topology
+
+__all__ = ["NeighborLoader", "seed_nodes"]
+
+
+def seed_nodes(seeds: IdArray | None, num_nodes: int, partitioning=None, part_id: int | None = None) -> torch.Tensor:
+    """Seed ids from ids or a boolean mask (``None``: every node), kept to ``part_id``'s inner nodes if given."""
+    if seeds is None:
+        ids = torch.arange(num_nodes)
+    else:
+        t = torch.as_tensor(np.asarray(seeds)) if not isinstance(seeds, torch.Tensor) else seeds
+        if t.dtype == torch.bool:
+            if t.shape != (num_nodes,):
+                raise GraphpartError(f"a seed mask must have one entry per node ({num_nodes}), got shape "
+                                     f"{tuple(t.shape)}")
+            ids = torch.nonzero(t).reshape(-1)
+        else:
+            ids = torch.unique(as_id_tensor(t, "seeds"))
+            check_ids_in_range(ids, num_nodes, "seeds")
+    if partitioning is None:
+        if part_id is not None:
+            raise GraphpartError("part_id needs a partitioning")
+        return ids
+    if part_id is None:
+        raise GraphpartError("restricting seeds to a partition needs part_id as well as the partitioning")
+    node_part = torch.from_numpy(np.asarray(partitioning.node_part))
+    if len(node_part) != num_nodes:
+        raise GraphpartError(f"the partitioning covers {len(node_part)} nodes, the topology has {num_nodes}")
+    if not (isinstance(part_id, int) and 0 <= part_id < partitioning.num_parts):
+        raise GraphpartError(f"part_id must be in [0, {partitioning.num_parts}), got {part_id!r}")
+    return ids[node_part[ids] == part_id]
+
+
+class NeighborLoader:
+    """Iterate mini-batches: seed nodes in (shuffled) batches, each sampled by a :class:`NeighborSampler`.
+
+    Parameters
+    ----------
+    topo : Topology
+    fanouts : sequence of int
+        Neighbours per node at each hop (``-1``: all).
+    seeds : ids, boolean mask or None
+        The training nodes (``None``: every node).
+    batch_size : int
+    shuffle : bool
+        Draw a new seed order every epoch.
+    drop_last : bool
+        Skip a last, smaller batch.
+    replace : bool
+    seed : int, numpy.random.Generator or None
+        One seed fixes every epoch's batches and samples.
+    partitioning, part_id :
+        Keep only the seeds that partition ``part_id`` owns (one trainer's view;
+        sampling still follows every edge, as distributed samplers do).
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> topo = Topology.from_graph(load_karate_club())
+    >>> loader = NeighborLoader(topo, [5, 5], batch_size=8, seed=0)
+    >>> len(loader), [len(mb.seeds) for mb in loader]
+    (5, [8, 8, 8, 8, 2])
+    """
+
+    def __init__(self, topo: Topology, fanouts: Sequence[int], *, seeds: IdArray | None = None,
+                 batch_size: int = 1024, shuffle: bool = True, drop_last: bool = False, replace: bool = False,
+                 seed: Seed = None, partitioning=None, part_id: int | None = None) -> None:
+        self.sampler = NeighborSampler(topo, fanouts, replace=replace, seed=seed)
+        self.seeds = seed_nodes(seeds, topo.num_nodes, partitioning, part_id)
+        self.batch_size = check_count(batch_size, "batch_size")
+        if self.batch_size == 0:
+            raise GraphpartError("batch_size must be positive, got 0")
+        self.shuffle, self.drop_last = bool(shuffle), bool(drop_last)
+
+    @property
+    def topo(self) -> Topology:
+        return self.sampler.topo
+
+    @property
+    def fanouts(self) -> tuple[int, ...]:
+        return self.sampler.fanouts
+
+    def __len__(self) -> int:
+        n, b = len(self.seeds), self.batch_size
+        return n // b if self.drop_last else -(-n // b)
+
+    def batches(self) -> list[torch.Tensor]:
+        """This epoch's seed batches (draws the shuffle)."""
+        order = self.seeds[torch.randperm(len(self.seeds), generator=self.sampler.generator)] if self.shuffle \
+            else self.seeds
+        out = list(torch.split(order, self.batch_size))
+        return out[:len(self)]
+
+    def __iter__(self) -> Iterator[MiniBatch]:
+        for batch in self.batches():
+            yield self.sampler.sample(batch)
