@@ -66,7 +66,10 @@ class LookupStats:
 def _device(device) -> torch.device:
     if device is None:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    dev = torch.device(device)
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise GraphpartError(f"device must be 'cpu' or a CUDA device, got {device!r}") from None
     if dev.type == "cuda" and not torch.cuda.is_available():
         raise GraphpartError(f"device {device!r} asked for, but CUDA is not available here")
     if dev.type not in ("cpu", "cuda"):

@@ -40,11 +40,12 @@ def sample_neighbors(topo: Topology, seeds: torch.Tensor, fanout: int, replace: 
     """
     seeds = as_id_tensor(seeds, "seeds")
     check_ids_in_range(seeds, topo.num_nodes, "seeds")
-    start, deg = topo.indptr[seeds], topo.degree()[seeds]
+    start = topo.indptr[seeds]
+    deg = topo.indptr[seeds + 1] - start
     max_deg = int(deg.max()) if len(deg) else 0
     if fanout < 0 or (not replace and fanout >= max_deg):
         take = deg
-        pos = torch.repeat_interleave(start - (torch.cumsum(take, 0) - take), take) + torch.arange(int(take.sum()))
+        pos = _all_entries(start, deg)
     elif replace:
         has = deg > 0
         draws = torch.rand(int(has.sum()), fanout, generator=generator)
@@ -52,15 +53,39 @@ def sample_neighbors(topo: Topology, seeds: torch.Tensor, fanout: int, replace: 
         take = torch.where(has, fanout, 0)
     else:
         take = torch.clamp(deg, max=fanout)
-        seg = torch.repeat_interleave(torch.arange(len(seeds)), deg)  # every candidate entry, by seed
-        keys = seg.double() + torch.rand(len(seg), generator=generator, dtype=torch.float64)
-        order = torch.sort(keys).indices  # random order inside each seed's run of entries
-        first = torch.cumsum(deg, 0) - deg
-        rank = torch.arange(len(seg)) - first[seg]
-        kept = order[rank < take[seg]]  # sorted by seed, so the j-th sorted entry has rank j - first
-        pos = (start[seg] + rank)[kept]
+        big = deg > fanout
+        small_pos = _all_entries(start[~big], deg[~big])
+        picked = start[big, None] + _floyd(deg[big], fanout, generator)  # fanout distinct entries per row
+        pos = torch.empty(int(take.sum()), dtype=torch.int64)
+        row_start = torch.cumsum(take, 0) - take
+        in_big = torch.zeros(len(pos), dtype=torch.bool)
+        in_big[(row_start[big, None] + torch.arange(fanout)).reshape(-1)] = True
+        pos[in_big] = picked.reshape(-1)
+        pos[~in_big] = small_pos
     seed_of = torch.repeat_interleave(seeds, take)
     return topo.indices[pos], seed_of, topo.edge_ids[pos]
+
+
+def _all_entries(start: torch.Tensor, deg: torch.Tensor) -> torch.Tensor:
+    """Concatenated ``arange(start[i], start[i] + deg[i])``."""
+    return torch.repeat_interleave(start - (torch.cumsum(deg, 0) - deg), deg) + torch.arange(int(deg.sum()))
+
+
+def _floyd(deg: torch.Tensor, k: int, generator: torch.Generator | None) -> torch.Tensor:
+    """``k`` distinct uniform offsets in ``[0, deg[i])`` per row (Floyd's algorithm; ``deg > k``).
+
+    Step ``i`` draws ``t`` in ``[0, j]`` with ``j = deg - k + i`` and keeps ``t``,
+    or ``j`` if ``t`` was already kept: every ``k``-subset is equally likely.
+    The loop runs over the ``k`` draws, each vectorised over all rows.
+    """
+    out = torch.empty((len(deg), k), dtype=torch.int64)
+    draws = torch.rand((len(deg), k), generator=generator, dtype=torch.float64)
+    for i in range(k):
+        j = deg - k + i
+        t = torch.minimum((draws[:, i] * (j + 1)).long(), j)
+        taken = (out[:, :i] == t[:, None]).any(1)
+        out[:, i] = torch.where(taken, j, t)
+    return out
 
 
 def check_fanouts(fanouts: object) -> tuple[int, ...]:

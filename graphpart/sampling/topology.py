@@ -119,9 +119,14 @@ class Topology:
 
     @classmethod
     def from_graph(cls, g, layout: str = "CSC") -> "Topology":
-        """The topology of a homogeneous :class:`~graphpart.Graph` (edge ids are the graph's)."""
+        """The topology of a :class:`~graphpart.Graph` (edge ids are the graph's).
+
+        A heterograph is taken in its homogeneous ids (types in ``g.ntypes``
+        order, as :meth:`~graphpart.Graph.to_homogeneous` and
+        :class:`~graphpart.Partitioning` number them).
+        """
         if not g.is_homogeneous:
-            raise GraphpartError("Topology.from_graph needs a homogeneous graph; use g.to_homogeneous() first")
+            g = g.to_homogeneous()
         s, d = g.edges()
         return cls.from_coo(s, d, g.num_nodes(), layout=layout)
 

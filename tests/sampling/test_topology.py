@@ -126,3 +126,12 @@ def test_draws_are_uniform(replace):
 def test_seeds_out_of_range():
     with pytest.raises(gp.GraphpartError, match=r"seeds must be within \[0, 7\)"):
         sample_neighbors(star(), torch.tensor([7]), 2)
+
+
+def test_every_subset_is_equally_likely_without_replacement():
+    seeds = torch.zeros(30000, dtype=torch.int64)
+    nbr, _, _ = sample_neighbors(star(), seeds, 2, generator=torch.Generator().manual_seed(2))
+    pairs = torch.sort(nbr.reshape(-1, 2), 1).values
+    codes = torch.bincount(pairs[:, 0] * 5 + pairs[:, 1], minlength=25)
+    freq = codes[codes > 0].double() / len(pairs)
+    assert len(freq) == 6 and torch.allclose(freq, torch.full((6,), 1 / 6, dtype=torch.float64), atol=0.012)
