@@ -26,9 +26,6 @@ from ..errors import GraphpartError
 __all__ = ["Cache", "StaticCache", "LRUCache", "FIFOCache", "ClockCache", "SieveCache", "DYNAMIC_POLICIES",
            "make_cache"]
 
-_FAR = 2**62  # larger than any stamp or key
-
-
 class Cache:
     """Base class: slot bookkeeping shared by every policy (see the module docstring)."""
 
@@ -119,24 +116,81 @@ class StaticCache(Cache):
         return torch.full((len(misses),), -1, dtype=torch.int64)
 
 
+def _walk(order, total: int, good, k: int):
+    """Walk ``total`` items in ``order(w)`` (its first ``w``) until the ``k``-th ``good`` one.
+
+    Returns ``(items, is_good)`` up to and including it, or ``None`` with the
+    whole walk when fewer than ``k`` are good. Windows grow geometrically, so
+    a walk that ends early reads little.
+    """
+    w = min(total, 2 * k + 1024)
+    while True:
+        items = order(w)
+        ok = good(items)
+        count = torch.cumsum(ok, 0)
+        if w and int(count[-1]) >= k:
+            end = int(torch.searchsorted(count, k))
+            return items[:end + 1], ok[:end + 1], True
+        if w == total:
+            return items, ok, False
+        w = min(total, 4 * w)
+
+
+class _Queue:
+    """Slots in queue order (oldest first) in a buffer with holes (``-1``), compacted when it fills."""
+
+    def __init__(self, capacity: int) -> None:
+        self.buf = torch.full((2 * capacity + 16,), -1, dtype=torch.int64)
+        self.pos = torch.full((capacity,), -1, dtype=torch.int64)  # where each slot sits in buf
+        self.head = self.tail = self.hand = 0
+
+    def push(self, slots: torch.Tensor) -> None:
+        m = len(slots)
+        if self.tail + m > len(self.buf):
+            self._compact(m)
+        self.buf[self.tail:self.tail + m] = slots
+        self.pos[slots] = torch.arange(self.tail, self.tail + m)
+        self.tail += m
+
+    def remove_at(self, positions: torch.Tensor) -> None:
+        self.pos[self.buf[positions]] = -1
+        self.buf[positions] = -1
+
+    def _compact(self, extra: int) -> None:
+        window = self.buf[self.head:self.tail]
+        live = window >= 0
+        hand = int(live[:max(0, self.hand - self.head)].sum())
+        kept = window[live]
+        size = max(len(self.buf), 2 * (len(kept) + extra))
+        self.buf = torch.full((size,), -1, dtype=torch.int64)
+        self.buf[:len(kept)] = kept
+        self.pos[kept] = torch.arange(len(kept))
+        self.head, self.tail, self.hand = 0, len(kept), hand
+
+
 class LRUCache(Cache):
-    """Least recently used: every access stamps its slot; the oldest stamps go first."""
+    """Least recently used: a queue by last use; a hit moves its entry to the tail, victims leave the head."""
 
     name = "lru"
 
     def __init__(self, num_nodes: int, capacity: int) -> None:
         super().__init__(num_nodes, capacity)
-        self.stamp = torch.zeros(self.capacity, dtype=torch.int64)
-        self.clock = 0
+        self.queue = _Queue(self.capacity)
 
-    def _stamp(self, slots: torch.Tensor) -> None:
-        self.stamp[slots] = torch.arange(self.clock, self.clock + len(slots))
-        self.clock += len(slots)
-
-    _used = _inserted = _stamp
+    def _used(self, slots: torch.Tensor) -> None:
+        self.queue.remove_at(self.queue.pos[slots])
+        self.queue.push(slots)
 
     def _victims(self, k: int) -> torch.Tensor:
-        return _smallest(self.stamp[:self.size], k)
+        q = self.queue
+        items, ok, _ = _walk(lambda w: q.buf[q.head:q.head + w], q.tail - q.head, lambda x: x >= 0, k)
+        victims = items[ok]
+        q.remove_at(q.pos[victims])
+        q.head += len(items)
+        return victims
+
+    def _inserted(self, slots: torch.Tensor) -> None:
+        self.queue.push(slots)
 
 
 class FIFOCache(Cache):
@@ -154,38 +208,19 @@ class FIFOCache(Cache):
         return out
 
 
-def _smallest(key: torch.Tensor, k: int, among: torch.Tensor | None = None) -> torch.Tensor:
-    """Indices of the ``k`` smallest of distinct ``key`` values (only where ``among``), in no order."""
-    vals = key if among is None else key[among]
-    threshold = torch.kthvalue(vals, k).values
-    mask = key <= threshold
-    return torch.nonzero(mask if among is None else mask & among).reshape(-1)
-
-
-def _sweep(key: torch.Tensor, ref: torch.Tensor, k: int) -> tuple[torch.Tensor, int]:
-    """A second-chance hand passing slots in ``key`` order (distinct keys): ``k`` victims, last key passed.
-
-    Unreferenced slots are taken in order; referenced ones the hand passes lose
-    their bit. When fewer than ``k`` are unreferenced, the hand goes all the way
-    round (clearing every bit) and takes the rest in order again.
+def _second_chance(order, total: int, bit: torch.Tensor, k: int) -> tuple[torch.Tensor, int]:
+    """A hand meeting the entries ``order(w)`` (slots, ``-1`` for holes): unmarked ones are taken, marked
+    ones lose their mark. With fewer than ``k`` unmarked, the hand goes all the way round (clearing every
+    mark) and takes the rest in order. Returns the victims' and the last passed entry's places in the walk.
     """
-    unref = ~ref
-    u = int(unref.sum())
-    if u >= k:
-        victims = _in_order(key, _smallest(key, k, unref))
-        last = int(key[victims[-1]])
-        ref &= key > last
-        return victims, last
-    first = _in_order(key, torch.nonzero(unref).reshape(-1))
-    was_ref = ref.clone()
-    ref.zero_()
-    second = _in_order(key, _smallest(key, k - u, was_ref))
-    return torch.cat([first, second]), int(key[second[-1]])
-
-
-def _in_order(key: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
-    """``idx`` sorted by ``key`` (the order the hand meets them; new entries fill victims in that order)."""
-    return idx[torch.argsort(key[idx])]
+    items, ok, found = _walk(order, total, lambda e: (e >= 0) & ~bit[e], k)  # a hole reads some bit, masked
+    alive = items >= 0
+    bit[items[alive]] = False
+    if found:
+        return torch.nonzero(ok).reshape(-1), len(items) - 1
+    first = torch.nonzero(ok).reshape(-1)
+    rest = torch.nonzero(alive & ~ok).reshape(-1)[:k - len(first)]  # marked before, in the hand's order
+    return torch.cat([first, rest]), int(rest[-1])
 
 
 class ClockCache(Cache):
@@ -202,10 +237,16 @@ class ClockCache(Cache):
         self.ref[slots] = True
 
     def _victims(self, k: int) -> torch.Tensor:
-        key = (torch.arange(self.size) - self.hand) % self.capacity
-        victims, last = _sweep(key, self.ref[:self.size], k)
-        self.hand = (self.hand + last + 1) % self.capacity
-        return victims
+        size = self.size
+        def order(w):  # slots from the hand round the ring
+            if self.hand + w <= size:
+                return torch.arange(self.hand, self.hand + w)
+            return torch.cat([torch.arange(self.hand, size), torch.arange(w - (size - self.hand))])
+
+        walk = order(size)
+        idx, last = _second_chance(lambda w: walk[:w], size, self.ref, k)
+        self.hand = (int(walk[last]) + 1) % self.capacity
+        return walk[idx]
 
     def _inserted(self, slots: torch.Tensor) -> None:
         self.ref[slots] = False
@@ -219,26 +260,32 @@ class SieveCache(Cache):
     def __init__(self, num_nodes: int, capacity: int) -> None:
         super().__init__(num_nodes, capacity)
         self.visited = torch.zeros(self.capacity, dtype=torch.bool)
-        self.seq = torch.zeros(self.capacity, dtype=torch.int64)  # admission order: the queue
-        self.next_seq = 0
-        self.hand = 0  # the hand is at the oldest entry with seq >= hand (wrapping to the oldest)
+        self.queue = _Queue(self.capacity)
 
     def _used(self, slots: torch.Tensor) -> None:
         self.visited[slots] = True
 
     def _victims(self, k: int) -> torch.Tensor:
-        seq = self.seq[:self.size]
-        key = torch.where(seq >= self.hand, seq - self.hand, seq - self.hand + _FAR)
-        victims, last = _sweep(key, self.visited[:self.size], k)
-        last_seq = last + self.hand - (_FAR if last >= _FAR - self.next_seq else 0)
-        self.hand = last_seq + 1  # the next newer entry: an older survivor, or this batch's first admission
-        if k == 1 and self.size == self.capacity and not bool((seq > last_seq).any()):
-            self.hand = 0  # the newest went, and the one entry replacing it is not passed: wrap to the oldest
+        q = self.queue
+        head, tail, hand = q.head, q.tail, q.hand
+
+        def order(w):  # buffer positions from the hand to the tail, then from the head
+            if hand + w <= tail:
+                return torch.arange(hand, hand + w)
+            return torch.cat([torch.arange(hand, tail), torch.arange(head, head + w - (tail - hand))])
+
+        walk = order(tail - head)
+        idx, last = _second_chance(lambda w: q.buf[walk[:w]], tail - head, self.visited, k)
+        positions = walk[idx]
+        victims = q.buf[positions]
+        q.remove_at(positions)
+        q.hand = int(walk[last]) + 1  # the next newer entry: an older survivor, or this batch's first admission
+        if k == 1 and self.size == self.capacity and not bool((q.buf[q.hand:tail] >= 0).any()):
+            q.hand = q.head  # the newest went and the one entry replacing it is not passed: wrap to the oldest
         return victims
 
     def _inserted(self, slots: torch.Tensor) -> None:
-        self.seq[slots] = torch.arange(self.next_seq, self.next_seq + len(slots))
-        self.next_seq += len(slots)
+        self.queue.push(slots)
         self.visited[slots] = False
 
 

@@ -101,9 +101,7 @@ class BeladyCache(Cache):
         filled = torch.nonzero(self.node_in >= 0).reshape(-1)
         n_in = len(filled)
         cand = torch.cat([self.nxt[filled], nxt[miss_pos]])
-        ident = torch.cat([self.node_in[filled], ids[miss_pos]])
-        keep = torch.zeros(len(cand), dtype=torch.bool)
-        keep[_soonest(cand * self.num_nodes + ident, min(self.capacity, len(cand)))] = True
+        keep = _soonest_mask(cand, min(self.capacity, len(cand)), self.never)
         keep &= cand < self.never  # a node never used again is not worth a slot
         evicted = filled[~keep[:n_in]]
         admitted = torch.nonzero(keep[n_in:]).reshape(-1)
@@ -115,6 +113,18 @@ class BeladyCache(Cache):
         self.size = n_in - len(evicted) + len(admitted)
         out[admitted] = free
         return hit, slots, out
+
+
+def _soonest_mask(when: torch.Tensor, k: int, never: int) -> torch.Tensor:
+    """A mask of ``k`` entries with the smallest ``when`` (batch indices in ``[0, never]``; ties: first ones)."""
+    count = torch.cumsum(torch.bincount(when, minlength=never + 1), 0)
+    if k == 0:
+        return torch.zeros(len(when), dtype=torch.bool)
+    t = int(torch.searchsorted(count, k))  # the bucket holding the k-th smallest
+    below = when < t
+    at = torch.nonzero(when == t).reshape(-1)[:k - int(below.sum())]
+    below[at] = True
+    return below
 
 
 def _soonest(key: torch.Tensor, k: int) -> torch.Tensor:

@@ -128,3 +128,14 @@ def test_belady_refuses_a_different_trace():
 def test_bad_cache_arguments(bad):
     with pytest.raises(gp.GraphpartError):
         make_cache(*bad)
+
+
+@pytest.mark.parametrize("policy", sorted(DYNAMIC_POLICIES))
+def test_long_skewed_run_matches_the_reference(policy):
+    """Hundreds of batches: queues fill with holes and compact many times on the way."""
+    g = torch.Generator().manual_seed(1)
+    n, cap = 400, 50
+    weights = 1.0 / torch.arange(1, n + 1).double()
+    batches = [sorted(set(torch.multinomial(weights, 40, True, generator=g).tolist())) for _ in range(300)]
+    run = simulate(Trace.from_batches(batches, n), make_cache(policy, n, cap))
+    assert run.hits.tolist() == REFERENCES[policy](batches, cap)
