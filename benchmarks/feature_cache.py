@@ -21,22 +21,24 @@ import time
 import torch
 
 
-def best_of(fn, repeat: int) -> float:
-    times = []
+def interleaved(fns: dict, repeat: int) -> dict:
+    """Best time of each callable, taking turns (a noisy machine slows all of them alike)."""
+    best = {k: float("inf") for k in fns}
     for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        for k, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            best[k] = min(best[k], time.perf_counter() - t)
+    return best
 
 
 def gather_rates(x, batches, ratio, order, device, repeat):
     """GB/s of Feature lookups (static and LRU) and of index_select, over the same batches."""
     from graphpart.features import Feature
 
-    out = {}
     nbytes = sum(len(b) for b in batches) * x[0].numel() * x.element_size()
     sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+    fns = {}
     if device == "cuda":
         xs = x.to(device)  # the ceiling: every row already in GPU memory
         dev_batches = [b.to(device) for b in batches]
@@ -52,9 +54,8 @@ def gather_rates(x, batches, ratio, order, device, repeat):
                 torch.index_select(host, 0, b).pin_memory().to(device, non_blocking=True)
             sync()
 
-        out["index_select (all rows on GPU)"] = nbytes / best_of(plain, repeat) / 1e9
-        out["host gather + copy (no cache)"] = nbytes / best_of(host_copy, repeat) / 1e9
-        del xs
+        fns["index_select (all rows on GPU)"] = plain
+        fns["host gather + copy (no cache)"] = host_copy
     else:
         dev_batches = batches
 
@@ -62,18 +63,17 @@ def gather_rates(x, batches, ratio, order, device, repeat):
             for b in batches:
                 torch.index_select(x, 0, b)
 
-        out["index_select"] = nbytes / best_of(plain, repeat) / 1e9
+        fns["index_select"] = plain
     for cache in ("static", "lru"):
         f = Feature(x, split_ratio=ratio, order=order, cache=cache, device=device)
 
-        def look():
+        def look(f=f):
             for b in dev_batches:
                 f[b]
             sync()
 
-        out[f"Feature[{cache}]"] = nbytes / best_of(look, repeat) / 1e9
-        del f
-    return out
+        fns[f"Feature[{cache}]"] = look
+    return {k: nbytes / t / 1e9 for k, t in interleaved(fns, repeat).items()}
 
 
 def main() -> None:

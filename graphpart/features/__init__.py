@@ -16,6 +16,7 @@ from __future__ import annotations
 from .caches import DYNAMIC_POLICIES, Cache, ClockCache, FIFOCache, LRUCache, SieveCache, StaticCache, make_cache
 from .oracles import BeladyCache, hotness_order, next_use, oracle_order
 from .orderings import ORDERINGS, degree_order, presample_order, random_order
+from .session import STREAM_POLICIES, LookupSession
 from .partition import PartitionAccess, access_by_partition, node_locality, partition_access
 from .simulate import CacheRun, HitRateTable, capacity_for, hit_rate_table, simulate
 from .store import Feature, LookupStats
@@ -24,4 +25,4 @@ from .trace import Trace, record_trace
 __all__ = ["Feature", "LookupStats", "Trace", "record_trace", "random_order", "degree_order", "presample_order",
            "oracle_order", "hotness_order", "next_use", "ORDERINGS", "Cache", "StaticCache", "LRUCache",
            "FIFOCache", "ClockCache", "SieveCache", "BeladyCache", "DYNAMIC_POLICIES", "make_cache", "simulate",
-           "CacheRun", "capacity_for", "HitRateTable", "hit_rate_table", "PartitionAccess", "partition_access", "access_by_partition", "node_locality"]
+           "CacheRun", "capacity_for", "HitRateTable", "hit_rate_table", "PartitionAccess", "partition_access", "access_by_partition", "node_locality", "LookupSession", "STREAM_POLICIES"]

@@ -128,23 +128,19 @@ class Feature:
             raise GraphpartError(f"order must be a permutation of the {n} node ids, got {len(order)} ids "
                                  f"{order[:5].tolist()}...")
         self.order = order
+        self._x = x
         if cache == "static":
             self.cache = StaticCache(order, self.capacity)
-            rows = x[order]  # reordered: hot first
-            self.hot = rows[:self.capacity].to(self.device)
-            self.cold = rows[self.capacity:]
-            self._id2index = torch.empty(n, dtype=torch.int64)
-            self._id2index[order] = torch.arange(n)
-            self._rows = rows  # on the CPU, one gather serves hot and cold alike
+            hot_ids = order[:self.capacity]
+            self._is_hot = torch.zeros(n, dtype=torch.bool)
+            self._is_hot[hot_ids] = True
+            if on_gpu:  # hot rows copied to the GPU; every row stays in pinned host memory
+                self._hot = x[hot_ids].to(self.device)
+                self._slot = self.cache.slot_of.to(self.device)
         else:
             self.cache = make_cache(cache, n, self.capacity)
-            self.hot = torch.empty((self.capacity, *self.row_shape), dtype=x.dtype, device=self.device)
-            self.cold = x
-        if on_gpu:
-            self.cold = self.cold.pin_memory()
-            if cache == "static":
-                self._id2index_dev = self._id2index.to(self.device)
-                self._rows = None
+            self._hot = torch.empty((self.capacity, *self.row_shape), dtype=x.dtype, device=self.device)
+        self.cold = x.pin_memory() if on_gpu else x
 
     def __repr__(self) -> str:
         return (f"Feature({self.num_nodes} rows of {self.row_shape}, {self.dtype}, split_ratio={self.split_ratio}, "
@@ -156,6 +152,17 @@ class Feature:
     @property
     def shape(self) -> tuple[int, ...]:
         return (self.num_nodes, *self.row_shape)
+
+    @property
+    def hot(self) -> torch.Tensor:
+        """The hot part: rows of the cached nodes in slot order (on the device).
+
+        Without CUDA a static hot part is not copied (the rows stay in the one
+        host tensor and a mask marks them); this property gathers it on demand.
+        """
+        if self.cache_policy == "static" and self.device.type == "cpu":
+            return self._x[self.order[:self.capacity]]
+        return self._hot
 
     def reset_stats(self) -> None:
         self.stats = LookupStats()
@@ -172,42 +179,48 @@ class Feature:
         return self._dynamic(idx)
 
     def _static(self, ids: torch.Tensor) -> torch.Tensor:
-        cap, rb = self.capacity, self.row_bytes
-        if self._rows is not None:  # CPU: hot and cold are views of one reordered tensor
-            index = self._id2index[ids]
-            hits = int((index < cap).sum())
-            out = torch.index_select(self._rows, 0, index)
+        rb = self.row_bytes
+        if self.device.type == "cpu":  # the hot part stands in: one gather, a mask counts the hits
+            hits = int(self._is_hot[ids].sum())
+            out = torch.index_select(self._x, 0, ids)
             self.stats.record(len(ids), hits, hits * rb, (len(ids) - hits) * rb)
             return out
-        index = self._id2index_dev[ids.to(self.device)]
-        hot = index < cap
-        out = torch.empty((len(ids), *self.row_shape), dtype=self.dtype, device=self.device)
+        dev = self.device
+        ids_dev = ids.to(dev)
+        slot = self._slot[ids_dev]
+        hot = slot >= 0
+        out = torch.empty((len(ids), *self.row_shape), dtype=self.dtype, device=dev)
         hot_pos = torch.nonzero(hot).reshape(-1)
         cold_pos = torch.nonzero(~hot).reshape(-1)
-        out[hot_pos] = self.hot[index[hot_pos]]
-        if len(cold_pos):
-            rows = self.cold[(index[cold_pos] - cap).cpu()].pin_memory()
-            out[cold_pos] = rows.to(self.device, non_blocking=True)
+        out.index_copy_(0, hot_pos, torch.index_select(self._hot, 0, slot[hot_pos]))
+        if len(cold_pos):  # gather on the host straight into pinned memory, then one copy over the bus
+            cold_ids = ids_dev[cold_pos].cpu()
+            staged = torch.empty((len(cold_ids), *self.row_shape), dtype=self.dtype, pin_memory=True)
+            torch.index_select(self.cold, 0, cold_ids, out=staged)
+            out.index_copy_(0, cold_pos, staged.to(dev, non_blocking=True))
         self.stats.record(len(ids), len(hot_pos), len(hot_pos) * rb, len(cold_pos) * rb)
         return out
 
     def _dynamic(self, ids: torch.Tensor) -> torch.Tensor:
+        dev = self.device
         uniq, inverse = torch.unique(ids.cpu(), return_inverse=True)
         hit, slots, miss_slots = self.cache.access(uniq)
         hit_pos = torch.nonzero(hit).reshape(-1)
         miss_pos = torch.nonzero(~hit).reshape(-1)
-        rows = torch.empty((len(uniq), *self.row_shape), dtype=self.dtype, device=self.device)
-        dev = self.device
-        rows[hit_pos.to(dev)] = self.hot[slots[hit_pos].to(dev)]
+        rows = torch.empty((len(uniq), *self.row_shape), dtype=self.dtype, device=dev)
+        rows.index_copy_(0, hit_pos.to(dev), torch.index_select(self._hot, 0, slots[hit_pos].to(dev)))
         if len(miss_pos):
-            fetched = self.cold[uniq[miss_pos]]
             if dev.type == "cuda":
-                fetched = fetched.pin_memory().to(dev, non_blocking=True)
-            rows[miss_pos.to(dev)] = fetched
-            admitted = miss_slots >= 0
-            if bool(admitted.any()):
-                self.hot[miss_slots[admitted].to(dev)] = fetched[admitted.to(dev)]
+                staged = torch.empty((len(miss_pos), *self.row_shape), dtype=self.dtype, pin_memory=True)
+                fetched = torch.index_select(self.cold, 0, uniq[miss_pos], out=staged).to(dev, non_blocking=True)
+            else:
+                fetched = torch.index_select(self.cold, 0, uniq[miss_pos])
+            rows.index_copy_(0, miss_pos.to(dev), fetched)
+            admitted = torch.nonzero(miss_slots >= 0).reshape(-1)
+            if len(admitted):
+                self._hot.index_copy_(0, miss_slots[admitted].to(dev), torch.index_select(fetched, 0,
+                                                                                          admitted.to(dev)))
         hits = int(hit[inverse].sum())
         rb = self.row_bytes
         self.stats.record(len(ids), hits, hits * rb, len(miss_pos) * rb)
-        return rows[inverse.to(dev)]
+        return torch.index_select(rows, 0, inverse.to(dev))

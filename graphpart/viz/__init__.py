@@ -6,6 +6,10 @@
 ``plot_cut_matrix``        partition x partition heatmap of cut edges
 ``plot_halo_growth``       inner vs HALO nodes per partition as hops grow
 ``plot_tradeoff``          edge cut vs imbalance across a sweep of settings
+``plot_hit_rate_trace``    feature-cache hit rate batch after batch (per batch and running)
+``plot_hit_rate_curve``    hit rate vs cache ratio for every policy, with the oracles
+``plot_bytes_per_epoch``   host-to-GPU bytes per epoch for each policy
+``plot_partition_access``  each trainer's lookups: local inner / HALO / remote (cached or fetched)
 =========================  =====================================================
 """
 
@@ -13,10 +17,12 @@ from __future__ import annotations
 
 from ._style import part_colors, to_png
 from .balance import plot_balance
+from .cache import plot_bytes_per_epoch, plot_hit_rate_curve, plot_hit_rate_trace, plot_partition_access
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
 from .layout import node_positions, sample_neighbourhood
 from .tradeoff import plot_tradeoff
 
 __all__ = ["draw_partition", "plot_balance", "plot_cut_matrix", "plot_halo_growth", "plot_tradeoff",
-           "node_positions", "sample_neighbourhood", "part_colors", "to_png", "DRAW_MODES"]
+           "plot_hit_rate_trace",
+           "plot_hit_rate_curve", "plot_bytes_per_epoch", "plot_partition_access", "node_positions", "sample_neighbourhood", "part_colors", "to_png", "DRAW_MODES"]

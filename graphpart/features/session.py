@@ -1,0 +1,141 @@
+"""A lookup session: mini-batches streamed one at a time through several caches at once.
+
+What :class:`~graphpart.widgets.CacheSimulator` shows, as plain computation:
+each :meth:`LookupSession.step` samples the next mini-batch and looks its
+nodes up in every cache, so hit rates grow batch by batch. Oracles need the
+whole run in advance and are not streamed (see :func:`hit_rate_table`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from ..errors import GraphpartError
+from ..sampling import NeighborLoader, Topology
+from ..typing import IdArray, Seed
+from .caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
+from .orderings import degree_order, presample_order, random_order
+from .partition import HALO, INNER, REMOTE, PartitionAccess, node_locality
+from .simulate import CacheRun, capacity_for
+
+__all__ = ["LookupSession", "STREAM_POLICIES"]
+
+#: Policies a session can stream: static orderings, then dynamic caches.
+STREAM_POLICIES = ("random", "in-degree", "out-degree", "presample", *DYNAMIC_POLICIES)
+
+
+class LookupSession:
+    """Stream mini-batches of ``topo`` through one cache per policy.
+
+    Parameters
+    ----------
+    topo : Topology
+    fanouts : sequence of int
+    policies : sequence of str
+        From :data:`STREAM_POLICIES`.
+    cache_ratio : float
+        Each cache holds this share of all rows.
+    batch_size : int
+    seeds : ids, mask or None
+        Training nodes (``None``: all).
+    partitioning, part_id :
+        Sample one trainer's seeds and count where its lookups land.
+    presample_epochs : int
+        Epochs of pre-sampling behind the ``presample`` ordering (and to warm nothing else).
+    seed : int, numpy.random.Generator or None
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> s = LookupSession(Topology.from_graph(load_karate_club()), [3, 3], policies=["in-degree", "lru"],
+    ...                   cache_ratio=0.2, batch_size=4, seed=0)
+    >>> s.step(3)
+    3
+    >>> sorted(s.hit_rates()), len(s.lookups)
+    (['in-degree', 'lru'], 3)
+    """
+
+    def __init__(self, topo: Topology, fanouts: Sequence[int], *, policies: Sequence[str] = ("in-degree", "lru"),
+                 cache_ratio: float = 0.1, batch_size: int = 1024, seeds: IdArray | None = None,
+                 partitioning=None, part_id: int | None = None, presample_epochs: int = 1, seed: Seed = 0) -> None:
+        bad = [p for p in policies if p not in STREAM_POLICIES]
+        if bad or not policies:
+            raise GraphpartError(f"policies must be a non-empty selection of {list(STREAM_POLICIES)}, got "
+                                 f"{list(policies)}")
+        self.topo = topo
+        self.loader = NeighborLoader(topo, fanouts, seeds=seeds, batch_size=batch_size, seed=seed,
+                                     partitioning=partitioning, part_id=part_id)
+        self.capacity = capacity_for(cache_ratio, topo.num_nodes)
+        self.cache_ratio = cache_ratio
+        self.caches: dict[str, Cache] = {p: self._cache(p, presample_epochs, seed) for p in dict.fromkeys(policies)}
+        self.locality = node_locality(partitioning, part_id) if partitioning is not None else None
+        self.part_id = part_id
+        self.lookups: list[int] = []
+        self.hits: dict[str, list[int]] = {p: [] for p in self.caches}
+        self.where: list[np.ndarray] = []  # inner, HALO, remote per batch
+        self.epochs: list[int] = []
+        self.epoch, self._batches = 0, iter(self.loader)
+
+    def _cache(self, policy: str, presample_epochs: int, seed: Seed) -> Cache:
+        n = self.topo.num_nodes
+        if policy in DYNAMIC_POLICIES:
+            return make_cache(policy, n, self.capacity)
+        if policy == "random":
+            order = random_order(n, seed)
+        elif policy == "presample":
+            pre = NeighborLoader(self.topo, self.loader.fanouts, seeds=self.loader.seeds,
+                                 batch_size=self.loader.batch_size, seed=_other(seed))
+            order, _ = presample_order(pre, presample_epochs)
+        else:
+            order = degree_order(self.topo, policy.split("-")[0])
+        return StaticCache(order, self.capacity)
+
+    @property
+    def num_batches(self) -> int:
+        return len(self.lookups)
+
+    def step(self, n: int = 1) -> int:
+        """Sample and look up ``n`` more mini-batches (epochs roll over); returns how many ran."""
+        if len(self.loader) == 0:
+            return 0
+        for _ in range(n):
+            mb = next(self._batches, None)
+            if mb is None:
+                self.epoch += 1
+                self._batches = iter(self.loader)
+                mb = next(self._batches)
+            ids = mb.input_nodes
+            self.lookups.append(len(ids))
+            self.epochs.append(self.epoch)
+            for p, cache in self.caches.items():
+                self.hits[p].append(int(cache.access(ids)[0].sum()))
+            if self.locality is not None:
+                self.where.append(torch.bincount(self.locality[ids], minlength=3).numpy())
+        return n
+
+    def hit_rates(self) -> dict[str, float]:
+        total = max(sum(self.lookups), 1)
+        return {p: sum(h) / total for p, h in self.hits.items()}
+
+    def runs(self) -> list[CacheRun]:
+        """One :class:`CacheRun` per policy, over the batches so far."""
+        lookups, epochs = np.asarray(self.lookups, dtype=np.int64), np.asarray(self.epochs, dtype=np.int64)
+        return [CacheRun(p, self.capacity, lookups, np.asarray(h, dtype=np.int64), epochs)
+                for p, h in self.hits.items()]
+
+    def access(self) -> PartitionAccess | None:
+        """Where this trainer's lookups so far landed (``None`` without a partitioning)."""
+        if self.locality is None:
+            return None
+        w = np.asarray(self.where, dtype=np.int64).reshape(-1, 3)
+        return PartitionAccess(self.part_id, w[:, INNER], w[:, HALO], w[:, REMOTE], np.zeros(len(w), np.int64), 0)
+
+
+def _other(seed: Seed) -> Seed:
+    """A seed for pre-sampling, different from the measured run's."""
+    from .._random import check_random_state
+
+    return int(check_random_state(seed).integers(2**31)) if not isinstance(seed, np.random.Generator) else seed

@@ -1,0 +1,147 @@
+"""Feature-cache figures: hit rate as lookups happen, hit rate vs cache size, bytes moved, locality."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import GraphpartError
+from ._style import fmt_count, get_axes
+
+__all__ = ["plot_hit_rate_trace", "plot_hit_rate_curve", "plot_bytes_per_epoch", "plot_partition_access",
+           "policy_color", "policy_style"]
+
+_COLORS = {"random": "#9e9e9e", "in-degree": "#1f77b4", "out-degree": "#17becf", "presample": "#2ca02c",
+           "lru": "#d62728", "fifo": "#ff7f0e", "clock": "#9467bd", "sieve": "#8c564b",
+           "oracle": "#111111", "belady": "#111111", "static": "#1f77b4"}
+
+
+def policy_color(name: str) -> str:
+    return _COLORS.get(name, "#e377c2")
+
+
+def policy_style(name: str, kind: str | None = None) -> dict:
+    """Line style of a policy: oracles black and dotted, dynamic caches dashed, static orderings solid."""
+    kind = kind or ("oracle" if name in ("oracle", "belady") else "dynamic" if name in ("lru", "fifo", "clock",
+                                                                                       "sieve") else "static")
+    ls = {"oracle": ":" if name == "belady" else "-.", "dynamic": "--"}.get(kind, "-")
+    return {"color": policy_color(name), "linestyle": ls, "linewidth": 2.2 if kind == "oracle" else 1.8}
+
+
+def _series(run) -> tuple[str, np.ndarray, np.ndarray]:
+    """``(label, lookups, hits)`` per batch from a CacheRun or a Feature's LookupStats."""
+    if hasattr(run, "policy"):
+        return run.policy, np.asarray(run.lookups), np.asarray(run.hits)
+    if hasattr(run, "rows"):
+        return "feature", np.asarray(run.rows), np.asarray(run.hits)
+    raise GraphpartError(f"expected CacheRun or LookupStats objects, got {type(run).__name__}")
+
+
+def plot_hit_rate_trace(runs, *, ax=None, per_batch: bool = True, running: bool = True,
+                        labels: Sequence[str] | None = None, title: str | None = None):
+    """Hit rate batch after batch: per batch (thin) and over all batches so far (bold), one line per run."""
+    ax = get_axes(ax, (7.5, 4.0))
+    runs = list(runs) if isinstance(runs, (list, tuple)) else [runs]
+    for i, run in enumerate(runs):
+        name, lookups, hits = _series(run)
+        label = labels[i] if labels else name
+        x = np.arange(1, len(lookups) + 1)
+        style = policy_style(name)
+        if per_batch and len(x):
+            ax.plot(x, hits / np.maximum(lookups, 1), color=style["color"], alpha=0.3, linewidth=0.8)
+        if running and len(x):
+            run_rate = np.cumsum(hits) / np.maximum(np.cumsum(lookups), 1)
+            ax.plot(x, run_rate, label=f"{label}: {run_rate[-1]:.1%}", **style)
+    ax.set_xlabel("mini-batch")
+    ax.set_ylabel("hit rate")
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(_pct())
+    ax.grid(alpha=0.3)
+    if runs:
+        ax.legend(fontsize=8, loc="lower right", title="running hit rate" if running else None, title_fontsize=8)
+    ax.set_title(title or "Hit rate as features are looked up (thin: each batch; bold: so far)", fontsize=10)
+    return ax
+
+
+def plot_hit_rate_curve(table, *, ax=None, reference: dict | None = None):
+    """Hit rate vs cache ratio for every policy of a :class:`~graphpart.features.HitRateTable`.
+
+    ``reference`` adds published points, ``{label: (ratio, hit_rate)}``, as crosses.
+    """
+    ax = get_axes(ax, (7.0, 4.2))
+    x = np.asarray(table.ratios)
+    for name, rates in table.rates.items():
+        ax.plot(x, rates, marker="o", markersize=4, label=name, **policy_style(name, table.kinds.get(name)))
+    for label, (rx, ry) in (reference or {}).items():
+        ax.scatter([rx], [ry], marker="x", s=60, color="#444", zorder=5)
+        ax.annotate(label, (rx, ry), textcoords="offset points", xytext=(5, -10), fontsize=7, color="#444")
+    ax.set_xlabel("cache ratio (share of all rows cached)")
+    ax.set_ylabel("hit rate")
+    ax.set_ylim(0, 1.02)
+    ax.xaxis.set_major_formatter(_pct())
+    ax.yaxis.set_major_formatter(_pct())
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, ncol=2, loc="lower right", title="solid: static  dashed: dynamic  black: oracles",
+              title_fontsize=7)
+    ax.set_title("Hit rate vs cache size", fontsize=10)
+    return ax
+
+
+def plot_bytes_per_epoch(runs, row_bytes: int, *, ax=None, total_lookups: int | None = None):
+    """Bytes copied from host memory per epoch (one row per miss), one bar per run; a grey bar for no cache."""
+    ax = get_axes(ax, (7.0, 3.8))
+    names, values = [], []
+    if total_lookups is None and runs:
+        total_lookups = int(np.asarray(runs[0].lookups).sum()) / max(1, int(np.max(runs[0].epochs)) + 1)
+    if total_lookups:
+        names.append("no cache")
+        values.append(total_lookups * row_bytes)
+    for run in runs:
+        names.append(run.policy)
+        values.append(float(np.mean(run.bytes_per_epoch(row_bytes))))
+    colors = ["#cccccc"] + [policy_color(n) for n in names[1:]] if total_lookups else \
+        [policy_color(n) for n in names]
+    bars = ax.bar(np.arange(len(names)), np.asarray(values) / 1e9, color=colors)
+    for b, v in zip(bars, values):
+        ax.annotate(f"{v / 1e9:.2f}", (b.get_x() + b.get_width() / 2, b.get_height()), ha="center", va="bottom",
+                    fontsize=7)
+    ax.set_xticks(np.arange(len(names)), names, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("GB from host per epoch")
+    ax.set_title(f"Host-to-GPU traffic per epoch ({fmt_count(row_bytes)} B rows)", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    return ax
+
+
+def plot_partition_access(accesses, *, ax=None, normalize: bool = True):
+    """Per trainer partition: lookups served locally (inner, HALO), by the remote cache, or fetched remotely."""
+    ax = get_axes(ax, (7.0, 3.8))
+    parts = [a.part_id for a in accesses]
+    cols = {"inner": ("#4c9be8", "local inner"), "halo": ("#a6cee3", "local HALO"),
+            "remote_cached": ("#f6c85f", "remote, cached"), "remote_fetched": ("#e45756", "remote fetch")}
+    data = {k: [] for k in cols}
+    for a in accesses:
+        t = a.totals
+        row = {"inner": t["inner"], "halo": t["halo"], "remote_cached": t["remote_cached"],
+               "remote_fetched": t["remote"] - t["remote_cached"]}
+        total = sum(row.values()) if normalize else 1
+        for k in cols:
+            data[k].append(row[k] / max(total, 1))
+    bottom = np.zeros(len(parts))
+    for k, (color, label) in cols.items():
+        v = np.asarray(data[k], dtype=float)
+        ax.bar(np.arange(len(parts)), v, bottom=bottom, color=color, label=label)
+        bottom += v
+    ax.set_xticks(np.arange(len(parts)), [f"part {p}" for p in parts], fontsize=8)
+    ax.set_ylabel("share of lookups" if normalize else "lookups")
+    if normalize:
+        ax.yaxis.set_major_formatter(_pct())
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("Where each trainer's feature lookups are served", fontsize=10)
+    return ax
+
+
+def _pct():
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0, decimals=0)
