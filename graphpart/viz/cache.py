@@ -58,8 +58,8 @@ def plot_hit_rate_trace(runs, *, ax=None, per_batch: bool = True, running: bool 
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(_pct())
     ax.grid(alpha=0.3)
-    if runs:
-        ax.legend(fontsize=8, loc="lower right", title="running hit rate" if running else None, title_fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8, loc="lower right", title="running hit rate", title_fontsize=8)
     ax.set_title(title or "Hit rate as features are looked up (thin: each batch; bold: so far)", fontsize=10)
     return ax
 

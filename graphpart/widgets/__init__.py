@@ -3,14 +3,16 @@
 ``PartitionExplorer``  re-partition with new settings; drawing, balance and metrics follow
 ``HaloInspector``      one partition's inner and HALO nodes; look any node's ids up
 ``BalancePlayground``  compare balance settings side by side: table and trade-off plot
+``CacheSimulator``     stream mini-batches through feature caches; hit rates as lookups happen
 
 Importing this module imports ipywidgets; ``import graphpart`` does not.
 """
 
 from __future__ import annotations
 
+from .cache import CacheSimulator
 from .explorer import PartitionExplorer
 from .halo import HaloInspector
 from .playground import BalancePlayground
 
-__all__ = ["PartitionExplorer", "HaloInspector", "BalancePlayground"]
+__all__ = ["PartitionExplorer", "HaloInspector", "BalancePlayground", "CacheSimulator"]

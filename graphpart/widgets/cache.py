@@ -1,0 +1,149 @@
+"""``CacheSimulator``: stream mini-batches through feature caches and watch hit rates as lookups happen."""
+
+from __future__ import annotations
+
+import html
+
+from ..errors import GraphpartError
+from ..features import STREAM_POLICIES, LookupSession
+from ..sampling import Topology
+from ..viz import plot_hit_rate_trace, plot_partition_access
+from ._common import image, render, status_widgets
+
+__all__ = ["CacheSimulator"]
+
+
+def _fanouts(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise GraphpartError(f"fanouts must be comma-separated ints such as '10,5', got {text!r}") from None
+
+
+def _train_seeds(graph):
+    if graph.is_homogeneous and "train_mask" in graph.node_data():
+        return graph.node_data()["train_mask"]
+    return None
+
+
+class CacheSimulator:
+    """Pick a cache ratio, policies, fanouts, batch size and (with a partitioning) a trainer; play or step.
+
+    Every tick samples the next mini-batch(es), looks their nodes up in one
+    cache per chosen policy (a :class:`~graphpart.features.LookupSession`), and
+    redraws the hit rate per batch and so far. With a partitioning, a second
+    plot shows where the trainer's lookups land (local inner, HALO, remote).
+    Changing a control starts a fresh session.
+
+    Parameters
+    ----------
+    source : Graph or Partitioning
+    seeds : ids or mask, optional
+        Training nodes (default: the graph's ``train_mask`` if any, else every node).
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> sim = CacheSimulator(load_karate_club())
+    >>> sim.controls["batch_size"].value = 4
+    >>> sim.controls["policies"].value = ("in-degree", "lru")
+    >>> sim.step_button.click(); sim.step_button.click()
+    >>> sim.session.num_batches, sorted(sim.session.hit_rates())
+    (2, ['in-degree', 'lru'])
+    """
+
+    def __init__(self, source, *, seeds=None, fanouts: str = "10,5", cache_ratio: float = 0.1,
+                 batch_size: int = 256, seed: int = 0) -> None:
+        import ipywidgets as w
+
+        self.partitioning = source if hasattr(source, "shuffle") else None
+        self.graph = source.graph if self.partitioning is not None else source
+        self.topo = Topology.from_graph(self.graph)
+        self.seeds = _train_seeds(self.graph) if seeds is None else seeds
+        self.seed = seed
+        style = {"description_width": "100px"}
+        lay = w.Layout(width="270px")
+        parts = [("all nodes", None)]
+        if self.partitioning is not None:
+            parts += [(f"trainer of part {i}", i) for i in range(self.partitioning.num_parts)]
+        self.controls = {
+            "cache_ratio": w.FloatSlider(value=cache_ratio, min=0.0, max=0.5, step=0.01, readout_format=".0%",
+                                         description="cache ratio", continuous_update=False, style=style,
+                                         layout=lay),
+            "policies": w.SelectMultiple(options=list(STREAM_POLICIES), value=("in-degree", "presample", "lru"),
+                                         rows=len(STREAM_POLICIES), description="policies", style=style,
+                                         layout=lay),
+            "fanouts": w.Text(value=fanouts, description="fanouts", continuous_update=False, style=style,
+                              layout=lay),
+            "batch_size": w.BoundedIntText(value=batch_size, min=1, max=1 << 20, description="batch size",
+                                           style=style, layout=lay),
+            "partition": w.Dropdown(options=parts, value=None, description="seeds", style=style, layout=lay),
+            "per_tick": w.IntSlider(value=1, min=1, max=20, description="batches/tick", style=style, layout=lay),
+        }
+        self.play = w.Play(value=0, min=0, max=10**9, step=1, interval=400, description="play")
+        self.step_button = w.Button(description="Step", icon="step-forward")
+        self.reset_button = w.Button(description="Reset", icon="refresh")
+        self.step_button.on_click(lambda _: self.step())
+        self.reset_button.on_click(lambda _: self.reset())
+        self.play.observe(self._on_play, names="value")
+        for c in self.controls.values():
+            if c is not self.controls["per_tick"]:
+                c.observe(lambda _: self.reset(), names="value")
+        self.status, _ = status_widgets()
+        self.plot = image("graphpart-hit-rate")
+        self.where = image("graphpart-locality")
+        left = w.VBox([*self.controls.values(), w.HBox([self.play, self.step_button]), self.reset_button,
+                       self.status], layout=w.Layout(width="300px", flex="0 0 300px"))
+        self.widget = w.HBox([left, w.VBox([self.plot, self.where], layout=w.Layout(flex="1 1 auto"))],
+                             layout=w.Layout(align_items="flex-start"))
+        self.widget.add_class("graphpart-cache-simulator")
+        self.session: LookupSession | None = None
+        self.error: str | None = None
+        self._played = 0
+        self.reset()
+
+    def reset(self) -> None:
+        """Start a fresh session from the controls (nothing looked up yet)."""
+        c = self.controls
+        self.play.playing = False
+        self._played = self.play.value
+        part = c["partition"].value
+        try:
+            self.session = LookupSession(
+                self.topo, _fanouts(c["fanouts"].value), policies=list(c["policies"].value),
+                cache_ratio=c["cache_ratio"].value, batch_size=c["batch_size"].value, seeds=self.seeds,
+                partitioning=self.partitioning if part is not None else None, part_id=part, seed=self.seed)
+            self.error = None
+        except GraphpartError as e:
+            self.session, self.error = None, str(e)
+        self._draw()
+
+    def _on_play(self, change) -> None:
+        ticks = change["new"] - self._played
+        self._played = change["new"]
+        if ticks > 0:
+            self.step(ticks * self.controls["per_tick"].value)
+
+    def step(self, n: int | None = None) -> None:
+        """Look up ``n`` more mini-batches (default: batches/tick) and redraw."""
+        if self.session is None:
+            return
+        self.session.step(self.controls["per_tick"].value if n is None else n)
+        self._draw()
+
+    def _draw(self) -> None:
+        s = self.session
+        if s is None:
+            self.status.value = f"<span style='color:#b00020'>{html.escape(self.error or '')}</span>"
+            self.plot.value = self.where.value = b""
+            return
+        runs = s.runs()
+        self.plot.value = render(lambda ax: plot_hit_rate_trace(runs, ax=ax), (7.5, 3.6))
+        acc = s.access()
+        self.where.value = render(lambda ax: plot_partition_access([acc], ax=ax), (7.5, 2.4)) if acc else b""
+        rates = ", ".join(f"{p} {r:.1%}" for p, r in s.hit_rates().items())
+        self.status.value = (f"batch {s.num_batches} (epoch {s.epoch}), {sum(s.lookups):,} lookups, "
+                             f"cache {s.capacity:,} rows<br>{html.escape(rates)}")
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)

@@ -1,0 +1,83 @@
+"""Feature-cache figures draw the numbers of the runs they are given."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+import graphpart as gp  # noqa: E402
+from graphpart import viz  # noqa: E402
+from graphpart.datasets import load_karate_club  # noqa: E402
+from graphpart.features import (Feature, PartitionAccess, Trace, degree_order, hit_rate_table, make_cache,  # noqa: E402
+                                simulate)
+from graphpart.sampling import Topology  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def trace():
+    g = torch.Generator().manual_seed(0)
+    return Trace.from_batches([torch.randint(0, 50, (20,), generator=g) for _ in range(12)], 50,
+                              epochs=[0] * 6 + [1] * 6)
+
+
+def test_hit_rate_trace_draws_running_rate_ending_at_the_total():
+    run = simulate(trace(), make_cache("lru", 50, 10))
+    ax = viz.plot_hit_rate_trace([run])
+    per_batch, running = ax.get_lines()
+    assert np.allclose(per_batch.get_ydata(), run.batch_hit_rate())
+    assert running.get_ydata()[-1] == pytest.approx(run.hit_rate)
+    assert f"{run.hit_rate:.1%}" in ax.get_legend().get_texts()[0].get_text()
+
+
+def test_hit_rate_trace_takes_a_features_stats():
+    f = Feature(torch.zeros(10, 2), split_ratio=0.5, device="cpu")
+    f[[0, 1, 9]], f[[2, 8]]
+    ax = viz.plot_hit_rate_trace(f.stats, per_batch=False)
+    assert ax.get_lines()[0].get_ydata().tolist() == pytest.approx([2 / 3, 3 / 5])
+
+
+def test_hit_rate_curve_has_one_line_per_policy_and_the_reference_points():
+    t = trace()
+    table = hit_rate_table(t, [0.1, 0.2, 0.4], {"in-degree": torch.arange(50)}, dynamic=("lru",))
+    ax = viz.plot_hit_rate_curve(table, reference={"GNNLab degree": (0.1, 0.496)})
+    labels = [l.get_label() for l in ax.get_lines()]
+    assert labels == ["in-degree", "oracle", "lru", "belady"]
+    assert np.allclose(ax.get_lines()[3].get_ydata(), table.rates["belady"])
+    assert len(ax.collections) == 1
+
+
+def test_bytes_per_epoch_bars_count_misses_times_row_bytes():
+    t = trace()
+    run = simulate(t, make_cache("fifo", 50, 10))
+    ax = viz.plot_bytes_per_epoch([run], row_bytes=512)
+    heights = [b.get_height() for b in ax.patches]
+    assert heights[0] == pytest.approx(t.num_lookups / 2 * 512 / 1e9)
+    assert heights[1] == pytest.approx((run.lookups - run.hits).sum() / 2 * 512 / 1e9)
+
+
+def test_partition_access_bars_stack_to_one():
+    acc = [PartitionAccess(0, np.array([5]), np.array([2]), np.array([3]), np.array([1]), 4),
+           PartitionAccess(1, np.array([1]), np.array([0]), np.array([1]), np.array([0]), 4)]
+    ax = viz.plot_partition_access(acc)
+    tops = {}
+    for b in ax.patches:
+        tops[round(b.get_x(), 3)] = max(tops.get(round(b.get_x(), 3), 0), b.get_y() + b.get_height())
+    assert all(v == pytest.approx(1.0) for v in tops.values())
+    fetched = [b for b in ax.patches][-2].get_height()
+    assert fetched == pytest.approx(0.2)  # part 0: 3 remote, 1 cached -> 2 of 10 fetched
+
+
+def test_plots_refuse_what_they_cannot_draw():
+    with pytest.raises(gp.GraphpartError, match="CacheRun"):
+        viz.plot_hit_rate_trace(["not a run"])

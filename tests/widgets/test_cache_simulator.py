@@ -1,0 +1,74 @@
+"""CacheSimulator without a browser: set controls, step or play, assert on the session and outputs."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+import graphpart as gp  # noqa: E402
+from graphpart.datasets import load_karate_club, sbm  # noqa: E402
+from graphpart.widgets import CacheSimulator  # noqa: E402
+
+
+def graph():
+    return sbm(block_sizes=[60, 60, 60], p_in=0.15, p_out=0.02, seed=0, train_frac=0.5)
+
+
+def test_starts_empty_and_steps_one_batch_per_click():
+    sim = CacheSimulator(graph(), batch_size=16)
+    assert sim.session.num_batches == 0
+    sim.step_button.click()
+    assert sim.session.num_batches == 1 and sim.plot.value[:4] == b"\x89PNG"
+    assert "batch 1" in sim.status.value
+
+
+def test_play_ticks_stream_batches_and_the_plot_follows():
+    sim = CacheSimulator(graph(), batch_size=16)
+    sim.controls["per_tick"].value = 3
+    sim.play.value += 1
+    first = sim.plot.value
+    sim.play.value += 2
+    assert sim.session.num_batches == 9 and sim.plot.value != first
+
+
+def test_seeds_default_to_the_train_mask():
+    g = graph()
+    sim = CacheSimulator(g)
+    assert sorted(sim.session.loader.seeds.tolist()) == g.ndata["train_mask"].nonzero().reshape(-1).tolist()
+
+
+@pytest.mark.parametrize("control, value, check", [
+    ("cache_ratio", 0.3, lambda s: s.capacity == 54),
+    ("policies", ("random", "sieve"), lambda s: list(s.caches) == ["random", "sieve"]),
+    ("fanouts", "4,3,2", lambda s: s.loader.fanouts == (4, 3, 2)),
+    ("batch_size", 7, lambda s: s.loader.batch_size == 7),
+])
+def test_each_control_starts_a_fresh_session(control, value, check):
+    sim = CacheSimulator(graph())
+    sim.step(2)
+    sim.controls[control].value = value
+    assert sim.session.num_batches == 0 and check(sim.session)
+
+
+def test_bad_fanouts_show_an_error_instead_of_raising():
+    sim = CacheSimulator(graph())
+    sim.controls["fanouts"].value = "ten"
+    assert sim.session is None and "fanouts" in sim.status.value
+    sim.step()  # nothing to step, nothing raised
+    sim.controls["fanouts"].value = "5"
+    assert sim.session is not None
+
+
+def test_with_a_partitioning_the_trainer_view_counts_locality():
+    p = gp.partition(load_karate_club(), 2, num_hops=1, seed=0)
+    sim = CacheSimulator(p, batch_size=4)
+    assert sim.where.value == b""
+    sim.controls["partition"].value = 1
+    sim.step(3)
+    acc = sim.session.access()
+    assert set(sim.session.loader.seeds.tolist()) <= set((p.node_part == 1).nonzero()[0].tolist())
+    assert acc.totals["inner"] > 0 and sim.where.value[:4] == b"\x89PNG"
+    assert sum(acc.totals[k] for k in ("inner", "halo", "remote")) == sum(sim.session.lookups)
