@@ -1,0 +1,90 @@
+"""Partition-aware accounting: each lookup is local inner, local HALO or remote; a remote cache saves fetches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart.datasets import load_karate_club, sbm
+from graphpart.features import (Trace, access_by_partition, node_locality, partition_access, record_trace)
+from graphpart.features.partition import HALO, INNER, REMOTE
+from graphpart.sampling import NeighborLoader, Topology
+
+
+@pytest.fixture(scope="module")
+def karate_parts():
+    return gp.partition(load_karate_club(), 3, num_hops=1, seed=0)
+
+
+def test_locality_matches_the_partition_views(karate_parts):
+    p = karate_parts
+    for part in range(3):
+        loc = node_locality(p, part)
+        local = p.local_graph(part)
+        orig = local.ndata["orig_id"]
+        inner = local.ndata["inner_node"].bool()
+        assert set(torch.nonzero(loc == INNER).reshape(-1).tolist()) == set(orig[inner].tolist())
+        assert set(torch.nonzero(loc == HALO).reshape(-1).tolist()) == set(orig[~inner].tolist())
+        assert int((loc == REMOTE).sum()) == 34 - len(orig)
+
+
+def test_without_halo_every_non_inner_lookup_is_remote():
+    p = gp.partition(load_karate_club(), 2, num_hops=0, seed=0)
+    loc = node_locality(p, 0)
+    assert set(loc.unique().tolist()) == {INNER, REMOTE}
+
+
+def test_counts_per_batch_by_brute_force(karate_parts):
+    p = karate_parts
+    trace = Trace.from_batches([[0, 1, 2, 33], [5, 6, 32], list(range(34))], 34)
+    acc = partition_access(p, 1, trace)
+    loc = node_locality(p, 1).tolist()
+    for i in range(3):
+        b = trace.batch(i).tolist()
+        assert acc.inner[i] == sum(loc[x] == INNER for x in b)
+        assert acc.halo[i] == sum(loc[x] == HALO for x in b)
+        assert acc.remote[i] == sum(loc[x] == REMOTE for x in b)
+    assert acc.remote_cached.sum() == 0 and acc.remote_saved == 0.0
+
+
+def test_remote_cache_holds_the_hottest_remote_nodes():
+    p = gp.partition(load_karate_club(), 3, num_hops=0, seed=0)
+    loc = node_locality(p, 0)
+    remote = torch.nonzero(loc == REMOTE).reshape(-1)
+    hot = torch.zeros(34)
+    hot[remote[:2]] = 10.0
+    trace = Trace.from_batches([remote.tolist(), remote[:3].tolist()], 34)
+    acc = partition_access(p, 0, trace, remote_cache=2 / 34, hotness=hot)
+    assert acc.remote_cache_rows == 2
+    assert acc.remote_cached.tolist() == [2, 2]
+    assert acc.remote_saved == pytest.approx(4 / (len(remote) + 3))
+
+
+def test_a_bigger_remote_cache_never_saves_less():
+    g = sbm(block_sizes=[80] * 4, p_in=0.1, p_out=0.01, seed=0)
+    p = gp.partition(g, 4, num_hops=1, seed=0)
+    topo = Topology.from_graph(g)
+    saved = [np.mean([a.remote_saved for a in access_by_partition(p, topo, [5, 5], batch_size=32,
+                                                                  remote_cache=r, seed=0)])
+             for r in (0.0, 0.05, 0.2)]
+    assert saved[0] == 0.0 and saved[0] <= saved[1] <= saved[2] and saved[2] > 0.3
+
+
+def test_metis_leaves_fewer_non_inner_lookups_than_random():
+    """Without HALO copies (with them, random's huge HALO makes almost every lookup local, at a memory cost)."""
+    g = sbm(block_sizes=[100] * 4, p_in=0.1, p_out=0.005, seed=1)
+    topo = Topology.from_graph(g)
+    frac = {}
+    for method in ("random", "metis"):
+        p = gp.partition(g, 4, part_method=method, num_hops=0, seed=0)
+        frac[method] = np.mean([a.remote_fraction for a in access_by_partition(p, topo, [5, 5], batch_size=50)])
+    assert frac["metis"] < 0.85 * frac["random"]
+
+
+def test_trace_and_partitioning_must_agree(karate_parts):
+    with pytest.raises(gp.GraphpartError, match="34 nodes"):
+        partition_access(karate_parts, 0, Trace.from_batches([[0]], 40))
+    with pytest.raises(gp.GraphpartError, match="part_id"):
+        node_locality(karate_parts, 3)
