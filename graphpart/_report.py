@@ -31,15 +31,17 @@ class Report:
     """
 
     def __init__(self, title: str, columns: dict[str, object], summary: dict[str, str],
-                 index: str = "part") -> None:
+                 index: str = "part", labels: list[str] | None = None) -> None:
         self.title = title
         self.index = index
+        self.labels = labels
         self.columns = {k: list(v) for k, v in columns.items()}
         self.summary = dict(summary)
 
     def _rows(self) -> list[list[str]]:
         n = len(next(iter(self.columns.values()))) if self.columns else 0
-        return [[str(i)] + [_fmt(v[i]) for v in self.columns.values()] for i in range(n)]
+        names = self.labels or [str(i) for i in range(n)]
+        return [[names[i]] + [_fmt(v[i]) for v in self.columns.values()] for i in range(n)]
 
     def __str__(self) -> str:
         header = [self.index, *self.columns]

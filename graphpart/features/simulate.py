@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from .._report import Report
 from ..errors import GraphpartError
 from .caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
 from .oracles import BeladyCache, oracle_order
@@ -94,7 +95,7 @@ def capacity_for(ratio: float, num_nodes: int) -> int:
     return int(round(ratio * num_nodes))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class HitRateTable:
     """Hit rate of every policy at every cache ratio (``rates[policy][i]`` for ``ratios[i]``)."""
 
@@ -103,15 +104,17 @@ class HitRateTable:
     kinds: dict[str, str]  # policy -> "static", "dynamic" or "oracle"
     runs: dict[str, list[CacheRun]]
 
-    def to_frame(self):
-        """A pandas DataFrame, ratios as rows and policies as columns."""
-        import pandas as pd
+    def report(self) -> Report:
+        """Policies as rows, cache ratios as columns, hit rates in percent."""
+        cols = {f"{r:.0%}": [f"{self.rates[p][i]:.1%}" for p in self.rates] for i, r in enumerate(self.ratios)}
+        cols["kind"] = [self.kinds[p] for p in self.rates]
+        return Report("hit rate by cache ratio", cols, {}, index="policy", labels=list(self.rates))
 
-        return pd.DataFrame({p: r for p, r in self.rates.items()},
-                            index=pd.Index([f"{r:.0%}" for r in self.ratios], name="cache ratio"))
+    def __repr__(self) -> str:
+        return str(self.report())
 
     def _repr_html_(self) -> str:
-        return self.to_frame().style.format("{:.1%}").to_html()
+        return self.report()._repr_html_()
 
 
 def hit_rate_table(trace: Trace, ratios: Sequence[float], orders: Mapping[str, torch.Tensor] | None = None,

@@ -76,10 +76,14 @@ def plot_hit_rate_curve(table, *, ax=None, reference: dict | None = None):
     for label, (rx, ry) in (reference or {}).items():
         ax.scatter([rx], [ry], marker="x", s=60, color="#444", zorder=5)
         ax.annotate(label, (rx, ry), textcoords="offset points", xytext=(5, -10), fontsize=7, color="#444")
+    if len(x) <= 8:
+        ax.set_xticks(x)
     ax.set_xlabel("cache ratio (share of all rows cached)")
     ax.set_ylabel("hit rate")
     ax.set_ylim(0, 1.02)
-    ax.xaxis.set_major_formatter(_pct())
+    from matplotlib.ticker import PercentFormatter
+
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
     ax.yaxis.set_major_formatter(_pct())
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, ncol=2, loc="lower right", title="solid: static  dashed: dynamic  black: oracles",
