@@ -37,14 +37,19 @@ class Trace:
         """From a sequence of id batches (each made distinct; order of first appearance is not kept)."""
         n = check_count(num_nodes, "num_nodes")
         parts = [torch.unique(as_id_tensor(b, f"batch {i}")) for i, b in enumerate(batches)]
-        ids = torch.cat(parts) if parts else torch.zeros(0, dtype=torch.int64)
-        check_ids_in_range(ids, n, "trace ids")
-        offsets = torch.zeros(len(parts) + 1, dtype=torch.int64)
-        torch.cumsum(torch.tensor([len(p) for p in parts], dtype=torch.int64), 0, out=offsets[1:])
-        ep = torch.zeros(len(parts), dtype=torch.int64) if epochs is None else torch.as_tensor(list(epochs))
+        ep = [0] * len(parts) if epochs is None else list(epochs)
         if len(ep) != len(parts):
             raise GraphpartError(f"epochs must give one epoch per batch ({len(parts)}), got {len(ep)}")
-        return cls(ids, offsets, n, ep.to(torch.int64))
+        trace = cls._concat(parts, n, ep)
+        check_ids_in_range(trace.ids, n, "trace ids")
+        return trace
+
+    @classmethod
+    def _concat(cls, parts: list[torch.Tensor], num_nodes: int, epochs: list[int]) -> "Trace":
+        ids = torch.cat(parts) if parts else torch.zeros(0, dtype=torch.int64)
+        offsets = torch.zeros(len(parts) + 1, dtype=torch.int64)
+        torch.cumsum(torch.tensor([len(p) for p in parts], dtype=torch.int64), 0, out=offsets[1:])
+        return cls(ids, offsets, num_nodes, torch.tensor(epochs, dtype=torch.int64))
 
     @property
     def num_batches(self) -> int:
@@ -86,8 +91,4 @@ def record_trace(loader, epochs: int = 1) -> Trace:
         for mb in loader:
             batches.append(mb.input_nodes)  # already distinct
             ep.append(e)
-    n = loader.topo.num_nodes
-    ids = torch.cat(batches) if batches else torch.zeros(0, dtype=torch.int64)
-    offsets = torch.zeros(len(batches) + 1, dtype=torch.int64)
-    torch.cumsum(torch.tensor([len(b) for b in batches], dtype=torch.int64), 0, out=offsets[1:])
-    return Trace(ids, offsets, n, torch.tensor(ep, dtype=torch.int64))
+    return Trace._concat(batches, loader.topo.num_nodes, ep)
