@@ -73,7 +73,7 @@ class BeladyCache(Cache):
             first.scatter_reduce_(0, trace.ids, trace.batch_index(), "amin")
             k = min(self.capacity, int((first < never).sum()))
             if k:
-                hot = _soonest(first * self.num_nodes + torch.arange(self.num_nodes), k)
+                hot = torch.nonzero(_soonest_mask(first, k, never)).reshape(-1)
                 self._place(torch.arange(k), hot, first[hot])
                 self.size = k
 
@@ -125,10 +125,3 @@ def _soonest_mask(when: torch.Tensor, k: int, never: int) -> torch.Tensor:
     at = torch.nonzero(when == t).reshape(-1)[:k - int(below.sum())]
     below[at] = True
     return below
-
-
-def _soonest(key: torch.Tensor, k: int) -> torch.Tensor:
-    """Indices of the ``k`` smallest distinct ``key`` values."""
-    if k >= len(key):
-        return torch.arange(len(key))
-    return torch.nonzero(key <= torch.kthvalue(key, k).values).reshape(-1)

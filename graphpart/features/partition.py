@@ -24,6 +24,7 @@ __all__ = ["PartitionAccess", "node_locality", "partition_access", "access_by_pa
            "REMOTE"]
 
 INNER, HALO, REMOTE = 0, 1, 2
+_REMOTE_CACHED = 3  # a remote node the trainer's remote cache holds (only inside partition_access)
 
 
 def node_locality(partitioning, part_id: int) -> torch.Tensor:
@@ -88,11 +89,11 @@ def partition_access(partitioning, part_id: int, trace: Trace, *, remote_cache: 
             raise GraphpartError(f"hotness must give one count per node ({len(loc)}), got {len(hot)}")
         hot = torch.where((loc == REMOTE) & (hot > 0), hot, -1.0)
         top = torch.topk(hot, min(cap, len(hot))).indices
-        code[top[hot[top] >= 0]] = 3
+        code[top[hot[top] >= 0]] = _REMOTE_CACHED
     b = trace.num_batches
     counts = torch.bincount(trace.batch_index() * 4 + code[trace.ids], minlength=4 * b).reshape(b, 4).numpy()
-    remote = counts[:, REMOTE] + counts[:, 3]
-    return PartitionAccess(part_id, counts[:, INNER], counts[:, HALO], remote, counts[:, 3], cap)
+    remote = counts[:, REMOTE] + counts[:, _REMOTE_CACHED]
+    return PartitionAccess(part_id, counts[:, INNER], counts[:, HALO], remote, counts[:, _REMOTE_CACHED], cap)
 
 
 def access_by_partition(partitioning, topo, fanouts: Sequence[int], *, seeds: IdArray | None = None,

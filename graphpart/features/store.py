@@ -113,8 +113,8 @@ class Feature:
         n = len(x)
         self.num_nodes, self.row_shape, self.dtype = n, tuple(x.shape[1:]), x.dtype
         self.row_bytes = int(x[0].numel() * x.element_size()) if n else 0
-        self.split_ratio = float(split_ratio) if isinstance(split_ratio, (int, float)) else split_ratio
-        self.capacity = capacity_for(self.split_ratio, n)
+        self.capacity = capacity_for(split_ratio, n)
+        self.split_ratio = float(split_ratio)
         if cache != "static" and cache not in DYNAMIC_POLICIES:
             raise GraphpartError(f"cache must be 'static' or one of {sorted(DYNAMIC_POLICIES)}, got {cache!r}")
         self.cache_policy = cache
@@ -128,11 +128,10 @@ class Feature:
             raise GraphpartError(f"order must be a permutation of the {n} node ids, got {len(order)} ids "
                                  f"{order[:5].tolist()}...")
         self.order = order
-        self._x = x
         if cache == "static":
             self.cache = StaticCache(order, self.capacity)
             hot_ids = order[:self.capacity]
-            self._is_hot = torch.zeros(n, dtype=torch.bool)
+            self._is_hot = torch.zeros(n, dtype=torch.bool)  # cache.slot_of >= 0, one byte a node: cheaper to gather
             self._is_hot[hot_ids] = True
             if on_gpu:  # hot rows copied to the GPU; every row stays in pinned host memory
                 self._hot = x[hot_ids].to(self.device)
@@ -161,7 +160,7 @@ class Feature:
         host tensor and a mask marks them); this property gathers it on demand.
         """
         if self.cache_policy == "static" and self.device.type == "cpu":
-            return self._x[self.order[:self.capacity]]
+            return self.cold[self.order[:self.capacity]]
         return self._hot
 
     def reset_stats(self) -> None:
@@ -182,7 +181,7 @@ class Feature:
         rb = self.row_bytes
         if self.device.type == "cpu":  # the hot part stands in: one gather, a mask counts the hits
             hits = int(self._is_hot[ids].sum())
-            out = torch.index_select(self._x, 0, ids)
+            out = torch.index_select(self.cold, 0, ids)
             self.stats.record(len(ids), hits, hits * rb, (len(ids) - hits) * rb)
             return out
         dev = self.device
