@@ -1,6 +1,6 @@
 """On-disk partitions: ``partition_graph`` writes them, ``load_partition`` reads them back.
 
-Layout (DGL's, with pickle-free torch files)::
+Layout (DGL's)::
 
     out_path/
       <graph_name>.json      config: node_map, edge_map, ntypes, etypes, part-<i> paths
@@ -9,10 +9,14 @@ Layout (DGL's, with pickle-free torch files)::
       part0/edge_feats.pt    {"src:rel:dst/name": rows of the edges it owns}
       ...
 
+``format="dgl"`` writes DGL's own binary files instead (``graph.dgl``, ``node_feat.dgl``,
+``edge_feat.dgl``: what DGL's ``load_partition`` and ``DistGraph`` load), ``format="graphbolt"``
+adds GraphBolt's ``fused_csc_sampling_graph.pt`` (:mod:`graphpart.interop.partfiles`).
+
 The whole folder is built next to ``out_path`` and renamed into place, so a
-failure never leaves half an output. Files hold plain dicts of tensors and are
-read with ``torch.load(weights_only=True, mmap=True)``: nothing arbitrary is
-unpickled, and large features are memory-mapped.
+failure never leaves half an output. Loading reads either format, DGL-written ones
+too, and never unpickles anything but tensors: torch files with ``weights_only=True``,
+DGL files by :mod:`graphpart.interop`; large features are memory-mapped.
 """
 
 from __future__ import annotations
@@ -26,11 +30,13 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ._config import FORMAT_VERSION, PART_FILES, check_graph_name, part_files, read_config
+from ._config import FORMAT_VERSION, check_graph_name, part_files, read_config
 from ._io import atomic_dir
 from ._schema import etype_str, parse_etype
 from .errors import FormatError, GraphpartError
 from .graph import Graph
+from .interop.partfiles import check_format, part_file_names, read_feats_file, read_graph_file
+from .interop.partfiles import write_feats_file, write_graph_file
 from .partitioning.book import RangePartitionBook
 from .partitioning.core import DEFAULT_METIS_MAX_EDGES, Partitioning, partition
 
@@ -83,8 +89,9 @@ def _is_config(p: Path) -> bool:
 
 def build_config(graph_name: str, part_method: str, num_hops: int, num_trainers_per_machine: int,
                  node_bounds: np.ndarray, edge_bounds: np.ndarray, ntypes: list[str],
-                 etypes: list[str]) -> dict:
+                 etypes: list[str], format: str = "graphpart") -> dict:
     """The config JSON of a partitioning (both the in-memory and the chunked path write this)."""
+    names = part_file_names(format)
     num_parts = int(node_bounds.shape[0])
     cfg = {
         "format": "graphpart", "version": FORMAT_VERSION, "graph_name": graph_name,
@@ -97,41 +104,51 @@ def build_config(graph_name: str, part_method: str, num_hops: int, num_trainers_
         "ntypes": {t: i for i, t in enumerate(ntypes)}, "etypes": {e: i for i, e in enumerate(etypes)},
     }
     for i in range(num_parts):
-        cfg[f"part-{i}"] = {k: f"part{i}/{name}" for k, name in PART_FILES.items()}
+        cfg[f"part-{i}"] = {k: f"part{i}/{name}" for k, name in names.items()}
+    if format != "graphpart":
+        cfg["file_format"] = format
+    if format == "graphbolt":  # what DGL writes beside GraphBolt files
+        cfg["node_map_dtype"] = cfg["edge_map_dtype"] = "int64"
     return cfg
 
 
-def _save(obj: dict, path: Path) -> None:
-    """``torch.save`` through a temporary sibling: a re-run task or a kill never leaves half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
-
-
 def write_part(folder: Path, num_nodes: int, src: torch.Tensor, dst: torch.Tensor, ndata: dict, edata: dict,
-               node_feats: dict, edge_feats: dict, extra: dict | None = None) -> None:
-    """Write one partition's files (``graph.pt``, ``node_feats.pt``, ``edge_feats.pt``) into ``folder``.
+               node_feats: dict, edge_feats: dict, extra: dict | None = None, format: str = "graphpart",
+               meta: dict | None = None) -> None:
+    """Write one partition's files (local graph, node and edge features) into ``folder`` in ``format``.
 
-    ``extra`` maps further file names (e.g. ``orig_nids.pt``) to dicts of tensors.
+    ``extra`` maps further file names (e.g. ``orig_nids.pt``) to dicts of tensors; ``meta``
+    carries the type names a GraphBolt file records.
     """
     folder.mkdir(parents=True, exist_ok=True)
-    _save({"num_nodes": int(num_nodes), "src": src, "dst": dst, "ndata": dict(ndata), "edata": dict(edata)},
-          folder / PART_FILES["part_graph"])
-    _save(node_feats, folder / PART_FILES["node_feats"])
-    _save(edge_feats, folder / PART_FILES["edge_feats"])
+    names = part_file_names(format)
+    write_graph_file(folder, format, num_nodes, src, dst, ndata, edata, meta)
+    write_feats_file(folder / names["node_feats"], node_feats)
+    write_feats_file(folder / names["edge_feats"], edge_feats)
     for name, obj in (extra or {}).items():
-        _save(obj, folder / name)
+        write_feats_file(folder / name, obj)
+
+
+def graphbolt_meta(ntypes: list[str], etypes: list[str]) -> dict:
+    """The type maps a GraphBolt partition records (none for a homogeneous graph)."""
+    if len(ntypes) == 1 and len(etypes) == 1:
+        return {}
+    return {"node_type_to_id": {t: i for i, t in enumerate(ntypes)},
+            "edge_type_to_id": {e: i for i, e in enumerate(etypes)}}
 
 
 def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLike,
-                    progress: bool = False) -> Path:
-    """Write a :class:`Partitioning` to ``out_path``; returns the config path."""
+                    progress: bool = False, format: str = "graphpart") -> Path:
+    """Write a :class:`Partitioning` to ``out_path`` in ``format``; returns the config path."""
     graph_name = check_graph_name(graph_name)
+    check_format(format)
     out = Path(out_path)
     check_out_path(out)
     g = p.graph
+    etypes = [etype_str(e) for e in g.canonical_etypes]
     cfg = build_config(graph_name, p.part_method, p.num_hops, p.num_trainers_per_machine, p.shuffle.node_bounds,
-                       p.shuffle.edge_bounds, g.ntypes, [etype_str(e) for e in g.canonical_etypes])
+                       p.shuffle.edge_bounds, g.ntypes, etypes, format)
+    meta = graphbolt_meta(g.ntypes, etypes)
     parts = range(p.num_parts)
     if progress:
         from tqdm.auto import tqdm
@@ -142,7 +159,7 @@ def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLik
             lg = p.local_graph(i)
             src, dst = lg.edges()
             write_part(tmp / f"part{i}", lg.num_nodes(), src, dst, lg.ndata, lg.edata, p.node_feats(i),
-                       p.edge_feats(i))
+                       p.edge_feats(i), format=format, meta=meta)
             logger.info("wrote partition %d: %d nodes, %d edges", i, lg.num_nodes(), lg.num_edges())
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
@@ -152,10 +169,13 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
                     num_hops: int = 1, part_method="metis", balance_ntypes=None, balance_edges: bool = False,
                     return_mapping: bool = False, num_trainers_per_machine: int = 1, objtype: str = "cut",
                     seed=None, recursive: bool = False, metis_options=None,
-                    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES, progress: bool = False):
+                    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES, progress: bool = False,
+                    format: str = "graphpart"):
     """Partition ``g`` and write the partitions under ``out_path`` (see the module docstring).
 
-    Arguments are those of :func:`graphpart.partition`. With ``return_mapping``
+    Arguments are those of :func:`graphpart.partition`; ``format`` is ``"graphpart"`` (torch
+    files), ``"dgl"`` (DGL's binary files, which DGL's ``load_partition`` and ``DistGraph``
+    load) or ``"graphbolt"`` (the DGL files plus GraphBolt's). With ``return_mapping``
     returns ``(orig_nids, orig_eids)`` as DGL does: tensors for a homogeneous
     graph, dicts by node type / canonical edge type otherwise, with
     ``orig[new_id] = old_id`` type-wise.
@@ -171,25 +191,16 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
     ('karate', ['_N'], 2, ['_N/label'])
     """
     check_graph_name(graph_name)
+    check_format(format)
     check_out_path(Path(out_path))
     p = partition(g, num_parts, part_method=part_method, balance_ntypes=balance_ntypes,
                   balance_edges=balance_edges, num_hops=num_hops,
                   num_trainers_per_machine=num_trainers_per_machine, objtype=objtype, seed=seed,
                   recursive=recursive, metis_options=metis_options, metis_max_edges=metis_max_edges)
-    save_partitions(p, graph_name, out_path, progress=progress)
+    save_partitions(p, graph_name, out_path, progress=progress, format=format)
     if return_mapping:
         return p.orig_nids, p.orig_eids
     return None
-
-
-def _load(path: Path) -> dict:
-    try:
-        obj = torch.load(path, weights_only=True, mmap=True)
-    except Exception as exc:  # torch raises several types for damaged or foreign files
-        raise FormatError(f"{path} is not a readable graphpart tensor file ({type(exc).__name__}: {exc})") from None
-    if not isinstance(obj, dict):
-        raise FormatError(f"{path} should hold a dict of tensors, got {type(obj).__name__}")
-    return obj
 
 
 def _book(cfg: dict, part_id: int) -> RangePartitionBook:
@@ -221,7 +232,7 @@ def load_partition_feats(config_path: str | os.PathLike, part_id: int, load_node
         if not flag:
             out.append(None)
             continue
-        feats = _load(files[key])
+        feats = read_feats_file(files[key])
         _check_feats(feats, bounds, types, part_id, files[key])
         out.append(feats)
     return tuple(out)
@@ -236,10 +247,8 @@ def load_partition_book(config_path: str | os.PathLike, part_id: int) -> BookDat
 
 
 def _load_graph(path: Path, cfg: dict, part_id: int) -> Graph:
-    obj = _load(path)
+    g = read_graph_file(path)
     try:
-        n, src, dst, nd, ed = obj["num_nodes"], obj["src"], obj["dst"], obj["ndata"], obj["edata"]
-        g = Graph.from_edges(src, dst, num_nodes=n, ndata=nd, edata=ed)
         ids, inner = g.ndata["_ID"], g.ndata["inner_node"].bool()
         eids, inner_e = g.edata["_ID"], g.edata["inner_edge"].bool()
     except (KeyError, TypeError, GraphpartError) as exc:

@@ -193,14 +193,21 @@ class Partitioning:
         return out
 
     def edge_feats(self, part_id: int) -> dict[str, torch.Tensor]:
-        """Edge data of the edges ``part_id`` owns, keyed ``"src:rel:dst/name"``."""
+        """Edge data of the edges ``part_id`` owns, keyed ``"src:rel:dst/name"``.
+
+        With several trainers per machine, ``trainer_id`` (the trainer of each edge's
+        destination) is added, as DGL does.
+        """
         self.book._nodes._check_part(part_id)
         out = {}
         for i, e in enumerate(self.graph.canonical_etypes):
             a, b = self.shuffle.edge_bounds[part_id, i]
-            typed = torch.from_numpy(self.shuffle.new2old_eid[a:b] - int(self._homo.edge_offsets[i]))
+            old = self.shuffle.new2old_eid[a:b]
+            typed = torch.from_numpy(old - int(self._homo.edge_offsets[i]))
             for name, value in self.graph.edge_data(e).items():
                 out[f"{etype_str(e)}/{name}"] = value[typed]
+            if self.num_trainers_per_machine > 1:  # an edge goes with its destination, as in DGL
+                out[f"{etype_str(e)}/trainer_id"] = torch.from_numpy(self.trainer_id[self._homo.dst[old]])
         return out
 
     # ------------------------------------------------------------ metrics

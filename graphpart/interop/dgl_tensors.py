@@ -1,0 +1,66 @@
+"""``dgl.data.save_tensors`` / ``load_tensors`` files: a dict of named tensors, in torch alone.
+
+Layout: u64 magic ``0xDD5A9FBE3FA2443F``, u64 count, then the list itself (u64 count again,
+then ``(string name, NDArray)`` pairs). DGL writes partition features this way
+(``node_feat.dgl`` keyed ``ntype/name``, ``edge_feat.dgl`` keyed ``src:rel:dst/name``).
+Reading maps the file: the tensors are views of it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import torch
+
+from .._io import atomic_write
+from ..errors import FormatError
+from ._binary import Reader, Writer
+
+__all__ = ["load_tensors", "save_tensors", "TENSOR_FILE_MAGIC"]
+
+TENSOR_FILE_MAGIC = 0xDD5A9FBE3FA2443F
+
+
+def load_tensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
+    """Read a ``save_tensors`` file into ``{name: tensor}`` (memory-mapped).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "feat.dgl")
+    >>> save_tensors(path, {"_N/feat": torch.ones(2, 3), "_N/mask": torch.tensor([True, False])})
+    >>> {k: (tuple(v.shape), v.dtype) for k, v in load_tensors(path).items()}
+    {'_N/feat': ((2, 3), torch.float32), '_N/mask': ((2,), torch.uint8)}
+    """
+    r = Reader(path)
+    r.magic(TENSOR_FILE_MAGIC, "DGL tensor file")
+    at = r.pos
+    n = r.count("the tensor dict", 16)
+    m = r.count("the tensor list", 16)
+    if m != n:
+        raise r.fail(f"the header counts {n} tensors but the list holds {m}", at)
+    out: dict[str, torch.Tensor] = {}
+    for i in range(n):
+        at = r.pos
+        name = r.string(f"the name of tensor {i}")
+        if name in out:
+            raise r.fail(f"tensor name {name!r} appears twice", at)
+        out[name] = r.ndarray(f"tensor {name!r}")
+    if r.pos != r.size:
+        raise r.fail(f"{r.size - r.pos} bytes follow the last tensor")
+    return out
+
+
+def save_tensors(path: str | os.PathLike, tensors: dict[str, torch.Tensor]) -> None:
+    """Write ``{name: tensor}`` as ``dgl.data.save_tensors`` does, atomically (bool as uint8)."""
+    if not isinstance(tensors, dict) or not all(isinstance(k, str) for k in tensors):
+        raise FormatError(f"save_tensors takes a dict of str -> tensor, got {type(tensors).__name__}")
+    with atomic_write(Path(path)) as f:
+        w = Writer(f)
+        w.u64(TENSOR_FILE_MAGIC)
+        w.u64(len(tensors))
+        w.u64(len(tensors))
+        for name, t in tensors.items():
+            w.string(name)
+            w.ndarray(t)

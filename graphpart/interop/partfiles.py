@@ -1,0 +1,150 @@
+"""The files of one partition in each on-disk flavour graphpart writes, and reading any of them.
+
+========== ===================================================== ==================================
+format     files under ``part<i>/``                              read by
+========== ===================================================== ==================================
+graphpart  ``graph.pt``, ``node_feats.pt``, ``edge_feats.pt``    graphpart (torch, weights only)
+dgl        ``graph.dgl``, ``node_feat.dgl``, ``edge_feat.dgl``   DGL 2.x ``load_partition``,
+                                                                 ``DistGraph``, and graphpart
+graphbolt  the ``dgl`` files + ``fused_csc_sampling_graph.pt``   DGL with ``use_graphbolt=True``
+========== ===================================================== ==================================
+
+Readers tell the files apart by their first bytes, not their names, so a config written by
+DGL or by graphpart in either format loads the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import torch
+
+from ..errors import FormatError, GraphpartError
+from ..graph import Graph
+from .dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
+from .dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
+
+__all__ = ["FORMATS", "check_format", "part_file_names", "write_graph_file", "write_feats_file",
+           "read_graph_file", "read_feats_file", "sniff"]
+
+FORMATS = ("graphpart", "dgl", "graphbolt")
+_NAMES = {
+    "graphpart": {"part_graph": "graph.pt", "node_feats": "node_feats.pt", "edge_feats": "edge_feats.pt"},
+    "dgl": {"part_graph": "graph.dgl", "node_feats": "node_feat.dgl", "edge_feats": "edge_feat.dgl"},
+}
+_NAMES["graphbolt"] = {**_NAMES["dgl"], "part_graph_graphbolt": "fused_csc_sampling_graph.pt"}
+# The dtypes DGL's loaders and DistGraph expect of the reserved fields of a partition graph.
+_DGL_NDATA = {"_ID": torch.int64, "inner_node": torch.uint8, "part_id": torch.int64, "_TYPE": torch.int32}
+_DGL_EDATA = {"_ID": torch.int64, "inner_edge": torch.uint8, "_TYPE": torch.int32}
+
+
+def check_format(fmt: object) -> str:
+    """``fmt`` if it names an on-disk format.
+
+    Examples
+    --------
+    >>> check_format("dgl")
+    'dgl'
+    >>> check_format("pyg")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: format must be one of ('graphpart', 'dgl', 'graphbolt'), got 'pyg' (PyG: use graphpart.interop.export_pyg)
+    """
+    if fmt not in FORMATS:
+        hint = " (PyG: use graphpart.interop.export_pyg)" if fmt == "pyg" else ""
+        raise GraphpartError(f"format must be one of {FORMATS}, got {fmt!r}{hint}")
+    return fmt
+
+
+def part_file_names(fmt: str) -> dict[str, str]:
+    """Config key -> file name of one partition's files in ``fmt``."""
+    return dict(_NAMES[check_format(fmt)])
+
+
+def sniff(path: Path) -> str:
+    """``"dgl-graph"``, ``"dgl-tensors"``, ``"torch"`` (a zip) or ``"unknown"``, from the first bytes."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if len(head) == 8:
+        magic = int.from_bytes(head, "little")
+        if magic == GRAPH_FILE_MAGIC:
+            return "dgl-graph"
+        if magic == TENSOR_FILE_MAGIC:
+            return "dgl-tensors"
+    return "torch" if head[:2] == b"PK" else "unknown"
+
+
+def _torch_save(obj: dict, path: Path) -> None:
+    """``torch.save`` through a temporary sibling: a re-run task or a kill never leaves half a file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def _cast(data: dict, dtypes: dict) -> dict:
+    return {k: (v.to(dtypes[k]) if k in dtypes else v) for k, v in data.items()}
+
+
+def write_graph_file(folder: Path, fmt: str, num_nodes: int, src: torch.Tensor, dst: torch.Tensor,
+                     ndata: dict, edata: dict, meta: dict | None = None) -> None:
+    """Write one partition's local graph in ``fmt`` (``meta`` is what GraphBolt needs)."""
+    names = part_file_names(fmt)
+    if fmt == "graphpart":
+        _torch_save({"num_nodes": int(num_nodes), "src": src, "dst": dst, "ndata": dict(ndata),
+                     "edata": dict(edata)}, folder / names["part_graph"])
+        return
+    g = Graph.from_edges(src, dst, num_nodes=int(num_nodes), ndata=_cast(ndata, _DGL_NDATA),
+                         edata=_cast(edata, _DGL_EDATA))
+    save_graphs(folder / names["part_graph"], [g])
+    if fmt == "graphbolt":
+        from .graphbolt import save_graphbolt
+
+        save_graphbolt(folder / names["part_graph_graphbolt"], g, **(meta or {}))
+
+
+def write_feats_file(path: Path, feats: dict[str, torch.Tensor]) -> None:
+    """Write a feature dict: DGL's tensor file for ``*.dgl`` names, a torch file otherwise."""
+    if path.suffix == ".dgl":
+        save_tensors(path, feats)
+    else:
+        _torch_save(feats, path)
+
+
+def _torch_load(path: Path) -> object:
+    try:
+        return torch.load(path, weights_only=True, mmap=True)
+    except Exception as exc:  # torch raises several types for damaged or foreign files
+        raise FormatError(f"{path} is not a readable tensor file ({type(exc).__name__}: {exc})") from None
+
+
+def read_feats_file(path: Path) -> dict[str, torch.Tensor]:
+    """A feature dict from a DGL tensor file or a weights-only torch file (memory-mapped)."""
+    kind = sniff(path)
+    if kind == "dgl-tensors":
+        return load_tensors(path)
+    if kind != "torch":
+        raise FormatError(f"{path} is neither a DGL tensor file nor a torch file (first bytes unknown)")
+    obj = _torch_load(path)
+    if not isinstance(obj, dict) or not all(isinstance(v, torch.Tensor) for v in obj.values()):
+        raise FormatError(f"{path} should hold a dict of tensors, got {type(obj).__name__}")
+    return obj
+
+
+def read_graph_file(path: Path) -> Graph:
+    """The local graph of a partition, from ``graph.dgl`` (DGL's or ours) or graphpart's ``graph.pt``."""
+    kind = sniff(path)
+    if kind == "dgl-graph":
+        graphs, _ = load_graphs(path)
+        if len(graphs) != 1 or not graphs[0].is_homogeneous:
+            raise FormatError(f"{path} should hold one homogeneous partition graph, got {len(graphs)} graph(s)"
+                              + ("" if len(graphs) != 1 else f" with types {graphs[0].ntypes}"))
+        return graphs[0]
+    if kind != "torch":
+        raise FormatError(f"{path} is neither a DGL graph file nor a graphpart torch file")
+    obj = _torch_load(path)
+    try:
+        n, src, dst, nd, ed = obj["num_nodes"], obj["src"], obj["dst"], obj["ndata"], obj["edata"]
+        return Graph.from_edges(src, dst, num_nodes=n, ndata=nd, edata=ed)
+    except (KeyError, TypeError, GraphpartError) as exc:
+        raise FormatError(f"{path} is not a partition graph ({type(exc).__name__}: {exc})") from None
