@@ -207,7 +207,8 @@ class Partitioning:
             for name, value in self.graph.edge_data(e).items():
                 out[f"{etype_str(e)}/{name}"] = value[typed]
             if self.num_trainers_per_machine > 1:  # an edge goes with its destination, as in DGL
-                out[f"{etype_str(e)}/trainer_id"] = torch.from_numpy(self.trainer_id[self._homo.dst[old]])
+                dst_old = self.shuffle.new2old_nid[self.shuffle.dst[a:b]]
+                out[f"{etype_str(e)}/trainer_id"] = torch.from_numpy(self.trainer_id[dst_old])
         return out
 
     # ------------------------------------------------------------ metrics

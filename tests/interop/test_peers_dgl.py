@@ -1,0 +1,65 @@
+"""Real DGL 2.1 (in its own venv) loads graphpart's partitions, and graphpart reads DGL's back exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import graphpart as gp
+
+from .fixture_graphs import GRAPHS
+from .peers import FIXTURES, load_dump, run_peer
+
+pytestmark = pytest.mark.peers
+
+
+def _graphpart_view(config, num_parts):
+    """graphpart's reading of a config, keyed like tests/interop/peer/dgl_dump.py's dump."""
+    out = {}
+    for i in range(num_parts):
+        g, nfeat, efeat, book, *_ = gp.load_partition(config, i)
+        s, d = g.edges()
+        out[f"p{i}/src"], out[f"p{i}/dst"] = s.numpy(), d.numpy()
+        out.update({f"p{i}/ndata/{k}": v.numpy() for k, v in g.ndata.items()})
+        out.update({f"p{i}/edata/{k}": v.numpy() for k, v in g.edata.items()})
+        out.update({f"p{i}/nfeat/{k}": v.numpy() for k, v in nfeat.items()})
+        out.update({f"p{i}/efeat/{k}": v.numpy() for k, v in efeat.items()})
+        out[f"p{i}/nid2partid"] = book.nid2partid(torch.arange(sum(book.metadata()[j]["num_nodes"]
+                                                                     for j in range(num_parts)))).numpy()
+    return out
+
+
+def _assert_same(dgl_dump, ours):
+    keys = {k for k in dgl_dump if not k.endswith(("/name", "/ntypes")) and "/gb/" not in k}
+    assert keys == set(ours), (sorted(keys ^ set(ours)))
+    for k in sorted(keys):
+        a, b = dgl_dump[k], ours[k]
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), k
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_dgl_loads_graphpart_partitions(tmp_path, name):
+    g = GRAPHS[name]()
+    gp.partition_graph(g, name, 2, tmp_path / "p", seed=0, format="dgl", num_hops=1)
+    config = tmp_path / "p" / f"{name}.json"
+    run_peer("dgl_dump.py", config, tmp_path / "dump.npz", env={"DGL_DIST_DEBUG": "1"})
+    dump = load_dump(tmp_path / "dump.npz")
+    _assert_same(dump, _graphpart_view(config, 2))
+    assert str(dump["p0/name"]) == name
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_graphpart_reads_what_dgl_loads_from_dgl_written_partitions(tmp_path, name):
+    config = FIXTURES / name / "dgl" / f"{name}.json"
+    run_peer("dgl_dump.py", config, tmp_path / "dump.npz", env={"DGL_DIST_DEBUG": "1"})
+    _assert_same(load_dump(tmp_path / "dump.npz"), _graphpart_view(config, 2))
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_round_trip_graphpart_dgl_graphpart(tmp_path, name):
+    """graphpart writes; DGL loads and saves again with its own writers; graphpart reads the same arrays."""
+    g = GRAPHS[name]()
+    gp.partition_graph(g, name, 2, tmp_path / "p", seed=0, format="dgl", num_trainers_per_machine=2)
+    run_peer("dgl_resave.py", tmp_path / "p" / f"{name}.json", tmp_path / "q")
+    _assert_same(_graphpart_view(tmp_path / "q" / f"{name}.json", 2), _graphpart_view(tmp_path / "p" / f"{name}.json", 2))
