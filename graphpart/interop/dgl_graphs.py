@@ -183,7 +183,7 @@ def load_graphs(path: str | os.PathLike) -> tuple[list[Graph], dict[str, torch.T
     >>> save_graphs(path, [load_karate_club()], {"y": torch.tensor([1])})
     >>> graphs, labels = load_graphs(path)
     >>> graphs[0].num_edges(), sorted(graphs[0].ndata), labels["y"].tolist()
-    (156, ['club', 'label'], [1])
+    (156, ['label'], [1])
     """
     r = Reader(path)
     r.magic(GRAPH_FILE_MAGIC, "DGL graph file")

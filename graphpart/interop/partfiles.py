@@ -115,7 +115,8 @@ def _torch_load(path: Path) -> object:
     try:
         return torch.load(path, weights_only=True, mmap=True)
     except Exception as exc:  # torch raises several types for damaged or foreign files
-        raise FormatError(f"{path} is not a readable tensor file ({type(exc).__name__}: {exc})") from None
+        raise FormatError(f"{path} is not a readable tensor file: neither DGL's binary format nor a "
+                          f"weights-only torch file ({type(exc).__name__}: {exc})") from None
 
 
 def read_feats_file(path: Path) -> dict[str, torch.Tensor]:
@@ -123,9 +124,7 @@ def read_feats_file(path: Path) -> dict[str, torch.Tensor]:
     kind = sniff(path)
     if kind == "dgl-tensors":
         return load_tensors(path)
-    if kind != "torch":
-        raise FormatError(f"{path} is neither a DGL tensor file nor a torch file (first bytes unknown)")
-    obj = _torch_load(path)
+    obj = _torch_load(path)  # a zip or a legacy torch pickle, weights only
     if not isinstance(obj, dict) or not all(isinstance(v, torch.Tensor) for v in obj.values()):
         raise FormatError(f"{path} should hold a dict of tensors, got {type(obj).__name__}")
     return obj
@@ -140,8 +139,6 @@ def read_graph_file(path: Path) -> Graph:
             raise FormatError(f"{path} should hold one homogeneous partition graph, got {len(graphs)} graph(s)"
                               + ("" if len(graphs) != 1 else f" with types {graphs[0].ntypes}"))
         return graphs[0]
-    if kind != "torch":
-        raise FormatError(f"{path} is neither a DGL graph file nor a graphpart torch file")
     obj = _torch_load(path)
     try:
         n, src, dst, nd, ed = obj["num_nodes"], obj["src"], obj["dst"], obj["ndata"], obj["edata"]
