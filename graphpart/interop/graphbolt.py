@@ -1,0 +1,190 @@
+"""GraphBolt's partition graph (``fused_csc_sampling_graph.pt``), read and written without DGL.
+
+DGL saves a ``FusedCSCSamplingGraph`` with ``torch.save``: a pickle of the Python wrapper whose
+state holds a TorchScript object, whose state is ``({...}, "__torch__.torch.classes.graphbolt.
+FusedCSCSamplingGraph")`` with the dict::
+
+    independent_tensors  {"version_number": int64[1], "indptr", "indices", ["node_type_offset"],
+                          ["type_per_edge"]}   (CSC: indptr over destinations, indices = sources)
+    node_type_to_id      {ntype: int64 scalar}          (heterographs only)
+    edge_type_to_id      {"src:rel:dst": int64 scalar}  (heterographs only)
+    node_attributes      {name: tensor}   e.g. "_ID", "inner_node"
+    edge_attributes      {name: tensor}   e.g. "_ID", "inner_edge"  (in CSC edge order)
+
+Reading goes through torch's weights-only unpickler with two inert stand-ins allowed for the
+two class names: nothing from the file is ever called, and any other class is refused. Writing
+emits the same two class names with a pickler that never imports DGL.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import io
+import os
+import pickle
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from .._io import atomic_write
+from ..errors import FormatError
+from ..graph import Graph
+
+__all__ = ["GraphBoltGraph", "load_graphbolt", "save_graphbolt"]
+
+_PY_CLASS = ("dgl.graphbolt.impl.fused_csc_sampling_graph", "FusedCSCSamplingGraph")
+_SCRIPT_CLASS = ("torch", "ScriptObject")
+_SCRIPT_NAME = "__torch__.torch.classes.graphbolt.FusedCSCSamplingGraph"
+_VERSION = 6199  # the state version DGL 2.1's GraphBolt writes and checks
+
+
+class _Inert:
+    """A stand-in for a class named in a pickle: it only keeps the state it is given."""
+
+    def __setstate__(self, state):
+        self.__dict__["_state"] = state
+
+
+def _stand_in(module: str, name: str) -> type:
+    cls = types.new_class(name, (_Inert,))
+    cls.__module__, cls.__qualname__ = module, name
+    return cls
+
+
+_PyGraph, _ScriptObject = _stand_in(*_PY_CLASS), _stand_in(*_SCRIPT_CLASS)
+
+
+@dataclass(frozen=True)
+class GraphBoltGraph:
+    """The arrays of a GraphBolt partition graph (CSC)."""
+
+    indptr: torch.Tensor
+    indices: torch.Tensor
+    type_per_edge: torch.Tensor | None = None
+    node_type_offset: torch.Tensor | None = None
+    node_type_to_id: dict[str, int] | None = None
+    edge_type_to_id: dict[str, int] | None = None
+    node_attributes: dict[str, torch.Tensor] = field(default_factory=dict)
+    edge_attributes: dict[str, torch.Tensor] = field(default_factory=dict)
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.indptr) - 1
+
+    def coo(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(src, dst)`` in the file's (CSC) edge order."""
+        dst = torch.repeat_interleave(torch.arange(self.num_nodes), torch.diff(self.indptr.to(torch.int64)))
+        return self.indices.to(torch.int64), dst
+
+
+def _fail(path: Path, msg: str) -> FormatError:
+    return FormatError(f"{path} is not a GraphBolt partition graph: {msg}")
+
+
+def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
+    """Read ``fused_csc_sampling_graph.pt`` without DGL and without running code from the file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from graphpart import Graph
+    >>> path = os.path.join(tempfile.mkdtemp(), "fused_csc_sampling_graph.pt")
+    >>> save_graphbolt(path, Graph.from_edges([0, 1], [2, 2], ndata={"_ID": torch.arange(3)}))
+    >>> gb = load_graphbolt(path)
+    >>> gb.indptr.tolist(), gb.indices.tolist(), sorted(gb.node_attributes)
+    ([0, 0, 0, 2], [0, 1], ['_ID'])
+    """
+    path = Path(path)
+    try:
+        with torch.serialization.safe_globals([_PyGraph, _ScriptObject]):
+            obj = torch.load(path, weights_only=True, mmap=True)
+    except Exception as exc:  # torch raises several types for damaged or hostile files
+        raise _fail(path, f"{type(exc).__name__}: {exc}") from None
+    if not isinstance(obj, _PyGraph) or not isinstance(getattr(obj, "_state", None), dict):
+        raise _fail(path, f"expected a pickled {'.'.join(_PY_CLASS)}, got {type(obj).__name__}")
+    script = obj._state.get("_c_csc_graph")
+    state = getattr(script, "_state", None)
+    if not isinstance(script, _ScriptObject) or not (isinstance(state, tuple) and len(state) == 2
+                                                      and state[1] == _SCRIPT_NAME and isinstance(state[0], dict)):
+        raise _fail(path, f"its _c_csc_graph is not a TorchScript {_SCRIPT_NAME}")
+    d = state[0]
+    tensors = d.get("independent_tensors")
+    if not isinstance(tensors, dict) or not {"indptr", "indices"} <= set(tensors):
+        raise _fail(path, "independent_tensors lacks indptr or indices")
+    for group in ("independent_tensors", "node_attributes", "edge_attributes"):
+        if not all(isinstance(v, torch.Tensor) for v in (d.get(group) or {}).values()):
+            raise _fail(path, f"{group} holds something other than tensors")
+    gb = GraphBoltGraph(
+        tensors["indptr"], tensors["indices"], tensors.get("type_per_edge"), tensors.get("node_type_offset"),
+        {k: int(v) for k, v in d["node_type_to_id"].items()} if d.get("node_type_to_id") else None,
+        {k: int(v) for k, v in d["edge_type_to_id"].items()} if d.get("edge_type_to_id") else None,
+        dict(d.get("node_attributes") or {}), dict(d.get("edge_attributes") or {}))
+    ip = gb.indptr.to(torch.int64)
+    if ip.dim() != 1 or len(ip) < 1 or int(ip[0]) != 0 or int(ip[-1]) != len(gb.indices) or bool((ip[1:] < ip[:-1]).any()):
+        raise _fail(path, f"indptr is not non-decreasing from 0 to the {len(gb.indices)} edges")
+    if len(gb.indices) and (int(gb.indices.min()) < 0 or int(gb.indices.max()) >= gb.num_nodes):
+        raise _fail(path, f"indices leave [0, {gb.num_nodes})")
+    return gb
+
+
+class _Pickler(pickle._Pickler):
+    """Writes the stand-ins under DGL's class names (``pickle`` would look the names up and fail)."""
+
+    def save_global(self, obj, name=None):
+        names = {_PyGraph: _PY_CLASS, _ScriptObject: _SCRIPT_CLASS}.get(obj)
+        if names is None:
+            return super().save_global(obj, name)
+        self.write(pickle.GLOBAL + f"{names[0]}\n{names[1]}\n".encode())
+        self.memoize(obj)
+
+
+def _instance(cls: type, state: object) -> _Inert:
+    inst = cls.__new__(cls)
+    inst.__dict__["_state"] = state
+    return inst
+
+
+def _reduce_ex(self, protocol):
+    """Pickle as ``NEWOBJ`` of the class, then ``BUILD`` with the state: what DGL's files hold."""
+    return copyreg.__newobj__, (type(self),), self._state
+
+
+_PyGraph.__reduce_ex__ = _ScriptObject.__reduce_ex__ = _reduce_ex
+
+
+#: What DGL keeps of a partition graph in GraphBolt's format (``store_eids``, ``store_inner_*``).
+NODE_ATTRIBUTES, EDGE_ATTRIBUTES = ("_ID", "inner_node"), ("_ID", "inner_edge")
+
+
+def save_graphbolt(path: str | os.PathLike, g: Graph, node_type_to_id: dict[str, int] | None = None,
+                   edge_type_to_id: dict[str, int] | None = None) -> None:
+    """Write a homogeneous partition graph as GraphBolt's ``fused_csc_sampling_graph.pt``.
+
+    Edges are stored in CSC order (destination-major); ``_ID`` and ``inner_node`` / ``inner_edge``
+    become node / edge attributes and, for heterographs (type maps given), the edges' ``_TYPE``
+    becomes ``type_per_edge``: what DGL writes. Written atomically.
+    """
+    n = g.num_nodes()
+    src, dst = g.edges()
+    order = torch.argsort(dst, stable=True)
+    indptr = torch.zeros(n + 1, dtype=torch.int64)
+    indptr[1:] = torch.cumsum(torch.bincount(dst, minlength=n), 0)
+    tensors = {"version_number": torch.tensor([_VERSION], dtype=torch.int64), "indptr": indptr,
+               "indices": src[order].to(torch.int64)}
+    if edge_type_to_id and "_TYPE" in g.edata:
+        tensors["type_per_edge"] = g.edata["_TYPE"][order].to(torch.int8 if len(edge_type_to_id) < 128 else torch.int32)
+    state = {"independent_tensors": tensors}
+    if node_type_to_id:
+        state["node_type_to_id"] = {k: torch.tensor(v) for k, v in node_type_to_id.items()}
+    if edge_type_to_id:
+        state["edge_type_to_id"] = {k: torch.tensor(v) for k, v in edge_type_to_id.items()}
+    state["node_attributes"] = {k: g.ndata[k] for k in NODE_ATTRIBUTES if k in g.ndata}
+    state["edge_attributes"] = {k: g.edata[k][order] for k in EDGE_ATTRIBUTES if k in g.edata}
+    obj = _instance(_PyGraph, {"_c_csc_graph": _instance(_ScriptObject, (state, _SCRIPT_NAME))})
+    pickle_module = types.SimpleNamespace(Pickler=_Pickler, __name__="graphpart_graphbolt_pickle")
+    buf = io.BytesIO()
+    torch.save(obj, buf, pickle_module=pickle_module, pickle_protocol=2)
+    with atomic_write(Path(path)) as f:
+        f.write(buf.getvalue())

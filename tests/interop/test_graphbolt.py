@@ -1,0 +1,83 @@
+"""GraphBolt's fused_csc_sampling_graph.pt: DGL's files read without DGL, hostile pickles refused."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import zipfile
+
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart.errors import FormatError
+from graphpart.interop.graphbolt import load_graphbolt
+
+from .fixture_graphs import GRAPHS
+from .peers import FIXTURES
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_dgl_written_graphbolt_matches_its_dgl_graph(name):
+    """Both files DGL wrote for a partition hold the same edges (CSC order vs COO order)."""
+    for i in range(2):
+        g = gp.load_partition(FIXTURES / name / "dgl" / f"{name}.json", i, load_feats=False).graph
+        gb = load_graphbolt(FIXTURES / name / "dgl" / f"part{i}" / "fused_csc_sampling_graph.pt")
+        s, d = gb.coo()
+        ours = sorted(zip(s.tolist(), d.tolist(), gb.edge_attributes["_ID"].tolist()))
+        s2, d2 = g.edges()
+        assert ours == sorted(zip(s2.tolist(), d2.tolist(), g.edata["_ID"].tolist()))
+        assert torch.equal(gb.node_attributes["_ID"], g.ndata["_ID"])
+        assert torch.equal(gb.node_attributes["inner_node"], g.ndata["inner_node"])
+        if name == "hetero3":
+            assert gb.edge_type_to_id == {"item:bought_by:user": 0, "item:has:tag": 1, "user:buys:item": 2,
+                                          "user:follows:user": 3}
+            assert torch.equal(gb.type_per_edge.to(torch.int64), g.edata["_TYPE"][torch.argsort(d2, stable=True)].to(torch.int64))
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_written_graphbolt_round_trips(tmp_path, name):
+    gp.partition_graph(GRAPHS[name](), name, 2, tmp_path / "p", seed=0, format="graphbolt")
+    for i in range(2):
+        g = gp.load_partition(tmp_path / "p" / f"{name}.json", i, load_feats=False).graph
+        gb = load_graphbolt(tmp_path / "p" / f"part{i}" / "fused_csc_sampling_graph.pt")
+        s, d = gb.coo()
+        order = torch.argsort(g.edges()[1], stable=True)
+        assert torch.equal(s, g.edges()[0][order]) and torch.equal(d, g.edges()[1][order])
+        assert torch.equal(gb.edge_attributes["_ID"], g.edata["_ID"][order])
+
+
+class Payload:
+    def __reduce__(self):
+        return os.system, ("touch /tmp/graphpart_gb_pwned",)
+
+
+def _torch_zip_with(path, obj_bytes):
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("archive/data.pkl", obj_bytes)
+        z.writestr("archive/version", "3\n")
+        z.writestr("archive/byteorder", "little")
+
+
+@pytest.mark.parametrize("payload", [Payload(), {"independent_tensors": Payload()}])
+def test_pickled_payloads_are_refused_and_never_run(tmp_path, payload):
+    path = tmp_path / "fused_csc_sampling_graph.pt"
+    torch.save(payload, path)
+    with pytest.raises(FormatError, match="not a GraphBolt partition graph"):
+        load_graphbolt(path)
+    _torch_zip_with(path, pickle.dumps(payload, protocol=2))
+    with pytest.raises(FormatError):
+        load_graphbolt(path)
+    assert not os.path.exists("/tmp/graphpart_gb_pwned")
+
+
+def test_wrong_objects_and_damage_are_format_errors(tmp_path):
+    path = tmp_path / "g.pt"
+    torch.save({"indptr": torch.zeros(1)}, path)
+    with pytest.raises(FormatError, match="expected a pickled"):
+        load_graphbolt(path)
+    good = FIXTURES / "karate" / "dgl" / "part0" / "fused_csc_sampling_graph.pt"
+    raw = good.read_bytes()
+    path.write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(FormatError):
+        load_graphbolt(path)
