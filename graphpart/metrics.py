@@ -226,15 +226,21 @@ def partition_metrics(p) -> PartitionMetrics:
 
 
 def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
-    """Metrics of partitions written by :func:`graphpart.partition_graph`, read back from disk."""
-    from ._config import read_config
-    from .storage import load_partition
+    """Metrics of partitions on disk: written by :func:`graphpart.partition_graph`, by DGL (``.dgl``
+    or GraphBolt), or PyG or GLT partition folders (see :func:`graphpart.interop.open_partitions`).
 
-    cfg = read_config(config_path)
+    A cut edge is an edge a partition holds whose endpoints lie in different partitions; the
+    endpoint in the other partition is the remote one (DGL, graphpart and PyG keep an edge with
+    its destination, GLT with its source).
+    """
+    from .interop.sources import open_partitions
+
+    src = open_partitions(config_path)
+    cfg = src.config
     ntypes = cfg["_ntypes"]
     parts = []
     for i in range(cfg["num_parts"]):
-        g, nfeat, _, _, _, _, _ = load_partition(config_path, i)
+        g, nfeat, _ = src.load(i, load_edges=False)
         inner = g.ndata["inner_node"].bool()
         ni = int(inner.sum())
         nt = g.ndata["_TYPE"].numpy() if "_TYPE" in g.ndata else np.zeros(g.num_nodes(), dtype=np.int64)
@@ -243,7 +249,10 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
         s, d = (x.numpy() for x in g.edges())
         ie = g.edata["inner_edge"].bool().numpy()
         s, d = s[ie], d[ie]
-        cut = pid[s] != i
+        remote_src = pid[s] != i
+        cut = remote_src | (pid[d] != i)
+        remote = np.where(remote_src, s, d)[cut]
+        here = np.where(remote_src, d, s)[cut]
         known = cfg["halo_hops"] > 0
         masks = {s_: [nfeat[f"{t}/{s_}"] for t in ntypes if f"{t}/{s_}" in nfeat] for s_ in SPLITS}
         nb = cfg["_node_bounds"][i]
@@ -251,6 +260,6 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
         parts.append(PartSummary(
             i, nb[:, 1] - nb[:, 0], np.bincount(hop[ni:], minlength=cfg["halo_hops"] + 1)[1:],
             np.bincount(nt[ni:], minlength=len(ntypes)), int(eb[-1, 1] - eb[0, 0]),
-            gid[s[cut]] if known else None, pid[s[cut]] if known else None, gid[d[cut]] if known else None,
+            gid[remote] if known else None, pid[remote] if known else None, gid[here] if known else None,
             _split_counts({k: m for k, m in masks.items() if m})))
     return summarize(parts, cfg["num_nodes"], cfg["num_edges"], ntypes)

@@ -30,13 +30,13 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ._config import FORMAT_VERSION, check_graph_name, part_files, read_config
+from ._config import FORMAT_VERSION, check_graph_name, part_files
 from ._io import atomic_dir
-from ._schema import etype_str, parse_etype
-from .errors import FormatError, GraphpartError
+from ._schema import etype_str
+from .errors import GraphpartError
 from .graph import Graph
-from .interop.partfiles import check_format, part_file_names, read_feats_file, read_graph_file
-from .interop.partfiles import write_feats_file, write_graph_file
+from .interop.partfiles import check_format, part_file_names, write_feats_file, write_graph_file
+from .interop.sources import open_partitions
 from .partitioning.book import RangePartitionBook
 from .partitioning.core import DEFAULT_METIS_MAX_EDGES, Partitioning, partition
 
@@ -203,73 +203,34 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
     return None
 
 
-def _book(cfg: dict, part_id: int) -> RangePartitionBook:
-    nb, eb = cfg["_node_bounds"], cfg["_edge_bounds"]
-    return RangePartitionBook(part_id, {t: nb[:, i] for i, t in enumerate(cfg["_ntypes"])},
-                              {t: eb[:, i] for i, t in enumerate(cfg["_etypes"])}, cfg["ntypes"], cfg["etypes"])
-
-
-def _check_feats(feats: dict, bounds: np.ndarray, types: list[str], part_id: int, path: Path) -> None:
-    for key, value in feats.items():
-        t, _, name = key.rpartition("/")
-        if t not in types or not isinstance(value, torch.Tensor):
-            raise FormatError(f"{path}: entry {key!r} is not '<type>/<name>' -> tensor over types {types}")
-        i = types.index(t)
-        expected = int(bounds[part_id, i, 1] - bounds[part_id, i, 0])
-        if value.dim() == 0 or value.shape[0] != expected:
-            raise FormatError(f"{path}: {key!r} has {tuple(value.shape)} rows but partition {part_id} "
-                              f"owns {expected} of type {t!r}")
-
-
 def load_partition_feats(config_path: str | os.PathLike, part_id: int, load_nodes: bool = True,
                          load_edges: bool = True):
-    """``(node_feats, edge_feats)`` of one partition (``None`` for what is not loaded)."""
-    cfg = read_config(config_path)
-    files = part_files(cfg, part_id, Path(config_path))
-    out = []
-    for flag, key, bounds, types in ((load_nodes, "node_feats", cfg["_node_bounds"], cfg["_ntypes"]),
-                                     (load_edges, "edge_feats", cfg["_edge_bounds"], cfg["_etypes"])):
-        if not flag:
-            out.append(None)
-            continue
-        feats = read_feats_file(files[key])
-        _check_feats(feats, bounds, types, part_id, files[key])
-        out.append(feats)
-    return tuple(out)
+    """``(node_feats, edge_feats)`` of one partition (``None`` for what is not loaded).
+
+    ``config_path`` may also be a PyG or GLT partition folder (see :func:`load_partition`).
+    """
+    _, nfeat, efeat = open_partitions(config_path).load(part_id, load_nodes=load_nodes, load_edges=load_edges,
+                                                         load_graph=False)
+    return nfeat, efeat
 
 
 def load_partition_book(config_path: str | os.PathLike, part_id: int) -> BookData:
     """The partition book of ``part_id`` with the graph name and types (DGL's 4-tuple)."""
-    cfg = read_config(config_path)
-    part_files(cfg, part_id, Path(config_path))
-    return BookData(_book(cfg, part_id), cfg["graph_name"], cfg["_ntypes"],
-                    [parse_etype(e) for e in cfg["_etypes"]])
-
-
-def _load_graph(path: Path, cfg: dict, part_id: int) -> Graph:
-    g = read_graph_file(path)
-    try:
-        ids, inner = g.ndata["_ID"], g.ndata["inner_node"].bool()
-        eids, inner_e = g.edata["_ID"], g.edata["inner_edge"].bool()
-    except (KeyError, TypeError, GraphpartError) as exc:
-        raise FormatError(f"{path} is not a partition graph ({type(exc).__name__}: {exc})") from None
-    nb, eb = cfg["_node_bounds"][part_id], cfg["_edge_bounds"][part_id]
-    start, end = int(nb[0, 0]), int(nb[-1, 1])
-    k = end - start
-    if int(inner.sum()) != k or not torch.equal(ids[:k], torch.arange(start, end)) or bool(inner[k:].any()):
-        raise FormatError(f"{path}: the inner nodes are not the range [{start}, {end}) the config gives "
-                          f"partition {part_id}")
-    es, ee = int(eb[0, 0]), int(eb[-1, 1])
-    if int(inner_e.sum()) > ee - es or (len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"])):
-        raise FormatError(f"{path}: edge ids do not match the config's edge_map for partition {part_id}")
-    return g
+    src = open_partitions(config_path)
+    if src.format in ("graphpart", "dgl"):
+        part_files(src.config, part_id, src.path)
+    return BookData(src.book(part_id), src.config["graph_name"], src.config["_ntypes"], src.etypes)
 
 
 def load_partition(config_path: str | os.PathLike, part_id: int, load_feats: bool = True) -> PartitionData:
-    """Load one partition: ``graph, node_feats, edge_feats, book, graph_name, ntypes, etypes``."""
-    cfg = read_config(config_path)
-    files = part_files(cfg, part_id, Path(config_path))
-    graph = _load_graph(files["part_graph"], cfg, part_id)
-    nfeat, efeat = load_partition_feats(config_path, part_id) if load_feats else (None, None)
-    return PartitionData(graph, nfeat, efeat, _book(cfg, part_id), cfg["graph_name"], cfg["_ntypes"],
-                         [parse_etype(e) for e in cfg["_etypes"]])
+    """Load one partition: ``graph, node_feats, edge_feats, book, graph_name, ntypes, etypes``.
+
+    ``config_path`` is a partition config written by graphpart or by DGL (``.dgl`` files; the
+    GraphBolt variant keeps them too), or a PyG or GLT partition folder: those keep original ids,
+    and are shown renumbered the way DGL and graphpart number them (``orig_id`` on the nodes keeps
+    the original ids). The format is detected and logged.
+    """
+    src = open_partitions(config_path)
+    graph, nfeat, efeat = src.load(part_id, load_feats=load_feats)
+    cfg = src.config
+    return PartitionData(graph, nfeat, efeat, src.book(part_id), cfg["graph_name"], cfg["_ntypes"], src.etypes)

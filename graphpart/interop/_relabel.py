@@ -1,0 +1,161 @@
+"""Partitions that keep original ids (PyG, GLT) seen through graphpart's partition-major ids.
+
+PyG and GLT store, per partition, the edges it holds and the rows of the nodes and edges it owns,
+all in original (type-wise) ids, plus a node -> partition map. graphpart's views (metrics, the
+partition book, the figures) expect DGL's model: ids renumbered so that each partition owns one
+contiguous range per type, and a local graph of inner nodes then HALO nodes. :class:`Relabeled`
+builds that model from the foreign arrays, vectorised, without changing what any partition holds:
+each foreign edge becomes an inner edge of the partition that stored it, and each node a
+partition referenced without owning it becomes a HALO node (``orig_id`` keeps the original id).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..errors import FormatError
+from ..graph import Graph
+
+__all__ = ["ForeignPart", "Relabeled"]
+
+
+@dataclass
+class ForeignPart:
+    """One partition as a foreign format stores it (type-wise original ids throughout)."""
+
+    edges: dict[tuple[str, str, str], tuple[torch.Tensor, torch.Tensor, torch.Tensor]]  # src, dst, eid
+    node_feats: dict[str, tuple[torch.Tensor, dict[str, torch.Tensor]]]  # ntype -> (ids, {name: rows})
+    edge_feats: dict[tuple[str, str, str], tuple[torch.Tensor, dict[str, torch.Tensor]]]
+
+
+def _renumber(parts: list[torch.Tensor], num_parts: int) -> tuple[np.ndarray, list[torch.Tensor], list[torch.Tensor]]:
+    """Bounds (parts, types, 2), new id of every original id, original id of every new id, per type."""
+    counts = np.stack([np.bincount(p.numpy(), minlength=num_parts) if len(p) else np.zeros(num_parts, np.int64)
+                       for p in parts], axis=1).astype(np.int64) if parts else np.zeros((num_parts, 0), np.int64)
+    flat = counts.reshape(-1)
+    starts = (np.cumsum(flat) - flat).reshape(counts.shape)
+    bounds = np.stack([starts, starts + counts], axis=-1)
+    new_of, old_of = [], []
+    for t, p in enumerate(parts):
+        order = torch.argsort(p, stable=True)
+        sp = p[order]
+        first = torch.from_numpy(np.concatenate([[0], np.cumsum(counts[:, t])[:-1]]))
+        rank = torch.arange(len(p)) - first[sp]
+        new = torch.empty(len(p), dtype=torch.int64)
+        new[order] = torch.from_numpy(starts[:, t])[sp] + rank
+        new_of.append(new)
+        old_of.append(order)
+    return bounds, new_of, old_of
+
+
+class Relabeled:
+    """graphpart's ids and local graphs for a partitioning stored in original ids."""
+
+    def __init__(self, ntypes: list[str], etypes: list[tuple[str, str, str]], node_part: dict[str, torch.Tensor],
+                 edge_part: dict[tuple[str, str, str], torch.Tensor], num_parts: int, source: str) -> None:
+        self.ntypes, self.etypes, self.num_parts, self.source = ntypes, etypes, num_parts, source
+        for name, table, keys in (("node", node_part, ntypes), ("edge", edge_part, etypes)):
+            for k in keys:
+                p = table[k]
+                if p.dim() != 1 or (len(p) and (int(p.min()) < 0 or int(p.max()) >= num_parts)):
+                    raise FormatError(f"{source}: the {name} map of {k!r} must hold partition ids in "
+                                      f"[0, {num_parts}), got {tuple(p.shape)} in [{int(p.min()) if len(p) else '-'}, "
+                                      f"{int(p.max()) if len(p) else '-'}]")
+        self.node_part = [node_part[t].to(torch.int64) for t in ntypes]
+        self.edge_part = [edge_part[e].to(torch.int64) for e in etypes]
+        self.node_bounds, self.new_nid, self.old_nid = _renumber(self.node_part, num_parts)
+        self.edge_bounds, self.new_eid, self.old_eid = _renumber(self.edge_part, num_parts)
+        self.node_offsets = np.concatenate([[0], np.cumsum([len(p) for p in self.node_part])]).astype(np.int64)
+        self._typeof: tuple[torch.Tensor, torch.Tensor] | None = None
+
+    def _homo_new(self, t: int, ids: torch.Tensor, what: str) -> torch.Tensor:
+        if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= len(self.new_nid[t])):
+            raise FormatError(f"{self.source}: {what} has ids outside [0, {len(self.new_nid[t])}) of type "
+                              f"{self.ntypes[t]!r}")
+        return self.new_nid[t][ids.to(torch.int64)]
+
+    def _type_of_new(self, new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Type and type-wise original id of new homogeneous node ids."""
+        if self._typeof is None:
+            total = int(self.node_offsets[-1])
+            self._typeof = (torch.empty(total, dtype=torch.int64), torch.empty(total, dtype=torch.int64))
+            for t, new_of in enumerate(self.new_nid):
+                self._typeof[0][new_of] = t
+                self._typeof[1][new_of] = torch.arange(len(new_of))
+        return self._typeof[0][new], self._typeof[1][new]
+
+    def local_graph(self, part_id: int, fp: ForeignPart) -> Graph:
+        """Inner nodes (the partition's id range), then HALO nodes (referenced, owned elsewhere)."""
+        tid = {t: i for i, t in enumerate(self.ntypes)}
+        srcs, dsts, eids, etys = [], [], [], []
+        for k, e in enumerate(self.etypes):
+            if e not in fp.edges:
+                continue
+            s, d, eid = fp.edges[e]
+            if not (len(s) == len(d) == len(eid)):
+                raise FormatError(f"{self.source}: partition {part_id} edge type {e} has {len(s)} sources, "
+                                  f"{len(d)} destinations and {len(eid)} edge ids")
+            srcs.append(self._homo_new(tid[e[0]], s, f"partition {part_id} edges {e}"))
+            dsts.append(self._homo_new(tid[e[2]], d, f"partition {part_id} edges {e}"))
+            if len(eid) and (int(eid.min()) < 0 or int(eid.max()) >= len(self.new_eid[k])):
+                raise FormatError(f"{self.source}: partition {part_id} edge ids of {e} leave [0, {len(self.new_eid[k])})")
+            eids.append(self.new_eid[k][eid.to(torch.int64)])
+            etys.append(torch.full((len(s),), k, dtype=torch.int32))
+        cat = (lambda xs, dt: torch.cat(xs) if xs else torch.zeros(0, dtype=dt))
+        src, dst, eid, ety = cat(srcs, torch.int64), cat(dsts, torch.int64), cat(eids, torch.int64), cat(etys, torch.int32)
+        order = torch.argsort(eid)
+        src, dst, eid, ety = src[order], dst[order], eid[order], ety[order]
+        start, end = int(self.node_bounds[part_id, 0, 0]), int(self.node_bounds[part_id, -1, 1])
+        ends = torch.cat([src, dst])
+        halo = torch.unique(ends[(ends < start) | (ends >= end)])
+        nodes = torch.cat([torch.arange(start, end), halo])
+
+        def local(ids):
+            inside = (ids >= start) & (ids < end)
+            return torch.where(inside, ids - start, (end - start) + torch.searchsorted(halo, ids))
+
+        flat_starts = torch.from_numpy(self.node_bounds.reshape(self.num_parts, -1)[:, 0].copy())
+        part = torch.searchsorted(flat_starts, nodes, right=True) - 1
+        ntype, orig = self._type_of_new(nodes)
+        ndata = {"_ID": nodes, "inner_node": (part == part_id).to(torch.uint8), "part_id": part, "orig_id": orig}
+        es, ee = (int(self.edge_bounds[part_id, 0, 0]), int(self.edge_bounds[part_id, -1, 1])) if self.etypes else (0, 0)
+        edata = {"_ID": eid, "inner_edge": ((eid >= es) & (eid < ee)).to(torch.uint8)}
+        if len(self.ntypes) > 1 or len(self.etypes) > 1:
+            ndata["_TYPE"], edata["_TYPE"] = ntype.to(torch.int32), ety
+        return Graph.from_edges(local(src), local(dst), num_nodes=len(nodes), ndata=ndata, edata=edata)
+
+    def _rows(self, part_id: int, t: int, ids: torch.Tensor, data: dict, new_of, bounds, what: str, key: str):
+        new = new_of[t][ids.to(torch.int64)]
+        a, b = int(bounds[part_id, t, 0]), int(bounds[part_id, t, 1])
+        if len(new) != b - a or (len(new) and (int(new.min()) != a or int(new.max()) != b - 1)) or \
+                len(torch.unique(new)) != len(new):
+            raise FormatError(f"{self.source}: partition {part_id} stores {what} rows for {len(new)} ids of "
+                              f"{key!r}, but owns {b - a} of them by the partition map")
+        order = torch.argsort(new)
+        return {f"{key}/{name}": v[order] for name, v in data.items() if v is not None}
+
+    def node_feats(self, part_id: int, fp: ForeignPart) -> dict[str, torch.Tensor]:
+        out = {}
+        for t, (ids, data) in fp.node_feats.items():
+            out.update(self._rows(part_id, self.ntypes.index(t), ids, data, self.new_nid, self.node_bounds, "node", t))
+        return out
+
+    def edge_feats(self, part_id: int, fp: ForeignPart) -> dict[str, torch.Tensor]:
+        out = {}
+        for e, (ids, data) in fp.edge_feats.items():
+            out.update(self._rows(part_id, self.etypes.index(e), ids, data, self.new_eid, self.edge_bounds,
+                                  "edge", ":".join(e)))
+        return out
+
+    def config(self, graph_name: str, num_hops: int) -> dict:
+        """What ``read_config`` returns for a graphpart/DGL config, for these partitions."""
+        ets = [":".join(e) for e in self.etypes]
+        return {"graph_name": graph_name, "num_parts": self.num_parts, "halo_hops": num_hops,
+                "num_nodes": int(self.node_bounds[-1, -1, 1]) if self.node_bounds.size else 0,
+                "num_edges": int(self.edge_bounds[-1, -1, 1]) if self.edge_bounds.size else 0,
+                "ntypes": {t: i for i, t in enumerate(self.ntypes)}, "etypes": {e: i for i, e in enumerate(ets)},
+                "_node_bounds": self.node_bounds, "_edge_bounds": self.edge_bounds, "_ntypes": list(self.ntypes),
+                "_etypes": ets, "part_method": self.source}

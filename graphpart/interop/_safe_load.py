@@ -1,0 +1,76 @@
+"""Loading pickled peer files without running code from them.
+
+- torch files (zip): ``torch.load(weights_only=True)``; a ``collections.defaultdict`` (PyG writes
+  them) is read as a plain dict, its factory never called.
+- raw pickles (GLT's ``META`` and its appended ``feats.pkl`` / ``ids.pkl`` records): an unpickler
+  that resolves exactly three names: torch's tensor rebuild, ``OrderedDict`` and
+  ``torch.storage._load_from_bytes``, the last replaced by a weights-only load of the embedded
+  storage. Anything else (``os.system``, ``builtins.eval``, any class) is refused.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import pickle
+from pathlib import Path
+
+import torch
+
+from ..errors import FormatError
+
+__all__ = ["load_torch", "load_pickle_records"]
+
+
+def _plain_dict(default_factory=None) -> dict:
+    """What a pickled ``defaultdict`` becomes: a plain dict (its factory is never called)."""
+    return {}
+
+
+def load_torch(path: Path, what: str) -> object:
+    """A weights-only ``torch.load`` (memory-mapped); a clear :class:`FormatError` on anything else."""
+    try:
+        with torch.serialization.safe_globals([(_plain_dict, "collections.defaultdict"), dict]):
+            return torch.load(path, weights_only=True, mmap=True)
+    except FileNotFoundError:
+        raise FormatError(f"{what}: {path} is missing") from None
+    except Exception as exc:  # torch raises several types for damaged or hostile files
+        raise FormatError(f"{what}: {path} is not a weights-only torch file ({type(exc).__name__}: {exc})") from None
+
+
+def _storage_from_bytes(data: bytes):
+    return torch.load(io.BytesIO(data), weights_only=True)
+
+
+class _Unpickler(pickle.Unpickler):
+    _ALLOWED = {
+        ("torch._utils", "_rebuild_tensor_v2"): torch._utils._rebuild_tensor_v2,
+        ("collections", "OrderedDict"): collections.OrderedDict,
+        ("torch.storage", "_load_from_bytes"): _storage_from_bytes,
+    }
+
+    def __init__(self, f, allow_tensors: bool) -> None:
+        super().__init__(f)
+        self.allow_tensors = allow_tensors
+
+    def find_class(self, module: str, name: str):
+        fn = self._ALLOWED.get((module, name)) if self.allow_tensors else None
+        if fn is None:
+            raise pickle.UnpicklingError(f"refusing to load {module}.{name}: only tensors and plain data are read")
+        return fn
+
+
+def load_pickle_records(path: Path, what: str, allow_tensors: bool = True, limit: int = 1 << 20) -> list:
+    """Every pickle record appended to ``path`` (GLT appends one per chunk), restricted as above."""
+    records = []
+    try:
+        with open(path, "rb") as f:
+            size = path.stat().st_size
+            while f.tell() < size and len(records) < limit:
+                records.append(_Unpickler(f, allow_tensors).load())
+    except FileNotFoundError:
+        raise FormatError(f"{what}: {path} is missing") from None
+    except Exception as exc:  # UnpicklingError, EOFError, and whatever a damaged stream raises
+        raise FormatError(f"{what}: {path} at byte {f.tell()} is not a plain pickle of tensors "
+                          f"({type(exc).__name__}: {exc})") from None
+    return records

@@ -1,0 +1,127 @@
+"""GraphLearn-for-PyTorch's partition folders, read without GLT and without unpickling objects.
+
+Layout (GLT 0.2, original ids, edges with their source's partition by default)::
+
+    root/META                         pickle of {num_parts, data_cls, node_types, edge_types}
+    root/node_pb.pt, edge_pb.pt       partition of every node / edge (hetero: node_pb/<ntype>.pt,
+                                      edge_pb/<src>__<rel>__<dst>.pt)
+    root/part<i>/graph/{rows,cols,eids}.pt            (hetero: graph/<src>__<rel>__<dst>/...)
+    root/part<i>/node_feat/{feats,ids}.pkl            appended pickle records, one per chunk
+    root/part<i>/edge_feat/{feats,ids}.pkl            (hetero: per type folder)
+
+``META`` and the ``.pkl`` records are pickles: they are read by an unpickler that allows plain
+data and tensors only (:mod:`graphpart.interop._safe_load`). GLT's features have no names:
+they are read as ``feat``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import torch
+
+from ..errors import FormatError
+from ._relabel import ForeignPart, Relabeled
+from ._safe_load import load_pickle_records, load_torch
+
+__all__ = ["read_glt", "is_glt_folder"]
+
+HOMO_ETYPE = ("_N", "_E", "_N")
+
+
+def is_glt_folder(path: Path) -> bool:
+    return path.is_dir() and (path / "META").is_file()
+
+
+def _etype_dir(e) -> str:
+    return "__".join(e)
+
+
+def _meta(root: Path) -> dict:
+    records = load_pickle_records(root / "META", f"GLT partition folder {root}", allow_tensors=False, limit=2)
+    meta = records[0] if len(records) == 1 else None
+    if not isinstance(meta, dict) or not isinstance(meta.get("num_parts"), int) or meta["num_parts"] < 1 \
+            or meta.get("data_cls") not in ("homo", "hetero"):
+        raise FormatError(f"GLT partition folder {root}: META must be one dict with num_parts >= 1 and "
+                          f"data_cls 'homo' or 'hetero', got {str(records)[:200]}")
+    if meta["data_cls"] == "hetero" and not (isinstance(meta.get("node_types"), list) and isinstance(meta.get("edge_types"), list)
+                                             and all(isinstance(e, (tuple, list)) and len(e) == 3 for e in meta["edge_types"])):
+        raise FormatError(f"GLT partition folder {root}: hetero META needs node_types and (src, rel, dst) edge_types")
+    return meta
+
+
+def _ids(obj, what: str) -> torch.Tensor:
+    if not isinstance(obj, torch.Tensor) or obj.dim() != 1 or obj.dtype.is_floating_point:
+        raise FormatError(f"{what} should be a 1-D integer tensor, got {type(obj).__name__}")
+    return obj.to(torch.int64)
+
+
+def _feature(folder: Path, what: str) -> tuple[torch.Tensor, dict[str, torch.Tensor]] | None:
+    if not (folder / "feats.pkl").exists():
+        return None
+    feats = load_pickle_records(folder / "feats.pkl", what)
+    ids = load_pickle_records(folder / "ids.pkl", what)
+    if not all(isinstance(x, torch.Tensor) for x in feats + ids) or len(feats) != len(ids):
+        raise FormatError(f"{what}: {folder} should hold as many tensor chunks in feats.pkl as in ids.pkl")
+    ids_t = _ids(torch.cat(ids) if ids else torch.zeros(0, dtype=torch.int64), f"{folder}/ids.pkl")
+    rows = torch.cat(feats) if feats else torch.zeros(0)
+    if len(rows) != len(ids_t):
+        raise FormatError(f"{what}: {folder} has {len(rows)} feature rows for {len(ids_t)} ids")
+    return ids_t, {"feat": rows}
+
+
+def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
+    """Open a GLT partition folder: the relabelled view and a loader of each partition's arrays."""
+    root = Path(root)
+    meta = _meta(root)
+    k, hetero = meta["num_parts"], meta["data_cls"] == "hetero"
+    where = f"GLT partitions {root}"
+    if hetero:
+        ntypes, etypes = list(meta["node_types"]), [tuple(e) for e in meta["edge_types"]]
+        node_part = {t: _ids(load_torch(root / "node_pb" / f"{t}.pt", where), f"node_pb/{t}.pt") for t in ntypes}
+    else:
+        ntypes, etypes = ["_N"], [HOMO_ETYPE]
+        node_part = {"_N": _ids(load_torch(root / "node_pb.pt", where), "node_pb.pt")}
+
+    def graph_dir(i: int, e) -> Path:
+        return root / f"part{i}" / "graph" / (_etype_dir(e) if hetero else "")
+
+    edge_part = {}
+    for e in etypes:
+        f = root / "edge_pb" / f"{_etype_dir(e)}.pt" if hetero else root / "edge_pb.pt"
+        if f.exists():
+            edge_part[e] = _ids(load_torch(f, where), str(f))
+        else:  # GLT writes no edge map for a type without features: each partition's edges are its own
+            chunks = [(_ids(load_torch(graph_dir(i, e) / "eids.pt", where), "eids.pt"), i) for i in range(k)
+                      if (graph_dir(i, e) / "eids.pt").exists()]
+            n = int(max((int(c.max()) + 1 for c, _ in chunks if len(c)), default=0))
+            part = torch.zeros(n, dtype=torch.int64)
+            for c, i in chunks:
+                part[c] = i
+            edge_part[e] = part
+    view = Relabeled(sorted(ntypes), sorted(etypes), node_part, edge_part, k, where)
+
+    def load(i: int) -> ForeignPart:
+        if not (root / f"part{i}").is_dir():
+            raise FormatError(f"GLT partition folder {root} has no part{i}/ (META says {k} partitions)")
+        edges, nfeat, efeat = {}, {}, {}
+        for e in etypes:
+            d = graph_dir(i, e)
+            if not (d / "rows.pt").exists():
+                continue
+            rows, cols = (_ids(load_torch(d / f"{x}.pt", where), f"{d}/{x}.pt") for x in ("rows", "cols"))
+            eids = _ids(load_torch(d / "eids.pt", where), f"{d}/eids.pt") if (d / "eids.pt").exists() else None
+            if eids is None:
+                raise FormatError(f"{where}: {d} has no eids.pt; graphpart needs edge ids to place edges")
+            edges[e] = (rows, cols, eids)
+            f = _feature(root / f"part{i}" / "edge_feat" / (_etype_dir(e) if hetero else ""), where)
+            if f is not None:
+                efeat[e] = f
+        for t in ntypes:
+            f = _feature(root / f"part{i}" / "node_feat" / (t if hetero else ""), where)
+            if f is not None:
+                nfeat[t] = f
+        return ForeignPart(edges, nfeat, efeat)
+
+    return view, load

@@ -1,0 +1,176 @@
+"""Open partitions wherever they came from: graphpart, DGL (``.dgl`` or GraphBolt files), PyG, GLT.
+
+:func:`open_partitions` looks at a path and returns a :class:`PartitionSource`: a config (what
+``read_config`` gives for a graphpart/DGL config, built for the others) and one method,
+:meth:`~PartitionSource.load`, that gives each partition as graphpart's ``PartitionData``. Every
+reader of partitions on disk (``load_partition``, ``metrics_from_disk``, ``graphpart inspect``,
+``open_partitioning`` for the figures and widgets) goes through it, so all of them accept every
+format, and the user is told which one was read (a log line, and ``PartitionSource.format``).
+
+=========== ======================================================================
+path        format
+=========== ======================================================================
+``*.json``  a partition config: graphpart's (``graph.pt``) or DGL's (``graph.dgl``)
+folder      PyG (``META.json``), GLT (``META``), or a folder with one config
+=========== ======================================================================
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .._config import part_files, read_config
+from .._schema import parse_etype
+from ..errors import FormatError, GraphpartError
+from ..graph import Graph
+from ..partitioning.book import RangePartitionBook
+from .partfiles import read_feats_file, read_graph_file, sniff
+
+__all__ = ["PartitionSource", "open_partitions", "detect_format", "FORMAT_NAMES"]
+
+logger = logging.getLogger(__name__)
+
+FORMAT_NAMES = {"graphpart": "graphpart (torch files)", "dgl": "DGL (.dgl files)",
+                "pyg": "PyG (torch_geometric.distributed)", "glt": "GraphLearn-for-PyTorch"}
+
+
+def _book(cfg: dict, part_id: int) -> RangePartitionBook:
+    nb, eb = cfg["_node_bounds"], cfg["_edge_bounds"]
+    return RangePartitionBook(part_id, {t: nb[:, i] for i, t in enumerate(cfg["_ntypes"])},
+                              {t: eb[:, i] for i, t in enumerate(cfg["_etypes"])}, cfg["ntypes"], cfg["etypes"])
+
+
+def _check_feats(feats: dict, bounds: np.ndarray, types: list[str], part_id: int, path: object) -> None:
+    for key, value in feats.items():
+        t, _, name = key.rpartition("/")
+        if t not in types or not isinstance(value, torch.Tensor):
+            raise FormatError(f"{path}: entry {key!r} is not '<type>/<name>' -> tensor over types {types}")
+        i = types.index(t)
+        expected = int(bounds[part_id, i, 1] - bounds[part_id, i, 0])
+        if value.dim() == 0 or value.shape[0] != expected:
+            raise FormatError(f"{path}: {key!r} has {tuple(value.shape)} rows but partition {part_id} "
+                              f"owns {expected} of type {t!r}")
+
+
+def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
+    try:
+        ids, inner = g.ndata["_ID"], g.ndata["inner_node"].bool()
+        eids, inner_e = g.edata["_ID"], g.edata["inner_edge"].bool()
+    except (KeyError, TypeError, GraphpartError) as exc:
+        raise FormatError(f"{path} is not a partition graph ({type(exc).__name__}: {exc})") from None
+    nb, eb = cfg["_node_bounds"][part_id], cfg["_edge_bounds"][part_id]
+    start, end = int(nb[0, 0]), int(nb[-1, 1])
+    k = end - start
+    if int(inner.sum()) != k or not torch.equal(ids[:k], torch.arange(start, end)) or bool(inner[k:].any()):
+        raise FormatError(f"{path}: the inner nodes are not the range [{start}, {end}) the config gives "
+                          f"partition {part_id}")
+    es, ee = int(eb[0, 0]), int(eb[-1, 1])
+    if int(inner_e.sum()) > ee - es or (len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"])):
+        raise FormatError(f"{path}: edge ids do not match the config's edge_map for partition {part_id}")
+    return g
+
+
+@dataclass
+class PartitionSource:
+    """Partitions on disk in any format graphpart reads."""
+
+    path: Path
+    format: str
+    config: dict
+    _loader: object = None
+
+    @property
+    def num_parts(self) -> int:
+        return int(self.config["num_parts"])
+
+    def check_part(self, part_id: object) -> int:
+        if not isinstance(part_id, (int, np.integer)) or isinstance(part_id, bool) or not 0 <= part_id < self.num_parts:
+            raise GraphpartError(f"part_id must be an int in [0, {self.num_parts}), got {part_id!r}")
+        return int(part_id)
+
+    def book(self, part_id: int) -> RangePartitionBook:
+        return _book(self.config, self.check_part(part_id))
+
+    def load(self, part_id: int, load_feats: bool = True, load_nodes: bool = True, load_edges: bool = True,
+             load_graph: bool = True):
+        """``(graph, node_feats, edge_feats)`` of one partition (``None`` for what is not loaded)."""
+        part_id = self.check_part(part_id)
+        cfg = self.config
+        if self._loader is None:  # a graphpart or DGL config
+            files = part_files(cfg, part_id, self.path)
+            graph = _check_graph(read_graph_file(files["part_graph"]), files["part_graph"], cfg, part_id) \
+                if load_graph else None
+            feats = []
+            for flag, key, bounds, types in ((load_nodes, "node_feats", cfg["_node_bounds"], cfg["_ntypes"]),
+                                             (load_edges, "edge_feats", cfg["_edge_bounds"], cfg["_etypes"])):
+                f = read_feats_file(files[key]) if load_feats and flag else None
+                if f is not None:
+                    _check_feats(f, bounds, types, part_id, files[key])
+                feats.append(f)
+            return graph, feats[0], feats[1]
+        view, loader = self._loader
+        fp = loader(part_id)
+        graph = _check_graph(view.local_graph(part_id, fp), self.path, cfg, part_id)
+        nf = view.node_feats(part_id, fp) if load_feats and load_nodes else None
+        ef = view.edge_feats(part_id, fp) if load_feats and load_edges else None
+        return graph, nf, ef
+
+    @property
+    def etypes(self) -> list[tuple[str, str, str]]:
+        return [parse_etype(e) for e in self.config["_etypes"]]
+
+
+def detect_format(path: str | os.PathLike) -> str:
+    """Which format is at ``path``: ``"graphpart"``, ``"dgl"``, ``"pyg"`` or ``"glt"``.
+
+    Examples
+    --------
+    >>> import tempfile, graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> out = tempfile.mkdtemp()
+    >>> gp.partition_graph(load_karate_club(), "karate", 2, out, seed=0, format="dgl")
+    >>> detect_format(f"{out}/karate.json"), detect_format(out)
+    ('dgl', 'dgl')
+    """
+    return open_partitions(path, _quiet=True).format
+
+
+def _config_path(path: Path) -> Path:
+    if path.is_file():
+        return path
+    configs = sorted(p for p in path.glob("*.json") if p.name != "META.json")
+    if len(configs) != 1:
+        raise FormatError(f"{path} holds {len(configs)} partition configs (*.json) and no PyG META.json or "
+                          f"GLT META; give the config file itself, or a folder of PyG or GLT partitions")
+    return configs[0]
+
+
+def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionSource:
+    """The partitions at ``path`` (a config file or a folder), in whichever format they are."""
+    from .glt import is_glt_folder, read_glt
+    from .pyg import is_pyg_folder, read_pyg
+
+    path = Path(path)
+    if not path.exists():
+        raise FormatError(f"no partitions at {path}: expected a partition config (<graph_name>.json) or a "
+                          f"PyG / GLT partition folder")
+    if is_pyg_folder(path) or is_glt_folder(path):
+        fmt = "pyg" if is_pyg_folder(path) else "glt"
+        view, loader = (read_pyg if fmt == "pyg" else read_glt)(path)
+        cfg = view.config(path.name if path.name.isidentifier() else "graph", 1)
+        source = PartitionSource(path, fmt, cfg, (view, loader))
+    else:
+        config = _config_path(path)
+        cfg = read_config(config)
+        first = part_files(cfg, 0, config)["part_graph"]
+        fmt = "dgl" if sniff(first) == "dgl-graph" else "graphpart"
+        source = PartitionSource(config, fmt, cfg)
+    if not _quiet:
+        logger.info("reading %s partitions from %s", FORMAT_NAMES[source.format], path)
+    return source
