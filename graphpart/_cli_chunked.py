@@ -36,6 +36,8 @@ def add_chunked_commands(sub, graph_source) -> None:
     d.add_argument("--graph-name", help="default: the metadata's graph_name")
     d.add_argument("--save-orig-nids", action="store_true", help="also write original node ids (per part, merged)")
     d.add_argument("--save-orig-eids", action="store_true", help="also write original edge ids (per part, merged)")
+    d.add_argument("--format", default="graphpart", choices=["graphpart", "dgl", "graphbolt"],
+                   help="partition files: graphpart's torch files, DGL's .dgl files, or those plus GraphBolt's")
     _cluster_flags(d)
     pe = sub.add_parser("parmetis-export", help="write ParMETIS input files (<name>_nodes/_edges/_stats.txt)")
     pe.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
@@ -89,7 +91,8 @@ def _dispatch(args, load) -> int:
 
     cfg = dispatch(args.in_dir, args.partitions_dir, args.out_dir, num_hops=args.num_hops,
                    graph_name=args.graph_name, save_orig_nids=args.save_orig_nids,
-                   save_orig_eids=args.save_orig_eids, progress=sys.stdout.isatty(), **_cluster(args))
+                   save_orig_eids=args.save_orig_eids, progress=sys.stdout.isatty(), format=args.format,
+                   **_cluster(args))
     sys.stdout.write(f"wrote {cfg}\n")
     return 0
 

@@ -57,9 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ctype", choices=["rm", "shem"], help="METIS coarsening matching")
     p.add_argument("--seed", type=int)
     p.add_argument("--mapping-out", help="also write orig_nids / orig_eids to this .pt file")
+    p.add_argument("--format", default="graphpart", choices=["graphpart", "dgl", "graphbolt"],
+                   help="partition files: graphpart's torch files, DGL's .dgl files (what DGL's "
+                        "load_partition and DistGraph load), or those plus GraphBolt's")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    i = sub.add_parser("inspect", help="print the metrics of partitions written to disk")
-    i.add_argument("config", help="the <graph_name>.json written by 'graphpart partition'")
+    i = sub.add_parser("inspect", help="print the metrics of partitions on disk (graphpart, DGL, PyG or GLT)")
+    i.add_argument("config", help="a partition config (<graph_name>.json, by graphpart or DGL), or a PyG "
+                                  "or GLT partition folder")
     i.add_argument("--json", action="store_true", help="print the metrics as JSON")
     add_chunked_commands(sub, _graph_source)
     return parser
@@ -112,7 +116,10 @@ def _partition(args) -> int:
     from ._config import check_graph_name
     from .storage import check_out_path
 
+    from .interop.partfiles import check_format
+
     check_graph_name(args.graph_name)
+    check_format(args.format)
     check_out_path(Path(args.out_path))
     t0 = time.perf_counter()
     g = _load(args)
@@ -124,7 +131,7 @@ def _partition(args) -> int:
                   recursive=args.recursive, metis_options=options,
                   metis_max_edges=args.metis_max_edges or None)
     advance(steps[2])
-    config = save_partitions(p, args.graph_name, args.out_path, progress=not args.quiet)
+    config = save_partitions(p, args.graph_name, args.out_path, progress=not args.quiet, format=args.format)
     if args.mapping_out:
         with atomic_write(args.mapping_out) as f:
             torch.save({"orig_nids": p.orig_nids, "orig_eids": p.orig_eids}, f)
@@ -136,10 +143,15 @@ def _partition(args) -> int:
 
 
 def _inspect(args) -> int:
+    from .interop.sources import FORMAT_NAMES, detect_format
     from .metrics import metrics_from_disk
 
+    fmt = detect_format(args.config)
     m = metrics_from_disk(args.config)
-    sys.stdout.write((json.dumps(m.to_dict(), indent=2) if args.json else str(m.report())) + "\n")
+    if args.json:
+        sys.stdout.write(json.dumps({"format": fmt, **m.to_dict()}, indent=2) + "\n")
+    else:
+        sys.stdout.write(f"format: {FORMAT_NAMES[fmt]}\n{m.report()}\n")
     return 0
 
 

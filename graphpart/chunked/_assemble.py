@@ -109,7 +109,7 @@ def _node_feats(plan: Plan, p: int) -> dict[str, torch.Tensor]:
 
 def build_part(plan: Plan, p: int, folder: Path, edge_counts: list[np.ndarray], edge_rows: list[np.ndarray],
                edge_bounds: np.ndarray, num_leaving: int, save_orig_nids: bool,
-               save_orig_eids: bool) -> dict[str, int]:
+               save_orig_eids: bool, format: str = "graphpart", file_meta: dict | None = None) -> dict[str, int]:
     """Write partition ``p`` into ``folder``; returns its node, HALO and edge counts."""
     maps = plan.maps
     start, end = int(maps.bounds[p, 0, 0]), int(maps.bounds[p, -1, 1])
@@ -142,5 +142,5 @@ def build_part(plan: Plan, p: int, folder: Path, edge_counts: list[np.ndarray], 
         extra[ORIG_EIDS] = {t: _tensor(a) for t, a in orig_eids.items()}
     write_part(folder, len(view.nodes), _tensor(view.src), _tensor(view.dst),
                {k: _tensor(a) for k, a in ndata.items()}, {k: _tensor(a) for k, a in edata.items()},
-               _node_feats(plan, p), edge_feats, extra)
+               _node_feats(plan, p), edge_feats, extra, format=format, meta=file_meta)
     return {"nodes": end - start, "halo_nodes": len(view.nodes) - (end - start), "edges": len(view.eids)}

@@ -42,7 +42,8 @@ from .._io import atomic_dir
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..partitioning.reshuffle import block_bounds
-from ..storage import build_config, check_out_path
+from ..interop.partfiles import check_format
+from ..storage import build_config, check_out_path, graphbolt_meta
 from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part
 from ._cluster import dask_client, run_tasks
 from ._nodemaps import NodeMaps
@@ -119,7 +120,7 @@ def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_d
              num_hops: int = 1, graph_name: str | None = None, save_orig_nids: bool = False,
              save_orig_eids: bool = False, scheduler: str | None = None, client=None, workers: int = 2,
              threads_per_worker: int = 1, memory_limit: str | int | None = "auto", processes: bool = True,
-             progress: bool = False) -> Path:
+             progress: bool = False, format: str = "graphpart") -> Path:
     """Write the partitions of a chunked graph under an assignment; returns the config path.
 
     Parameters
@@ -147,6 +148,9 @@ def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_d
         The embedded ``LocalCluster`` when neither ``scheduler`` nor ``client`` is given.
     progress : bool
         Dask's progress bar in a terminal, a dashboard link in Jupyter.
+    format : {"graphpart", "dgl", "graphbolt"}
+        The partition files, as :func:`graphpart.partition_graph` writes them (``"dgl"``: DGL's
+        ``.dgl`` files, which DGL's ``load_partition`` and ``DistGraph`` load).
     """
     meta = read_metadata(in_dir)
     num_hops = check_count(num_hops, "num_hops")
@@ -156,6 +160,7 @@ def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_d
     parts, num_parts = read_assignment(partitions_dir, meta)
     algorithm = assignment_algorithm(partitions_dir)
     graph_name = check_graph_name(graph_name or meta.graph_name)
+    check_format(format)
     out = Path(out_dir).absolute()
     check_out_path(out)
     ntypes, etypes = sorted(meta.ntypes), tuple(sorted(meta.etypes))
@@ -168,8 +173,9 @@ def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_d
         counts, rows, leaving = _shuffle(c, plan, progress)
         edge_bounds = block_bounds(np.stack([cnt.sum(axis=0) for cnt in counts], axis=1)
                                    if counts else np.zeros((num_parts, 0), dtype=np.int64))
+        file_meta = graphbolt_meta(ntypes, [etype_str(e) for e in etypes])
         args = [(plan, p, tmp / f"part{p}", counts, rows, edge_bounds, int(leaving[p]), save_orig_nids,
-                 save_orig_eids)
+                 save_orig_eids, format, file_meta)
                 for p in range(num_parts)]
         stats = run_tasks(c, build_part, args, progress, "write-partitions")
         for p, s in enumerate(stats):
@@ -182,7 +188,7 @@ def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_d
         for stale in tmp.rglob(".*.tmp"):  # left by a task that died and was rerun elsewhere
             stale.unlink()
         cfg = build_config(graph_name, algorithm, num_hops, 1, maps.bounds, edge_bounds, ntypes,
-                           [etype_str(e) for e in etypes])
+                           [etype_str(e) for e in etypes], format)
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
 

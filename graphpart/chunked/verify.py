@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._config import read_config
+from ..interop.sources import open_partitions
 from .._schema import etype_str
 from ..storage import load_partition
 from .format import read_metadata
@@ -66,7 +66,7 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     True
     """
     config = Path(config_path)
-    cfg, meta = read_config(config), read_metadata(chunked_dir)
+    cfg, meta = open_partitions(config).config, read_metadata(chunked_dir)
     result = Verification(config)
     problems, checked = result.problems, result.checked
     ntypes, etypes = cfg["_ntypes"], cfg["_etypes"]

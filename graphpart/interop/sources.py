@@ -158,8 +158,8 @@ def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionS
 
     path = Path(path)
     if not path.exists():
-        raise FormatError(f"no partitions at {path}: expected a partition config (<graph_name>.json) or a "
-                          f"PyG / GLT partition folder")
+        raise FormatError(f"no partitions at {path}: it does not exist (expected a partition config "
+                          f"<out_path>/<graph_name>.json, or a PyG / GLT partition folder)")
     if is_pyg_folder(path) or is_glt_folder(path):
         fmt = "pyg" if is_pyg_folder(path) else "glt"
         view, loader = (read_pyg if fmt == "pyg" else read_glt)(path)
