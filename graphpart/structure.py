@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._check import check_count
+from .interop.reopen import as_partitioning
 from .partitioning.halo import HaloBuilder
 
 __all__ = ["cut_matrix", "QuotientGraph", "quotient_graph", "HaloGrowth", "halo_growth"]
@@ -31,6 +32,7 @@ def cut_matrix(p) -> np.ndarray:
     >>> int(m.sum()) == p.graph.num_edges(), int(m.sum() - np.trace(m)) == p.metrics.edge_cut
     (True, True)
     """
+    p = as_partitioning(p)
     part = p.shuffle.node_part()
     k = p.num_parts
     flat = np.bincount(part[p.shuffle.src] * k + part[p.shuffle.dst], minlength=k * k)
@@ -69,6 +71,7 @@ def quotient_graph(p) -> QuotientGraph:
     >>> q.sizes.tolist(), q.src.tolist(), q.dst.tolist()
     ([17, 17], [0], [1])
     """
+    p = as_partitioning(p)
     m = cut_matrix(p)
     sym = m + m.T
     i, j = np.triu_indices(p.num_parts, k=1)

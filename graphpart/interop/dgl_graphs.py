@@ -197,7 +197,16 @@ def load_graphs(path: str | os.PathLike) -> tuple[list[Graph], dict[str, torch.T
     labels = _named(r, "labels")
     if start != r.pos:
         raise r.fail(f"the first graph should start at byte {r.pos}, the header says {start}", _HEADER)
-    graphs = [_hetero_graph(r, f"graph {i}") for i in range(n)]
+    graphs, starts = [], []
+    for i in range(n):
+        starts.append(r.pos)
+        graphs.append(_hetero_graph(r, f"graph {i}"))
+    at = r.pos
+    size = r.u64("the trailer size")
+    offsets = [r.u64(f"graph offset {i}") for i in range(r.count("the graph offsets", 8))]
+    if size != 8 * (len(offsets) + 1) or offsets != starts or r.u64("the trailer size") != size or r.pos != r.size:
+        raise r.fail(f"the trailer should list the {n} graph offsets {starts} and end the file; it lists "
+                     f"{offsets[:8]} (size {size}) and the file is {r.size} bytes", at)
     return graphs, labels
 
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..errors import GraphpartError
+from ..metrics import metrics_from_disk
 from ._style import get_axes
 
 __all__ = ["plot_balance", "balance_quantities"]
 
 
 def _metrics(p_or_metrics):
+    if isinstance(p_or_metrics, (str, os.PathLike)):  # partitions on disk, in any format
+        return metrics_from_disk(p_or_metrics)
     return p_or_metrics.metrics if hasattr(p_or_metrics, "shuffle") else p_or_metrics
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..interop.reopen import as_partitioning
 from ..structure import HaloGrowth, cut_matrix, halo_growth
 from ._style import fmt_count, get_axes, part_colors
 
@@ -23,6 +24,7 @@ def plot_cut_matrix(p, *, ax=None, annotate: bool | None = None):
     >>> ax.get_title()
     'Cut edges between partitions: 20 in all'
     """
+    p = as_partitioning(p)
     m = cut_matrix(p).astype(float)
     k = len(m)
     ax = get_axes(ax, (min(2.0 + 0.55 * k, 9.0) + 1.2, min(2.0 + 0.55 * k, 9.0)))
@@ -64,6 +66,7 @@ def plot_halo_growth(p, *, max_hops: int = 3, ax=None):
     >>> len(ax.patches)
     12
     """
+    p = p if isinstance(p, HaloGrowth) else as_partitioning(p)
     from matplotlib.patches import Patch
 
     growth = p if isinstance(p, HaloGrowth) else halo_growth(p, max_hops)

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._arrays import unique_int
 from ..errors import GraphpartError
+from ..interop.reopen import as_partitioning
 from ..structure import quotient_graph
 from ._style import CUT_COLOR, fmt_count, get_axes, part_colors
 from .layout import node_positions, sample_neighbourhood
@@ -72,6 +73,7 @@ def draw_partition(p, *, ax=None, mode: str = "auto", max_nodes: int = DEFAULT_M
     >>> ax.get_title().splitlines()[0]
     'METIS, 2 partitions: 34 nodes, edge cut 20 of 156 (12.8%)'
     """
+    p = as_partitioning(p)
     if mode not in DRAW_MODES:
         raise GraphpartError(f"mode must be one of {DRAW_MODES}, got {mode!r}")
     if halo_of is not None and not 0 <= int(halo_of) < p.num_parts:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import html
+import os
 
 from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
+from ..interop.reopen import as_partitioning
 from ..sampling import Topology
 from ..viz import plot_hit_rate_trace, plot_partition_access
 from ._common import image, render, status_widgets
@@ -56,6 +58,8 @@ class CacheSimulator:
                  batch_size: int = 256, seed: int = 0) -> None:
         import ipywidgets as w
 
+        if isinstance(source, (str, os.PathLike)):  # partitions on disk, in any format graphpart reads
+            source = as_partitioning(source)
         self.partitioning = source if hasattr(source, "shuffle") else None
         self.graph = source.graph if self.partitioning is not None else source
         self.topo = Topology.from_graph(self.graph)

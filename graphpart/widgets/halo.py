@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from ..errors import GraphpartError
+from ..interop.reopen import as_partitioning
 from ..lookup import ID_KINDS, locate_node
 from ..viz import draw_partition
 from ..viz.drawing import DEFAULT_MAX_NODES
@@ -45,7 +46,7 @@ class HaloInspector:
     def __init__(self, partitioning, *, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         import ipywidgets as w
 
-        p = self.partitioning = partitioning
+        p = self.partitioning = as_partitioning(partitioning)
         self.max_nodes = max_nodes
         self.counts: dict = {}
         self.location = None

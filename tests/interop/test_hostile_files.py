@@ -1,0 +1,109 @@
+"""Damaged and hostile DGL files: a FormatError naming the file and the byte offset, never a crash or a huge allocation."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+import torch
+
+from graphpart.errors import FormatError
+from graphpart.interop import load_graphs, load_tensors, save_tensors
+from graphpart.interop._binary import NDARRAY_MAGIC
+
+from .peers import FIXTURES
+
+GRAPH_FILE = FIXTURES / "hetero3" / "graph.dgl"
+TENSOR_FILE = FIXTURES / "karate" / "tensors.dgl"
+
+
+@pytest.mark.parametrize("path,loader", [(GRAPH_FILE, load_graphs), (TENSOR_FILE, load_tensors)])
+def test_every_truncation_is_a_format_error(tmp_path, path, loader):
+    raw = path.read_bytes()
+    cut = tmp_path / "cut.dgl"
+    for n in sorted({*range(0, len(raw), max(1, len(raw) // 300)), len(raw) - 1, 8, 4096, 4104} - {len(raw)}):
+        if n > len(raw):
+            continue
+        cut.write_bytes(raw[:n])
+        with pytest.raises(FormatError, match=r"cut\.dgl"):
+            loader(cut)
+
+
+@pytest.mark.parametrize("path,loader", [(GRAPH_FILE, load_graphs), (TENSOR_FILE, load_tensors)])
+def test_wrong_magic(tmp_path, path, loader):
+    raw = bytearray(path.read_bytes())
+    raw[0] ^= 0xFF
+    bad = tmp_path / "bad.dgl"
+    bad.write_bytes(bytes(raw))
+    with pytest.raises(FormatError, match="at byte 0: expected the DGL .* magic number"):
+        loader(bad)
+
+
+def _first(raw: bytes, magic: int) -> int:
+    return raw.index(struct.pack("<Q", magic))
+
+
+def _patched(tmp_path, raw: bytes, at: int, fmt: str, value) -> object:
+    b = bytearray(raw)
+    struct.pack_into(fmt, b, at, value)
+    p = tmp_path / "patched.dgl"
+    p.write_bytes(bytes(b))
+    return p
+
+
+def test_lying_lengths_and_shapes(tmp_path):
+    save_tensors(tmp_path / "t.dgl", {"name": torch.arange(4)})
+    raw = (tmp_path / "t.dgl").read_bytes()
+    nd = _first(raw, NDARRAY_MAGIC)
+    cases = [
+        (8, "<Q", 1 << 60, "claims"),                      # tensor count
+        (24, "<Q", 1 << 50, "claims"),                     # name length
+        (nd + 24, "<i", 1 << 20, "ndim"),                  # huge ndim
+        (nd + 24, "<i", -3, "ndim"),
+        (nd + 32, "<q", -5, "negative dimension"),         # shape
+        (nd + 32, "<q", 1 << 40, "needs"),                 # shape disagrees with the byte count
+        (nd + 40, "<q", 1 << 40, "needs"),                 # byte count
+        (nd + 28, "<B", 9, "unsupported dtype"),           # dtype code
+        (nd + 16, "<i", 2, "device type 2"),               # a GPU array
+    ]
+    for at, fmt, value, message in cases:
+        with pytest.raises(FormatError, match=message):
+            load_tensors(_patched(tmp_path, raw, at, fmt, value))
+
+
+def test_lying_graph_records(tmp_path):
+    raw = GRAPH_FILE.read_bytes()
+    with pytest.raises(FormatError, match="claims .* graphs"):
+        load_graphs(_patched(tmp_path, raw, 24, "<Q", 1 << 40))
+    with pytest.raises(FormatError, match="version 7"):
+        load_graphs(_patched(tmp_path, raw, 8, "<Q", 7))
+    with pytest.raises(FormatError, match="first graph should start"):
+        load_graphs(_patched(tmp_path, raw, 4096, "<Q", 99))
+
+
+def test_out_of_range_node_ids_are_refused(tmp_path):
+    from graphpart import Graph
+    from graphpart.interop import save_graphs
+
+    save_graphs(tmp_path / "g.dgl", [Graph.from_edges([0, 1], [1, 2])])
+    raw = bytearray((tmp_path / "g.dgl").read_bytes())
+    coo = _first(bytes(raw), 0xDD61FFD305DFF127)
+    struct.pack_into("<q", raw, coo + 8, 2)  # num_cols (destinations) 3 -> 2: destination 2 is out of range
+    (tmp_path / "g.dgl").write_bytes(bytes(raw))
+    with pytest.raises(FormatError, match="lie in"):
+        load_graphs(tmp_path / "g.dgl")
+
+
+def test_a_pickle_in_place_of_a_dgl_file_is_not_run(tmp_path):
+    import os
+    import pickle
+
+    class Payload:
+        def __reduce__(self):
+            return os.system, ("touch /tmp/graphpart_dgl_pwned",)
+
+    (tmp_path / "x.dgl").write_bytes(pickle.dumps(Payload()))
+    for loader in (load_graphs, load_tensors):
+        with pytest.raises(FormatError, match="magic number"):
+            loader(tmp_path / "x.dgl")
+    assert not os.path.exists("/tmp/graphpart_dgl_pwned")
