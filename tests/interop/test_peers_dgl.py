@@ -99,3 +99,35 @@ def test_graphpart_reads_dgl_written_graphbolt_files(tmp_path, name):
     dump = load_dump(tmp_path / "dump.npz")
     for k, v in _graphbolt_view(config, 2).items():
         assert dump[k].dtype == v.dtype and np.array_equal(dump[k], v), k
+
+
+def _free_ports(n):
+    import socket
+
+    socks = [socket.socket() for _ in range(n)]
+    for s in socks:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports
+
+
+def test_two_dist_graph_servers_serve_graphpart_partitions(tmp_path):
+    """Two real DistGraphServers on loopback serve graphpart's output; a DistGraph client sees the graph."""
+    g = GRAPHS["karate"]()
+    nmap, emap = gp.partition_graph(g, "karate", 2, tmp_path / "p", seed=0, format="dgl", return_mapping=True)
+    run_peer("dgl_distgraph.py", tmp_path / "p" / "karate.json", tmp_path / "out.npz", *_free_ports(2), timeout=420)
+    got = load_dump(tmp_path / "out.npz")
+    # in the partitions' ids: new node i is original nmap[i], new edge j is original emap[j]
+    for name in ("feat", "label", "train_mask"):
+        want = g.ndata[name][nmap]
+        want = want.to(torch.uint8) if want.dtype == torch.bool else want
+        assert np.array_equal(got[f"feat/{name}"], want.numpy()), name
+    s, d = g.edges()
+    old2new = torch.empty_like(nmap)
+    old2new[nmap] = torch.arange(len(nmap))
+    assert np.array_equal(got["find_src"], old2new[s[emap]].numpy())
+    assert np.array_equal(got["find_dst"], old2new[d[emap]].numpy())
+    sampled = sorted(zip(got["sample_src"].tolist(), got["sample_dst"].tolist(), got["sample_eid"].tolist()))
+    assert sampled == sorted(zip(old2new[s[emap]].tolist(), old2new[d[emap]].tolist(), range(g.num_edges())))
