@@ -15,8 +15,12 @@ from .typing import CanonicalEType
 __all__ = ["parse_typed_edges", "keyed"]
 
 
-def parse_typed_edges(edges, num_nodes) -> tuple[Schema, dict, dict]:
-    """Validate ``{etype: (src, dst)}`` and node counts; returns (schema, counts, edges)."""
+def parse_typed_edges(edges, num_nodes, copy: bool = True) -> tuple[Schema, dict, dict]:
+    """Validate ``{etype: (src, dst)}`` and node counts; returns (schema, counts, edges).
+
+    ``copy=False`` keeps int64 id tensors as given (no private copy): for readers of
+    memory-mapped files, whose tensors nobody else holds.
+    """
     if not isinstance(edges, Mapping):
         raise GraphpartError(
             f"edges must be a dict {{(src_type, relation, dst_type): (src, dst)}}, "
@@ -39,7 +43,9 @@ def parse_typed_edges(edges, num_nodes) -> tuple[Schema, dict, dict]:
                 f"got {len(s)} and {len(d)}"
             )
         # Own copies: a caller changing its arrays later must not bypass the range checks.
-        parsed[et] = (s.clone() if _shares(s, pair[0]) else s, d.clone() if _shares(d, pair[1]) else d)
+        if copy:
+            s, d = (s.clone() if _shares(s, pair[0]) else s), (d.clone() if _shares(d, pair[1]) else d)
+        parsed[et] = (s, d)
     if num_nodes is not None and not isinstance(num_nodes, Mapping):
         raise GraphpartError(
             f"num_nodes must be a dict {{ntype: count}}, got {type(num_nodes).__name__}"

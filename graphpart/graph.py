@@ -119,11 +119,15 @@ class Graph:
         num_nodes: Mapping[str, int] | None = None,
         ndata: Mapping[str, DataDict] | None = None,
         edata: Mapping[ETypeLike, DataDict] | None = None,
+        *,
+        copy: bool = True,
     ) -> "Graph":
         """A heterogeneous graph from ``{(src_type, relation, dst_type): (src, dst)}``.
 
         Edge types may also be written ``"src:rel:dst"``. Node counts default to
         the largest id seen plus one; a type listed only in ``num_nodes`` has no edges.
+        Id tensors are copied unless ``copy=False`` (for file readers: the tensors are
+        then the graph's own, and must not be changed behind its back).
 
         Examples
         --------
@@ -136,7 +140,7 @@ class Graph:
         >>> g.num_nodes("item"), g.num_edges("buys"), g.num_edges()
         (3, 2, 3)
         """
-        schema, counts, parsed = parse_typed_edges(edges, num_nodes)
+        schema, counts, parsed = parse_typed_edges(edges, num_nodes, copy=copy)
         nd = keyed(ndata, schema.ntype_id, schema.ntypes, "ndata")
         ed = keyed(edata, schema.etype_id, schema.canonical_etypes, "edata")
         return cls(

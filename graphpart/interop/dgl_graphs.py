@@ -167,7 +167,8 @@ def _hetero_graph(r: Reader, what: str) -> Graph:
     for t, data in zip(ntypes, ndata):
         ndict[t] = data
     try:
-        return Graph.from_typed_edges(edges, num_nodes=dict(zip(ntypes, counts)), ndata=ndict, edata=edict)
+        return Graph.from_typed_edges(edges, num_nodes=dict(zip(ntypes, counts)), ndata=ndict, edata=edict,
+                                      copy=False)  # the mapped file's views: no second copy
     except Exception as exc:  # GraphpartError from the Graph's own checks (duplicate types, data rows)
         raise r.fail(f"{what} is not a valid graph: {exc}") from None
 
