@@ -25,11 +25,13 @@ from ._synthetic import attach_node_data
 from .classics import load_davis_southern_women, load_karate_club, load_les_miserables
 from .meshes import METIS_GRAPHS, load_metis_graph
 from .metis_format import read_metis_graph, write_metis_graph
+from .peer import peer_partitions
 from .rmat import rmat
 from .sbm import sbm
 from .wordnet import load_wordnet
 
 __all__ = [
+    "peer_partitions",
     "load",
     "names",
     "load_karate_club",

@@ -1,3 +1,3 @@
-"""The fixture writer and the peer scripts run under the peers' own venv, never under pytest."""
+"""The peer scripts run under the peers' own venv (tests/interop/peers.py), never under pytest."""
 
-collect_ignore = ["fixtures/make_fixtures.py", "peer"]
+collect_ignore = ["peer"]

@@ -18,7 +18,7 @@ import pytest
 
 HERE = Path(__file__).parent
 PEER_DIR = HERE / "peer"
-FIXTURES = HERE / "fixtures"
+FIXTURES = HERE.parents[1] / "graphpart" / "datasets" / "peer_made"
 
 
 def peer_venv() -> Path:
