@@ -16,8 +16,9 @@ import torch
 
 from ._arrays import unique_int
 from ._report import Report
+from .errors import GraphpartError
 
-__all__ = ["PartSummary", "PartitionMetrics", "partition_metrics", "metrics_from_disk",
+__all__ = ["PartSummary", "PartitionMetrics", "partition_metrics", "metrics_from_disk", "compare_metrics",
            "edge_cut", "communication_volume"]
 
 SPLITS = ("train_mask", "val_mask", "test_mask")
@@ -263,3 +264,35 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
             gid[remote] if known else None, pid[remote] if known else None, gid[here] if known else None,
             _split_counts({k: m for k, m in masks.items() if m})))
     return summarize(parts, cfg["num_nodes"], cfg["num_edges"], ntypes)
+
+
+def compare_metrics(metrics: dict[str, PartitionMetrics]) -> Report:
+    """One row per partitioning: its cut, volume, replication and worst balance, for side-by-side reading.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> g = load_karate_club()
+    >>> r = compare_metrics({m: gp.partition(g, 2, part_method=m, seed=0).metrics for m in ("metis", "random")})
+    >>> r.labels, r.columns["edge cut"][0] < r.columns["edge cut"][1]
+    (['metis', 'random'], True)
+    """
+    sizes = {(m.num_nodes, m.num_edges) for m in metrics.values()}
+    if len(sizes) > 1:
+        raise GraphpartError(f"compare_metrics compares partitionings of one graph; got (nodes, edges) "
+                             f"{sorted(sizes)}")
+    cols: dict[str, list] = {"parts": [], "edge cut": [], "cut %": [], "volume": [], "replication": [],
+                             "HALO nodes": [], "max/mean nodes": [], "max/mean edges": []}
+    for m in metrics.values():
+        cols["parts"].append(m.num_parts)
+        cols["edge cut"].append(m.edge_cut if m.edge_cut is not None else "-")
+        cols["cut %"].append(f"{100 * m.edge_cut_fraction:.1f}" if m.edge_cut_fraction is not None else "-")
+        cols["volume"].append(m.communication_volume if m.communication_volume is not None else "-")
+        cols["replication"].append(f"{m.replication_factor:.3f}")
+        cols["HALO nodes"].append(int(m.halo_nodes.sum()))
+        cols["max/mean nodes"].append(f"{m.balance['nodes']:.3f}")
+        cols["max/mean edges"].append(f"{m.balance['edges']:.3f}")
+    n, e = next(iter(sizes)) if sizes else (0, 0)
+    return Report(f"{len(metrics)} partitionings of one graph ({n:,} nodes, {e:,} edges)", cols, {},
+                  index="partitioning", labels=list(metrics))

@@ -4,6 +4,7 @@
 ``HaloInspector``      one partition's inner and HALO nodes; look any node's ids up
 ``BalancePlayground``  compare balance settings side by side: table and trade-off plot
 ``CacheSimulator``     stream mini-batches through feature caches; hit rates as lookups happen
+``PartitioningComparison``  several partitionings of one graph (in memory or on disk, any format) side by side
 
 Importing this module imports ipywidgets; ``import graphpart`` does not.
 """
@@ -11,8 +12,9 @@ Importing this module imports ipywidgets; ``import graphpart`` does not.
 from __future__ import annotations
 
 from .cache import CacheSimulator
+from .compare import PartitioningComparison
 from .explorer import PartitionExplorer
 from .halo import HaloInspector
 from .playground import BalancePlayground
 
-__all__ = ["PartitionExplorer", "HaloInspector", "BalancePlayground", "CacheSimulator"]
+__all__ = ["PartitionExplorer", "HaloInspector", "BalancePlayground", "CacheSimulator", "PartitioningComparison"]
