@@ -13,6 +13,7 @@ source, so its HALO sets differ from GLT's own).
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import numpy as np
 import torch
@@ -20,7 +21,7 @@ import torch
 from .._schema import parse_etype
 from ..errors import GraphpartError
 from ..graph import Graph
-from .sources import open_partitions
+from .sources import FORMAT_NAMES, open_partitions
 
 __all__ = ["open_partitioning", "as_partitioning"]
 
@@ -86,8 +87,8 @@ def open_partitioning(path: str | os.PathLike):
     >>> out = tempfile.mkdtemp()
     >>> gp.partition_graph(load_karate_club(), "karate", 2, out, seed=0, format="dgl")
     >>> p = open_partitioning(out)
-    >>> p.num_parts, p.metrics.edge_cut == gp.metrics.metrics_from_disk(out).edge_cut
-    (2, True)
+    >>> p.num_parts, p.part_method, p.metrics.edge_cut == gp.metrics.metrics_from_disk(out).edge_cut
+    (2, 'metis from DGL (.dgl files)', True)
     """
     from ..partitioning.core import partition
 
@@ -100,7 +101,10 @@ def open_partitioning(path: str | os.PathLike):
                   for i, t in enumerate(cfg["_ntypes"])}
     if g.is_homogeneous:
         assignment = assignment[g.ntypes[0]]
-    return partition(g, cfg["num_parts"], part_method=assignment, num_hops=max(int(cfg["halo_hops"]), 1))
+    p = partition(g, cfg["num_parts"], part_method=assignment, num_hops=max(int(cfg["halo_hops"]), 1))
+    method = cfg.get("part_method") if src.format in ("graphpart", "dgl") else None
+    label = f"{method} " if isinstance(method, str) and method.isidentifier() else ""
+    return replace(p, part_method=f"{label}from {FORMAT_NAMES[src.format]}")
 
 
 def as_partitioning(obj):
