@@ -6,7 +6,7 @@ R-MAT (Graph500 parameters; scale 20 and edge factor 10 give ~1M nodes and ~10M
 undirected edges), 16-dim float features and a 10% train mask; 8 parts, 1 HALO
 hop; with and without balance_ntypes=train_mask + balance_edges. Each run is a
 fresh process, so its peak RSS is its own. DGL runs from its own virtual
-environment (benchmarks/make_dgl_env.sh creates it on first use). The machines
+environment (tools/make_peer_env.sh, through benchmarks/make_dgl_env.sh, creates it on first use). The machines
 are noisy: compare ratios within one run.
 """
 
