@@ -124,3 +124,21 @@ def test_parmetis_export_and_import(tmp_path, capsys):
     assert main(["parmetis-import", "--parmetis-dir", str(out), "--in-dir", str(chunks),
                  "--out-dir", str(tmp_path / "asg")]) == 0
     assert (tmp_path / "asg" / "_N.txt").read_text().split() == ["0"] * 20 + ["1"] * 14
+
+
+def test_partition_in_dgls_format_and_inspect_any_format(tmp_path, capsys):
+    from graphpart.datasets import peer_partitions
+
+    rc = main(["partition", "--dataset", "karate_club", "--graph-name", "karate", "--num-parts", "2",
+               "--out-path", str(tmp_path / "out"), "--format", "dgl", "--seed", "0", "--quiet"])
+    assert rc == 0 and (tmp_path / "out" / "part0" / "graph.dgl").exists()
+    capsys.readouterr()
+    assert main(["inspect", str(tmp_path / "out" / "karate.json")]) == 0
+    assert capsys.readouterr().out.startswith("format: DGL (.dgl files)\n")
+    for peer, name in (("pyg", "PyG"), ("glt", "GraphLearn-for-PyTorch"), ("dgl", "DGL")):
+        assert main(["inspect", str(peer_partitions("karate", peer)), "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["format"] == peer and out["num_nodes"] == 34
+    with pytest.raises(SystemExit):  # argparse refuses a format it does not write
+        main(["partition", "--dataset", "karate_club", "--graph-name", "k", "--num-parts", "2",
+              "--out-path", str(tmp_path / "x"), "--format", "pyg"])

@@ -167,3 +167,17 @@ def test_type_order_in_the_metadata_does_not_change_the_ids(tmp_path, dask_clien
     cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
     in_memory(g, parts, 3, tmp_path / "mem", 1)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
+
+
+@pytest.mark.parametrize("fmt", ["dgl", "graphbolt"])
+def test_dispatch_writes_dgls_format_like_partition_graph(fmt, tmp_path, dask_client):
+    g = hetero_graph(1)
+    write_chunked(g, tmp_path / "ch", 2, graph_name="g")
+    parts = random_parts(g, 2, seed=2)
+    write_assignment(tmp_path / "asg", parts, 2, "custom")
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, format=fmt)
+    gp.partition_graph(g, "g", 2, tmp_path / "mem", part_method=parts, format=fmt)
+    assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
+    written = json.loads(cfg.read_text())
+    assert written["part-1"]["part_graph"] == "part1/graph.dgl" and written["file_format"] == fmt
+    assert (cfg.parent / "part1" / "fused_csc_sampling_graph.pt").exists() == (fmt == "graphbolt")
