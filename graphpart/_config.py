@@ -67,7 +67,10 @@ def _types(cfg: dict, key: str, path: Path) -> list[str]:
 
 
 def part_files(cfg: dict, part_id: int, path: Path) -> dict[str, Path]:
-    """The files of partition ``part_id``, resolved and checked to lie inside the config's folder."""
+    """The files of partition ``part_id``, resolved and checked to lie inside the config's folder.
+
+    A config may give GraphBolt's ``part_graph_graphbolt`` in place of (or beside) ``part_graph``.
+    """
     if not isinstance(part_id, (int, np.integer)) or isinstance(part_id, bool) or not 0 <= part_id < cfg["num_parts"]:
         raise GraphpartError(f"part_id must be an int in [0, {cfg['num_parts']}), got {part_id!r}")
     entry = cfg.get(f"part-{part_id}")
@@ -75,7 +78,12 @@ def part_files(cfg: dict, part_id: int, path: Path) -> dict[str, Path]:
         raise _fail(path, f"it has no 'part-{part_id}' entry")
     root = path.parent.resolve()
     out = {}
-    for key in PART_FILES:
+    keys = list(PART_FILES)
+    if "part_graph" not in entry and "part_graph_graphbolt" in entry:  # GraphBolt files only
+        keys[keys.index("part_graph")] = "part_graph_graphbolt"
+    elif "part_graph_graphbolt" in entry:
+        keys.append("part_graph_graphbolt")
+    for key in keys:
         rel = entry.get(key)
         if not isinstance(rel, str):
             raise _fail(path, f"'part-{part_id}' has no {key!r} path")

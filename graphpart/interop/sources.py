@@ -30,6 +30,7 @@ from .._schema import parse_etype
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
 from ..partitioning.book import RangePartitionBook
+from .graphbolt import load_graphbolt
 from .partfiles import read_feats_file, read_graph_file, sniff
 
 __all__ = ["PartitionSource", "open_partitions", "detect_format", "FORMAT_NAMES"]
@@ -76,6 +77,27 @@ def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
     return g
 
 
+def _graphbolt_graph(path: Path, cfg: dict, part_id: int) -> Graph:
+    """A partition's local graph from GraphBolt's file alone (DGL keeps ``_ID`` on nodes always and
+    on edges with ``store_eids``); ``part_id``, ``inner_*`` and node ``_TYPE`` come from the book."""
+    gb = load_graphbolt(path)
+    if "_ID" not in gb.node_attributes or "_ID" not in gb.edge_attributes:
+        raise FormatError(f"{path} lacks node or edge _ID attributes: graphpart needs the edge ids DGL "
+                          f"stores with dgl_partition_to_graphbolt(..., store_eids=True)")
+    src, dst = gb.coo()
+    nid = gb.node_attributes["_ID"].to(torch.int64)
+    book = _book(cfg, part_id)
+    part = book.nid2partid(nid)
+    ndata = {"_ID": nid, "part_id": part, "inner_node": gb.node_attributes.get("inner_node", (part == part_id)
+                                                                              .to(torch.uint8))}
+    eid = gb.edge_attributes["_ID"].to(torch.int64)
+    edata = {"_ID": eid, "inner_edge": gb.edge_attributes.get("inner_edge", ndata["inner_node"][dst])}
+    if len(cfg["_ntypes"]) > 1 or len(cfg["_etypes"]) > 1:
+        ndata["_TYPE"] = book.map_to_per_ntype(nid)[0].to(torch.int32)
+        edata["_TYPE"] = (gb.type_per_edge if gb.type_per_edge is not None else book.map_to_per_etype(eid)[0]).to(torch.int32)
+    return Graph.from_edges(src, dst, num_nodes=gb.num_nodes, ndata=ndata, edata=edata)
+
+
 @dataclass
 class PartitionSource:
     """Partitions on disk in any format graphpart reads."""
@@ -104,8 +126,12 @@ class PartitionSource:
         cfg = self.config
         if self._loader is None:  # a graphpart or DGL config
             files = part_files(cfg, part_id, self.path)
-            graph = _check_graph(read_graph_file(files["part_graph"]), files["part_graph"], cfg, part_id) \
-                if load_graph else None
+            graph = None
+            if load_graph and "part_graph" in files:
+                graph = _check_graph(read_graph_file(files["part_graph"]), files["part_graph"], cfg, part_id)
+            elif load_graph:
+                graph = _check_graph(_graphbolt_graph(files["part_graph_graphbolt"], cfg, part_id),
+                                     files["part_graph_graphbolt"], cfg, part_id)
             feats = []
             for flag, key, bounds, types in ((load_nodes, "node_feats", cfg["_node_bounds"], cfg["_ntypes"]),
                                              (load_edges, "edge_feats", cfg["_edge_bounds"], cfg["_etypes"])):
@@ -168,8 +194,8 @@ def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionS
     else:
         config = _config_path(path)
         cfg = read_config(config)
-        first = part_files(cfg, 0, config)["part_graph"]
-        fmt = "dgl" if sniff(first) == "dgl-graph" else "graphpart"
+        files = part_files(cfg, 0, config)
+        fmt = "dgl" if "part_graph" not in files or sniff(files["part_graph"]) == "dgl-graph" else "graphpart"
         source = PartitionSource(config, fmt, cfg)
     if not _quiet:
         logger.info("reading %s partitions from %s", FORMAT_NAMES[source.format], path)
