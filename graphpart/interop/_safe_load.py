@@ -62,15 +62,16 @@ class _Unpickler(pickle.Unpickler):
 
 def load_pickle_records(path: Path, what: str, allow_tensors: bool = True, limit: int = 1 << 20) -> list:
     """Every pickle record appended to ``path`` (GLT appends one per chunk), restricted as above."""
-    records = []
+    records, at = [], 0
     try:
         with open(path, "rb") as f:
             size = path.stat().st_size
-            while f.tell() < size and len(records) < limit:
+            while at < size and len(records) < limit:
                 records.append(_Unpickler(f, allow_tensors).load())
+                at = f.tell()
     except FileNotFoundError:
         raise FormatError(f"{what}: {path} is missing") from None
     except Exception as exc:  # UnpicklingError, EOFError, and whatever a damaged stream raises
-        raise FormatError(f"{what}: {path} at byte {f.tell()} is not a plain pickle of tensors "
+        raise FormatError(f"{what}: {path}, the record at byte {at} is not a plain pickle of tensors "
                           f"({type(exc).__name__}: {exc})") from None
     return records

@@ -103,3 +103,32 @@ def test_export_pyg_reads_back_as_the_same_partitioning(tmp_path, name):
 def test_export_pyg_refuses_what_is_not_a_partitioning(tmp_path):
     with pytest.raises(gp.GraphpartError, match="takes a graphpart Partitioning"):
         export_pyg(GRAPHS["karate"](), tmp_path / "x")
+
+
+class Payload:
+    def __reduce__(self):
+        import os
+
+        return os.system, ("touch /tmp/graphpart_peer_pwned",)
+
+
+@pytest.mark.parametrize("peer,victim", [("glt", "META"), ("glt", "part0/node_feat/feats.pkl"),
+                                         ("glt", "node_pb.pt"), ("pyg", "part_0/graph.pt"),
+                                         ("pyg", "node_map.pt"), ("pyg", "part_1/edge_feats.pt")])
+def test_pickled_payloads_in_peer_folders_are_refused(tmp_path, peer, victim):
+    import os
+    import pickle
+    import shutil
+
+    from graphpart.datasets import peer_partitions
+
+    shutil.copytree(peer_partitions("karate", peer), tmp_path / "p")
+    target = tmp_path / "p" / victim
+    if target.suffix == ".pt":
+        torch.save({"x": Payload()}, target)
+    else:
+        target.write_bytes(pickle.dumps(Payload()))
+    with pytest.raises(gp.FormatError, match="refusing|weights-only|Unsupported|not a"):
+        for i in range(2):
+            gp.load_partition(tmp_path / "p", i)
+    assert not os.path.exists("/tmp/graphpart_peer_pwned")
