@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.graphpart-installed
 
-.PHONY: lab test install bench clean
+.PHONY: lab test install debian-packages bench clean
 
 install: $(STAMP)
 
@@ -25,7 +25,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	@touch $@
 
-test: $(STAMP)
+# Debian's datasets and Chromium, where this machine allows (root with apt-get); never fails.
+debian-packages:
+	@bash tools/install_debian_packages.sh
+
+test: $(STAMP) debian-packages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # JupyterLab refuses to start as root unless told; CI machines and containers run as root.

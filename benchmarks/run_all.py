@@ -76,9 +76,9 @@ def _python_metis_reader(path):
 
 def case_metis_mdual(repeat):
     from graphpart.datasets import read_metis_graph
-    from graphpart.datasets.meshes import METIS_GRAPHS_DIR
+    from graphpart.datasets.meshes import metis_graphs_dir
 
-    path = METIS_GRAPHS_DIR / "mdual.graph"
+    path = metis_graphs_dir() / "mdual.graph"
     if not path.exists():
         return {"what": "read mdual.graph", "skipped": "libmetis-doc not installed"}
     t = best_of(lambda: read_metis_graph(path), repeat)
@@ -92,9 +92,9 @@ def case_wordnet(repeat):
     import tempfile
 
     from graphpart.datasets import load_wordnet
-    from graphpart.datasets.wordnet import WORDNET_DIR
+    from graphpart.datasets.wordnet import wordnet_dir
 
-    if not (WORDNET_DIR / "data.noun").exists():
+    if not (wordnet_dir() / "data.noun").exists():
         return {"what": "load WordNet", "skipped": "wordnet-base not installed"}
     os.environ["GRAPHPART_CACHE_DIR"] = tempfile.mkdtemp()
     first = best_of(load_wordnet, 1)  # parse and write the cache

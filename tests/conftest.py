@@ -1,4 +1,9 @@
-"""Shared fixtures: an isolated dataset cache and skip helpers for Debian-provided data."""
+"""Shared fixtures: an isolated dataset cache, and the one marker for data from Debian packages.
+
+``@pytest.mark.needs_dataset("4elt", ...)`` skips a test, naming the Debian package to install,
+when a dataset's files are not on this machine (``graphpart.datasets.missing_package``; the
+folders follow ``$GRAPHPART_METIS_GRAPHS_DIR`` / ``$GRAPHPART_WORDNET_DIR``).
+"""
 
 from __future__ import annotations
 
@@ -21,3 +26,19 @@ def _isolated_cache(tmp_path_factory):
     mp.setenv("GRAPHPART_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     yield
     mp.undo()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "needs_dataset(*names): skip unless these datasets' Debian packages "
+                                       "are installed (the reason names the package)")
+
+
+def pytest_runtest_setup(item):
+    from graphpart.datasets import missing_package
+
+    for marker in item.iter_markers("needs_dataset"):
+        for name in marker.args:
+            package = missing_package(name)
+            if package:
+                pytest.skip(f"dataset {name!r} missing: install the Debian package '{package}' "
+                            f"(apt-get install {package})")

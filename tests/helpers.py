@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pytest
 import torch
 
 from graphpart import Graph
-
-
-def needs_file(path: Path, package: str):
-    """Skip unless ``path`` exists, naming the Debian package that provides it."""
-    return pytest.mark.skipif(
-        not path.exists(),
-        reason=f"{path} missing: install the Debian package '{package}' (apt-get install {package})",
-    )
 
 
 def edge_multiset(g: Graph, etype=None) -> list[tuple[int, int]]:

@@ -155,9 +155,9 @@ def stream_partition(meta: ChunkedMetadata, num_parts: int, algorithm: str = "fe
     --------
     >>> import tempfile
     >>> from graphpart.chunked import write_chunked, read_metadata
-    >>> from graphpart.datasets import load
-    >>> g = load("4elt")
-    >>> meta = read_metadata(write_chunked(g, tempfile.mkdtemp() + "/mesh", 4))
+    >>> from graphpart.datasets import sbm
+    >>> g = sbm(block_sizes=[300] * 4, p_in=0.05, p_out=0.002, seed=0)
+    >>> meta = read_metadata(write_chunked(g, tempfile.mkdtemp() + "/sbm", 4))
     >>> parts = stream_partition(meta, 4, "fennel")
     >>> bool(np.bincount(parts).max() <= 1.05 * g.num_nodes() / 4)
     True

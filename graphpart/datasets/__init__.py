@@ -25,6 +25,7 @@ from ._synthetic import attach_node_data
 from .classics import load_davis_southern_women, load_karate_club, load_les_miserables
 from .meshes import METIS_GRAPHS, load_metis_graph
 from .metis_format import read_metis_graph, write_metis_graph
+from .optional import DEBIAN_PACKAGES, missing_package
 from .peer import peer_partitions
 from .rmat import rmat
 from .sbm import sbm
@@ -32,6 +33,8 @@ from .wordnet import load_wordnet
 
 __all__ = [
     "peer_partitions",
+    "missing_package",
+    "DEBIAN_PACKAGES",
     "load",
     "names",
     "load_karate_club",

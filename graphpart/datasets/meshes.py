@@ -10,10 +10,15 @@ from ..graph import Graph
 from ._cache import cached_graph
 from .metis_format import read_metis_graph
 
-__all__ = ["load_metis_graph", "METIS_GRAPHS_DIR", "METIS_GRAPHS"]
+__all__ = ["load_metis_graph", "metis_graphs_dir", "METIS_GRAPHS_DIR", "METIS_GRAPHS"]
 
-#: Where ``libmetis-doc`` installs the example graphs.
+#: Where ``libmetis-doc`` installs the example graphs (``$GRAPHPART_METIS_GRAPHS_DIR`` overrides).
 METIS_GRAPHS_DIR = Path("/usr/share/doc/libmetis-dev/examples/graphs")
+
+
+def metis_graphs_dir() -> Path:
+    """The folder of METIS's example graphs: ``$GRAPHPART_METIS_GRAPHS_DIR``, else Debian's."""
+    return Path(os.environ.get("GRAPHPART_METIS_GRAPHS_DIR") or METIS_GRAPHS_DIR)
 #: Example name -> file name.
 METIS_GRAPHS = {
     "4elt": "4elt.graph",
@@ -46,7 +51,7 @@ def load_metis_graph(name: str, path: str | os.PathLike | None = None, cache: bo
     """
     if name not in METIS_GRAPHS:
         raise GraphpartError(f"unknown METIS example {name!r}; expected one of {list(METIS_GRAPHS)}")
-    folder = METIS_GRAPHS_DIR if path is None else Path(path)
+    folder = metis_graphs_dir() if path is None else Path(path)
     file = folder / METIS_GRAPHS[name]
     if not file.is_file():
         raise DatasetNotFoundError(

@@ -22,10 +22,15 @@ from ..graph import Graph
 from ._cache import cached_graph
 from ._text import tokenize_lines
 
-__all__ = ["load_wordnet", "WORDNET_DIR", "NODE_TYPES", "POINTERS"]
+__all__ = ["load_wordnet", "wordnet_dir", "WORDNET_DIR", "NODE_TYPES", "POINTERS"]
 
-#: Where Debian's ``wordnet-base`` puts the database.
+#: Where Debian's ``wordnet-base`` puts the database (``$GRAPHPART_WORDNET_DIR`` overrides).
 WORDNET_DIR = Path("/usr/share/wordnet")
+
+
+def wordnet_dir() -> Path:
+    """The WordNet database folder: ``$GRAPHPART_WORDNET_DIR``, else Debian's."""
+    return Path(os.environ.get("GRAPHPART_WORDNET_DIR") or WORDNET_DIR)
 _FILES = ("noun", "verb", "adj", "adv")
 #: Synset type letter -> node type.
 NODE_TYPES = {
@@ -226,6 +231,6 @@ def load_wordnet(path: str | os.PathLike | None = None, cache: bool = True) -> G
     >>> g.num_nodes("noun")  # doctest: +SKIP
     82115
     """
-    folder = WORDNET_DIR if path is None else Path(path)
+    folder = wordnet_dir() if path is None else Path(path)
     files = _data_files(folder)
     return cached_graph("wordnet", files, lambda: _build(folder), cache=cache)

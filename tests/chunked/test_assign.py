@@ -129,9 +129,20 @@ def test_random_is_balanced_overall_and_per_type_across_dask_chunks(tmp_path, da
     assert all(np.array_equal(again[t], parts[t]) for t in parts)  # a seed gives one assignment
 
 
+def _grid() -> gp.Graph:
+    """A 70 x 70 grid (4,900 nodes): a mesh that needs no Debian package."""
+    import networkx as nx
+
+    return gp.Graph.from_networkx(nx.convert_node_labels_to_integers(nx.grid_2d_graph(70, 70)))
+
+
+MESHES = {"grid": _grid, "4elt": lambda: gp.datasets.load("4elt")}
+
+
+@pytest.mark.parametrize("mesh", [pytest.param("grid"), pytest.param("4elt", marks=pytest.mark.needs_dataset("4elt"))])
 @pytest.mark.parametrize("algorithm", ["fennel", "ldg"])
-def test_streaming_cuts_well_below_random_and_stays_balanced(algorithm, tmp_path):
-    g = gp.datasets.load("4elt")
+def test_streaming_cuts_well_below_random_and_stays_balanced(algorithm, mesh, tmp_path):
+    g = MESHES[mesh]()
     write_chunked(g, tmp_path / "m", 6)
     parts, _ = read_assignment(assign(tmp_path / "m", tmp_path / "p", 4, algorithm), tmp_path / "m")
     cut = gp.partition(g, 4, part_method=parts["_N"], num_hops=0).metrics.edge_cut_fraction

@@ -6,15 +6,13 @@ import pytest
 
 from graphpart import DatasetNotFoundError, GraphpartError
 from graphpart.datasets import load, load_metis_graph
-from graphpart.datasets.meshes import METIS_GRAPHS_DIR
+from graphpart.datasets.meshes import metis_graphs_dir
 
-from ..helpers import needs_file
-
-pytestmark = needs_file(METIS_GRAPHS_DIR / "4elt.graph", "libmetis-doc")
+pytestmark = pytest.mark.needs_dataset("4elt", "mdual", "copter2", "test.mgraph")
 
 
 def header(name):
-    with open(METIS_GRAPHS_DIR / name) as f:
+    with open(metis_graphs_dir() / name) as f:
         return [int(x) for x in f.readline().split()]
 
 

@@ -8,9 +8,8 @@ import torch
 
 from graphpart import DatasetNotFoundError, FormatError
 from graphpart.datasets import cache_dir, load_wordnet
-from graphpart.datasets.wordnet import WORDNET_DIR
 
-from ..helpers import assert_same_graph, edge_multiset, needs_file
+from ..helpers import assert_same_graph, edge_multiset
 
 LICENSE = "  1 This software and database is being provided to you, the LICENSEE, by  \n"
 MINI = {
@@ -104,7 +103,7 @@ def wordnet():
     return load_wordnet()
 
 
-@needs_file(WORDNET_DIR / "data.noun", "wordnet-base")
+@pytest.mark.needs_dataset("wordnet")
 class TestRealWordNet:
     def test_synset_counts(self, wordnet):
         counts = {t: wordnet.num_nodes(t) for t in wordnet.ntypes}

@@ -82,13 +82,11 @@ def test_capacity_rounds_the_share_of_rows():
         capacity_for(-0.1, 10)
 
 
+@pytest.mark.needs_dataset("wordnet")
 def test_wordnet_static_oracle_matches_its_definition():
     from graphpart.datasets import load_wordnet
 
-    try:
-        g = load_wordnet()
-    except gp.DatasetNotFoundError as e:  # pragma: no cover - the corpus ships with nltk data
-        pytest.skip(str(e))
+    g = load_wordnet()
     topo = Topology.from_graph(g)
     loader = NeighborLoader(topo, [5, 5], seeds=torch.arange(0, topo.num_nodes, 50), batch_size=512, seed=0)
     trace = record_trace(loader, 1)

@@ -9,9 +9,7 @@ import torch
 import graphpart as gp
 from graphpart import Graph
 from graphpart.datasets import load_karate_club, load_wordnet
-from graphpart.datasets.wordnet import WORDNET_DIR
 
-from ..helpers import needs_file
 from .invariants import check_partitioning, check_parts
 
 
@@ -115,7 +113,7 @@ def test_custom_assignment_array_and_dict():
     assert np.array_equal(q.node_part, p.node_part)
 
 
-@needs_file(WORDNET_DIR / "data.noun", "wordnet-base")
+@pytest.mark.needs_dataset("wordnet")
 @pytest.mark.parametrize("method,num_parts,num_hops", [("metis", 4, 1), ("random", 3, 2), ("metis", 2, 0)])
 def test_wordnet(method, num_parts, num_hops):
     g = load_wordnet()
