@@ -11,7 +11,7 @@ import resource
 import sys
 import time
 
-from _timing import time_calls
+from _timing import constraint_balance, time_calls
 
 os.environ.setdefault("DGLBACKEND", "pytorch")
 
@@ -51,5 +51,6 @@ cut = int((node_part[s] != node_part[d]).sum())
 print(json.dumps({
     "wall_s": wall, "metis_s": metis_time[0], "edge_cut": cut,
     "train_per_part": torch.bincount(node_part[g.ndata["train_mask"].bool()], minlength=num_parts).tolist(),
+    "constraints": constraint_balance(node_part.numpy(), g.ndata["train_mask"].numpy(), d.numpy(), num_parts),
     "peak_rss_gb_before": rss_before / 1e6,
 }))

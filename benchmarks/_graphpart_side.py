@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from _timing import time_calls
+from _timing import constraint_balance, time_calls
 
 import numpy as np
 import torch
@@ -43,4 +43,5 @@ cut = int((node_part[s] != node_part[d]).sum())
 print(json.dumps({
     "wall_s": wall, "metis_s": metis_time[0], "edge_cut": cut,
     "train_per_part": torch.bincount(node_part[g.ndata["train_mask"]], minlength=num_parts).tolist(),
+    "constraints": constraint_balance(node_part.numpy(), g.ndata["train_mask"].numpy(), d.numpy(), num_parts),
 }))

@@ -17,3 +17,20 @@ def time_calls(owner, name):
 
     setattr(owner, name, timed)
     return total
+
+
+def constraint_balance(node_part, train_mask, dst, num_parts):
+    """max/mean over parts of each balance constraint DGL's balance_ntypes=train_mask +
+    balance_edges sets: train and other node counts, and the in-degree of each (numpy arrays in)."""
+    import numpy as np
+
+    node_part = np.asarray(node_part)
+    train = np.asarray(train_mask).astype(bool)
+    indeg = np.bincount(np.asarray(dst), minlength=len(node_part))
+    out = {}
+    for name, mask in (("train", train), ("other", ~train)):
+        for what, weight in (("nodes", None), ("in-degree", indeg)):
+            loads = np.bincount(node_part[mask], weights=None if weight is None else weight[mask],
+                                minlength=num_parts)
+            out[f"{name} {what}"] = round(float(loads.max() / loads.mean()), 3)
+    return out

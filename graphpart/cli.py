@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ufactor", type=int, help="METIS imbalance tolerance in thousandths (30 = 1.03)")
     p.add_argument("--metis-max-edges", type=int, default=2_000_000,
                    help="METIS sees a uniform sample of at most this many undirected edges (0: all)")
+    p.add_argument("--metis-refine-rounds", type=int, default=4,
+                   help="after METIS saw a sample: rounds of refinement on every edge (0: none)")
     p.add_argument("--ctype", choices=["rm", "shem"], help="METIS coarsening matching")
     p.add_argument("--seed", type=int)
     p.add_argument("--mapping-out", help="also write orig_nids / orig_eids to this .pt file")
@@ -129,7 +131,7 @@ def _partition(args) -> int:
                   balance_edges=args.balance_edges, num_hops=args.num_hops,
                   num_trainers_per_machine=args.num_trainers_per_machine, objtype=args.objtype, seed=args.seed,
                   recursive=args.recursive, metis_options=options,
-                  metis_max_edges=args.metis_max_edges or None)
+                  metis_max_edges=args.metis_max_edges or None, metis_refine_rounds=args.metis_refine_rounds)
     advance(steps[2])
     config = save_partitions(p, args.graph_name, args.out_path, progress=not args.quiet, format=args.format)
     if args.mapping_out:

@@ -169,7 +169,8 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
                     num_hops: int = 1, part_method="metis", balance_ntypes=None, balance_edges: bool = False,
                     return_mapping: bool = False, num_trainers_per_machine: int = 1, objtype: str = "cut",
                     seed=None, recursive: bool = False, metis_options=None,
-                    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES, progress: bool = False,
+                    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES, metis_refine_rounds: int = 4,
+                    progress: bool = False,
                     format: str = "graphpart"):
     """Partition ``g`` and write the partitions under ``out_path`` (see the module docstring).
 
@@ -196,7 +197,8 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
     p = partition(g, num_parts, part_method=part_method, balance_ntypes=balance_ntypes,
                   balance_edges=balance_edges, num_hops=num_hops,
                   num_trainers_per_machine=num_trainers_per_machine, objtype=objtype, seed=seed,
-                  recursive=recursive, metis_options=metis_options, metis_max_edges=metis_max_edges)
+                  recursive=recursive, metis_options=metis_options, metis_max_edges=metis_max_edges,
+                  metis_refine_rounds=metis_refine_rounds)
     save_partitions(p, graph_name, out_path, progress=progress, format=format)
     if return_mapping:
         return p.orig_nids, p.orig_eids

@@ -292,6 +292,7 @@ def partition(
     recursive: bool = False,
     metis_options: MetisOptions | None = None,
     metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES,
+    metis_refine_rounds: int = 4,
 ) -> Partitioning:
     """Partition ``g`` into ``num_parts`` parts in memory (what ``partition_graph`` writes).
 
@@ -329,6 +330,10 @@ def partition(
         edges (default 2,000,000; ``None`` gives it every edge). Graphs below the
         budget are not affected. On large power-law graphs the sample partitions
         several times faster with a similar cut; on large meshes pass ``None``.
+    metis_refine_rounds : int
+        After METIS saw a sample: rounds of refinement on every edge (moves that lower
+        the cut while each part stays within the same tolerance in every constraint,
+        :mod:`graphpart.partitioning.refine`); 0 turns it off.
 
     Examples
     --------
@@ -364,7 +369,8 @@ def partition(
             trainer = metis_assignment(homo.src, homo.dst, n, total_parts, balance_ntypes=classes,
                                        balance_edges=bool(balance_edges), objtype=objtype,
                                        recursive=recursive, options=metis_options,
-                                       max_edges=metis_max_edges, seed=rng)
+                                       max_edges=metis_max_edges, seed=rng,
+                                       refine_rounds=check_count(metis_refine_rounds, "metis_refine_rounds"))
         else:
             raise GraphpartError(f"part_method must be 'metis', 'random' or an assignment, got {part_method!r}")
         method = part_method

@@ -169,6 +169,7 @@ def metis_assignment(
     ubvec: np.ndarray | None = None,
     max_edges: int | None = None,
     seed: Seed = None,
+    refine_rounds: int = 4,
 ) -> np.ndarray:
     """Assign each node of a (homogeneous, directed) edge list to one of ``num_parts`` parts.
 
@@ -194,7 +195,11 @@ def metis_assignment(
         edges (``None``: all). On large power-law graphs this is several times
         faster for a similar cut; on meshes it costs cut quality.
     seed : int, Generator or None
-        Seeds METIS (unless ``options.seed`` is set) and the isolated-node fill.
+        Seeds METIS (unless ``options.seed`` is set), the isolated-node fill and the refinement.
+    refine_rounds : int
+        When METIS saw a sample (``max_edges``), rounds of refinement on *every* edge afterwards
+        (:func:`~graphpart.partitioning.refine.refine_assignment`: moves that lower the cut while
+        every part stays within the same tolerance). 0 turns it off.
 
     Examples
     --------
@@ -244,4 +249,11 @@ def metis_assignment(
                                  options=options, recursive=recursive)
         part[connected] = sub_part
     _fill_isolated(part, isolated, cls, num_parts, rng)
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
+    sampled = max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges  # as metis_csr decides
+    if refine_rounds > 0 and sampled:
+        from .refine import refine_assignment
+
+        part = refine_assignment(src, dst, part, num_parts, vwgt, cls, ub, rng, rounds=refine_rounds)
     return part

@@ -1,0 +1,83 @@
+"""Refinement on the full graph after METIS saw a sample: moves that lower the cut under every constraint."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphpart.datasets import sbm
+from graphpart.partitioning.metis import balance_weights, metis_assignment
+from graphpart.partitioning.refine import _Edges, exchange, part_loads, rebalance, refine_assignment
+
+
+def _cut(src, dst, part):
+    return int((part[src] != part[dst]).sum())
+
+
+def _sbm_edges(seed=0):
+    g = sbm(block_sizes=[200] * 4, p_in=0.05, p_out=0.004, seed=seed)
+    s, d = g.edges()
+    return s.numpy(), d.numpy(), g.num_nodes()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 5), st.floats(1.01, 1.2))
+def test_exchange_lowers_the_cut_and_keeps_every_part_under_its_cap(seed, k, ub):
+    rng = np.random.default_rng(seed)
+    n = 120
+    src, dst = rng.integers(0, n, 400), rng.integers(0, n, 400)
+    keep = src != dst
+    src, dst = src[keep], dst[keep]
+    part = rng.permutation(np.arange(n) % k)
+    w = np.stack([np.ones(n, np.int64), rng.integers(0, 5, n)], axis=1)
+    cap = ub * w.sum(axis=0) / k
+    start = part_loads(part, w, k)
+    new = exchange(_Edges(src, dst, n, k), part, w, cap, np.random.default_rng(seed), rounds=5)
+    loads = part_loads(new, w, k)
+    # a part ends under the cap, or no heavier than it started
+    assert np.all((loads <= cap + 1e-9) | (loads <= start))
+    assert _cut(src, dst, new) <= _cut(src, dst, part)
+
+
+def test_rebalance_brings_overloaded_parts_under_the_cap():
+    src, dst, n = _sbm_edges()
+    part = np.zeros(n, dtype=np.int64)
+    part[: n // 8] = 1  # part 0 holds 7/8 of everything
+    w = np.ones((n, 1), np.int64)
+    cap = np.array([1.05 * n / 2])
+    new = rebalance(_Edges(src, dst, n, 2), part, w, cap, rounds=20)
+    assert part_loads(new, w, 2).max() <= cap[0]
+
+
+def test_refinement_recovers_planted_blocks_from_a_random_start():
+    src, dst, n = _sbm_edges(1)
+    rng = np.random.default_rng(0)
+    part = rng.permutation(np.arange(n) % 4)
+    new = refine_assignment(src, dst, part, 4, None, None, np.array([1.05]), rng, rounds=30)
+    assert _cut(src, dst, new) < 0.5 * _cut(src, dst, part)
+    assert np.bincount(new, minlength=4).max() <= 1.05 * n / 4
+
+
+@pytest.mark.parametrize("balanced", [False, True])
+def test_metis_on_a_sample_then_refined_beats_the_sample_alone(balanced):
+    g = sbm(block_sizes=[500] * 4, p_in=0.02, p_out=0.002, seed=3, train_frac=0.2)
+    s, d = (x.numpy() for x in g.edges())
+    n = g.num_nodes()
+    tm = g.ndata["train_mask"].numpy() if balanced else None
+    kwargs = dict(balance_ntypes=tm, balance_edges=balanced, max_edges=len(s) // 8, seed=0)
+    raw = metis_assignment(s, d, n, 4, refine_rounds=0, **kwargs)
+    refined = metis_assignment(s, d, n, 4, **kwargs)
+    assert _cut(s, d, refined) < _cut(s, d, raw)
+    w, _ = balance_weights(n, tm, balanced, np.bincount(d, minlength=n))
+    w = np.ones((n, 1), np.int64) if w is None else w
+    loads = part_loads(refined, w, 4)
+    assert np.all(loads.max(axis=0) <= 1.05 * loads.mean(axis=0) + 1)
+
+
+def test_no_refinement_when_metis_saw_every_edge():
+    s, d, n = _sbm_edges(2)
+    a = metis_assignment(s, d, n, 4, seed=0, max_edges=None)
+    b = metis_assignment(s, d, n, 4, seed=0, max_edges=None, refine_rounds=0)
+    assert np.array_equal(a, b)
