@@ -54,7 +54,7 @@ class _Edges:
         return out.reshape(self.n, self.k)
 
 
-def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarray, rounds: int = 10) -> np.ndarray:
+def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarray, rounds: int = 30) -> np.ndarray:
     """Move nodes out of parts that exceed ``ub * total / num_parts`` in any constraint, cheapest first.
 
     A node's price is the cut it adds (its edges into its part minus those into the target, the
@@ -72,6 +72,7 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
     part = part.copy()
     num_parts = edges.k
     w = np.asarray(weights, dtype=np.int64)
+    by_room = False
     for r in range(rounds):
         loads = part_loads(part, w, num_parts)
         over = np.maximum(loads - cap[None, :], 0)  # (k, ncon)
@@ -88,7 +89,10 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
         wc = w[cand]
         fits = np.all(wc[:, None, :] <= room[None, :, :], axis=2)  # (m, k): target has room for the node
         fits[np.arange(len(cand)), own] = False
-        score = np.where(fits, conn, -1)
+        # a node goes where it has most neighbours; when that jammed the last round (every node
+        # queued for the same few parts), where the overloaded constraints have most room
+        key = (room[None, :, :] * (over[own] > 0)[:, None, :] / np.maximum(cap, 1)).sum(axis=2) if by_room else conn
+        score = np.where(fits, key, -1)
         target = score.argmax(axis=1)
         ok = fits[np.arange(len(cand)), target]
         cand, own, wc, target = cand[ok], own[ok], wc[ok], target[ok]
@@ -114,7 +118,11 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
         part[cand[fit]] = target[fit]
         logger.info("rebalance round %d: moved %d nodes", r, int(fit.sum()))
         if not fit.any():
-            break
+            if by_room:
+                break
+            by_room = True
+        else:
+            by_room = False
     return part
 
 
