@@ -16,7 +16,7 @@ __all__ = ["atomic_write", "atomic_dir"]
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator:
+def atomic_write(path: str | os.PathLike, mode: str = "wb", fsync: bool = True) -> Iterator:
     """Open a temporary sibling of ``path`` for writing; rename it over ``path`` on success.
 
     A failure (or a kill) leaves any earlier ``path`` untouched and no partial file.
@@ -37,7 +37,8 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator:
         with os.fdopen(fd, mode) as f:
             yield f
             f.flush()
-            os.fsync(f.fileno())
+            if fsync:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

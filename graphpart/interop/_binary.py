@@ -161,7 +161,10 @@ class Reader:
         self.pos += nbytes
         # DGL's records are packed, so most arrays start at an odd offset; torch reads such views
         # correctly on x86-64 and ARM64, so they are mapped rather than copied.
-        t = torch.from_numpy(flat.reshape(shape))
+        try:
+            t = torch.from_numpy(flat.reshape(shape))
+        except (ValueError, RuntimeError) as exc:  # e.g. an empty array with absurd dimensions
+            raise self.fail(f"{what} of shape {shape} cannot be made ({exc})", start) from None
         if dtype in _NUMPY:
             t = t.view(dtype)
         return t

@@ -19,7 +19,18 @@ import torch
 from ..errors import FormatError
 from ..graph import Graph
 
-__all__ = ["ForeignPart", "Relabeled"]
+__all__ = ["ForeignPart", "Relabeled", "check_types"]
+
+
+def check_types(ntypes: list, etypes: list, source: str) -> None:
+    """Type names from a foreign META: plain names (they become file names), edge ends among the nodes."""
+    bad = [t for t in ntypes if not isinstance(t, str) or not t or any(c in t for c in "/\\") or ".." in t]
+    if not ntypes or bad:
+        raise FormatError(f"{source}: node types must be plain non-empty names, got {ntypes[:10]!r}")
+    for e in etypes:
+        if not (isinstance(e, tuple) and len(e) == 3 and all(isinstance(x, str) and x for x in e)
+                and e[0] in ntypes and e[2] in ntypes and not any("/" in x or "\\" in x or ".." in x for x in e)):
+            raise FormatError(f"{source}: edge type {e!r} is not (src, rel, dst) over the node types {ntypes[:10]}")
 
 
 @dataclass
@@ -134,6 +145,10 @@ class Relabeled:
                 len(torch.unique(new)) != len(new):
             raise FormatError(f"{self.source}: partition {part_id} stores {what} rows for {len(new)} ids of "
                               f"{key!r}, but owns {b - a} of them by the partition map")
+        for name, v in data.items():
+            if v is not None and (not isinstance(v, torch.Tensor) or v.dim() == 0 or len(v) != len(ids)):
+                raise FormatError(f"{self.source}: partition {part_id} {what} data {key}/{name} has "
+                                  f"{tuple(getattr(v, 'shape', ()))} rows for {len(ids)} ids")
         order = torch.argsort(new)
         return {f"{key}/{name}": v[order] for name, v in data.items() if v is not None}
 

@@ -19,7 +19,7 @@ import torch
 
 from ..errors import FormatError
 
-__all__ = ["load_torch", "load_pickle_records"]
+__all__ = ["load_torch", "load_pickle_records", "check_tensors"]
 
 
 def _plain_dict(default_factory=None) -> dict:
@@ -27,11 +27,35 @@ def _plain_dict(default_factory=None) -> dict:
     return {}
 
 
+def check_tensors(obj: object, path: Path, what: str) -> object:
+    """``obj`` if every tensor in it (nested in dicts, lists, tuples) is backed by enough bytes.
+
+    Weights-only loading accepts a one-element storage viewed with a huge size and stride 0: a
+    1 KB file that becomes a 16 GB tensor at the first copy. Such views are refused.
+    """
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, torch.Tensor):
+            if x.numel() and x.untyped_storage().nbytes() < x.numel() * x.element_size():
+                raise FormatError(f"{what}: {path} holds a tensor of shape {tuple(x.shape)} over only "
+                                  f"{x.untyped_storage().nbytes()} bytes (a strided view; refused)")
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif hasattr(x, "__dict__") and "_state" in x.__dict__:  # GraphBolt's inert stand-ins
+            stack.append(x.__dict__["_state"])
+    return obj
+
+
 def load_torch(path: Path, what: str) -> object:
     """A weights-only ``torch.load`` (memory-mapped); a clear :class:`FormatError` on anything else."""
     try:
         with torch.serialization.safe_globals([(_plain_dict, "collections.defaultdict"), dict]):
-            return torch.load(path, weights_only=True, mmap=True)
+            return check_tensors(torch.load(path, weights_only=True, mmap=True), path, what)
+    except FormatError:
+        raise
     except FileNotFoundError:
         raise FormatError(f"{what}: {path} is missing") from None
     except Exception as exc:  # torch raises several types for damaged or hostile files
@@ -42,7 +66,7 @@ def _storage_from_bytes(data: bytes):
     return torch.load(io.BytesIO(data), weights_only=True)
 
 
-class _Unpickler(pickle.Unpickler):
+class _Unpickler(pickle._Unpickler):  # the Python one: its memo is a dict, not a table a hostile index sizes
     _ALLOWED = {
         ("torch._utils", "_rebuild_tensor_v2"): torch._utils._rebuild_tensor_v2,
         ("collections", "OrderedDict"): collections.OrderedDict,
@@ -67,10 +91,12 @@ def load_pickle_records(path: Path, what: str, allow_tensors: bool = True, limit
         with open(path, "rb") as f:
             size = path.stat().st_size
             while at < size and len(records) < limit:
-                records.append(_Unpickler(f, allow_tensors).load())
+                records.append(check_tensors(_Unpickler(f, allow_tensors).load(), path, what))
                 at = f.tell()
     except FileNotFoundError:
         raise FormatError(f"{what}: {path} is missing") from None
+    except FormatError:
+        raise
     except Exception as exc:  # UnpicklingError, EOFError, and whatever a damaged stream raises
         raise FormatError(f"{what}: {path}, the record at byte {at} is not a plain pickle of tensors "
                           f"({type(exc).__name__}: {exc})") from None

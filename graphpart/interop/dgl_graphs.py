@@ -53,7 +53,10 @@ _HEADER = 4096
 def _named(r: Reader, what: str) -> dict[str, torch.Tensor]:
     out = {}
     for i in range(r.count(what, 16)):
+        at = r.pos
         name = r.string(f"the name of {what}[{i}]")
+        if name in out:
+            raise r.fail(f"{what}: name {name!r} appears twice", at)
         out[name] = r.ndarray(f"{what} {name!r}")
     return out
 
@@ -67,17 +70,26 @@ def _csr(r: Reader, what: str) -> tuple[int, int, torch.Tensor, torch.Tensor, to
     if rows < 0 or cols < 0 or indptr.shape != (rows + 1,) or indices.dim() != 1 or data.shape != indices.shape:
         raise r.fail(f"{what}: CSR of {rows}x{cols} has indptr {tuple(indptr.shape)}, indices "
                      f"{tuple(indices.shape)}, data {tuple(data.shape)}", at)
+    if indptr.dtype not in (torch.int32, torch.int64):
+        raise r.fail(f"{what}: CSR indptr must be int32 or int64, got {indptr.dtype}", at)
     ip = indptr.to(torch.int64)
     if rows and (int(ip[0]) != 0 or int(ip[-1]) != len(indices) or bool((ip[1:] < ip[:-1]).any())):
         raise r.fail(f"{what}: CSR indptr is not non-decreasing from 0 to {len(indices)}", at)
     _check_ids(r, indices, cols, f"{what} indices", at)
-    _check_ids(r, data, len(indices), f"{what} edge ids", at)
+    _check_permutation(r, data, f"{what} edge ids", at)
     return rows, cols, ip, indices.to(torch.int64), data.to(torch.int64)
 
 
+def _check_permutation(r: Reader, ids: torch.Tensor, what: str, at: int) -> None:
+    """``ids`` must hold each of ``0..len-1`` once (edge ids that place every edge exactly once)."""
+    _check_ids(r, ids, len(ids), what, at)
+    if len(ids) and not bool(torch.bincount(ids.to(torch.int64), minlength=len(ids)).eq(1).all()):
+        raise r.fail(f"{what} repeat an id: they must be a permutation of 0..{len(ids) - 1}", at)
+
+
 def _check_ids(r: Reader, ids: torch.Tensor, bound: int, what: str, at: int) -> None:
-    if ids.dtype.is_floating_point or ids.dtype == torch.bool:
-        raise r.fail(f"{what} must be integers, got {ids.dtype}", at)
+    if ids.dtype not in (torch.int32, torch.int64):  # DGL's only id types
+        raise r.fail(f"{what} must be int32 or int64 ids, got {ids.dtype}", at)
     if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= bound):
         raise r.fail(f"{what} must lie in [0, {bound}), got [{int(ids.min())}, {int(ids.max())}]", at)
 
@@ -85,7 +97,10 @@ def _check_ids(r: Reader, ids: torch.Tensor, bound: int, what: str, at: int) -> 
 def _metagraph(r: Reader, what: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, int]:
     """An ImmutableGraph: ``(src type, dst type, edge id)`` per metaedge, and the node count."""
     r.magic(_IMMUTABLE_MAGIC, f"ImmutableGraph ({what})")
-    n, _, indptr, indices, data = _csr(r, what)
+    at = r.pos
+    n, cols, indptr, indices, data = _csr(r, what)
+    if cols != n:
+        raise r.fail(f"{what}: a metagraph is square (types x types), got {n} x {cols}", at)
     src = torch.repeat_interleave(torch.arange(n), torch.diff(indptr))
     return src, indices, data, n
 
@@ -102,7 +117,9 @@ def _coo(r: Reader, what: str) -> tuple[int, int, torch.Tensor, torch.Tensor]:
     _check_ids(r, row, rows, f"{what} rows", at)
     _check_ids(r, col, cols, f"{what} cols", at)
     if len(data):  # edge ids given explicitly: put edges in id order
-        _check_ids(r, data, len(row), f"{what} edge ids", at)
+        if len(data) != len(row):
+            raise r.fail(f"{what}: COO has {len(row)} edges but {len(data)} edge ids", at)
+        _check_permutation(r, data, f"{what} edge ids", at)
         order = torch.empty_like(data, dtype=torch.int64)
         order[data.to(torch.int64)] = torch.arange(len(data))
         row, col = row[order], col[order]

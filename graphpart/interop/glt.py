@@ -22,7 +22,7 @@ from pathlib import Path
 import torch
 
 from ..errors import FormatError
-from ._relabel import ForeignPart, Relabeled
+from ._relabel import ForeignPart, Relabeled, check_types
 from ._safe_load import load_pickle_records, load_torch
 
 __all__ = ["read_glt", "is_glt_folder"]
@@ -64,8 +64,11 @@ def _feature(folder: Path, what: str) -> tuple[torch.Tensor, dict[str, torch.Ten
     ids = load_pickle_records(folder / "ids.pkl", what)
     if not all(isinstance(x, torch.Tensor) for x in feats + ids) or len(feats) != len(ids):
         raise FormatError(f"{what}: {folder} should hold as many tensor chunks in feats.pkl as in ids.pkl")
-    ids_t = _ids(torch.cat(ids) if ids else torch.zeros(0, dtype=torch.int64), f"{folder}/ids.pkl")
-    rows = torch.cat(feats) if feats else torch.zeros(0)
+    try:
+        ids_t = _ids(torch.cat(ids) if ids else torch.zeros(0, dtype=torch.int64), f"{folder}/ids.pkl")
+        rows = torch.cat(feats) if feats else torch.zeros(0)
+    except RuntimeError as exc:  # 0-d or mismatched chunks
+        raise FormatError(f"{what}: {folder} holds chunks that do not stack ({exc})") from None
     if len(rows) != len(ids_t):
         raise FormatError(f"{what}: {folder} has {len(rows)} feature rows for {len(ids_t)} ids")
     return ids_t, {"feat": rows}
@@ -79,6 +82,7 @@ def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
     where = f"GLT partitions {root}"
     if hetero:
         ntypes, etypes = list(meta["node_types"]), [tuple(e) for e in meta["edge_types"]]
+        check_types(ntypes, etypes, where)
         node_part = {t: _ids(load_torch(root / "node_pb" / f"{t}.pt", where), f"node_pb/{t}.pt") for t in ntypes}
     else:
         ntypes, etypes = ["_N"], [HOMO_ETYPE]

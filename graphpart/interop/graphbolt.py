@@ -31,6 +31,7 @@ import torch
 from .._io import atomic_write
 from ..errors import FormatError
 from ..graph import Graph
+from ._safe_load import check_tensors
 
 __all__ = ["GraphBoltGraph", "load_graphbolt", "save_graphbolt"]
 
@@ -99,7 +100,9 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     path = Path(path)
     try:
         with torch.serialization.safe_globals([_PyGraph, _ScriptObject]):
-            obj = torch.load(path, weights_only=True, mmap=True)
+            obj = check_tensors(torch.load(path, weights_only=True, mmap=True), path, "GraphBolt graph")
+    except FormatError:
+        raise
     except Exception as exc:  # torch raises several types for damaged or hostile files
         raise _fail(path, f"{type(exc).__name__}: {exc}") from None
     if not isinstance(obj, _PyGraph) or not isinstance(getattr(obj, "_state", None), dict):
@@ -126,6 +129,18 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
         raise _fail(path, f"indptr is not non-decreasing from 0 to the {len(gb.indices)} edges")
     if len(gb.indices) and (int(gb.indices.min()) < 0 or int(gb.indices.max()) >= gb.num_nodes):
         raise _fail(path, f"indices leave [0, {gb.num_nodes})")
+    for t, name in ((gb.indptr, "indptr"), (gb.indices, "indices")):
+        if t.dtype not in (torch.int32, torch.int64):
+            raise _fail(path, f"{name} must be int32 or int64, got {t.dtype}")
+    rows = {"node": gb.num_nodes, "edge": len(gb.indices)}
+    for kind, attrs in (("node", gb.node_attributes), ("edge", gb.edge_attributes)):
+        for key, t in attrs.items():
+            if t.dim() == 0 or len(t) != rows[kind]:
+                raise _fail(path, f"{kind} attribute {key!r} has shape {tuple(t.shape)}, expected {rows[kind]} rows")
+            if key == "_ID" and (t.dtype.is_floating_point or t.dtype == torch.bool):
+                raise _fail(path, f"{kind} _ID must be integers, got {t.dtype}")
+    if gb.type_per_edge is not None and gb.type_per_edge.shape != gb.indices.shape:
+        raise _fail(path, f"type_per_edge has shape {tuple(gb.type_per_edge.shape)}, expected {tuple(gb.indices.shape)}")
     return gb
 
 

@@ -15,14 +15,15 @@ DGL or by graphpart in either format loads the same way.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import torch
 
+from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
 from .dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
+from ._safe_load import check_tensors
 from .dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
 
 __all__ = ["FORMATS", "check_format", "part_file_names", "write_graph_file", "write_feats_file",
@@ -77,9 +78,8 @@ def sniff(path: Path) -> str:
 
 def _torch_save(obj: dict, path: Path) -> None:
     """``torch.save`` through a temporary sibling: a re-run task or a kill never leaves half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
+    with atomic_write(path, fsync=False) as f:  # a unique temporary, removed on failure
+        torch.save(obj, f)
 
 
 def _cast(data: dict, dtypes: dict) -> dict:
@@ -113,7 +113,9 @@ def write_feats_file(path: Path, feats: dict[str, torch.Tensor]) -> None:
 
 def _torch_load(path: Path) -> object:
     try:
-        return torch.load(path, weights_only=True, mmap=True)
+        return check_tensors(torch.load(path, weights_only=True, mmap=True), path, "partition file")
+    except FormatError:
+        raise
     except Exception as exc:  # torch raises several types for damaged or foreign files
         raise FormatError(f"{path} is not a readable tensor file: neither DGL's binary format nor a "
                           f"weights-only torch file ({type(exc).__name__}: {exc})") from None

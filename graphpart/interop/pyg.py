@@ -27,7 +27,7 @@ import torch
 
 from .._io import atomic_dir
 from ..errors import FormatError, GraphpartError
-from ._relabel import ForeignPart, Relabeled
+from ._relabel import ForeignPart, Relabeled, check_types
 from ._safe_load import load_torch
 
 __all__ = ["export_pyg", "read_pyg", "is_pyg_folder"]
@@ -153,6 +153,7 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
     if hetero:
         ntypes = list(meta["node_types"])
         etypes = [tuple(e) for e in meta["edge_types"]]
+        check_types(ntypes, etypes, f"PyG partition folder {root}")
         node_part = {t: _tensor(load_torch(root / "node_map" / f"{t}.pt", "PyG node map"), f"node_map/{t}.pt")
                      for t in ntypes}
         edge_part = {e: _tensor(load_torch(root / "edge_map" / f"{_etype_file(e)}.pt", "PyG edge map"), f"edge_map/{e}")
@@ -193,8 +194,12 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
         for t, d in nf.items():
             if not isinstance(d, dict) or "global_id" not in d:
                 raise FormatError(f"{folder / 'node_feats.pt'}: {t!r} lacks global_id")
-            ids = d["id"] if "id" in d else d["global_id"] - (0 if ours or not hetero else noff[t])
-            node_feats[t] = (_tensor(ids, f"{folder}/node_feats.pt {t} ids"),
+            if t not in noff:
+                raise FormatError(f"{folder / 'node_feats.pt'}: node type {t!r} is not in META.json")
+            ids = _tensor(d["id"] if "id" in d else d["global_id"], f"{folder}/node_feats.pt {t} ids")
+            if "id" not in d and hetero and not ours:
+                ids = ids - noff[t]
+            node_feats[t] = (ids,
                              {n: v for n, v in (d.get("feats") or {}).items() if isinstance(v, torch.Tensor)})
         edge_feats = {}
         for e, d in ef.items():

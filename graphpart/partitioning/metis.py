@@ -26,6 +26,8 @@ from ._metis_ctypes import MetisOptions, part_graph
 __all__ = ["metis_csr", "balance_weights", "metis_assignment", "MetisOptions"]
 
 logger = logging.getLogger(__name__)
+#: Refinement keeps an int64 table of nodes x parts (2 GiB at this size) and is skipped above it.
+_REFINE_MAX_CELLS = 1 << 28
 
 
 def _pair_sample(a: np.ndarray, b: np.ndarray, fraction: float, salt: int) -> np.ndarray:
@@ -252,7 +254,10 @@ def metis_assignment(
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)
     sampled = max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges  # as metis_csr decides
-    if refine_rounds > 0 and sampled:
+    # refinement holds a dense (nodes x parts) count table: skip it where that would not fit easily
+    if refine_rounds > 0 and sampled and num_nodes * num_parts > _REFINE_MAX_CELLS:
+        logger.warning("skipping refinement: %d nodes x %d parts exceeds its table budget", num_nodes, num_parts)
+    elif refine_rounds > 0 and sampled:
         from .refine import refine_assignment
 
         part = refine_assignment(src, dst, part, num_parts, vwgt, cls, ub, rng, rounds=refine_rounds)

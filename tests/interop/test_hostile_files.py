@@ -107,3 +107,42 @@ def test_a_pickle_in_place_of_a_dgl_file_is_not_run(tmp_path):
         with pytest.raises(FormatError, match="magic number"):
             loader(tmp_path / "x.dgl")
     assert not os.path.exists("/tmp/graphpart_dgl_pwned")
+
+
+def test_csr_edge_ids_must_be_a_permutation(tmp_path):
+    from graphpart import Graph
+    from graphpart.interop import save_graphs
+
+    save_graphs(tmp_path / "g.dgl", [Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0])], formats=("csr",))
+    raw = bytearray((tmp_path / "g.dgl").read_bytes())
+    csr = raw.rindex(struct.pack("<Q", 0xDD6CD31205DFF127))  # the relation's CSR (the last one)
+    data = raw.index(struct.pack("<Q", NDARRAY_MAGIC), raw.index(struct.pack("<Q", NDARRAY_MAGIC), raw.index(
+        struct.pack("<Q", NDARRAY_MAGIC), csr) + 8) + 8)  # third NDArray: the edge ids
+    struct.pack_into("<q", raw, data + 48 + 8, 0)  # edge ids [0, 1, 2, 3] -> [0, 0, 2, 3]
+    (tmp_path / "g.dgl").write_bytes(bytes(raw))
+    with pytest.raises(FormatError, match="permutation"):
+        load_graphs(tmp_path / "g.dgl")
+
+
+def test_a_tiny_pickle_cannot_size_a_huge_memo(tmp_path):
+    import shutil
+
+    from graphpart import load_partition
+    from graphpart.datasets import peer_partitions
+
+    shutil.copytree(peer_partitions("karate", "glt"), tmp_path / "p")
+    (tmp_path / "p" / "META").write_bytes(b"\x80\x02N" + b"r" + struct.pack("<I", 2**32 - 1) + b".")
+    with pytest.raises(FormatError, match="META must be one dict"):
+        load_partition(tmp_path / "p", 0)
+
+
+def test_strided_views_over_a_tiny_storage_are_refused(tmp_path):
+    import shutil
+
+    from graphpart import load_partition
+    from graphpart.datasets import peer_partitions
+
+    shutil.copytree(peer_partitions("karate", "pyg"), tmp_path / "p")
+    torch.save(torch.zeros(1, dtype=torch.int64).expand(2_000_000_000), tmp_path / "p" / "node_map.pt")
+    with pytest.raises(FormatError, match="strided view"):
+        load_partition(tmp_path / "p", 0)

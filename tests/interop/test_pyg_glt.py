@@ -132,3 +132,30 @@ def test_pickled_payloads_in_peer_folders_are_refused(tmp_path, peer, victim):
         for i in range(2):
             gp.load_partition(tmp_path / "p", i)
     assert not os.path.exists("/tmp/graphpart_peer_pwned")
+
+
+def test_feature_rows_must_match_their_ids(tmp_path):
+    import shutil
+
+    from graphpart.datasets import peer_partitions
+
+    shutil.copytree(peer_partitions("karate", "pyg"), tmp_path / "p")
+    nf = torch.load(tmp_path / "p" / "part_0" / "node_feats.pt", weights_only=True)
+    nf["feats"]["x"] = torch.cat([nf["feats"]["x"], nf["feats"]["x"][:5]])
+    torch.save(nf, tmp_path / "p" / "part_0" / "node_feats.pt")
+    with pytest.raises(gp.FormatError, match="rows for"):
+        gp.load_partition(tmp_path / "p", 0)
+
+
+def test_type_names_from_meta_cannot_leave_the_folder(tmp_path):
+    import json
+    import shutil
+
+    from graphpart.datasets import peer_partitions
+
+    shutil.copytree(peer_partitions("hetero3", "pyg"), tmp_path / "p")
+    meta = json.loads((tmp_path / "p" / "META.json").read_text())
+    meta["node_types"][0] = "../../outside"
+    (tmp_path / "p" / "META.json").write_text(json.dumps(meta))
+    with pytest.raises(gp.FormatError, match="plain non-empty names"):
+        gp.load_partition(tmp_path / "p", 0)
