@@ -95,19 +95,27 @@ def export_pyg(p, out: str | os.PathLike) -> Path:
         else:
             _save(assign[g.ntypes[0]].clone(), tmp / "node_map.pt")
             _save(edge_part[g.canonical_etypes[0]], tmp / "edge_map.pt")
+        # one sort per type: edges by (partition, destination), nodes by partition; then slices
+        edge_order, edge_bounds, node_order, node_bounds = {}, {}, {}, {}
+        for e in g.canonical_etypes:
+            d = g.edges(e)[1]
+            edge_order[e] = torch.argsort(edge_part[e] * max(g.num_nodes(e[2]), 1) + d, stable=True)
+            edge_bounds[e] = torch.searchsorted(edge_part[e][edge_order[e]], torch.arange(k + 1))
+        for t in g.ntypes:
+            node_order[t] = torch.argsort(assign[t], stable=True)
+            node_bounds[t] = torch.searchsorted(assign[t][node_order[t]], torch.arange(k + 1))
         for i in range(k):
             graph, nfeat, efeat = {}, {}, {}
             for e in g.canonical_etypes:
                 s, d = g.edges(e)
-                ids = torch.nonzero(edge_part[e] == i).flatten()
-                ids = ids[torch.argsort(d[ids], stable=True)]
+                ids = edge_order[e][edge_bounds[e][i]:edge_bounds[e][i + 1]]
                 graph[e] = {"row": s[ids].clone(), "col": d[ids].clone(), "edge_id": ids,
                             "size": (g.num_nodes(e[0]), g.num_nodes(e[2]))}
                 data = {name: v[ids].clone() for name, v in g.edge_data(e).items()}
                 if data:
                     efeat[e] = {"global_id": ids, "feats": data}
             for t in g.ntypes:
-                ids = torch.nonzero(assign[t] == i).flatten()
+                ids = torch.sort(node_order[t][node_bounds[t][i]:node_bounds[t][i + 1]]).values
                 if len(ids):  # PyG's feature store cannot index an empty id list
                     nfeat[t] = {"global_id": ids, "id": ids,
                                 "feats": {name: v[ids].clone() for name, v in g.node_data(t).items()}}
