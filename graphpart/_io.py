@@ -33,8 +33,9 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", fsync: bool = True) 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)  # reopened by name, so the file object says which file it is
     try:
-        with os.fdopen(fd, mode) as f:
+        with open(tmp, mode) as f:
             yield f
             f.flush()
             if fsync:
