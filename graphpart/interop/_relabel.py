@@ -18,6 +18,7 @@ import torch
 
 from ..errors import FormatError
 from ..graph import Graph
+from ..partitioning.reshuffle import block_bounds, group_order, group_rank
 
 __all__ = ["ForeignPart", "Relabeled", "check_types"]
 
@@ -43,23 +44,16 @@ class ForeignPart:
 
 
 def _renumber(parts: list[torch.Tensor], num_parts: int) -> tuple[np.ndarray, list[torch.Tensor], list[torch.Tensor]]:
-    """Bounds (parts, types, 2), new id of every original id, original id of every new id, per type."""
-    counts = np.stack([np.bincount(p.numpy(), minlength=num_parts) if len(p) else np.zeros(num_parts, np.int64)
-                       for p in parts], axis=1).astype(np.int64) if parts else np.zeros((num_parts, 0), np.int64)
-    flat = counts.reshape(-1)
-    starts = (np.cumsum(flat) - flat).reshape(counts.shape)
-    bounds = np.stack([starts, starts + counts], axis=-1)
-    new_of, old_of = [], []
-    for t, p in enumerate(parts):
-        order = torch.argsort(p, stable=True)
-        sp = p[order]
-        first = torch.from_numpy(np.concatenate([[0], np.cumsum(counts[:, t])[:-1]]))
-        rank = torch.arange(len(p)) - first[sp]
-        new = torch.empty(len(p), dtype=torch.int64)
-        new[order] = torch.from_numpy(starts[:, t])[sp] + rank
-        new_of.append(new)
-        old_of.append(order)
-    return bounds, new_of, old_of
+    """Bounds (parts, types, 2), new id of every original id, original id of every new id, per type.
+
+    The same id-order rule as graphpart's reshuffle: partition-major, then type, stable inside.
+    """
+    grouped = [group_order(p.numpy(), num_parts) for p in parts]
+    counts = np.stack([c for _, c in grouped], axis=1) if parts else np.zeros((num_parts, 0), np.int64)
+    bounds = block_bounds(counts)
+    new_of = [torch.from_numpy(bounds[:, t, 0][p.numpy()] + group_rank(order, counts[:, t]))
+              for t, (p, (order, _)) in enumerate(zip(parts, grouped))]
+    return bounds, new_of, [torch.from_numpy(order) for order, _ in grouped]
 
 
 class Relabeled:

@@ -322,14 +322,12 @@ def save_graphs(path: str | os.PathLike, graphs: list[Graph], labels: dict | Non
         for v in (GRAPH_FILE_MAGIC, 2, 2, len(graphs)):
             w.u64(v)
         f.write(bytes(_HEADER - 32))
-        label_start = w.tell() + 8
-        w.u64(0)  # patched below, once the labels' size is known
+        w.u64(0)  # the first graph's offset: patched below, once the labels' size is known
         _write_named(w, dict(labels or {}))
         end = w.tell()
         f.seek(_HEADER)
         w.u64(end)
         f.seek(end)
-        assert label_start == _HEADER + 8
         offsets = []
         for g in graphs:
             offsets.append(w.tell())

@@ -54,6 +54,14 @@ class _Edges:
         return out.reshape(self.n, self.k)
 
 
+def _group_cumsum(groups: np.ndarray, w: np.ndarray, num_groups: int) -> np.ndarray:
+    """Running sums of the rows of ``w`` inside each run of equal (sorted) ``groups``, inclusive."""
+    cum = np.cumsum(w, axis=0)
+    starts = np.searchsorted(groups, np.arange(num_groups))
+    before = np.concatenate([np.zeros((1, w.shape[1]), dtype=cum.dtype), cum])[starts]
+    return cum - before[groups]
+
+
 def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarray, rounds: int = 30) -> np.ndarray:
     """Move nodes out of parts that exceed ``ub * total / num_parts`` in any constraint, cheapest first.
 
@@ -95,26 +103,21 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
         score = np.where(fits, key, -1)
         target = score.argmax(axis=1)
         ok = fits[np.arange(len(cand)), target]
-        cand, own, wc, target = cand[ok], own[ok], wc[ok], target[ok]
-        loss = (conn[ok][np.arange(len(cand)), own] - conn[ok][np.arange(len(cand)), target]).astype(np.float64)
+        cand, own, wc, target, conn = cand[ok], own[ok], wc[ok], target[ok], conn[ok]
+        rows = np.arange(len(cand))
+        loss = (conn[rows, own] - conn[rows, target]).astype(np.float64)
         relief = (np.minimum(wc, over[own]) / np.maximum(over[own], 1)).sum(axis=1)
         price = loss / np.maximum(relief, 1e-12)
         # from each source part, the cheapest nodes until its overload is covered
         order = np.lexsort((price, own))
         cand, own, wc, target = cand[order], own[order], wc[order], target[order]
-        starts = np.searchsorted(own, np.arange(num_parts))
-        cum = np.cumsum(wc, axis=0)
-        before = np.concatenate([np.zeros((1, w.shape[1]), dtype=cum.dtype), cum])[starts][own]
-        still_needed = np.any(((cum - wc - before) < over[own]) & (over[own] > 0), axis=1)
+        still_needed = np.any(((_group_cumsum(own, wc, num_parts) - wc) < over[own]) & (over[own] > 0), axis=1)
         cand, own, wc, target, prio = (cand[still_needed], own[still_needed], wc[still_needed],
                                        target[still_needed], np.arange(len(cand))[still_needed])
         # each target accepts while it stays under every cap
         order = np.lexsort((prio, target))
         cand, wc, target = cand[order], wc[order], target[order]
-        starts = np.searchsorted(target, np.arange(num_parts))
-        cum = np.cumsum(wc, axis=0)
-        before = np.concatenate([np.zeros((1, w.shape[1]), dtype=cum.dtype), cum])[starts][target]
-        fit = np.all(cum - before <= room[target], axis=1)
+        fit = np.all(_group_cumsum(target, wc, num_parts) <= room[target], axis=1)
         part[cand[fit]] = target[fit]
         logger.info("rebalance round %d: moved %d nodes", r, int(fit.sum()))
         if not fit.any():
