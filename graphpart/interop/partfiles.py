@@ -15,6 +15,8 @@ DGL or by graphpart in either format loads the same way.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -76,9 +78,21 @@ def sniff(path: Path) -> str:
     return "torch" if head[:2] == b"PK" else "unknown"
 
 
+@contextlib.contextmanager
+def _without_crc32() -> Iterator[None]:
+    """Skip the zip CRC-32 in ``torch.save`` (most of its time on large tensors; ``torch.load`` of
+    every version does not check it). The rename into place is what guards against torn files."""
+    saved = torch.serialization.get_crc32_options()
+    torch.serialization.set_crc32_options(False)
+    try:
+        yield
+    finally:
+        torch.serialization.set_crc32_options(saved)
+
+
 def _torch_save(obj: dict, path: Path) -> None:
     """``torch.save`` through a temporary sibling: a re-run task or a kill never leaves half a file."""
-    with atomic_write(path, fsync=False) as f:  # a unique temporary, removed on failure
+    with atomic_write(path, fsync=False) as f, _without_crc32():  # a unique temporary, removed on failure
         torch.save(obj, f)
 
 

@@ -24,7 +24,7 @@ from .reshuffle import Reshuffle, reshuffle
 __all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES"]
 
 #: Undirected edges METIS sees at most by default (a uniform sample of larger graphs).
-DEFAULT_METIS_MAX_EDGES = 2_000_000
+DEFAULT_METIS_MAX_EDGES = 1_000_000
 
 
 @dataclass(frozen=True)

@@ -30,28 +30,66 @@ logger = logging.getLogger(__name__)
 _REFINE_MAX_CELLS = 1 << 28
 
 
-def _pair_sample(a: np.ndarray, b: np.ndarray, fraction: float, salt: int) -> np.ndarray:
-    """Keep-mask for pairs ``(a, b)`` with ``a <= b``: a seeded hash, so duplicates agree."""
-    threshold = np.uint64(int(fraction * (1 << 53)))
-    with np.errstate(over="ignore"):
-        h = a.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-        h ^= (b.view(np.uint64) + np.uint64(salt)) * np.uint64(0xC2B2AE3D27D4EB4F)
-        h ^= h >> np.uint64(31)
-        h *= np.uint64(0x94D049BB133111EB)
-        h ^= h >> np.uint64(29)
-        h >>= np.uint64(11)
-    return h < threshold
+def _keep_probability(deg_a: np.ndarray, deg_b: np.ndarray, per_node: float) -> np.ndarray:
+    """Chance that an edge is kept when each end keeps about ``per_node`` of its edges."""
+    qa = np.minimum(np.float32(1), np.float32(per_node) / deg_a)
+    qb = np.minimum(np.float32(1), np.float32(per_node) / deg_b)
+    return qa + qb - qa * qb
+
+
+def _edges_per_node(deg_a: np.ndarray, deg_b: np.ndarray, budget: int) -> float:
+    """The ``per_node`` of :func:`_keep_probability` that keeps about ``budget`` edges (bisection
+    on at most 2**17 evenly spaced edges, scaled up)."""
+    step = max(1, len(deg_a) >> 17)
+    a, b = deg_a[::step].astype(np.float32), deg_b[::step].astype(np.float32)
+    target = budget * len(a) / len(deg_a)
+    lo, hi = 0.0, float(max(a.max(), b.max()))
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if _keep_probability(a, b, mid).sum(dtype=np.float64) < target:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _sample(src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int, by_degree: bool,
+            rng: np.random.Generator) -> np.ndarray:
+    """Keep-mask for about ``max_edges`` of the edges (self-loops never kept).
+
+    ``by_degree``: each node keeps about the same number ``c`` of its edges, all of them when it has
+    fewer, and an edge is kept if either end keeps it. A node with a few edges is placed by those
+    few, so it keeps them all; a hub keeps ``c`` of its many, enough to place it. A uniform sample
+    instead strips most low-degree nodes of the edges that tie them to their neighbourhood.
+    Duplicates and the two directions of a pair are drawn apart: a pair kept either way is kept.
+    """
+    loop = src == dst
+    draw = rng.random(len(src), dtype=np.float32)
+    if not by_degree:
+        keep = draw < np.float32(max_edges / np.count_nonzero(~loop))
+    else:
+        deg = np.bincount(src, minlength=num_nodes) + np.bincount(dst, minlength=num_nodes)
+        if loop.any():
+            deg -= 2 * np.bincount(src[loop], minlength=num_nodes)
+        deg = deg.astype(np.float32)
+        deg_src, deg_dst = deg[src], deg[dst]
+        keep = draw < _keep_probability(deg_src, deg_dst, _edges_per_node(deg_src, deg_dst, max_edges))
+    keep &= ~loop
+    return keep
 
 
 def metis_csr(
-    src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int | None = None, salt: int = 0
+    src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int | None = None, seed: Seed = None,
+    by_degree: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Symmetric CSR ``(xadj, adjncy)`` of a directed edge list, without self-loops or duplicates.
 
-    With ``max_edges``, a graph with more edges keeps a uniform random sample
-    of about ``max_edges`` undirected pairs (a pair's duplicates and both its
-    directions are kept or dropped together), which makes METIS several times
-    faster on large graphs.
+    With ``max_edges``, a graph with more (non-loop) edges keeps a random sample of
+    about ``max_edges`` of them, which makes METIS several times faster on large
+    graphs. ``by_degree`` makes the sample degree-aware: every node keeps about
+    the same number of its edges (all of them when it has few), so low-degree
+    nodes keep the neighbourhoods that decide where they belong; otherwise the
+    sample is uniform.
 
     Examples
     --------
@@ -62,12 +100,16 @@ def metis_csr(
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)
     keep = src != dst
-    lo, hi = np.minimum(src[keep], dst[keep]), np.maximum(src[keep], dst[keep])
+    if max_edges is not None and np.count_nonzero(keep) > max_edges:
+        keep = _sample(src, dst, num_nodes, max_edges, by_degree, check_random_state(seed))
+        logger.info("METIS input sampled to %d of %d edges", int(keep.sum()), len(src))
+    if keep.all():
+        lo, hi = np.minimum(src, dst), np.maximum(src, dst)
+    else:
+        s, d = src[keep], dst[keep]
+        lo, hi = np.minimum(s, d), np.maximum(s, d)
+        del s, d
     del keep
-    if max_edges is not None and len(lo) > max_edges:
-        sample = _pair_sample(lo, hi, max_edges / len(lo), salt)
-        logger.info("METIS input sampled to %d of %d edges", int(sample.sum()), len(lo))
-        lo, hi = lo[sample], hi[sample]
     key = np.concatenate([lo * num_nodes + hi, hi * num_nodes + lo])
     del lo, hi
     key = torch.sort(torch.from_numpy(key)).values.numpy()  # torch sorts with both cores
@@ -216,49 +258,63 @@ def metis_assignment(
             "or part_method='random'"
         )
     rng = check_random_state(seed)
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
+    sampled = max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges  # as metis_csr decides
+    refine = refine_rounds > 0 and sampled
+    if refine and num_nodes * num_parts > _REFINE_MAX_CELLS:
+        # refinement holds a dense (nodes x parts) count table: skip it where that would not fit easily
+        logger.warning("skipping refinement: %d nodes x %d parts exceeds its table budget", num_nodes, num_parts)
+        refine = False
     options = options or MetisOptions()
     if objtype is not None:
         options = replace(options, objtype=objtype)
     if options.seed is None:
         options = replace(options, seed=int(rng.integers(1 << 30)))
-    in_deg = np.bincount(np.asarray(dst, dtype=np.int64), minlength=num_nodes) if balance_edges else None
+    if refine and options.niter is None:
+        options = replace(options, niter=1)  # the refinement on every edge does this job better
+    in_deg = np.bincount(dst, minlength=num_nodes) if balance_edges else None
     vwgt, cls = balance_weights(num_nodes, balance_ntypes, balance_edges, in_deg)
-    xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, salt=int(rng.integers(1 << 30)))
-    part = np.full(num_nodes, -1, dtype=np.int64)
-    degree = np.diff(xadj)
-    connected = np.flatnonzero(degree > 0)
-    isolated = np.flatnonzero(degree == 0)
     ncon = 1 if vwgt is None else vwgt.shape[1]
     default_ub = 1.0 + (options.ufactor if options.ufactor is not None else (1 if recursive else 30)) / 1000
     ub = np.full(ncon, default_ub) if ubvec is None else np.asarray(ubvec, dtype=np.float64).reshape(-1)
     if ub.shape != (ncon,) or np.any(ub <= 1.0):
         raise GraphpartError(f"ubvec must hold {ncon} tolerance(s) > 1.0, one per constraint, got {ub.tolist()}")
-    if len(connected):
-        if len(isolated):  # renumber the nodes that have neighbours 0..c-1
-            new_id = np.cumsum(degree > 0) - 1
-            xadj = np.concatenate([[0], xadj[1:][connected]])
-            adjncy = new_id[adjncy]
-        w = np.ones((num_nodes, 1), dtype=np.int64) if vwgt is None else vwgt
-        total, inside = w.sum(axis=0), w[connected].sum(axis=0)
-        used = inside > 0
-        # The isolated nodes fill the parts up afterwards, so a part may hold up to
-        # ub * total / k of the connected weight: scale the tolerance accordingly.
-        scaled = ub[used] * total[used] / inside[used]
-        sub_w = None if vwgt is None else np.ascontiguousarray(vwgt[connected][:, used])
-        logger.info("METIS: %d nodes, %d edges, %d parts, %d constraint(s)",
-                    len(connected), len(adjncy) // 2, num_parts, int(used.sum()))
-        _, sub_part = part_graph(xadj, adjncy, num_parts, vwgt=sub_w, ubvec=scaled,
-                                 options=options, recursive=recursive)
-        part[connected] = sub_part
-    _fill_isolated(part, isolated, cls, num_parts, rng)
-    src = np.asarray(src, dtype=np.int64)
-    dst = np.asarray(dst, dtype=np.int64)
-    sampled = max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges  # as metis_csr decides
-    # refinement holds a dense (nodes x parts) count table: skip it where that would not fit easily
-    if refine_rounds > 0 and sampled and num_nodes * num_parts > _REFINE_MAX_CELLS:
-        logger.warning("skipping refinement: %d nodes x %d parts exceeds its table budget", num_nodes, num_parts)
-    elif refine_rounds > 0 and sampled:
+    # With in-degrees balanced, every part takes a share of the hubs and the low-degree nodes must
+    # follow theirs: a degree-aware sample keeps their edges. Without, a uniform sample leaves most
+    # low-degree nodes out, and METIS keeps the dense core together in fewer parts.
+    xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, seed=rng, by_degree=balance_edges)
+    part = _metis_connected(xadj, adjncy, num_parts, vwgt, ub, options, recursive)
+    _fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng)
+    if refine:
         from .refine import refine_assignment
 
         part = refine_assignment(src, dst, part, num_parts, vwgt, cls, ub, rng, rounds=refine_rounds)
+    return part
+
+
+def _metis_connected(xadj: np.ndarray, adjncy: np.ndarray, num_parts: int, vwgt: np.ndarray | None,
+                     ub: np.ndarray, options: MetisOptions, recursive: bool) -> np.ndarray:
+    """METIS on the nodes that have neighbours; the others are left at -1."""
+    num_nodes = len(xadj) - 1
+    part = np.full(num_nodes, -1, dtype=np.int64)
+    degree = np.diff(xadj)
+    connected = np.flatnonzero(degree > 0)
+    if not len(connected):
+        return part
+    if len(connected) < num_nodes:  # renumber the nodes that have neighbours 0..c-1
+        new_id = np.cumsum(degree > 0) - 1
+        xadj = np.concatenate([[0], xadj[1:][connected]])
+        adjncy = new_id[adjncy]
+    w = np.ones((num_nodes, 1), dtype=np.int64) if vwgt is None else vwgt
+    total, inside = w.sum(axis=0), w[connected].sum(axis=0)
+    used = inside > 0
+    # The isolated nodes fill the parts up afterwards, so a part may hold up to
+    # ub * total / k of the connected weight: scale the tolerance accordingly.
+    scaled = ub[used] * total[used] / inside[used]
+    sub_w = None if vwgt is None else np.ascontiguousarray(vwgt[connected][:, used])
+    logger.info("METIS: %d nodes, %d edges, %d parts, %d constraint(s)",
+                len(connected), len(adjncy) // 2, num_parts, int(used.sum()))
+    _, part[connected] = part_graph(xadj, adjncy, num_parts, vwgt=sub_w, ubvec=scaled,
+                                    options=options, recursive=recursive)
     return part

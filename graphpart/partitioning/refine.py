@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 
 import numpy as np
+import torch
 
 __all__ = ["refine_assignment", "rebalance", "exchange", "part_loads"]
 
@@ -45,13 +46,14 @@ class _Edges:
     def conn(self, part: np.ndarray) -> np.ndarray:
         """``(n, k)``: edges (either direction) between each node and each part."""
         p = part.astype(self.small)
+        key = torch.from_numpy(self.key)  # torch's bincount is about twice numpy's
         np.multiply(self.src, self.k, out=self.key)
         self.key += p[self.dst]
-        out = np.bincount(self.key, minlength=self.n * self.k)
+        out = torch.bincount(key, minlength=self.n * self.k)
         np.multiply(self.dst, self.k, out=self.key)
         self.key += p[self.src]
-        out += np.bincount(self.key, minlength=self.n * self.k)
-        return out.reshape(self.n, self.k)
+        out += torch.bincount(key, minlength=self.n * self.k)
+        return out.numpy().reshape(self.n, self.k)
 
 
 def _group_cumsum(groups: np.ndarray, w: np.ndarray, num_groups: int) -> np.ndarray:
