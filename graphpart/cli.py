@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ._cli_chunked import CHUNKED_COMMANDS, add_chunked_commands
 from .errors import GraphpartError
+from .partitioning.core import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS
 
 __all__ = ["main", "build_parser"]
 
@@ -52,9 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--recursive", action="store_true", help="METIS recursive bisection instead of k-way")
     p.add_argument("--niter", type=int, help="METIS refinement iterations")
     p.add_argument("--ufactor", type=int, help="METIS imbalance tolerance in thousandths (30 = 1.03)")
-    p.add_argument("--metis-max-edges", type=int, default=2_000_000,
-                   help="METIS sees a uniform sample of at most this many undirected edges (0: all)")
-    p.add_argument("--metis-refine-rounds", type=int, default=4,
+    p.add_argument("--metis-max-edges", type=int, default=DEFAULT_METIS_MAX_EDGES,
+                   help="METIS sees a sample of about this many edges (degree-aware when in-degrees are "
+                        "balanced, else uniform; 0: all)")
+    p.add_argument("--metis-refine-rounds", type=int, default=DEFAULT_REFINE_ROUNDS,
                    help="after METIS saw a sample: rounds of refinement on every edge (0: none)")
     p.add_argument("--ctype", choices=["rm", "shem"], help="METIS coarsening matching")
     p.add_argument("--seed", type=int)

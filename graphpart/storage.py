@@ -38,7 +38,7 @@ from .graph import Graph
 from .interop.partfiles import check_format, part_file_names, write_feats_file, write_graph_file
 from .interop.sources import open_partitions
 from .partitioning.book import RangePartitionBook
-from .partitioning.core import DEFAULT_METIS_MAX_EDGES, Partitioning, partition
+from .partitioning.core import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS, Partitioning, partition
 
 __all__ = ["partition_graph", "save_partitions", "build_config", "write_part", "check_out_path", "load_partition", "load_partition_feats",
            "load_partition_book", "PartitionData", "BookData"]
@@ -169,7 +169,7 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
                     num_hops: int = 1, part_method="metis", balance_ntypes=None, balance_edges: bool = False,
                     return_mapping: bool = False, num_trainers_per_machine: int = 1, objtype: str = "cut",
                     seed=None, recursive: bool = False, metis_options=None,
-                    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES, metis_refine_rounds: int = 4,
+                    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES, metis_refine_rounds: int = DEFAULT_REFINE_ROUNDS,
                     progress: bool = False,
                     format: str = "graphpart"):
     """Partition ``g`` and write the partitions under ``out_path`` (see the module docstring).

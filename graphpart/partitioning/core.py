@@ -18,10 +18,10 @@ from ..typing import Seed
 from .assignment import check_assignment, check_num_parts, random_assignment
 from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
-from .metis import MetisOptions, _class_ids, metis_assignment
+from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, _class_ids, metis_assignment
 from .reshuffle import Reshuffle, reshuffle
 
-__all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES"]
+__all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
 
 #: Undirected edges METIS sees at most by default (a uniform sample of larger graphs).
 DEFAULT_METIS_MAX_EDGES = 1_000_000
@@ -292,7 +292,7 @@ def partition(
     recursive: bool = False,
     metis_options: MetisOptions | None = None,
     metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES,
-    metis_refine_rounds: int = 4,
+    metis_refine_rounds: int = DEFAULT_REFINE_ROUNDS,
 ) -> Partitioning:
     """Partition ``g`` into ``num_parts`` parts in memory (what ``partition_graph`` writes).
 
@@ -326,10 +326,12 @@ def partition(
     metis_options : MetisOptions, optional
         METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``).
     metis_max_edges : int or None
-        METIS sees a uniform random sample of at most about this many undirected
-        edges (default 2,000,000; ``None`` gives it every edge). Graphs below the
-        budget are not affected. On large power-law graphs the sample partitions
-        several times faster with a similar cut; on large meshes pass ``None``.
+        METIS sees a random sample of about this many edges (default 1,000,000;
+        ``None`` gives it every edge); graphs below the budget are not affected.
+        With ``balance_edges`` the sample is degree-aware (every node keeps about
+        the same number of its edges, all of them when it has few), otherwise
+        uniform. On large power-law graphs the sample partitions several times
+        faster, and the refinement below recovers the cut; on large meshes pass ``None``.
     metis_refine_rounds : int
         After METIS saw a sample: rounds of refinement on every edge (moves that lower
         the cut while each part stays within the same tolerance in every constraint,

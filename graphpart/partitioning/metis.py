@@ -26,27 +26,25 @@ from ._metis_ctypes import MetisOptions, part_graph
 __all__ = ["metis_csr", "balance_weights", "metis_assignment", "MetisOptions"]
 
 logger = logging.getLogger(__name__)
+#: Rounds of full-graph refinement after METIS saw a sample (each costs about what its moves touch).
+DEFAULT_REFINE_ROUNDS = 8
 #: Refinement keeps an int64 table of nodes x parts (2 GiB at this size) and is skipped above it.
 _REFINE_MAX_CELLS = 1 << 28
 
 
-def _keep_probability(deg_a: np.ndarray, deg_b: np.ndarray, per_node: float) -> np.ndarray:
-    """Chance that an edge is kept when each end keeps about ``per_node`` of its edges."""
-    qa = np.minimum(np.float32(1), np.float32(per_node) / deg_a)
-    qb = np.minimum(np.float32(1), np.float32(per_node) / deg_b)
-    return qa + qb - qa * qb
+def _keep_share(deg: np.ndarray, per_node: float) -> np.ndarray:
+    """Share of its edges a node of degree ``deg`` keeps when it keeps about ``per_node``."""
+    return np.minimum(np.float32(1), np.float32(per_node) / np.maximum(deg, np.float32(1)))
 
 
-def _edges_per_node(deg_a: np.ndarray, deg_b: np.ndarray, budget: int) -> float:
-    """The ``per_node`` of :func:`_keep_probability` that keeps about ``budget`` edges (bisection
-    on at most 2**17 evenly spaced edges, scaled up)."""
-    step = max(1, len(deg_a) >> 17)
-    a, b = deg_a[::step].astype(np.float32), deg_b[::step].astype(np.float32)
-    target = budget * len(a) / len(deg_a)
-    lo, hi = 0.0, float(max(a.max(), b.max()))
+def _edges_per_node(deg_a: np.ndarray, deg_b: np.ndarray, budget: float) -> float:
+    """The ``per_node`` that keeps about ``budget`` of the edges between degrees ``deg_a`` and
+    ``deg_b`` (bisection; an edge is kept if either end keeps it)."""
+    lo, hi = 0.0, float(max(deg_a.max(), deg_b.max()))
     for _ in range(30):
         mid = (lo + hi) / 2
-        if _keep_probability(a, b, mid).sum(dtype=np.float64) < target:
+        qa, qb = _keep_share(deg_a, mid), _keep_share(deg_b, mid)
+        if (qa + qb - qa * qb).sum(dtype=np.float64) < budget:
             lo = mid
         else:
             hi = mid
@@ -72,8 +70,12 @@ def _sample(src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int, by
         if loop.any():
             deg -= 2 * np.bincount(src[loop], minlength=num_nodes)
         deg = deg.astype(np.float32)
-        deg_src, deg_dst = deg[src], deg[dst]
-        keep = draw < _keep_probability(deg_src, deg_dst, _edges_per_node(deg_src, deg_dst, max_edges))
+        step = max(1, len(src) >> 17)  # c from at most 2**17 evenly spaced edges, scaled up
+        few = slice(None, None, step)
+        c = _edges_per_node(deg[src[few]], deg[dst[few]], max_edges * len(src[few]) / len(src))
+        share = _keep_share(deg, c)
+        qa, qb = share[src], share[dst]
+        keep = draw < qa + qb - qa * qb
     keep &= ~loop
     return keep
 
@@ -213,7 +215,7 @@ def metis_assignment(
     ubvec: np.ndarray | None = None,
     max_edges: int | None = None,
     seed: Seed = None,
-    refine_rounds: int = 4,
+    refine_rounds: int = DEFAULT_REFINE_ROUNDS,
 ) -> np.ndarray:
     """Assign each node of a (homogeneous, directed) edge list to one of ``num_parts`` parts.
 

@@ -34,26 +34,47 @@ def part_loads(part: np.ndarray, weights: np.ndarray, num_parts: int) -> np.ndar
 
 
 class _Edges:
-    """The edge list with one reusable key buffer: ``conn[u, p]`` in two bincounts per call."""
+    """The edge list: the connection table of an assignment, and its updates as nodes move.
+
+    ``conn(part)[u, p]`` counts the edges (either direction) between ``u`` and part ``p``;
+    :meth:`move` keeps such a table current, updating only the moved nodes' edges (found with two
+    boolean gathers), which costs far less than counting every edge again.
+    """
 
     def __init__(self, src: np.ndarray, dst: np.ndarray, num_nodes: int, num_parts: int) -> None:
         self.src = np.asarray(src, dtype=np.int64)
         self.dst = np.asarray(dst, dtype=np.int64)
         self.n, self.k = num_nodes, num_parts
-        self.key = np.empty(len(self.src), dtype=np.int64)
         self.small = np.int8 if num_parts < 128 else np.int32  # a small part array keeps gathers in cache
 
     def conn(self, part: np.ndarray) -> np.ndarray:
         """``(n, k)``: edges (either direction) between each node and each part."""
         p = part.astype(self.small)
-        key = torch.from_numpy(self.key)  # torch's bincount is about twice numpy's
-        np.multiply(self.src, self.k, out=self.key)
-        self.key += p[self.dst]
-        out = torch.bincount(key, minlength=self.n * self.k)
-        np.multiply(self.dst, self.k, out=self.key)
-        self.key += p[self.src]
-        out += torch.bincount(key, minlength=self.n * self.k)
+        key = np.multiply(self.src, self.k)
+        key += p[self.dst]
+        out = torch.bincount(torch.from_numpy(key), minlength=self.n * self.k)  # about twice numpy's
+        np.multiply(self.dst, self.k, out=key)
+        key += p[self.src]
+        out += torch.bincount(torch.from_numpy(key), minlength=self.n * self.k)
         return out.numpy().reshape(self.n, self.k)
+
+    def move(self, conn: np.ndarray, part: np.ndarray, nodes: np.ndarray, targets: np.ndarray) -> None:
+        """Move ``nodes`` to ``targets`` in ``part``, updating ``conn`` (from :meth:`conn`) in place.
+
+        Only the edges of the moved nodes change the table: each moves one count of its other end
+        from the old part to the new one (an edge with both ends moving updates both ends' rows).
+        """
+        moving = np.zeros(self.n, dtype=bool)
+        moving[nodes] = True
+        ends = [(np.flatnonzero(moving[mover]), mover, other)
+                for mover, other in ((self.src, self.dst), (self.dst, self.src))]
+        old = [part[mover[e]] for e, mover, _ in ends]
+        part[nodes] = targets
+        flat = conn.reshape(-1)
+        for (e, mover, other), before in zip(ends, old):
+            row = other[e] * self.k
+            np.subtract.at(flat, row + before, 1)
+            np.add.at(flat, row + part[mover[e]], 1)
 
 
 def _group_cumsum(groups: np.ndarray, w: np.ndarray, num_groups: int) -> np.ndarray:
@@ -64,13 +85,15 @@ def _group_cumsum(groups: np.ndarray, w: np.ndarray, num_groups: int) -> np.ndar
     return cum - before[groups]
 
 
-def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarray, rounds: int = 30) -> np.ndarray:
+def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarray, rounds: int = 30,
+              conn: np.ndarray | None = None) -> np.ndarray:
     """Move nodes out of parts that exceed ``ub * total / num_parts`` in any constraint, cheapest first.
 
     A node's price is the cut it adds (its edges into its part minus those into the target, the
     part with room where it has most neighbours) per unit of overload it removes. Each round takes,
     from every overloaded part, the cheapest nodes until its overload is gone, and lets each target
-    part accept them while it stays under the cap. Returns a new assignment.
+    part accept them while it stays under the cap. Returns a new assignment; ``conn`` (the table of
+    :meth:`_Edges.conn` for ``part``), when given, is kept current in place.
 
     Examples
     --------
@@ -80,6 +103,7 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
     [2, 2]
     """
     part = part.copy()
+    conn_all = edges.conn(part) if conn is None else conn
     num_parts = edges.k
     w = np.asarray(weights, dtype=np.int64)
     by_room = False
@@ -94,7 +118,7 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
         cand = np.flatnonzero(np.any(hot & (w > 0), axis=1))
         if not len(cand):
             break
-        conn = edges.conn(part)[cand]  # (m, k)
+        conn = conn_all[cand]  # (m, k)
         own = part[cand]
         wc = w[cand]
         fits = np.all(wc[:, None, :] <= room[None, :, :], axis=2)  # (m, k): target has room for the node
@@ -120,7 +144,7 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
         order = np.lexsort((prio, target))
         cand, wc, target = cand[order], wc[order], target[order]
         fit = np.all(_group_cumsum(target, wc, num_parts) <= room[target], axis=1)
-        part[cand[fit]] = target[fit]
+        edges.move(conn_all, part, cand[fit], target[fit])
         logger.info("rebalance round %d: moved %d nodes", r, int(fit.sum()))
         if not fit.any():
             if by_room:
@@ -154,23 +178,24 @@ def _best_exchange(cum_a: np.ndarray, cum_b: np.ndarray, gain_a: np.ndarray, gai
 
 
 def exchange(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarray, rng: np.random.Generator,
-             rounds: int = 4) -> np.ndarray:
+             rounds: int = 4, conn: np.ndarray | None = None) -> np.ndarray:
     """Cut-lowering moves between each pair of parts, paired so that both parts stay under every cap.
 
     Where :func:`refine` stalls because the parts that nodes want to join are full, moves in both
     directions between two parts can still fit: for every pair ``(p, q)`` the best-gain prefixes of
     the p->q and q->p candidates are chosen together (the balanced label propagation of Ugander and
-    Backstrom, solved greedily per pair). Pairs are taken in turn with loads kept current.
+    Backstrom, solved greedily per pair). Pairs are taken in turn with loads kept current. Returns
+    a new assignment; ``conn`` (the table of :meth:`_Edges.conn` for ``part``), when given, is kept
+    current in place.
     """
     part = part.copy()
+    conn = edges.conn(part) if conn is None else conn
     num_parts = edges.k
     w = np.asarray(weights, dtype=np.int64)
     rows = np.arange(len(part))
     for r in range(rounds):
-        conn = edges.conn(part)
         best = conn.argmax(axis=1)
         gain = conn[rows, best] - conn[rows, part]
-        del conn
         cand = np.flatnonzero(gain > 0)
         if not len(cand):
             break
@@ -180,7 +205,7 @@ def exchange(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarr
         cand, pq = cand[order], pq[order]
         bounds = np.searchsorted(pq, np.arange(num_parts * num_parts + 1))
         loads = part_loads(part, w, num_parts)
-        moved = 0
+        go, to = [], []
         for p in range(num_parts):
             for q in range(p + 1, num_parts):
                 ia = cand[bounds[p * num_parts + q]:bounds[p * num_parts + q + 1]]
@@ -192,12 +217,14 @@ def exchange(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarr
                 cum_b = np.concatenate([zero, np.cumsum(w[ib], axis=0)])
                 a, b = _best_exchange(cum_a, cum_b, gain[ia], gain[ib], loads[p], loads[q], cap)
                 if a or b:
-                    part[ia[:a]], part[ib[:b]] = q, p
+                    go += [ia[:a], ib[:b]]
+                    to += [np.full(a, q), np.full(b, p)]
                     delta = cum_a[a] - cum_b[b]
                     loads[p] -= delta
                     loads[q] += delta
-                    moved += a + b
-        logger.info("exchange round %d: %d of %d candidate moves", r, moved, len(cand))
+        if go:  # the candidates of different pairs are different nodes: one update for the round
+            edges.move(conn, part, np.concatenate(go), np.concatenate(to))
+        logger.info("exchange round %d: %d of %d candidate moves", r, sum(map(len, go)), len(cand))
     return part
 
 
@@ -226,8 +253,9 @@ def refine_assignment(src: np.ndarray, dst: np.ndarray, part: np.ndarray, num_pa
     edges = _Edges(src, dst, n, num_parts)
     free = (np.bincount(edges.src, minlength=n) + np.bincount(edges.dst, minlength=n)) == 0
     moving = np.where(free[:, None], 0, w)  # edgeless nodes carry no load while the others move
-    part = rebalance(edges, part, moving, cap)
-    part = exchange(edges, part, moving, cap, rng, rounds)
+    conn = edges.conn(part)  # kept current by both steps
+    part = rebalance(edges, part, moving, cap, conn=conn)
+    part = exchange(edges, part, moving, cap, rng, rounds, conn=conn)
     part[free] = -1
     _fill_isolated(part, np.flatnonzero(free), classes, num_parts, rng)
     return part

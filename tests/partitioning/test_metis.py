@@ -134,3 +134,66 @@ def test_bad_ubvec():
     src, dst, n = grid(4)
     with pytest.raises(gp.GraphpartError, match="ubvec"):
         metis_assignment(src, dst, n, 2, ubvec=[0.9])
+
+
+def _pairs(xadj, adj):
+    rows = np.repeat(np.arange(len(xadj) - 1), np.diff(xadj))
+    return set(zip(rows.tolist(), adj.tolist()))
+
+
+@pytest.mark.parametrize("by_degree", [False, True])
+def test_sample_keeps_about_the_budget_and_stays_symmetric(by_degree):
+    g = rmat(14, seed=2)
+    s, d = (x.numpy() for x in g.edges())
+    n = g.num_nodes()
+    budget = len(s) // 5
+    xadj, adj = metis_csr(s, d, n, budget, seed=0, by_degree=by_degree)
+    pairs = _pairs(xadj, adj)
+    assert 0.85 * budget <= len(pairs) / 2 <= 1.1 * budget
+    assert all((b, a) in pairs for a, b in pairs)
+    assert pairs <= _pairs(*metis_csr(s, d, n))  # only edges of the graph
+
+
+def test_degree_sample_keeps_every_edge_of_low_degree_nodes():
+    # a dense core (100 nodes of degree ~40) and a path of 50 degree-2 nodes hanging off it
+    rng = np.random.default_rng(0)
+    core = rng.integers(0, 100, (2000, 2))
+    path = np.arange(100, 150)
+    src = np.concatenate([core[:, 0], [0], path[:-1]])
+    dst = np.concatenate([core[:, 1], [100], path[1:]])
+    path_pairs = [(a, b) for a, b in zip(src[-50:].tolist(), dst[-50:].tolist())]
+    xadj, adj = metis_csr(src, dst, 150, max_edges=600, seed=1, by_degree=True)
+    kept = _pairs(xadj, adj)
+    assert all(pair in kept for pair in path_pairs)
+    assert len(kept) / 2 < 0.5 * len(_pairs(*metis_csr(src, dst, 150))) / 2  # the core was thinned
+    uniform = _pairs(*metis_csr(src, dst, 150, max_edges=600, seed=1, by_degree=False))
+    assert sum(pair in uniform for pair in path_pairs) < 35
+
+
+def test_sample_is_seeded_and_never_keeps_self_loops():
+    rng = np.random.default_rng(0)
+    s, d = rng.integers(0, 300, 3000), rng.integers(0, 300, 3000)
+    s[:100] = d[:100]
+    a = metis_csr(s, d, 300, 500, seed=7)
+    b = metis_csr(s, d, 300, 500, seed=7)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert all(u != v for u, v in _pairs(*a))
+
+
+def test_metis_refines_itself_once_when_the_full_graph_refinement_follows(monkeypatch):
+    import graphpart.partitioning.metis as metis_module
+
+    seen = []
+    real = metis_module.part_graph
+
+    def spy(*args, options, **kwargs):
+        seen.append(options.niter)
+        return real(*args, options=options, **kwargs)
+
+    monkeypatch.setattr(metis_module, "part_graph", spy)
+    s, d, n = grid(30)
+    metis_assignment(s, d, n, 4, seed=0, max_edges=len(s) // 2)
+    metis_assignment(s, d, n, 4, seed=0, max_edges=len(s) // 2, refine_rounds=0)
+    metis_assignment(s, d, n, 4, seed=0, max_edges=len(s) // 2, options=MetisOptions(niter=5))
+    metis_assignment(s, d, n, 4, seed=0, max_edges=None)
+    assert seen == [1, None, 5, None]

@@ -81,3 +81,18 @@ def test_no_refinement_when_metis_saw_every_edge():
     a = metis_assignment(s, d, n, 4, seed=0, max_edges=None)
     b = metis_assignment(s, d, n, 4, seed=0, max_edges=None, refine_rounds=0)
     assert np.array_equal(a, b)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 6))
+def test_moves_keep_the_connection_table_exact(seed, k):
+    rng = np.random.default_rng(seed)
+    n = 60
+    src, dst = rng.integers(0, n, 300), rng.integers(0, n, 300)  # loops and duplicates included
+    edges = _Edges(src, dst, n, k)
+    part = rng.integers(0, k, n)
+    conn = edges.conn(part)
+    for _ in range(3):
+        nodes = rng.choice(n, size=int(rng.integers(1, n)), replace=False)
+        edges.move(conn, part, nodes, rng.integers(0, k, len(nodes)))
+        assert np.array_equal(conn, edges.conn(part))
