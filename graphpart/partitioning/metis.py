@@ -22,6 +22,7 @@ from .._random import check_random_state
 from ..errors import GraphpartError
 from ..typing import Seed
 from ._metis_ctypes import MetisOptions, part_graph
+from .sample import sample_edges
 
 __all__ = ["metis_csr", "balance_weights", "metis_assignment", "MetisOptions"]
 
@@ -30,54 +31,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_REFINE_ROUNDS = 8
 #: Refinement keeps an int64 table of nodes x parts (2 GiB at this size) and is skipped above it.
 _REFINE_MAX_CELLS = 1 << 28
-
-
-def _keep_share(deg: np.ndarray, per_node: float) -> np.ndarray:
-    """Share of its edges a node of degree ``deg`` keeps when it keeps about ``per_node``."""
-    return np.minimum(np.float32(1), np.float32(per_node) / np.maximum(deg, np.float32(1)))
-
-
-def _edges_per_node(deg_a: np.ndarray, deg_b: np.ndarray, budget: float) -> float:
-    """The ``per_node`` that keeps about ``budget`` of the edges between degrees ``deg_a`` and
-    ``deg_b`` (bisection; an edge is kept if either end keeps it)."""
-    lo, hi = 0.0, float(max(deg_a.max(), deg_b.max()))
-    for _ in range(30):
-        mid = (lo + hi) / 2
-        qa, qb = _keep_share(deg_a, mid), _keep_share(deg_b, mid)
-        if (qa + qb - qa * qb).sum(dtype=np.float64) < budget:
-            lo = mid
-        else:
-            hi = mid
-    return hi
-
-
-def _sample(src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int, by_degree: bool,
-            rng: np.random.Generator) -> np.ndarray:
-    """Keep-mask for about ``max_edges`` of the edges (self-loops never kept).
-
-    ``by_degree``: each node keeps about the same number ``c`` of its edges, all of them when it has
-    fewer, and an edge is kept if either end keeps it. A node with a few edges is placed by those
-    few, so it keeps them all; a hub keeps ``c`` of its many, enough to place it. A uniform sample
-    instead strips most low-degree nodes of the edges that tie them to their neighbourhood.
-    Duplicates and the two directions of a pair are drawn apart: a pair kept either way is kept.
-    """
-    loop = src == dst
-    draw = rng.random(len(src), dtype=np.float32)
-    if not by_degree:
-        keep = draw < np.float32(max_edges / np.count_nonzero(~loop))
-    else:
-        deg = np.bincount(src, minlength=num_nodes) + np.bincount(dst, minlength=num_nodes)
-        if loop.any():
-            deg -= 2 * np.bincount(src[loop], minlength=num_nodes)
-        deg = deg.astype(np.float32)
-        step = max(1, len(src) >> 17)  # c from at most 2**17 evenly spaced edges, scaled up
-        few = slice(None, None, step)
-        c = _edges_per_node(deg[src[few]], deg[dst[few]], max_edges * len(src[few]) / len(src))
-        share = _keep_share(deg, c)
-        qa, qb = share[src], share[dst]
-        keep = draw < qa + qb - qa * qb
-    keep &= ~loop
-    return keep
 
 
 def metis_csr(
@@ -103,7 +56,7 @@ def metis_csr(
     dst = np.asarray(dst, dtype=np.int64)
     keep = src != dst
     if max_edges is not None and np.count_nonzero(keep) > max_edges:
-        keep = _sample(src, dst, num_nodes, max_edges, by_degree, check_random_state(seed))
+        keep = sample_edges(src, dst, num_nodes, max_edges, by_degree, check_random_state(seed))
         logger.info("METIS input sampled to %d of %d edges", int(keep.sum()), len(src))
     if keep.all():
         lo, hi = np.minimum(src, dst), np.maximum(src, dst)

@@ -5,11 +5,12 @@ edges it never saw. :func:`refine_assignment` looks at *every* edge afterwards:
 
 1. :func:`rebalance` moves the cheapest nodes out of any part over its cap in any constraint
    (``ub * total / num_parts``, METIS's rule);
-2. :func:`exchange` repeats: count each node's edges into each part (one ``bincount`` over the
-   edge list), and, for every pair of parts, move the best-gain prefixes of the nodes that want to
-   go each way so that both parts stay under every cap (balanced label propagation: Ugander and
-   Backstrom, WSDM 2013, solved greedily per pair). A random half of the candidates moves each
-   round, so that neighbours do not swap back and forth.
+2. :func:`exchange` repeats: from each node's edges into each part (a table counted once, then
+   kept current by :meth:`_Edges.move` from the moved nodes' edges alone), for every pair of
+   parts, move the best-gain prefixes of the nodes that want to go each way so that both parts
+   stay under every cap (balanced label propagation: Ugander and Backstrom, WSDM 2013, solved
+   greedily per pair). A random half of the candidates moves each round, so that neighbours do
+   not swap back and forth.
 
 Nodes without any edge are free: they take no part in the moves and are dealt out at the end
 class by class, which is what keeps the node-count constraints balanced cheaply.
