@@ -255,8 +255,13 @@ def refine_assignment(src: np.ndarray, dst: np.ndarray, part: np.ndarray, num_pa
     free = (np.bincount(edges.src, minlength=n) + np.bincount(edges.dst, minlength=n)) == 0
     moving = np.where(free[:, None], 0, w)  # edgeless nodes carry no load while the others move
     conn = edges.conn(part)  # kept current by both steps
-    part = rebalance(edges, part, moving, cap, conn=conn)
-    part = exchange(edges, part, moving, cap, rng, rounds, conn=conn)
-    part[free] = -1
-    _fill_isolated(part, np.flatnonzero(free), classes, num_parts, rng)
-    return part
+    new = rebalance(edges, part, moving, cap, conn=conn)
+    new = exchange(edges, new, moving, cap, rng, rounds, conn=conn)
+    new[free] = -1
+    _fill_isolated(new, np.flatnonzero(free), classes, num_parts, rng)
+    before, after = (float((part_loads(x, w, num_parts) / np.maximum(cap, 1e-12)).max()) for x in (part, new))
+    if after > max(before, 1.0) + 1e-9:  # every step keeps to the caps; never hand back worse balance
+        logger.warning("refinement left a part at %.3f of its cap (%.3f before): keeping METIS's assignment",
+                       after, before)
+        return part
+    return new
