@@ -23,7 +23,7 @@ from .reshuffle import Reshuffle, reshuffle
 
 __all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
 
-#: Undirected edges METIS sees at most by default (a uniform sample of larger graphs).
+#: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform, see metis_csr).
 DEFAULT_METIS_MAX_EDGES = 1_000_000
 
 

@@ -190,9 +190,11 @@ def metis_assignment(
         Allowed imbalance per constraint (e.g. ``[1.05, 1.1]``); defaults to
         ``1 + ufactor / 1000`` for every constraint.
     max_edges : int, optional
-        Give METIS a uniform random sample of at most about this many undirected
-        edges (``None``: all). On large power-law graphs this is several times
-        faster for a similar cut; on meshes it costs cut quality.
+        Give METIS a random sample of about this many edges (``None``: all): degree-aware with
+        ``balance_edges``, else uniform (:func:`~graphpart.partitioning.sample.sample_edges`).
+        On large power-law graphs this is several times faster, and the refinement recovers
+        the cut; on meshes it costs cut quality. METIS then refines for one iteration only
+        (unless ``options.niter`` says otherwise).
     seed : int, Generator or None
         Seeds METIS (unless ``options.seed`` is set), the isolated-node fill and the refinement.
     refine_rounds : int
