@@ -16,6 +16,7 @@ DGL or by graphpart in either format loads the same way.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,16 +79,26 @@ def sniff(path: Path) -> str:
     return "torch" if head[:2] == b"PK" else "unknown"
 
 
+_CRC_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
 def _without_crc32() -> Iterator[None]:
     """Skip the zip CRC-32 in ``torch.save`` (most of its time on large tensors; ``torch.load`` of
-    every version does not check it). The rename into place is what guards against torn files."""
-    saved = torch.serialization.get_crc32_options()
-    torch.serialization.set_crc32_options(False)
-    try:
+    every version does not check it, though generic zip tools report the entries as damaged). The
+    rename into place is what guards against torn files. Torch before 2.6 has no switch: CRC kept.
+    The option is process-wide, so saves through here take turns (a lock) and restore it."""
+    setter = getattr(torch.serialization, "set_crc32_options", None)
+    if setter is None:
         yield
-    finally:
-        torch.serialization.set_crc32_options(saved)
+        return
+    with _CRC_LOCK:
+        saved = torch.serialization.get_crc32_options()
+        setter(False)
+        try:
+            yield
+        finally:
+            setter(saved)
 
 
 def _torch_save(obj: dict, path: Path) -> None:

@@ -18,6 +18,7 @@ from dataclasses import replace
 import numpy as np
 import torch
 
+from .._check import check_count
 from .._random import check_random_state
 from ..errors import GraphpartError
 from ..typing import Seed
@@ -27,7 +28,7 @@ from .sample import sample_edges
 __all__ = ["metis_csr", "balance_weights", "metis_assignment", "MetisOptions"]
 
 logger = logging.getLogger(__name__)
-#: Rounds of full-graph refinement after METIS saw a sample (each costs about what its moves touch).
+#: Rounds of full-graph refinement after METIS saw a sample.
 DEFAULT_REFINE_ROUNDS = 8
 #: Refinement keeps an int64 table of nodes x parts (2 GiB at this size) and is skipped above it.
 _REFINE_MAX_CELLS = 1 << 28
@@ -40,8 +41,8 @@ def metis_csr(
     """Symmetric CSR ``(xadj, adjncy)`` of a directed edge list, without self-loops or duplicates.
 
     With ``max_edges``, a graph with more (non-loop) edges keeps a random sample of
-    about ``max_edges`` of them, which makes METIS several times faster on large
-    graphs. ``by_degree`` makes the sample degree-aware: every node keeps about
+    about ``max_edges`` of them (fewer distinct pairs where edges come both ways
+    round), which makes METIS several times faster on large graphs. ``by_degree`` makes the sample degree-aware: every node keeps about
     the same number of its edges (all of them when it has few), so low-degree
     nodes keep the neighbourhoods that decide where they belong; otherwise the
     sample is uniform.
@@ -214,6 +215,9 @@ def metis_assignment(
             f"METIS cannot split {num_nodes} nodes into {num_parts} parts; use num_parts <= {num_nodes} "
             "or part_method='random'"
         )
+    if max_edges is not None:
+        max_edges = check_count(max_edges, "max_edges (the edges METIS may see; None for all)")
+    refine_rounds = check_count(refine_rounds, "refine_rounds")
     rng = check_random_state(seed)
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)

@@ -182,7 +182,7 @@ def exchange(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarr
              rounds: int = 4, conn: np.ndarray | None = None) -> np.ndarray:
     """Cut-lowering moves between each pair of parts, paired so that both parts stay under every cap.
 
-    Where :func:`refine` stalls because the parts that nodes want to join are full, moves in both
+    Where one-sided moves stall because the parts that nodes want to join are full, moves in both
     directions between two parts can still fit: for every pair ``(p, q)`` the best-gain prefixes of
     the p->q and q->p candidates are chosen together (the balanced label propagation of Ugander and
     Backstrom, solved greedily per pair). Pairs are taken in turn with loads kept current. Returns

@@ -53,16 +53,18 @@ def sample_edges(src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: in
     """
     loop = src == dst
     draw = rng.random(len(src), dtype=np.float32)
+    real = np.flatnonzero(~loop)  # self-loops count neither in the degrees nor in the budget
+    if not len(real):
+        return np.zeros(len(src), dtype=bool)
     if not by_degree:
-        keep = draw < np.float32(max_edges / np.count_nonzero(~loop))
+        keep = draw < np.float32(max_edges / len(real))
     else:
         deg = np.bincount(src, minlength=num_nodes) + np.bincount(dst, minlength=num_nodes)
-        if loop.any():
+        if len(real) < len(src):
             deg -= 2 * np.bincount(src[loop], minlength=num_nodes)
         deg = deg.astype(np.float32)
-        step = max(1, len(src) >> 17)  # c from at most 2**17 evenly spaced edges, scaled up
-        few = slice(None, None, step)
-        c = _edges_per_node(deg[src[few]], deg[dst[few]], max_edges * len(src[few]) / len(src))
+        few = real[::max(1, len(real) >> 17)]  # c from at most 2**17 evenly spaced edges, scaled up
+        c = _edges_per_node(deg[src[few]], deg[dst[few]], max_edges * len(few) / len(real))
         share = _keep_share(deg, c)
         qa, qb = share[src], share[dst]
         keep = draw < qa + qb - qa * qb

@@ -197,3 +197,20 @@ def test_metis_refines_itself_once_when_the_full_graph_refinement_follows(monkey
     metis_assignment(s, d, n, 4, seed=0, max_edges=len(s) // 2, options=MetisOptions(niter=5))
     metis_assignment(s, d, n, 4, seed=0, max_edges=None)
     assert seen == [1, None, 5, None]
+
+
+@pytest.mark.parametrize("by_degree", [False, True])
+def test_self_loops_do_not_eat_the_sample_budget(by_degree):
+    g = rmat(14, seed=3)
+    s, d = (x.numpy() for x in g.edges())
+    n = g.num_nodes()
+    s, d = np.concatenate([s, np.arange(n)]), np.concatenate([d, np.arange(n)])  # a loop on every node
+    budget = len(s) // 5
+    kept = len(metis_csr(s, d, n, budget, seed=0, by_degree=by_degree)[1])  # both directions of each pair
+    plain = len(metis_csr(s[:-n], d[:-n], n, budget, seed=0, by_degree=by_degree)[1])
+    assert 0.9 * plain <= kept <= 1.1 * plain
+
+
+def test_negative_edge_budget_is_refused():
+    with pytest.raises(gp.GraphpartError, match="max_edges"):
+        metis_assignment(np.array([0, 1]), np.array([1, 2]), 3, 2, max_edges=-1)
