@@ -66,7 +66,7 @@ def fill_edgeless(part, train):
 
 def run_metis(args):
     from graphpart.partitioning._metis_ctypes import MetisOptions, part_graph
-    from graphpart.partitioning.metis import balance_weights
+    from graphpart.partitioning.balance import balance_weights
     from graphpart.partitioning.refine import refine_assignment
 
     src, dst, n, train = load()

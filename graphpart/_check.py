@@ -15,6 +15,7 @@ __all__ = [
     "as_data_tensor",
     "check_count",
     "check_ids_in_range",
+    "check_part_id",
 ]
 
 
@@ -76,6 +77,23 @@ def check_count(n: object, name: str, low: int = 0) -> int:
         bound = "a non-negative integer" if low == 0 else f"an integer >= {low}"
         raise GraphpartError(f"{name} must be {bound}, got {n!r}")
     return int(n)
+
+
+def check_part_id(part_id: object, num_parts: int) -> int:
+    """``part_id`` as an int if it names one of ``num_parts`` partitions, else raise.
+
+    Examples
+    --------
+    >>> check_part_id(np.int64(1), 2)
+    1
+    >>> check_part_id(2, 2)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: part_id must be an int in [0, 2), got 2
+    """
+    if isinstance(part_id, bool) or not isinstance(part_id, numbers.Integral) or not 0 <= part_id < num_parts:
+        raise GraphpartError(f"part_id must be an int in [0, {num_parts}), got {part_id!r}")
+    return int(part_id)
 
 
 def check_ids_in_range(ids: torch.Tensor, upper: int, what: str) -> None:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import GraphpartError
 from .typing import Seed
+
+if TYPE_CHECKING:
+    import torch
 
 __all__ = ["check_random_state", "torch_generator"]
 
@@ -42,7 +46,7 @@ def check_random_state(seed: Seed) -> np.random.Generator:
     )
 
 
-def torch_generator(seed: Seed) -> "torch.Generator":
+def torch_generator(seed: Seed) -> torch.Generator:
     """A CPU :class:`torch.Generator` seeded from ``seed`` (normalised by :func:`check_random_state`).
 
     >>> import torch

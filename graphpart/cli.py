@@ -88,18 +88,11 @@ def _load(args):
     return datasets.load(args.dataset, **dict(args.dataset_arg)) if args.dataset else load_graph(args.graph)
 
 
-def _balance(g, field: str | None):
-    if field is None:
-        return None
-    if g.is_homogeneous:
-        return g.ndata.require(field)
-    return {t: g.node_data(t).require(field) for t in g.ntypes if field in g.node_data(t)}
-
-
 def _partition(args) -> int:
     import torch
 
     from ._io import atomic_write
+    from .partitioning.balance import field_balance
     from .partitioning.core import partition
     from .partitioning.metis import MetisOptions
     from .storage import save_partitions
@@ -117,10 +110,10 @@ def _partition(args) -> int:
             if label:
                 bar.set_description(label)
 
-    from ._config import check_graph_name
-    from .storage import check_out_path
+    from .storage.config import check_graph_name
+    from .storage.config import check_out_path
 
-    from .interop.partfiles import check_format
+    from .storage.files import check_format
 
     check_graph_name(args.graph_name)
     check_format(args.format)
@@ -129,7 +122,7 @@ def _partition(args) -> int:
     g = _load(args)
     advance(steps[1])
     options = MetisOptions(niter=args.niter, ufactor=args.ufactor, ctype=args.ctype)
-    p = partition(g, args.num_parts, part_method=args.part_method, balance_ntypes=_balance(g, args.balance_ntypes),
+    p = partition(g, args.num_parts, part_method=args.part_method, balance_ntypes=field_balance(g, args.balance_ntypes),
                   balance_edges=args.balance_edges, num_hops=args.num_hops,
                   num_trainers_per_machine=args.num_trainers_per_machine, objtype=args.objtype, seed=args.seed,
                   recursive=args.recursive, metis_options=options,
@@ -147,7 +140,7 @@ def _partition(args) -> int:
 
 
 def _inspect(args) -> int:
-    from .interop.sources import FORMAT_NAMES, detect_format
+    from .storage.sources import FORMAT_NAMES, detect_format
     from .metrics import metrics_from_disk
 
     fmt = detect_format(args.config)

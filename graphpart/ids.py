@@ -19,6 +19,7 @@ import torch
 from ._check import as_id_tensor, check_count
 from ._schema import Schema, etype_str
 from .errors import FormatError, GraphpartError, IDRangeError
+from .homogeneous import to_homogeneous, to_typed, type_offsets
 from .typing import CanonicalEType, ETypeLike, IdArray
 
 __all__ = ["IDConverter"]
@@ -32,7 +33,7 @@ class _Space:
     def __init__(self, names: Sequence[str], counts: Sequence[int], kind: str, to_id, to_name):
         self.names = list(names)
         self.counts = torch.tensor(counts, dtype=torch.int64)
-        self.offsets = torch.cat([torch.zeros(1, dtype=torch.int64), torch.cumsum(self.counts, 0)])
+        self.offsets = torch.from_numpy(type_offsets(counts))
         self.kind = kind
         self.to_id = to_id
         self.to_name = to_name
@@ -60,14 +61,14 @@ class _Space:
             if bad.any():
                 i = int(bad.nonzero()[0, 0])
                 self._range_error(int(tt[i]), int(t_ids[i]))
-            out = self.offsets[tt] + t_ids
+            out = to_homogeneous(tt, t_ids, self.offsets)
         else:
             tid = self.to_id(typ)
             if t_ids.numel():
                 lo, hi = int(t_ids.min()), int(t_ids.max())
                 if lo < 0 or hi >= int(self.counts[tid]):
                     self._range_error(tid, lo if lo < 0 else hi)
-            out = t_ids + self.offsets[tid]
+            out = to_homogeneous(tid, t_ids, self.offsets)
         return int(out[0]) if scalar else out
 
     def _range_error(self, tid: int, value: int) -> None:
@@ -86,10 +87,7 @@ class _Space:
                     f"homogeneous {self.kind} ids must be within [0, {self.total}), "
                     f"got {lo if lo < 0 else hi}"
                 )
-        # right=True: an id equal to an offset starts the next (non-empty) type,
-        # and empty types (repeated offsets) are skipped over.
-        tid = torch.searchsorted(self.offsets[1:], h, right=True)
-        local = h - self.offsets[tid]
+        tid, local = to_typed(h, self.offsets)
         if scalar:
             return self.to_name(int(tid[0])), int(local[0])
         return tid, local

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import GraphpartError
+from .homogeneous import to_typed
 
 __all__ = ["NodeLocation", "locate_node", "ID_KINDS"]
 
@@ -83,7 +84,7 @@ def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) 
     if kind not in ID_KINDS:
         raise GraphpartError(f"kind must be one of {ID_KINDS}, got {kind!r}")
     node = _int(node, "node")
-    sh, offsets, ntypes = p.shuffle, p._homo.node_offsets, p.graph.ntypes
+    sh, offsets, ntypes = p.shuffle, p.homogeneous.node_offsets, p.graph.ntypes
     n = len(sh.new2old_nid)
     if kind == "typed":
         if ntype is None:
@@ -105,7 +106,7 @@ def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) 
     else:
         new = node
         old = int(sh.new2old_nid[new])
-    t = int(np.searchsorted(offsets, old, side="right") - 1)
+    t = int(to_typed(np.array([old]), offsets)[0][0])
     typ, typed_new = p.book.map_to_per_ntype(np.array([new]))
     owner = int(p.node_part[old])
     start = int(sh.node_bounds[owner, 0, 0])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._check import check_count
-from .interop.reopen import as_partitioning
+from .storage.reopen import as_partitioning
 from .partitioning.halo import HaloBuilder
 
 __all__ = ["cut_matrix", "QuotientGraph", "quotient_graph", "HaloGrowth", "halo_growth"]

@@ -20,6 +20,7 @@ from ._report import Report
 from .errors import GraphpartError
 from .graph import Graph
 from .partitioning.core import Partitioning, partition
+from .partitioning.balance import field_balance
 from .partitioning.metis import MetisOptions
 
 __all__ = ["Setting", "SweepResult", "balance_sources", "balance_source", "grid", "sweep", "sweep_report"]
@@ -77,14 +78,11 @@ def balance_source(g: Graph, source: str | None) -> object:
         if g.is_homogeneous:
             return np.zeros(g.num_nodes(), dtype=np.int64)
         return None  # a heterograph balances each node type by default
-    have = {t: g.node_data(t)[source] for t in g.ntypes if source in g.node_data(t)}
-    if not have:
-        raise GraphpartError(f"no node data named {source!r} to balance; choose one of {balance_sources(g)}")
-    bad = [t for t, v in have.items() if not _is_class_column(v)]
-    if bad:
-        raise GraphpartError(f"node data {source!r} of {bad} is not a bool/int column with at most "
+    value = field_balance(g, source)
+    if source not in balance_sources(g):
+        raise GraphpartError(f"node data {source!r} is not a bool/int column with at most "
                              f"{MAX_BALANCE_CLASSES} distinct values; choose one of {balance_sources(g)}")
-    return have[g.ntypes[0]] if g.is_homogeneous else have
+    return value
 
 
 @dataclass(frozen=True)

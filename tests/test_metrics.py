@@ -78,3 +78,36 @@ def test_report_renders_text_and_html():
     assert "edge cut" in text and "HALO hop 1" in text and "inner user" in text
     html = r._repr_html_()
     assert html.startswith("<div>") and "<table>" in html
+
+
+def test_disk_metrics_report_the_class_balance_partition_made(tmp_path):
+    g = karate()
+    kw = dict(balance_ntypes=g.ndata["label"], balance_edges=True, seed=0)
+    p = gp.partition(g, 3, **kw)
+    gp.partition_graph(g, "k", 3, tmp_path, **kw)
+    a, b = p.metrics, metrics_from_disk(tmp_path / "k.json")
+    assert {"class 0", "class 1", "in-degree"} <= set(a.constraints)
+    assert a.balance == b.balance
+    for name, load in a.constraints.items():
+        assert np.array_equal(load, b.constraints[name]), name
+    # the loads are what each partition holds: class 1 nodes per partition
+    labels = g.ndata["label"].numpy()
+    assert b.constraints["class 1"].tolist() == np.bincount(p.node_part[labels == 1], minlength=3).tolist()
+    assert "balance class 1 (max/mean)" in str(b.report())
+
+
+@pytest.mark.parametrize("record, match", [
+    ({"loads": {"class 0": [1, 2]}}, "3 non-negative ints"),
+    ({"loads": {"class 0": [1, -2, 3]}}, "non-negative"),
+    ({"loads": [1, 2, 3]}, "balance must be"),
+    ("x", "balance must be"),
+])
+def test_a_lying_balance_record_is_refused(tmp_path, record, match):
+    import json
+
+    gp.partition_graph(karate(), "k", 3, tmp_path, seed=0)
+    cfg = json.loads((tmp_path / "k.json").read_text())
+    cfg["balance"] = record
+    (tmp_path / "k.json").write_text(json.dumps(cfg))
+    with pytest.raises(gp.FormatError, match=match):
+        metrics_from_disk(tmp_path / "k.json")

@@ -6,7 +6,7 @@ of phase 1. The local graph, its DGL node and edge data and the partition files
 are then made by the same functions the in-memory path uses
 (:func:`~graphpart.partitioning.halo.assemble_view`,
 :func:`~graphpart.partitioning.halo.local_data`,
-:func:`~graphpart.storage.write_part`). Memory per task: the partition's own
+:func:`~graphpart.storage.write.write_part`). Memory per task: the partition's own
 edges and features plus one int64 scratch array over all nodes.
 """
 
@@ -19,8 +19,8 @@ import torch
 
 from .._schema import etype_str
 from ..partitioning.halo import assemble_view, hop1_layer, local_data
-from ..partitioning.reshuffle import stable_order
-from ..storage import write_part
+from ..index import stable_order
+from ..storage.write import write_part
 from ._shuffle import Plan, load_piece
 
 __all__ = ["build_part", "ORIG_NIDS", "ORIG_EIDS"]

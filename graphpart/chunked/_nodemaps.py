@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..partitioning.reshuffle import block_bounds, group_order
+from ..index import block_bounds, group_order
 
 __all__ = ["NodeMaps"]
 

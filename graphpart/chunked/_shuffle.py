@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
-from ..partitioning.reshuffle import group_order, group_rank
+from ..index import group_order, group_rank
 from ..typing import CanonicalEType
 from ._nodemaps import NodeMaps
 from .format import ChunkedMetadata, ChunkSpec

@@ -17,8 +17,8 @@ import numpy as np
 from .._check import check_count
 from .._io import atomic_dir
 from ..errors import GraphpartError
-from ..partitioning.assignment import random_assignment
-from ..partitioning.metis import _class_ids, metis_assignment
+from ..partitioning.balance import classes_by_type
+from ..partitioning.metis import metis_assignment
 from ..typing import Seed
 from ._files import write_array
 from .format import ChunkedMetadata, read_metadata
@@ -110,21 +110,13 @@ def assignment_algorithm(folder: str | os.PathLike) -> str:
 
 def _balance_classes(meta: ChunkedMetadata, field: str | None) -> np.ndarray:
     """Node type, crossed with the values of node data ``field`` where a type has it."""
-    classes, next_class = [], 0
-    for t in sorted(meta.ntypes):
-        n = meta.num_nodes[t]
+    ntypes = sorted(meta.ntypes)
+    values = {}
+    for t in ntypes:
         spec = meta.node_data.get(t, {}).get(field) if field else None
-        if spec is None:
-            classes.append(np.full(n, next_class, dtype=np.int64))
-            next_class += 1
-            continue
-        values = read_data(spec, None, f"node_data[{t!r}][{field!r}]")
-        if values.ndim != 1 or len(values) != n or values.dtype.kind not in "biu":
-            raise GraphpartError(f"balance field {field!r} of {t!r} must be one bool/int value per node")
-        cls, ncls = _class_ids(values)
-        classes.append(cls + next_class)
-        next_class += ncls
-    return np.concatenate(classes) if classes else np.zeros(0, dtype=np.int64)
+        if spec is not None:
+            values[t] = read_data(spec, None, f"node_data[{t!r}][{field!r}]")
+    return classes_by_type(ntypes, [meta.num_nodes[t] for t in ntypes], values, f"balance field {field!r} of")[0]
 
 
 def _random_chunk(out: Path, start: int, stop: int, homo_start: int, num_parts: int, seed) -> Path:

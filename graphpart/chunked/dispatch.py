@@ -37,13 +37,12 @@ import numpy as np
 import torch
 
 from .._check import check_count
-from .._config import check_graph_name
 from .._io import atomic_dir
 from .._schema import etype_str
 from ..errors import GraphpartError
-from ..partitioning.reshuffle import block_bounds
-from ..interop.partfiles import check_format
-from ..storage import build_config, check_out_path, graphbolt_meta
+from ..index import block_bounds
+from ..storage.files import check_format
+from ..storage.config import build_config, check_graph_name, check_out_path, graphbolt_meta
 from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part
 from ._cluster import dask_client, run_tasks
 from ._nodemaps import NodeMaps
@@ -199,7 +198,7 @@ def load_orig_ids(config_path: str | os.PathLike):
     Returns ``(orig_nids, orig_eids)``: tensors for a homogeneous graph, dicts by
     node type / canonical edge type otherwise; ``None`` for a map not saved.
     """
-    from .._config import read_config
+    from ..storage.config import read_config
     from .._schema import parse_etype
 
     cfg = read_config(config_path)

@@ -10,6 +10,7 @@ import torch
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..graph import Graph
+from ..homogeneous import to_homogeneous, type_offsets
 from .format import ChunkedMetadata, ChunkSpec, read_metadata
 
 __all__ = ["load_chunked", "read_edges", "read_data", "homogeneous_edges"]
@@ -41,14 +42,14 @@ def homogeneous_edges(meta: ChunkedMetadata, ntypes: list[str], etypes: list) ->
 
     Holds the whole edge list: for the steps that need it in memory (METIS, ParMETIS export).
     """
-    offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in ntypes])]).astype(np.int64)
+    offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
     cols: list[list[np.ndarray]] = [[], [], [], []]
     for ei, e in enumerate(etypes):
         row0 = 0
         for c in range(len(meta.edges[e].paths)):
             s, d = read_edges(meta, e, c)
-            cols[0].append(s + offsets[ntypes.index(e[0])])
-            cols[1].append(d + offsets[ntypes.index(e[2])])
+            cols[0].append(to_homogeneous(ntypes.index(e[0]), s, offsets))
+            cols[1].append(to_homogeneous(ntypes.index(e[2]), d, offsets))
             cols[2].append(np.full(len(s), ei, dtype=np.int64))
             cols[3].append(np.arange(row0, row0 + len(s), dtype=np.int64))
             row0 += len(s)

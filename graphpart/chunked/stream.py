@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from ..errors import GraphpartError
-from ..partitioning.reshuffle import group_order, group_rank
+from ..index import group_order, group_rank
 from .format import ChunkedMetadata
 from .read import read_edges
 

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import torch
 
-from ..interop.sources import open_partitions
 from .._schema import etype_str
-from ..storage import load_partition
+from ..storage.read import load_partition
+from ..storage.sources import open_partitions
 from .format import read_metadata
 from .read import read_data, read_edges
 

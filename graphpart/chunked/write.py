@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .._check import check_count
-from .._config import check_graph_name
+from ..storage.config import check_graph_name
 from .._io import atomic_dir
 from .._schema import etype_str
 from ..errors import GraphpartError

@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 import torch
 
-from .._arrays import unique_int
+from ..index import unique_int
 from .._random import check_random_state
 from ..errors import GraphpartError
 from ..graph import Graph

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._arrays import unique_int
+from ..index import unique_int
 from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph

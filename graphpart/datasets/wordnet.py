@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._arrays import unique_int
+from ..index import unique_int
 from ..errors import DatasetNotFoundError, FormatError
 from ..graph import Graph
 from ._cache import cached_graph

@@ -18,7 +18,7 @@ import torch
 
 from ..errors import FormatError
 from ..graph import Graph
-from ..partitioning.reshuffle import block_bounds, group_order, group_rank
+from ..index import block_bounds, group_order, group_rank
 
 __all__ = ["ForeignPart", "Relabeled", "check_types"]
 

@@ -10,7 +10,7 @@ Layout (GLT 0.2, original ids, edges with their source's partition by default)::
     root/part<i>/edge_feat/{feats,ids}.pkl            (hetero: per type folder)
 
 ``META`` and the ``.pkl`` records are pickles: they are read by an unpickler that allows plain
-data and tensors only (:mod:`graphpart.interop._safe_load`). GLT's features have no names:
+data and tensors only (:mod:`graphpart.interop.safe_load`). GLT's features have no names:
 they are read as ``feat``.
 """
 
@@ -23,7 +23,7 @@ import torch
 
 from ..errors import FormatError
 from ._relabel import ForeignPart, Relabeled, check_types
-from ._safe_load import load_pickle_records, load_torch
+from .safe_load import load_pickle_records, load_torch
 
 __all__ = ["read_glt", "is_glt_folder"]
 

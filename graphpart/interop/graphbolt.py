@@ -31,7 +31,7 @@ import torch
 from .._io import atomic_write
 from ..errors import FormatError
 from ..graph import Graph
-from ._safe_load import check_tensors
+from .safe_load import check_tensors
 
 __all__ = ["GraphBoltGraph", "load_graphbolt", "save_graphbolt"]
 

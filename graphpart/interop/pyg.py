@@ -28,7 +28,7 @@ import torch
 from .._io import atomic_dir
 from ..errors import FormatError, GraphpartError
 from ._relabel import ForeignPart, Relabeled, check_types
-from ._safe_load import load_torch
+from .safe_load import load_torch
 
 __all__ = ["export_pyg", "read_pyg", "is_pyg_folder"]
 
@@ -74,14 +74,12 @@ def export_pyg(p, out: str | os.PathLike) -> Path:
     g, k = p.graph, p.num_parts
     hetero = not g.is_homogeneous
     assign = p.assignment if hetero else {g.ntypes[0]: p.assignment}
-    offsets, total = {}, 0
-    for t in g.ntypes:
-        offsets[t], total = total, total + g.num_nodes(t)
+    offsets = p.homogeneous.node_offsets
     out = Path(out)
     with atomic_dir(out) as tmp:
         meta = {"num_parts": k, "node_types": list(g.ntypes) if hetero else None,
                 "edge_types": [list(e) for e in g.canonical_etypes] if hetero else None,
-                "node_offset": [offsets[t] for t in g.ntypes] if hetero else None,
+                "node_offset": offsets[:-1].tolist() if hetero else None,
                 "is_hetero": hetero, "is_sorted": True, "graphpart": {"type_wise_ids": True}}
         (tmp / "META.json").write_text(json.dumps(meta))
         edge_part = {}

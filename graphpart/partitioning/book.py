@@ -12,9 +12,9 @@ from collections.abc import Mapping
 import numpy as np
 import torch
 
-from .._check import as_id_tensor
+from .._check import as_id_tensor, check_part_id
 from .._schema import etype_str
-from ..errors import GraphpartError, IDRangeError, UnknownTypeError
+from ..errors import IDRangeError, UnknownTypeError
 from ..typing import CanonicalEType, IdArray
 
 __all__ = ["RangePartitionBook"]
@@ -92,8 +92,7 @@ class _Ranges:
         return homo - start
 
     def _check_part(self, p: int) -> None:
-        if not isinstance(p, (int, np.integer)) or not 0 <= p < self.bounds.shape[0]:
-            raise GraphpartError(f"partition id must be an int in [0, {self.bounds.shape[0]}), got {p!r}")
+        check_part_id(p, self.bounds.shape[0])
 
     def _check(self, ids: torch.Tensor, upper: int, kind: str) -> None:
         if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= upper):

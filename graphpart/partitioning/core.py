@@ -9,62 +9,26 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from .._check import check_count
+from .._report import Report
+from .._check import check_count, check_part_id
 from .._random import check_random_state
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..graph import Graph
+from ..homogeneous import HomogeneousGraph, to_typed
+from ..measures import PartitionMetrics, partition_metrics
 from ..typing import Seed
 from .assignment import check_assignment, check_num_parts, random_assignment
 from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
-from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, _class_ids, metis_assignment
+from .balance import balance_classes
+from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, metis_assignment
 from .reshuffle import Reshuffle, reshuffle
 
 __all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
 
 #: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform, see metis_csr).
 DEFAULT_METIS_MAX_EDGES = 1_000_000
-
-
-@dataclass(frozen=True)
-class _Homogeneous:
-    """The homogeneous ids of a graph: type offsets and typed edge lists."""
-
-    node_offsets: np.ndarray
-    edge_offsets: np.ndarray
-    ntype: np.ndarray | None
-    etype: np.ndarray | None
-    src: np.ndarray
-    dst: np.ndarray
-
-    @classmethod
-    def of(cls, g: Graph) -> "_Homogeneous":
-        ncounts = np.array([g.num_nodes(t) for t in g.ntypes], dtype=np.int64)
-        ecounts = np.array([g.num_edges(e) for e in g.canonical_etypes], dtype=np.int64)
-        noff = np.concatenate([[0], np.cumsum(ncounts)])
-        eoff = np.concatenate([[0], np.cumsum(ecounts)])
-        if g.is_homogeneous:
-            s, d = g.edges()
-            return cls(noff, eoff, None, None, s.numpy().astype(np.int64), d.numpy().astype(np.int64))
-        src = np.empty(int(eoff[-1]), dtype=np.int64)
-        dst = np.empty_like(src)
-        for i, (st, r, dt) in enumerate(g.canonical_etypes):
-            s, d = g.edges((st, r, dt))
-            np.add(s.numpy(), noff[g.get_ntype_id(st)], out=src[eoff[i]:eoff[i + 1]])
-            np.add(d.numpy(), noff[g.get_ntype_id(dt)], out=dst[eoff[i]:eoff[i + 1]])
-        ntype = np.repeat(np.arange(len(ncounts)), ncounts)
-        etype = np.repeat(np.arange(len(ecounts)), ecounts)
-        return cls(noff, eoff, ntype, etype, src, dst)
-
-
-def _typed(new2old: np.ndarray, offsets: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Old type id and type-wise old id of new homogeneous ids ``ids``."""
-    old = new2old[ids]
-    if len(offsets) == 2:  # one type: no search needed
-        return np.zeros(len(old), dtype=np.int64), old
-    t = np.searchsorted(offsets, old, side="right") - 1
-    return t, old - offsets[t]
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,7 +65,7 @@ class Partitioning:
     shuffle: Reshuffle
     balance_classes: np.ndarray | None
     balance_edges: bool
-    _homo: _Homogeneous = field(repr=False)
+    homogeneous: HomogeneousGraph = field(repr=False)
     balance_labels: tuple[str, ...] = ()
 
     # ------------------------------------------------------------ id maps
@@ -114,19 +78,19 @@ class Partitioning:
         t = torch.from_numpy(values)
         if self.graph.is_homogeneous:
             return t
-        off = self._homo.node_offsets
+        off = self.homogeneous.node_offsets
         return {nt: t[off[i]:off[i + 1]] for i, nt in enumerate(self.graph.ntypes)}
 
     @functools.cached_property
     def orig_nids(self) -> torch.Tensor | dict[str, torch.Tensor]:
         """``orig[new] = old`` node ids, as DGL's ``return_mapping`` (type-wise for heterographs)."""
-        return self._orig(self.shuffle.new2old_nid, self.shuffle.node_bounds, self._homo.node_offsets,
+        return self._orig(self.shuffle.new2old_nid, self.shuffle.node_bounds, self.homogeneous.node_offsets,
                           self.graph.ntypes)
 
     @functools.cached_property
     def orig_eids(self) -> torch.Tensor | dict[str, torch.Tensor]:
         """``orig[new] = old`` edge ids (dict keyed by canonical edge type for heterographs)."""
-        return self._orig(self.shuffle.new2old_eid, self.shuffle.edge_bounds, self._homo.edge_offsets,
+        return self._orig(self.shuffle.new2old_eid, self.shuffle.edge_bounds, self.homogeneous.edge_offsets,
                           self.graph.canonical_etypes)
 
     def _orig(self, new2old, bounds, offsets, types) -> torch.Tensor | dict:
@@ -158,8 +122,19 @@ class Partitioning:
 
     def view(self, part_id: int) -> PartView:
         """Node and edge sets of one partition (global shuffled ids, local order)."""
-        self.book._nodes._check_part(part_id)
+        check_part_id(part_id, self.num_parts)
         return self._halo.view(part_id)
+
+    def local_arrays(self, part_id: int) -> tuple[int, torch.Tensor, torch.Tensor, dict, dict]:
+        """``(num_nodes, src, dst, ndata, edata)`` of one partition's local graph, as tensors
+        (what :meth:`local_graph` builds its graph from, and what the writers write)."""
+        v = self.view(part_id)
+        ntype, orig_n = to_typed(self.shuffle.new2old_nid[v.nodes], self.homogeneous.node_offsets)
+        etype, orig_e = to_typed(self.shuffle.new2old_eid[v.eids], self.homogeneous.edge_offsets)
+        ndata, edata = local_data(v, self.shuffle.node_part()[v.nodes], ntype, orig_n, etype, orig_e,
+                                  not self.graph.is_homogeneous)
+        tensors = [{k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in d.items()} for d in (ndata, edata)]
+        return len(v.nodes), torch.from_numpy(v.src), torch.from_numpy(v.dst), tensors[0], tensors[1]
 
     def local_graph(self, part_id: int) -> Graph:
         """The graph of one partition, built on demand, with DGL's node and edge data.
@@ -168,24 +143,18 @@ class Partitioning:
         ``orig_id`` (type-wise original id), ``halo_hop`` and, for heterographs,
         ``_TYPE``; edges carry ``_ID``, ``inner_edge``, ``orig_id`` and ``_TYPE``.
         """
-        v = self.view(part_id)
-        ntype, orig_n = _typed(self.shuffle.new2old_nid, self._homo.node_offsets, v.nodes)
-        etype, orig_e = _typed(self.shuffle.new2old_eid, self._homo.edge_offsets, v.eids)
-        ndata, edata = local_data(v, self.shuffle.node_part()[v.nodes], ntype, orig_n, etype, orig_e,
-                                  not self.graph.is_homogeneous)
-        return Graph.from_edges(v.src, v.dst, num_nodes=len(v.nodes),
-                                ndata={k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in ndata.items()},
-                                edata={k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in edata.items()})
+        num_nodes, src, dst, ndata, edata = self.local_arrays(part_id)
+        return Graph.from_edges(src, dst, num_nodes=num_nodes, ndata=ndata, edata=edata)
 
     def node_feats(self, part_id: int) -> dict[str, torch.Tensor]:
         """Node data of the nodes ``part_id`` owns, keyed ``"ntype/name"``, in new id order."""
-        self.book._nodes._check_part(part_id)
+        check_part_id(part_id, self.num_parts)
         out = {}
         trainer = torch.from_numpy(self.trainer_id)
         for i, t in enumerate(self.graph.ntypes):
             a, b = self.shuffle.node_bounds[part_id, i]
             old = torch.from_numpy(self.shuffle.new2old_nid[a:b])
-            typed = old - int(self._homo.node_offsets[i])
+            typed = old - int(self.homogeneous.node_offsets[i])
             for name, value in self.graph.node_data(t).items():
                 out[f"{t}/{name}"] = value[typed]
             if self.num_trainers_per_machine > 1:
@@ -198,12 +167,12 @@ class Partitioning:
         With several trainers per machine, ``trainer_id`` (the trainer of each edge's
         destination) is added, as DGL does.
         """
-        self.book._nodes._check_part(part_id)
+        check_part_id(part_id, self.num_parts)
         out = {}
         for i, e in enumerate(self.graph.canonical_etypes):
             a, b = self.shuffle.edge_bounds[part_id, i]
             old = self.shuffle.new2old_eid[a:b]
-            typed = torch.from_numpy(old - int(self._homo.edge_offsets[i]))
+            typed = torch.from_numpy(old - int(self.homogeneous.edge_offsets[i]))
             for name, value in self.graph.edge_data(e).items():
                 out[f"{etype_str(e)}/{name}"] = value[typed]
             if self.num_trainers_per_machine > 1:  # an edge goes with its destination, as in DGL
@@ -213,13 +182,11 @@ class Partitioning:
 
     # ------------------------------------------------------------ metrics
     @functools.cached_property
-    def metrics(self):
+    def metrics(self) -> PartitionMetrics:
         """Edge cut, volume, balance, HALO and more: a :class:`graphpart.metrics.PartitionMetrics`."""
-        from ..metrics import partition_metrics
-
         return partition_metrics(self)
 
-    def report(self):
+    def report(self) -> Report:
         """A table of the metrics: readable in a terminal, rendered as HTML in Jupyter."""
         return self.metrics.report()
 
@@ -227,55 +194,6 @@ class Partitioning:
         return (f"Partitioning(num_parts={self.num_parts}, part_method={self.part_method!r}, "
                 f"num_hops={self.num_hops}, num_nodes={len(self.node_part)}, "
                 f"num_edges={len(self.shuffle.new2old_eid)})")
-
-
-def _as_numpy(x: object, what: str) -> np.ndarray:
-    arr = x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
-    if arr.ndim != 1 or arr.dtype.kind not in "biu":
-        raise GraphpartError(f"{what} must be a one-dimensional bool or int array, "
-                             f"got dtype {arr.dtype} and shape {arr.shape}")
-    return arr
-
-
-def _classes_with_labels(arr: np.ndarray, prefix: str = "") -> tuple[np.ndarray, int, list[str]]:
-    cls, ncls = _class_ids(arr)
-    values = np.empty(ncls, dtype=arr.dtype)
-    values[cls] = arr  # every class takes its own value (scatter, no search)
-    return cls, ncls, [f"{prefix}{v}" for v in values.tolist()]
-
-
-def _balance_classes(g: Graph, balance_ntypes: object,
-                     homo: _Homogeneous) -> tuple[np.ndarray | None, tuple[str, ...]]:
-    """The balance class of every homogeneous node, as DGL builds it, and a label per class."""
-    n = int(homo.node_offsets[-1])
-    if balance_ntypes is None:
-        return (None, ()) if g.is_homogeneous else (homo.ntype, tuple(g.ntypes))
-    if isinstance(balance_ntypes, Mapping):
-        unknown = sorted(set(map(str, balance_ntypes)) - set(g.ntypes))
-        if unknown:
-            raise GraphpartError(f"balance_ntypes has unknown node types {unknown}; known: {g.ntypes}")
-        parts, labels, next_class = [], [], 0
-        for t in g.ntypes:
-            if t in balance_ntypes:
-                arr = _as_numpy(balance_ntypes[t], f"balance_ntypes[{t!r}]")
-                if len(arr) != g.num_nodes(t):
-                    raise GraphpartError(f"balance_ntypes[{t!r}] must have one value per {t!r} node "
-                                         f"({g.num_nodes(t)}), got {len(arr)}")
-                cls, ncls, names = _classes_with_labels(arr, f"{t}:")
-                parts.append(cls + next_class)
-                labels += names
-                next_class += ncls
-            else:  # a type without its own classes is balanced as a whole
-                parts.append(np.full(g.num_nodes(t), next_class, dtype=np.int64))
-                labels.append(t)
-                next_class += 1
-        return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), tuple(labels)
-    arr = _as_numpy(balance_ntypes, "balance_ntypes")
-    if len(arr) != n:
-        raise GraphpartError(f"balance_ntypes must have one value per node ({n}), got {len(arr)}; "
-                             "for a heterograph pass a dict {ntype: array}")
-    cls, _, labels = _classes_with_labels(arr)
-    return cls, tuple(labels)
 
 
 def partition(
@@ -355,10 +273,10 @@ def partition(
     if objtype not in ("cut", "vol"):
         raise GraphpartError(f"objtype must be 'cut' or 'vol', got {objtype!r}")
     rng = check_random_state(seed)
-    homo = _Homogeneous.of(g)
+    homo = HomogeneousGraph.of(g)
     counts = np.diff(homo.node_offsets)
     n, total_parts = int(counts.sum()), num_parts * trainers
-    classes, labels = _balance_classes(g, balance_ntypes, homo)
+    classes, labels = balance_classes(g, balance_ntypes, homo)
     if isinstance(part_method, str):
         if part_method == "random":
             trainer = random_assignment(counts, total_parts, rng)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._arrays import unique_int
-from .reshuffle import Reshuffle, stable_order
+from ..index import expand_ranges, stable_order, unique_int
+from .reshuffle import Reshuffle
 
 __all__ = ["PartView", "HaloBuilder", "assemble_view", "hop1_layer", "local_data"]
 
@@ -51,17 +51,6 @@ class PartView:
     num_inner_edges: int
     src: np.ndarray
     dst: np.ndarray
-
-
-def _expand_ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-    """Concatenated ``arange(ptr[v], ptr[v + 1])`` for each ``v`` in ``nodes``, without a loop."""
-    starts, ends = ptr[nodes], ptr[nodes + 1]
-    lengths = ends - starts
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-    return np.arange(total, dtype=np.int64) + offsets
 
 
 class HaloBuilder:
@@ -121,7 +110,7 @@ class HaloBuilder:
         layers = [frontier]
         extra = [out_eids]
         for _ in range(2, self.num_hops + 1):
-            in_eids = self._in_eids[_expand_ranges(self._in_ptr, frontier)]
+            in_eids = self._in_eids[expand_ranges(self._in_ptr, frontier)]
             extra.append(in_eids)
             srcs = r.src[in_eids]
             frontier = unique_int(srcs[~seen[srcs]])

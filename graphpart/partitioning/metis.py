@@ -1,7 +1,7 @@
 """METIS assignment: symmetric CSR input, balance constraints, isolated-node fill.
 
 The steps are small private functions: :func:`metis_csr` symmetrises the graph
-(drops self-loops and duplicates, which crash METIS), :func:`balance_weights`
+(drops self-loops and duplicates, which crash METIS), :func:`~graphpart.partitioning.balance.balance_weights`
 turns ``balance_ntypes`` / ``balance_edges`` into one column per constraint as
 DGL does, and :func:`metis_assignment` runs METIS (through
 :mod:`._metis_ctypes`, so that ``ncon > 1`` is honoured) on the nodes that have
@@ -23,9 +23,11 @@ from .._random import check_random_state
 from ..errors import GraphpartError
 from ..typing import Seed
 from ._metis_ctypes import MetisOptions, part_graph
+from .balance import balance_weights, fill_isolated
+from .refine import refine_assignment
 from .sample import sample_edges
 
-__all__ = ["metis_csr", "balance_weights", "metis_assignment", "MetisOptions"]
+__all__ = ["metis_csr", "metis_assignment", "MetisOptions", "DEFAULT_REFINE_ROUNDS"]
 
 logger = logging.getLogger(__name__)
 #: Rounds of full-graph refinement after METIS saw a sample.
@@ -79,80 +81,6 @@ def metis_csr(
     xadj = np.zeros(num_nodes + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=num_nodes), out=xadj[1:])
     return xadj, adjncy
-
-
-def _class_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """Dense ids ``0..C-1`` for the distinct values of ``values``, in sorted order."""
-    if values.dtype == bool:
-        values = values.astype(np.int64)
-    if values.dtype.kind in "iu" and len(values) and values.min() >= 0 and values.max() < 1 << 20:
-        present = np.bincount(values) > 0
-        dense = np.cumsum(present) - 1
-        return dense[values], int(present.sum())
-    uniq, inv = np.unique(values, return_inverse=True)
-    return inv.reshape(-1), len(uniq)
-
-
-def balance_weights(
-    num_nodes: int,
-    balance_ntypes: np.ndarray | None,
-    balance_edges: bool,
-    in_degrees: np.ndarray | None,
-) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """Vertex weights ``(n, ncon)`` for METIS and the balance class of every node.
-
-    ``balance_ntypes`` adds one 0/1 column per distinct value; ``balance_edges``
-    adds the in-degree of each class (or, without classes, a node-count column
-    and an in-degree column: DGL uses in-degree alone there, which leaves the
-    node counts unbalanced).
-
-    Examples
-    --------
-    >>> w, cls = balance_weights(3, np.array([1, 0, 1]), True, np.array([2, 5, 1]))
-    >>> w.tolist(), cls.tolist()
-    ([[0, 1, 0, 2], [1, 0, 5, 0], [0, 1, 0, 1]], [1, 0, 1])
-    """
-    if balance_ntypes is None:
-        if not balance_edges:
-            return None, None
-        return np.stack([np.ones(num_nodes, dtype=np.int64), in_degrees.astype(np.int64)], axis=1), None
-    cls, ncls = _class_ids(np.asarray(balance_ntypes))
-    rows = np.arange(num_nodes)
-    w = np.zeros((num_nodes, ncls * (2 if balance_edges else 1)), dtype=np.int64)
-    w[rows, cls] = 1
-    if balance_edges:
-        w[rows, ncls + cls] = in_degrees
-    return w, cls
-
-
-def _water_fill(current: np.ndarray, m: int) -> np.ndarray:
-    """How many of ``m`` new items each part takes so the smallest parts rise evenly."""
-    k = len(current)
-    order = np.argsort(current, kind="stable")
-    c = current[order].astype(np.int64)
-    prefix = np.cumsum(c)
-    # Raising the j smallest parts to the level of the j-th costs j*c[j-1] - prefix[j-1].
-    cost = np.arange(1, k + 1) * c - prefix
-    j = int(np.searchsorted(cost, m, side="right"))
-    level, extra = divmod(m + int(prefix[j - 1]), j)
-    quota = np.zeros(k, dtype=np.int64)
-    quota[order[:j]] = level - c[:j]
-    quota[order[:extra]] += 1
-    return quota
-
-
-def _fill_isolated(
-    part: np.ndarray, isolated: np.ndarray, cls: np.ndarray | None, num_parts: int, rng: np.random.Generator
-) -> None:
-    """Assign the ``isolated`` nodes in place, class by class, to the emptiest parts."""
-    cls_all = np.zeros(len(part), dtype=np.int64) if cls is None else cls
-    placed = part >= 0
-    iso_cls = cls_all[isolated]
-    for c in np.flatnonzero(np.bincount(iso_cls)):
-        current = np.bincount(part[placed & (cls_all == c)], minlength=num_parts)
-        nodes = isolated[iso_cls == c]
-        quota = _water_fill(current, len(nodes))
-        part[rng.permutation(nodes)] = np.repeat(np.arange(num_parts), quota)
 
 
 def metis_assignment(
@@ -246,10 +174,8 @@ def metis_assignment(
     # low-degree nodes out, and METIS keeps the dense core together in fewer parts.
     xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, seed=rng, by_degree=balance_edges)
     part = _metis_connected(xadj, adjncy, num_parts, vwgt, ub, options, recursive)
-    _fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng)
+    fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng)
     if refine:
-        from .refine import refine_assignment
-
         part = refine_assignment(src, dst, part, num_parts, vwgt, cls, ub, rng, rounds=refine_rounds)
     return part
 

@@ -23,6 +23,8 @@ import logging
 import numpy as np
 import torch
 
+from .balance import fill_isolated
+
 __all__ = ["refine_assignment", "rebalance", "exchange", "part_loads"]
 
 logger = logging.getLogger(__name__)
@@ -248,8 +250,6 @@ def refine_assignment(src: np.ndarray, dst: np.ndarray, part: np.ndarray, num_pa
     >>> int((new[src] != new[dst]).sum()), np.bincount(new).tolist()
     (1, [4, 4])
     """
-    from .metis import _fill_isolated
-
     n = len(part)
     w = np.ones((n, 1), dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)
     cap = np.asarray(ub, dtype=np.float64) * w.sum(axis=0) / num_parts
@@ -260,7 +260,7 @@ def refine_assignment(src: np.ndarray, dst: np.ndarray, part: np.ndarray, num_pa
     new = rebalance(edges, part, moving, cap, conn=conn)
     new = exchange(edges, new, moving, cap, rng, rounds, conn=conn)
     new[free] = -1
-    _fill_isolated(new, np.flatnonzero(free), classes, num_parts, rng)
+    fill_isolated(new, np.flatnonzero(free), classes, num_parts, rng)
     before, after = (float((part_loads(x, w, num_parts) / np.maximum(cap, 1e-12)).max()) for x in (part, new))
     if after > max(before, 1.0) + 1e-9:  # every step keeps to the caps; never hand back worse balance
         logger.warning("refinement left a part at %.3f of its cap (%.3f before): keeping METIS's assignment",

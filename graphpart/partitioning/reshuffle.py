@@ -10,23 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
-__all__ = ["Reshuffle", "reshuffle", "stable_order", "group_order", "group_rank", "block_bounds"]
+from ..index import block_bounds, group_order
 
-
-def stable_order(keys: np.ndarray) -> np.ndarray:
-    """Indices that sort ``keys`` stably (ties keep their order), using torch's parallel sort.
-
-    Examples
-    --------
-    >>> stable_order(np.array([2, 0, 2, 1, 0])).tolist()
-    [1, 4, 3, 0, 2]
-    """
-    keys = np.ascontiguousarray(keys)
-    if not keys.flags.writeable:  # e.g. memory-mapped: torch wants memory it may own
-        keys = keys.copy()
-    return torch.sort(torch.from_numpy(keys), stable=True).indices.numpy()
+__all__ = ["Reshuffle", "reshuffle"]
 
 
 @dataclass(frozen=True)
@@ -71,48 +58,6 @@ class Reshuffle:
     def part_edges(self, p: int) -> tuple[int, int]:
         """``[start, end)`` of the edges partition ``p`` owns."""
         return int(self.edge_bounds[p, 0, 0]), int(self.edge_bounds[p, -1, 1])
-
-
-def group_order(keys: np.ndarray, num_groups: int) -> tuple[np.ndarray, np.ndarray]:
-    """The id-order rule: indices grouping ``keys`` (stable) and the size of each group.
-
-    The in-memory reshuffle and the chunked pipeline both number nodes and edges
-    with this, so both give the same new ids.
-
-    Examples
-    --------
-    >>> order, counts = group_order(np.array([1, 0, 1, 0]), 3)
-    >>> order.tolist(), counts.tolist()
-    ([1, 3, 0, 2], [2, 2, 0])
-    """
-    return stable_order(keys), np.bincount(keys, minlength=num_groups)
-
-
-def group_rank(order: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Position of every item inside its group, from :func:`group_order`'s ``(order, counts)``.
-
-    Examples
-    --------
-    >>> group_rank(*group_order(np.array([1, 0, 1, 0, 1]), 2)).tolist()
-    [0, 0, 1, 1, 2]
-    """
-    counts = np.asarray(counts, dtype=np.int64)
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    return rank
-
-
-def block_bounds(counts: np.ndarray) -> np.ndarray:
-    """``[start, end)`` of consecutive blocks of sizes ``counts`` (parts, types) -> (parts, types, 2).
-
-    Examples
-    --------
-    >>> block_bounds(np.array([[2, 1], [0, 3]])).tolist()
-    [[[0, 2], [2, 3]], [[3, 3], [3, 6]]]
-    """
-    counts = np.asarray(counts, dtype=np.int64)
-    ends = np.cumsum(counts.ravel())
-    return np.stack([ends - counts.ravel(), ends], axis=1).reshape(*counts.shape, 2)
 
 
 def _bounds(keys: np.ndarray, num_parts: int, num_types: int) -> tuple[np.ndarray, np.ndarray]:

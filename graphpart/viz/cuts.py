@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..interop.reopen import as_partitioning
+from ..storage.reopen import as_partitioning
 from ..structure import HaloGrowth, cut_matrix, halo_growth
 from ._style import fmt_count, get_axes, part_colors
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._arrays import unique_int
+from ..index import unique_int
 from ..errors import GraphpartError
-from ..interop.reopen import as_partitioning
+from ..storage.reopen import as_partitioning
 from ..structure import quotient_graph
 from ._style import CUT_COLOR, fmt_count, get_axes, part_colors
 from .layout import node_positions, sample_neighbourhood
@@ -130,7 +130,7 @@ def _draw_nodes(p, ax, nodes, halo_of, hops, highlight, seed, legend) -> None:
         held[old[view.hop <= hops]] = True
         alpha[~held] = 0.18
     size = float(np.clip(4000 / max(len(shown), 1), 8, 160))
-    ntype = np.repeat(np.arange(len(g.ntypes)), [g.num_nodes(t) for t in g.ntypes])
+    ntype = p.homogeneous.node_types()
     fc = colors[part].copy()
     fc[:, 3] = alpha
     for t, name in enumerate(g.ntypes):

@@ -10,6 +10,7 @@ import scipy.sparse as sp
 
 from .._random import check_random_state
 from ..graph import Graph
+from ..homogeneous import HomogeneousGraph
 from ..typing import Seed
 
 __all__ = ["node_positions", "sample_neighbourhood", "COORD_NAMES"]
@@ -22,10 +23,8 @@ _CACHE: "weakref.WeakKeyDictionary[Graph, dict]" = weakref.WeakKeyDictionary()
 
 def _homo_edges(g: Graph) -> tuple[np.ndarray, np.ndarray, int]:
     """Edges in homogeneous ids (the same numbering as partitioning uses)."""
-    from ..partitioning.core import _Homogeneous
-
-    h = _Homogeneous.of(g)
-    return h.src, h.dst, int(h.node_offsets[-1])
+    h = HomogeneousGraph.of(g)
+    return h.src, h.dst, h.num_nodes
 
 
 def _real_coords(g: Graph) -> np.ndarray | None:

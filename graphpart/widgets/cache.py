@@ -7,7 +7,7 @@ import os
 
 from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
-from ..interop.reopen import as_partitioning
+from ..storage.reopen import as_partitioning
 from ..sampling import Topology
 from ..viz import plot_hit_rate_trace, plot_partition_access
 from ._common import image, render, status_widgets

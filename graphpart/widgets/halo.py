@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from ..errors import GraphpartError
-from ..interop.reopen import as_partitioning
+from ..storage.reopen import as_partitioning
 from ..lookup import ID_KINDS, locate_node
 from ..viz import draw_partition
 from ..viz.drawing import DEFAULT_MAX_NODES

@@ -55,7 +55,7 @@ def test_errors(part):
         book.partid2nids(0, "movie")
     with pytest.raises(gp.IDRangeError, match=r"\[0, 40\)"):
         book.nid2partid([40], "user")
-    with pytest.raises(gp.GraphpartError, match="partition id"):
+    with pytest.raises(gp.GraphpartError, match="part_id must be"):
         book.partid2nids(3)
     foreign = book.partid2nids(1)[:1]
     with pytest.raises(gp.IDRangeError, match="not owned by partition 0"):

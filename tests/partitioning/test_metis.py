@@ -9,7 +9,8 @@ import pytest
 import graphpart as gp
 from graphpart.datasets.rmat import rmat
 from graphpart.partitioning._metis_ctypes import MetisOptions, part_graph
-from graphpart.partitioning.metis import _water_fill, balance_weights, metis_assignment, metis_csr
+from graphpart.partitioning.balance import balance_weights, water_fill
+from graphpart.partitioning.metis import metis_assignment, metis_csr
 
 
 def grid(n: int):
@@ -78,9 +79,9 @@ def test_balance_weights_follow_dgl():
 
 
 @pytest.mark.parametrize("current,m", [([5, 1, 3], 4), ([0, 0, 0], 7), ([9, 0], 3), ([2, 2], 0)])
-def test_water_fill(current, m):
+def testwater_fill(current, m):
     cur = np.array(current)
-    quota = _water_fill(cur, m)
+    quota = water_fill(cur, m)
     assert quota.sum() == m and quota.min() >= 0
     final = cur + quota
     lifted = quota > 0

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphpart.datasets import sbm
-from graphpart.partitioning.metis import balance_weights, metis_assignment
+from graphpart.partitioning.balance import balance_weights
+from graphpart.partitioning.metis import metis_assignment
 from graphpart.partitioning.refine import _Edges, exchange, part_loads, rebalance, refine_assignment
 
 

@@ -63,13 +63,20 @@ def test_rewrite_replaces_earlier_output(written):
 def test_failure_keeps_earlier_output(written, monkeypatch):
     before = (written / "karate.json").read_text()
 
-    def boom(*a, **k):
-        raise RuntimeError("disk full")
+    calls = []
+    save = torch.save
 
-    monkeypatch.setattr(gp.storage.torch, "save", boom)
+    def boom(obj, f, *a, **k):  # every partition file goes through torch.save: fail in partition 1
+        calls.append(str(getattr(f, "name", f)))
+        if len(calls) > 3:
+            raise RuntimeError("disk full")
+        save(obj, f, *a, **k)
+
+    monkeypatch.setattr(torch, "save", boom)
     with pytest.raises(RuntimeError, match="disk full"):
         gp.partition_graph(karate(), "karate", 3, written, seed=0)
     monkeypatch.undo()
+    assert len(calls) == 4  # partition 0's three files were written before the failure
     assert (written / "karate.json").read_text() == before
     gp.load_partition(written / "karate.json", 1)
     assert not [p for p in written.parent.iterdir() if p.name.startswith(".")]
@@ -77,13 +84,13 @@ def test_failure_keeps_earlier_output(written, monkeypatch):
 
 def test_kill_mid_write_keeps_earlier_output(written):
     code = (
-        "import os, graphpart as gp, graphpart.storage as s\n"
+        "import os, torch, graphpart as gp\n"
         "from tests.partitioning.test_invariants import karate\n"
-        "orig = s.torch.save\n"
-        "def save(obj, path):\n"
-        "    orig(obj, path)\n"
-        "    if 'part1' in str(path): os._exit(9)\n"
-        "s.torch.save = save\n"
+        "orig = torch.save\n"
+        "def save(obj, f, *a, **k):\n"
+        "    orig(obj, f, *a, **k)\n"
+        "    if 'part1' in str(getattr(f, 'name', f)): os._exit(9)\n"
+        "torch.save = save\n"
         f"gp.partition_graph(karate(), 'karate', 3, {str(written)!r}, seed=0)\n"
     )
     rc = subprocess.run([sys.executable, "-c", code], cwd=os.getcwd()).returncode

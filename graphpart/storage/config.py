@@ -1,4 +1,10 @@
-"""The partition config JSON (``<graph_name>.json``): build it and validate what is read back."""
+"""The partition config JSON (``<graph_name>.json``): build it, and validate what is read back.
+
+The config names the graph, the partition count, the HALO hops, the node and edge ranges of
+every partition (``node_map``/``edge_map``, DGL's keys), the types, each partition's files, and
+(graphpart only) the balance setting with each partition's load of every balance constraint,
+so that partitions on disk report the balance they were made for.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +15,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import FormatError, GraphpartError
+from .._check import check_part_id
+from ..errors import FormatError, GraphpartError
+from ..partitioning.book import RangePartitionBook
+from .files import part_file_names
 
-__all__ = ["check_graph_name", "read_config", "part_files", "PART_FILES", "FORMAT_VERSION"]
+__all__ = ["check_graph_name", "read_config", "part_files", "build_config", "check_out_path", "graphbolt_meta",
+           "book_from_config", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
-#: Files of one partition, under ``part<i>/``: config key -> file name.
-PART_FILES = {"part_graph": "graph.pt", "node_feats": "node_feats.pt", "edge_feats": "edge_feats.pt"}
 _NAME = re.compile(r"[A-Za-z0-9_]+")
 
 
@@ -71,14 +79,13 @@ def part_files(cfg: dict, part_id: int, path: Path) -> dict[str, Path]:
 
     A config may give GraphBolt's ``part_graph_graphbolt`` in place of (or beside) ``part_graph``.
     """
-    if not isinstance(part_id, (int, np.integer)) or isinstance(part_id, bool) or not 0 <= part_id < cfg["num_parts"]:
-        raise GraphpartError(f"part_id must be an int in [0, {cfg['num_parts']}), got {part_id!r}")
+    check_part_id(part_id, cfg["num_parts"])
     entry = cfg.get(f"part-{part_id}")
     if not isinstance(entry, dict):
         raise _fail(path, f"it has no 'part-{part_id}' entry")
     root = path.parent.resolve()
     out = {}
-    keys = list(PART_FILES)
+    keys = list(part_file_names("graphpart"))
     if "part_graph" not in entry and "part_graph_graphbolt" in entry:  # GraphBolt files only
         keys[keys.index("part_graph")] = "part_graph_graphbolt"
     elif "part_graph_graphbolt" in entry:
@@ -124,4 +131,93 @@ def read_config(config_path: str | os.PathLike) -> dict:
     cfg["_node_bounds"] = _bounds(cfg, "node_map", ntypes, cfg["num_nodes"], k, path)
     cfg["_edge_bounds"] = _bounds(cfg, "edge_map", etypes, cfg["num_edges"], k, path)
     cfg["_ntypes"], cfg["_etypes"] = ntypes, etypes
+    cfg["_balance_loads"] = _balance_loads(cfg, path)
     return cfg
+
+
+def _balance_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
+    """The per-partition loads of the balance record (empty without one), checked."""
+    record = cfg.get("balance")
+    if record is None:
+        return {}
+    loads = record.get("loads") if isinstance(record, dict) else None
+    k = cfg["num_parts"]
+    if not isinstance(loads, dict) or len(loads) > 4096:
+        raise _fail(path, "balance must be {'loads': {constraint: [one load per partition]}, ...}")
+    out = {}
+    for name, values in loads.items():
+        ok = isinstance(values, list) and len(values) == k and all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+        if not ok:
+            raise _fail(path, f"balance load {name!r} must be {k} non-negative ints, one per partition")
+        out[str(name)] = np.asarray(values, dtype=np.int64)
+    return out
+
+
+def build_config(graph_name: str, part_method: str, num_hops: int, num_trainers_per_machine: int,
+                 node_bounds: np.ndarray, edge_bounds: np.ndarray, ntypes: list[str],
+                 etypes: list[str], format: str = "graphpart", balance: dict | None = None) -> dict:
+    """The config JSON of a partitioning (both the in-memory and the chunked path write this).
+
+    ``balance`` records what was balanced: ``{"ntypes": class labels or None, "edges": bool,
+    "loads": {constraint: per-partition load}}`` (:func:`graphpart.measures.balance_loads`).
+    """
+    names = part_file_names(format)
+    num_parts = int(node_bounds.shape[0])
+    cfg = {
+        "format": "graphpart", "version": FORMAT_VERSION, "graph_name": graph_name,
+        "part_method": part_method, "num_parts": num_parts, "halo_hops": int(num_hops),
+        "num_trainers_per_machine": int(num_trainers_per_machine),
+        "num_nodes": int(node_bounds[-1, -1, 1]) if node_bounds.size else 0,
+        "num_edges": int(edge_bounds[-1, -1, 1]) if edge_bounds.size else 0,
+        "node_map": {t: node_bounds[:, i].tolist() for i, t in enumerate(ntypes)},
+        "edge_map": {t: edge_bounds[:, i].tolist() for i, t in enumerate(etypes)},
+        "ntypes": {t: i for i, t in enumerate(ntypes)}, "etypes": {e: i for i, e in enumerate(etypes)},
+    }
+    for i in range(num_parts):
+        cfg[f"part-{i}"] = {k: f"part{i}/{name}" for k, name in names.items()}
+    if balance is not None:
+        cfg["balance"] = balance
+    if format != "graphpart":
+        cfg["file_format"] = format
+    if format == "graphbolt":  # what DGL writes beside GraphBolt files
+        cfg["node_map_dtype"] = cfg["edge_map_dtype"] = "int64"
+    return cfg
+
+
+def graphbolt_meta(ntypes: list[str], etypes: list[str]) -> dict:
+    """The type maps a GraphBolt partition records (none for a homogeneous graph)."""
+    if len(ntypes) == 1 and len(etypes) == 1:
+        return {}
+    return {"node_type_to_id": {t: i for i, t in enumerate(ntypes)},
+            "edge_type_to_id": {e: i for i, e in enumerate(etypes)}}
+
+
+def check_out_path(out: Path) -> None:
+    """Refuse to replace a folder that holds anything but an earlier graphpart output."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise GraphpartError(f"out_path {out} exists and is not a folder")
+    entries = [p for p in out.iterdir()]
+    ours = any(p.suffix == ".json" and _is_config(p) for p in entries)
+    if entries and not ours:
+        raise GraphpartError(f"out_path {out} is not empty and holds no graphpart partitions; "
+                             "partition_graph replaces its out_path, so give a new or empty folder")
+
+
+def _is_config(p: Path) -> bool:
+    try:
+        return json.loads(p.read_text()).get("format") == "graphpart"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+
+
+def book_from_config(cfg: dict, part_id: int) -> RangePartitionBook:
+    """The partition book of ``part_id`` from a config :func:`read_config` returned."""
+    nb, eb = cfg["_node_bounds"], cfg["_edge_bounds"]
+    return RangePartitionBook(check_part_id(part_id, cfg["num_parts"]),
+                              {t: nb[:, i] for i, t in enumerate(cfg["_ntypes"])},
+                              {t: eb[:, i] for i, t in enumerate(cfg["_etypes"])}, cfg["ntypes"], cfg["etypes"])

@@ -21,6 +21,7 @@ import torch
 from .._schema import parse_etype
 from ..errors import GraphpartError
 from ..graph import Graph
+from ..partitioning.core import Partitioning, partition
 from .sources import FORMAT_NAMES, open_partitions
 
 __all__ = ["open_partitioning", "as_partitioning"]
@@ -29,22 +30,12 @@ __all__ = ["open_partitioning", "as_partitioning"]
 def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
     """Edges, edge data, node data and node counts of the whole graph, in the files' ids."""
     ntypes, etypes = cfg["_ntypes"], cfg["_etypes"]
-    nb, eb = cfg["_node_bounds"], cfg["_edge_bounds"]
+    nb = cfg["_node_bounds"]
     k = cfg["num_parts"]
-    n_start = torch.from_numpy(nb[:, :, 0].reshape(-1).copy())
-    n_typed_off = np.concatenate([np.zeros((1, len(ntypes)), np.int64), np.cumsum(nb[:, :, 1] - nb[:, :, 0], 0)])
-    e_typed_off = np.concatenate([np.zeros((1, len(etypes)), np.int64), np.cumsum(eb[:, :, 1] - eb[:, :, 0], 0)])
+    book = src.book(0)  # the book maps partition-major ids to (type, type-wise id)
     pieces: list[list[tuple]] = [[] for _ in etypes]
     ndata: dict[str, dict[str, list]] = {t: {} for t in ntypes}
     edata: dict[str, dict[str, list]] = {e: {} for e in etypes}
-
-    n_off, e_off = torch.from_numpy(n_typed_off), torch.from_numpy(e_typed_off)
-    e_start = torch.from_numpy(eb[:, :, 0].reshape(-1).copy())
-
-    def typed(ids: torch.Tensor) -> torch.Tensor:
-        """Type-wise ids of homogeneous ids (the book's ranges are partition-major, then type)."""
-        cell = torch.searchsorted(n_start, ids, right=True) - 1
-        return ids - n_start[cell] + n_off[cell // len(ntypes), cell % len(ntypes)]
 
     for i in range(k):
         g, nf, ef = src.load(i)
@@ -52,10 +43,8 @@ def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
         s, d = g.edges()
         gid = g.ndata["_ID"]
         s, d, eid = gid[s[inner]], gid[d[inner]], g.edata["_ID"][inner]
-        ecell = torch.searchsorted(e_start, eid, right=True) - 1
-        et = ecell % len(etypes)
-        e_local = eid - e_start[ecell] + e_off[ecell // len(etypes), et]
-        s_t, d_t = typed(s), typed(d)
+        et, e_local = book.map_to_per_etype(eid)
+        s_t, d_t = book.map_to_per_ntype(s)[1], book.map_to_per_ntype(d)[1]
         for j in range(len(etypes)):
             m = et == j
             pieces[j].append((e_local[m], s_t[m], d_t[m]))
@@ -70,7 +59,7 @@ def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
         eids = torch.cat([p[0] for p in pieces[j]])
         order = torch.argsort(eids)
         edges[parse_etype(e)] = (torch.cat([p[1] for p in pieces[j]])[order], torch.cat([p[2] for p in pieces[j]])[order])
-    counts = {t: int(n_typed_off[-1, i]) for i, t in enumerate(ntypes)}
+    counts = {t: int((nb[:, i, 1] - nb[:, i, 0]).sum()) for i, t in enumerate(ntypes)}
     nd = {t: {n: torch.cat(vs) for n, vs in d.items() if sum(len(v) for v in vs) == counts[t]} for t, d in ndata.items()}
     ed = {parse_etype(e): {n: torch.cat(vs) for n, vs in d.items()} for e, d in edata.items()}
     return edges, ed, nd, counts
@@ -90,8 +79,6 @@ def open_partitioning(path: str | os.PathLike):
     >>> p.num_parts, p.part_method, p.metrics.edge_cut == gp.metrics.metrics_from_disk(out).edge_cut
     (2, 'metis from DGL (.dgl files)', True)
     """
-    from ..partitioning.core import partition
-
     src = open_partitions(path)
     cfg = src.config
     edges, ed, nd, counts = _typed_edges(src, cfg)
@@ -109,8 +96,6 @@ def open_partitioning(path: str | os.PathLike):
 
 def as_partitioning(obj):
     """``obj`` if it is a :class:`~graphpart.Partitioning`, else the partitions at that path."""
-    from ..partitioning.core import Partitioning
-
     if isinstance(obj, Partitioning):
         return obj
     if isinstance(obj, (str, os.PathLike)):

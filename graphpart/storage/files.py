@@ -25,9 +25,9 @@ import torch
 from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
-from .dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
-from ._safe_load import check_tensors
-from .dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
+from ..interop.dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
+from ..interop.safe_load import check_tensors
+from ..interop.dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
 
 __all__ = ["FORMATS", "check_format", "part_file_names", "write_graph_file", "write_feats_file",
            "read_graph_file", "read_feats_file", "sniff"]
@@ -123,7 +123,7 @@ def write_graph_file(folder: Path, fmt: str, num_nodes: int, src: torch.Tensor, 
                          edata=_cast(edata, _DGL_EDATA))
     save_graphs(folder / names["part_graph"], [g])
     if fmt == "graphbolt":
-        from .graphbolt import save_graphbolt
+        from ..interop.graphbolt import save_graphbolt
 
         save_graphbolt(folder / names["part_graph_graphbolt"], g, **(meta or {}))
 

@@ -25,13 +25,16 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._config import part_files, read_config
+from .config import book_from_config, part_files, read_config
+from .._check import check_part_id
 from .._schema import parse_etype
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
+from ..interop.glt import is_glt_folder, read_glt
+from ..interop.pyg import is_pyg_folder, read_pyg
 from ..partitioning.book import RangePartitionBook
-from .graphbolt import load_graphbolt
-from .partfiles import read_feats_file, read_graph_file, sniff
+from ..interop.graphbolt import load_graphbolt
+from .files import read_feats_file, read_graph_file, sniff
 
 __all__ = ["PartitionSource", "open_partitions", "detect_format", "FORMAT_NAMES"]
 
@@ -39,12 +42,6 @@ logger = logging.getLogger(__name__)
 
 FORMAT_NAMES = {"graphpart": "graphpart (torch files)", "dgl": "DGL (.dgl files)",
                 "pyg": "PyG (torch_geometric.distributed)", "glt": "GraphLearn-for-PyTorch"}
-
-
-def _book(cfg: dict, part_id: int) -> RangePartitionBook:
-    nb, eb = cfg["_node_bounds"], cfg["_edge_bounds"]
-    return RangePartitionBook(part_id, {t: nb[:, i] for i, t in enumerate(cfg["_ntypes"])},
-                              {t: eb[:, i] for i, t in enumerate(cfg["_etypes"])}, cfg["ntypes"], cfg["etypes"])
 
 
 def _check_feats(feats: dict, bounds: np.ndarray, types: list[str], part_id: int, path: object) -> None:
@@ -86,7 +83,7 @@ def _graphbolt_graph(path: Path, cfg: dict, part_id: int) -> Graph:
                           f"stores with dgl_partition_to_graphbolt(..., store_eids=True)")
     src, dst = gb.coo()
     nid = gb.node_attributes["_ID"].to(torch.int64)
-    book = _book(cfg, part_id)
+    book = book_from_config(cfg, part_id)
     part = book.nid2partid(nid)
     ndata = {"_ID": nid, "part_id": part, "inner_node": gb.node_attributes.get("inner_node", (part == part_id)
                                                                               .to(torch.uint8))}
@@ -112,12 +109,10 @@ class PartitionSource:
         return int(self.config["num_parts"])
 
     def check_part(self, part_id: object) -> int:
-        if not isinstance(part_id, (int, np.integer)) or isinstance(part_id, bool) or not 0 <= part_id < self.num_parts:
-            raise GraphpartError(f"part_id must be an int in [0, {self.num_parts}), got {part_id!r}")
-        return int(part_id)
+        return check_part_id(part_id, self.num_parts)
 
     def book(self, part_id: int) -> RangePartitionBook:
-        return _book(self.config, self.check_part(part_id))
+        return book_from_config(self.config, self.check_part(part_id))
 
     def load(self, part_id: int, load_feats: bool = True, load_nodes: bool = True, load_edges: bool = True,
              load_graph: bool = True):
@@ -179,9 +174,6 @@ def _config_path(path: Path) -> Path:
 
 def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionSource:
     """The partitions at ``path`` (a config file or a folder), in whichever format they are."""
-    from .glt import is_glt_folder, read_glt
-    from .pyg import is_pyg_folder, read_pyg
-
     path = Path(path)
     if not path.exists():
         raise FormatError(f"no partitions at {path}: it does not exist (expected a partition config "

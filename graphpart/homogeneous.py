@@ -1,0 +1,135 @@
+"""The homogeneous-id rule: one id space over every node (or edge) type.
+
+Types are numbered in order (``g.ntypes``, ``g.canonical_etypes``); the items of
+type ``i`` own the homogeneous ids ``[offsets[i], offsets[i + 1])``, where
+``offsets`` is the running sum of the type counts starting at 0. DGL numbers
+heterographs this way (``dgl.to_homogeneous``), and so does every part of
+graphpart: the partitioner, :class:`~graphpart.IDConverter`, the chunked
+pipeline, the PyG export and the figures. This module is the one place the rule
+is written down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import torch
+
+if TYPE_CHECKING:
+    from .graph import Graph
+
+__all__ = ["type_offsets", "to_homogeneous", "to_typed", "HomogeneousGraph"]
+
+
+def type_offsets(counts: Sequence[int] | np.ndarray) -> np.ndarray:
+    """``offsets`` of types with ``counts`` items: ``[0, c0, c0 + c1, ...]`` (int64).
+
+    Examples
+    --------
+    >>> type_offsets([3, 0, 2]).tolist()
+    [0, 3, 3, 5]
+    """
+    counts = np.asarray(counts, dtype=np.int64).reshape(-1)
+    out = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=out[1:])
+    return out
+
+
+def to_homogeneous(type_ids: np.ndarray | int, ids: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Homogeneous ids of type-wise ``ids`` of types ``type_ids`` (one type, or one per id).
+
+    Examples
+    --------
+    >>> to_homogeneous(np.array([0, 2, 2]), np.array([1, 0, 1]), type_offsets([3, 0, 2])).tolist()
+    [1, 3, 4]
+    """
+    if isinstance(ids, torch.Tensor):
+        off = torch.as_tensor(offsets, dtype=torch.int64)
+        return off[type_ids] + ids
+    return np.asarray(offsets, dtype=np.int64)[type_ids] + ids
+
+
+def to_typed(ids, offsets) -> tuple:
+    """``(type id, type-wise id)`` of homogeneous ``ids`` (numpy arrays or torch tensors).
+
+    Empty types (repeated offsets) are skipped over: an id equal to an offset
+    belongs to the next type that has items.
+
+    Examples
+    --------
+    >>> t, local = to_typed(np.array([0, 3, 4]), type_offsets([3, 0, 2]))
+    >>> t.tolist(), local.tolist()
+    ([0, 2, 2], [0, 0, 1])
+    """
+    if isinstance(ids, torch.Tensor):
+        off = torch.as_tensor(offsets, dtype=torch.int64)
+        if len(off) == 2:  # one type: no search needed
+            return torch.zeros_like(ids), ids
+        t = torch.searchsorted(off[1:], ids, right=True)
+        return t, ids - off[t]
+    off = np.asarray(offsets, dtype=np.int64)
+    ids = np.asarray(ids)
+    if len(off) == 2:
+        return np.zeros(len(ids), dtype=np.int64), ids
+    t = np.searchsorted(off, ids, side="right") - 1
+    return t, ids - off[t]
+
+
+@dataclass(frozen=True)
+class HomogeneousGraph:
+    """A graph's edges in homogeneous ids, with the type offsets and per-item types.
+
+    Attributes
+    ----------
+    node_offsets, edge_offsets : ndarray
+        :func:`type_offsets` of the node and edge type counts.
+    ntype, etype : ndarray or None
+        The type of every node / edge (``None`` for a homogeneous graph).
+    src, dst : ndarray or None
+        Endpoints of every edge in homogeneous ids (edge type order).
+
+    Examples
+    --------
+    >>> from graphpart import Graph
+    >>> g = Graph.from_typed_edges({("a", "r", "b"): ([0, 1], [0, 0])}, num_nodes={"a": 2, "b": 1})
+    >>> h = HomogeneousGraph.of(g)
+    >>> h.node_offsets.tolist(), h.src.tolist(), h.dst.tolist()
+    ([0, 2, 3], [0, 1], [2, 2])
+    """
+
+    node_offsets: np.ndarray
+    edge_offsets: np.ndarray
+    ntype: np.ndarray | None
+    etype: np.ndarray | None
+    src: np.ndarray | None
+    dst: np.ndarray | None
+
+    @classmethod
+    def of(cls, g: Graph) -> HomogeneousGraph:
+        noff = type_offsets([g.num_nodes(t) for t in g.ntypes])
+        eoff = type_offsets([g.num_edges(e) for e in g.canonical_etypes])
+        if g.is_homogeneous:
+            s, d = g.edges()
+            return cls(noff, eoff, None, None, s.numpy().astype(np.int64), d.numpy().astype(np.int64))
+        src = np.empty(int(eoff[-1]), dtype=np.int64)
+        dst = np.empty_like(src)
+        for i, (st, r, dt) in enumerate(g.canonical_etypes):
+            s, d = g.edges((st, r, dt))
+            np.add(s.numpy(), noff[g.get_ntype_id(st)], out=src[eoff[i]:eoff[i + 1]])
+            np.add(d.numpy(), noff[g.get_ntype_id(dt)], out=dst[eoff[i]:eoff[i + 1]])
+        ntype = np.repeat(np.arange(len(noff) - 1), np.diff(noff))
+        etype = np.repeat(np.arange(len(eoff) - 1), np.diff(eoff))
+        return cls(noff, eoff, ntype, etype, src, dst)
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.node_offsets[-1])
+
+    def node_types(self) -> np.ndarray:
+        """The type of every node (zeros for a homogeneous graph)."""
+        if self.ntype is None:
+            return np.zeros(self.num_nodes, dtype=np.int64)
+        return self.ntype

@@ -1,0 +1,111 @@
+"""Generic index operations on integer arrays, shared by every module that renumbers.
+
+Each is vectorised (no Python loop over items) and works on numpy arrays; sorts
+go through torch, which sorts with every core.
+
+=============================== =====================================================
+:func:`unique_int`              sorted unique values (sort + neighbour test)
+:func:`stable_order`            indices that sort keys stably
+:func:`group_order`             the id-order rule: stable grouping and group sizes
+:func:`group_rank`              position of each item inside its group
+:func:`block_bounds`            ``[start, end)`` of consecutive blocks of given sizes
+:func:`expand_ranges`           concatenated ``arange(ptr[v], ptr[v + 1])`` over nodes
+=============================== =====================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+__all__ = ["unique_int", "stable_order", "group_order", "group_rank", "block_bounds", "expand_ranges"]
+
+
+def unique_int(a: np.ndarray) -> np.ndarray:
+    """Sorted unique values of an integer array.
+
+    ``np.sort`` plus a neighbour comparison: on large int64 arrays this is many
+    times faster than ``np.unique`` (whose hash-based path dominates at 10M+ items).
+
+    Examples
+    --------
+    >>> unique_int(np.array([3, 1, 3, 2, 1]))
+    array([1, 2, 3])
+    """
+    s = np.sort(a)
+    if len(s) == 0:
+        return s
+    return s[np.concatenate([[True], s[1:] != s[:-1]])]
+
+
+def stable_order(keys: np.ndarray) -> np.ndarray:
+    """Indices that sort ``keys`` stably (ties keep their order), using torch's parallel sort.
+
+    Examples
+    --------
+    >>> stable_order(np.array([2, 0, 2, 1, 0])).tolist()
+    [1, 4, 3, 0, 2]
+    """
+    keys = np.ascontiguousarray(keys)
+    if not keys.flags.writeable:  # e.g. memory-mapped: torch wants memory it may own
+        keys = keys.copy()
+    return torch.sort(torch.from_numpy(keys), stable=True).indices.numpy()
+
+
+def group_order(keys: np.ndarray, num_groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """The id-order rule: indices grouping ``keys`` (stable) and the size of each group.
+
+    The in-memory reshuffle and the chunked pipeline both number nodes and edges
+    with this, so both give the same new ids.
+
+    Examples
+    --------
+    >>> order, counts = group_order(np.array([1, 0, 1, 0]), 3)
+    >>> order.tolist(), counts.tolist()
+    ([1, 3, 0, 2], [2, 2, 0])
+    """
+    return stable_order(keys), np.bincount(keys, minlength=num_groups)
+
+
+def group_rank(order: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Position of every item inside its group, from :func:`group_order`'s ``(order, counts)``.
+
+    Examples
+    --------
+    >>> group_rank(*group_order(np.array([1, 0, 1, 0, 1]), 2)).tolist()
+    [0, 0, 1, 1, 2]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    return rank
+
+
+def block_bounds(counts: np.ndarray) -> np.ndarray:
+    """``[start, end)`` of consecutive blocks of sizes ``counts`` (parts, types) -> (parts, types, 2).
+
+    Examples
+    --------
+    >>> block_bounds(np.array([[2, 1], [0, 3]])).tolist()
+    [[[0, 2], [2, 3]], [[3, 3], [3, 6]]]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    ends = np.cumsum(counts.ravel())
+    return np.stack([ends - counts.ravel(), ends], axis=1).reshape(*counts.shape, 2)
+
+
+def expand_ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """Concatenated ``arange(ptr[v], ptr[v + 1])`` for each ``v`` in ``nodes``, without a loop.
+
+    Examples
+    --------
+    >>> expand_ranges(np.array([0, 2, 2, 5]), np.array([2, 0])).tolist()
+    [2, 3, 4, 0, 1]
+    """
+    starts, ends = ptr[nodes], ptr[nodes + 1]
+    lengths = ends - starts
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return np.arange(total, dtype=np.int64) + offsets

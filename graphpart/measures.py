@@ -1,0 +1,245 @@
+"""Partition quality: the numbers and the arithmetic, below the partitioner.
+
+:class:`PartSummary` holds what the metrics need from one partition; :func:`summarize`
+combines them into :class:`PartitionMetrics`. In-memory partitionings are summarised by
+:func:`partition_metrics` (what ``Partitioning.metrics`` returns), partitions on disk by
+:func:`graphpart.metrics.metrics_from_disk`, so both report the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from ._report import Report
+from .homogeneous import to_typed
+from .index import unique_int
+
+__all__ = ["PartSummary", "PartitionMetrics", "partition_metrics", "summarize", "balance_loads",
+           "edge_cut", "communication_volume", "split_counts", "SPLITS"]
+
+SPLITS = ("train_mask", "val_mask", "test_mask")
+
+
+def edge_cut(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
+    """Number of edges whose endpoints lie in different partitions.
+
+    Examples
+    --------
+    >>> edge_cut(np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([0, 0, 1]))
+    2
+    """
+    return int(np.count_nonzero(node_part[src] != node_part[dst]))
+
+
+def communication_volume(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
+    """METIS's total volume: over nodes, the number of *other* partitions holding a neighbour.
+
+    Examples
+    --------
+    >>> communication_volume(np.array([0, 0, 1]), np.array([1, 2, 2]), np.array([0, 1, 2]))
+    6
+    """
+    k = int(node_part.max()) + 1 if len(node_part) else 1
+    cut = node_part[src] != node_part[dst]
+    s, d = src[cut], dst[cut]
+    keys = np.concatenate([s * k + node_part[d], d * k + node_part[s]])
+    return len(unique_int(keys))
+
+
+@dataclass(frozen=True)
+class PartSummary:
+    """What the metrics need from one partition.
+
+    ``cut_src`` / ``cut_dst`` are the global ids of the owned edges whose source
+    lies in another partition (``cut_src_part``); ``None`` when unknown (a
+    partition written with ``halo_hops=0`` does not keep them).
+    """
+
+    part_id: int
+    inner_by_type: np.ndarray
+    halo_by_hop: np.ndarray
+    halo_by_type: np.ndarray
+    owned_edges: int
+    cut_src: np.ndarray | None
+    cut_src_part: np.ndarray | None
+    cut_dst: np.ndarray | None
+    splits: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PartitionMetrics:
+    """Metrics of a partitioning; ``report()`` renders them as a table.
+
+    Attributes
+    ----------
+    edge_cut : int or None
+        Edges whose endpoints lie in different partitions.
+    edge_cut_fraction : float or None
+    communication_volume : int or None
+        Sum over nodes of the number of other partitions holding a neighbour.
+    replication_factor : float
+        Local nodes (inner + HALO) over all partitions, divided by the node count.
+    balance : dict of str to float
+        max / mean over partitions of each balanced quantity.
+    splits : dict of str to ndarray
+        Train / val / test nodes owned by each partition.
+    constraints : dict of str to ndarray
+        Per-partition load of each METIS balance constraint (``class c`` nodes, ``in-degree``).
+    """
+
+    num_parts: int
+    num_nodes: int
+    num_edges: int
+    ntypes: list[str]
+    inner_nodes: np.ndarray
+    inner_by_type: np.ndarray
+    owned_edges: np.ndarray
+    halo_by_hop: np.ndarray
+    halo_by_type: np.ndarray
+    cut_in_edges: np.ndarray | None
+    edge_cut: int | None
+    edge_cut_fraction: float | None
+    communication_volume: int | None
+    replication_factor: float
+    balance: dict[str, float]
+    splits: dict[str, np.ndarray]
+    constraints: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def halo_nodes(self) -> np.ndarray:
+        return self.halo_by_hop.sum(axis=1)
+
+    def report(self) -> Report:
+        """A table per partition plus the totals."""
+        cols = {"inner nodes": self.inner_nodes, "owned edges": self.owned_edges}
+        if len(self.ntypes) > 1:
+            cols.update({f"inner {t}": self.inner_by_type[:, i] for i, t in enumerate(self.ntypes)})
+        cols.update({f"HALO hop {h}": self.halo_by_hop[:, h - 1] for h in range(1, self.halo_by_hop.shape[1] + 1)})
+        if self.cut_in_edges is not None:
+            cols["cut in-edges"] = self.cut_in_edges
+        cols.update({name.replace("_mask", ""): v for name, v in self.splits.items()})
+        summary = {
+            "nodes / edges": f"{self.num_nodes:,} / {self.num_edges:,}",
+            "edge cut": "n/a (halo_hops=0 keeps no cut edges)" if self.edge_cut is None
+            else f"{self.edge_cut:,} ({100 * self.edge_cut_fraction:.2f}% of edges)",
+            "communication volume": "n/a" if self.communication_volume is None
+            else f"{self.communication_volume:,}",
+            "replication factor": f"{self.replication_factor:.3f}",
+        }
+        summary.update({f"balance {k} (max/mean)": f"{v:.3f}" for k, v in self.balance.items()})
+        return Report(f"{self.num_parts} partitions", cols, summary)
+
+    def to_dict(self) -> dict:
+        """Plain Python values, for JSON."""
+        out = {}
+        for k, v in self.__dict__.items():
+            if isinstance(v, np.ndarray):
+                out[k] = v.tolist()
+            elif isinstance(v, dict):
+                out[k] = {a: (b.tolist() if isinstance(b, np.ndarray) else b) for a, b in v.items()}
+            else:
+                out[k] = v
+        return out
+
+
+def _max_over_mean(x: np.ndarray) -> float:
+    mean = float(np.mean(x)) if len(x) else 0.0
+    return float(np.max(x)) / mean if mean > 0 else 1.0
+
+
+def summarize(parts: list[PartSummary], num_nodes: int, num_edges: int, ntypes: list[str],
+              extra_balance: dict[str, np.ndarray] | None = None) -> PartitionMetrics:
+    """Combine per-partition summaries into :class:`PartitionMetrics`."""
+    k = len(parts)
+    hops = max((len(p.halo_by_hop) for p in parts), default=0)
+    halo_by_hop = np.zeros((k, hops), dtype=np.int64)
+    for p in parts:
+        halo_by_hop[p.part_id, :len(p.halo_by_hop)] = p.halo_by_hop
+    inner_by_type = np.stack([p.inner_by_type for p in parts])
+    inner = inner_by_type.sum(axis=1)
+    owned = np.array([p.owned_edges for p in parts], dtype=np.int64)
+    known = all(p.cut_src is not None for p in parts)
+    cut_in = np.array([len(p.cut_src) for p in parts], dtype=np.int64) if known else None
+    cut = volume = frac = None
+    if known:
+        cut = int(cut_in.sum())
+        frac = cut / num_edges if num_edges else 0.0
+        keys = [np.concatenate([p.cut_src * k + p.part_id, p.cut_dst * k + p.cut_src_part]) for p in parts]
+        volume = len(unique_int(np.concatenate(keys))) if keys else 0
+    balance = {"nodes": _max_over_mean(inner), "edges": _max_over_mean(owned)}
+    if len(ntypes) > 1:
+        balance.update({f"nodes of {t}": _max_over_mean(inner_by_type[:, i]) for i, t in enumerate(ntypes)})
+    for name, v in (extra_balance or {}).items():
+        balance[name] = _max_over_mean(v)
+    splits = {s: np.array([p.splits.get(s, 0) for p in parts]) for s in SPLITS if any(s in p.splits for p in parts)}
+    for s, v in splits.items():
+        if v.sum() > 0:
+            balance.setdefault(s.replace("_mask", " nodes"), _max_over_mean(v))
+    local = inner.sum() + halo_by_hop.sum()
+    return PartitionMetrics(
+        k, num_nodes, num_edges, list(ntypes), inner, inner_by_type, owned, halo_by_hop,
+        np.stack([p.halo_by_type for p in parts]), cut_in, cut, frac, volume,
+        float(local / num_nodes) if num_nodes else 0.0, balance, splits,
+        {name: np.asarray(v) for name, v in (extra_balance or {}).items()})
+
+
+def split_counts(masks: dict[str, list[torch.Tensor]]) -> dict[str, int]:
+    return {s: int(sum(int(m.to(torch.bool).sum()) for m in ms)) for s, ms in masks.items()}
+
+
+def partition_metrics(p) -> PartitionMetrics:
+    """Metrics of an in-memory :class:`~graphpart.partitioning.core.Partitioning`."""
+    sh, g = p.shuffle, p.graph
+    new_part = sh.node_part()
+    ntypes = g.ntypes
+    parts = []
+    for i in range(p.num_parts):
+        v = p.view(i)
+        halo = v.nodes[v.num_inner_nodes:]
+        t_halo, _ = to_typed(sh.new2old_nid[halo], p.homogeneous.node_offsets)
+        es, ee = sh.part_edges(i)
+        s = sh.src[es:ee]
+        cut = new_part[s] != i
+        feats = p.node_feats(i)
+        masks = {s_: [feats[f"{t}/{s_}"] for t in ntypes if f"{t}/{s_}" in feats] for s_ in SPLITS}
+        parts.append(PartSummary(
+            i, sh.node_bounds[i, :, 1] - sh.node_bounds[i, :, 0],
+            np.bincount(v.hop[v.num_inner_nodes:], minlength=p.num_hops + 1)[1:],
+            np.bincount(t_halo, minlength=len(ntypes)), ee - es,
+            s[cut], new_part[s[cut]], sh.dst[es:ee][cut], split_counts({k: m for k, m in masks.items() if m})))
+    return summarize(parts, len(p.node_part), len(sh.new2old_eid), ntypes, balance_loads(p))
+
+
+
+
+def balance_loads(p) -> dict[str, np.ndarray]:
+    """The per-partition load of each balance constraint: ``class <label>`` nodes, ``in-degree``.
+
+    Whole node types are left out (``nodes of <type>`` reports them). ``partition_graph``
+    records these in the config, so partitions on disk report them too.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> g = load_karate_club()
+    >>> loads = balance_loads(gp.partition(g, 2, balance_ntypes=g.ndata["label"], seed=0))
+    >>> sorted(loads), int(loads["class 0"].sum()) + int(loads["class 1"].sum())
+    (['class 0', 'class 1'], 34)
+    """
+    extra = {}
+    ntypes = p.graph.ntypes
+    if p.balance_classes is not None:
+        ncls = int(p.balance_classes.max()) + 1 if len(p.balance_classes) else 0
+        counts = np.bincount(p.node_part * ncls + p.balance_classes, minlength=p.num_parts * ncls)
+        names = p.balance_labels if len(p.balance_labels) == ncls else [str(c) for c in range(ncls)]
+        extra.update({f"class {names[c]}": counts.reshape(p.num_parts, ncls)[:, c] for c in range(ncls)
+                      if len(ntypes) == 1 or names[c] not in ntypes})  # whole types: "nodes of t" has them
+    if p.balance_edges:
+        sh = p.shuffle
+        deg = np.bincount(sh.dst, minlength=len(sh.new2old_nid))
+        extra["in-degree"] = np.bincount(sh.node_part(), weights=deg, minlength=p.num_parts).astype(np.int64)
+    return extra

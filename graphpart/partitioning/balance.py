@@ -1,0 +1,222 @@
+"""``balance_ntypes`` and ``balance_edges``: what to balance, as classes and METIS weights.
+
+The one place a balance setting becomes balance classes, whatever form it came in:
+
+========================= ==========================================================
+the user's value          :func:`balance_classes`: an array over homogeneous node ids,
+                          a dict ``{ntype: array}``, or ``None`` (a heterograph then
+                          balances each node type, as DGL does)
+a node data field name    :func:`field_balance` turns it into that value (the CLI's
+                          ``--balance-ntypes FIELD``, the sweep's balance sources)
+per-type values           :func:`classes_by_type`: node type crossed with its values
+                          (the rule behind the dict form; the chunked pipeline reads
+                          the values from chunks and calls it directly)
+========================= ==========================================================
+
+:func:`balance_weights` turns classes into METIS's vertex weights (one column per
+constraint, as DGL builds them), and :func:`fill_isolated` deals nodes without
+edges out class by class, where they even out every constraint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import torch
+
+from ..errors import GraphpartError
+from ..graph import Graph
+from ..homogeneous import HomogeneousGraph
+
+__all__ = ["class_ids", "classes_by_type", "balance_classes", "field_balance", "balance_weights",
+           "fill_isolated", "water_fill"]
+
+
+def class_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense ids ``0..C-1`` for the distinct values of ``values`` (in sorted order), and ``C``.
+
+    Examples
+    --------
+    >>> cls, n = class_ids(np.array([7, 3, 7, 9]))
+    >>> cls.tolist(), n
+    ([1, 0, 1, 2], 3)
+    """
+    values = np.asarray(values)
+    if values.dtype == bool:
+        values = values.astype(np.int64)
+    if values.dtype.kind in "iu" and len(values) and values.min() >= 0 and values.max() < 1 << 20:
+        present = np.bincount(values) > 0
+        dense = np.cumsum(present) - 1
+        return dense[values], int(present.sum())
+    uniq, inv = np.unique(values, return_inverse=True)
+    return inv.reshape(-1), len(uniq)
+
+
+def _as_values(x: object, what: str) -> np.ndarray:
+    arr = x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+    if arr.ndim != 1 or arr.dtype.kind not in "biu":
+        raise GraphpartError(f"{what} must be one bool/int value per node (a one-dimensional bool or int "
+                             f"array), got dtype {arr.dtype} and shape {arr.shape}")
+    return arr
+
+
+def _labelled(arr: np.ndarray, prefix: str = "") -> tuple[np.ndarray, int, list[str]]:
+    cls, ncls = class_ids(arr)
+    values = np.empty(ncls, dtype=arr.dtype)
+    values[cls] = arr  # every class takes its own value (scatter, no search)
+    return cls, ncls, [f"{prefix}{v}" for v in values.tolist()]
+
+
+def classes_by_type(ntypes: Sequence[str], counts: Sequence[int], values: Mapping[str, object],
+                    what: str = "balance_ntypes") -> tuple[np.ndarray, tuple[str, ...]]:
+    """Balance classes of the nodes of several types: each type's values (``"t:value"``), or the
+    type as one class (``"t"``) where ``values`` has none; nodes in homogeneous id order.
+
+    Examples
+    --------
+    >>> cls, labels = classes_by_type(["user", "item"], [3, 2], {"user": np.array([1, 0, 1])})
+    >>> cls.tolist(), labels
+    ([1, 0, 1, 2, 2], ('user:0', 'user:1', 'item'))
+    """
+    parts, labels, next_class = [], [], 0
+    for t, n in zip(ntypes, counts):
+        if t in values:
+            arr = _as_values(values[t], f"{what}[{t!r}]")
+            if len(arr) != n:
+                raise GraphpartError(f"{what}[{t!r}] must have one value per {t!r} node "
+                                     f"({n}), got {len(arr)}")
+            cls, ncls, names = _labelled(arr, f"{t}:")
+            parts.append(cls + next_class)
+            labels += names
+            next_class += ncls
+        else:  # a type without its own classes is balanced as a whole
+            parts.append(np.full(int(n), next_class, dtype=np.int64))
+            labels.append(t)
+            next_class += 1
+    return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), tuple(labels)
+
+
+def balance_classes(g: Graph, balance_ntypes: object,
+                    homo: HomogeneousGraph | None = None) -> tuple[np.ndarray | None, tuple[str, ...]]:
+    """The balance class of every node (homogeneous ids), as DGL builds it, and a label per class.
+
+    ``None`` balances nothing on a homogeneous graph and each node type on a heterograph; an
+    array gives one class per distinct value; a dict ``{ntype: array}`` crosses node types with
+    their values (:func:`classes_by_type`).
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> g = load_karate_club()
+    >>> cls, labels = balance_classes(g, g.ndata["label"])
+    >>> cls[:4].tolist(), labels
+    ([0, 0, 0, 0], ('0', '1'))
+    """
+    homo = homo or HomogeneousGraph.of(g)
+    if balance_ntypes is None:
+        return (None, ()) if g.is_homogeneous else (homo.ntype, tuple(g.ntypes))
+    counts = [g.num_nodes(t) for t in g.ntypes]
+    if isinstance(balance_ntypes, Mapping):
+        unknown = sorted(set(map(str, balance_ntypes)) - set(g.ntypes))
+        if unknown:
+            raise GraphpartError(f"balance_ntypes has unknown node types {unknown}; known: {g.ntypes}")
+        return classes_by_type(g.ntypes, counts, balance_ntypes)
+    arr = _as_values(balance_ntypes, "balance_ntypes")
+    if len(arr) != homo.num_nodes:
+        raise GraphpartError(f"balance_ntypes must have one value per node ({homo.num_nodes}), got "
+                             f"{len(arr)}; for a heterograph pass a dict {{ntype: array}}")
+    cls, _, labels = _labelled(arr)
+    return cls, tuple(labels)
+
+
+def field_balance(g: Graph, field: str | None) -> object:
+    """The ``balance_ntypes`` value that balances node data ``field`` (per type where it exists).
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> field_balance(load_karate_club(), "label").shape
+    torch.Size([34])
+    >>> field_balance(load_karate_club(), "mask")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: no node data named 'mask' to balance; node data: ['label']
+    """
+    if field is None:
+        return None
+    have = {t: g.node_data(t)[field] for t in g.ntypes if field in g.node_data(t)}
+    if not have:
+        names = sorted({n for t in g.ntypes for n in g.node_data(t)})
+        raise GraphpartError(f"no node data named {field!r} to balance; node data: {names}")
+    return have[g.ntypes[0]] if g.is_homogeneous else have
+
+
+def balance_weights(
+    num_nodes: int,
+    balance_ntypes: np.ndarray | None,
+    balance_edges: bool,
+    in_degrees: np.ndarray | None,
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Vertex weights ``(n, ncon)`` for METIS and the balance class of every node.
+
+    ``balance_ntypes`` adds one 0/1 column per distinct value; ``balance_edges``
+    adds the in-degree of each class (or, without classes, a node-count column
+    and an in-degree column: DGL uses in-degree alone there, which leaves the
+    node counts unbalanced).
+
+    Examples
+    --------
+    >>> w, cls = balance_weights(3, np.array([1, 0, 1]), True, np.array([2, 5, 1]))
+    >>> w.tolist(), cls.tolist()
+    ([[0, 1, 0, 2], [1, 0, 5, 0], [0, 1, 0, 1]], [1, 0, 1])
+    """
+    if balance_ntypes is None:
+        if not balance_edges:
+            return None, None
+        return np.stack([np.ones(num_nodes, dtype=np.int64), in_degrees.astype(np.int64)], axis=1), None
+    cls, ncls = class_ids(np.asarray(balance_ntypes))
+    rows = np.arange(num_nodes)
+    w = np.zeros((num_nodes, ncls * (2 if balance_edges else 1)), dtype=np.int64)
+    w[rows, cls] = 1
+    if balance_edges:
+        w[rows, ncls + cls] = in_degrees
+    return w, cls
+
+
+def water_fill(current: np.ndarray, m: int) -> np.ndarray:
+    """How many of ``m`` new items each part takes so the smallest parts rise evenly."""
+    k = len(current)
+    order = np.argsort(current, kind="stable")
+    c = current[order].astype(np.int64)
+    prefix = np.cumsum(c)
+    # Raising the j smallest parts to the level of the j-th costs j*c[j-1] - prefix[j-1].
+    cost = np.arange(1, k + 1) * c - prefix
+    j = int(np.searchsorted(cost, m, side="right"))
+    level, extra = divmod(m + int(prefix[j - 1]), j)
+    quota = np.zeros(k, dtype=np.int64)
+    quota[order[:j]] = level - c[:j]
+    quota[order[:extra]] += 1
+    return quota
+
+
+def fill_isolated(
+    part: np.ndarray, isolated: np.ndarray, cls: np.ndarray | None, num_parts: int, rng: np.random.Generator
+) -> None:
+    """Assign the ``isolated`` nodes in place, class by class, to the emptiest parts.
+
+    Examples
+    --------
+    >>> part = np.array([0, 0, 0, -1, -1, -1])
+    >>> fill_isolated(part, np.array([3, 4, 5]), None, 2, np.random.default_rng(0))
+    >>> np.bincount(part).tolist()
+    [3, 3]
+    """
+    cls_all = np.zeros(len(part), dtype=np.int64) if cls is None else cls
+    placed = part >= 0
+    iso_cls = cls_all[isolated]
+    for c in np.flatnonzero(np.bincount(iso_cls)):
+        current = np.bincount(part[placed & (cls_all == c)], minlength=num_parts)
+        nodes = isolated[iso_cls == c]
+        quota = water_fill(current, len(nodes))
+        part[rng.permutation(nodes)] = np.repeat(np.arange(num_parts), quota)

@@ -1,0 +1,73 @@
+"""Read partitions back: one partition, its features, its book (DGL's tuples), in any format
+:func:`~graphpart.storage.open_partitions` opens. Loading never unpickles anything but tensors:
+torch files with ``weights_only=True``, DGL files by :mod:`graphpart.interop`; large features are
+memory-mapped.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+import torch
+
+from ..graph import Graph
+from ..partitioning.book import RangePartitionBook
+from .config import part_files
+from .sources import open_partitions
+
+__all__ = ["load_partition", "load_partition_feats", "load_partition_book", "PartitionData", "BookData"]
+
+
+class PartitionData(NamedTuple):
+    """One loaded partition; unpacks like DGL's 7-tuple."""
+
+    graph: Graph
+    node_feats: dict[str, torch.Tensor] | None
+    edge_feats: dict[str, torch.Tensor] | None
+    book: RangePartitionBook
+    graph_name: str
+    ntypes: list[str]
+    etypes: list[tuple[str, str, str]]
+
+
+class BookData(NamedTuple):
+    """A partition book with the names DGL's ``load_partition_book`` returns alongside it."""
+
+    book: RangePartitionBook
+    graph_name: str
+    ntypes: list[str]
+    etypes: list[tuple[str, str, str]]
+
+
+def load_partition_feats(config_path: str | os.PathLike, part_id: int, load_nodes: bool = True,
+                         load_edges: bool = True):
+    """``(node_feats, edge_feats)`` of one partition (``None`` for what is not loaded).
+
+    ``config_path`` may also be a PyG or GLT partition folder (see :func:`load_partition`).
+    """
+    _, nfeat, efeat = open_partitions(config_path).load(part_id, load_nodes=load_nodes, load_edges=load_edges,
+                                                         load_graph=False)
+    return nfeat, efeat
+
+
+def load_partition_book(config_path: str | os.PathLike, part_id: int) -> BookData:
+    """The partition book of ``part_id`` with the graph name and types (DGL's 4-tuple)."""
+    src = open_partitions(config_path)
+    if src.format in ("graphpart", "dgl"):
+        part_files(src.config, part_id, src.path)
+    return BookData(src.book(part_id), src.config["graph_name"], src.config["_ntypes"], src.etypes)
+
+
+def load_partition(config_path: str | os.PathLike, part_id: int, load_feats: bool = True) -> PartitionData:
+    """Load one partition: ``graph, node_feats, edge_feats, book, graph_name, ntypes, etypes``.
+
+    ``config_path`` is a partition config written by graphpart or by DGL (``.dgl`` files; the
+    GraphBolt variant keeps them too), or a PyG or GLT partition folder: those keep original ids,
+    and are shown renumbered the way DGL and graphpart number them (``orig_id`` on the nodes keeps
+    the original ids). The format is detected and logged.
+    """
+    src = open_partitions(config_path)
+    graph, nfeat, efeat = src.load(part_id, load_feats=load_feats)
+    cfg = src.config
+    return PartitionData(graph, nfeat, efeat, src.book(part_id), cfg["graph_name"], cfg["_ntypes"], src.etypes)
