@@ -7,7 +7,7 @@ inside each partition. Every lookup here is a binary search over range ends.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import torch
@@ -132,6 +132,21 @@ class RangePartitionBook:
         self._nodes = _Ranges(nb, self._ntypes, "node")
         self._edges = _Ranges(eb, self._etypes, "edge")
         self.part_id = int(part_id)
+
+    @classmethod
+    def from_bounds(cls, part_id: int, node_bounds: np.ndarray, edge_bounds: np.ndarray,
+                    ntypes: Sequence[str], etypes: Sequence[str]) -> RangePartitionBook:
+        """The book of ``[start, end)`` blocks shaped (parts, types, 2), types in id order.
+
+        Examples
+        --------
+        >>> nb = np.array([[[0, 3]], [[3, 5]]]); eb = np.array([[[0, 4]], [[4, 6]]])
+        >>> RangePartitionBook.from_bounds(1, nb, eb, ["_N"], ["_N:_E:_N"]).partid2nids(1).tolist()
+        [3, 4]
+        """
+        return cls(part_id, {t: node_bounds[:, i] for i, t in enumerate(ntypes)},
+                   {t: edge_bounds[:, i] for i, t in enumerate(etypes)},
+                   {t: i for i, t in enumerate(ntypes)}, {t: i for i, t in enumerate(etypes)})
 
     # ---------------------------------------------------------------- structure
     @property

@@ -108,12 +108,10 @@ class Partitioning:
         return self.book_for(0)
 
     def book_for(self, part_id: int) -> RangePartitionBook:
-        ntypes = self.graph.ntypes
-        etypes = [etype_str(e) for e in self.graph.canonical_etypes]
-        node_map = {t: self.shuffle.node_bounds[:, i] for i, t in enumerate(ntypes)}
-        edge_map = {t: self.shuffle.edge_bounds[:, i] for i, t in enumerate(etypes)}
-        return RangePartitionBook(part_id, node_map, edge_map,
-                                  {t: i for i, t in enumerate(ntypes)}, {t: i for i, t in enumerate(etypes)})
+        """The partition book as partition ``part_id`` loads it."""
+        return RangePartitionBook.from_bounds(
+            check_part_id(part_id, self.num_parts), self.shuffle.node_bounds, self.shuffle.edge_bounds,
+            self.graph.ntypes, [etype_str(e) for e in self.graph.canonical_etypes])
 
     # ------------------------------------------------------------ partitions
     @functools.cached_property

@@ -217,7 +217,5 @@ def _is_config(p: Path) -> bool:
 
 def book_from_config(cfg: dict, part_id: int) -> RangePartitionBook:
     """The partition book of ``part_id`` from a config :func:`read_config` returned."""
-    nb, eb = cfg["_node_bounds"], cfg["_edge_bounds"]
-    return RangePartitionBook(check_part_id(part_id, cfg["num_parts"]),
-                              {t: nb[:, i] for i, t in enumerate(cfg["_ntypes"])},
-                              {t: eb[:, i] for i, t in enumerate(cfg["_etypes"])}, cfg["ntypes"], cfg["etypes"])
+    return RangePartitionBook.from_bounds(check_part_id(part_id, cfg["num_parts"]), cfg["_node_bounds"],
+                                          cfg["_edge_bounds"], cfg["_ntypes"], cfg["_etypes"])

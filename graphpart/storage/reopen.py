@@ -12,6 +12,7 @@ source, so its HALO sets differ from GLT's own).
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import replace
 
@@ -26,18 +27,23 @@ from .sources import FORMAT_NAMES, open_partitions
 
 __all__ = ["open_partitioning", "as_partitioning"]
 
+logger = logging.getLogger(__name__)
+
 
 def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
-    """Edges, edge data, node data and node counts of the whole graph, in the files' ids."""
+    """Edges, edge data, node data and node counts of the whole graph, in the files' ids.
+
+    Every edge a partition owns is an inner edge of its local graph, unless the files were written
+    with ``halo_hops=0`` (edges between partitions are then in no local graph): only the edges
+    found, with their rows of the edge data, are kept.
+    """
     ntypes, etypes = cfg["_ntypes"], cfg["_etypes"]
-    nb = cfg["_node_bounds"]
-    k = cfg["num_parts"]
+    nb, eb = cfg["_node_bounds"], torch.from_numpy(cfg["_edge_bounds"])
     book = src.book(0)  # the book maps partition-major ids to (type, type-wise id)
     pieces: list[list[tuple]] = [[] for _ in etypes]
+    epieces: list[dict[str, list]] = [{} for _ in etypes]
     ndata: dict[str, dict[str, list]] = {t: {} for t in ntypes}
-    edata: dict[str, dict[str, list]] = {e: {} for e in etypes}
-
-    for i in range(k):
+    for i in range(cfg["num_parts"]):
         g, nf, ef = src.load(i)
         inner = g.edata["inner_edge"].bool()
         s, d = g.edges()
@@ -45,23 +51,25 @@ def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
         s, d, eid = gid[s[inner]], gid[d[inner]], g.edata["_ID"][inner]
         et, e_local = book.map_to_per_etype(eid)
         s_t, d_t = book.map_to_per_ntype(s)[1], book.map_to_per_ntype(d)[1]
-        for j in range(len(etypes)):
+        for j, e in enumerate(etypes):
             m = et == j
             pieces[j].append((e_local[m], s_t[m], d_t[m]))
+            rows = eid[m] - eb[i, j, 0]  # the row of each edge in the partition's edge data
+            for key, v in (ef or {}).items():
+                if key.rpartition("/")[0] == e:
+                    epieces[j].setdefault(key.rpartition("/")[2], []).append(v[rows])
         for key, v in (nf or {}).items():
             t, _, name = key.rpartition("/")
             ndata[t].setdefault(name, []).append(v)
-        for key, v in (ef or {}).items():
-            e, _, name = key.rpartition("/")
-            edata[e].setdefault(name, []).append(v)
-    edges = {}
+    edges, ed = {}, {}
     for j, e in enumerate(etypes):
-        eids = torch.cat([p[0] for p in pieces[j]])
-        order = torch.argsort(eids)
-        edges[parse_etype(e)] = (torch.cat([p[1] for p in pieces[j]])[order], torch.cat([p[2] for p in pieces[j]])[order])
+        order = torch.argsort(torch.cat([p[0] for p in pieces[j]]))
+        src_t, dst_t = (torch.cat([p[c] for p in pieces[j]])[order] for c in (1, 2))
+        edges[parse_etype(e)] = (src_t, dst_t)
+        ed[parse_etype(e)] = {name: torch.cat(vs)[order] for name, vs in epieces[j].items()}
     counts = {t: int((nb[:, i, 1] - nb[:, i, 0]).sum()) for i, t in enumerate(ntypes)}
-    nd = {t: {n: torch.cat(vs) for n, vs in d.items() if sum(len(v) for v in vs) == counts[t]} for t, d in ndata.items()}
-    ed = {parse_etype(e): {n: torch.cat(vs) for n, vs in d.items()} for e, d in edata.items()}
+    nd = {t: {n: torch.cat(vs) for n, vs in d.items() if sum(len(v) for v in vs) == counts[t]}
+          for t, d in ndata.items()}
     return edges, ed, nd, counts
 
 
@@ -88,7 +96,12 @@ def open_partitioning(path: str | os.PathLike):
                   for i, t in enumerate(cfg["_ntypes"])}
     if g.is_homogeneous:
         assignment = assignment[g.ntypes[0]]
-    p = partition(g, cfg["num_parts"], part_method=assignment, num_hops=max(int(cfg["halo_hops"]), 1))
+    hops = int(cfg["halo_hops"])
+    if hops == 0:
+        logger.warning("%s was written with halo_hops=0, which keeps no edge between partitions: the "
+                       "reopened graph has %d of its %d edges, and shows no cut", path, g.num_edges(),
+                       cfg["num_edges"])
+    p = partition(g, cfg["num_parts"], part_method=assignment, num_hops=hops)
     method = cfg.get("part_method") if src.format in ("graphpart", "dgl") else None
     label = f"{method} " if isinstance(method, str) and method.isidentifier() else ""
     return replace(p, part_method=f"{label}from {FORMAT_NAMES[src.format]}")

@@ -1,0 +1,53 @@
+"""open_partitioning: a Partitioning rebuilt from partitions on disk."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import torch
+
+import graphpart as gp
+from graphpart.datasets import load_karate_club
+from graphpart.storage import open_partitioning
+
+
+def _karate():
+    g = load_karate_club()
+    g.edata["w"] = torch.arange(g.num_edges(), dtype=torch.float32)
+    return g
+
+
+def test_reopened_partitioning_equals_the_one_written(tmp_path):
+    g = _karate()
+    p = gp.partition(g, 3, num_hops=2, seed=0)
+    gp.partition_graph(g, "k", 3, tmp_path, num_hops=2, seed=0)
+    q = open_partitioning(tmp_path)
+    assert q.num_hops == 2
+    assert q.metrics.edge_cut == p.metrics.edge_cut
+    assert np.array_equal(np.bincount(q.node_part), np.bincount(p.node_part))
+    # the files' ids are the shuffled ids, and edge data follows its edge
+    w = q.graph.edata["w"].long()
+    assert torch.equal(torch.sort(w).values, torch.arange(g.num_edges()))
+    s, d = g.edges()
+    qs, qd = q.graph.edges()
+    new = torch.from_numpy(p.shuffle.old2new_nid)
+    assert torch.equal(new[s[w]], qs) and torch.equal(new[d[w]], qd)
+
+
+def test_zero_hop_files_reopen_as_zero_hops_with_a_warning(tmp_path, caplog):
+    g = _karate()
+    gp.partition_graph(g, "k", 2, tmp_path, num_hops=0, seed=0)
+    with caplog.at_level(logging.WARNING, logger="graphpart.storage.reopen"):
+        q = open_partitioning(tmp_path)
+    assert q.num_hops == 0
+    assert "halo_hops=0" in caplog.text
+    p = gp.partition(g, 2, seed=0)
+    inner = g.num_edges() - p.metrics.edge_cut
+    assert q.graph.num_edges() == inner and q.metrics.edge_cut == 0
+    # every kept edge carries its own data row
+    w = q.graph.edata["w"].long()
+    s, d = g.edges()
+    qs, qd = q.graph.edges()
+    new = torch.from_numpy(p.shuffle.old2new_nid)
+    assert torch.equal(new[s[w]], qs) and torch.equal(new[d[w]], qd)
