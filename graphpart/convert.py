@@ -13,6 +13,7 @@ from ._check import as_id_tensor
 from ._schema import Schema, etype_str
 from .errors import GraphpartError
 from .graph import EID, ETYPE, NID, NTYPE, Graph
+from .homogeneous import HomogeneousGraph, to_typed, type_offsets
 from .typing import ETypeLike
 
 __all__ = ["from_networkx", "to_networkx", "from_scipy", "to_homogeneous", "from_homogeneous"]
@@ -109,20 +110,17 @@ def to_networkx(
     [(0, 1, 0), (1, 1, 1)]
     """
     out = nx.MultiDiGraph()
-    offset = 0
     if node_attrs is None and g.is_homogeneous:
         node_attrs = list(g.ndata)
     if edge_attrs is None and g.is_homogeneous:
         edge_attrs = list(g.edata)
-    offsets = {}
+    offsets = dict(zip(g.ntypes, type_offsets([g.num_nodes(t) for t in g.ntypes]).tolist()))
     for t in g.ntypes:
-        n = g.num_nodes(t)
-        offsets[t] = offset
         data = {a: g.node_data(t).require(a).tolist() for a in node_attrs or ()}
         out.add_nodes_from(
-            (offset + i, {"ntype": t, NID: i, **{a: v[i] for a, v in data.items()}}) for i in range(n)
+            (offsets[t] + i, {"ntype": t, NID: i, **{a: v[i] for a, v in data.items()}})
+            for i in range(g.num_nodes(t))
         )
-        offset += n
     key = 0
     for et in g.canonical_etypes:
         s, d = g.edges(et)
@@ -197,39 +195,19 @@ def to_homogeneous(g: Graph, ndata: Sequence[str] = (), edata: Sequence[str] = (
     >>> h.ndata["_TYPE"], h.ndata["_ID"]
     (tensor([0, 0, 1]), tensor([0, 1, 0]))
     """
-    counts = torch.tensor([g.num_nodes(t) for t in g.ntypes], dtype=torch.int64)
-    offsets = torch.cat([torch.zeros(1, dtype=torch.int64), torch.cumsum(counts, 0)])
-    ecounts = torch.tensor([g.num_edges(e) for e in g.canonical_etypes], dtype=torch.int64)
-    src, dst = [], []
-    for s, _, d in g.canonical_etypes:
-        es, ed = g.edges((s, _, d))
-        src.append(es + offsets[g.get_ntype_id(s)])
-        dst.append(ed + offsets[g.get_ntype_id(d)])
+    homo = HomogeneousGraph.of(g)
     nd = _cat_data([(t, g.node_data(t)) for t in g.ntypes], ndata, "node data")
     ed_ = _cat_data([(etype_str(e), g.edge_data(e)) for e in g.canonical_etypes], edata, "edge data")
-    nd[NTYPE] = torch.repeat_interleave(torch.arange(len(counts)), counts)
-    nd[NID] = _typewise_arange(counts)
-    ed_[ETYPE] = torch.repeat_interleave(torch.arange(len(ecounts)), ecounts)
-    ed_[EID] = _typewise_arange(ecounts)
-    empty = torch.zeros(0, dtype=torch.int64)
-    h = Graph.from_edges(
-        torch.cat(src) if src else empty,
-        torch.cat(dst) if dst else empty,
-        num_nodes=int(offsets[-1]),
-        ndata=nd,
-        edata=ed_,
-    )
+    nd[NTYPE] = torch.from_numpy(homo.node_types())
+    nd[NID] = torch.from_numpy(to_typed(np.arange(homo.num_nodes), homo.node_offsets)[1])
+    ed_[ETYPE] = torch.from_numpy(homo.edge_types())
+    ed_[EID] = torch.from_numpy(to_typed(np.arange(homo.num_edges), homo.edge_offsets)[1])
+    h = Graph.from_edges(torch.from_numpy(homo.src), torch.from_numpy(homo.dst), num_nodes=homo.num_nodes,
+                         ndata=nd, edata=ed_)
     names = [g.node_names(t) for t in g.ntypes]
     if names and all(n is not None for n in names):
         h.set_node_names(np.concatenate(names))
     return h
-
-
-def _typewise_arange(counts: torch.Tensor) -> torch.Tensor:
-    """``[0..c0), [0..c1), ...`` concatenated, without a Python loop over items."""
-    total = int(counts.sum())
-    starts = torch.cumsum(counts, 0) - counts
-    return torch.arange(total) - torch.repeat_interleave(starts, counts)
 
 
 def from_homogeneous(
@@ -286,6 +264,11 @@ def _check_type_ids(ids: torch.Tensor, n: int, what: str) -> None:
         )
 
 
+def _typewise_ids(counts: torch.Tensor) -> torch.Tensor:
+    """``[0..c0), [0..c1), ...`` concatenated: the type-wise id of every homogeneous id."""
+    return to_typed(torch.arange(int(counts.sum())), torch.from_numpy(type_offsets(counts.numpy())))[1]
+
+
 def _split_order(type_ids: torch.Tensor, typewise: torch.Tensor | None, k: int, what: str):
     """Permutation grouping items by type (then by type-wise id), counts, and local ids."""
     counts = torch.bincount(type_ids, minlength=k)
@@ -294,9 +277,9 @@ def _split_order(type_ids: torch.Tensor, typewise: torch.Tensor | None, k: int, 
     else:
         key = type_ids * (int(typewise.max()) + 1 if typewise.numel() else 1) + typewise.long()
         perm = torch.sort(key, stable=True).indices
-        expected = _typewise_arange(counts)
+        expected = _typewise_ids(counts)
         if not torch.equal(typewise.long()[perm], expected):
             raise GraphpartError(f"type-wise {what} ids must be 0..n-1 within each type")
     local = torch.empty_like(type_ids)
-    local[perm] = _typewise_arange(counts)
+    local[perm] = _typewise_ids(counts)
     return perm, counts, local

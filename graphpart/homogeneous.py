@@ -13,13 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 import numpy as np
 import torch
-
-if TYPE_CHECKING:
-    from .graph import Graph
 
 __all__ = ["type_offsets", "to_homogeneous", "to_typed", "HomogeneousGraph"]
 
@@ -108,7 +103,8 @@ class HomogeneousGraph:
     dst: np.ndarray | None
 
     @classmethod
-    def of(cls, g: Graph) -> HomogeneousGraph:
+    def of(cls, g) -> HomogeneousGraph:
+        """The homogeneous form of :class:`~graphpart.Graph` ``g`` (read, never imported here)."""
         noff = type_offsets([g.num_nodes(t) for t in g.ntypes])
         eoff = type_offsets([g.num_edges(e) for e in g.canonical_etypes])
         if g.is_homogeneous:
@@ -128,8 +124,14 @@ class HomogeneousGraph:
     def num_nodes(self) -> int:
         return int(self.node_offsets[-1])
 
+    @property
+    def num_edges(self) -> int:
+        return int(self.edge_offsets[-1])
+
     def node_types(self) -> np.ndarray:
         """The type of every node (zeros for a homogeneous graph)."""
-        if self.ntype is None:
-            return np.zeros(self.num_nodes, dtype=np.int64)
-        return self.ntype
+        return np.zeros(self.num_nodes, dtype=np.int64) if self.ntype is None else self.ntype
+
+    def edge_types(self) -> np.ndarray:
+        """The type of every edge (zeros for a homogeneous graph)."""
+        return np.zeros(self.num_edges, dtype=np.int64) if self.etype is None else self.etype

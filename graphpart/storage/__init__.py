@@ -13,6 +13,7 @@ Other libraries' byte layouts (DGL's binary files, GraphBolt, PyG, GLT) live in
 :mod:`graphpart.interop`; this package decides which files a partitioning has.
 """
 
+from .config import build_config, check_out_path, read_config
 from .read import BookData, PartitionData, load_partition, load_partition_book, load_partition_feats
 from .reopen import as_partitioning, open_partitioning
 from .sources import PartitionSource, detect_format, open_partitions
@@ -20,4 +21,5 @@ from .write import partition_graph, save_partitions, write_part
 
 __all__ = ["partition_graph", "save_partitions", "write_part", "load_partition", "load_partition_feats",
            "load_partition_book", "PartitionData", "BookData", "open_partitions", "detect_format",
-           "PartitionSource", "open_partitioning", "as_partitioning"]
+           "PartitionSource", "open_partitioning", "as_partitioning", "build_config", "check_out_path",
+           "read_config"]
