@@ -16,19 +16,18 @@
 # # 02 · HALO nodes and id mapping
 #
 # A machine that owns a set of nodes still needs their neighbours' features to compute a GNN layer.
-# Partitioning therefore copies those neighbours into each partition as read-only **HALO nodes**. With
-# `num_hops=h`, everything within h hops of an owned node is copied, so an h-layer GNN never leaves the
-# machine for *structure* (features of HALO nodes are still fetched from their owners).
+# Partitioning therefore copies those neighbours into each partition as read-only **HALO nodes**.
+# With `num_hops=h`, everything within h hops of an owned node is copied, so an h-layer GNN never
+# leaves the machine for *structure* (features of HALO nodes are still fetched from their owners).
 #
-# Partitioning also **renumbers** the nodes: each partition's nodes get one contiguous range of new ids,
-# so "which machine owns node i?" is a range lookup instead of a table the size of the graph. This notebook
-# follows ids through that renumbering and back.
+# Partitioning also **renumbers** the nodes: each partition's nodes get one contiguous range of new
+# ids, so "which machine owns node i?" is a range lookup instead of a table the size of the graph.
+# This notebook follows ids through that renumbering and back.
 
 # %%
 # %matplotlib inline
-import matplotlib.pyplot as plt
-import numpy as np
 import torch
+
 import graphpart as gp
 from graphpart import datasets, viz
 
@@ -38,13 +37,14 @@ p = gp.partition(karate, 3, num_hops=2, seed=0)
 viz.draw_partition(p, halo_of=0, hops=1);
 
 # %% [markdown]
-# Partition 0's own nodes are solid; the ringed nodes are its HALO: owned by other partitions, copied
-# into partition 0 because an edge reaches it. Everything partition 0 does not hold at all is faded.
+# Partition 0's own nodes are solid; the ringed nodes are its HALO: owned by other partitions,
+# copied into partition 0 because an edge reaches it. Everything partition 0 does not hold at all is
+# faded.
 #
 # ## The local graph of one partition
 #
-# `local_graph(i)` is what a machine would load. Inner nodes come first, so a local id of an inner node is
-# just its new global id minus the partition's first id; HALO nodes follow, ordered by hop.
+# `local_graph(i)` is what a machine would load. Inner nodes come first, so a local id of an inner
+# node is just its new global id minus the partition's first id; HALO nodes follow, ordered by hop.
 
 # %%
 lg = p.local_graph(0)
@@ -57,9 +57,9 @@ print("halo_hop:", lg.ndata["halo_hop"].tolist())
 # ## How HALO grows with hops
 #
 # Each extra hop copies more of the graph into every machine. On a small-world graph like this one,
-# two hops copy nearly everything: the **replication factor** (nodes held in all machines / nodes in the
-# graph) approaches the number of partitions. This is why deep GNNs are usually trained with sampling
-# rather than full neighbourhoods.
+# two hops copy nearly everything: the **replication factor** (nodes held in all machines / nodes in
+# the graph) approaches the number of partitions. This is why deep GNNs are usually trained with
+# sampling rather than full neighbourhoods.
 
 # %%
 viz.plot_halo_growth(p, max_hops=3);
@@ -68,10 +68,13 @@ viz.plot_halo_growth(p, max_hops=3);
 # ## Original ids, new ids, and the way back
 #
 # `p.shuffle.new2old_nid[new] = old`; DGL calls the same array `orig_nids` and returns it from
-# `partition_graph(..., return_mapping=True)`. Writing partitions to disk and asking for the mapping:
+# `partition_graph(..., return_mapping=True)`. Writing partitions to disk and asking for the
+# mapping:
 
 # %%
-import tempfile, pathlib
+import pathlib
+import tempfile
+
 out = pathlib.Path(tempfile.mkdtemp()) / "karate"
 orig_nids, orig_eids = gp.partition_graph(karate, "karate", 3, out, num_hops=1,
                                           return_mapping=True, seed=0)
@@ -79,9 +82,9 @@ print("new id -> original id:", orig_nids[:10].tolist(), "...")
 print("partition files:", sorted(q.name for q in out.iterdir()))
 
 # %% [markdown]
-# A model trained on the partitions produces outputs in **new** id order (each machine writes its own
-# range). To put them back in original order — to compare with labels, or to save embeddings — scatter
-# them through `orig_nids`:
+# A model trained on the partitions produces outputs in **new** id order (each machine writes its
+# own range). To put them back in original order — to compare with labels, or to save embeddings —
+# scatter them through `orig_nids`:
 
 # %%
 # Pretend embeddings: each machine emits one row per owned node, in new-id order.
@@ -95,8 +98,8 @@ emb_orig[:5]
 # %% [markdown]
 # ## The partition book
 #
-# Every machine carries a small **partition book**: for each node type the id range each partition owns.
-# It answers "who owns node n?" and "what is n's local id there?" without any per-node table:
+# Every machine carries a small **partition book**: for each node type the id range each partition
+# owns. It answers "who owns node n?" and "what is n's local id there?" without any per-node table:
 
 # %%
 book = p.book
@@ -109,11 +112,12 @@ print(f"partition 1 owns new ids {first}..{last}")
 # %% [markdown]
 # ## Look any node up
 #
-# `graphpart.lookup.locate_node` gathers every id of one node: original, new, type-wise, owner, its local
-# id in the owner, and every partition that holds a HALO copy of it:
+# `graphpart.lookup.locate_node` gathers every id of one node: original, new, type-wise, owner, its
+# local id in the owner, and every partition that holds a HALO copy of it:
 
 # %%
 from graphpart.lookup import locate_node
+
 locate_node(p, 33)
 
 # %% [markdown]
@@ -122,4 +126,5 @@ locate_node(p, 33)
 
 # %%
 from graphpart.widgets import HaloInspector
+
 HaloInspector(p)

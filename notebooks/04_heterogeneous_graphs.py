@@ -15,18 +15,18 @@
 # %% [markdown]
 # # 04 · Heterogeneous graphs: WordNet
 #
-# Many GNN datasets have several **node types** (users and items, papers and authors) and **edge types**.
-# graphpart partitions them the way DGL does: every node gets a *homogeneous* id (types one after another),
-# METIS partitions that one graph, and each partition owns, for every node type, one contiguous range of new
-# ids. This notebook uses WordNet 3.0: synsets of 5 parts of speech, linked by 74 kinds of pointers
-# (hypernym, antonym, ...). It needs the Debian package `wordnet-base`; without it we fall back to the
-# small Davis Southern Women graph.
+# Many GNN datasets have several **node types** (users and items, papers and authors) and **edge
+# types**. graphpart partitions them the way DGL does: every node gets a *homogeneous* id (types one
+# after another), METIS partitions that one graph, and each partition owns, for every node type, one
+# contiguous range of new ids. This notebook uses WordNet 3.0: synsets of 5 parts of speech, linked
+# by 74 kinds of pointers (hypernym, antonym, ...). It needs the Debian package `wordnet-base`;
+# without it we fall back to the small Davis Southern Women graph.
 
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
-import numpy as np
 import torch
+
 import graphpart as gp
 from graphpart import datasets, viz
 
@@ -42,8 +42,8 @@ print("a few edge types:", wn.canonical_etypes[:4])
 # %% [markdown]
 # ## Homogeneous vs heterogeneous ids
 #
-# Node `i` of type `t` has homogeneous id `offset[t] + i`, with types in order. `IDConverter` converts both
-# ways:
+# Node `i` of type `t` has homogeneous id `offset[t] + i`, with types in order. `IDConverter`
+# converts both ways:
 
 # %%
 conv = gp.IDConverter.from_graph(wn)
@@ -78,8 +78,8 @@ viz.plot_balance(merged, ax=axes[1], quantities=["nodes", *type_bars])
 axes[1].set_title(f"node count only: edge cut {100 * merged.metrics.edge_cut_fraction:.1f}%");
 
 # %% [markdown]
-# Per-type balance costs a little cut and keeps every type even; balancing only the total lets METIS pile
-# the rarer types into some partitions.
+# Per-type balance costs a little cut and keeps every type even; balancing only the total lets METIS
+# pile the rarer types into some partitions.
 #
 # ## Per-type ranges in the partition book
 #
@@ -105,7 +105,8 @@ orig = p.orig_nids
 {t: v[:5].tolist() for t, v in orig.items()}
 
 # %% [markdown]
-# The cut matrix works for heterographs as well; here it is per pair of partitions over all edge types:
+# The cut matrix works for heterographs as well; here it is per pair of partitions over all edge
+# types:
 
 # %%
 viz.plot_cut_matrix(p);

@@ -8,6 +8,9 @@ JupyterLab rewrites both; after editing a .py by hand, `jupytext --sync notebook
 from __future__ import annotations
 
 import difflib
+import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import jupytext
@@ -16,7 +19,8 @@ import pytest
 from jupytext.config import load_jupytext_config
 from nbclient import NotebookClient
 
-NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 SCRIPTS = sorted(NOTEBOOK_DIR.glob("*.py"))
 
@@ -84,3 +88,11 @@ def test_pair_has_the_same_cells(path):
         f"{path.name} and {ipynb.name} differ; run `jupytext --sync notebooks/{path.name}` "
         "(the newer file wins):\n" + "".join(diff)
     )
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ruff") is None, reason="ruff is not installed")
+def test_notebooks_pass_ruff():
+    """`ruff check notebooks/` with pyproject.toml's settings, long lines (E501) included."""
+    cmd = [sys.executable, "-m", "ruff", "check", "--no-cache", "--extend-select", "E501", "notebooks"]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
