@@ -13,7 +13,7 @@ import torch
 
 import graphpart as gp
 
-from .test_invariants import hetero_graph, karate
+from ..graphs import hetero_graph, karate
 
 
 @pytest.fixture()
@@ -78,7 +78,7 @@ def test_failure_keeps_earlier_output(written, monkeypatch):
 def test_kill_mid_write_keeps_earlier_output(written):
     code = (
         "import os, graphpart as gp, graphpart.storage as s\n"
-        "from tests.partitioning.test_invariants import karate\n"
+        "from tests.graphs import karate\n"
         "orig = s.torch.save\n"
         "def save(obj, path):\n"
         "    orig(obj, path)\n"
