@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 from .errors import (
-    DataShapeError,
     DatasetNotFoundError,
+    DataShapeError,
     FormatError,
     GraphpartError,
     IDRangeError,

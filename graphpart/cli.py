@@ -110,9 +110,7 @@ def _partition(args) -> int:
             if label:
                 bar.set_description(label)
 
-    from .storage.config import check_graph_name
-    from .storage.config import check_out_path
-
+    from .storage.config import check_graph_name, check_out_path
     from .storage.files import check_format
 
     check_graph_name(args.graph_name)
@@ -140,8 +138,8 @@ def _partition(args) -> int:
 
 
 def _inspect(args) -> int:
-    from .storage.sources import FORMAT_NAMES, detect_format
     from .metrics import metrics_from_disk
+    from .storage.sources import FORMAT_NAMES, detect_format
 
     fmt = detect_format(args.config)
     m = metrics_from_disk(args.config)

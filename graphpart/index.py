@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-__all__ = ["unique_int", "stable_order", "group_order", "group_rank", "block_bounds", "expand_ranges"]
+__all__ = ["unique_int", "stable_order", "group_order", "group_rank", "block_bounds", "expand_ranges",
+           "part_ranges"]
 
 
 def unique_int(a: np.ndarray) -> np.ndarray:
@@ -109,3 +110,22 @@ def expand_ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
     return np.arange(total, dtype=np.int64) + offsets
+
+
+def part_ranges(bounds: np.ndarray) -> np.ndarray:
+    """``[start, end)`` of each partition's whole block from ``(parts, types, 2)`` block bounds.
+
+    A partition's types are consecutive, so its block runs from its first type's start to its
+    last type's end; with no types at all every block is empty.
+
+    Examples
+    --------
+    >>> part_ranges(block_bounds(np.array([[2, 1], [0, 3]]))).tolist()
+    [[0, 3], [3, 6]]
+    >>> part_ranges(np.zeros((2, 0, 2), dtype=np.int64)).tolist()
+    [[0, 0], [0, 0]]
+    """
+    bounds = np.asarray(bounds)
+    if bounds.shape[1] == 0:
+        return np.zeros((bounds.shape[0], 2), dtype=np.int64)
+    return np.stack([bounds[:, 0, 0], bounds[:, -1, 1]], axis=1)

@@ -109,7 +109,7 @@ def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) 
     t = int(to_typed(np.array([old]), offsets)[0][0])
     typ, typed_new = p.book.map_to_per_ntype(np.array([new]))
     owner = int(p.node_part[old])
-    start = int(sh.node_bounds[owner, 0, 0])
+    start = sh.part_nodes(owner)[0]
     halo = []
     for q in range(p.num_parts):
         if q == owner:

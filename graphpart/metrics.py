@@ -14,6 +14,7 @@ import numpy as np
 
 from ._report import Report
 from .errors import GraphpartError
+from .index import part_ranges
 from .measures import (
     SPLITS,
     PartitionMetrics,
@@ -59,10 +60,10 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
         known = cfg["halo_hops"] > 0
         masks = {s_: [nfeat[f"{t}/{s_}"] for t in ntypes if f"{t}/{s_}" in nfeat] for s_ in SPLITS}
         nb = cfg["_node_bounds"][i]
-        eb = cfg["_edge_bounds"][i]
+        es, ee = part_ranges(cfg["_edge_bounds"])[i]
         parts.append(PartSummary(
             i, nb[:, 1] - nb[:, 0], np.bincount(hop[ni:], minlength=cfg["halo_hops"] + 1)[1:],
-            np.bincount(nt[ni:], minlength=len(ntypes)), int(eb[-1, 1] - eb[0, 0]),
+            np.bincount(nt[ni:], minlength=len(ntypes)), int(ee - es),
             gid[remote] if known else None, pid[remote] if known else None, gid[here] if known else None,
             split_counts({k: m for k, m in masks.items() if m})))
     return summarize(parts, cfg["num_nodes"], cfg["num_edges"], ntypes, cfg.get("_balance_loads"))

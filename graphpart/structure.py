@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._check import check_count
-from .storage.reopen import as_partitioning
+from .index import part_ranges
 from .partitioning.halo import HaloBuilder
+from .storage.reopen import as_partitioning
 
 __all__ = ["cut_matrix", "QuotientGraph", "quotient_graph", "HaloGrowth", "halo_growth"]
 
@@ -77,7 +78,7 @@ def quotient_graph(p) -> QuotientGraph:
     i, j = np.triu_indices(p.num_parts, k=1)
     keep = sym[i, j] > 0
     b = p.shuffle.node_bounds
-    sizes = b[:, -1, 1] - b[:, 0, 0]
+    sizes = np.diff(part_ranges(b), axis=1).ravel()
     return QuotientGraph(sizes, np.diagonal(m).copy(), i[keep], j[keep], sym[i, j][keep])
 
 

@@ -19,8 +19,8 @@ import numpy as np
 from ._report import Report
 from .errors import GraphpartError
 from .graph import Graph
-from .partitioning.core import Partitioning, partition
 from .partitioning.balance import field_balance
+from .partitioning.core import Partitioning, partition
 from .partitioning.metis import MetisOptions
 
 __all__ = ["Setting", "SweepResult", "balance_sources", "balance_source", "grid", "sweep", "sweep_report"]

@@ -1,4 +1,5 @@
-"""Shared fixtures: an isolated dataset cache, and the one marker for data from Debian packages.
+"""Shared fixtures: an isolated dataset cache, karate partitioned in 3, and the one marker for
+data from Debian packages.
 
 ``@pytest.mark.needs_dataset("4elt", ...)`` skips a test, naming the Debian package to install,
 when a dataset's files are not on this machine (``graphpart.datasets.missing_package``; the
@@ -26,6 +27,15 @@ def _isolated_cache(tmp_path_factory):
     mp.setenv("GRAPHPART_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     yield
     mp.undo()
+
+
+@pytest.fixture(scope="module")
+def karate3():
+    """The karate club in 3 METIS partitions with 2 hops of HALO (one per test module)."""
+    import graphpart as gp
+    from graphpart.datasets import load_karate_club
+
+    return gp.partition(load_karate_club(), 3, num_hops=2, seed=0)
 
 
 def pytest_configure(config):

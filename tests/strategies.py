@@ -9,8 +9,12 @@ from graphpart import Graph
 
 
 @st.composite
-def typed_graphs(draw, max_types: int = 4, max_nodes: int = 6, max_edges: int = 12) -> Graph:
-    """A heterogeneous graph; node counts may be 0 or 1, edge types may be empty."""
+def typed_graphs(draw, max_types: int = 4, max_nodes: int = 6, max_edges: int = 12,
+                 min_relations: int = 0, max_relations: int = 5) -> Graph:
+    """A heterogeneous graph; node counts may be 0 or 1, edge types may be empty.
+
+    ``max_types=1, min_relations=1, max_relations=1`` draws a homogeneous graph.
+    """
     k = draw(st.integers(1, max_types))
     ntypes = [f"t{i}" for i in range(k)]
     counts = {t: draw(st.integers(0, max_nodes)) for t in ntypes}
@@ -18,7 +22,8 @@ def typed_graphs(draw, max_types: int = 4, max_nodes: int = 6, max_edges: int = 
         st.lists(
             st.tuples(st.sampled_from(ntypes), st.sampled_from(["r", "s"]), st.sampled_from(ntypes)),
             unique=True,
-            max_size=5,
+            min_size=min_relations,
+            max_size=max_relations,
         )
     )
     edges, edata = {}, {}

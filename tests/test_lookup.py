@@ -7,15 +7,9 @@ import pytest
 import torch
 
 import graphpart as gp
-from graphpart.datasets import load_karate_club
 from graphpart.lookup import locate_node
 
-from .partitioning.test_invariants import hetero_graph
-
-
-@pytest.fixture(scope="module")
-def karate3():
-    return gp.partition(load_karate_club(), 3, num_hops=2, seed=0)
+from .graphs import hetero_graph
 
 
 @pytest.fixture(scope="module")

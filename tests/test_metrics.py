@@ -9,7 +9,7 @@ import torch
 import graphpart as gp
 from graphpart.metrics import communication_volume, edge_cut, metrics_from_disk
 
-from .partitioning.test_invariants import hetero_graph, karate
+from .graphs import hetero_graph, karate
 
 
 def path_graph_partition():

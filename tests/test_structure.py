@@ -11,7 +11,7 @@ import graphpart as gp
 from graphpart.datasets import load_karate_club, sbm
 from graphpart.structure import cut_matrix, halo_growth, quotient_graph
 
-from .partitioning.test_invariants import hetero_graph
+from .graphs import hetero_graph
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import graphpart as gp
 from graphpart.datasets import load_karate_club, sbm
 from graphpart.sweep import Setting, balance_source, balance_sources, grid, sweep, sweep_report
 
-from .partitioning.test_invariants import hetero_graph
+from .graphs import hetero_graph
 
 
 def masked_sbm():

@@ -11,13 +11,13 @@ assignment (``<ntype>.txt`` files), random or METIS; ``read_assignment`` validat
 from __future__ import annotations
 
 from .assign import ALGORITHMS, assign, read_assignment, write_assignment
-from .format import METADATA, ChunkedMetadata, ChunkSpec, read_metadata
-from .read import load_chunked, read_data, read_edges
-from .write import write_chunked
 from .dispatch import dispatch, load_orig_ids
-from .verify import Verification, verify
+from .format import METADATA, ChunkedMetadata, ChunkSpec, read_metadata
 from .parmetis import export_parmetis, import_parmetis
+from .read import load_chunked, read_data, read_edges
 from .stream import stream_partition
+from .verify import Verification, verify
+from .write import write_chunked
 
 __all__ = ["export_parmetis", "import_parmetis", "stream_partition", "dispatch", "load_orig_ids", "verify", "Verification", "assign", "read_assignment", "write_assignment", "ALGORITHMS", "write_chunked", "read_metadata", "load_chunked", "read_edges", "read_data", "ChunkedMetadata",
            "ChunkSpec", "METADATA"]

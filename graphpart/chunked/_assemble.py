@@ -18,8 +18,8 @@ import numpy as np
 import torch
 
 from .._schema import etype_str
+from ..index import part_ranges, stable_order
 from ..partitioning.halo import assemble_view, hop1_layer, local_data
-from ..index import stable_order
 from ..storage.write import write_part
 from ._shuffle import Plan, load_piece
 
@@ -112,8 +112,8 @@ def build_part(plan: Plan, p: int, folder: Path, edge_counts: list[np.ndarray], 
                save_orig_eids: bool, format: str = "graphpart", file_meta: dict | None = None) -> dict[str, int]:
     """Write partition ``p`` into ``folder``; returns its node, HALO and edge counts."""
     maps = plan.maps
-    start, end = int(maps.bounds[p, 0, 0]), int(maps.bounds[p, -1, 1])
-    es, ee = int(edge_bounds[p, 0, 0]), int(edge_bounds[p, -1, 1])
+    start, end = (int(x) for x in part_ranges(maps.bounds)[p])
+    es, ee = (int(x) for x in part_ranges(edge_bounds)[p])
     typed = len(maps.ntypes) > 1 or len(plan.etypes) > 1
     edges = _Edges(ee - es, num_leaving if plan.num_hops else 0, typed)
     edge_feats, orig_eids = _owned(plan, p, edges, edge_rows)

@@ -41,8 +41,8 @@ from .._io import atomic_dir
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..index import block_bounds
-from ..storage.files import check_format
 from ..storage.config import build_config, check_graph_name, check_out_path, graphbolt_meta
+from ..storage.files import check_format
 from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part
 from ._cluster import dask_client, run_tasks
 from ._nodemaps import NodeMaps
@@ -198,8 +198,8 @@ def load_orig_ids(config_path: str | os.PathLike):
     Returns ``(orig_nids, orig_eids)``: tensors for a homogeneous graph, dicts by
     node type / canonical edge type otherwise; ``None`` for a map not saved.
     """
-    from ..storage.config import read_config
     from .._schema import parse_etype
+    from ..storage.config import read_config
 
     cfg = read_config(config_path)
     root = Path(config_path).parent

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from .._check import check_count
-from ..storage.config import check_graph_name
 from .._io import atomic_dir
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..graph import Graph
+from ..storage.config import check_graph_name
 from ._files import FORMATS, check_format, write_array
 from .format import METADATA
 

@@ -7,10 +7,10 @@ import numbers
 import numpy as np
 import torch
 
-from ..index import unique_int
 from .._random import check_random_state
 from ..errors import GraphpartError
 from ..graph import Graph
+from ..index import unique_int
 from ..typing import Seed
 
 __all__ = ["attach_node_data", "dedupe_edges"]

@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..index import unique_int
 from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
+from ..index import unique_int
 from ._text import format_lines, tokenize_lines
 
 __all__ = ["read_metis_graph", "write_metis_graph"]

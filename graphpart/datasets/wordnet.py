@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..index import unique_int
 from ..errors import DatasetNotFoundError, FormatError
 from ..graph import Graph
+from ..index import unique_int
 from ._cache import cached_graph
 from ._text import tokenize_lines
 

@@ -13,11 +13,20 @@
 
 from __future__ import annotations
 
-from .caches import DYNAMIC_POLICIES, Cache, ClockCache, FIFOCache, LRUCache, SieveCache, StaticCache, make_cache
+from .caches import (
+           DYNAMIC_POLICIES,
+           Cache,
+           ClockCache,
+           FIFOCache,
+           LRUCache,
+           SieveCache,
+           StaticCache,
+           make_cache,
+)
 from .oracles import BeladyCache, hotness_order, next_use, oracle_order
 from .orderings import ORDERINGS, degree_order, presample_order, random_order
-from .session import STREAM_POLICIES, LookupSession
 from .partition import PartitionAccess, access_by_partition, node_locality, partition_access
+from .session import STREAM_POLICIES, LookupSession
 from .simulate import CacheRun, HitRateTable, capacity_for, hit_rate_table, simulate
 from .store import Feature, LookupStats
 from .trace import Trace, record_trace

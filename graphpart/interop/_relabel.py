@@ -18,7 +18,7 @@ import torch
 
 from ..errors import FormatError
 from ..graph import Graph
-from ..index import block_bounds, group_order, group_rank
+from ..index import block_bounds, group_order, group_rank, part_ranges
 
 __all__ = ["ForeignPart", "Relabeled", "check_types"]
 
@@ -113,7 +113,7 @@ class Relabeled:
         src, dst, eid, ety = cat(srcs, torch.int64), cat(dsts, torch.int64), cat(eids, torch.int64), cat(etys, torch.int32)
         order = torch.argsort(eid)
         src, dst, eid, ety = src[order], dst[order], eid[order], ety[order]
-        start, end = int(self.node_bounds[part_id, 0, 0]), int(self.node_bounds[part_id, -1, 1])
+        start, end = (int(x) for x in part_ranges(self.node_bounds)[part_id])
         ends = torch.cat([src, dst])
         halo = torch.unique(ends[(ends < start) | (ends >= end)])
         nodes = torch.cat([torch.arange(start, end), halo])
@@ -126,7 +126,7 @@ class Relabeled:
         part = torch.searchsorted(flat_starts, nodes, right=True) - 1
         ntype, orig = self._type_of_new(nodes)
         ndata = {"_ID": nodes, "inner_node": (part == part_id).to(torch.uint8), "part_id": part, "orig_id": orig}
-        es, ee = (int(self.edge_bounds[part_id, 0, 0]), int(self.edge_bounds[part_id, -1, 1])) if self.etypes else (0, 0)
+        es, ee = (int(x) for x in part_ranges(self.edge_bounds)[part_id])
         edata = {"_ID": eid, "inner_edge": ((eid >= es) & (eid < ee)).to(torch.uint8)}
         if len(self.ntypes) > 1 or len(self.etypes) > 1:
             ndata["_TYPE"], edata["_TYPE"] = ntype.to(torch.int32), ety

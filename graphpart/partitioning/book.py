@@ -15,6 +15,7 @@ import torch
 from .._check import as_id_tensor, check_part_id
 from .._schema import etype_str
 from ..errors import IDRangeError, UnknownTypeError
+from ..index import part_ranges
 from ..typing import CanonicalEType, IdArray
 
 __all__ = ["RangePartitionBook"]
@@ -76,14 +77,15 @@ class _Ranges:
         self._check_part(p)
         t = self.type_id(type_name)
         if t is None:
-            return torch.arange(int(self.bounds[p, 0, 0]), int(self.bounds[p, -1, 1]))
+            start, end = part_ranges(self.bounds)[p]
+            return torch.arange(int(start), int(end))
         start = int(self.typed_start[p * self.bounds.shape[1] + t])
         return torch.arange(start, start + int(self.bounds[p, t, 1] - self.bounds[p, t, 0]))
 
     def local(self, ids: IdArray, p: int, type_name: str | None) -> torch.Tensor:
         self._check_part(p)
         homo = self.homo(ids, type_name)
-        start, end = int(self.bounds[p, 0, 0]), int(self.bounds[p, -1, 1])
+        start, end = (int(x) for x in part_ranges(self.bounds)[p])
         outside = (homo < start) | (homo >= end)
         if bool(outside.any()):
             bad = int(homo[outside][0])
@@ -98,6 +100,13 @@ class _Ranges:
         if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= upper):
             raise IDRangeError(f"{self.what} ids must lie in [0, {upper}) ({kind} ids), "
                                f"got values from {int(ids.min())} to {int(ids.max())}")
+
+
+def _stack(ranges: Mapping[str, object], types: list[str], num_parts: int | None) -> np.ndarray:
+    """The ``[start, end)`` pairs of every type as (parts, types, 2); no types: (num_parts, 0, 2)."""
+    if not types:
+        return np.zeros((num_parts or 0, 0, 2), dtype=np.int64)
+    return np.stack([np.asarray(ranges[t], dtype=np.int64).reshape(-1, 2) for t in types], axis=1)
 
 
 class RangePartitionBook:
@@ -127,8 +136,8 @@ class RangePartitionBook:
         etypes = dict(etypes or {t: i for i, t in enumerate(edge_map)})
         self._ntypes = sorted(ntypes, key=ntypes.get)
         self._etypes = sorted(etypes, key=etypes.get)
-        nb = np.stack([np.asarray(node_map[t], dtype=np.int64).reshape(-1, 2) for t in self._ntypes], axis=1)
-        eb = np.stack([np.asarray(edge_map[t], dtype=np.int64).reshape(-1, 2) for t in self._etypes], axis=1)
+        nb = _stack(node_map, self._ntypes, None)
+        eb = _stack(edge_map, self._etypes, nb.shape[0])
         self._nodes = _Ranges(nb, self._ntypes, "node")
         self._edges = _Ranges(eb, self._etypes, "edge")
         self.part_id = int(part_id)
@@ -177,8 +186,8 @@ class RangePartitionBook:
 
     def metadata(self) -> list[dict[str, int]]:
         """One dict per partition: ``machine_id``, ``num_nodes``, ``num_edges`` (owned)."""
-        n = self._nodes.bounds[:, -1, 1] - self._nodes.bounds[:, 0, 0]
-        e = self._edges.bounds[:, -1, 1] - self._edges.bounds[:, 0, 0]
+        n = np.diff(part_ranges(self._nodes.bounds), axis=1).ravel()
+        e = np.diff(part_ranges(self._edges.bounds), axis=1).ravel()
         return [{"machine_id": p, "num_nodes": int(n[p]), "num_edges": int(e[p])} for p in range(len(n))]
 
     def _etype(self, etype: object) -> str | None:

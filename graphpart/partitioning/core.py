@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from .._report import Report
 from .._check import check_count, check_part_id
 from .._random import check_random_state
+from .._report import Report
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..graph import Graph
@@ -19,9 +19,9 @@ from ..homogeneous import HomogeneousGraph, to_typed
 from ..measures import PartitionMetrics, partition_metrics
 from ..typing import Seed
 from .assignment import check_assignment, check_num_parts, random_assignment
+from .balance import balance_classes
 from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
-from .balance import balance_classes
 from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, metis_assignment
 from .reshuffle import Reshuffle, reshuffle
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..index import block_bounds, group_order
+from ..index import block_bounds, group_order, part_ranges
 
 __all__ = ["Reshuffle", "reshuffle"]
 
@@ -48,16 +48,18 @@ class Reshuffle:
 
     def node_part(self) -> np.ndarray:
         """Partition of every new node id."""
-        sizes = self.node_bounds[:, -1, 1] - self.node_bounds[:, 0, 0]
+        sizes = np.diff(part_ranges(self.node_bounds), axis=1).ravel()
         return np.repeat(np.arange(self.num_parts), sizes)
 
     def part_nodes(self, p: int) -> tuple[int, int]:
         """``[start, end)`` of partition ``p``'s nodes."""
-        return int(self.node_bounds[p, 0, 0]), int(self.node_bounds[p, -1, 1])
+        start, end = part_ranges(self.node_bounds)[p]
+        return int(start), int(end)
 
     def part_edges(self, p: int) -> tuple[int, int]:
         """``[start, end)`` of the edges partition ``p`` owns."""
-        return int(self.edge_bounds[p, 0, 0]), int(self.edge_bounds[p, -1, 1])
+        start, end = part_ranges(self.edge_bounds)[p]
+        return int(start), int(end)
 
 
 def _bounds(keys: np.ndarray, num_parts: int, num_types: int) -> tuple[np.ndarray, np.ndarray]:

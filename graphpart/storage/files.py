@@ -26,8 +26,8 @@ from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
 from ..interop.dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
-from ..interop.safe_load import check_tensors
 from ..interop.dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
+from ..interop.safe_load import check_tensors
 
 __all__ = ["FORMATS", "check_format", "part_file_names", "write_graph_file", "write_feats_file",
            "read_graph_file", "read_feats_file", "sniff"]

@@ -25,15 +25,16 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .config import book_from_config, part_files, read_config
 from .._check import check_part_id
 from .._schema import parse_etype
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
+from ..index import part_ranges
 from ..interop.glt import is_glt_folder, read_glt
+from ..interop.graphbolt import load_graphbolt
 from ..interop.pyg import is_pyg_folder, read_pyg
 from ..partitioning.book import RangePartitionBook
-from ..interop.graphbolt import load_graphbolt
+from .config import book_from_config, part_files, read_config
 from .files import read_feats_file, read_graph_file, sniff
 
 __all__ = ["PartitionSource", "open_partitions", "detect_format", "FORMAT_NAMES"]
@@ -62,13 +63,12 @@ def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
         eids, inner_e = g.edata["_ID"], g.edata["inner_edge"].bool()
     except (KeyError, TypeError, GraphpartError) as exc:
         raise FormatError(f"{path} is not a partition graph ({type(exc).__name__}: {exc})") from None
-    nb, eb = cfg["_node_bounds"][part_id], cfg["_edge_bounds"][part_id]
-    start, end = int(nb[0, 0]), int(nb[-1, 1])
+    start, end = (int(x) for x in part_ranges(cfg["_node_bounds"])[part_id])
     k = end - start
     if int(inner.sum()) != k or not torch.equal(ids[:k], torch.arange(start, end)) or bool(inner[k:].any()):
         raise FormatError(f"{path}: the inner nodes are not the range [{start}, {end}) the config gives "
                           f"partition {part_id}")
-    es, ee = int(eb[0, 0]), int(eb[-1, 1])
+    es, ee = (int(x) for x in part_ranges(cfg["_edge_bounds"])[part_id])
     if int(inner_e.sum()) > ee - es or (len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"])):
         raise FormatError(f"{path}: edge ids do not match the config's edge_map for partition {part_id}")
     return g

@@ -33,7 +33,12 @@ from .._io import atomic_dir
 from .._schema import etype_str
 from ..graph import Graph
 from ..measures import balance_loads
-from ..partitioning.core import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS, Partitioning, partition
+from ..partitioning.core import (
+    DEFAULT_METIS_MAX_EDGES,
+    DEFAULT_REFINE_ROUNDS,
+    Partitioning,
+    partition,
+)
 from .config import build_config, check_graph_name, check_out_path, graphbolt_meta
 from .files import check_format, part_file_names, write_feats_file, write_graph_file
 

@@ -17,7 +17,12 @@ from __future__ import annotations
 
 from ._style import part_colors, to_png
 from .balance import plot_balance
-from .cache import plot_bytes_per_epoch, plot_hit_rate_curve, plot_hit_rate_trace, plot_partition_access
+from .cache import (
+           plot_bytes_per_epoch,
+           plot_hit_rate_curve,
+           plot_hit_rate_trace,
+           plot_partition_access,
+)
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
 from .layout import node_positions, sample_neighbourhood

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..index import unique_int
 from ..errors import GraphpartError
+from ..index import unique_int
 from ..storage.reopen import as_partitioning
 from ..structure import quotient_graph
 from ._style import CUT_COLOR, fmt_count, get_axes, part_colors

@@ -7,8 +7,8 @@ import os
 
 from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
-from ..storage.reopen import as_partitioning
 from ..sampling import Topology
+from ..storage.reopen import as_partitioning
 from ..viz import plot_hit_rate_trace, plot_partition_access
 from ._common import image, render, status_widgets
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 
 from ..errors import GraphpartError
-from ..storage.reopen import as_partitioning
 from ..metrics import compare_metrics
+from ..storage.reopen import as_partitioning
 from ..viz import plot_balance, plot_cut_matrix, plot_halo_growth
 from ._common import html_table, image, render
 

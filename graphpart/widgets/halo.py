@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 
 from ..errors import GraphpartError
-from ..storage.reopen import as_partitioning
 from ..lookup import ID_KINDS, locate_node
+from ..storage.reopen import as_partitioning
 from ..viz import draw_partition
 from ..viz.drawing import DEFAULT_MAX_NODES
 from ._common import image, render

@@ -12,7 +12,7 @@ import graphpart as gp
 from graphpart.chunked import assign, read_assignment, read_metadata, write_chunked
 from graphpart.datasets import sbm
 
-from ..partitioning.test_invariants import hetero_graph
+from ..graphs import hetero_graph
 
 
 @pytest.fixture

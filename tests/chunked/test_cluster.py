@@ -22,7 +22,7 @@ import graphpart as gp
 from graphpart.chunked import dispatch, verify, write_assignment, write_chunked
 from graphpart.datasets import sbm
 
-from .conftest import assert_same_partitions
+from ..helpers import assert_same_partitions
 
 DASK = Path(sys.executable).parent / "dask"
 pytestmark = pytest.mark.skipif(not DASK.exists(), reason=f"the dask command is not installed at {DASK}")

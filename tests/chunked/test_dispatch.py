@@ -14,8 +14,8 @@ from graphpart.chunked import assign, load_chunked, write_assignment, write_chun
 from graphpart.chunked.dispatch import dispatch, load_orig_ids
 from graphpart.datasets import load_karate_club, sbm
 
-from ..partitioning.test_invariants import hetero_graph, karate
-from .conftest import assert_same_partitions
+from ..graphs import hetero_graph, karate
+from ..helpers import assert_same_partitions
 
 
 def featured_sbm():

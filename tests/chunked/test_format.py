@@ -13,7 +13,7 @@ import graphpart as gp
 from graphpart.chunked import load_chunked, read_metadata, write_chunked
 from graphpart.datasets import load_karate_club, sbm
 
-from ..partitioning.test_invariants import hetero_graph
+from ..graphs import hetero_graph
 
 FORMATS = ["csv", "numpy", "parquet"]
 

@@ -10,7 +10,7 @@ import torch
 
 from graphpart.chunked import dispatch, verify, write_assignment, write_chunked
 
-from ..partitioning.test_invariants import hetero_graph
+from ..graphs import hetero_graph
 
 
 @pytest.fixture

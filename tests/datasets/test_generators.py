@@ -37,7 +37,8 @@ def test_rmat_is_skewed():
 def test_rmat_seeded_is_reproducible():
     a, b, c = rmat(10, seed=3), rmat(10, seed=3), rmat(10, seed=4)
     assert torch.equal(keys(a), keys(b))
-    assert not torch.equal(keys(a), keys(c)) if a.num_edges() == c.num_edges() else True
+    # Another seed, another graph: compared as edge sets, so a new edge order alone won't pass.
+    assert set(keys(a).tolist()) != set(keys(c).tolist())
 
 
 def test_rmat_generator_seed_advances():

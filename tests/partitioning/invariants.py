@@ -32,20 +32,30 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
     # nid2partid yields contiguous blocks, homogeneous and per type.
     assert bool((torch.diff(book.nid2partid(torch.arange(n))) >= 0).all())
     assert bool((torch.diff(book.eid2partid(torch.arange(m))) >= 0).all())
+    # Partitions own consecutive blocks of homogeneous ids, in partition order.
+    assert torch.equal(torch.cat([book.partid2nids(p) for p in range(k)]), torch.arange(n))
+    assert torch.equal(torch.cat([book.partid2eids(p) for p in range(k)]), torch.arange(m))
     for t in ntypes:
-        # Per-type inner ids are contiguous and cover the type once.
-        cat = torch.cat([book.partid2nids(p, t) for p in range(k)]) if hetero else torch.arange(n)
+        # Per-type inner ids are contiguous and cover the type once (also for the one type of a
+        # homogeneous graph: its type-wise ids go through the book's per-type lookups).
+        cat = torch.cat([book.partid2nids(p, t) for p in range(k)])
         assert torch.equal(cat, torch.arange(g.num_nodes(t)))
-        assert bool((torch.diff(book.nid2partid(torch.arange(g.num_nodes(t)), t if hetero else None)) >= 0).all())
+        assert bool((torch.diff(book.nid2partid(torch.arange(g.num_nodes(t)), t)) >= 0).all())
         # return_mapping: a permutation of the type's ids.
         assert torch.equal(torch.sort(onids[t]).values, torch.arange(g.num_nodes(t)))
     for e in etypes:
+        cat = torch.cat([book.partid2eids(p, e) for p in range(k)])
+        assert torch.equal(cat, torch.arange(g.num_edges(e)))
         assert torch.equal(torch.sort(oeids[e]).values, torch.arange(g.num_edges(e)))
     x = torch.randn(n, dtype=torch.float64)  # one value per original homogeneous node
     src_all = torch.cat([g.edges(e)[0] + int(noff[ntypes.index(e[0])]) for e in etypes]) if etypes else torch.zeros(0, dtype=torch.int64)
     dst_all = torch.cat([g.edges(e)[1] + int(noff[ntypes.index(e[2])]) for e in etypes]) if etypes else torch.zeros(0, dtype=torch.int64)
     full1 = torch.zeros(n, dtype=torch.float64).index_add_(0, dst_all, x[src_all])
     full2 = torch.zeros(n, dtype=torch.float64).index_add_(0, dst_all, full1[src_all])
+    # The partition owning each original node (homogeneous original ids), as the book says.
+    owner = torch.empty(n, dtype=torch.int64)
+    for i, t in enumerate(ntypes):
+        owner[int(noff[i]) + onids[t]] = book.nid2partid(torch.arange(g.num_nodes(t)), t)
     rebuilt_n = {}
     rebuilt_e = {}
     for p, (lg, nfeat, efeat, b) in enumerate(parts):
@@ -72,7 +82,20 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
         ne = int(inner_e.sum())
         assert bool(inner_e[:ne].all()) and not bool(inner_e[ne:].any())
         assert torch.equal(eids[:ne], torch.sort(eids[:ne]).values)
-        assert torch.equal(b.eid2localeid(eids[:ne], p), torch.arange(ne)) if ne == len(b.partid2eids(p)) else True
+        # A partition owns the in-edges of its inner nodes.
+        owned = b.partid2eids(p)
+        assert len(owned) == int((owner[dst_all] == p).sum())
+        if num_hops == 0:
+            # Inner edges: the owned edges whose source is inner too, i.e. every edge of the
+            # full graph with both ends in p; local edge ids index the owned range.
+            assert ne == int(((owner[src_all] == p) & (owner[dst_all] == p)).sum())
+            assert torch.equal(owned[b.eid2localeid(eids[:ne], p)], eids[:ne])
+        else:
+            # Inner edges: every owned edge, in id order, so local edge id = position.
+            assert torch.equal(eids[:ne], owned)
+            assert torch.equal(b.eid2localeid(eids[:ne], p), torch.arange(ne))
+        # HALO edges are owned by other partitions.
+        assert not bool((b.eid2partid(eids[ne:]) == p).any())
         enew = b.map_to_per_etype(eids)[1] if hetero else eids
         for i, e in enumerate(etypes):
             sel = etype_l == i

@@ -8,7 +8,7 @@ import torch
 
 import graphpart as gp
 
-from .test_invariants import hetero_graph
+from ..graphs import hetero_graph
 
 
 @pytest.fixture(scope="module")

@@ -5,32 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
 
 import graphpart as gp
 from graphpart import Graph
-from graphpart.datasets import load_karate_club, load_wordnet
+from graphpart.datasets import load_wordnet
 
+from ..graphs import hetero_graph, karate
+from ..strategies import typed_graphs
 from .invariants import check_partitioning, check_parts
-
-
-def hetero_graph(seed: int = 0) -> Graph:
-    rng = np.random.default_rng(seed)
-    gen = torch.Generator().manual_seed(seed)
-    counts = {"user": 40, "item": 30, "tag": 12}
-    edges, edata = {}, {}
-    for s, r, d, m in [("user", "buys", "item", 120), ("item", "bought_by", "user", 90),
-                       ("user", "follows", "user", 80), ("item", "has", "tag", 50)]:
-        edges[(s, r, d)] = (rng.integers(0, counts[s], m), rng.integers(0, counts[d], m))
-        edata[(s, r, d)] = {"w": torch.randn(m, generator=gen)}
-    ndata = {t: {"feat": torch.randn(c, 4, generator=gen), "train_mask": torch.rand(c, generator=gen) < 0.3} for t, c in counts.items()}
-    return Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata, edata=edata)
-
-
-def karate() -> Graph:
-    g = load_karate_club()
-    g.ndata["feat"] = torch.randn(g.num_nodes(), 3, generator=torch.Generator().manual_seed(0))
-    g.edata["w"] = torch.arange(g.num_edges(), dtype=torch.float32)
-    return g
 
 
 @pytest.mark.parametrize("method", ["metis", "random"])
@@ -40,6 +24,51 @@ def karate() -> Graph:
 def test_invariants(make, method, num_parts, num_hops):
     p = gp.partition(make(), num_parts, part_method=method, num_hops=num_hops, seed=1)
     check_partitioning(p)
+
+
+def _labels(data, n: int) -> np.ndarray:
+    return np.array(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.int64)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_invariants_hold_on_random_typed_graphs(data):
+    """partition() on fuzzed graphs (empty and one-node types, empty edge types), both methods."""
+    homogeneous = data.draw(st.booleans(), label="homogeneous")
+    g = data.draw(typed_graphs(max_types=1, min_relations=1, max_relations=1) if homogeneous
+                  else typed_graphs(), label="graph")
+    assert g.is_homogeneous or not homogeneous  # typed_graphs() may draw one too
+    k = data.draw(st.integers(1, 4), label="num_parts")
+    method = data.draw(st.sampled_from(["random", "metis"]), label="part_method")
+    num_hops = data.draw(st.integers(0, 2), label="num_hops")
+    balance_edges = data.draw(st.booleans(), label="balance_edges")
+    balance = None
+    if data.draw(st.booleans(), label="balance_ntypes"):
+        if g.is_homogeneous:
+            balance = _labels(data, g.num_nodes())
+        else:
+            types = data.draw(st.lists(st.sampled_from(g.ntypes), unique=True))
+            balance = {t: _labels(data, g.num_nodes(t)) for t in types}
+    counts = [g.num_nodes(t) for t in g.ntypes]
+    refused = method == "metis" and (sum(counts) < k or (
+        balance is None and not g.is_homogeneous and min(counts) < k))
+    kw = {"part_method": method, "num_hops": num_hops, "balance_ntypes": balance,
+          "balance_edges": balance_edges, "seed": 0}
+    event(f"{method}, {'refused' if refused else 'partitioned'}")
+    if refused:  # METIS: fewer nodes than parts, or a type to balance with fewer nodes than parts
+        with pytest.raises(gp.GraphpartError, match="METIS"):
+            gp.partition(g, k, **kw)
+        return
+    p = gp.partition(g, k, **kw)
+    assert p.num_parts == k and p.num_hops == num_hops
+    check_partitioning(p)
+
+
+def test_no_edge_types():
+    g = Graph.from_typed_edges({}, num_nodes={"a": 3})
+    p = gp.partition(g, 2, part_method="random", seed=0)
+    check_partitioning(p)
+    assert p.book.num_partitions() == 2 and p.local_graph(1).num_edges() == 0
 
 
 @pytest.mark.parametrize("trainers", [2, 3])

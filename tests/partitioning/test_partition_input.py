@@ -8,7 +8,7 @@ import torch
 
 import graphpart as gp
 
-from .test_invariants import hetero_graph, karate
+from ..graphs import hetero_graph, karate
 
 
 @pytest.mark.parametrize("kw,match", [

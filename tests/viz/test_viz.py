@@ -19,18 +19,13 @@ from graphpart.structure import cut_matrix  # noqa: E402
 from graphpart.sweep import grid, sweep  # noqa: E402
 from graphpart.viz.balance import balance_quantities  # noqa: E402
 
-from ..partitioning.test_invariants import hetero_graph  # noqa: E402
+from ..graphs import hetero_graph  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def _close():
     yield
     plt.close("all")
-
-
-@pytest.fixture(scope="module")
-def karate3():
-    return gp.partition(load_karate_club(), 3, num_hops=2, seed=0)
 
 
 def _lines(ax):

@@ -59,7 +59,8 @@ def test_bad_fanouts_show_an_error_instead_of_raising():
     assert sim.session is None and "fanouts" in sim.status.value
     sim.step()  # nothing to step, nothing raised
     sim.controls["fanouts"].value = "5"
-    assert sim.session is not None
+    assert sim.session.loader.fanouts == (5,) and sim.error is None
+    assert "fanouts must be" not in sim.status.value
 
 
 def test_with_a_partitioning_the_trainer_view_counts_locality():

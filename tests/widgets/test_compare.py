@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from matplotlib.collections import PathCollection
 
 import graphpart as gp
 from graphpart import viz
@@ -33,12 +35,53 @@ def test_comparison_refuses_different_graphs():
         PartitioningComparison({"one": gp.partition(load_karate_club(), 2, seed=0)})
 
 
+def _on_disk(path):
+    """Inner node counts, the cut matrix (source partition x destination partition) and the node
+    types, read from the partitions' own files: each cut edge is an inner edge of one partition."""
+    k = gp.load_partition(path, 0).book.num_partitions()
+    parts = [gp.load_partition(path, i) for i in range(k)]
+    inner = np.array([md["num_nodes"] for md in parts[0].book.metadata()], dtype=float)
+    cut = np.zeros((k, k), dtype=np.int64)
+    for x in parts:
+        s, d = x.graph.edges()
+        own = x.graph.edata["inner_edge"].bool()
+        part = x.graph.ndata["part_id"]
+        np.add.at(cut, (part[s[own]].numpy(), part[d[own]].numpy()), 1)
+    return inner, cut, parts[0].ntypes
+
+
 @pytest.mark.parametrize("peer", ["dgl", "pyg", "glt"])
 def test_figures_and_halo_inspector_take_paths(peer):
     path = peer_partitions("hetero3", peer)
-    for draw in (viz.plot_balance, viz.plot_cut_matrix, viz.plot_halo_growth, viz.draw_partition):
-        ax = draw(path)
-        assert ax.figure is not None
+    inner, cut, ntypes = _on_disk(path)
+    k = len(inner)
+    assert k == 2 and inner.sum() == 15
+    # Balance: one bar per partition and quantity; the first quantity is inner nodes / mean.
+    ax = viz.plot_balance(path)
+    names = [t.get_text().split(" (")[0] for t in ax.get_legend().get_texts()][1:]  # 1st: mean
+    assert names[0] == "nodes" and len(ax.patches) == k * len(names)
+    assert np.allclose([b.get_height() for b in ax.patches[:k]], inner / inner.mean())
+    assert f"over {k} partitions" in ax.get_title()
+    # Cut matrix: the off-diagonal cells are the cut edges between each pair of partitions.
+    ax = viz.plot_cut_matrix(path)
+    shown = ax.images[0].get_array()
+    off = ~np.eye(k, dtype=bool)
+    assert shown.shape == (k, k) and shown.mask.diagonal().all()
+    assert np.array_equal(shown.data[off], cut[off]) and cut[off].sum() > 0
+    assert ax.get_title() == f"Cut edges between partitions: {cut[off].sum()} in all"
+    # HALO growth: inner and HALO bars per partition for 0..3 hops; inner bars are the owned nodes.
+    ax = viz.plot_halo_growth(path)
+    assert len(ax.patches) == k * 4 * 2
+    assert np.allclose([b.get_height() for b in ax.patches[:k]], inner)
+    # Drawing: one marker set per node type, every node once, in its partition's colour.
+    ax = viz.draw_partition(path)
+    sets = [c for c in ax.collections if isinstance(c, PathCollection)]
+    assert len(sets) == len(ntypes) and sum(len(c.get_offsets()) for c in sets) == inner.sum()
+    faces = np.concatenate([c.get_facecolors()[:, :3] for c in sets])
+    colour_of = np.abs(faces[:, None] - viz.part_colors(k)[None, :, :3]).sum(-1).argmin(1)
+    assert np.array_equal(np.bincount(colour_of, minlength=k), inner)
+    title = f"{k} partitions: {int(inner.sum())} nodes, edge cut {cut[off].sum()} of"
+    assert title in ax.get_title()
     h = HaloInspector(path)
     h.controls["part"].value = 1
     assert h.counts["inner"] == gp.load_partition(path, 1).book.metadata()[1]["num_nodes"]

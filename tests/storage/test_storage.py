@@ -13,7 +13,7 @@ import torch
 
 import graphpart as gp
 
-from .test_invariants import hetero_graph, karate
+from ..graphs import hetero_graph, karate
 
 
 @pytest.fixture()
@@ -85,7 +85,7 @@ def test_failure_keeps_earlier_output(written, monkeypatch):
 def test_kill_mid_write_keeps_earlier_output(written):
     code = (
         "import os, torch, graphpart as gp\n"
-        "from tests.partitioning.test_invariants import karate\n"
+        "from tests.graphs import karate\n"
         "orig = torch.save\n"
         "def save(obj, f, *a, **k):\n"
         "    orig(obj, f, *a, **k)\n"
