@@ -44,7 +44,10 @@ def parse_typed_edges(edges, num_nodes, copy: bool = True) -> tuple[Schema, dict
             )
         # Own copies: a caller changing its arrays later must not bypass the range checks.
         if copy:
-            s, d = (s.clone() if _shares(s, pair[0]) else s), (d.clone() if _shares(d, pair[1]) else d)
+            s, d = (
+                (s.clone() if _shares(s, pair[0]) else s),
+                (d.clone() if _shares(d, pair[1]) else d),
+            )
         parsed[et] = (s, d)
     if num_nodes is not None and not isinstance(num_nodes, Mapping):
         raise GraphpartError(

@@ -91,7 +91,11 @@ def check_part_id(part_id: object, num_parts: int) -> int:
     ...
     graphpart.errors.GraphpartError: part_id must be an int in [0, 2), got 2
     """
-    if isinstance(part_id, bool) or not isinstance(part_id, numbers.Integral) or not 0 <= part_id < num_parts:
+    if (
+        isinstance(part_id, bool)
+        or not isinstance(part_id, numbers.Integral)
+        or not 0 <= part_id < num_parts
+    ):
         raise GraphpartError(f"part_id must be an int in [0, {num_parts}), got {part_id!r}")
     return int(part_id)
 

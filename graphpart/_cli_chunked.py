@@ -10,7 +10,9 @@ __all__ = ["add_chunked_commands", "CHUNKED_COMMANDS"]
 
 def add_chunked_commands(sub, graph_source) -> None:
     """Add the chunked-pipeline subcommands to ``sub``; ``graph_source`` adds --dataset/--graph."""
-    c = sub.add_parser("chunk", help="write a graph in the chunked graph format (metadata.json + chunk files)")
+    c = sub.add_parser(
+        "chunk", help="write a graph in the chunked graph format (metadata.json + chunk files)"
+    )
     graph_source(c)
     c.add_argument("--out-dir", required=True)
     c.add_argument("--num-chunks", type=int, required=True)
@@ -18,33 +20,61 @@ def add_chunked_commands(sub, graph_source) -> None:
     for kind, default in (("edge", "csv"), ("node-data", "numpy"), ("edge-data", "numpy")):
         c.add_argument(f"--{kind}-format", default=default, choices=["csv", "numpy", "parquet"])
     c.add_argument("--delimiter", default=" ", help="CSV delimiter (default: a space)")
-    a = sub.add_parser("assign", help="step 1: a partition assignment (<ntype>.txt files) of a chunked graph")
+    a = sub.add_parser(
+        "assign", help="step 1: a partition assignment (<ntype>.txt files) of a chunked graph"
+    )
     a.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
     a.add_argument("--out-dir", required=True)
     a.add_argument("--num-parts", type=int, required=True)
-    a.add_argument("--algorithm", default="random", choices=["random", "metis", "fennel", "ldg"],
-                   help="random (on Dask), metis (edges in memory), fennel / ldg (one streaming pass)")
-    a.add_argument("--balance-ntypes", metavar="FIELD", help="metis: also balance each value of this node data")
+    a.add_argument(
+        "--algorithm",
+        default="random",
+        choices=["random", "metis", "fennel", "ldg"],
+        help="random (on Dask), metis (edges in memory), fennel / ldg (one streaming pass)",
+    )
+    a.add_argument(
+        "--balance-ntypes", metavar="FIELD", help="metis: also balance each value of this node data"
+    )
     a.add_argument("--balance-edges", action="store_true", help="metis: also balance in-degrees")
     a.add_argument("--seed", type=int)
     _cluster_flags(a)
     d = sub.add_parser("dispatch", help="step 2: write the partitions of a chunked graph on Dask")
     d.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
-    d.add_argument("--partitions-dir", required=True, help="the assignment written by 'graphpart assign'")
+    d.add_argument(
+        "--partitions-dir", required=True, help="the assignment written by 'graphpart assign'"
+    )
     d.add_argument("--out-dir", required=True)
     d.add_argument("--num-hops", type=int, default=1, choices=[0, 1])
     d.add_argument("--graph-name", help="default: the metadata's graph_name")
-    d.add_argument("--save-orig-nids", action="store_true", help="also write original node ids (per part, merged)")
-    d.add_argument("--save-orig-eids", action="store_true", help="also write original edge ids (per part, merged)")
-    d.add_argument("--format", default="graphpart", choices=["graphpart", "dgl", "graphbolt"],
-                   help="partition files: graphpart's torch files, DGL's .dgl files, or those plus GraphBolt's")
+    d.add_argument(
+        "--save-orig-nids",
+        action="store_true",
+        help="also write original node ids (per part, merged)",
+    )
+    d.add_argument(
+        "--save-orig-eids",
+        action="store_true",
+        help="also write original edge ids (per part, merged)",
+    )
+    d.add_argument(
+        "--format",
+        default="graphpart",
+        choices=["graphpart", "dgl", "graphbolt"],
+        help="partition files: graphpart's torch files, DGL's .dgl files, or those plus GraphBolt's",
+    )
     _cluster_flags(d)
-    pe = sub.add_parser("parmetis-export", help="write ParMETIS input files (<name>_nodes/_edges/_stats.txt)")
+    pe = sub.add_parser(
+        "parmetis-export", help="write ParMETIS input files (<name>_nodes/_edges/_stats.txt)"
+    )
     pe.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
     pe.add_argument("--out-dir", required=True)
     pe.add_argument("--graph-name", help="default: the metadata's graph_name")
-    pi = sub.add_parser("parmetis-import", help="turn ParMETIS output (p<i>-<name>_nodes.txt) into an assignment")
-    pi.add_argument("--parmetis-dir", required=True, help="the folder of ParMETIS's p<i>-<name>_nodes.txt files")
+    pi = sub.add_parser(
+        "parmetis-import", help="turn ParMETIS output (p<i>-<name>_nodes.txt) into an assignment"
+    )
+    pi.add_argument(
+        "--parmetis-dir", required=True, help="the folder of ParMETIS's p<i>-<name>_nodes.txt files"
+    )
     pi.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
     pi.add_argument("--out-dir", required=True)
     pi.add_argument("--graph-name", help="default: the metadata's graph_name")
@@ -54,24 +84,40 @@ def add_chunked_commands(sub, graph_source) -> None:
 
 
 def _cluster_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.1:8786 "
-                   "(default: start a LocalCluster)")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="a running Dask scheduler, e.g. tcp://10.0.0.1:8786 (default: start a LocalCluster)",
+    )
     p.add_argument("--workers", type=int, default=2, help="LocalCluster workers (default 2)")
     p.add_argument("--threads-per-worker", type=int, default=1)
-    p.add_argument("--memory-limit", default="auto", help="LocalCluster memory per worker, e.g. 3GB")
+    p.add_argument(
+        "--memory-limit", default="auto", help="LocalCluster memory per worker, e.g. 3GB"
+    )
 
 
 def _cluster(args) -> dict:
-    return {"scheduler": args.scheduler, "workers": args.workers, "threads_per_worker": args.threads_per_worker,
-            "memory_limit": args.memory_limit}
+    return {
+        "scheduler": args.scheduler,
+        "workers": args.workers,
+        "threads_per_worker": args.threads_per_worker,
+        "memory_limit": args.memory_limit,
+    }
 
 
 def _chunk(args, load) -> int:
     from .chunked import write_chunked
 
-    meta = write_chunked(load(args), args.out_dir, args.num_chunks, graph_name=args.graph_name,
-                         edge_format=args.edge_format, node_data_format=args.node_data_format,
-                         edge_data_format=args.edge_data_format, delimiter=args.delimiter)
+    meta = write_chunked(
+        load(args),
+        args.out_dir,
+        args.num_chunks,
+        graph_name=args.graph_name,
+        edge_format=args.edge_format,
+        node_data_format=args.node_data_format,
+        edge_data_format=args.edge_data_format,
+        delimiter=args.delimiter,
+    )
     sys.stdout.write(f"wrote {meta}\n")
     return 0
 
@@ -80,8 +126,16 @@ def _assign(args, load) -> int:
     from .chunked import assign
 
     cluster = _cluster(args) if args.algorithm == "random" else {}
-    out = assign(args.in_dir, args.out_dir, args.num_parts, args.algorithm, balance_ntypes=args.balance_ntypes,
-                 balance_edges=args.balance_edges, seed=args.seed, **cluster)
+    out = assign(
+        args.in_dir,
+        args.out_dir,
+        args.num_parts,
+        args.algorithm,
+        balance_ntypes=args.balance_ntypes,
+        balance_edges=args.balance_edges,
+        seed=args.seed,
+        **cluster,
+    )
     sys.stdout.write(f"wrote {out}\n")
     return 0
 
@@ -89,10 +143,18 @@ def _assign(args, load) -> int:
 def _dispatch(args, load) -> int:
     from .chunked import dispatch
 
-    cfg = dispatch(args.in_dir, args.partitions_dir, args.out_dir, num_hops=args.num_hops,
-                   graph_name=args.graph_name, save_orig_nids=args.save_orig_nids,
-                   save_orig_eids=args.save_orig_eids, progress=sys.stdout.isatty(), format=args.format,
-                   **_cluster(args))
+    cfg = dispatch(
+        args.in_dir,
+        args.partitions_dir,
+        args.out_dir,
+        num_hops=args.num_hops,
+        graph_name=args.graph_name,
+        save_orig_nids=args.save_orig_nids,
+        save_orig_eids=args.save_orig_eids,
+        progress=sys.stdout.isatty(),
+        format=args.format,
+        **_cluster(args),
+    )
     sys.stdout.write(f"wrote {cfg}\n")
     return 0
 
@@ -115,8 +177,17 @@ def _parmetis_export(args, load) -> int:
 def _parmetis_import(args, load) -> int:
     from .chunked.parmetis import import_parmetis
 
-    sys.stdout.write(f"wrote {import_parmetis(args.parmetis_dir, args.in_dir, args.out_dir, args.graph_name)}\n")
+    sys.stdout.write(
+        f"wrote {import_parmetis(args.parmetis_dir, args.in_dir, args.out_dir, args.graph_name)}\n"
+    )
     return 0
 
 
-CHUNKED_COMMANDS = {"parmetis-export": _parmetis_export, "parmetis-import": _parmetis_import, "chunk": _chunk, "assign": _assign, "dispatch": _dispatch, "verify": _verify}
+CHUNKED_COMMANDS = {
+    "parmetis-export": _parmetis_export,
+    "parmetis-import": _parmetis_import,
+    "chunk": _chunk,
+    "assign": _assign,
+    "dispatch": _dispatch,
+    "verify": _verify,
+}

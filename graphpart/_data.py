@@ -69,7 +69,9 @@ class DataStore(MutableMapping):
         graphpart.errors.GraphpartError: no data named 'w' on node type 'a'; it has []
         """
         if name not in self._store:
-            raise GraphpartError(f"no data named {name!r} on {self._owner}; it has {sorted(self._store)}")
+            raise GraphpartError(
+                f"no data named {name!r} on {self._owner}; it has {sorted(self._store)}"
+            )
         return self._store[name]
 
     def __delitem__(self, name: str) -> None:

@@ -93,7 +93,15 @@ def load_graph(path: str | os.PathLike) -> Graph:
                     g.set_node_names(z[f"names{i}"], t)
     except FormatError:
         raise
-    except (KeyError, IndexError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+    except (
+        KeyError,
+        IndexError,
+        TypeError,
+        ValueError,
+        OSError,
+        EOFError,
+        zipfile.BadZipFile,
+    ) as exc:
         # Anything else a damaged or foreign file can raise while being read.
         raise FormatError(f"cannot read graph file {path}: {exc!r}") from None
     return g

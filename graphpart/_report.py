@@ -30,8 +30,14 @@ class Report:
     edge cut: 5
     """
 
-    def __init__(self, title: str, columns: dict[str, object], summary: dict[str, str],
-                 index: str = "part", labels: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        columns: dict[str, object],
+        summary: dict[str, str],
+        index: str = "part",
+        labels: list[str] | None = None,
+    ) -> None:
         self.title = title
         self.index = index
         self.labels = labels
@@ -46,7 +52,10 @@ class Report:
     def __str__(self) -> str:
         header = [self.index, *self.columns]
         rows = self._rows()
-        widths = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(header)]
+        widths = [
+            max(len(h), *(len(r[j]) for r in rows)) if rows else len(h)
+            for j, h in enumerate(header)
+        ]
         lines = [self.title, "  ".join(h.rjust(w) for h, w in zip(header, widths))]
         lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows]
         lines += [f"{k}: {v}" for k, v in self.summary.items()]
@@ -57,9 +66,16 @@ class Report:
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in [self.index, *self.columns])
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in self._rows())
-        summary = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
-                          for k, v in self.summary.items())
-        return (f"<div><strong>{html.escape(self.title)}</strong>"
-                f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-                f"<table>{summary}</table></div>")
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
+            for r in self._rows()
+        )
+        summary = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+            for k, v in self.summary.items()
+        )
+        return (
+            f"<div><strong>{html.escape(self.title)}</strong>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            f"<table>{summary}</table></div>"
+        )

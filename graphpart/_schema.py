@@ -78,7 +78,9 @@ class Schema:
     def __post_init__(self) -> None:
         for t in self.ntypes:
             if not isinstance(t, str) or not t or ":" in t:
-                raise GraphpartError(f"node type names must be non-empty strings without ':', got {t!r}")
+                raise GraphpartError(
+                    f"node type names must be non-empty strings without ':', got {t!r}"
+                )
         if len(set(self.ntypes)) != len(self.ntypes):
             raise GraphpartError(f"node types must be distinct, got {list(self.ntypes)}")
         if len(set(self.canonical_etypes)) != len(self.canonical_etypes):

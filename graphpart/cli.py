@@ -36,38 +36,66 @@ def _kv(text: str) -> tuple[str, object]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="graphpart", description="Partition graphs for distributed GNN training.")
+    parser = argparse.ArgumentParser(
+        prog="graphpart", description="Partition graphs for distributed GNN training."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("partition", help="partition a graph and write it to disk (like DGL's partition_graph)")
+    p = sub.add_parser(
+        "partition", help="partition a graph and write it to disk (like DGL's partition_graph)"
+    )
     _graph_source(p)
     p.add_argument("--graph-name", required=True)
     p.add_argument("--num-parts", type=int, required=True)
     p.add_argument("--out-path", required=True)
     p.add_argument("--num-hops", type=int, default=1)
     p.add_argument("--part-method", default="metis", choices=["metis", "random"])
-    p.add_argument("--balance-ntypes", metavar="FIELD",
-                   help="balance the values of this node data field (e.g. train_mask)")
+    p.add_argument(
+        "--balance-ntypes",
+        metavar="FIELD",
+        help="balance the values of this node data field (e.g. train_mask)",
+    )
     p.add_argument("--balance-edges", action="store_true")
     p.add_argument("--num-trainers-per-machine", type=int, default=1)
     p.add_argument("--objtype", default="cut", choices=["cut", "vol"])
-    p.add_argument("--recursive", action="store_true", help="METIS recursive bisection instead of k-way")
+    p.add_argument(
+        "--recursive", action="store_true", help="METIS recursive bisection instead of k-way"
+    )
     p.add_argument("--niter", type=int, help="METIS refinement iterations")
-    p.add_argument("--ufactor", type=int, help="METIS imbalance tolerance in thousandths (30 = 1.03)")
-    p.add_argument("--metis-max-edges", type=int, default=DEFAULT_METIS_MAX_EDGES,
-                   help="METIS sees a sample of about this many edges (degree-aware when in-degrees are "
-                        "balanced, else uniform; 0: all)")
-    p.add_argument("--metis-refine-rounds", type=int, default=DEFAULT_REFINE_ROUNDS,
-                   help="after METIS saw a sample: rounds of refinement on every edge (0: none)")
+    p.add_argument(
+        "--ufactor", type=int, help="METIS imbalance tolerance in thousandths (30 = 1.03)"
+    )
+    p.add_argument(
+        "--metis-max-edges",
+        type=int,
+        default=DEFAULT_METIS_MAX_EDGES,
+        help="METIS sees a sample of about this many edges (degree-aware when in-degrees are "
+        "balanced, else uniform; 0: all)",
+    )
+    p.add_argument(
+        "--metis-refine-rounds",
+        type=int,
+        default=DEFAULT_REFINE_ROUNDS,
+        help="after METIS saw a sample: rounds of refinement on every edge (0: none)",
+    )
     p.add_argument("--ctype", choices=["rm", "shem"], help="METIS coarsening matching")
     p.add_argument("--seed", type=int)
     p.add_argument("--mapping-out", help="also write orig_nids / orig_eids to this .pt file")
-    p.add_argument("--format", default="graphpart", choices=["graphpart", "dgl", "graphbolt"],
-                   help="partition files: graphpart's torch files, DGL's .dgl files (what DGL's "
-                        "load_partition and DistGraph load), or those plus GraphBolt's")
+    p.add_argument(
+        "--format",
+        default="graphpart",
+        choices=["graphpart", "dgl", "graphbolt"],
+        help="partition files: graphpart's torch files, DGL's .dgl files (what DGL's "
+        "load_partition and DistGraph load), or those plus GraphBolt's",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    i = sub.add_parser("inspect", help="print the metrics of partitions on disk (graphpart, DGL, PyG or GLT)")
-    i.add_argument("config", help="a partition config (<graph_name>.json, by graphpart or DGL), or a PyG "
-                                  "or GLT partition folder")
+    i = sub.add_parser(
+        "inspect", help="print the metrics of partitions on disk (graphpart, DGL, PyG or GLT)"
+    )
+    i.add_argument(
+        "config",
+        help="a partition config (<graph_name>.json, by graphpart or DGL), or a PyG "
+        "or GLT partition folder",
+    )
     i.add_argument("--json", action="store_true", help="print the metrics as JSON")
     add_chunked_commands(sub, _graph_source)
     return parser
@@ -75,17 +103,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _graph_source(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--dataset", help="a graphpart.datasets name (karate_club, wordnet, rmat, 4elt, ...)")
+    src.add_argument(
+        "--dataset", help="a graphpart.datasets name (karate_club, wordnet, rmat, 4elt, ...)"
+    )
     src.add_argument("--graph", help="a graph saved with graphpart (.npz)")
-    p.add_argument("--dataset-arg", action="append", type=_kv, default=[], metavar="KEY=VALUE",
-                   help="argument for the dataset loader, e.g. scale=16 (repeatable)")
+    p.add_argument(
+        "--dataset-arg",
+        action="append",
+        type=_kv,
+        default=[],
+        metavar="KEY=VALUE",
+        help="argument for the dataset loader, e.g. scale=16 (repeatable)",
+    )
 
 
 def _load(args):
     from . import datasets
     from ._npz import load_graph
 
-    return datasets.load(args.dataset, **dict(args.dataset_arg)) if args.dataset else load_graph(args.graph)
+    return (
+        datasets.load(args.dataset, **dict(args.dataset_arg))
+        if args.dataset
+        else load_graph(args.graph)
+    )
 
 
 def _partition(args) -> int:
@@ -120,13 +160,25 @@ def _partition(args) -> int:
     g = _load(args)
     advance(steps[1])
     options = MetisOptions(niter=args.niter, ufactor=args.ufactor, ctype=args.ctype)
-    p = partition(g, args.num_parts, part_method=args.part_method, balance_ntypes=field_balance(g, args.balance_ntypes),
-                  balance_edges=args.balance_edges, num_hops=args.num_hops,
-                  num_trainers_per_machine=args.num_trainers_per_machine, objtype=args.objtype, seed=args.seed,
-                  recursive=args.recursive, metis_options=options,
-                  metis_max_edges=args.metis_max_edges or None, metis_refine_rounds=args.metis_refine_rounds)
+    p = partition(
+        g,
+        args.num_parts,
+        part_method=args.part_method,
+        balance_ntypes=field_balance(g, args.balance_ntypes),
+        balance_edges=args.balance_edges,
+        num_hops=args.num_hops,
+        num_trainers_per_machine=args.num_trainers_per_machine,
+        objtype=args.objtype,
+        seed=args.seed,
+        recursive=args.recursive,
+        metis_options=options,
+        metis_max_edges=args.metis_max_edges or None,
+        metis_refine_rounds=args.metis_refine_rounds,
+    )
     advance(steps[2])
-    config = save_partitions(p, args.graph_name, args.out_path, progress=not args.quiet, format=args.format)
+    config = save_partitions(
+        p, args.graph_name, args.out_path, progress=not args.quiet, format=args.format
+    )
     if args.mapping_out:
         with atomic_write(args.mapping_out) as f:
             torch.save({"orig_nids": p.orig_nids, "orig_eids": p.orig_eids}, f)
@@ -156,7 +208,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         commands = {"partition": _partition, "inspect": _inspect, **CHUNKED_COMMANDS}
-        return commands[args.command](args, _load) if args.command in CHUNKED_COMMANDS else commands[args.command](args)
+        return (
+            commands[args.command](args, _load)
+            if args.command in CHUNKED_COMMANDS
+            else commands[args.command](args)
+        )
     except GraphpartError as exc:
         sys.stderr.write(f"graphpart: error: {exc}\n")
         return 2

@@ -174,7 +174,9 @@ def _cat_data(stores: list, names: Sequence[str], what: str) -> dict:
         try:
             out[name] = torch.cat(parts)
         except RuntimeError as exc:
-            raise GraphpartError(f"{what} {name!r} differs in shape or dtype across types ({exc})") from None
+            raise GraphpartError(
+                f"{what} {name!r} differs in shape or dtype across types ({exc})"
+            ) from None
     return out
 
 
@@ -197,13 +199,20 @@ def to_homogeneous(g: Graph, ndata: Sequence[str] = (), edata: Sequence[str] = (
     """
     homo = HomogeneousGraph.of(g)
     nd = _cat_data([(t, g.node_data(t)) for t in g.ntypes], ndata, "node data")
-    ed_ = _cat_data([(etype_str(e), g.edge_data(e)) for e in g.canonical_etypes], edata, "edge data")
+    ed_ = _cat_data(
+        [(etype_str(e), g.edge_data(e)) for e in g.canonical_etypes], edata, "edge data"
+    )
     nd[NTYPE] = torch.from_numpy(homo.node_types())
     nd[NID] = torch.from_numpy(to_typed(np.arange(homo.num_nodes), homo.node_offsets)[1])
     ed_[ETYPE] = torch.from_numpy(homo.edge_types())
     ed_[EID] = torch.from_numpy(to_typed(np.arange(homo.num_edges), homo.edge_offsets)[1])
-    h = Graph.from_edges(torch.from_numpy(homo.src), torch.from_numpy(homo.dst), num_nodes=homo.num_nodes,
-                         ndata=nd, edata=ed_)
+    h = Graph.from_edges(
+        torch.from_numpy(homo.src),
+        torch.from_numpy(homo.dst),
+        num_nodes=homo.num_nodes,
+        ndata=nd,
+        edata=ed_,
+    )
     names = [g.node_names(t) for t in g.ntypes]
     if names and all(n is not None for n in names):
         h.set_node_names(np.concatenate(names))
@@ -266,7 +275,9 @@ def _check_type_ids(ids: torch.Tensor, n: int, what: str) -> None:
 
 def _typewise_ids(counts: torch.Tensor) -> torch.Tensor:
     """``[0..c0), [0..c1), ...`` concatenated: the type-wise id of every homogeneous id."""
-    return to_typed(torch.arange(int(counts.sum())), torch.from_numpy(type_offsets(counts.numpy())))[1]
+    return to_typed(
+        torch.arange(int(counts.sum())), torch.from_numpy(type_offsets(counts.numpy()))
+    )[1]
 
 
 def _split_order(type_ids: torch.Tensor, typewise: torch.Tensor | None, k: int, what: str):

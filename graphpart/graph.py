@@ -68,7 +68,8 @@ class Graph:
         ndata = ndata or {}
         edata = edata or {}
         self._ndata = tuple(
-            DataStore(n, f"node type {t!r}", ndata.get(t)) for t, n in zip(schema.ntypes, self._num_nodes)
+            DataStore(n, f"node type {t!r}", ndata.get(t))
+            for t, n in zip(schema.ntypes, self._num_nodes)
         )
         self._edata = tuple(
             DataStore(len(s), f"edge type {etype_str(e)!r}", edata.get(e))

@@ -110,13 +110,15 @@ class HomogeneousGraph:
         eoff = type_offsets([g.num_edges(e) for e in g.canonical_etypes])
         if g.is_homogeneous:
             s, d = g.edges()
-            return cls(noff, eoff, None, None, s.numpy().astype(np.int64), d.numpy().astype(np.int64))
+            return cls(
+                noff, eoff, None, None, s.numpy().astype(np.int64), d.numpy().astype(np.int64)
+            )
         src = np.empty(int(eoff[-1]), dtype=np.int64)
         dst = np.empty_like(src)
         for i, (st, r, dt) in enumerate(g.canonical_etypes):
             s, d = g.edges((st, r, dt))
-            np.add(s.numpy(), noff[g.get_ntype_id(st)], out=src[eoff[i]:eoff[i + 1]])
-            np.add(d.numpy(), noff[g.get_ntype_id(dt)], out=dst[eoff[i]:eoff[i + 1]])
+            np.add(s.numpy(), noff[g.get_ntype_id(st)], out=src[eoff[i] : eoff[i + 1]])
+            np.add(d.numpy(), noff[g.get_ntype_id(dt)], out=dst[eoff[i] : eoff[i + 1]])
         ntype = np.repeat(np.arange(len(noff) - 1), np.diff(noff))
         etype = np.repeat(np.arange(len(eoff) - 1), np.diff(eoff))
         return cls(noff, eoff, ntype, etype, src, dst)

@@ -160,12 +160,18 @@ class IDConverter:
             for c in counts:
                 check_count(c, what)
         self._nodes = _Space(
-            self.schema.ntypes, num_nodes_per_type, "node", self.schema.ntype_id,
+            self.schema.ntypes,
+            num_nodes_per_type,
+            "node",
+            self.schema.ntype_id,
             lambda i: self.schema.ntypes[i],
         )
         self._edges = _Space(
-            [etype_str(e) for e in self.schema.canonical_etypes], num_edges_per_type, "edge",
-            self.schema.etype_id, lambda i: self.schema.canonical_etypes[i],
+            [etype_str(e) for e in self.schema.canonical_etypes],
+            num_edges_per_type,
+            "edge",
+            self.schema.etype_id,
+            lambda i: self.schema.canonical_etypes[i],
         )
 
     # ------------------------------------------------------------------ builders
@@ -372,8 +378,12 @@ def _meta_counts(meta: Mapping, key: str, chunk_key: str, n: int, source: str) -
         return value
     if chunk_key in meta:
         value = meta[chunk_key]
-        ok = isinstance(value, list) and len(value) == n and all(
-            isinstance(c, list) and all(isinstance(v, int) and v >= 0 for v in c) for c in value
+        ok = (
+            isinstance(value, list)
+            and len(value) == n
+            and all(
+                isinstance(c, list) and all(isinstance(v, int) and v >= 0 for v in c) for c in value
+            )
         )
         if not ok:
             raise FormatError(

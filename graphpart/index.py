@@ -18,8 +18,15 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-__all__ = ["unique_int", "stable_order", "group_order", "group_rank", "block_bounds", "expand_ranges",
-           "part_ranges"]
+__all__ = [
+    "unique_int",
+    "stable_order",
+    "group_order",
+    "group_rank",
+    "block_bounds",
+    "expand_ranges",
+    "part_ranges",
+]
 
 
 def unique_int(a: np.ndarray) -> np.ndarray:
@@ -78,7 +85,9 @@ def group_rank(order: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """
     counts = np.asarray(counts, dtype=np.int64)
     rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    rank[order] = np.arange(len(order), dtype=np.int64) - np.repeat(
+        np.cumsum(counts) - counts, counts
+    )
     return rank
 
 

@@ -89,7 +89,9 @@ def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) 
     if kind == "typed":
         if ntype is None:
             if len(ntypes) != 1:
-                raise GraphpartError(f"kind='typed' needs ntype= on a heterograph; node types: {ntypes}")
+                raise GraphpartError(
+                    f"kind='typed' needs ntype= on a heterograph; node types: {ntypes}"
+                )
             ntype = ntypes[0]
         if ntype not in ntypes:
             raise GraphpartError(f"unknown node type {ntype!r}; known: {ntypes}")
@@ -115,9 +117,17 @@ def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) 
         if q == owner:
             continue
         v = p.view(q)
-        hit = np.flatnonzero(v.nodes[v.num_inner_nodes:] == new)
+        hit = np.flatnonzero(v.nodes[v.num_inner_nodes :] == new)
         if len(hit):
             local = int(hit[0]) + v.num_inner_nodes
             halo.append((q, local, int(v.hop[local])))
-    return NodeLocation(ntypes[t], old - int(offsets[t]), old, new, int(typed_new[0]), owner,
-                        new - start, tuple(halo))
+    return NodeLocation(
+        ntypes[t],
+        old - int(offsets[t]),
+        old,
+        new,
+        int(typed_new[0]),
+        owner,
+        new - start,
+        tuple(halo),
+    )

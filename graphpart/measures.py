@@ -17,8 +17,17 @@ from ._report import Report
 from .homogeneous import to_typed
 from .index import unique_int
 
-__all__ = ["PartSummary", "PartitionMetrics", "partition_metrics", "summarize", "balance_loads",
-           "edge_cut", "communication_volume", "split_counts", "SPLITS"]
+__all__ = [
+    "PartSummary",
+    "PartitionMetrics",
+    "partition_metrics",
+    "summarize",
+    "balance_loads",
+    "edge_cut",
+    "communication_volume",
+    "split_counts",
+    "SPLITS",
+]
 
 SPLITS = ("train_mask", "val_mask", "test_mask")
 
@@ -117,15 +126,22 @@ class PartitionMetrics:
         cols = {"inner nodes": self.inner_nodes, "owned edges": self.owned_edges}
         if len(self.ntypes) > 1:
             cols.update({f"inner {t}": self.inner_by_type[:, i] for i, t in enumerate(self.ntypes)})
-        cols.update({f"HALO hop {h}": self.halo_by_hop[:, h - 1] for h in range(1, self.halo_by_hop.shape[1] + 1)})
+        cols.update(
+            {
+                f"HALO hop {h}": self.halo_by_hop[:, h - 1]
+                for h in range(1, self.halo_by_hop.shape[1] + 1)
+            }
+        )
         if self.cut_in_edges is not None:
             cols["cut in-edges"] = self.cut_in_edges
         cols.update({name.replace("_mask", ""): v for name, v in self.splits.items()})
         summary = {
             "nodes / edges": f"{self.num_nodes:,} / {self.num_edges:,}",
-            "edge cut": "n/a (halo_hops=0 keeps no cut edges)" if self.edge_cut is None
+            "edge cut": "n/a (halo_hops=0 keeps no cut edges)"
+            if self.edge_cut is None
             else f"{self.edge_cut:,} ({100 * self.edge_cut_fraction:.2f}% of edges)",
-            "communication volume": "n/a" if self.communication_volume is None
+            "communication volume": "n/a"
+            if self.communication_volume is None
             else f"{self.communication_volume:,}",
             "replication factor": f"{self.replication_factor:.3f}",
         }
@@ -150,14 +166,19 @@ def _max_over_mean(x: np.ndarray) -> float:
     return float(np.max(x)) / mean if mean > 0 else 1.0
 
 
-def summarize(parts: list[PartSummary], num_nodes: int, num_edges: int, ntypes: list[str],
-              extra_balance: dict[str, np.ndarray] | None = None) -> PartitionMetrics:
+def summarize(
+    parts: list[PartSummary],
+    num_nodes: int,
+    num_edges: int,
+    ntypes: list[str],
+    extra_balance: dict[str, np.ndarray] | None = None,
+) -> PartitionMetrics:
     """Combine per-partition summaries into :class:`PartitionMetrics`."""
     k = len(parts)
     hops = max((len(p.halo_by_hop) for p in parts), default=0)
     halo_by_hop = np.zeros((k, hops), dtype=np.int64)
     for p in parts:
-        halo_by_hop[p.part_id, :len(p.halo_by_hop)] = p.halo_by_hop
+        halo_by_hop[p.part_id, : len(p.halo_by_hop)] = p.halo_by_hop
     inner_by_type = np.stack([p.inner_by_type for p in parts])
     inner = inner_by_type.sum(axis=1)
     owned = np.array([p.owned_edges for p in parts], dtype=np.int64)
@@ -167,23 +188,46 @@ def summarize(parts: list[PartSummary], num_nodes: int, num_edges: int, ntypes: 
     if known:
         cut = int(cut_in.sum())
         frac = cut / num_edges if num_edges else 0.0
-        keys = [np.concatenate([p.cut_src * k + p.part_id, p.cut_dst * k + p.cut_src_part]) for p in parts]
+        keys = [
+            np.concatenate([p.cut_src * k + p.part_id, p.cut_dst * k + p.cut_src_part])
+            for p in parts
+        ]
         volume = len(unique_int(np.concatenate(keys))) if keys else 0
     balance = {"nodes": _max_over_mean(inner), "edges": _max_over_mean(owned)}
     if len(ntypes) > 1:
-        balance.update({f"nodes of {t}": _max_over_mean(inner_by_type[:, i]) for i, t in enumerate(ntypes)})
+        balance.update(
+            {f"nodes of {t}": _max_over_mean(inner_by_type[:, i]) for i, t in enumerate(ntypes)}
+        )
     for name, v in (extra_balance or {}).items():
         balance[name] = _max_over_mean(v)
-    splits = {s: np.array([p.splits.get(s, 0) for p in parts]) for s in SPLITS if any(s in p.splits for p in parts)}
+    splits = {
+        s: np.array([p.splits.get(s, 0) for p in parts])
+        for s in SPLITS
+        if any(s in p.splits for p in parts)
+    }
     for s, v in splits.items():
         if v.sum() > 0:
             balance.setdefault(s.replace("_mask", " nodes"), _max_over_mean(v))
     local = inner.sum() + halo_by_hop.sum()
     return PartitionMetrics(
-        k, num_nodes, num_edges, list(ntypes), inner, inner_by_type, owned, halo_by_hop,
-        np.stack([p.halo_by_type for p in parts]), cut_in, cut, frac, volume,
-        float(local / num_nodes) if num_nodes else 0.0, balance, splits,
-        {name: np.asarray(v) for name, v in (extra_balance or {}).items()})
+        k,
+        num_nodes,
+        num_edges,
+        list(ntypes),
+        inner,
+        inner_by_type,
+        owned,
+        halo_by_hop,
+        np.stack([p.halo_by_type for p in parts]),
+        cut_in,
+        cut,
+        frac,
+        volume,
+        float(local / num_nodes) if num_nodes else 0.0,
+        balance,
+        splits,
+        {name: np.asarray(v) for name, v in (extra_balance or {}).items()},
+    )
 
 
 def split_counts(masks: dict[str, list[torch.Tensor]]) -> dict[str, int]:
@@ -198,21 +242,27 @@ def partition_metrics(p) -> PartitionMetrics:
     parts = []
     for i in range(p.num_parts):
         v = p.view(i)
-        halo = v.nodes[v.num_inner_nodes:]
+        halo = v.nodes[v.num_inner_nodes :]
         t_halo, _ = to_typed(sh.new2old_nid[halo], p.homogeneous.node_offsets)
         es, ee = sh.part_edges(i)
         s = sh.src[es:ee]
         cut = new_part[s] != i
         feats = p.node_feats(i)
         masks = {s_: [feats[f"{t}/{s_}"] for t in ntypes if f"{t}/{s_}" in feats] for s_ in SPLITS}
-        parts.append(PartSummary(
-            i, sh.node_bounds[i, :, 1] - sh.node_bounds[i, :, 0],
-            np.bincount(v.hop[v.num_inner_nodes:], minlength=p.num_hops + 1)[1:],
-            np.bincount(t_halo, minlength=len(ntypes)), ee - es,
-            s[cut], new_part[s[cut]], sh.dst[es:ee][cut], split_counts({k: m for k, m in masks.items() if m})))
+        parts.append(
+            PartSummary(
+                i,
+                sh.node_bounds[i, :, 1] - sh.node_bounds[i, :, 0],
+                np.bincount(v.hop[v.num_inner_nodes :], minlength=p.num_hops + 1)[1:],
+                np.bincount(t_halo, minlength=len(ntypes)),
+                ee - es,
+                s[cut],
+                new_part[s[cut]],
+                sh.dst[es:ee][cut],
+                split_counts({k: m for k, m in masks.items() if m}),
+            )
+        )
     return summarize(parts, len(p.node_part), len(sh.new2old_eid), ntypes, balance_loads(p))
-
-
 
 
 def balance_loads(p) -> dict[str, np.ndarray]:
@@ -236,10 +286,17 @@ def balance_loads(p) -> dict[str, np.ndarray]:
         ncls = int(p.balance_classes.max()) + 1 if len(p.balance_classes) else 0
         counts = np.bincount(p.node_part * ncls + p.balance_classes, minlength=p.num_parts * ncls)
         names = p.balance_labels if len(p.balance_labels) == ncls else [str(c) for c in range(ncls)]
-        extra.update({f"class {names[c]}": counts.reshape(p.num_parts, ncls)[:, c] for c in range(ncls)
-                      if len(ntypes) == 1 or names[c] not in ntypes})  # whole types: "nodes of t" has them
+        extra.update(
+            {
+                f"class {names[c]}": counts.reshape(p.num_parts, ncls)[:, c]
+                for c in range(ncls)
+                if len(ntypes) == 1 or names[c] not in ntypes
+            }
+        )  # whole types: "nodes of t" has them
     if p.balance_edges:
         sh = p.shuffle
         deg = np.bincount(sh.dst, minlength=len(sh.new2old_nid))
-        extra["in-degree"] = np.bincount(sh.node_part(), weights=deg, minlength=p.num_parts).astype(np.int64)
+        extra["in-degree"] = np.bincount(sh.node_part(), weights=deg, minlength=p.num_parts).astype(
+            np.int64
+        )
     return extra

@@ -27,8 +27,15 @@ from .measures import (
 )
 from .storage.sources import open_partitions
 
-__all__ = ["PartSummary", "PartitionMetrics", "partition_metrics", "metrics_from_disk", "compare_metrics",
-           "edge_cut", "communication_volume"]
+__all__ = [
+    "PartSummary",
+    "PartitionMetrics",
+    "partition_metrics",
+    "metrics_from_disk",
+    "compare_metrics",
+    "edge_cut",
+    "communication_volume",
+]
 
 
 def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
@@ -47,8 +54,16 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
         g, nfeat, _ = src.load(i, load_edges=False)
         inner = g.ndata["inner_node"].bool()
         ni = int(inner.sum())
-        nt = g.ndata["_TYPE"].numpy() if "_TYPE" in g.ndata else np.zeros(g.num_nodes(), dtype=np.int64)
-        hop = g.ndata["halo_hop"].numpy().astype(np.int64) if "halo_hop" in g.ndata else (~inner).numpy().astype(np.int64)
+        nt = (
+            g.ndata["_TYPE"].numpy()
+            if "_TYPE" in g.ndata
+            else np.zeros(g.num_nodes(), dtype=np.int64)
+        )
+        hop = (
+            g.ndata["halo_hop"].numpy().astype(np.int64)
+            if "halo_hop" in g.ndata
+            else (~inner).numpy().astype(np.int64)
+        )
         gid, pid = g.ndata["_ID"].numpy(), g.ndata["part_id"].numpy()
         s, d = (x.numpy() for x in g.edges())
         ie = g.edata["inner_edge"].bool().numpy()
@@ -61,11 +76,19 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
         masks = {s_: [nfeat[f"{t}/{s_}"] for t in ntypes if f"{t}/{s_}" in nfeat] for s_ in SPLITS}
         nb = cfg["_node_bounds"][i]
         es, ee = part_ranges(cfg["_edge_bounds"])[i]
-        parts.append(PartSummary(
-            i, nb[:, 1] - nb[:, 0], np.bincount(hop[ni:], minlength=cfg["halo_hops"] + 1)[1:],
-            np.bincount(nt[ni:], minlength=len(ntypes)), int(ee - es),
-            gid[remote] if known else None, pid[remote] if known else None, gid[here] if known else None,
-            split_counts({k: m for k, m in masks.items() if m})))
+        parts.append(
+            PartSummary(
+                i,
+                nb[:, 1] - nb[:, 0],
+                np.bincount(hop[ni:], minlength=cfg["halo_hops"] + 1)[1:],
+                np.bincount(nt[ni:], minlength=len(ntypes)),
+                int(ee - es),
+                gid[remote] if known else None,
+                pid[remote] if known else None,
+                gid[here] if known else None,
+                split_counts({k: m for k, m in masks.items() if m}),
+            )
+        )
     return summarize(parts, cfg["num_nodes"], cfg["num_edges"], ntypes, cfg.get("_balance_loads"))
 
 
@@ -83,19 +106,36 @@ def compare_metrics(metrics: dict[str, PartitionMetrics]) -> Report:
     """
     sizes = {(m.num_nodes, m.num_edges) for m in metrics.values()}
     if len(sizes) > 1:
-        raise GraphpartError(f"compare_metrics compares partitionings of one graph; got (nodes, edges) "
-                             f"{sorted(sizes)}")
-    cols: dict[str, list] = {"parts": [], "edge cut": [], "cut %": [], "volume": [], "replication": [],
-                             "HALO nodes": [], "max/mean nodes": [], "max/mean edges": []}
+        raise GraphpartError(
+            f"compare_metrics compares partitionings of one graph; got (nodes, edges) "
+            f"{sorted(sizes)}"
+        )
+    cols: dict[str, list] = {
+        "parts": [],
+        "edge cut": [],
+        "cut %": [],
+        "volume": [],
+        "replication": [],
+        "HALO nodes": [],
+        "max/mean nodes": [],
+        "max/mean edges": [],
+    }
     for m in metrics.values():
         cols["parts"].append(m.num_parts)
         cols["edge cut"].append(m.edge_cut if m.edge_cut is not None else "-")
-        cols["cut %"].append(f"{100 * m.edge_cut_fraction:.1f}" if m.edge_cut_fraction is not None else "-")
+        cols["cut %"].append(
+            f"{100 * m.edge_cut_fraction:.1f}" if m.edge_cut_fraction is not None else "-"
+        )
         cols["volume"].append(m.communication_volume if m.communication_volume is not None else "-")
         cols["replication"].append(f"{m.replication_factor:.3f}")
         cols["HALO nodes"].append(int(m.halo_nodes.sum()))
         cols["max/mean nodes"].append(f"{m.balance['nodes']:.3f}")
         cols["max/mean edges"].append(f"{m.balance['edges']:.3f}")
     n, e = next(iter(sizes)) if sizes else (0, 0)
-    return Report(f"{len(metrics)} partitionings of one graph ({n:,} nodes, {e:,} edges)", cols, {},
-                  index="partitioning", labels=list(metrics))
+    return Report(
+        f"{len(metrics)} partitionings of one graph ({n:,} nodes, {e:,} edges)",
+        cols,
+        {},
+        index="partitioning",
+        labels=list(metrics),
+    )

@@ -23,7 +23,15 @@ from .partitioning.balance import field_balance
 from .partitioning.core import Partitioning, partition
 from .partitioning.metis import MetisOptions
 
-__all__ = ["Setting", "SweepResult", "balance_sources", "balance_source", "grid", "sweep", "sweep_report"]
+__all__ = [
+    "Setting",
+    "SweepResult",
+    "balance_sources",
+    "balance_source",
+    "grid",
+    "sweep",
+    "sweep_report",
+]
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +88,10 @@ def balance_source(g: Graph, source: str | None) -> object:
         return None  # a heterograph balances each node type by default
     value = field_balance(g, source)
     if source not in balance_sources(g):
-        raise GraphpartError(f"node data {source!r} is not a bool/int column with at most "
-                             f"{MAX_BALANCE_CLASSES} distinct values; choose one of {balance_sources(g)}")
+        raise GraphpartError(
+            f"node data {source!r} is not a bool/int column with at most "
+            f"{MAX_BALANCE_CLASSES} distinct values; choose one of {balance_sources(g)}"
+        )
     return value
 
 
@@ -114,7 +124,9 @@ class Setting:
     def __post_init__(self) -> None:
         if self.method not in ("metis", "random"):
             raise GraphpartError(f"method must be 'metis' or 'random', got {self.method!r}")
-        if self.method == "random":  # a random split ignores balance and tolerance: one setting, one label
+        if (
+            self.method == "random"
+        ):  # a random split ignores balance and tolerance: one setting, one label
             for name, value in (("balance", "none"), ("balance_edges", False), ("ufactor", None)):
                 object.__setattr__(self, name, value)
 
@@ -132,9 +144,16 @@ class Setting:
     def run(self, g: Graph) -> Partitioning:
         """Partition ``g`` with this setting."""
         options = MetisOptions(ufactor=self.ufactor) if self.ufactor is not None else None
-        return partition(g, self.num_parts, part_method=self.method,
-                         balance_ntypes=balance_source(g, self.balance), balance_edges=self.balance_edges,
-                         num_hops=self.num_hops, seed=self.seed, metis_options=options)
+        return partition(
+            g,
+            self.num_parts,
+            part_method=self.method,
+            balance_ntypes=balance_source(g, self.balance),
+            balance_edges=self.balance_edges,
+            num_hops=self.num_hops,
+            seed=self.seed,
+            metis_options=options,
+        )
 
 
 def grid(**values: Sequence) -> list[Setting]:
@@ -149,7 +168,9 @@ def grid(**values: Sequence) -> list[Setting]:
     """
     unknown = sorted(set(values) - set(Setting.__dataclass_fields__))
     if unknown:
-        raise GraphpartError(f"unknown setting fields {unknown}; known: {list(Setting.__dataclass_fields__)}")
+        raise GraphpartError(
+            f"unknown setting fields {unknown}; known: {list(Setting.__dataclass_fields__)}"
+        )
     keys = list(values)
     lists = [v if isinstance(v, (list, tuple)) else [v] for v in values.values()]
     out = [Setting(**dict(zip(keys, combo))) for combo in itertools.product(*lists)]
@@ -178,13 +199,18 @@ class SweepResult:
         return max(self.imbalance.values(), default=1.0)
 
 
-def sweep(g: Graph, settings: Iterable[Setting],
-          progress: Callable[[int, int, Setting], None] | None = None) -> list[SweepResult]:
+def sweep(
+    g: Graph,
+    settings: Iterable[Setting],
+    progress: Callable[[int, int, Setting], None] | None = None,
+) -> list[SweepResult]:
     """Run every setting on ``g``; ``progress(i, total, setting)`` is called before each."""
     settings = list(settings)
     for s in settings:
         if not isinstance(s, Setting):
-            raise GraphpartError(f"settings must be graphpart.sweep.Setting objects, got {type(s).__name__}")
+            raise GraphpartError(
+                f"settings must be graphpart.sweep.Setting objects, got {type(s).__name__}"
+            )
     out = []
     for i, s in enumerate(settings):
         if progress is not None:
@@ -193,9 +219,19 @@ def sweep(g: Graph, settings: Iterable[Setting],
         p = s.run(g)
         m = p.metrics
         seconds = time.perf_counter() - t0
-        log.info("sweep %d/%d %s: cut %s in %.2fs", i + 1, len(settings), s.label, m.edge_cut, seconds)
-        out.append(SweepResult(s, int(m.edge_cut or 0), float(m.edge_cut_fraction or 0.0),
-                               _comparable(m.balance), seconds, p))
+        log.info(
+            "sweep %d/%d %s: cut %s in %.2fs", i + 1, len(settings), s.label, m.edge_cut, seconds
+        )
+        out.append(
+            SweepResult(
+                s,
+                int(m.edge_cut or 0),
+                float(m.edge_cut_fraction or 0.0),
+                _comparable(m.balance),
+                seconds,
+                p,
+            )
+        )
     return out
 
 
@@ -212,9 +248,11 @@ def sweep_report(results: Sequence[SweepResult]) -> Report:
     keys: list[str] = []
     for r in results:
         keys += [k for k in r.imbalance if k not in keys]
-    cols: dict[str, list] = {"setting": [r.setting.label for r in results],
-                             "edge cut": [r.edge_cut for r in results],
-                             "cut %": [round(100 * r.edge_cut_fraction, 2) for r in results]}
+    cols: dict[str, list] = {
+        "setting": [r.setting.label for r in results],
+        "edge cut": [r.edge_cut for r in results],
+        "cut %": [round(100 * r.edge_cut_fraction, 2) for r in results],
+    }
     for k in keys:
         cols[f"{k} max/mean"] = [round(r.imbalance.get(k, float("nan")), 3) for r in results]
     cols["seconds"] = [round(r.seconds, 2) for r in results]

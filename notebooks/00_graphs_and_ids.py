@@ -46,7 +46,7 @@ g.in_degrees(), g.out_degrees()
 
 # %%
 try:
-    g.ndata["label"] = torch.tensor([0, 1])   # 2 rows for 4 nodes
+    g.ndata["label"] = torch.tensor([0, 1])  # 2 rows for 4 nodes
 except gp.GraphpartError as err:
     print(err)
 
@@ -62,7 +62,7 @@ karate = datasets.load_karate_club()
 karate, karate.ndata["label"].bincount()
 
 # %%
-datasets.names()   # everything datasets.load(name) knows
+datasets.names()  # everything datasets.load(name) knows
 
 # %% [markdown]
 # ## Heterogeneous graphs
@@ -91,7 +91,7 @@ conv = gp.IDConverter.from_graph(davis)
 conv.nid_range("event"), conv.nid_range("woman")
 
 # %%
-conv.nid_hom2het(14)            # the first woman comes right after the 14 events
+conv.nid_hom2het(14)  # the first woman comes right after the 14 events
 
 # %%
 # vectorised: any number of ids at once

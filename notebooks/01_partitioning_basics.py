@@ -48,8 +48,7 @@ metis = gp.partition(karate, 2, part_method="metis", seed=0)
 
 fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
 viz.draw_partition(rand, ax=axes[0], legend=False)
-viz.draw_partition(metis, ax=axes[1]);
-
+viz.draw_partition(metis, ax=axes[1])
 # %% [markdown]
 # Both splits are perfectly balanced (17 nodes each), but the random one cuts about half of all
 # edges: a random pair of neighbours lands on different machines half of the time. METIS keeps the
@@ -77,12 +76,18 @@ results = sweep(karate, grid(method=["random", "metis"], num_parts=[2, 3, 4, 6, 
 fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
 for method, marker in [("random", "X"), ("metis", "o")]:
     rows = [r for r in results if r.setting.method == method]
-    ax.plot([r.setting.num_parts for r in rows], [100 * r.edge_cut_fraction for r in rows],
-            marker=marker, label=method)
-ax.set(xlabel="number of partitions", ylabel="edge cut (% of edges)",
-       title="Karate club: edge cut vs parts")
-ax.legend();
-
+    ax.plot(
+        [r.setting.num_parts for r in rows],
+        [100 * r.edge_cut_fraction for r in rows],
+        marker=marker,
+        label=method,
+    )
+ax.set(
+    xlabel="number of partitions",
+    ylabel="edge cut (% of edges)",
+    title="Karate club: edge cut vs parts",
+)
+ax.legend()
 # %% [markdown]
 # A random split of *k* parts cuts about (k-1)/k of the edges: almost everything, quickly. METIS
 # grows slowly. On real training graphs this difference is the difference between a network-bound
@@ -96,8 +101,7 @@ ax.legend();
 
 # %%
 metis4 = gp.partition(karate, 4, seed=0)
-viz.plot_cut_matrix(metis4);
-
+viz.plot_cut_matrix(metis4)
 # %% [markdown]
 # ## A larger graph: a finite-element mesh
 #
@@ -117,8 +121,7 @@ mesh_parts = gp.partition(mesh, 8, seed=0)
 
 fig, axes = plt.subplots(1, 2, figsize=(14, 6), layout="constrained")
 viz.draw_partition(mesh_parts, ax=axes[0])
-viz.draw_partition(mesh_parts, ax=axes[1], mode="sample", max_nodes=2000, legend=False);
-
+viz.draw_partition(mesh_parts, ax=axes[1], mode="sample", max_nodes=2000, legend=False)
 # %% [markdown]
 # On a mesh each part only borders a few neighbours, so most pairs of partitions exchange nothing.
 # That is what METIS is built for; on power-law graphs (social networks, web graphs) cuts are much
@@ -135,8 +138,15 @@ viz.draw_partition(mesh_parts, ax=axes[1], mode="sample", max_nodes=2000, legend
 # %%
 from graphpart.widgets import PartitionExplorer
 
-blocks = datasets.sbm(block_sizes=[50] * 6, p_in=0.16, p_out=0.004, seed=1,
-                      train_frac=0.2, val_frac=0.1, test_frac=0.2)
+blocks = datasets.sbm(
+    block_sizes=[50] * 6,
+    p_in=0.16,
+    p_out=0.004,
+    seed=1,
+    train_frac=0.2,
+    val_frac=0.1,
+    test_frac=0.2,
+)
 explorer = PartitionExplorer(blocks, num_parts=4)
 explorer
 

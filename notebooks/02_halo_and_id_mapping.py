@@ -34,8 +34,7 @@ from graphpart import datasets, viz
 # %%
 karate = datasets.load_karate_club()
 p = gp.partition(karate, 3, num_hops=2, seed=0)
-viz.draw_partition(p, halo_of=0, hops=1);
-
+viz.draw_partition(p, halo_of=0, hops=1)
 # %% [markdown]
 # Partition 0's own nodes are solid; the ringed nodes are its HALO: owned by other partitions,
 # copied into partition 0 because an edge reaches it. Everything partition 0 does not hold at all is
@@ -62,8 +61,7 @@ print("halo_hop:", lg.ndata["halo_hop"].tolist())
 # sampling rather than full neighbourhoods.
 
 # %%
-viz.plot_halo_growth(p, max_hops=3);
-
+viz.plot_halo_growth(p, max_hops=3)
 # %% [markdown]
 # ## Original ids, new ids, and the way back
 #
@@ -76,8 +74,9 @@ import pathlib
 import tempfile
 
 out = pathlib.Path(tempfile.mkdtemp()) / "karate"
-orig_nids, orig_eids = gp.partition_graph(karate, "karate", 3, out, num_hops=1,
-                                          return_mapping=True, seed=0)
+orig_nids, orig_eids = gp.partition_graph(
+    karate, "karate", 3, out, num_hops=1, return_mapping=True, seed=0
+)
 print("new id -> original id:", orig_nids[:10].tolist(), "...")
 print("partition files:", sorted(q.name for q in out.iterdir()))
 
@@ -89,9 +88,9 @@ print("partition files:", sorted(q.name for q in out.iterdir()))
 # %%
 # Pretend embeddings: each machine emits one row per owned node, in new-id order.
 emb_new = torch.cat([torch.full((int((p.node_part == i).sum()), 2), float(i)) for i in range(3)])
-emb_new[:, 1] = torch.arange(len(emb_new))          # column 1: the new id, to check the order
+emb_new[:, 1] = torch.arange(len(emb_new))  # column 1: the new id, to check the order
 emb_orig = torch.empty_like(emb_new)
-emb_orig[orig_nids] = emb_new                        # row i now belongs to original node i
+emb_orig[orig_nids] = emb_new  # row i now belongs to original node i
 assert torch.equal(emb_orig[:, 0].long(), torch.as_tensor(p.node_part))
 emb_orig[:5]
 

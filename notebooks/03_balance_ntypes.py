@@ -42,7 +42,7 @@ from graphpart import datasets, viz
 
 # %%
 sizes = [400] * 8
-p_in = np.linspace(0.01, 0.06, 8)                       # community i is denser than community i-1
+p_in = np.linspace(0.01, 0.06, 8)  # community i is denser than community i-1
 probs = np.full((8, 8), 0.0008)
 np.fill_diagonal(probs, p_in)
 g = datasets.sbm(block_sizes=sizes, probs=probs, seed=0)
@@ -61,8 +61,7 @@ print(g, "\ntraining nodes:", int(train.sum()))
 
 # %%
 plain = gp.partition(g, 4, seed=0)
-viz.plot_balance(plain, quantities=["nodes", "train nodes", "edges"]);
-
+viz.plot_balance(plain, quantities=["nodes", "train nodes", "edges"])
 # %% [markdown]
 # Nodes are balanced, but one or two partitions hold most training nodes and the densest communities
 # hold many more edges: in a training step, those machines do several times the work of the others.
@@ -96,8 +95,16 @@ for ax, part, name in zip(axes, [plain, by_train, both], names):
 # %%
 from graphpart.sweep import grid, sweep, sweep_report
 
-results = sweep(g, grid(method=["random", "metis"], num_parts=4, balance=["none", "train_mask"],
-                        balance_edges=[False, True], ufactor=[10, 100]))
+results = sweep(
+    g,
+    grid(
+        method=["random", "metis"],
+        num_parts=4,
+        balance=["none", "train_mask"],
+        balance_edges=[False, True],
+        ufactor=[10, 100],
+    ),
+)
 viz.plot_tradeoff(results)
 sweep_report(results)
 

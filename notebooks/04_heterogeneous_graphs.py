@@ -69,14 +69,13 @@ p.report()
 # (an array over homogeneous ids), so node types are ignored:
 
 # %%
-one_class = torch.zeros(wn.num_nodes(), dtype=torch.int64)   # wn.num_nodes(): all types together
+one_class = torch.zeros(wn.num_nodes(), dtype=torch.int64)  # wn.num_nodes(): all types together
 merged = gp.partition(wn, 4, balance_ntypes=one_class, seed=0)
 fig, axes = plt.subplots(1, 2, figsize=(15, 4), layout="constrained")
 viz.plot_balance(p, ax=axes[0], quantities=["nodes", *type_bars])
 axes[0].set_title(f"per-type balance: edge cut {100 * p.metrics.edge_cut_fraction:.1f}%")
 viz.plot_balance(merged, ax=axes[1], quantities=["nodes", *type_bars])
-axes[1].set_title(f"node count only: edge cut {100 * merged.metrics.edge_cut_fraction:.1f}%");
-
+axes[1].set_title(f"node count only: edge cut {100 * merged.metrics.edge_cut_fraction:.1f}%")
 # %% [markdown]
 # Per-type balance costs a little cut and keeps every type even; balancing only the total lets METIS
 # pile the rarer types into some partitions.
@@ -109,4 +108,4 @@ orig = p.orig_nids
 # types:
 
 # %%
-viz.plot_cut_matrix(p);
+viz.plot_cut_matrix(p)

@@ -58,8 +58,21 @@ for p in sorted((work / "chunks").rglob("*"))[:12]:
 
 # %%
 meta = json.loads(meta_path.read_text())
-print(json.dumps({k: meta[k] for k in ["graph_name", "node_type", "num_nodes_per_type", "edge_type",
-                                       "num_edges_per_type"]}, indent=1))
+print(
+    json.dumps(
+        {
+            k: meta[k]
+            for k in [
+                "graph_name",
+                "node_type",
+                "num_nodes_per_type",
+                "edge_type",
+                "num_edges_per_type",
+            ]
+        },
+        indent=1,
+    )
+)
 print(json.dumps(meta["edges"], indent=1)[:400], "...")
 
 # %% [markdown]
@@ -77,8 +90,14 @@ print(json.dumps(meta["edges"], indent=1)[:400], "...")
 num_parts = 4
 assignments = {}
 for algo in ["random", "fennel", "ldg", "metis"]:
-    out = chunked.assign(work / "chunks", work / f"assign-{algo}", num_parts, algo, seed=0,
-                         **({"processes": False, "workers": 1} if algo == "random" else {}))
+    out = chunked.assign(
+        work / "chunks",
+        work / f"assign-{algo}",
+        num_parts,
+        algo,
+        seed=0,
+        **({"processes": False, "workers": 1} if algo == "random" else {}),
+    )
     assignments[algo], _ = chunked.read_assignment(out, work / "chunks")
 print((work / "assign-fennel" / "_N.txt").read_text().split()[:20])
 
@@ -115,8 +134,15 @@ client = Client(cluster)
 client
 
 # %%
-config = chunked.dispatch(work / "chunks", work / "assign-fennel", work / "partitions", num_hops=1,
-                          client=client, save_orig_nids=True, progress=True)
+config = chunked.dispatch(
+    work / "chunks",
+    work / "assign-fennel",
+    work / "partitions",
+    num_hops=1,
+    client=client,
+    save_orig_nids=True,
+    progress=True,
+)
 sorted(p.name for p in (work / "partitions").iterdir())
 
 # %% [markdown]
@@ -149,8 +175,10 @@ for i in range(num_parts):
     same &= all(torch.equal(a.node_feats[k], b.node_feats[k]) for k in b.node_feats)
     assert same, i
     owned = int(a.graph.ndata["inner_node"].sum())
-    print(f"partition {i}: {a.graph.num_nodes()} nodes ({owned} owned), "
-          f"{a.graph.num_edges()} edges: identical to the in-memory output")
+    print(
+        f"partition {i}: {a.graph.num_nodes()} nodes ({owned} owned), "
+        f"{a.graph.num_edges()} edges: identical to the in-memory output"
+    )
 
 # %% [markdown]
 # The merged original-id map answers "which original node is new node *i*?" for the whole graph,
@@ -159,9 +187,11 @@ for i in range(num_parts):
 
 # %%
 orig_nids, _ = chunked.load_orig_ids(config)
-owned = int(part.graph.ndata["inner_node"].sum())      # partition 0 owns new ids 0 .. owned-1
-print(f"new ids {owned - 3}..{owned + 2} are original nodes",
-      orig_nids[owned - 3:owned + 3].tolist())
+owned = int(part.graph.ndata["inner_node"].sum())  # partition 0 owns new ids 0 .. owned-1
+print(
+    f"new ids {owned - 3}..{owned + 2} are original nodes",
+    orig_nids[owned - 3 : owned + 3].tolist(),
+)
 client.close()
 cluster.close()
 

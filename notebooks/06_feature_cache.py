@@ -48,14 +48,16 @@ from graphpart.sampling import NeighborLoader, Topology
 
 # %%
 g = datasets.rmat(16, edge_factor=16, seed=0)
-topo = Topology.from_graph(g)                      # CSC: in-neighbours per node
+topo = Topology.from_graph(g)  # CSC: in-neighbours per node
 n = topo.num_nodes
 train = torch.randperm(n, generator=torch.Generator().manual_seed(0))[: n // 10]
 loader = NeighborLoader(topo, fanouts=[10, 5], seeds=train, batch_size=256, seed=0)
 mb = next(iter(loader))
 print(f"{n:,} nodes, {topo.num_edges:,} edges; {len(loader)} mini-batches per epoch")
-print(f"one mini-batch: {len(mb.seeds)} seeds -> {[len(h) for h in mb.hops]} new nodes per hop "
-      f"-> {len(mb.input_nodes):,} feature rows to look up")
+print(
+    f"one mini-batch: {len(mb.seeds)} seeds -> {[len(h) for h in mb.hops]} new nodes per hop "
+    f"-> {len(mb.input_nodes):,} feature rows to look up"
+)
 
 # %% [markdown]
 # A batch of 256 seeds needs thousands of rows: the sample fans out. Now the store. `Feature` takes
@@ -64,17 +66,19 @@ print(f"one mini-batch: {len(mb.seeds)} seeds -> {[len(h) for h in mb.hops]} new
 # each part.
 
 # %%
-x = torch.randn(n, 64)                             # 64 float32 features per node: 256 bytes a row
-order = features.degree_order(topo, "in")          # GLT's sort_by_in_degree
+x = torch.randn(n, 64)  # 64 float32 features per node: 256 bytes a row
+order = features.degree_order(topo, "in")  # GLT's sort_by_in_degree
 feat = features.Feature(x, split_ratio=0.10, order=order)
 for mb in loader:
     rows = feat[mb.input_nodes]
-assert torch.equal(rows, x[mb.input_nodes])        # the store returns the true rows
+assert torch.equal(rows, x[mb.input_nodes])  # the store returns the true rows
 t = feat.stats.totals()
 print(feat)
-print(f"{feat.stats.num_lookups} lookups, hit rate {feat.stats.hit_rate:.1%}: "
-      f"{t['hot_bytes'] / 1e6:.1f} MB read from the hot part, "
-      f"{t['cold_bytes'] / 1e6:.1f} MB copied from host memory")
+print(
+    f"{feat.stats.num_lookups} lookups, hit rate {feat.stats.hit_rate:.1%}: "
+    f"{t['hot_bytes'] / 1e6:.1f} MB read from the hot part, "
+    f"{t['cold_bytes'] / 1e6:.1f} MB copied from host memory"
+)
 
 # %% [markdown]
 # With 10% of the rows cached by in-degree, well over half of the rows looked up are hits: the hubs
@@ -82,8 +86,7 @@ print(f"{feat.stats.num_lookups} lookups, hit rate {feat.stats.hit_rate:.1%}: "
 # so far).
 
 # %%
-viz.plot_hit_rate_trace(feat.stats, title="Feature(split_ratio=0.1, order=in-degree): one epoch");
-
+viz.plot_hit_rate_trace(feat.stats, title="Feature(split_ratio=0.1, order=in-degree): one epoch")
 # %% [markdown]
 # ## Which rows? Static orderings, dynamic caches, and the oracles
 #
@@ -103,17 +106,21 @@ viz.plot_hit_rate_trace(feat.stats, title="Feature(split_ratio=0.1, order=in-deg
 # %%
 # GNNLab's pre-sampling: a few epochs of sampling alone
 pre = features.record_trace(loader, epochs=3)
-trace = features.record_trace(loader, epochs=1)    # the epoch we measure
-orders = {"random": features.random_order(n, 0), "in-degree": features.degree_order(topo, "in"),
-          "out-degree": features.degree_order(topo, "out"), "presample": features.oracle_order(pre)}
+trace = features.record_trace(loader, epochs=1)  # the epoch we measure
+orders = {
+    "random": features.random_order(n, 0),
+    "in-degree": features.degree_order(topo, "in"),
+    "out-degree": features.degree_order(topo, "out"),
+    "presample": features.oracle_order(pre),
+}
 ratios = [0.02, 0.05, 0.1, 0.2, 0.4]
 table = features.hit_rate_table(trace, ratios, orders, warmup=pre)
 table
 
 # %%
-viz.plot_hit_rate_curve(table, reference={"GNNLab papers100M: degree": (0.10, 0.496),
-                                          "pre-sampling": (0.10, 0.983)});
-
+viz.plot_hit_rate_curve(
+    table, reference={"GNNLab papers100M: degree": (0.10, 0.496), "pre-sampling": (0.10, 0.983)}
+)
 # %% [markdown]
 # What to read in it:
 #
@@ -137,16 +144,14 @@ viz.plot_hit_rate_curve(table, reference={"GNNLab papers100M: degree": (0.10, 0.
 # %%
 i = ratios.index(0.1)
 runs = [table.runs[p][i] for p in ("in-degree", "presample", "lru", "sieve", "belady")]
-viz.plot_hit_rate_trace(runs);
-
+viz.plot_hit_rate_trace(runs)
 # %% [markdown]
 # Misses are what cost: every miss is one row copied from host memory. Per epoch:
 
 # %%
 row_bytes = x[0].numel() * x.element_size()
 policies = ("random", "in-degree", "presample", "lru", "sieve", "oracle")
-viz.plot_bytes_per_epoch([table.runs[p][i] for p in policies], row_bytes);
-
+viz.plot_bytes_per_epoch([table.runs[p][i] for p in policies], row_bytes)
 # %% [markdown]
 # ## WordNet
 #
@@ -167,17 +172,23 @@ wn_train = wn_perm[: wtopo.num_nodes // 20]
 wloader = NeighborLoader(wtopo, [10, 5], seeds=wn_train, batch_size=512, seed=0)
 wpre, wtrace = features.record_trace(wloader, 1), features.record_trace(wloader, 1)
 wtable = features.hit_rate_table(
-    wtrace, [0.01, 0.05, 0.1, 0.2],
-    {"random": features.random_order(wtopo.num_nodes, 0),
-     "in-degree": features.degree_order(wtopo, "in"),
-     "out-degree": features.degree_order(wtopo, "out"),
-     "presample": features.oracle_order(wpre)},
-    dynamic=("lru", "sieve"), warmup=wpre)
-print(f"{name}: {wtopo.num_nodes:,} nodes, {wtopo.num_edges:,} edges, "
-      f"{wtrace.num_lookups:,} lookups per epoch")
+    wtrace,
+    [0.01, 0.05, 0.1, 0.2],
+    {
+        "random": features.random_order(wtopo.num_nodes, 0),
+        "in-degree": features.degree_order(wtopo, "in"),
+        "out-degree": features.degree_order(wtopo, "out"),
+        "presample": features.oracle_order(wpre),
+    },
+    dynamic=("lru", "sieve"),
+    warmup=wpre,
+)
+print(
+    f"{name}: {wtopo.num_nodes:,} nodes, {wtopo.num_edges:,} edges, "
+    f"{wtrace.num_lookups:,} lookups per epoch"
+)
 ax = viz.plot_hit_rate_curve(wtable)
-ax.set_title(f"{name}: hit rate vs cache size", fontsize=10);
-
+ax.set_title(f"{name}: hit rate vs cache size", fontsize=10)
 # %% [markdown]
 # WordNet is sparse and its degrees far less skewed than R-MAT's, so every curve sits lower. And
 # here **pre-sampling clearly beats degree**: the train set is a small 5% of the nodes, and the
@@ -203,8 +214,9 @@ for method in ("random", "metis"):
     for hops in (0, 1):
         p = gp.partition(sb, 4, part_method=method, num_hops=hops, seed=0)
         for cache in (0.0, 0.05):
-            acc = features.access_by_partition(p, sb_topo, [10, 5], batch_size=128,
-                                               remote_cache=cache, seed=0)
+            acc = features.access_by_partition(
+                p, sb_topo, [10, 5], batch_size=128, remote_cache=cache, seed=0
+            )
             t = [a.totals for a in acc]
             total = sum(x["inner"] + x["halo"] + x["remote"] for x in t)
             labels.append(f"{method}, num_hops={hops}, remote cache {cache:.0%}")
@@ -213,8 +225,13 @@ for method in ("random", "metis"):
             rows["local HALO"].append(f"{sum(x['halo'] for x in t) / total:.1%}")
             remote = sum(x["remote"] - x["remote_cached"] for x in t)
             rows["remote fetched"].append(f"{remote / total:.1%}")
-Report("4 trainers, fanouts (10, 5): where lookups are served", rows, {},
-       index="setting", labels=labels)
+Report(
+    "4 trainers, fanouts (10, 5): where lookups are served",
+    rows,
+    {},
+    index="setting",
+    labels=labels,
+)
 
 # %% [markdown]
 # How to read the table (rows are summed over the 4 trainers):
@@ -232,9 +249,9 @@ Report("4 trainers, fanouts (10, 5): where lookups are served", rows, {},
 
 # %%
 p = gp.partition(sb, 4, part_method="metis", num_hops=1, seed=0)
-viz.plot_partition_access(features.access_by_partition(p, sb_topo, [10, 5], batch_size=128,
-                                                       remote_cache=0.05, seed=0));
-
+viz.plot_partition_access(
+    features.access_by_partition(p, sb_topo, [10, 5], batch_size=128, remote_cache=0.05, seed=0)
+)
 # %% [markdown]
 # ## Watch it happen: `CacheSimulator`
 #
@@ -247,7 +264,7 @@ viz.plot_partition_access(features.access_by_partition(p, sb_topo, [10, 5], batc
 from graphpart.widgets import CacheSimulator
 
 sim = CacheSimulator(p, fanouts="10,5", batch_size=64, cache_ratio=0.1)
-sim.step(5)                                        # what pressing Step five times does
+sim.step(5)  # what pressing Step five times does
 sim
 
 # %% [markdown]

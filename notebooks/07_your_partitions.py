@@ -46,8 +46,9 @@ from graphpart.datasets import peer_partitions
 g = datasets.load_karate_club()
 config = Path("karate_dgl") / "karate.json"
 gp.partition_graph(g, "karate", 2, "karate_dgl", num_hops=1, seed=0, format="graphbolt")
-print(sorted(str(p.relative_to("karate_dgl"))
-             for p in Path("karate_dgl").rglob("*") if p.is_file()))
+print(
+    sorted(str(p.relative_to("karate_dgl")) for p in Path("karate_dgl").rglob("*") if p.is_file())
+)
 print(json.dumps(json.loads(config.read_text())["part-0"], indent=1))
 
 # %% [markdown]
@@ -79,8 +80,9 @@ interop.detect_format(config), interop.detect_format(peer_partitions("karate", "
 # %%
 dgl_config = peer_partitions("karate", "dgl")
 lg, nfeat, efeat, book, name, ntypes, etypes = gp.load_partition(dgl_config, 0)
-print(name, lg.num_nodes(), "local nodes,", int(lg.ndata["inner_node"].sum()), "owned;",
-      sorted(nfeat))
+print(
+    name, lg.num_nodes(), "local nodes,", int(lg.ndata["inner_node"].sum()), "owned;", sorted(nfeat)
+)
 book.nid2partid([0, 16, 17, 33])
 
 # %%
@@ -111,8 +113,10 @@ gb.indptr[:6], gb.indices[:6], sorted(gb.node_attributes)
 for peer in ("pyg", "glt"):
     path = peer_partitions("karate", peer)
     m = gp.metrics.metrics_from_disk(path)
-    print(f"{peer}: {interop.detect_format(path)}, edge cut {m.edge_cut} of {m.num_edges}, "
-          f"replication {m.replication_factor:.2f}")
+    print(
+        f"{peer}: {interop.detect_format(path)}, edge cut {m.edge_cut} of {m.num_edges}, "
+        f"replication {m.replication_factor:.2f}"
+    )
 lg = gp.load_partition(peer_partitions("karate", "pyg"), 0).graph
 lg.ndata["_ID"][:5], lg.ndata["orig_id"][:5]
 
@@ -127,12 +131,14 @@ lg.ndata["_ID"][:5], lg.ndata["orig_id"][:5]
 # %%
 from graphpart.widgets import PartitioningComparison
 
-cmp = PartitioningComparison({
-    "DGL 2.1, METIS": peer_partitions("karate", "dgl"),
-    "PyG, half/half": peer_partitions("karate", "pyg"),
-    "GLT, random": peer_partitions("karate", "glt"),
-    "graphpart, METIS": gp.partition(datasets.load_karate_club(), 2, seed=0),
-})
+cmp = PartitioningComparison(
+    {
+        "DGL 2.1, METIS": peer_partitions("karate", "dgl"),
+        "PyG, half/half": peer_partitions("karate", "pyg"),
+        "GLT, random": peer_partitions("karate", "glt"),
+        "graphpart, METIS": gp.partition(datasets.load_karate_club(), 2, seed=0),
+    }
+)
 cmp
 
 # %% [markdown]
@@ -144,8 +150,7 @@ cmp
 # partition 1, drawn from its files:
 
 # %%
-viz.draw_partition(peer_partitions("karate", "dgl"), halo_of=1);
-
+viz.draw_partition(peer_partitions("karate", "dgl"), halo_of=1)
 # %% [markdown]
 # ## 5 · Hand a partitioning to PyG
 #

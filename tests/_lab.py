@@ -112,7 +112,10 @@ class LabServer:
 
     def _argv(self) -> list[str]:
         argv = [
-            self.python, "-m", "jupyter", "lab",
+            self.python,
+            "-m",
+            "jupyter",
+            "lab",
             "--no-browser",
             "--ServerApp.open_browser=False",
             "--ServerApp.ip=127.0.0.1",
@@ -344,7 +347,7 @@ def error_outputs(page) -> list[str]:
 
 # --------------------------------------------------------------------------- stand-in notebook
 
-STANDIN_CODE = r'''
+STANDIN_CODE = r"""
 import io
 
 import ipywidgets as widgets
@@ -384,7 +387,7 @@ num_parts.observe(on_change, names="value")
 explorer = widgets.VBox([num_parts, status, drawing])
 explorer.add_class("graphpart-explorer")
 explorer
-'''
+"""
 
 
 def clear_outputs(path: Path) -> None:

@@ -39,8 +39,11 @@ def karate3():
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "needs_dataset(*names): skip unless these datasets' Debian packages "
-                                       "are installed (the reason names the package)")
+    config.addinivalue_line(
+        "markers",
+        "needs_dataset(*names): skip unless these datasets' Debian packages "
+        "are installed (the reason names the package)",
+    )
 
 
 def pytest_runtest_setup(item):
@@ -50,5 +53,7 @@ def pytest_runtest_setup(item):
         for name in marker.args:
             package = missing_package(name)
             if package:
-                pytest.skip(f"dataset {name!r} missing: install the Debian package '{package}' "
-                            f"(apt-get install {package})")
+                pytest.skip(
+                    f"dataset {name!r} missing: install the Debian package '{package}' "
+                    f"(apt-get install {package})"
+                )

@@ -18,12 +18,21 @@ def hetero_graph(seed: int = 0) -> Graph:
     gen = torch.Generator().manual_seed(seed)
     counts = {"user": 40, "item": 30, "tag": 12}
     edges, edata = {}, {}
-    for s, r, d, m in [("user", "buys", "item", 120), ("item", "bought_by", "user", 90),
-                       ("user", "follows", "user", 80), ("item", "has", "tag", 50)]:
+    for s, r, d, m in [
+        ("user", "buys", "item", 120),
+        ("item", "bought_by", "user", 90),
+        ("user", "follows", "user", 80),
+        ("item", "has", "tag", 50),
+    ]:
         edges[(s, r, d)] = (rng.integers(0, counts[s], m), rng.integers(0, counts[d], m))
         edata[(s, r, d)] = {"w": torch.randn(m, generator=gen)}
-    ndata = {t: {"feat": torch.randn(c, 4, generator=gen),
-                 "train_mask": torch.rand(c, generator=gen) < 0.3} for t, c in counts.items()}
+    ndata = {
+        t: {
+            "feat": torch.randn(c, 4, generator=gen),
+            "train_mask": torch.rand(c, generator=gen) < 0.3,
+        }
+        for t, c in counts.items()
+    }
     return Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata, edata=edata)
 
 

@@ -9,8 +9,14 @@ from graphpart import Graph
 
 
 @st.composite
-def typed_graphs(draw, max_types: int = 4, max_nodes: int = 6, max_edges: int = 12,
-                 min_relations: int = 0, max_relations: int = 5) -> Graph:
+def typed_graphs(
+    draw,
+    max_types: int = 4,
+    max_nodes: int = 6,
+    max_edges: int = 12,
+    min_relations: int = 0,
+    max_relations: int = 5,
+) -> Graph:
     """A heterogeneous graph; node counts may be 0 or 1, edge types may be empty.
 
     ``max_types=1, min_relations=1, max_relations=1`` draws a homogeneous graph.
@@ -20,7 +26,9 @@ def typed_graphs(draw, max_types: int = 4, max_nodes: int = 6, max_edges: int = 
     counts = {t: draw(st.integers(0, max_nodes)) for t in ntypes}
     rels = draw(
         st.lists(
-            st.tuples(st.sampled_from(ntypes), st.sampled_from(["r", "s"]), st.sampled_from(ntypes)),
+            st.tuples(
+                st.sampled_from(ntypes), st.sampled_from(["r", "s"]), st.sampled_from(ntypes)
+            ),
             unique=True,
             min_size=min_relations,
             max_size=max_relations,
@@ -29,9 +37,17 @@ def typed_graphs(draw, max_types: int = 4, max_nodes: int = 6, max_edges: int = 
     edges, edata = {}, {}
     for s, r, d in rels:
         m = draw(st.integers(0, max_edges)) if counts[s] and counts[d] else 0
-        src = np.array(draw(st.lists(st.integers(0, max(counts[s] - 1, 0)), min_size=m, max_size=m)), dtype=np.int64)
-        dst = np.array(draw(st.lists(st.integers(0, max(counts[d] - 1, 0)), min_size=m, max_size=m)), dtype=np.int64)
+        src = np.array(
+            draw(st.lists(st.integers(0, max(counts[s] - 1, 0)), min_size=m, max_size=m)),
+            dtype=np.int64,
+        )
+        dst = np.array(
+            draw(st.lists(st.integers(0, max(counts[d] - 1, 0)), min_size=m, max_size=m)),
+            dtype=np.int64,
+        )
         edges[(s, r, d)] = (src, dst)
         edata[(s, r, d)] = {"w": np.arange(m, dtype=np.float32)}
-    ndata = {t: {"x": np.arange(counts[t] * 2, dtype=np.float32).reshape(counts[t], 2)} for t in ntypes}
+    ndata = {
+        t: {"x": np.arange(counts[t] * 2, dtype=np.float32).reshape(counts[t], 2)} for t in ntypes
+    }
     return Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata, edata=edata)

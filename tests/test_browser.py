@@ -188,8 +188,11 @@ def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
             widget.scroll_into_view_if_needed()
             widget.wait_for(state="visible")
             img = widget.locator("img").first
-            page.wait_for_function("el => el.getAttribute('src') && el.complete && el.naturalWidth > 0",
-                                   arg=img.element_handle(), timeout=60_000)
+            page.wait_for_function(
+                "el => el.getAttribute('src') && el.complete && el.naturalWidth > 0",
+                arg=img.element_handle(),
+                timeout=60_000,
+            )
             widget.screenshot(path=str(shots / f"{prefix}-widget.png"))
     except BaseException:
         try:

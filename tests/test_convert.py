@@ -16,7 +16,6 @@ from graphpart.convert import from_homogeneous, to_homogeneous
 from .helpers import assert_same_graph, edge_multiset
 from .strategies import typed_graphs
 
-
 # ------------------------------------------------------------------ networkx
 
 
@@ -77,8 +76,13 @@ def test_from_networkx_errors():
 
 
 def test_networkx_round_trip_homogeneous():
-    g = Graph.from_edges([0, 0, 2, 3, 3], [1, 1, 2, 0, 4], num_nodes=6,
-                         ndata={"x": torch.arange(6.0)}, edata={"w": torch.arange(5)})
+    g = Graph.from_edges(
+        [0, 0, 2, 3, 3],
+        [1, 1, 2, 0, 4],
+        num_nodes=6,
+        ndata={"x": torch.arange(6.0)},
+        edata={"w": torch.arange(5)},
+    )
     G = g.to_networkx()
     assert isinstance(G, nx.MultiDiGraph)
     assert G.number_of_nodes() == 6 and G.number_of_edges() == 5
@@ -100,7 +104,7 @@ def test_to_networkx_heterogeneous_marks_types():
     g = Graph.from_typed_edges({("a", "r", "b"): ([1], [0])}, num_nodes={"a": 2, "b": 1})
     G = g.to_networkx()
     assert G.nodes[2] == {"ntype": "b", "_ID": 0}
-    (u, v, data), = G.edges(data=True)
+    ((u, v, data),) = G.edges(data=True)
     assert (u, v, data["etype"], data["id"]) == (1, 2, ("a", "r", "b"), 0)
 
 
@@ -149,7 +153,8 @@ def test_to_homogeneous_follows_dgl_convention():
 
 def test_to_homogeneous_concatenates_named_data():
     g = Graph.from_typed_edges(
-        {("a", "r", "b"): ([0], [0])}, num_nodes={"a": 1, "b": 2},
+        {("a", "r", "b"): ([0], [0])},
+        num_nodes={"a": 1, "b": 2},
         ndata={"a": {"x": torch.tensor([1.0])}, "b": {"x": torch.tensor([2.0, 3.0])}},
     )
     assert g.to_homogeneous(ndata=["x"]).ndata["x"].tolist() == [1.0, 2.0, 3.0]

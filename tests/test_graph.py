@@ -76,7 +76,9 @@ def test_hetero_types_are_sorted_and_string_etypes_accepted():
 
 
 def test_hetero_type_with_no_edges_and_empty_type():
-    g = Graph.from_typed_edges({("a", "r", "b"): ([0], [0])}, num_nodes={"a": 1, "b": 1, "c": 0, "d": 3})
+    g = Graph.from_typed_edges(
+        {("a", "r", "b"): ([0], [0])}, num_nodes={"a": 1, "b": 1, "c": 0, "d": 3}
+    )
     assert g.ntypes == ["a", "b", "c", "d"]
     assert g.num_nodes("c") == 0 and g.num_nodes("d") == 3
 
@@ -96,7 +98,9 @@ def test_edges_by_relation_name_and_canonical():
 
 
 def test_hetero_degrees_per_etype():
-    g = Graph.from_typed_edges({("a", "r", "b"): ([0, 1, 1], [0, 0, 2])}, num_nodes={"a": 3, "b": 3})
+    g = Graph.from_typed_edges(
+        {("a", "r", "b"): ([0, 1, 1], [0, 0, 2])}, num_nodes={"a": 3, "b": 3}
+    )
     assert g.in_degrees(etype="r").tolist() == [2, 0, 1]
     assert g.out_degrees(etype="r").tolist() == [1, 2, 0]
 
@@ -208,7 +212,9 @@ def test_bad_id_arrays(src, dst, match):
 
 
 def test_float_torch_ids_rejected():
-    with pytest.raises(GraphpartError, match="must hold integers, got Tensor of dtype torch.float32"):
+    with pytest.raises(
+        GraphpartError, match="must hold integers, got Tensor of dtype torch.float32"
+    ):
         Graph.from_edges(torch.tensor([0.0]), torch.tensor([1.0]))
 
 
@@ -223,7 +229,9 @@ def test_ids_beyond_num_nodes_rejected():
 
 
 def test_hetero_ids_checked_against_their_own_type():
-    with pytest.raises(IDRangeError, match=r"source ids of 'a:r:b' \(node type 'a'\).*\[0, 1\), got 1"):
+    with pytest.raises(
+        IDRangeError, match=r"source ids of 'a:r:b' \(node type 'a'\).*\[0, 1\), got 1"
+    ):
         Graph.from_typed_edges({("a", "r", "b"): ([1], [0])}, num_nodes={"a": 1, "b": 5})
 
 
@@ -233,9 +241,7 @@ def test_bad_num_nodes(n):
         Graph.from_edges([0], [1], num_nodes=n)
 
 
-@pytest.mark.parametrize(
-    "key", ["a:b", ("a", "r"), "a::b", 5, ("a", "r", "b", "c")]
-)
+@pytest.mark.parametrize("key", ["a:b", ("a", "r"), "a::b", 5, ("a", "r", "b", "c")])
 def test_bad_canonical_etype(key):
     with pytest.raises(GraphpartError, match="canonical edge type"):
         Graph.from_typed_edges({key: ([0], [0])})
@@ -257,7 +263,13 @@ def test_same_etype_twice_rejected():
 
 def test_errors_are_value_errors():
     assert issubclass(GraphpartError, ValueError)
-    for cls in (UnknownTypeError, IDRangeError, DataShapeError, gp.FormatError, gp.DatasetNotFoundError):
+    for cls in (
+        UnknownTypeError,
+        IDRangeError,
+        DataShapeError,
+        gp.FormatError,
+        gp.DatasetNotFoundError,
+    ):
         assert issubclass(cls, GraphpartError)
 
 

@@ -157,7 +157,9 @@ def test_het_hom_round_trip(counts, data):
     total = sum(counts)
     if total == 0:
         return
-    ids = torch.tensor(data.draw(st.lists(st.integers(0, total - 1), max_size=20)), dtype=torch.int64)
+    ids = torch.tensor(
+        data.draw(st.lists(st.integers(0, total - 1), max_size=20)), dtype=torch.int64
+    )
     types, local = conv.nid_hom2het(ids)
     assert bool((local < torch.tensor(counts)[types]).all())
     assert torch.equal(conv.nid_het2hom(types, local), ids)

@@ -48,7 +48,9 @@ def _graph() -> tuple[dict[str, set[str]], dict[str, list[tuple[str, list[str]]]
             if mod and mod != me and not me.startswith(mod + "."):
                 targets.add(mod)
         edges[me] = targets
-    faces = {_module(p) for p in files if p.name == "__init__.py"}  # re-exporting faces tie all together
+    faces = {
+        _module(p) for p in files if p.name == "__init__.py"
+    }  # re-exporting faces tie all together
     return {m: t - faces for m, t in edges.items() if m not in faces}, raw
 
 
@@ -104,26 +106,51 @@ def test_the_circle_finder_finds_a_planted_circle():
 def test_interop_holds_foreign_layouts_only():
     """interop/ never reaches up into graphpart's own format or the views."""
     graph, _ = _graph()
-    above = ("graphpart.storage", "graphpart.metrics", "graphpart.viz", "graphpart.widgets",
-             "graphpart.chunked", "graphpart.cli")
-    bad = {m: sorted(t for t in ts if t.startswith(above))
-           for m, ts in graph.items() if m.startswith("graphpart.interop")}
+    above = (
+        "graphpart.storage",
+        "graphpart.metrics",
+        "graphpart.viz",
+        "graphpart.widgets",
+        "graphpart.chunked",
+        "graphpart.cli",
+    )
+    bad = {
+        m: sorted(t for t in ts if t.startswith(above))
+        for m, ts in graph.items()
+        if m.startswith("graphpart.interop")
+    }
     assert not {m: t for m, t in bad.items() if t}
 
 
-@pytest.mark.parametrize("low", ["graphpart.partitioning", "graphpart.measures", "graphpart.index",
-                                 "graphpart.homogeneous"])
+@pytest.mark.parametrize(
+    "low",
+    ["graphpart.partitioning", "graphpart.measures", "graphpart.index", "graphpart.homogeneous"],
+)
 def test_lower_layers_do_not_import_storage_or_views(low):
     graph, _ = _graph()
-    up = ("graphpart.storage", "graphpart.metrics", "graphpart.viz", "graphpart.widgets",
-          "graphpart.chunked", "graphpart.interop", "graphpart.sweep", "graphpart.structure")
-    bad = {m: sorted(t for t in ts if t.startswith(up)) for m, ts in graph.items() if m.startswith(low)}
+    up = (
+        "graphpart.storage",
+        "graphpart.metrics",
+        "graphpart.viz",
+        "graphpart.widgets",
+        "graphpart.chunked",
+        "graphpart.interop",
+        "graphpart.sweep",
+        "graphpart.structure",
+    )
+    bad = {
+        m: sorted(t for t in ts if t.startswith(up)) for m, ts in graph.items() if m.startswith(low)
+    }
     assert not {m: t for m, t in bad.items() if t}
 
 
 def test_no_private_name_is_imported_across_modules():
     _, raw = _graph()
-    found = [f"{me}: {mod}.{name}" for me, imports in raw.items() for mod, names in imports
-             for name in names if name.startswith("_") and not name.startswith("__")
-             and mod.startswith("graphpart")]
+    found = [
+        f"{me}: {mod}.{name}"
+        for me, imports in raw.items()
+        for mod, names in imports
+        for name in names
+        if name.startswith("_") and not name.startswith("__") and mod.startswith("graphpart")
+    ]
     assert not found

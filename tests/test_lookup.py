@@ -38,7 +38,9 @@ def test_halo_copies_are_exactly_where_the_local_graphs_hold_it(karate3):
         expect = []
         for q in range(3):
             lg = karate3.local_graph(q)
-            hit = np.flatnonzero((lg.ndata["_ID"] == loc.shuffled_id).numpy() & ~lg.ndata["inner_node"].numpy())
+            hit = np.flatnonzero(
+                (lg.ndata["_ID"] == loc.shuffled_id).numpy() & ~lg.ndata["inner_node"].numpy()
+            )
             expect += [(q, int(i), int(lg.ndata["halo_hop"][i])) for i in hit]
         assert list(loc.halo) == expect
 
@@ -46,7 +48,7 @@ def test_halo_copies_are_exactly_where_the_local_graphs_hold_it(karate3):
 def test_heterograph_typed_lookup(hetero3):
     loc = locate_node(hetero3, 5, "typed", ntype="item")
     g = hetero3.graph
-    offset = sum(g.num_nodes(t) for t in g.ntypes[:g.ntypes.index("item")])
+    offset = sum(g.num_nodes(t) for t in g.ntypes[: g.ntypes.index("item")])
     assert loc.ntype == "item" and loc.orig_id == 5 and loc.orig_homo_id == offset + 5
     typ, typed = hetero3.book.map_to_per_ntype(torch.tensor([loc.shuffled_id]))
     assert int(typed[0]) == loc.shuffled_typed_id
@@ -55,13 +57,16 @@ def test_heterograph_typed_lookup(hetero3):
     assert int(hetero3.orig_nids["item"][loc.shuffled_typed_id]) == 5
 
 
-@pytest.mark.parametrize("args, match", [
-    ((34,), "has 34 nodes"),
-    ((-1,), "has 34 nodes"),
-    ((0, "bogus"), "kind must be one of"),
-    ((1.5,), "must be an integer"),
-    ((True,), "must be an integer"),
-])
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        ((34,), "has 34 nodes"),
+        ((-1,), "has 34 nodes"),
+        ((0, "bogus"), "kind must be one of"),
+        ((1.5,), "must be an integer"),
+        ((True,), "must be an integer"),
+    ],
+)
 def test_bad_lookups_say_what_was_expected(karate3, args, match):
     with pytest.raises(gp.GraphpartError, match=match):
         locate_node(karate3, *args)

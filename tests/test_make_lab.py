@@ -24,7 +24,9 @@ def free_port() -> int:
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
-@pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "jupyter").exists(), reason="no .venv: run `make test`")
+@pytest.mark.skipif(
+    not (ROOT / ".venv" / "bin" / "jupyter").exists(), reason="no .venv: run `make test`"
+)
 def test_make_lab_answers_on_localhost():
     port = free_port()
     args = "--no-browser --ServerApp.ip=127.0.0.1 --IdentityProvider.token= --ServerApp.password="
@@ -45,12 +47,16 @@ def test_make_lab_answers_on_localhost():
                     break
             except OSError:
                 time.sleep(0.5)
-        assert status is not None, proc.stdout.read().decode() if proc.poll() is not None else "no answer"
+        assert status is not None, (
+            proc.stdout.read().decode() if proc.poll() is not None else "no answer"
+        )
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab", timeout=5) as r:
             assert r.status == 200 and b"JupyterLab" in r.read()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents", timeout=5) as r:
             listing = {c["name"] for c in json.load(r)["content"]}
-        assert listing == {p.name for p in (ROOT / "notebooks").iterdir() if not p.name.startswith(".")}
+        assert listing == {
+            p.name for p in (ROOT / "notebooks").iterdir() if not p.name.startswith(".")
+        }
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:

@@ -92,16 +92,22 @@ def test_disk_metrics_report_the_class_balance_partition_made(tmp_path):
         assert np.array_equal(load, b.constraints[name]), name
     # the loads are what each partition holds: class 1 nodes per partition
     labels = g.ndata["label"].numpy()
-    assert b.constraints["class 1"].tolist() == np.bincount(p.node_part[labels == 1], minlength=3).tolist()
+    assert (
+        b.constraints["class 1"].tolist()
+        == np.bincount(p.node_part[labels == 1], minlength=3).tolist()
+    )
     assert "balance class 1 (max/mean)" in str(b.report())
 
 
-@pytest.mark.parametrize("record, match", [
-    ({"loads": {"class 0": [1, 2]}}, "3 non-negative ints"),
-    ({"loads": {"class 0": [1, -2, 3]}}, "non-negative"),
-    ({"loads": [1, 2, 3]}, "balance must be"),
-    ("x", "balance must be"),
-])
+@pytest.mark.parametrize(
+    "record, match",
+    [
+        ({"loads": {"class 0": [1, 2]}}, "3 non-negative ints"),
+        ({"loads": {"class 0": [1, -2, 3]}}, "non-negative"),
+        ({"loads": [1, 2, 3]}, "balance must be"),
+        ("x", "balance must be"),
+    ],
+)
 def test_a_lying_balance_record_is_refused(tmp_path, record, match):
     import json
 

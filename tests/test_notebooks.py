@@ -28,15 +28,25 @@ SCRIPTS = sorted(NOTEBOOK_DIR.glob("*.py"))
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+    NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.output_type == "error"
+    ]
     assert not errors
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_committed_without_outputs(path):
     nb = nbformat.read(path, as_version=4)
-    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), "clear outputs before committing"
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), (
+        "clear outputs before committing"
+    )
 
 
 def test_notebooks_are_paired_by_the_jupytext_config():
@@ -93,6 +103,15 @@ def test_pair_has_the_same_cells(path):
 @pytest.mark.skipif(importlib.util.find_spec("ruff") is None, reason="ruff is not installed")
 def test_notebooks_pass_ruff():
     """`ruff check notebooks/` with pyproject.toml's settings, long lines (E501) included."""
-    cmd = [sys.executable, "-m", "ruff", "check", "--no-cache", "--extend-select", "E501", "notebooks"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ruff",
+        "check",
+        "--no-cache",
+        "--extend-select",
+        "E501",
+        "notebooks",
+    ]
     result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -23,7 +23,8 @@ def test_the_readme_has_snippets():
 @pytest.mark.needs_dataset("wordnet")
 def test_readme_snippets_run_in_order(tmp_path):
     code = "import matplotlib\nmatplotlib.use('Agg')\n" + "\n".join(snippets())
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     assert (tmp_path / "parts" / "karate.json").is_file()  # the partition_graph snippet wrote here

@@ -14,8 +14,15 @@ from .graphs import hetero_graph
 
 
 def masked_sbm():
-    return sbm(block_sizes=[40, 40, 40], p_in=0.2, p_out=0.02, seed=0, train_frac=0.2, val_frac=0.1,
-               test_frac=0.1)
+    return sbm(
+        block_sizes=[40, 40, 40],
+        p_in=0.2,
+        p_out=0.02,
+        seed=0,
+        train_frac=0.2,
+        val_frac=0.1,
+        test_frac=0.1,
+    )
 
 
 def test_balance_sources_offer_masks_and_labels_not_features():
@@ -32,7 +39,9 @@ def test_balance_source_of_a_heterograph_is_a_per_type_dict():
     assert balance_source(g, "ntype") is None  # DGL's default already balances each type
 
 
-@pytest.mark.parametrize("name, match", [("nope", "no node data named 'nope'"), ("feat", "not a bool/int column")])
+@pytest.mark.parametrize(
+    "name, match", [("nope", "no node data named 'nope'"), ("feat", "not a bool/int column")]
+)
 def test_bad_balance_source(name, match):
     g = masked_sbm()
     g.ndata["feat"] = torch.randn(g.num_nodes(), 3)
@@ -42,7 +51,9 @@ def test_bad_balance_source(name, match):
 
 def test_setting_runs_what_it_says():
     g = masked_sbm()
-    p = Setting(num_parts=3, balance="train_mask", balance_edges=True, ufactor=10, num_hops=2).run(g)
+    p = Setting(num_parts=3, balance="train_mask", balance_edges=True, ufactor=10, num_hops=2).run(
+        g
+    )
     assert p.num_parts == 3 and p.num_hops == 2 and p.balance_edges
     assert p.balance_labels == ("False", "True")
     assert "class True" in p.metrics.balance
@@ -72,8 +83,11 @@ def test_grid_and_setting_reject_unknown_input():
 def test_sweep_reports_progress_and_measures_each_setting():
     g = masked_sbm()
     seen = []
-    results = sweep(g, grid(method=["random", "metis"], num_parts=3, balance=["none", "train_mask"]),
-                    progress=lambda i, n, s: seen.append((i, n, s.label)))
+    results = sweep(
+        g,
+        grid(method=["random", "metis"], num_parts=3, balance=["none", "train_mask"]),
+        progress=lambda i, n, s: seen.append((i, n, s.label)),
+    )
     assert [x[:2] for x in seen] == [(0, 3), (1, 3), (2, 3)]
     for r in results:
         assert r.edge_cut == r.partitioning.metrics.edge_cut

@@ -19,5 +19,24 @@ from .stream import stream_partition
 from .verify import Verification, verify
 from .write import write_chunked
 
-__all__ = ["export_parmetis", "import_parmetis", "stream_partition", "dispatch", "load_orig_ids", "verify", "Verification", "assign", "read_assignment", "write_assignment", "ALGORITHMS", "write_chunked", "read_metadata", "load_chunked", "read_edges", "read_data", "ChunkedMetadata",
-           "ChunkSpec", "METADATA"]
+__all__ = [
+    "export_parmetis",
+    "import_parmetis",
+    "stream_partition",
+    "dispatch",
+    "load_orig_ids",
+    "verify",
+    "Verification",
+    "assign",
+    "read_assignment",
+    "write_assignment",
+    "ALGORITHMS",
+    "write_chunked",
+    "read_metadata",
+    "load_chunked",
+    "read_edges",
+    "read_data",
+    "ChunkedMetadata",
+    "ChunkSpec",
+    "METADATA",
+]

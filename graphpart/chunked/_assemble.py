@@ -72,14 +72,20 @@ def _owned(plan: Plan, p: int, edges: _Edges, edge_rows: list[np.ndarray]):
             edges.add(piece["src"], piece["dst"], piece["row"] + row0[c], ei)
             for k in range(len(names)):
                 cols[k].append(piece[f"d{k}"])
-        per_type[etype_str(e)] = edges.orig[first:edges.pos]
+        per_type[etype_str(e)] = edges.orig[first : edges.pos]
         for k, name in enumerate(names):
             feats[f"{etype_str(e)}/{name}"] = _tensor(np.concatenate(cols[k]))
     return feats, per_type
 
 
-def _leaving(plan: Plan, p: int, edges: _Edges, edge_counts: list[np.ndarray], edge_rows: list[np.ndarray],
-             edge_bounds: np.ndarray) -> np.ndarray:
+def _leaving(
+    plan: Plan,
+    p: int,
+    edges: _Edges,
+    edge_counts: list[np.ndarray],
+    edge_rows: list[np.ndarray],
+    edge_bounds: np.ndarray,
+) -> np.ndarray:
     """Add the edges from ``p``'s nodes that other partitions own, sorted by new edge id; returns those ids."""
     eid = np.empty(len(edges.src) - edges.num_owned, dtype=np.int64)
     for ei in range(len(plan.etypes)):
@@ -89,11 +95,11 @@ def _leaving(plan: Plan, p: int, edges: _Edges, edge_counts: list[np.ndarray], e
             piece = load_piece(plan.cross_piece(ei, c, p))
             owner = piece["owner"]
             a = edges.pos - edges.num_owned
-            eid[a:a + len(owner)] = edge_bounds[owner, ei, 0] + before[c, owner] + piece["pos"]
+            eid[a : a + len(owner)] = edge_bounds[owner, ei, 0] + before[c, owner] + piece["pos"]
             edges.add(piece["src"], piece["dst"], piece["row"] + row0[c], ei)
     order = stable_order(eid)
     for col in edges.columns():  # permute in place, one column at a time
-        col[edges.num_owned:] = col[edges.num_owned:][order]
+        col[edges.num_owned :] = col[edges.num_owned :][order]
     return eid[order]
 
 
@@ -102,14 +108,26 @@ def _node_feats(plan: Plan, p: int) -> dict[str, torch.Tensor]:
     for ti, t in enumerate(plan.maps.ntypes):
         for k, name in enumerate(plan.node_names(ti)):
             chunks = len(plan.meta.node_data[t][name].paths)
-            rows = [np.load(plan.node_piece(ti, k, c, p), allow_pickle=False) for c in range(chunks)]
+            rows = [
+                np.load(plan.node_piece(ti, k, c, p), allow_pickle=False) for c in range(chunks)
+            ]
             out[f"{t}/{name}"] = _tensor(np.concatenate(rows))
     return out
 
 
-def build_part(plan: Plan, p: int, folder: Path, edge_counts: list[np.ndarray], edge_rows: list[np.ndarray],
-               edge_bounds: np.ndarray, num_leaving: int, save_orig_nids: bool,
-               save_orig_eids: bool, format: str = "graphpart", file_meta: dict | None = None) -> dict[str, int]:
+def build_part(
+    plan: Plan,
+    p: int,
+    folder: Path,
+    edge_counts: list[np.ndarray],
+    edge_rows: list[np.ndarray],
+    edge_bounds: np.ndarray,
+    num_leaving: int,
+    save_orig_nids: bool,
+    save_orig_eids: bool,
+    format: str = "graphpart",
+    file_meta: dict | None = None,
+) -> dict[str, int]:
     """Write partition ``p`` into ``folder``; returns its node, HALO and edge counts."""
     maps = plan.maps
     start, end = (int(x) for x in part_ranges(maps.bounds)[p])
@@ -120,15 +138,15 @@ def build_part(plan: Plan, p: int, folder: Path, edge_counts: list[np.ndarray], 
     inner = np.arange(start, end, dtype=np.int64)
     scratch = np.full(int(maps.bounds[-1, -1, 1]), -1, dtype=np.int64)
     eids = np.empty(len(edges.src), dtype=np.int64)
-    eids[:ee - es] = np.arange(es, ee)
+    eids[: ee - es] = np.arange(es, ee)
     if plan.num_hops == 0:
         keep = (edges.src >= start) & (edges.src < end)
         eids = eids[keep]
         cols = [c[keep] for c in edges.columns()]
         view = assemble_view(p, inner, [], eids, len(eids), cols[0], cols[1], scratch)
     else:
-        eids[ee - es:] = _leaving(plan, p, edges, edge_counts, edge_rows, edge_bounds)
-        layer = hop1_layer(edges.src[:ee - es], edges.dst[ee - es:], start, end)
+        eids[ee - es :] = _leaving(plan, p, edges, edge_counts, edge_rows, edge_bounds)
+        layer = hop1_layer(edges.src[: ee - es], edges.dst[ee - es :], start, end)
         cols = edges.columns()
         view = assemble_view(p, inner, [layer], eids, ee - es, cols[0], cols[1], scratch)
     orig, etype = cols[2], (cols[3] if typed else None)
@@ -140,7 +158,21 @@ def build_part(plan: Plan, p: int, folder: Path, edge_counts: list[np.ndarray], 
         extra[ORIG_NIDS] = {t: _tensor(maps.inner_orig(p, ti)) for ti, t in enumerate(maps.ntypes)}
     if save_orig_eids:
         extra[ORIG_EIDS] = {t: _tensor(a) for t, a in orig_eids.items()}
-    write_part(folder, len(view.nodes), _tensor(view.src), _tensor(view.dst),
-               {k: _tensor(a) for k, a in ndata.items()}, {k: _tensor(a) for k, a in edata.items()},
-               _node_feats(plan, p), edge_feats, extra, format=format, meta=file_meta)
-    return {"nodes": end - start, "halo_nodes": len(view.nodes) - (end - start), "edges": len(view.eids)}
+    write_part(
+        folder,
+        len(view.nodes),
+        _tensor(view.src),
+        _tensor(view.dst),
+        {k: _tensor(a) for k, a in ndata.items()},
+        {k: _tensor(a) for k, a in edata.items()},
+        _node_feats(plan, p),
+        edge_feats,
+        extra,
+        format=format,
+        meta=file_meta,
+    )
+    return {
+        "nodes": end - start,
+        "halo_nodes": len(view.nodes) - (end - start),
+        "edges": len(view.eids),
+    }

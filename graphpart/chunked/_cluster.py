@@ -16,8 +16,15 @@ logger = logging.getLogger(__name__)
 
 
 @contextlib.contextmanager
-def dask_client(scheduler: str | None = None, client=None, *, workers: int = 2, threads_per_worker: int = 1,
-                memory_limit: str | int | None = "auto", processes: bool = True) -> Iterator:
+def dask_client(
+    scheduler: str | None = None,
+    client=None,
+    *,
+    workers: int = 2,
+    threads_per_worker: int = 1,
+    memory_limit: str | int | None = "auto",
+    processes: bool = True,
+) -> Iterator:
     """A ``distributed.Client``: ``client`` as given, one connected to ``scheduler``, or a new LocalCluster.
 
     Only what this function starts is closed on exit. ``workers``,
@@ -33,23 +40,37 @@ def dask_client(scheduler: str | None = None, client=None, *, workers: int = 2, 
         try:
             c = Client(scheduler, timeout="20s")
         except (OSError, TimeoutError) as e:
-            raise GraphpartError(f"cannot reach a Dask scheduler at {scheduler!r} ({e}); start one with "
-                                 "`dask scheduler` and give its tcp://host:port") from None
+            raise GraphpartError(
+                f"cannot reach a Dask scheduler at {scheduler!r} ({e}); start one with "
+                "`dask scheduler` and give its tcp://host:port"
+            ) from None
         try:
-            logger.info("connected to Dask scheduler %s (%d workers)", scheduler,
-                        len(c.scheduler_info()["workers"]))
+            logger.info(
+                "connected to Dask scheduler %s (%d workers)",
+                scheduler,
+                len(c.scheduler_info()["workers"]),
+            )
             yield c
         finally:
             c.close()
         return
     if int(workers) < 1 or int(threads_per_worker) < 1:
-        raise GraphpartError(f"workers and threads_per_worker must be >= 1, got {workers} and {threads_per_worker}")
-    cluster = LocalCluster(n_workers=int(workers), threads_per_worker=int(threads_per_worker),
-                           memory_limit=memory_limit, processes=processes, dashboard_address=":0",
-                           silence_logs=logging.WARNING)
+        raise GraphpartError(
+            f"workers and threads_per_worker must be >= 1, got {workers} and {threads_per_worker}"
+        )
+    cluster = LocalCluster(
+        n_workers=int(workers),
+        threads_per_worker=int(threads_per_worker),
+        memory_limit=memory_limit,
+        processes=processes,
+        dashboard_address=":0",
+        silence_logs=logging.WARNING,
+    )
     try:
         with Client(cluster) as c:
-            logger.info("Dask LocalCluster: %d workers, dashboard %s", int(workers), c.dashboard_link)
+            logger.info(
+                "Dask LocalCluster: %d workers, dashboard %s", int(workers), c.dashboard_link
+            )
             yield c
     finally:
         cluster.close()
@@ -69,13 +90,19 @@ def run_tasks(client, fn, args: Sequence[tuple], progress: bool, what: str) -> l
     temporary names), so Dask may rerun them on another worker after a failure.
     """
     run = uuid.uuid4().hex[:8]
-    futures = [client.submit(fn, *a, key=f"{what}-{run}-{i}", retries=1) for i, a in enumerate(args)]
+    futures = [
+        client.submit(fn, *a, key=f"{what}-{run}-{i}", retries=1) for i, a in enumerate(args)
+    ]
     if progress and futures:
         if _in_notebook():
             from IPython.display import HTML, display
 
-            display(HTML(f'{what}: {len(futures)} tasks &mdash; <a href="{client.dashboard_link}" '
-                         'target="_blank">Dask dashboard</a>'))
+            display(
+                HTML(
+                    f'{what}: {len(futures)} tasks &mdash; <a href="{client.dashboard_link}" '
+                    'target="_blank">Dask dashboard</a>'
+                )
+            )
         else:
             from distributed import progress as dask_progress
 

@@ -20,7 +20,9 @@ def check_format(fmt: object, where: str) -> dict:
         raise GraphpartError(f"{where}: 'format' must be an object with a 'name', got {fmt!r}")
     name = fmt["name"]
     if name not in FORMATS:
-        raise GraphpartError(f"{where}: unknown chunk format {name!r}; expected one of {list(FORMATS)}")
+        raise GraphpartError(
+            f"{where}: unknown chunk format {name!r}; expected one of {list(FORMATS)}"
+        )
     if name == "csv":
         delim = fmt.get("delimiter", ",")
         if not isinstance(delim, str) or len(delim) != 1:
@@ -46,7 +48,9 @@ def read_array(path: Path, fmt: dict) -> np.ndarray:
     except (OSError, ValueError) as e:
         raise GraphpartError(f"chunk file {path} cannot be read as {fmt['name']}: {e}") from None
     if fmt["name"] != "numpy":
-        cols = [np.array(c) for c in cols]  # own the memory, so Arrow's can go back to the system now
+        cols = [
+            np.array(c) for c in cols
+        ]  # own the memory, so Arrow's can go back to the system now
         _release_arrow_memory()
     if len(cols) == 1:
         return np.ascontiguousarray(cols[0])
@@ -65,8 +69,11 @@ def _read_csv(path: Path, delimiter: str) -> list[np.ndarray]:
 
     if Path(path).stat().st_size == 0:
         return [np.zeros(0, dtype=np.int64)]
-    table = pcsv.read_csv(path, read_options=pcsv.ReadOptions(autogenerate_column_names=True),
-                          parse_options=pcsv.ParseOptions(delimiter=delimiter))
+    table = pcsv.read_csv(
+        path,
+        read_options=pcsv.ReadOptions(autogenerate_column_names=True),
+        parse_options=pcsv.ParseOptions(delimiter=delimiter),
+    )
     return [table.column(i).to_numpy() for i in range(table.num_columns)]
 
 
@@ -92,5 +99,8 @@ def write_array(path: Path, array: np.ndarray, fmt: dict) -> None:
         Path(path).write_bytes(b"")
         return
     table = pa.table({str(j): c for j, c in enumerate(cols)})
-    pcsv.write_csv(table, path, write_options=pcsv.WriteOptions(include_header=False,
-                                                                delimiter=fmt["delimiter"]))
+    pcsv.write_csv(
+        table,
+        path,
+        write_options=pcsv.WriteOptions(include_header=False, delimiter=fmt["delimiter"]),
+    )

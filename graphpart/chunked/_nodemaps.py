@@ -41,7 +41,9 @@ class NodeMaps:
     bounds: np.ndarray
 
     @classmethod
-    def build(cls, parts: dict[str, np.ndarray], ntypes: list[str], num_parts: int, folder: Path) -> "NodeMaps":
+    def build(
+        cls, parts: dict[str, np.ndarray], ntypes: list[str], num_parts: int, folder: Path
+    ) -> "NodeMaps":
         """Compute the maps of ``parts`` (``{ntype: partition per node}``) and save them under ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
         counts = np.zeros((num_parts, len(ntypes)), dtype=np.int64)
@@ -79,7 +81,7 @@ class NodeMaps:
     def inner_orig(self, p: int, ti: int) -> np.ndarray:
         """Type-wise original ids of the type-``ti`` nodes partition ``p`` owns, in new id order."""
         start = int(self.counts[:p, ti].sum())
-        return np.asarray(self._load(ti, "order")[start:start + int(self.counts[p, ti])])
+        return np.asarray(self._load(ti, "order")[start : start + int(self.counts[p, ti])])
 
     def describe(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(partition, node type, type-wise original id)`` of new homogeneous ids ``nodes``."""
@@ -93,5 +95,7 @@ class NodeMaps:
             sel = np.flatnonzero(ntype == ti)
             if len(sel):
                 p = part[sel]
-                orig[sel] = self._load(ti, "order")[nodes[sel] - self.bounds[p, ti, 0] + before[p, ti]]
+                orig[sel] = self._load(ti, "order")[
+                    nodes[sel] - self.bounds[p, ti, 0] + before[p, ti]
+                ]
         return part, ntype, orig

@@ -83,7 +83,7 @@ def load_piece(path: Path) -> dict[str, np.ndarray]:
 
 def _segments(order: np.ndarray, counts: np.ndarray) -> list[np.ndarray]:
     ends = np.cumsum(counts)
-    return [order[e - n:e] for n, e in zip(counts.tolist(), ends.tolist())]
+    return [order[e - n : e] for n, e in zip(counts.tolist(), ends.tolist())]
 
 
 def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndarray]:
@@ -105,22 +105,37 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
         spec = meta.edge_data[e][name]
         a = spec.read(c)
         if len(a) != n:
-            raise GraphpartError(f"{spec.paths[c]}: edge_data[{':'.join(e)!r}][{name!r}] chunk {c} has {len(a)} "
-                                 f"rows but its edge chunk {meta.edges[e].paths[c]} has {n} edges")
+            raise GraphpartError(
+                f"{spec.paths[c]}: edge_data[{':'.join(e)!r}][{name!r}] chunk {c} has {len(a)} "
+                f"rows but its edge chunk {meta.edges[e].paths[c]} has {n} edges"
+            )
         data[f"d{k}"] = a
     order, counts = group_order(dpart, plan.num_parts)
     leaving = np.zeros(plan.num_parts, dtype=np.int64)
     for q, sel in enumerate(_segments(order, counts)):
-        save_piece(plan.owned_piece(ei, c, q), src=new_src[sel], dst=new_dst[sel], row=sel,
-                   **{k: a[sel] for k, a in data.items()})
+        save_piece(
+            plan.owned_piece(ei, c, q),
+            src=new_src[sel],
+            dst=new_dst[sel],
+            row=sel,
+            **{k: a[sel] for k, a in data.items()},
+        )
     if plan.num_hops >= 1:
-        pos = group_rank(order, counts)  # position of each edge among its owner's edges of this chunk
+        pos = group_rank(
+            order, counts
+        )  # position of each edge among its owner's edges of this chunk
         cross = np.flatnonzero(spart != dpart)
         corder, leaving = group_order(spart[cross], plan.num_parts)
         for p, sel in enumerate(_segments(corder, leaving)):
             rows = cross[sel]
-            save_piece(plan.cross_piece(ei, c, p), src=new_src[rows], dst=new_dst[rows], owner=dpart[rows],
-                       pos=pos[rows], row=rows)
+            save_piece(
+                plan.cross_piece(ei, c, p),
+                src=new_src[rows],
+                dst=new_dst[rows],
+                owner=dpart[rows],
+                pos=pos[rows],
+                row=rows,
+            )
     return counts, n, leaving
 
 
@@ -137,9 +152,11 @@ def shuffle_node_data(plan: Plan, ti: int, k: int, c: int, row0: int) -> int:
     a = spec.read(c)
     num_nodes = plan.meta.num_nodes[t]
     if row0 + len(a) > num_nodes:
-        raise GraphpartError(f"{spec.paths[c]}: node_data[{t!r}][{name!r}] reaches row {row0 + len(a)}, but node "
-                             f"type {t!r} has {num_nodes} nodes")
-    part = np.asarray(plan.maps.part(ti)[row0:row0 + len(a)])
+        raise GraphpartError(
+            f"{spec.paths[c]}: node_data[{t!r}][{name!r}] reaches row {row0 + len(a)}, but node "
+            f"type {t!r} has {num_nodes} nodes"
+        )
+    part = np.asarray(plan.maps.part(ti)[row0 : row0 + len(a)])
     order, counts = group_order(part, plan.num_parts)
     for p, sel in enumerate(_segments(order, counts)):
         _save_array(plan.node_piece(ti, k, c, p), a[sel])

@@ -24,7 +24,14 @@ from ._files import write_array
 from .format import ChunkedMetadata, read_metadata
 from .read import homogeneous_edges, read_data
 
-__all__ = ["ALGORITHMS", "assign", "write_assignment", "read_assignment", "assignment_algorithm", "PARTITION_META"]
+__all__ = [
+    "ALGORITHMS",
+    "assign",
+    "write_assignment",
+    "read_assignment",
+    "assignment_algorithm",
+    "PARTITION_META",
+]
 
 PARTITION_META = "partition_meta.json"
 ALGORITHMS = ("random", "metis", "fennel", "ldg")
@@ -33,20 +40,26 @@ RANDOM_CHUNK = 1 << 20
 VERSION = "1.0.0"
 
 
-def write_assignment(out_dir: str | os.PathLike, parts: dict[str, np.ndarray], num_parts: int,
-                     algorithm: str) -> Path:
+def write_assignment(
+    out_dir: str | os.PathLike, parts: dict[str, np.ndarray], num_parts: int, algorithm: str
+) -> Path:
     """Write ``{ntype: partition per node}`` as assignment files, atomically."""
     out_dir = Path(out_dir)
     with atomic_dir(out_dir) as tmp:
         for t, p in parts.items():
-            write_array(tmp / f"{t}.txt", np.asarray(p, dtype=np.int64), {"name": "csv", "delimiter": " "})
+            write_array(
+                tmp / f"{t}.txt", np.asarray(p, dtype=np.int64), {"name": "csv", "delimiter": " "}
+            )
         _write_meta(tmp, num_parts, algorithm)
     return out_dir
 
 
 def _write_meta(folder: Path, num_parts: int, algorithm: str) -> None:
-    (folder / PARTITION_META).write_text(json.dumps(
-        {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}, indent=2))
+    (folder / PARTITION_META).write_text(
+        json.dumps(
+            {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}, indent=2
+        )
+    )
 
 
 def _read_txt(path: Path) -> np.ndarray:
@@ -64,8 +77,11 @@ def _read_txt(path: Path) -> np.ndarray:
     return col.astype(np.int64)
 
 
-def read_assignment(folder: str | os.PathLike, meta: ChunkedMetadata | str | os.PathLike,
-                    num_parts: int | None = None) -> tuple[dict[str, np.ndarray], int]:
+def read_assignment(
+    folder: str | os.PathLike,
+    meta: ChunkedMetadata | str | os.PathLike,
+    num_parts: int | None = None,
+) -> tuple[dict[str, np.ndarray], int]:
     """Read and validate an assignment folder against a chunked graph; returns ``(parts, num_parts)``.
 
     ``num_parts`` comes from ``partition_meta.json`` when present, else from the
@@ -87,14 +103,18 @@ def read_assignment(folder: str | os.PathLike, meta: ChunkedMetadata | str | os.
             raise GraphpartError(f"assignment file {path} for node type {t!r} is missing")
         p = _read_txt(path)
         if len(p) != meta.num_nodes[t]:
-            raise GraphpartError(f"{path}: {len(p)} lines, but node type {t!r} has {meta.num_nodes[t]} nodes")
+            raise GraphpartError(
+                f"{path}: {len(p)} lines, but node type {t!r} has {meta.num_nodes[t]} nodes"
+            )
         parts[t] = p
     top = max((int(p.max()) for p in parts.values() if len(p)), default=-1)
     num_parts = top + 1 if num_parts is None else num_parts
     for t, p in parts.items():
         if len(p) and (p.min() < 0 or p.max() >= num_parts):
-            raise GraphpartError(f"{folder / (t + '.txt')}: partition ids must lie in 0..{num_parts - 1}, "
-                                 f"got {int(p.min())}..{int(p.max())}")
+            raise GraphpartError(
+                f"{folder / (t + '.txt')}: partition ids must lie in 0..{num_parts - 1}, "
+                f"got {int(p.min())}..{int(p.max())}"
+            )
     return parts, num_parts
 
 
@@ -116,27 +136,39 @@ def _balance_classes(meta: ChunkedMetadata, field: str | None) -> np.ndarray:
         spec = meta.node_data.get(t, {}).get(field) if field else None
         if spec is not None:
             values[t] = read_data(spec, None, f"node_data[{t!r}][{field!r}]")
-    return classes_by_type(ntypes, [meta.num_nodes[t] for t in ntypes], values, f"balance field {field!r} of")[0]
+    return classes_by_type(
+        ntypes, [meta.num_nodes[t] for t in ntypes], values, f"balance field {field!r} of"
+    )[0]
 
 
 def _random_chunk(out: Path, start: int, stop: int, homo_start: int, num_parts: int, seed) -> Path:
     """Nodes ``[start, stop)`` of one type: part ``homogeneous id % k``, shuffled within the chunk."""
     rng = np.random.default_rng(seed)
-    parts = rng.permutation((np.arange(stop - start, dtype=np.int64) + homo_start + start) % num_parts)
+    parts = rng.permutation(
+        (np.arange(stop - start, dtype=np.int64) + homo_start + start) % num_parts
+    )
     write_array(out, parts, {"name": "csv", "delimiter": " "})
     return out
 
 
-def _random_on_dask(meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, client_args: dict) -> None:
+def _random_on_dask(
+    meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, client_args: dict
+) -> None:
     """A balanced random assignment (each type and the total within one node of even), chunk-parallel."""
     from ._cluster import dask_client, run_tasks
 
     ntypes = sorted(meta.ntypes)
     offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in ntypes])])
-    ranges = [(t, a, min(a + RANDOM_CHUNK, meta.num_nodes[t]), int(offsets[i]))
-              for i, t in enumerate(ntypes) for a in range(0, meta.num_nodes[t], RANDOM_CHUNK)]
+    ranges = [
+        (t, a, min(a + RANDOM_CHUNK, meta.num_nodes[t]), int(offsets[i]))
+        for i, t in enumerate(ntypes)
+        for a in range(0, meta.num_nodes[t], RANDOM_CHUNK)
+    ]
     seeds = np.random.SeedSequence(None if seed is None else int(seed)).spawn(len(ranges))
-    args = [(tmp / f".{t}.{j}.part", a, b, off, k, sq) for j, ((t, a, b, off), sq) in enumerate(zip(ranges, seeds))]
+    args = [
+        (tmp / f".{t}.{j}.part", a, b, off, k, sq)
+        for j, ((t, a, b, off), sq) in enumerate(zip(ranges, seeds))
+    ]
     with dask_client(**client_args) as c:
         files = run_tasks(c, _random_chunk, args, False, "random-assign")
     for t in ntypes:
@@ -147,10 +179,23 @@ def _random_on_dask(meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, client
                     f.unlink()
 
 
-def assign(in_dir: str | os.PathLike, out_dir: str | os.PathLike, num_parts: int, algorithm: str = "random",
-           *, balance_ntypes: str | None = None, balance_edges: bool = False, seed: Seed = None,
-           scheduler: str | None = None, client=None, workers: int = 2, threads_per_worker: int = 1,
-           memory_limit: str | int | None = "auto", processes: bool = True, **stream_options) -> Path:
+def assign(
+    in_dir: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    num_parts: int,
+    algorithm: str = "random",
+    *,
+    balance_ntypes: str | None = None,
+    balance_edges: bool = False,
+    seed: Seed = None,
+    scheduler: str | None = None,
+    client=None,
+    workers: int = 2,
+    threads_per_worker: int = 1,
+    memory_limit: str | int | None = "auto",
+    processes: bool = True,
+    **stream_options,
+) -> Path:
     """Compute a partition assignment of a chunked graph and write it to ``out_dir``.
 
     * ``"random"``: balanced per node type (and in total) and reads no edges; its
@@ -183,24 +228,37 @@ def assign(in_dir: str | os.PathLike, out_dir: str | os.PathLike, num_parts: int
     ntypes = sorted(meta.ntypes)
     counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
     if algorithm == "random":
-        client_args = {"scheduler": scheduler, "client": client, "workers": workers,
-                       "threads_per_worker": threads_per_worker, "memory_limit": memory_limit,
-                       "processes": processes}
+        client_args = {
+            "scheduler": scheduler,
+            "client": client,
+            "workers": workers,
+            "threads_per_worker": threads_per_worker,
+            "memory_limit": memory_limit,
+            "processes": processes,
+        }
         out_dir = Path(out_dir).absolute()
         with atomic_dir(out_dir) as tmp:
             _random_on_dask(meta, tmp, k, seed, client_args)
             _write_meta(tmp, k, algorithm)
         return out_dir
     if algorithm == "metis":
-        src, dst, _, _ = homogeneous_edges(meta, ntypes, sorted(meta.etypes))  # ids as Graph numbers them
+        src, dst, _, _ = homogeneous_edges(
+            meta, ntypes, sorted(meta.etypes)
+        )  # ids as Graph numbers them
         classes = _balance_classes(meta, balance_ntypes)
-        homo = metis_assignment(src, dst, int(counts.sum()), k,
-                                balance_ntypes=classes if classes.max(initial=0) > 0 else None,
-                                balance_edges=balance_edges, seed=seed)
+        homo = metis_assignment(
+            src,
+            dst,
+            int(counts.sum()),
+            k,
+            balance_ntypes=classes if classes.max(initial=0) > 0 else None,
+            balance_edges=balance_edges,
+            seed=seed,
+        )
     else:
         from .stream import stream_partition
 
         homo = stream_partition(meta, k, algorithm, **stream_options)
     offsets = np.concatenate([[0], np.cumsum(counts)])
-    parts = {t: homo[offsets[i]:offsets[i + 1]] for i, t in enumerate(ntypes)}
+    parts = {t: homo[offsets[i] : offsets[i + 1]] for i, t in enumerate(ntypes)}
     return write_assignment(out_dir, parts, k, algorithm)

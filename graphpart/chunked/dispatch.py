@@ -71,7 +71,9 @@ def _node_data_rows(client, plan: Plan, progress: bool) -> dict[tuple[int, int],
     return out
 
 
-def _shuffle(client, plan: Plan, progress: bool) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+def _shuffle(
+    client, plan: Plan, progress: bool
+) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
     """Phase 1 on every chunk; returns per edge type the (chunks, parts) counts and the chunk rows, and the
     number of edges leaving each partition."""
     meta = plan.meta
@@ -80,22 +82,32 @@ def _shuffle(client, plan: Plan, progress: bool) -> tuple[list[np.ndarray], list
     for (ti, k), rows in node_rows.items():
         t, name = plan.maps.ntypes[ti], plan.node_names(ti)[k]
         if int(rows.sum()) != meta.num_nodes[t]:
-            raise GraphpartError(f"{meta.path}: node_data[{t!r}][{name!r}] has {int(rows.sum())} rows in its "
-                                 f"chunks, but node type {t!r} has {meta.num_nodes[t]} nodes")
+            raise GraphpartError(
+                f"{meta.path}: node_data[{t!r}][{name!r}] has {int(rows.sum())} rows in its "
+                f"chunks, but node type {t!r} has {meta.num_nodes[t]} nodes"
+            )
         row0 = np.cumsum(rows) - rows
         node_args += [(plan, ti, k, c, int(row0[c])) for c in range(len(rows))]
-    edge_args = [(plan, ei, c) for ei, e in enumerate(plan.etypes) for c in range(len(meta.edges[e].paths))]
+    edge_args = [
+        (plan, ei, c) for ei, e in enumerate(plan.etypes) for c in range(len(meta.edges[e].paths))
+    ]
     results = run_tasks(client, shuffle_edges, edge_args, progress, "shuffle-edges")
     run_tasks(client, shuffle_node_data, node_args, progress, "shuffle-node-data")
     counts, rows = [], []
-    leaving = np.sum([r[2] for r in results], axis=0) if results else np.zeros(plan.num_parts, dtype=np.int64)
+    leaving = (
+        np.sum([r[2] for r in results], axis=0)
+        if results
+        else np.zeros(plan.num_parts, dtype=np.int64)
+    )
     for ei, e in enumerate(plan.etypes):
         mine = [r for a, r in zip(edge_args, results) if a[1] == ei]
         counts.append(np.stack([c for c, _, _ in mine]).astype(np.int64))
         rows.append(np.array([n for _, n, _ in mine], dtype=np.int64))
         if int(rows[-1].sum()) != meta.num_edges[e]:
-            raise GraphpartError(f"{meta.path}: edge type {etype_str(e)!r} has {int(rows[-1].sum())} edges in its "
-                                 f"chunks, but num_edges_per_type says {meta.num_edges[e]}")
+            raise GraphpartError(
+                f"{meta.path}: edge type {etype_str(e)!r} has {int(rows[-1].sum())} edges in its "
+                f"chunks, but num_edges_per_type says {meta.num_edges[e]}"
+            )
     return counts, rows, leaving
 
 
@@ -103,23 +115,38 @@ def _merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) ->
     """Concatenate the per-partition original ids into one ``.npy`` per type (bounded: one part at a time)."""
     folder = tmp / fname.removesuffix(".pt")
     folder.mkdir()
-    maps = {t: np.lib.format.open_memmap(folder / f"{t}.npy", mode="w+", dtype=np.int64, shape=(n,))
-            for t, n in sizes.items()}
+    maps = {
+        t: np.lib.format.open_memmap(folder / f"{t}.npy", mode="w+", dtype=np.int64, shape=(n,))
+        for t, n in sizes.items()
+    }
     pos = dict.fromkeys(sizes, 0)
     for p in range(num_parts):
         part = torch.load(tmp / f"part{p}" / fname, weights_only=True, mmap=True)
         for t, ids in part.items():
-            maps[t][pos[t]:pos[t] + len(ids)] = ids.numpy()
+            maps[t][pos[t] : pos[t] + len(ids)] = ids.numpy()
             pos[t] += len(ids)
     for m in maps.values():
         m.flush()
 
 
-def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
-             num_hops: int = 1, graph_name: str | None = None, save_orig_nids: bool = False,
-             save_orig_eids: bool = False, scheduler: str | None = None, client=None, workers: int = 2,
-             threads_per_worker: int = 1, memory_limit: str | int | None = "auto", processes: bool = True,
-             progress: bool = False, format: str = "graphpart") -> Path:
+def dispatch(
+    in_dir: str | os.PathLike,
+    partitions_dir: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    *,
+    num_hops: int = 1,
+    graph_name: str | None = None,
+    save_orig_nids: bool = False,
+    save_orig_eids: bool = False,
+    scheduler: str | None = None,
+    client=None,
+    workers: int = 2,
+    threads_per_worker: int = 1,
+    memory_limit: str | int | None = "auto",
+    processes: bool = True,
+    progress: bool = False,
+    format: str = "graphpart",
+) -> Path:
     """Write the partitions of a chunked graph under an assignment; returns the config path.
 
     Parameters
@@ -154,8 +181,10 @@ def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_d
     meta = read_metadata(in_dir)
     num_hops = check_count(num_hops, "num_hops")
     if num_hops > 1:
-        raise GraphpartError(f"dispatch writes num_hops 0 or 1, got {num_hops}; for more hops partition in memory "
-                             "with partition_graph")
+        raise GraphpartError(
+            f"dispatch writes num_hops 0 or 1, got {num_hops}; for more hops partition in memory "
+            "with partition_graph"
+        )
     parts, num_parts = read_assignment(partitions_dir, meta)
     algorithm = assignment_algorithm(partitions_dir)
     graph_name = check_graph_name(graph_name or meta.graph_name)
@@ -163,31 +192,73 @@ def dispatch(in_dir: str | os.PathLike, partitions_dir: str | os.PathLike, out_d
     out = Path(out_dir).absolute()
     check_out_path(out)
     ntypes, etypes = sorted(meta.ntypes), tuple(sorted(meta.etypes))
-    with atomic_dir(out) as tmp, dask_client(scheduler, client, workers=workers, threads_per_worker=threads_per_worker,
-                                             memory_limit=memory_limit, processes=processes) as c:
+    with (
+        atomic_dir(out) as tmp,
+        dask_client(
+            scheduler,
+            client,
+            workers=workers,
+            threads_per_worker=threads_per_worker,
+            memory_limit=memory_limit,
+            processes=processes,
+        ) as c,
+    ):
         work = tmp / "_work"
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
         del parts
         plan = Plan(meta, work, maps, etypes, num_hops)
         counts, rows, leaving = _shuffle(c, plan, progress)
-        edge_bounds = block_bounds(np.stack([cnt.sum(axis=0) for cnt in counts], axis=1)
-                                   if counts else np.zeros((num_parts, 0), dtype=np.int64))
+        edge_bounds = block_bounds(
+            np.stack([cnt.sum(axis=0) for cnt in counts], axis=1)
+            if counts
+            else np.zeros((num_parts, 0), dtype=np.int64)
+        )
         file_meta = graphbolt_meta(ntypes, [etype_str(e) for e in etypes])
-        args = [(plan, p, tmp / f"part{p}", counts, rows, edge_bounds, int(leaving[p]), save_orig_nids,
-                 save_orig_eids, format, file_meta)
-                for p in range(num_parts)]
+        args = [
+            (
+                plan,
+                p,
+                tmp / f"part{p}",
+                counts,
+                rows,
+                edge_bounds,
+                int(leaving[p]),
+                save_orig_nids,
+                save_orig_eids,
+                format,
+                file_meta,
+            )
+            for p in range(num_parts)
+        ]
         stats = run_tasks(c, build_part, args, progress, "write-partitions")
         for p, s in enumerate(stats):
-            logger.info("partition %d: %d nodes + %d HALO, %d edges", p, s["nodes"], s["halo_nodes"], s["edges"])
+            logger.info(
+                "partition %d: %d nodes + %d HALO, %d edges",
+                p,
+                s["nodes"],
+                s["halo_nodes"],
+                s["edges"],
+            )
         shutil.rmtree(work)
         if save_orig_nids:
             _merge_orig(tmp, num_parts, ORIG_NIDS, {t: meta.num_nodes[t] for t in ntypes})
         if save_orig_eids:
-            _merge_orig(tmp, num_parts, ORIG_EIDS, {etype_str(e): meta.num_edges[e] for e in etypes})
+            _merge_orig(
+                tmp, num_parts, ORIG_EIDS, {etype_str(e): meta.num_edges[e] for e in etypes}
+            )
         for stale in tmp.rglob(".*.tmp"):  # left by a task that died and was rerun elsewhere
             stale.unlink()
-        cfg = build_config(graph_name, algorithm, num_hops, 1, maps.bounds, edge_bounds, ntypes,
-                           [etype_str(e) for e in etypes], format)
+        cfg = build_config(
+            graph_name,
+            algorithm,
+            num_hops,
+            1,
+            maps.bounds,
+            edge_bounds,
+            ntypes,
+            [etype_str(e) for e in etypes],
+            format,
+        )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
 
@@ -204,12 +275,19 @@ def load_orig_ids(config_path: str | os.PathLike):
     cfg = read_config(config_path)
     root = Path(config_path).parent
     out = []
-    for folder, types, key in (("orig_nids", cfg["_ntypes"], str), ("orig_eids", cfg["_etypes"], parse_etype)):
+    for folder, types, key in (
+        ("orig_nids", cfg["_ntypes"], str),
+        ("orig_eids", cfg["_etypes"], parse_etype),
+    ):
         if not (root / folder).is_dir():
             out.append(None)
             continue
-        maps = {key(t): torch.from_numpy(np.load(root / folder / f"{t}.npy", mmap_mode="r", allow_pickle=False)
-                                         .copy()) for t in types}
+        maps = {
+            key(t): torch.from_numpy(
+                np.load(root / folder / f"{t}.npy", mmap_mode="r", allow_pickle=False).copy()
+            )
+            for t in types
+        }
         homogeneous = len(cfg["_ntypes"]) == 1 and len(cfg["_etypes"]) == 1
         out.append(next(iter(maps.values())) if homogeneous else maps)
     return tuple(out)

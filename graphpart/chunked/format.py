@@ -95,10 +95,16 @@ def _str_list(meta: dict, key: str, path: Path) -> list[str]:
 def _counts(meta: dict, key: str, n: int, path: Path) -> list[int]:
     v = meta.get(key)
     if v is None:
-        raise _fail(path, f"'{key}' is missing; it must list {n} counts (DGL's chunking script "
-                          "omits it, but the pipeline needs it)")
-    if (not isinstance(v, list) or len(v) != n
-            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)):
+        raise _fail(
+            path,
+            f"'{key}' is missing; it must list {n} counts (DGL's chunking script "
+            "omits it, but the pipeline needs it)",
+        )
+    if (
+        not isinstance(v, list)
+        or len(v) != n
+        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)
+    ):
         raise _fail(path, f"'{key}' must be a list of {n} non-negative integers, got {v!r}")
     return v
 
@@ -115,21 +121,32 @@ def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
     if missing:
         raise _fail(path, f"{where}: chunk file(s) missing: {missing}")
     counts = raw.get("counts")
-    if counts is not None and (not isinstance(counts, list) or len(counts) != len(paths)
-                               or not all(isinstance(c, int) and c >= 0 for c in counts)):
-        raise _fail(path, f"{where}.counts must list one non-negative row count per chunk, got {counts!r}")
+    if counts is not None and (
+        not isinstance(counts, list)
+        or len(counts) != len(paths)
+        or not all(isinstance(c, int) and c >= 0 for c in counts)
+    ):
+        raise _fail(
+            path, f"{where}.counts must list one non-negative row count per chunk, got {counts!r}"
+        )
     dtype = raw.get("dtype")
     if dtype is not None:
         try:
             np.dtype(dtype)
         except TypeError:
             raise _fail(path, f"{where}.dtype {dtype!r} is not a numpy dtype") from None
-    return ChunkSpec(fmt, paths, tuple(counts) if counts is not None else None, dtype,
-                     tuple(raw.get("shape", ())))
+    return ChunkSpec(
+        fmt,
+        paths,
+        tuple(counts) if counts is not None else None,
+        dtype,
+        tuple(raw.get("shape", ())),
+    )
 
 
-def _data_specs(meta: dict, key: str, known: list[str], root: Path,
-                path: Path) -> dict[str, dict[str, ChunkSpec]]:
+def _data_specs(
+    meta: dict, key: str, known: list[str], root: Path, path: Path
+) -> dict[str, dict[str, ChunkSpec]]:
     """``node_data`` or ``edge_data``: ``{type: {feature: ChunkSpec}}`` for declared types only."""
     out = {}
     kind = "node" if key == "node_data" else "edge"
@@ -187,7 +204,10 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     for e, specs in edge_data.items():
         for k, spec in specs.items():
             if len(spec.paths) != len(edges[e].paths):
-                raise _fail(path, f"edge_data[{etype_str(e)!r}][{k!r}] has {len(spec.paths)} chunks but "
-                                  f"edges[{etype_str(e)!r}] has {len(edges[e].paths)}; edge features must be "
-                                  "chunked like their edges")
+                raise _fail(
+                    path,
+                    f"edge_data[{etype_str(e)!r}][{k!r}] has {len(spec.paths)} chunks but "
+                    f"edges[{etype_str(e)!r}] has {len(edges[e].paths)}; edge features must be "
+                    "chunked like their edges",
+                )
     return ChunkedMetadata(path, name, ntypes, nn, etypes, ne, edges, node_data, edge_data)

@@ -41,10 +41,14 @@ _SPACE = {"name": "csv", "delimiter": " "}
 
 
 def _offsets(meta: ChunkedMetadata) -> np.ndarray:
-    return np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in meta.ntypes])]).astype(np.int64)
+    return np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in meta.ntypes])]).astype(
+        np.int64
+    )
 
 
-def export_parmetis(in_dir: str | os.PathLike, out_dir: str | os.PathLike, graph_name: str | None = None) -> Path:
+def export_parmetis(
+    in_dir: str | os.PathLike, out_dir: str | os.PathLike, graph_name: str | None = None
+) -> Path:
     """Write ``<name>_nodes.txt``, ``<name>_edges.txt`` and ``<name>_stats.txt`` for ParMETIS into ``out_dir``.
 
     The edge list is deduplicated in memory (every edge chunk at once, like METIS).
@@ -89,8 +93,11 @@ def _read_rows(path: Path) -> np.ndarray:
     if path.stat().st_size == 0:
         return np.zeros((0, 0), dtype=np.int64)
     try:
-        table = pcsv.read_csv(path, read_options=pcsv.ReadOptions(autogenerate_column_names=True),
-                              parse_options=pcsv.ParseOptions(delimiter=" "))
+        table = pcsv.read_csv(
+            path,
+            read_options=pcsv.ReadOptions(autogenerate_column_names=True),
+            parse_options=pcsv.ParseOptions(delimiter=" "),
+        )
     except Exception as e:  # pyarrow raises its own error types
         raise GraphpartError(f"{path}: not whitespace-separated integer rows ({e})") from None
     cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
@@ -99,8 +106,12 @@ def _read_rows(path: Path) -> np.ndarray:
     return np.stack(cols, axis=1).astype(np.int64)
 
 
-def import_parmetis(parmetis_dir: str | os.PathLike, in_dir: str | os.PathLike, out_dir: str | os.PathLike,
-                    graph_name: str | None = None) -> Path:
+def import_parmetis(
+    parmetis_dir: str | os.PathLike,
+    in_dir: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    graph_name: str | None = None,
+) -> Path:
     """Turn ParMETIS's ``p<i>-<name>_nodes.txt`` files into assignment files in ``out_dir``.
 
     Every node of the chunked graph in ``in_dir`` must appear in exactly one file.
@@ -112,7 +123,9 @@ def import_parmetis(parmetis_dir: str | os.PathLike, in_dir: str | os.PathLike, 
     while (folder / f"p{len(files)}-{name}_nodes.txt").is_file():
         files.append(folder / f"p{len(files)}-{name}_nodes.txt")
     if not files:
-        raise GraphpartError(f"no ParMETIS output in {folder}: expected p0-{name}_nodes.txt, p1-{name}_nodes.txt, ...")
+        raise GraphpartError(
+            f"no ParMETIS output in {folder}: expected p0-{name}_nodes.txt, p1-{name}_nodes.txt, ..."
+        )
     T = len(meta.ntypes)
     parts = {t: np.full(meta.num_nodes[t], -1, dtype=np.int64) for t in meta.ntypes}
     seen = {t: np.zeros(meta.num_nodes[t], dtype=np.int64) for t in meta.ntypes}
@@ -121,21 +134,29 @@ def import_parmetis(parmetis_dir: str | os.PathLike, in_dir: str | os.PathLike, 
         if rows.size == 0:
             continue
         if rows.shape[1] < 4:
-            raise GraphpartError(f"{path}: rows must be '<node_id> <node_type_id> <weights...> <type_wise_id>', "
-                                 f"got {rows.shape[1]} columns")
+            raise GraphpartError(
+                f"{path}: rows must be '<node_id> <node_type_id> <weights...> <type_wise_id>', "
+                f"got {rows.shape[1]} columns"
+            )
         ntype, typed = rows[:, 1], rows[:, -1]
         if ntype.min() < 0 or ntype.max() >= T:
-            raise GraphpartError(f"{path}: node type ids must lie in 0..{T - 1} (the metadata's node types "
-                                 f"{meta.ntypes}), got {int(ntype.min())}..{int(ntype.max())}")
+            raise GraphpartError(
+                f"{path}: node type ids must lie in 0..{T - 1} (the metadata's node types "
+                f"{meta.ntypes}), got {int(ntype.min())}..{int(ntype.max())}"
+            )
         for ti, t in enumerate(meta.ntypes):  # a loop over node types, not nodes
             ids = typed[ntype == ti]
             if len(ids) and (ids.min() < 0 or ids.max() >= meta.num_nodes[t]):
-                raise GraphpartError(f"{path}: type-wise ids of {t!r} must lie in 0..{meta.num_nodes[t] - 1}")
+                raise GraphpartError(
+                    f"{path}: type-wise ids of {t!r} must lie in 0..{meta.num_nodes[t] - 1}"
+                )
             parts[t][ids] = p
             np.add.at(seen[t], ids, 1)
     for t, count in seen.items():
         if np.any(count != 1):
             bad = int(np.flatnonzero(count != 1)[0])
-            raise GraphpartError(f"ParMETIS output in {folder}: node {bad} of type {t!r} appears {int(count[bad])} "
-                                 "times; every node must appear in exactly one p<i>-*_nodes.txt file")
+            raise GraphpartError(
+                f"ParMETIS output in {folder}: node {bad} of type {t!r} appears {int(count[bad])} "
+                "times; every node must appear in exactly one p<i>-*_nodes.txt file"
+            )
     return write_assignment(out_dir, parts, len(files), "parmetis")

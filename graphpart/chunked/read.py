@@ -23,21 +23,29 @@ def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.nda
     if a.size == 0:
         a = a.reshape(0, 2)
     if a.ndim != 2 or a.shape[1] < 2 or a.dtype.kind not in "iu":
-        raise GraphpartError(f"{spec.paths[i]}: an edge chunk must hold two integer columns (src dst), "
-                             f"got shape {a.shape} and dtype {a.dtype}")
+        raise GraphpartError(
+            f"{spec.paths[i]}: an edge chunk must hold two integer columns (src dst), "
+            f"got shape {a.shape} and dtype {a.dtype}"
+        )
     if spec.counts is not None and len(a) != spec.counts[i]:
-        raise GraphpartError(f"{spec.paths[i]}: {len(a)} edges, but metadata counts say {spec.counts[i]}")
+        raise GraphpartError(
+            f"{spec.paths[i]}: {len(a)} edges, but metadata counts say {spec.counts[i]}"
+        )
     src, dst = a[:, 0].astype(np.int64), a[:, 1].astype(np.int64)
     for ids, t, side in ((src, etype[0], "source"), (dst, etype[2], "destination")):
         n = meta.num_nodes[t]
         if len(ids) and (ids.min() < 0 or ids.max() >= n):
             bad = ids[(ids < 0) | (ids >= n)][0]
-            raise GraphpartError(f"{spec.paths[i]}: {side} id {int(bad)} is out of range for node type "
-                                 f"{t!r}, which has {n} nodes")
+            raise GraphpartError(
+                f"{spec.paths[i]}: {side} id {int(bad)} is out of range for node type "
+                f"{t!r}, which has {n} nodes"
+            )
     return src, dst
 
 
-def homogeneous_edges(meta: ChunkedMetadata, ntypes: list[str], etypes: list) -> tuple[np.ndarray, ...]:
+def homogeneous_edges(
+    meta: ChunkedMetadata, ntypes: list[str], etypes: list
+) -> tuple[np.ndarray, ...]:
     """Every edge in homogeneous ids (types numbered in the order given): ``src, dst, etype, typed eid``.
 
     Holds the whole edge list: for the steps that need it in memory (METIS, ParMETIS export).
@@ -62,10 +70,14 @@ def read_data(spec: ChunkSpec, expect_rows: list[int] | None, what: str) -> np.n
     for i in range(len(spec.paths)):
         a = spec.read(i)
         if spec.counts is not None and len(a) != spec.counts[i]:
-            raise GraphpartError(f"{spec.paths[i]}: {len(a)} rows, but metadata counts say {spec.counts[i]}")
+            raise GraphpartError(
+                f"{spec.paths[i]}: {len(a)} rows, but metadata counts say {spec.counts[i]}"
+            )
         if expect_rows is not None and len(a) != expect_rows[i]:
-            raise GraphpartError(f"{spec.paths[i]}: {what} chunk {i} has {len(a)} rows but its edge chunk has "
-                                 f"{expect_rows[i]} edges")
+            raise GraphpartError(
+                f"{spec.paths[i]}: {what} chunk {i} has {len(a)} rows but its edge chunk has "
+                f"{expect_rows[i]} edges"
+            )
         parts.append(a)
     return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
@@ -94,23 +106,30 @@ def load_chunked(path: str | os.PathLike) -> Graph:
         src = np.concatenate([c[0] for c in chunks])
         dst = np.concatenate([c[1] for c in chunks])
         if len(src) != meta.num_edges[e]:
-            raise GraphpartError(f"{meta.path}: edge type {etype_str(e)!r} has {len(src)} edges in its chunks, "
-                                 f"but num_edges_per_type says {meta.num_edges[e]}")
+            raise GraphpartError(
+                f"{meta.path}: edge type {etype_str(e)!r} has {len(src)} edges in its chunks, "
+                f"but num_edges_per_type says {meta.num_edges[e]}"
+            )
         edges[e] = (torch.from_numpy(src), torch.from_numpy(dst))
         rows = [len(c[0]) for c in chunks]
-        edata[e] = {k: torch.from_numpy(read_data(s, rows, f"edge_data[{etype_str(e)!r}][{k!r}]"))
-                    for k, s in meta.edge_data.get(e, {}).items()}
+        edata[e] = {
+            k: torch.from_numpy(read_data(s, rows, f"edge_data[{etype_str(e)!r}][{k!r}]"))
+            for k, s in meta.edge_data.get(e, {}).items()
+        }
     ndata = {}
     for t, fields in meta.node_data.items():
         ndata[t] = {}
         for k, s in fields.items():
             a = read_data(s, None, f"node_data[{t!r}][{k!r}]")
             if len(a) != meta.num_nodes[t]:
-                raise GraphpartError(f"{meta.path}: node_data[{t!r}][{k!r}] has {len(a)} rows, but node type "
-                                     f"{t!r} has {meta.num_nodes[t]} nodes")
+                raise GraphpartError(
+                    f"{meta.path}: node_data[{t!r}][{k!r}] has {len(a)} rows, but node type "
+                    f"{t!r} has {meta.num_nodes[t]} nodes"
+                )
             ndata[t][k] = torch.from_numpy(a)
     if meta.ntypes == ["_N"] and len(meta.etypes) == 1 and meta.etypes[0] == ("_N", "_E", "_N"):
-        (s, d), = edges.values()
-        return Graph.from_edges(s, d, num_nodes=meta.num_nodes["_N"], ndata=ndata.get("_N"),
-                                edata=edata[meta.etypes[0]])
+        ((s, d),) = edges.values()
+        return Graph.from_edges(
+            s, d, num_nodes=meta.num_nodes["_N"], ndata=ndata.get("_N"), edata=edata[meta.etypes[0]]
+        )
     return Graph.from_typed_edges(edges, num_nodes=meta.num_nodes, ndata=ndata, edata=edata)

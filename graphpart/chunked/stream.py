@@ -37,15 +37,25 @@ logger = logging.getLogger(__name__)
 class _State:
     """Partition of every homogeneous node (-1 while unplaced) and loads per (node type, part)."""
 
-    def __init__(self, counts: np.ndarray, k: int, slack: float, algorithm: str, num_edges: int,
-                 gamma: float, alpha: float | None) -> None:
+    def __init__(
+        self,
+        counts: np.ndarray,
+        k: int,
+        slack: float,
+        algorithm: str,
+        num_edges: int,
+        gamma: float,
+        alpha: float | None,
+    ) -> None:
         self.k, self.algorithm, self.gamma = k, algorithm, gamma
         self.offsets = np.concatenate([[0], np.cumsum(counts)])
         self.n = int(self.offsets[-1])
         self.part = np.full(self.n, -1, dtype=np.int32)
         self.load = np.zeros((len(counts), k), dtype=np.int64)
         self.cap = np.ceil((1 + slack) * counts / k).astype(np.int64)
-        self.scale = self.n / np.maximum(counts, 1)  # a type's load, as if every node were of that type
+        self.scale = self.n / np.maximum(
+            counts, 1
+        )  # a type's load, as if every node were of that type
         paper = math.sqrt(k) * max(num_edges, 1) / max(self.n, 1) ** gamma
         self.alpha = 0.5 * paper if alpha is None else alpha
 
@@ -64,7 +74,9 @@ class _State:
             load = self.load[t].astype(np.float64)
             counts = nbr_counts[todo]
             if self.algorithm == "fennel":
-                score = counts - self.alpha * self.gamma * (load * self.scale[t, None]) ** (self.gamma - 1)
+                score = counts - self.alpha * self.gamma * (load * self.scale[t, None]) ** (
+                    self.gamma - 1
+                )
             else:
                 score = counts * (1.0 - load / self.cap[t, None])
             score = score - 1e-9 * load  # ties: the lighter part
@@ -90,7 +102,7 @@ class _State:
             slots = np.repeat(np.arange(self.k), room)
             # Water-filling: take the free slots in order of the load each would bring its part to.
             level = self.load[ti][slots] + _rank_within(slots)
-            slots = slots[np.argsort(level, kind="stable")][:len(group)]
+            slots = slots[np.argsort(level, kind="stable")][: len(group)]
             self.part[group] = slots
             self.load[ti] += np.bincount(slots, minlength=self.k)
 
@@ -99,7 +111,9 @@ def _rank_within(values: np.ndarray) -> np.ndarray:
     return group_rank(*group_order(values, int(values.max()) + 1 if len(values) else 0))
 
 
-def _process_chunk(state: _State, u: np.ndarray, v: np.ndarray, batch_size: int, refine: int) -> None:
+def _process_chunk(
+    state: _State, u: np.ndarray, v: np.ndarray, batch_size: int, refine: int
+) -> None:
     a = np.concatenate([u, v])  # undirected: each edge makes both ends neighbours
     b = np.concatenate([v, u])
     mine = state.part[a] < 0
@@ -126,13 +140,23 @@ def _process_chunk(state: _State, u: np.ndarray, v: np.ndarray, batch_size: int,
                 np.subtract.at(state.load, (state.type_of(nodes), state.part[nodes]), 1)
             p = state.part[nb]
             seen = p >= 0
-            counts = np.bincount(r[seen] * k + p[seen], minlength=(stop - start) * k).reshape(stop - start, k)
+            counts = np.bincount(r[seen] * k + p[seen], minlength=(stop - start) * k).reshape(
+                stop - start, k
+            )
             state.place(nodes, counts.astype(np.float64))
 
 
-def stream_partition(meta: ChunkedMetadata, num_parts: int, algorithm: str = "fennel", *,
-                     slack: float = 0.05, gamma: float = 1.5, batch_size: int = 64,
-                     refine: int = 1, alpha: float | None = None) -> np.ndarray:
+def stream_partition(
+    meta: ChunkedMetadata,
+    num_parts: int,
+    algorithm: str = "fennel",
+    *,
+    slack: float = 0.05,
+    gamma: float = 1.5,
+    batch_size: int = 64,
+    refine: int = 1,
+    alpha: float | None = None,
+) -> np.ndarray:
     """Partition of every homogeneous node (types in sorted order), in one pass over the edge chunks.
 
     Parameters
@@ -165,7 +189,9 @@ def stream_partition(meta: ChunkedMetadata, num_parts: int, algorithm: str = "fe
     if algorithm not in STREAMING:
         raise GraphpartError(f"streaming algorithm must be one of {STREAMING}, got {algorithm!r}")
     if not slack >= 0 or not gamma > 1 or int(batch_size) < 1:
-        raise GraphpartError(f"need slack >= 0, gamma > 1 and batch_size >= 1, got {slack}, {gamma}, {batch_size}")
+        raise GraphpartError(
+            f"need slack >= 0, gamma > 1 and batch_size >= 1, got {slack}, {gamma}, {batch_size}"
+        )
     ntypes = sorted(meta.ntypes)
     counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
     state = _State(counts, num_parts, slack, algorithm, sum(meta.num_edges.values()), gamma, alpha)
@@ -174,8 +200,13 @@ def stream_partition(meta: ChunkedMetadata, num_parts: int, algorithm: str = "fe
         for c in range(len(meta.edges[e].paths)):
             s, d = read_edges(meta, e, c)
             _process_chunk(state, s + so, d + do, int(batch_size), int(refine))
-            logger.info("%s: edge chunk %d of %s placed; %d nodes unplaced", algorithm, c, e,
-                        int((state.part < 0).sum()))
+            logger.info(
+                "%s: edge chunk %d of %s placed; %d nodes unplaced",
+                algorithm,
+                c,
+                e,
+                int((state.part < 0).sum()),
+            )
     rest = np.flatnonzero(state.part < 0)
     if len(rest):
         state.fill(rest, state.type_of(rest))

@@ -73,13 +73,17 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     for i, t in enumerate(ntypes):
         n = int((nb[:, i, 1] - nb[:, i, 0]).sum())
         if meta.num_nodes.get(t) != n:
-            problems.append(f"node type {t!r}: {n} nodes in the partitions, {meta.num_nodes.get(t)} in the chunks")
+            problems.append(
+                f"node type {t!r}: {n} nodes in the partitions, {meta.num_nodes.get(t)} in the chunks"
+            )
     by_name = {etype_str(e): e for e in meta.etypes}
     for i, e in enumerate(etypes):
         m = int((eb[:, i, 1] - eb[:, i, 0]).sum())
         if e not in by_name or meta.num_edges[by_name[e]] != m:
-            problems.append(f"edge type {e!r}: {m} edges in the partitions, "
-                            f"{meta.num_edges.get(by_name.get(e))} in the chunks")
+            problems.append(
+                f"edge type {e!r}: {m} edges in the partitions, "
+                f"{meta.num_edges.get(by_name.get(e))} in the chunks"
+            )
     if problems:
         return result
     parts = [load_partition(config, p) for p in range(cfg["num_parts"])]
@@ -104,7 +108,9 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
             checked["node feature rows"] = checked.get("node feature rows", 0) + len(full)
     for t, count in owners.items():
         if np.any(count != 1):
-            problems.append(f"node type {t!r}: {int((count != 1).sum())} nodes not owned by exactly one partition")
+            problems.append(
+                f"node type {t!r}: {int((count != 1).sum())} nodes not owned by exactly one partition"
+            )
     checked["nodes (ownership)"] = sum(len(c) for c in owners.values())
     for i, name in enumerate(etypes):
         e = by_name[name]
@@ -121,18 +127,28 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
             inner_e = lg.edata["inner_edge"].numpy().astype(bool)[sel]
             on, ntp = lg.ndata["orig_id"].numpy(), _types(lg, "n", lg.num_nodes())
             si, di = ntypes.index(e[0]), ntypes.index(e[2])
-            good = ((on[ls] == src[oe]) & (on[ld] == dst[oe]) & (ntp[ls] == si) & (ntp[ld] == di))
+            good = (on[ls] == src[oe]) & (on[ld] == dst[oe]) & (ntp[ls] == si) & (ntp[ld] == di)
             if not good.all():
-                problems.append(f"partition {p}: {int((~good).sum())} {name!r} edges whose endpoints differ "
-                                "from the chunks")
+                problems.append(
+                    f"partition {p}: {int((~good).sum())} {name!r} edges whose endpoints differ "
+                    "from the chunks"
+                )
             if not lg.ndata["inner_node"].numpy().astype(bool)[ld[inner_e]].all():
-                problems.append(f"partition {p}: owned {name!r} edges whose destination it does not own")
+                problems.append(
+                    f"partition {p}: owned {name!r} edges whose destination it does not own"
+                )
             np.add.at(covered, oe[inner_e], 1)
             for k, full in feats.items():
                 got = (data.edge_feats or {}).get(f"{name}/{k}")
                 if got is None or not np.array_equal(got.numpy(), full[oe[inner_e]]):
-                    problems.append(f"partition {p}: edge feature {name}/{k} differs from the chunks")
-            checked["local edges, owned and HALO (endpoints)"] = checked.get("local edges, owned and HALO (endpoints)", 0) + int(sel.sum())
+                    problems.append(
+                        f"partition {p}: edge feature {name}/{k} differs from the chunks"
+                    )
+            checked["local edges, owned and HALO (endpoints)"] = checked.get(
+                "local edges, owned and HALO (endpoints)", 0
+            ) + int(sel.sum())
         if np.any(covered != 1):
-            problems.append(f"edge type {name!r}: {int((covered != 1).sum())} edges not owned exactly once")
+            problems.append(
+                f"edge type {name!r}: {int((covered != 1).sum())} edges not owned exactly once"
+            )
     return result

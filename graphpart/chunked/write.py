@@ -25,13 +25,14 @@ def _bounds(n: int, k: int) -> np.ndarray:
     return (np.arange(k + 1, dtype=np.int64) * n) // k
 
 
-def _write_chunks(folder: Path, stem: str, array: np.ndarray, k: int, fmt: dict, root: Path,
-                  data: bool) -> dict:
+def _write_chunks(
+    folder: Path, stem: str, array: np.ndarray, k: int, fmt: dict, root: Path, data: bool
+) -> dict:
     cut = _bounds(len(array), k)
     paths = []
     for i in range(k):
         file = folder / f"{stem}-part{i}{FORMATS[fmt['name']]}"
-        write_array(file, array[cut[i]:cut[i + 1]], fmt)
+        write_array(file, array[cut[i] : cut[i + 1]], fmt)
         paths.append(file.relative_to(root).as_posix())
     spec = {"format": fmt, "data": paths, "counts": np.diff(cut).tolist()}
     if data:
@@ -40,9 +41,17 @@ def _write_chunks(folder: Path, stem: str, array: np.ndarray, k: int, fmt: dict,
     return spec
 
 
-def write_chunked(g: Graph, out_dir: str | os.PathLike, num_chunks: int, *, graph_name: str | None = None,
-                  edge_format: str = "csv", node_data_format: str = "numpy", edge_data_format: str = "numpy",
-                  delimiter: str = " ") -> Path:
+def write_chunked(
+    g: Graph,
+    out_dir: str | os.PathLike,
+    num_chunks: int,
+    *,
+    graph_name: str | None = None,
+    edge_format: str = "csv",
+    node_data_format: str = "numpy",
+    edge_data_format: str = "numpy",
+    delimiter: str = " ",
+) -> Path:
     """Write ``g`` (data included) as a chunked graph under ``out_dir``; returns the metadata path.
 
     Every edge type and every feature is split into ``num_chunks`` near-equal
@@ -67,33 +76,68 @@ def write_chunked(g: Graph, out_dir: str | os.PathLike, num_chunks: int, *, grap
     out_dir = Path(out_dir)
     name = check_graph_name(graph_name if graph_name is not None else out_dir.name)
     fmts = {}
-    for kind, f in (("edge_format", edge_format), ("node_data_format", node_data_format),
-                    ("edge_data_format", edge_data_format)):
+    for kind, f in (
+        ("edge_format", edge_format),
+        ("node_data_format", node_data_format),
+        ("edge_data_format", edge_data_format),
+    ):
         fmts[kind] = check_format({"name": f, "delimiter": delimiter}, kind)
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / METADATA).is_file():
-        raise GraphpartError(f"{out_dir} exists and is not a chunked graph folder; refusing to replace it")
+        raise GraphpartError(
+            f"{out_dir} exists and is not a chunked graph folder; refusing to replace it"
+        )
     with atomic_dir(out_dir) as tmp:
         for sub in ("edges", "node_data", "edge_data"):
             (tmp / sub).mkdir()
-        meta = {"graph_name": name, "node_type": g.ntypes,
-                "num_nodes_per_type": [g.num_nodes(t) for t in g.ntypes],
-                "edge_type": [etype_str(e) for e in g.canonical_etypes],
-                "num_edges_per_type": [g.num_edges(e) for e in g.canonical_etypes],
-                "edges": {}, "node_data": {}, "edge_data": {}}
+        meta = {
+            "graph_name": name,
+            "node_type": g.ntypes,
+            "num_nodes_per_type": [g.num_nodes(t) for t in g.ntypes],
+            "edge_type": [etype_str(e) for e in g.canonical_etypes],
+            "num_edges_per_type": [g.num_edges(e) for e in g.canonical_etypes],
+            "edges": {},
+            "node_data": {},
+            "edge_data": {},
+        }
         for e in g.canonical_etypes:
             s, d = g.edges(e)
             pairs = np.stack([s.numpy(), d.numpy()], axis=1).astype(np.int64)
-            meta["edges"][etype_str(e)] = _write_chunks(tmp / "edges", etype_str(e).replace(":", "_"), pairs, k,
-                                                        fmts["edge_format"], tmp, data=False)
-            fields = {name_: _write_chunks(tmp / "edge_data", f"{etype_str(e).replace(':', '_')}-{name_}",
-                                           v.numpy(), k, fmts["edge_data_format"], tmp, data=True)
-                      for name_, v in g.edge_data(e).items()}
+            meta["edges"][etype_str(e)] = _write_chunks(
+                tmp / "edges",
+                etype_str(e).replace(":", "_"),
+                pairs,
+                k,
+                fmts["edge_format"],
+                tmp,
+                data=False,
+            )
+            fields = {
+                name_: _write_chunks(
+                    tmp / "edge_data",
+                    f"{etype_str(e).replace(':', '_')}-{name_}",
+                    v.numpy(),
+                    k,
+                    fmts["edge_data_format"],
+                    tmp,
+                    data=True,
+                )
+                for name_, v in g.edge_data(e).items()
+            }
             if fields:
                 meta["edge_data"][etype_str(e)] = fields
         for t in g.ntypes:
-            fields = {name_: _write_chunks(tmp / "node_data", f"{t}-{name_}", v.numpy(), k,
-                                           fmts["node_data_format"], tmp, data=True)
-                      for name_, v in g.node_data(t).items()}
+            fields = {
+                name_: _write_chunks(
+                    tmp / "node_data",
+                    f"{t}-{name_}",
+                    v.numpy(),
+                    k,
+                    fmts["node_data_format"],
+                    tmp,
+                    data=True,
+                )
+                for name_, v in g.node_data(t).items()
+            }
             if fields:
                 meta["node_data"][t] = fields
         (tmp / METADATA).write_text(json.dumps(meta, indent=2))

@@ -52,13 +52,23 @@ def attach_node_data(
         )
     rng = check_random_state(rng)
     n = g.num_nodes()
-    fracs = [_fraction(f, name) for f, name in
-             ((train_frac, "train_frac"), (val_frac, "val_frac"), (test_frac, "test_frac"))]
+    fracs = [
+        _fraction(f, name)
+        for f, name in (
+            (train_frac, "train_frac"),
+            (val_frac, "val_frac"),
+            (test_frac, "test_frac"),
+        )
+    ]
     if sum(fracs) > 1.0 + 1e-9:
         raise GraphpartError(
             f"train_frac + val_frac + test_frac must be at most 1, got {sum(fracs):.3g}"
         )
-    if isinstance(num_classes, bool) or not isinstance(num_classes, numbers.Integral) or num_classes < 0:
+    if (
+        isinstance(num_classes, bool)
+        or not isinstance(num_classes, numbers.Integral)
+        or num_classes < 0
+    ):
         raise GraphpartError(f"num_classes must be a non-negative int, got {num_classes!r}")
     if isinstance(feat_dim, bool) or not isinstance(feat_dim, numbers.Integral) or feat_dim < 0:
         raise GraphpartError(f"feat_dim must be a non-negative int, got {feat_dim!r}")

@@ -171,5 +171,5 @@ def format_lines(values: np.ndarray, counts: np.ndarray) -> bytes:
         has = ndig > j
         out[vstart[has] + ndig[has] - 1 - j] = 48 + (values[has] // 10**j) % 10
     out[vstart[last] + ndig[last]] = ord("\n")
-    out[start[len(values):]] = ord("\n")
+    out[start[len(values) :]] = ord("\n")
     return out.tobytes()

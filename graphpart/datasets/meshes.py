@@ -19,6 +19,8 @@ METIS_GRAPHS_DIR = Path("/usr/share/doc/libmetis-dev/examples/graphs")
 def metis_graphs_dir() -> Path:
     """The folder of METIS's example graphs: ``$GRAPHPART_METIS_GRAPHS_DIR``, else Debian's."""
     return Path(os.environ.get("GRAPHPART_METIS_GRAPHS_DIR") or METIS_GRAPHS_DIR)
+
+
 #: Example name -> file name.
 METIS_GRAPHS = {
     "4elt": "4elt.graph",
@@ -50,7 +52,9 @@ def load_metis_graph(name: str, path: str | os.PathLike | None = None, cache: bo
     7434
     """
     if name not in METIS_GRAPHS:
-        raise GraphpartError(f"unknown METIS example {name!r}; expected one of {list(METIS_GRAPHS)}")
+        raise GraphpartError(
+            f"unknown METIS example {name!r}; expected one of {list(METIS_GRAPHS)}"
+        )
     folder = metis_graphs_dir() if path is None else Path(path)
     file = folder / METIS_GRAPHS[name]
     if not file.is_file():

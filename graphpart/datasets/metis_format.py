@@ -213,8 +213,9 @@ def write_metis_graph(
     width = per_edge.shape[1]
     counts = ncon + deg * width
     line_id = np.concatenate([np.repeat(np.arange(n), ncon), np.repeat(src, width)])
-    values = np.concatenate([vw.reshape(-1) if vw is not None else np.zeros(0, np.int64),
-                             per_edge.reshape(-1)])
+    values = np.concatenate(
+        [vw.reshape(-1) if vw is not None else np.zeros(0, np.int64), per_edge.reshape(-1)]
+    )
     values = values[np.argsort(line_id, kind="stable")]
     header = f"{n} {len(src) // 2}"
     if vw is not None:

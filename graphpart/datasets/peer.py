@@ -29,6 +29,8 @@ def peer_partitions(graph: str = "karate", peer: str = "dgl") -> Path:
     ('karate', 23, ['_N/feat', '_N/label', '_N/train_mask'])
     """
     if graph not in PEER_GRAPHS or peer not in PEERS:
-        raise GraphpartError(f"peer_partitions takes graph in {PEER_GRAPHS} and peer in {PEERS}, "
-                             f"got {graph!r}, {peer!r}")
+        raise GraphpartError(
+            f"peer_partitions takes graph in {PEER_GRAPHS} and peer in {PEERS}, "
+            f"got {graph!r}, {peer!r}"
+        )
     return _ROOT / graph / peer / f"{graph}.json" if peer == "dgl" else _ROOT / graph / peer

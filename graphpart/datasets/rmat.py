@@ -68,7 +68,11 @@ def rmat(
     """
     if isinstance(scale, bool) or not isinstance(scale, numbers.Integral) or not 0 <= scale <= 31:
         raise GraphpartError(f"scale must be an int in [0, 31], got {scale!r}")
-    if isinstance(edge_factor, bool) or not isinstance(edge_factor, numbers.Integral) or edge_factor < 0:
+    if (
+        isinstance(edge_factor, bool)
+        or not isinstance(edge_factor, numbers.Integral)
+        or edge_factor < 0
+    ):
         raise GraphpartError(f"edge_factor must be a non-negative int, got {edge_factor!r}")
     probs = [a, b, c]
     if any(not isinstance(p, numbers.Real) or not p >= 0 for p in probs) or not sum(probs) <= 1:
@@ -95,6 +99,11 @@ def rmat(
     log.debug("rmat scale=%d: %d drawn, %d kept", scale, m, len(s))
     g = Graph.from_edges(s, d, num_nodes=n)
     return attach_node_data(
-        g, rng, num_classes=num_classes, feat_dim=feat_dim,
-        train_frac=train_frac, val_frac=val_frac, test_frac=test_frac,
+        g,
+        rng,
+        num_classes=num_classes,
+        feat_dim=feat_dim,
+        train_frac=train_frac,
+        val_frac=val_frac,
+        test_frac=test_frac,
     )

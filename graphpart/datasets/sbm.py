@@ -18,6 +18,7 @@ __all__ = ["sbm"]
 
 def _triu_pairs(idx: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Row-major index into the strict upper triangle of an ``n x n`` matrix -> (row, col)."""
+
     def row_start(r: np.ndarray) -> np.ndarray:
         return r * n - r * (r + 1) // 2
 
@@ -85,7 +86,9 @@ def sbm(
     (100, True)
     """
     if not isinstance(block_sizes, (list, tuple, np.ndarray, range)):
-        raise GraphpartError(f"block_sizes must be a list of ints, got {type(block_sizes).__name__}")
+        raise GraphpartError(
+            f"block_sizes must be a list of ints, got {type(block_sizes).__name__}"
+        )
     sizes = list(block_sizes)
     for name, p in (("p_in", p_in), ("p_out", p_out)):
         if isinstance(p, bool) or not isinstance(p, numbers.Real):
@@ -93,7 +96,9 @@ def sbm(
     if not sizes or any(
         isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sizes
     ):
-        raise GraphpartError(f"block_sizes must be a non-empty list of non-negative ints, got {sizes!r}")
+        raise GraphpartError(
+            f"block_sizes must be a non-empty list of non-negative ints, got {sizes!r}"
+        )
     k = len(sizes)
     if probs is None:
         probs = np.full((k, k), float(p_out))
@@ -101,13 +106,17 @@ def sbm(
     try:
         probs = np.asarray(probs, dtype=float)
     except (TypeError, ValueError):
-        raise GraphpartError(f"probs must be a {k}x{k} matrix of probabilities, got {probs!r}") from None
+        raise GraphpartError(
+            f"probs must be a {k}x{k} matrix of probabilities, got {probs!r}"
+        ) from None
     if probs.shape != (k, k) or not np.all((probs >= 0) & (probs <= 1)):
         raise GraphpartError(
             f"probs must be a {k}x{k} matrix of probabilities in [0, 1], got shape {probs.shape}"
         )
     if not directed and not np.allclose(probs, probs.T):
-        raise GraphpartError("probs must be symmetric for an undirected SBM (or pass directed=True)")
+        raise GraphpartError(
+            "probs must be symmetric for an undirected SBM (or pass directed=True)"
+        )
     rng = check_random_state(seed)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
     src, dst = [], []
@@ -122,6 +131,11 @@ def sbm(
     g = Graph.from_edges(s, d, num_nodes=int(offsets[-1]))
     labels = np.repeat(np.arange(k), sizes)
     return attach_node_data(
-        g, rng, labels=labels, feat_dim=feat_dim,
-        train_frac=train_frac, val_frac=val_frac, test_frac=test_frac,
+        g,
+        rng,
+        labels=labels,
+        feat_dim=feat_dim,
+        train_frac=train_frac,
+        val_frac=val_frac,
+        test_frac=test_frac,
     )

@@ -31,6 +31,8 @@ WORDNET_DIR = Path("/usr/share/wordnet")
 def wordnet_dir() -> Path:
     """The WordNet database folder: ``$GRAPHPART_WORDNET_DIR``, else Debian's."""
     return Path(os.environ.get("GRAPHPART_WORDNET_DIR") or WORDNET_DIR)
+
+
 _FILES = ("noun", "verb", "adj", "adv")
 #: Synset type letter -> node type.
 NODE_TYPES = {

@@ -14,14 +14,14 @@
 from __future__ import annotations
 
 from .caches import (
-           DYNAMIC_POLICIES,
-           Cache,
-           ClockCache,
-           FIFOCache,
-           LRUCache,
-           SieveCache,
-           StaticCache,
-           make_cache,
+    DYNAMIC_POLICIES,
+    Cache,
+    ClockCache,
+    FIFOCache,
+    LRUCache,
+    SieveCache,
+    StaticCache,
+    make_cache,
 )
 from .oracles import BeladyCache, hotness_order, next_use, oracle_order
 from .orderings import ORDERINGS, degree_order, presample_order, random_order
@@ -31,7 +31,36 @@ from .simulate import CacheRun, HitRateTable, capacity_for, hit_rate_table, simu
 from .store import Feature, LookupStats
 from .trace import Trace, record_trace
 
-__all__ = ["Feature", "LookupStats", "Trace", "record_trace", "random_order", "degree_order", "presample_order",
-           "oracle_order", "hotness_order", "next_use", "ORDERINGS", "Cache", "StaticCache", "LRUCache",
-           "FIFOCache", "ClockCache", "SieveCache", "BeladyCache", "DYNAMIC_POLICIES", "make_cache", "simulate",
-           "CacheRun", "capacity_for", "HitRateTable", "hit_rate_table", "PartitionAccess", "partition_access", "access_by_partition", "node_locality", "LookupSession", "STREAM_POLICIES"]
+__all__ = [
+    "Feature",
+    "LookupStats",
+    "Trace",
+    "record_trace",
+    "random_order",
+    "degree_order",
+    "presample_order",
+    "oracle_order",
+    "hotness_order",
+    "next_use",
+    "ORDERINGS",
+    "Cache",
+    "StaticCache",
+    "LRUCache",
+    "FIFOCache",
+    "ClockCache",
+    "SieveCache",
+    "BeladyCache",
+    "DYNAMIC_POLICIES",
+    "make_cache",
+    "simulate",
+    "CacheRun",
+    "capacity_for",
+    "HitRateTable",
+    "hit_rate_table",
+    "PartitionAccess",
+    "partition_access",
+    "access_by_partition",
+    "node_locality",
+    "LookupSession",
+    "STREAM_POLICIES",
+]

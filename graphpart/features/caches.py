@@ -23,8 +23,17 @@ import torch
 from .._check import as_id_tensor, check_count
 from ..errors import GraphpartError
 
-__all__ = ["Cache", "StaticCache", "LRUCache", "FIFOCache", "ClockCache", "SieveCache", "DYNAMIC_POLICIES",
-           "make_cache"]
+__all__ = [
+    "Cache",
+    "StaticCache",
+    "LRUCache",
+    "FIFOCache",
+    "ClockCache",
+    "SieveCache",
+    "DYNAMIC_POLICIES",
+    "make_cache",
+]
+
 
 class Cache:
     """Base class: slot bookkeeping shared by every policy (see the module docstring)."""
@@ -35,7 +44,9 @@ class Cache:
         self.num_nodes = check_count(num_nodes, "num_nodes")
         self.capacity = check_count(capacity, "capacity")
         if self.capacity > self.num_nodes:
-            raise GraphpartError(f"capacity ({self.capacity}) cannot exceed the number of nodes ({self.num_nodes})")
+            raise GraphpartError(
+                f"capacity ({self.capacity}) cannot exceed the number of nodes ({self.num_nodes})"
+            )
         self.slot_of = torch.full((self.num_nodes,), -1, dtype=torch.int64)
         self.node_in = torch.full((self.capacity,), -1, dtype=torch.int64)
         self.size = 0  # slots [0, size) are filled; eviction only happens once full
@@ -68,7 +79,7 @@ class Cache:
         keep = min(m, self.capacity)  # more misses than slots: the batch's last ones stay
         if keep == 0:
             return out
-        new = misses[m - keep:]
+        new = misses[m - keep :]
         free = min(keep, self.capacity - self.size)
         # victims come from what was cached before this batch, never from slots it fills
         victims = self._victims(keep - free) if keep > free else torch.zeros(0, dtype=torch.int64)
@@ -78,7 +89,7 @@ class Cache:
         self.node_in[slots] = new
         self.slot_of[new] = slots
         self._inserted(slots)
-        out[m - keep:] = slots
+        out[m - keep :] = slots
         return out
 
     # policy hooks ---------------------------------------------------------
@@ -107,7 +118,7 @@ class StaticCache(Cache):
     def __init__(self, order: torch.Tensor, capacity: int) -> None:
         order = as_id_tensor(order, "order")
         super().__init__(len(order), capacity)
-        hot = order[:self.capacity]
+        hot = order[: self.capacity]
         self.node_in[:] = hot
         self.slot_of[hot] = torch.arange(self.capacity)
         self.size = self.capacity
@@ -130,7 +141,7 @@ def _walk(order, total: int, good, k: int):
         count = torch.cumsum(ok, 0)
         if w and int(count[-1]) >= k:
             end = int(torch.searchsorted(count, k))
-            return items[:end + 1], ok[:end + 1], True
+            return items[: end + 1], ok[: end + 1], True
         if w == total:
             return items, ok, False
         w = min(total, 4 * w)
@@ -148,7 +159,7 @@ class _Queue:
         m = len(slots)
         if self.tail + m > len(self.buf):
             self._compact(m)
-        self.buf[self.tail:self.tail + m] = slots
+        self.buf[self.tail : self.tail + m] = slots
         self.pos[slots] = torch.arange(self.tail, self.tail + m)
         self.tail += m
 
@@ -157,13 +168,13 @@ class _Queue:
         self.buf[positions] = -1
 
     def _compact(self, extra: int) -> None:
-        window = self.buf[self.head:self.tail]
+        window = self.buf[self.head : self.tail]
         live = window >= 0
-        hand = int(live[:max(0, self.hand - self.head)].sum())
+        hand = int(live[: max(0, self.hand - self.head)].sum())
         kept = window[live]
         size = max(len(self.buf), 2 * (len(kept) + extra))
         self.buf = torch.full((size,), -1, dtype=torch.int64)
-        self.buf[:len(kept)] = kept
+        self.buf[: len(kept)] = kept
         self.pos[kept] = torch.arange(len(kept))
         self.head, self.tail, self.hand = 0, len(kept), hand
 
@@ -183,7 +194,9 @@ class LRUCache(Cache):
 
     def _victims(self, k: int) -> torch.Tensor:
         q = self.queue
-        items, ok, _ = _walk(lambda w: q.buf[q.head:q.head + w], q.tail - q.head, lambda x: x >= 0, k)
+        items, ok, _ = _walk(
+            lambda w: q.buf[q.head : q.head + w], q.tail - q.head, lambda x: x >= 0, k
+        )
         victims = items[ok]
         q.remove_at(q.pos[victims])
         q.head += len(items)
@@ -213,13 +226,17 @@ def _second_chance(order, total: int, bit: torch.Tensor, k: int) -> tuple[torch.
     ones lose their mark. With fewer than ``k`` unmarked, the hand goes all the way round (clearing every
     mark) and takes the rest in order. Returns the victims' and the last passed entry's places in the walk.
     """
-    items, ok, found = _walk(order, total, lambda e: (e >= 0) & ~bit[e], k)  # a hole reads some bit, masked
+    items, ok, found = _walk(
+        order, total, lambda e: (e >= 0) & ~bit[e], k
+    )  # a hole reads some bit, masked
     alive = items >= 0
     bit[items[alive]] = False
     if found:
         return torch.nonzero(ok).reshape(-1), len(items) - 1
     first = torch.nonzero(ok).reshape(-1)
-    rest = torch.nonzero(alive & ~ok).reshape(-1)[:k - len(first)]  # marked before, in the hand's order
+    rest = torch.nonzero(alive & ~ok).reshape(-1)[
+        : k - len(first)
+    ]  # marked before, in the hand's order
     return torch.cat([first, rest]), int(rest[-1])
 
 
@@ -238,6 +255,7 @@ class ClockCache(Cache):
 
     def _victims(self, k: int) -> torch.Tensor:
         size = self.size
+
         def order(w):  # slots from the hand round the ring
             if self.hand + w <= size:
                 return torch.arange(self.hand, self.hand + w)
@@ -272,16 +290,22 @@ class SieveCache(Cache):
         def order(w):  # buffer positions from the hand to the tail, then from the head
             if hand + w <= tail:
                 return torch.arange(hand, hand + w)
-            return torch.cat([torch.arange(hand, tail), torch.arange(head, head + w - (tail - hand))])
+            return torch.cat(
+                [torch.arange(hand, tail), torch.arange(head, head + w - (tail - hand))]
+            )
 
         walk = order(tail - head)
         idx, last = _second_chance(lambda w: q.buf[walk[:w]], tail - head, self.visited, k)
         positions = walk[idx]
         victims = q.buf[positions]
         q.remove_at(positions)
-        q.hand = int(walk[last]) + 1  # the next newer entry: an older survivor, or this batch's first admission
-        if k == 1 and self.size == self.capacity and not bool((q.buf[q.hand:tail] >= 0).any()):
-            q.hand = q.head  # the newest went and the one entry replacing it is not passed: wrap to the oldest
+        q.hand = (
+            int(walk[last]) + 1
+        )  # the next newer entry: an older survivor, or this batch's first admission
+        if k == 1 and self.size == self.capacity and not bool((q.buf[q.hand : tail] >= 0).any()):
+            q.hand = (
+                q.head
+            )  # the newest went and the one entry replacing it is not passed: wrap to the oldest
         return victims
 
     def _inserted(self, slots: torch.Tensor) -> None:

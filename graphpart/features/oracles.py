@@ -66,7 +66,9 @@ class BeladyCache(Cache):
         self.trace = trace
         self._next = next_use(trace)
         self.never = never = trace.num_batches
-        self.nxt = torch.full((self.capacity,), never, dtype=torch.int64)  # next use of each slot's node
+        self.nxt = torch.full(
+            (self.capacity,), never, dtype=torch.int64
+        )  # next use of each slot's node
         self.step = 0
         if warm and self.capacity:
             first = torch.full((self.num_nodes,), never, dtype=torch.int64)
@@ -84,11 +86,15 @@ class BeladyCache(Cache):
 
     def access(self, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         if self.step >= self.trace.num_batches:
-            raise GraphpartError(f"BeladyCache replays its trace's {self.trace.num_batches} batches; "
-                                 "it was asked for one more")
+            raise GraphpartError(
+                f"BeladyCache replays its trace's {self.trace.num_batches} batches; "
+                "it was asked for one more"
+            )
         a, b = int(self.trace.offsets[self.step]), int(self.trace.offsets[self.step + 1])
         if not torch.equal(ids, self.trace.ids[a:b]):
-            raise GraphpartError(f"BeladyCache: batch {self.step} differs from the trace it was built on")
+            raise GraphpartError(
+                f"BeladyCache: batch {self.step} differs from the trace it was built on"
+            )
         self.step += 1
         nxt = self._next[a:b]
         slots = self.slot_of[ids]
@@ -108,7 +114,7 @@ class BeladyCache(Cache):
         self.slot_of[self.node_in[evicted]] = -1
         self.node_in[evicted] = -1
         self.nxt[evicted] = self.never
-        free = torch.nonzero(self.node_in < 0).reshape(-1)[:len(admitted)]
+        free = torch.nonzero(self.node_in < 0).reshape(-1)[: len(admitted)]
         self._place(free, ids[miss_pos[admitted]], nxt[miss_pos[admitted]])
         self.size = n_in - len(evicted) + len(admitted)
         out[admitted] = free
@@ -122,6 +128,6 @@ def _soonest_mask(when: torch.Tensor, k: int, never: int) -> torch.Tensor:
         return torch.zeros(len(when), dtype=torch.bool)
     t = int(torch.searchsorted(count, k))  # the bucket holding the k-th smallest
     below = when < t
-    at = torch.nonzero(when == t).reshape(-1)[:k - int(below.sum())]
+    at = torch.nonzero(when == t).reshape(-1)[: k - int(below.sum())]
     below[at] = True
     return below

@@ -23,7 +23,14 @@ from ..typing import Seed
 from .oracles import hotness_order, oracle_order
 from .trace import Trace, record_trace
 
-__all__ = ["random_order", "degree_order", "presample_order", "oracle_order", "hotness_order", "ORDERINGS"]
+__all__ = [
+    "random_order",
+    "degree_order",
+    "presample_order",
+    "oracle_order",
+    "hotness_order",
+    "ORDERINGS",
+]
 
 ORDERINGS = ("random", "in-degree", "out-degree", "presample", "oracle")
 
@@ -43,7 +50,11 @@ def degree_order(topo: Topology, direction: str = "in") -> torch.Tensor:
     if direction not in ("in", "out"):
         raise GraphpartError(f"direction must be 'in' or 'out', got {direction!r}")
     rows = "in" if topo.layout == "CSC" else "out"
-    deg = topo.degree() if direction == rows else torch.bincount(topo.indices, minlength=topo.num_nodes)
+    deg = (
+        topo.degree()
+        if direction == rows
+        else torch.bincount(topo.indices, minlength=topo.num_nodes)
+    )
     return hotness_order(deg)
 
 

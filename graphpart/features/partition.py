@@ -20,8 +20,15 @@ from ..typing import IdArray, Seed
 from .simulate import capacity_for
 from .trace import Trace, record_trace
 
-__all__ = ["PartitionAccess", "node_locality", "partition_access", "access_by_partition", "INNER", "HALO",
-           "REMOTE"]
+__all__ = [
+    "PartitionAccess",
+    "node_locality",
+    "partition_access",
+    "access_by_partition",
+    "INNER",
+    "HALO",
+    "REMOTE",
+]
 
 INNER, HALO, REMOTE = 0, 1, 2
 _REMOTE_CACHED = 3  # a remote node the trainer's remote cache holds (only inside partition_access)
@@ -35,7 +42,7 @@ def node_locality(partitioning, part_id: int) -> torch.Tensor:
     loc = torch.full((len(node_part),), REMOTE, dtype=torch.int64)
     loc[node_part == part_id] = INNER
     view = partitioning.view(part_id)
-    halo_new = view.nodes[view.num_inner_nodes:]
+    halo_new = view.nodes[view.num_inner_nodes :]
     loc[torch.from_numpy(partitioning.shuffle.new2old_nid[halo_new])] = HALO
     return loc
 
@@ -53,8 +60,12 @@ class PartitionAccess:
 
     @property
     def totals(self) -> dict[str, int]:
-        return {"inner": int(self.inner.sum()), "halo": int(self.halo.sum()), "remote": int(self.remote.sum()),
-                "remote_cached": int(self.remote_cached.sum())}
+        return {
+            "inner": int(self.inner.sum()),
+            "halo": int(self.halo.sum()),
+            "remote": int(self.remote.sum()),
+            "remote_cached": int(self.remote_cached.sum()),
+        }
 
     @property
     def remote_fraction(self) -> float:
@@ -70,8 +81,14 @@ class PartitionAccess:
         return t["remote_cached"] / t["remote"] if t["remote"] else 0.0
 
 
-def partition_access(partitioning, part_id: int, trace: Trace, *, remote_cache: float = 0.0,
-                     hotness: torch.Tensor | None = None) -> PartitionAccess:
+def partition_access(
+    partitioning,
+    part_id: int,
+    trace: Trace,
+    *,
+    remote_cache: float = 0.0,
+    hotness: torch.Tensor | None = None,
+) -> PartitionAccess:
     """Classify every lookup of ``trace`` (trainer ``part_id``'s) and replay a static remote cache.
 
     ``remote_cache`` is the cache's size as a share of all nodes; it holds the
@@ -80,33 +97,70 @@ def partition_access(partitioning, part_id: int, trace: Trace, *, remote_cache: 
     """
     loc = node_locality(partitioning, part_id)
     if len(loc) != trace.num_nodes:
-        raise GraphpartError(f"the partitioning covers {len(loc)} nodes, the trace {trace.num_nodes}")
+        raise GraphpartError(
+            f"the partitioning covers {len(loc)} nodes, the trace {trace.num_nodes}"
+        )
     code = loc.clone()
     cap = capacity_for(remote_cache, trace.num_nodes)
     if cap:
         hot = (trace.counts() if hotness is None else torch.as_tensor(hotness)).double()
         if len(hot) != len(loc):
-            raise GraphpartError(f"hotness must give one count per node ({len(loc)}), got {len(hot)}")
+            raise GraphpartError(
+                f"hotness must give one count per node ({len(loc)}), got {len(hot)}"
+            )
         hot = torch.where((loc == REMOTE) & (hot > 0), hot, -1.0)
         top = torch.topk(hot, min(cap, len(hot))).indices
         code[top[hot[top] >= 0]] = _REMOTE_CACHED
     b = trace.num_batches
-    counts = torch.bincount(trace.batch_index() * 4 + code[trace.ids], minlength=4 * b).reshape(b, 4).numpy()
+    counts = (
+        torch.bincount(trace.batch_index() * 4 + code[trace.ids], minlength=4 * b)
+        .reshape(b, 4)
+        .numpy()
+    )
     remote = counts[:, REMOTE] + counts[:, _REMOTE_CACHED]
-    return PartitionAccess(part_id, counts[:, INNER], counts[:, HALO], remote, counts[:, _REMOTE_CACHED], cap)
+    return PartitionAccess(
+        part_id, counts[:, INNER], counts[:, HALO], remote, counts[:, _REMOTE_CACHED], cap
+    )
 
 
-def access_by_partition(partitioning, topo, fanouts: Sequence[int], *, seeds: IdArray | None = None,
-                        batch_size: int = 1024, remote_cache: float = 0.0, presample_epochs: int = 1,
-                        epochs: int = 1, seed: Seed = 0) -> list[PartitionAccess]:
+def access_by_partition(
+    partitioning,
+    topo,
+    fanouts: Sequence[int],
+    *,
+    seeds: IdArray | None = None,
+    batch_size: int = 1024,
+    remote_cache: float = 0.0,
+    presample_epochs: int = 1,
+    epochs: int = 1,
+    seed: Seed = 0,
+) -> list[PartitionAccess]:
     """One trainer per partition, sampling its own seeds: lookups by locality, remote cache from pre-sampling."""
     from ..sampling import NeighborLoader
 
     out = []
     for p in range(partitioning.num_parts):
-        loader = NeighborLoader(topo, fanouts, seeds=seeds, batch_size=batch_size, seed=seed,
-                                partitioning=partitioning, part_id=p)
-        hotness = record_trace(loader, presample_epochs).counts() if remote_cache and presample_epochs else None
-        out.append(partition_access(partitioning, p, record_trace(loader, epochs), remote_cache=remote_cache,
-                                    hotness=hotness))
+        loader = NeighborLoader(
+            topo,
+            fanouts,
+            seeds=seeds,
+            batch_size=batch_size,
+            seed=seed,
+            partitioning=partitioning,
+            part_id=p,
+        )
+        hotness = (
+            record_trace(loader, presample_epochs).counts()
+            if remote_cache and presample_epochs
+            else None
+        )
+        out.append(
+            partition_access(
+                partitioning,
+                p,
+                record_trace(loader, epochs),
+                remote_cache=remote_cache,
+                hotness=hotness,
+            )
+        )
     return out

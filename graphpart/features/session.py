@@ -58,19 +58,41 @@ class LookupSession:
     (['in-degree', 'lru'], 3)
     """
 
-    def __init__(self, topo: Topology, fanouts: Sequence[int], *, policies: Sequence[str] = ("in-degree", "lru"),
-                 cache_ratio: float = 0.1, batch_size: int = 1024, seeds: IdArray | None = None,
-                 partitioning=None, part_id: int | None = None, presample_epochs: int = 1, seed: Seed = 0) -> None:
+    def __init__(
+        self,
+        topo: Topology,
+        fanouts: Sequence[int],
+        *,
+        policies: Sequence[str] = ("in-degree", "lru"),
+        cache_ratio: float = 0.1,
+        batch_size: int = 1024,
+        seeds: IdArray | None = None,
+        partitioning=None,
+        part_id: int | None = None,
+        presample_epochs: int = 1,
+        seed: Seed = 0,
+    ) -> None:
         bad = [p for p in policies if p not in STREAM_POLICIES]
         if bad or not policies:
-            raise GraphpartError(f"policies must be a non-empty selection of {list(STREAM_POLICIES)}, got "
-                                 f"{list(policies)}")
+            raise GraphpartError(
+                f"policies must be a non-empty selection of {list(STREAM_POLICIES)}, got "
+                f"{list(policies)}"
+            )
         self.topo = topo
-        self.loader = NeighborLoader(topo, fanouts, seeds=seeds, batch_size=batch_size, seed=seed,
-                                     partitioning=partitioning, part_id=part_id)
+        self.loader = NeighborLoader(
+            topo,
+            fanouts,
+            seeds=seeds,
+            batch_size=batch_size,
+            seed=seed,
+            partitioning=partitioning,
+            part_id=part_id,
+        )
         self.capacity = capacity_for(cache_ratio, topo.num_nodes)
         self.cache_ratio = cache_ratio
-        self.caches: dict[str, Cache] = {p: self._cache(p, presample_epochs, seed) for p in dict.fromkeys(policies)}
+        self.caches: dict[str, Cache] = {
+            p: self._cache(p, presample_epochs, seed) for p in dict.fromkeys(policies)
+        }
         self.locality = node_locality(partitioning, part_id) if partitioning is not None else None
         self.part_id = part_id
         self.lookups: list[int] = []
@@ -86,8 +108,13 @@ class LookupSession:
         if policy == "random":
             order = random_order(n, seed)
         elif policy == "presample":
-            pre = NeighborLoader(self.topo, self.loader.fanouts, seeds=self.loader.seeds,
-                                 batch_size=self.loader.batch_size, seed=_other(seed))
+            pre = NeighborLoader(
+                self.topo,
+                self.loader.fanouts,
+                seeds=self.loader.seeds,
+                batch_size=self.loader.batch_size,
+                seed=_other(seed),
+            )
             order, _ = presample_order(pre, presample_epochs)
         else:
             order = degree_order(self.topo, policy.split("-")[0])
@@ -122,20 +149,31 @@ class LookupSession:
 
     def runs(self) -> list[CacheRun]:
         """One :class:`CacheRun` per policy, over the batches so far."""
-        lookups, epochs = np.asarray(self.lookups, dtype=np.int64), np.asarray(self.epochs, dtype=np.int64)
-        return [CacheRun(p, self.capacity, lookups, np.asarray(h, dtype=np.int64), epochs)
-                for p, h in self.hits.items()]
+        lookups, epochs = (
+            np.asarray(self.lookups, dtype=np.int64),
+            np.asarray(self.epochs, dtype=np.int64),
+        )
+        return [
+            CacheRun(p, self.capacity, lookups, np.asarray(h, dtype=np.int64), epochs)
+            for p, h in self.hits.items()
+        ]
 
     def access(self) -> PartitionAccess | None:
         """Where this trainer's lookups so far landed (``None`` without a partitioning)."""
         if self.locality is None:
             return None
         w = np.asarray(self.where, dtype=np.int64).reshape(-1, 3)
-        return PartitionAccess(self.part_id, w[:, INNER], w[:, HALO], w[:, REMOTE], np.zeros(len(w), np.int64), 0)
+        return PartitionAccess(
+            self.part_id, w[:, INNER], w[:, HALO], w[:, REMOTE], np.zeros(len(w), np.int64), 0
+        )
 
 
 def _other(seed: Seed) -> Seed:
     """A seed for pre-sampling, different from the measured run's."""
     from .._random import check_random_state
 
-    return int(check_random_state(seed).integers(2**31)) if not isinstance(seed, np.random.Generator) else seed
+    return (
+        int(check_random_state(seed).integers(2**31))
+        if not isinstance(seed, np.random.Generator)
+        else seed
+    )

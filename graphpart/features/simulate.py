@@ -76,16 +76,24 @@ def simulate(trace: Trace, cache: Cache, policy: str | None = None) -> CacheRun:
     ([0, 1, 1], 0.333...)
     """
     if cache.num_nodes != trace.num_nodes:
-        raise GraphpartError(f"the cache covers {cache.num_nodes} nodes, the trace {trace.num_nodes}")
+        raise GraphpartError(
+            f"the cache covers {cache.num_nodes} nodes, the trace {trace.num_nodes}"
+        )
     hits = np.zeros(trace.num_batches, dtype=np.int64)
     off = trace.offsets.tolist()
     start = time.perf_counter()
     for i in range(trace.num_batches):
-        hit, _, _ = cache.access(trace.ids[off[i]:off[i + 1]])
+        hit, _, _ = cache.access(trace.ids[off[i] : off[i + 1]])
         hits[i] = int(hit.sum())
     seconds = time.perf_counter() - start
-    return CacheRun(policy or cache.name, cache.capacity, trace.batch_sizes().numpy(), hits, trace.epochs.numpy(),
-                    seconds)
+    return CacheRun(
+        policy or cache.name,
+        cache.capacity,
+        trace.batch_sizes().numpy(),
+        hits,
+        trace.epochs.numpy(),
+        seconds,
+    )
 
 
 def capacity_for(ratio: float, num_nodes: int) -> int:
@@ -106,7 +114,10 @@ class HitRateTable:
 
     def report(self) -> Report:
         """Policies as rows, cache ratios as columns, hit rates in percent."""
-        cols = {f"{r:.0%}": [f"{self.rates[p][i]:.1%}" for p in self.rates] for i, r in enumerate(self.ratios)}
+        cols = {
+            f"{r:.0%}": [f"{self.rates[p][i]:.1%}" for p in self.rates]
+            for i, r in enumerate(self.ratios)
+        }
         cols["kind"] = [self.kinds[p] for p in self.rates]
         return Report("hit rate by cache ratio", cols, {}, index="policy", labels=list(self.rates))
 
@@ -117,9 +128,14 @@ class HitRateTable:
         return self.report()._repr_html_()
 
 
-def hit_rate_table(trace: Trace, ratios: Sequence[float], orders: Mapping[str, torch.Tensor] | None = None,
-                   dynamic: Sequence[str] = tuple(DYNAMIC_POLICIES), oracles: bool = True,
-                   warmup: Trace | None = None) -> HitRateTable:
+def hit_rate_table(
+    trace: Trace,
+    ratios: Sequence[float],
+    orders: Mapping[str, torch.Tensor] | None = None,
+    dynamic: Sequence[str] = tuple(DYNAMIC_POLICIES),
+    oracles: bool = True,
+    warmup: Trace | None = None,
+) -> HitRateTable:
     """Replay ``trace`` through every static ordering in ``orders``, every ``dynamic`` policy and the oracles.
 
     ``warmup`` batches (e.g. the pre-sampling epochs) run through each dynamic

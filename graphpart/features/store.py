@@ -58,9 +58,14 @@ class LookupStats:
         return np.cumsum(self.hits) / np.maximum(np.cumsum(self.rows), 1)
 
     def totals(self) -> dict[str, int]:
-        return {"lookups": self.num_lookups, "rows": sum(self.rows), "hits": sum(self.hits),
-                "misses": sum(self.rows) - sum(self.hits), "hot_bytes": sum(self.hot_bytes),
-                "cold_bytes": sum(self.cold_bytes)}
+        return {
+            "lookups": self.num_lookups,
+            "rows": sum(self.rows),
+            "hits": sum(self.hits),
+            "misses": sum(self.rows) - sum(self.hits),
+            "hot_bytes": sum(self.hot_bytes),
+            "cold_bytes": sum(self.cold_bytes),
+        }
 
 
 def _device(device) -> torch.device:
@@ -104,7 +109,9 @@ class Feature:
     (True, [2])
     """
 
-    def __init__(self, tensor, split_ratio: float = 0.0, order=None, cache: str = "static", device=None) -> None:
+    def __init__(
+        self, tensor, split_ratio: float = 0.0, order=None, cache: str = "static", device=None
+    ) -> None:
         x = torch.as_tensor(tensor)
         if x.dim() == 0:
             raise DataShapeError(f"feature tensor must have one row per node, got a scalar {x!r}")
@@ -116,7 +123,9 @@ class Feature:
         self.capacity = capacity_for(split_ratio, n)
         self.split_ratio = float(split_ratio)
         if cache != "static" and cache not in DYNAMIC_POLICIES:
-            raise GraphpartError(f"cache must be 'static' or one of {sorted(DYNAMIC_POLICIES)}, got {cache!r}")
+            raise GraphpartError(
+                f"cache must be 'static' or one of {sorted(DYNAMIC_POLICIES)}, got {cache!r}"
+            )
         self.cache_policy = cache
         self.device = _device(device)
         on_gpu = self.device.type == "cuda"
@@ -125,25 +134,33 @@ class Feature:
             order = torch.arange(n)
         order = as_id_tensor(order, "order")
         if len(order) != n or (n and not torch.equal(torch.sort(order).values, torch.arange(n))):
-            raise GraphpartError(f"order must be a permutation of the {n} node ids, got {len(order)} ids "
-                                 f"{order[:5].tolist()}...")
+            raise GraphpartError(
+                f"order must be a permutation of the {n} node ids, got {len(order)} ids "
+                f"{order[:5].tolist()}..."
+            )
         self.order = order
         if cache == "static":
             self.cache = StaticCache(order, self.capacity)
-            hot_ids = order[:self.capacity]
-            self._is_hot = torch.zeros(n, dtype=torch.bool)  # cache.slot_of >= 0, one byte a node: cheaper to gather
+            hot_ids = order[: self.capacity]
+            self._is_hot = torch.zeros(
+                n, dtype=torch.bool
+            )  # cache.slot_of >= 0, one byte a node: cheaper to gather
             self._is_hot[hot_ids] = True
             if on_gpu:  # hot rows copied to the GPU; every row stays in pinned host memory
                 self._hot = x[hot_ids].to(self.device)
                 self._slot = self.cache.slot_of.to(self.device)
         else:
             self.cache = make_cache(cache, n, self.capacity)
-            self._hot = torch.empty((self.capacity, *self.row_shape), dtype=x.dtype, device=self.device)
+            self._hot = torch.empty(
+                (self.capacity, *self.row_shape), dtype=x.dtype, device=self.device
+            )
         self.cold = x.pin_memory() if on_gpu else x
 
     def __repr__(self) -> str:
-        return (f"Feature({self.num_nodes} rows of {self.row_shape}, {self.dtype}, split_ratio={self.split_ratio}, "
-                f"cache={self.cache_policy!r}, device={self.device})")
+        return (
+            f"Feature({self.num_nodes} rows of {self.row_shape}, {self.dtype}, split_ratio={self.split_ratio}, "
+            f"cache={self.cache_policy!r}, device={self.device})"
+        )
 
     def __len__(self) -> int:
         return self.num_nodes
@@ -160,7 +177,7 @@ class Feature:
         host tensor and a mask marks them); this property gathers it on demand.
         """
         if self.cache_policy == "static" and self.device.type == "cpu":
-            return self.cold[self.order[:self.capacity]]
+            return self.cold[self.order[: self.capacity]]
         return self._hot
 
     def reset_stats(self) -> None:
@@ -192,9 +209,13 @@ class Feature:
         hot_pos = torch.nonzero(hot).reshape(-1)
         cold_pos = torch.nonzero(~hot).reshape(-1)
         out.index_copy_(0, hot_pos, torch.index_select(self._hot, 0, slot[hot_pos]))
-        if len(cold_pos):  # gather on the host straight into pinned memory, then one copy over the bus
+        if len(
+            cold_pos
+        ):  # gather on the host straight into pinned memory, then one copy over the bus
             cold_ids = ids_dev[cold_pos].cpu()
-            staged = torch.empty((len(cold_ids), *self.row_shape), dtype=self.dtype, pin_memory=True)
+            staged = torch.empty(
+                (len(cold_ids), *self.row_shape), dtype=self.dtype, pin_memory=True
+            )
             torch.index_select(self.cold, 0, cold_ids, out=staged)
             out.index_copy_(0, cold_pos, staged.to(dev, non_blocking=True))
         self.stats.record(len(ids), len(hot_pos), len(hot_pos) * rb, len(cold_pos) * rb)
@@ -207,18 +228,27 @@ class Feature:
         hit_pos = torch.nonzero(hit).reshape(-1)
         miss_pos = torch.nonzero(~hit).reshape(-1)
         rows = torch.empty((len(uniq), *self.row_shape), dtype=self.dtype, device=dev)
-        rows.index_copy_(0, hit_pos.to(dev), torch.index_select(self._hot, 0, slots[hit_pos].to(dev)))
+        rows.index_copy_(
+            0, hit_pos.to(dev), torch.index_select(self._hot, 0, slots[hit_pos].to(dev))
+        )
         if len(miss_pos):
             if dev.type == "cuda":
-                staged = torch.empty((len(miss_pos), *self.row_shape), dtype=self.dtype, pin_memory=True)
-                fetched = torch.index_select(self.cold, 0, uniq[miss_pos], out=staged).to(dev, non_blocking=True)
+                staged = torch.empty(
+                    (len(miss_pos), *self.row_shape), dtype=self.dtype, pin_memory=True
+                )
+                fetched = torch.index_select(self.cold, 0, uniq[miss_pos], out=staged).to(
+                    dev, non_blocking=True
+                )
             else:
                 fetched = torch.index_select(self.cold, 0, uniq[miss_pos])
             rows.index_copy_(0, miss_pos.to(dev), fetched)
             admitted = torch.nonzero(miss_slots >= 0).reshape(-1)
             if len(admitted):
-                self._hot.index_copy_(0, miss_slots[admitted].to(dev), torch.index_select(fetched, 0,
-                                                                                          admitted.to(dev)))
+                self._hot.index_copy_(
+                    0,
+                    miss_slots[admitted].to(dev),
+                    torch.index_select(fetched, 0, admitted.to(dev)),
+                )
         hits = int(hit[inverse].sum())
         rb = self.row_bytes
         self.stats.record(len(ids), hits, hits * rb, len(miss_pos) * rb)

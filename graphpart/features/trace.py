@@ -33,13 +33,17 @@ class Trace:
     epochs: torch.Tensor
 
     @classmethod
-    def from_batches(cls, batches: Iterable, num_nodes: int, epochs: Iterable[int] | None = None) -> "Trace":
+    def from_batches(
+        cls, batches: Iterable, num_nodes: int, epochs: Iterable[int] | None = None
+    ) -> "Trace":
         """From a sequence of id batches (each made distinct; order of first appearance is not kept)."""
         n = check_count(num_nodes, "num_nodes")
         parts = [torch.unique(as_id_tensor(b, f"batch {i}")) for i, b in enumerate(batches)]
         ep = [0] * len(parts) if epochs is None else list(epochs)
         if len(ep) != len(parts):
-            raise GraphpartError(f"epochs must give one epoch per batch ({len(parts)}), got {len(ep)}")
+            raise GraphpartError(
+                f"epochs must give one epoch per batch ({len(parts)}), got {len(ep)}"
+            )
         trace = cls._concat(parts, n, ep)
         check_ids_in_range(trace.ids, n, "trace ids")
         return trace
@@ -64,7 +68,7 @@ class Trace:
         return int(self.epochs.max()) + 1 if len(self.epochs) else 0
 
     def batch(self, i: int) -> torch.Tensor:
-        return self.ids[int(self.offsets[i]):int(self.offsets[i + 1])]
+        return self.ids[int(self.offsets[i]) : int(self.offsets[i + 1])]
 
     def batch_sizes(self) -> torch.Tensor:
         return torch.diff(self.offsets)
@@ -80,7 +84,9 @@ class Trace:
     def head(self, num_batches: int) -> "Trace":
         """The first ``num_batches`` batches."""
         k = min(check_count(num_batches, "num_batches"), self.num_batches)
-        return Trace(self.ids[:int(self.offsets[k])], self.offsets[:k + 1], self.num_nodes, self.epochs[:k])
+        return Trace(
+            self.ids[: int(self.offsets[k])], self.offsets[: k + 1], self.num_nodes, self.epochs[:k]
+        )
 
 
 def record_trace(loader, epochs: int = 1) -> Trace:

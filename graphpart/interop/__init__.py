@@ -18,8 +18,18 @@ from .dgl_tensors import load_tensors, save_tensors
 from .graphbolt import load_graphbolt, save_graphbolt
 from .pyg import export_pyg
 
-__all__ = ["load_graphs", "save_graphs", "load_tensors", "save_tensors", "load_graphbolt", "save_graphbolt",
-           "export_pyg", "open_partitions", "detect_format", "PartitionSource"]
+__all__ = [
+    "load_graphs",
+    "save_graphs",
+    "load_tensors",
+    "save_tensors",
+    "load_graphbolt",
+    "save_graphbolt",
+    "export_pyg",
+    "open_partitions",
+    "detect_format",
+    "PartitionSource",
+]
 
 _MOVED = ("open_partitions", "detect_format", "PartitionSource")
 

@@ -32,10 +32,19 @@ MAX_NDIM = 32
 _CPU = 1
 # (DLPack type code, bits) <-> torch dtype. Code 6 (bool) is read only: DGL stores bool as uint8.
 _DTYPES = {
-    (0, 8): torch.int8, (0, 16): torch.int16, (0, 32): torch.int32, (0, 64): torch.int64,
-    (1, 8): torch.uint8, (1, 16): torch.uint16, (1, 32): torch.uint32, (1, 64): torch.uint64,
-    (2, 16): torch.float16, (2, 32): torch.float32, (2, 64): torch.float64,
-    (4, 16): torch.bfloat16, (6, 8): torch.bool,
+    (0, 8): torch.int8,
+    (0, 16): torch.int16,
+    (0, 32): torch.int32,
+    (0, 64): torch.int64,
+    (1, 8): torch.uint8,
+    (1, 16): torch.uint16,
+    (1, 32): torch.uint32,
+    (1, 64): torch.uint64,
+    (2, 16): torch.float16,
+    (2, 32): torch.float32,
+    (2, 64): torch.float64,
+    (4, 16): torch.bfloat16,
+    (6, 8): torch.bool,
 }
 _CODES = {v: k for k, v in _DTYPES.items() if k[0] != 6}
 _CODES[torch.bool] = (1, 8)
@@ -73,7 +82,9 @@ class Reader:
     def need(self, n: int, what: str) -> None:
         """Raise unless ``n`` more bytes exist."""
         if n < 0 or self.pos + n > self.size:
-            raise self.fail(f"{what} needs {n} bytes but the file ends at byte {self.size} (truncated?)")
+            raise self.fail(
+                f"{what} needs {n} bytes but the file ends at byte {self.size} (truncated?)"
+            )
 
     # ------------------------------------------------------------------ scalars
     def _unpack(self, fmt: str, what: str):
@@ -112,12 +123,14 @@ class Reader:
         at = self.pos
         n = self.u64(f"the length of {what}")
         if n * max(item_bytes, 1) > self.size - self.pos:
-            raise self.fail(f"{what} claims {n} items but only {self.size - self.pos} bytes remain", at)
+            raise self.fail(
+                f"{what} claims {n} items but only {self.size - self.pos} bytes remain", at
+            )
         return n
 
     def string(self, what: str = "a string") -> str:
         n = self.count(what)
-        raw = bytes(self.buf[self.pos:self.pos + n])
+        raw = bytes(self.buf[self.pos : self.pos + n])
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -136,28 +149,38 @@ class Reader:
         self.u64("the NDArray reserved field")
         dev_type, _dev_id = self.i32("the device type"), self.i32("the device id")
         if dev_type != _CPU:
-            raise self.fail(f"{what} was saved from device type {dev_type}; only CPU arrays (1) are stored", start)
+            raise self.fail(
+                f"{what} was saved from device type {dev_type}; only CPU arrays (1) are stored",
+                start,
+            )
         ndim = self.i32("ndim")
         if not 0 <= ndim <= MAX_NDIM:
             raise self.fail(f"{what} has ndim {ndim}, expected 0..{MAX_NDIM}", self.pos - 4)
         code, bits, lanes = self._unpack("<BBH", "the dtype")
         dtype = _DTYPES.get((code, bits))
         if dtype is None or lanes != 1:
-            raise self.fail(f"{what} has an unsupported dtype (code {code}, {bits} bits, {lanes} lanes)",
-                            self.pos - 4)
+            raise self.fail(
+                f"{what} has an unsupported dtype (code {code}, {bits} bits, {lanes} lanes)",
+                self.pos - 4,
+            )
         self.need(8 * ndim, "the shape")
         shape = tuple(int(s) for s in np.frombuffer(self.buf, "<i8", ndim, self.pos))
         self.pos += 8 * ndim
         if any(s < 0 for s in shape):
-            raise self.fail(f"{what} has a negative dimension in shape {shape}", self.pos - 8 * ndim)
+            raise self.fail(
+                f"{what} has a negative dimension in shape {shape}", self.pos - 8 * ndim
+            )
         nbytes = self.i64("the byte count")
         expected = int(np.prod(shape, dtype=object)) * (bits // 8)
         if nbytes != expected:
-            raise self.fail(f"{what} of shape {shape} and {bits}-bit items needs {expected} bytes, "
-                            f"the record says {nbytes}", self.pos - 8)
+            raise self.fail(
+                f"{what} of shape {shape} and {bits}-bit items needs {expected} bytes, "
+                f"the record says {nbytes}",
+                self.pos - 8,
+            )
         self.need(nbytes, f"the data of {what}")
         np_dtype = _NUMPY.get(dtype, None) or torch.empty(0, dtype=dtype).numpy().dtype
-        flat = self.buf[self.pos:self.pos + nbytes].view(np.dtype(np_dtype).newbyteorder("<"))
+        flat = self.buf[self.pos : self.pos + nbytes].view(np.dtype(np_dtype).newbyteorder("<"))
         self.pos += nbytes
         # DGL's records are packed, so most arrays start at an odd offset; torch reads such views
         # correctly on x86-64 and ARM64, so they are mapped rather than copied.
@@ -207,8 +230,10 @@ class Writer:
             t = torch.as_tensor(t)
         t = t.detach().cpu()
         if t.dtype not in _CODES:
-            raise FormatError(f"DGL's NDArray cannot hold dtype {t.dtype}; expected one of "
-                              f"{sorted(str(d) for d in _CODES)}")
+            raise FormatError(
+                f"DGL's NDArray cannot hold dtype {t.dtype}; expected one of "
+                f"{sorted(str(d) for d in _CODES)}"
+            )
         code, bits = _CODES[t.dtype]
         if t.dtype == torch.bool:
             t = t.to(torch.uint8)

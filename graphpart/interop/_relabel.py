@@ -25,68 +25,108 @@ __all__ = ["ForeignPart", "Relabeled", "check_types"]
 
 def check_types(ntypes: list, etypes: list, source: str) -> None:
     """Type names from a foreign META: plain names (they become file names), edge ends among the nodes."""
-    bad = [t for t in ntypes if not isinstance(t, str) or not t or any(c in t for c in "/\\") or ".." in t]
+    bad = [
+        t
+        for t in ntypes
+        if not isinstance(t, str) or not t or any(c in t for c in "/\\") or ".." in t
+    ]
     if not ntypes or bad:
-        raise FormatError(f"{source}: node types must be plain non-empty names, got {ntypes[:10]!r}")
+        raise FormatError(
+            f"{source}: node types must be plain non-empty names, got {ntypes[:10]!r}"
+        )
     for e in etypes:
-        if not (isinstance(e, tuple) and len(e) == 3 and all(isinstance(x, str) and x for x in e)
-                and e[0] in ntypes and e[2] in ntypes and not any("/" in x or "\\" in x or ".." in x for x in e)):
-            raise FormatError(f"{source}: edge type {e!r} is not (src, rel, dst) over the node types {ntypes[:10]}")
+        if not (
+            isinstance(e, tuple)
+            and len(e) == 3
+            and all(isinstance(x, str) and x for x in e)
+            and e[0] in ntypes
+            and e[2] in ntypes
+            and not any("/" in x or "\\" in x or ".." in x for x in e)
+        ):
+            raise FormatError(
+                f"{source}: edge type {e!r} is not (src, rel, dst) over the node types {ntypes[:10]}"
+            )
 
 
 @dataclass
 class ForeignPart:
     """One partition as a foreign format stores it (type-wise original ids throughout)."""
 
-    edges: dict[tuple[str, str, str], tuple[torch.Tensor, torch.Tensor, torch.Tensor]]  # src, dst, eid
-    node_feats: dict[str, tuple[torch.Tensor, dict[str, torch.Tensor]]]  # ntype -> (ids, {name: rows})
+    edges: dict[
+        tuple[str, str, str], tuple[torch.Tensor, torch.Tensor, torch.Tensor]
+    ]  # src, dst, eid
+    node_feats: dict[
+        str, tuple[torch.Tensor, dict[str, torch.Tensor]]
+    ]  # ntype -> (ids, {name: rows})
     edge_feats: dict[tuple[str, str, str], tuple[torch.Tensor, dict[str, torch.Tensor]]]
 
 
-def _renumber(parts: list[torch.Tensor], num_parts: int) -> tuple[np.ndarray, list[torch.Tensor], list[torch.Tensor]]:
+def _renumber(
+    parts: list[torch.Tensor], num_parts: int
+) -> tuple[np.ndarray, list[torch.Tensor], list[torch.Tensor]]:
     """Bounds (parts, types, 2), new id of every original id, original id of every new id, per type.
 
     The same id-order rule as graphpart's reshuffle: partition-major, then type, stable inside.
     """
     grouped = [group_order(p.numpy(), num_parts) for p in parts]
-    counts = np.stack([c for _, c in grouped], axis=1) if parts else np.zeros((num_parts, 0), np.int64)
+    counts = (
+        np.stack([c for _, c in grouped], axis=1) if parts else np.zeros((num_parts, 0), np.int64)
+    )
     bounds = block_bounds(counts)
-    new_of = [torch.from_numpy(bounds[:, t, 0][p.numpy()] + group_rank(order, counts[:, t]))
-              for t, (p, (order, _)) in enumerate(zip(parts, grouped))]
+    new_of = [
+        torch.from_numpy(bounds[:, t, 0][p.numpy()] + group_rank(order, counts[:, t]))
+        for t, (p, (order, _)) in enumerate(zip(parts, grouped))
+    ]
     return bounds, new_of, [torch.from_numpy(order) for order, _ in grouped]
 
 
 class Relabeled:
     """graphpart's ids and local graphs for a partitioning stored in original ids."""
 
-    def __init__(self, ntypes: list[str], etypes: list[tuple[str, str, str]], node_part: dict[str, torch.Tensor],
-                 edge_part: dict[tuple[str, str, str], torch.Tensor], num_parts: int, source: str) -> None:
+    def __init__(
+        self,
+        ntypes: list[str],
+        etypes: list[tuple[str, str, str]],
+        node_part: dict[str, torch.Tensor],
+        edge_part: dict[tuple[str, str, str], torch.Tensor],
+        num_parts: int,
+        source: str,
+    ) -> None:
         self.ntypes, self.etypes, self.num_parts, self.source = ntypes, etypes, num_parts, source
         for name, table, keys in (("node", node_part, ntypes), ("edge", edge_part, etypes)):
             for k in keys:
                 p = table[k]
                 if p.dim() != 1 or (len(p) and (int(p.min()) < 0 or int(p.max()) >= num_parts)):
-                    raise FormatError(f"{source}: the {name} map of {k!r} must hold partition ids in "
-                                      f"[0, {num_parts}), got {tuple(p.shape)} in [{int(p.min()) if len(p) else '-'}, "
-                                      f"{int(p.max()) if len(p) else '-'}]")
+                    raise FormatError(
+                        f"{source}: the {name} map of {k!r} must hold partition ids in "
+                        f"[0, {num_parts}), got {tuple(p.shape)} in [{int(p.min()) if len(p) else '-'}, "
+                        f"{int(p.max()) if len(p) else '-'}]"
+                    )
         self.node_part = [node_part[t].to(torch.int64) for t in ntypes]
         self.edge_part = [edge_part[e].to(torch.int64) for e in etypes]
         self.node_bounds, self.new_nid, self.old_nid = _renumber(self.node_part, num_parts)
         self.edge_bounds, self.new_eid, self.old_eid = _renumber(self.edge_part, num_parts)
-        self.node_offsets = np.concatenate([[0], np.cumsum([len(p) for p in self.node_part])]).astype(np.int64)
+        self.node_offsets = np.concatenate(
+            [[0], np.cumsum([len(p) for p in self.node_part])]
+        ).astype(np.int64)
         self._typeof: tuple[torch.Tensor, torch.Tensor] | None = None
 
     def _homo_new(self, t: int, ids: torch.Tensor, what: str) -> torch.Tensor:
         if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= len(self.new_nid[t])):
-            raise FormatError(f"{self.source}: {what} has ids outside [0, {len(self.new_nid[t])}) of type "
-                              f"{self.ntypes[t]!r}")
+            raise FormatError(
+                f"{self.source}: {what} has ids outside [0, {len(self.new_nid[t])}) of type "
+                f"{self.ntypes[t]!r}"
+            )
         return self.new_nid[t][ids.to(torch.int64)]
 
     def _type_of_new(self, new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Type and type-wise original id of new homogeneous node ids."""
         if self._typeof is None:
             total = int(self.node_offsets[-1])
-            self._typeof = (torch.empty(total, dtype=torch.int64), torch.empty(total, dtype=torch.int64))
+            self._typeof = (
+                torch.empty(total, dtype=torch.int64),
+                torch.empty(total, dtype=torch.int64),
+            )
             for t, new_of in enumerate(self.new_nid):
                 self._typeof[0][new_of] = t
                 self._typeof[1][new_of] = torch.arange(len(new_of))
@@ -101,16 +141,25 @@ class Relabeled:
                 continue
             s, d, eid = fp.edges[e]
             if not (len(s) == len(d) == len(eid)):
-                raise FormatError(f"{self.source}: partition {part_id} edge type {e} has {len(s)} sources, "
-                                  f"{len(d)} destinations and {len(eid)} edge ids")
+                raise FormatError(
+                    f"{self.source}: partition {part_id} edge type {e} has {len(s)} sources, "
+                    f"{len(d)} destinations and {len(eid)} edge ids"
+                )
             srcs.append(self._homo_new(tid[e[0]], s, f"partition {part_id} edges {e}"))
             dsts.append(self._homo_new(tid[e[2]], d, f"partition {part_id} edges {e}"))
             if len(eid) and (int(eid.min()) < 0 or int(eid.max()) >= len(self.new_eid[k])):
-                raise FormatError(f"{self.source}: partition {part_id} edge ids of {e} leave [0, {len(self.new_eid[k])})")
+                raise FormatError(
+                    f"{self.source}: partition {part_id} edge ids of {e} leave [0, {len(self.new_eid[k])})"
+                )
             eids.append(self.new_eid[k][eid.to(torch.int64)])
             etys.append(torch.full((len(s),), k, dtype=torch.int32))
-        cat = (lambda xs, dt: torch.cat(xs) if xs else torch.zeros(0, dtype=dt))
-        src, dst, eid, ety = cat(srcs, torch.int64), cat(dsts, torch.int64), cat(eids, torch.int64), cat(etys, torch.int32)
+        cat = lambda xs, dt: torch.cat(xs) if xs else torch.zeros(0, dtype=dt)
+        src, dst, eid, ety = (
+            cat(srcs, torch.int64),
+            cat(dsts, torch.int64),
+            cat(eids, torch.int64),
+            cat(etys, torch.int32),
+        )
         order = torch.argsort(eid)
         src, dst, eid, ety = src[order], dst[order], eid[order], ety[order]
         start, end = (int(x) for x in part_ranges(self.node_bounds)[part_id])
@@ -125,46 +174,101 @@ class Relabeled:
         flat_starts = torch.from_numpy(self.node_bounds.reshape(self.num_parts, -1)[:, 0].copy())
         part = torch.searchsorted(flat_starts, nodes, right=True) - 1
         ntype, orig = self._type_of_new(nodes)
-        ndata = {"_ID": nodes, "inner_node": (part == part_id).to(torch.uint8), "part_id": part, "orig_id": orig}
+        ndata = {
+            "_ID": nodes,
+            "inner_node": (part == part_id).to(torch.uint8),
+            "part_id": part,
+            "orig_id": orig,
+        }
         es, ee = (int(x) for x in part_ranges(self.edge_bounds)[part_id])
         edata = {"_ID": eid, "inner_edge": ((eid >= es) & (eid < ee)).to(torch.uint8)}
         if len(self.ntypes) > 1 or len(self.etypes) > 1:
             ndata["_TYPE"], edata["_TYPE"] = ntype.to(torch.int32), ety
-        return Graph.from_edges(local(src), local(dst), num_nodes=len(nodes), ndata=ndata, edata=edata)
+        return Graph.from_edges(
+            local(src), local(dst), num_nodes=len(nodes), ndata=ndata, edata=edata
+        )
 
-    def _rows(self, part_id: int, t: int, ids: torch.Tensor, data: dict, new_of, bounds, what: str, key: str):
+    def _rows(
+        self,
+        part_id: int,
+        t: int,
+        ids: torch.Tensor,
+        data: dict,
+        new_of,
+        bounds,
+        what: str,
+        key: str,
+    ):
         new = new_of[t][ids.to(torch.int64)]
         a, b = int(bounds[part_id, t, 0]), int(bounds[part_id, t, 1])
-        if len(new) != b - a or (len(new) and (int(new.min()) != a or int(new.max()) != b - 1)) or \
-                len(torch.unique(new)) != len(new):
-            raise FormatError(f"{self.source}: partition {part_id} stores {what} rows for {len(new)} ids of "
-                              f"{key!r}, but owns {b - a} of them by the partition map")
+        if (
+            len(new) != b - a
+            or (len(new) and (int(new.min()) != a or int(new.max()) != b - 1))
+            or len(torch.unique(new)) != len(new)
+        ):
+            raise FormatError(
+                f"{self.source}: partition {part_id} stores {what} rows for {len(new)} ids of "
+                f"{key!r}, but owns {b - a} of them by the partition map"
+            )
         for name, v in data.items():
-            if v is not None and (not isinstance(v, torch.Tensor) or v.dim() == 0 or len(v) != len(ids)):
-                raise FormatError(f"{self.source}: partition {part_id} {what} data {key}/{name} has "
-                                  f"{tuple(getattr(v, 'shape', ()))} rows for {len(ids)} ids")
+            if v is not None and (
+                not isinstance(v, torch.Tensor) or v.dim() == 0 or len(v) != len(ids)
+            ):
+                raise FormatError(
+                    f"{self.source}: partition {part_id} {what} data {key}/{name} has "
+                    f"{tuple(getattr(v, 'shape', ()))} rows for {len(ids)} ids"
+                )
         order = torch.argsort(new)
         return {f"{key}/{name}": v[order] for name, v in data.items() if v is not None}
 
     def node_feats(self, part_id: int, fp: ForeignPart) -> dict[str, torch.Tensor]:
         out = {}
         for t, (ids, data) in fp.node_feats.items():
-            out.update(self._rows(part_id, self.ntypes.index(t), ids, data, self.new_nid, self.node_bounds, "node", t))
+            out.update(
+                self._rows(
+                    part_id,
+                    self.ntypes.index(t),
+                    ids,
+                    data,
+                    self.new_nid,
+                    self.node_bounds,
+                    "node",
+                    t,
+                )
+            )
         return out
 
     def edge_feats(self, part_id: int, fp: ForeignPart) -> dict[str, torch.Tensor]:
         out = {}
         for e, (ids, data) in fp.edge_feats.items():
-            out.update(self._rows(part_id, self.etypes.index(e), ids, data, self.new_eid, self.edge_bounds,
-                                  "edge", ":".join(e)))
+            out.update(
+                self._rows(
+                    part_id,
+                    self.etypes.index(e),
+                    ids,
+                    data,
+                    self.new_eid,
+                    self.edge_bounds,
+                    "edge",
+                    ":".join(e),
+                )
+            )
         return out
 
     def config(self, graph_name: str, num_hops: int) -> dict:
         """What ``read_config`` returns for a graphpart/DGL config, for these partitions."""
         ets = [":".join(e) for e in self.etypes]
-        return {"graph_name": graph_name, "num_parts": self.num_parts, "halo_hops": num_hops,
-                "num_nodes": int(self.node_bounds[-1, -1, 1]) if self.node_bounds.size else 0,
-                "num_edges": int(self.edge_bounds[-1, -1, 1]) if self.edge_bounds.size else 0,
-                "ntypes": {t: i for i, t in enumerate(self.ntypes)}, "etypes": {e: i for i, e in enumerate(ets)},
-                "_node_bounds": self.node_bounds, "_edge_bounds": self.edge_bounds, "_ntypes": list(self.ntypes),
-                "_etypes": ets, "part_method": self.source}
+        return {
+            "graph_name": graph_name,
+            "num_parts": self.num_parts,
+            "halo_hops": num_hops,
+            "num_nodes": int(self.node_bounds[-1, -1, 1]) if self.node_bounds.size else 0,
+            "num_edges": int(self.edge_bounds[-1, -1, 1]) if self.edge_bounds.size else 0,
+            "ntypes": {t: i for i, t in enumerate(self.ntypes)},
+            "etypes": {e: i for i, e in enumerate(ets)},
+            "_node_bounds": self.node_bounds,
+            "_edge_bounds": self.edge_bounds,
+            "_ntypes": list(self.ntypes),
+            "_etypes": ets,
+            "part_method": self.source,
+        }

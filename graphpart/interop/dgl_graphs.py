@@ -67,9 +67,18 @@ def _csr(r: Reader, what: str) -> tuple[int, int, torch.Tensor, torch.Tensor, to
     indptr, indices, data = (r.ndarray(f"{what} {k}") for k in ("indptr", "indices", "data"))
     r.flag("the sorted flag")
     at = r.pos
-    if rows < 0 or cols < 0 or indptr.shape != (rows + 1,) or indices.dim() != 1 or data.shape != indices.shape:
-        raise r.fail(f"{what}: CSR of {rows}x{cols} has indptr {tuple(indptr.shape)}, indices "
-                     f"{tuple(indices.shape)}, data {tuple(data.shape)}", at)
+    if (
+        rows < 0
+        or cols < 0
+        or indptr.shape != (rows + 1,)
+        or indices.dim() != 1
+        or data.shape != indices.shape
+    ):
+        raise r.fail(
+            f"{what}: CSR of {rows}x{cols} has indptr {tuple(indptr.shape)}, indices "
+            f"{tuple(indices.shape)}, data {tuple(data.shape)}",
+            at,
+        )
     if indptr.dtype not in (torch.int32, torch.int64):
         raise r.fail(f"{what}: CSR indptr must be int32 or int64, got {indptr.dtype}", at)
     ip = indptr.to(torch.int64)
@@ -91,7 +100,9 @@ def _check_ids(r: Reader, ids: torch.Tensor, bound: int, what: str, at: int) -> 
     if ids.dtype not in (torch.int32, torch.int64):  # DGL's only id types
         raise r.fail(f"{what} must be int32 or int64 ids, got {ids.dtype}", at)
     if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= bound):
-        raise r.fail(f"{what} must lie in [0, {bound}), got [{int(ids.min())}, {int(ids.max())}]", at)
+        raise r.fail(
+            f"{what} must lie in [0, {bound}), got [{int(ids.min())}, {int(ids.max())}]", at
+        )
 
 
 def _metagraph(r: Reader, what: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, int]:
@@ -158,35 +169,54 @@ def _hetero_graph(r: Reader, what: str) -> Graph:
     msrc, mdst, meid, num_ntypes = _metagraph(r, f"{what} metagraph")
     num_etypes = r.count(f"{what} relation graphs", 8)
     if num_etypes != len(meid) or sorted(meid.tolist()) != list(range(num_etypes)):
-        raise r.fail(f"{what}: {num_etypes} relation graphs but the metagraph has edge ids {meid.tolist()}")
+        raise r.fail(
+            f"{what}: {num_etypes} relation graphs but the metagraph has edge ids {meid.tolist()}"
+        )
     rels = [_unit_graph(r, f"{what} relation {i}") for i in range(num_etypes)]
     at = r.pos
     counts = [r.i64(f"node count {i}") for i in range(r.count(f"{what} node counts", 8))]
     if len(counts) != num_ntypes:
         raise r.fail(f"{what}: {len(counts)} node counts for {num_ntypes} node types", at)
     at = r.pos
-    ndata = [_named(r, f"{what} node data of type {i}") for i in range(r.count(f"{what} node data", 8))]
-    edata = [_named(r, f"{what} edge data of type {i}") for i in range(r.count(f"{what} edge data", 8))]
+    ndata = [
+        _named(r, f"{what} node data of type {i}") for i in range(r.count(f"{what} node data", 8))
+    ]
+    edata = [
+        _named(r, f"{what} edge data of type {i}") for i in range(r.count(f"{what} edge data", 8))
+    ]
     ntypes, rel_names = r.strings(f"{what} node type names"), r.strings(f"{what} edge type names")
-    if (len(ndata), len(ntypes)) != (num_ntypes, num_ntypes) or (len(edata), len(rel_names)) != (num_etypes,) * 2:
-        raise r.fail(f"{what}: {num_ntypes} node and {num_etypes} edge types, but data/names for "
-                     f"{len(ndata)}/{len(ntypes)} and {len(edata)}/{len(rel_names)}", at)
-    src_t, dst_t = torch.empty(num_etypes, dtype=torch.int64), torch.empty(num_etypes, dtype=torch.int64)
+    if (len(ndata), len(ntypes)) != (num_ntypes, num_ntypes) or (len(edata), len(rel_names)) != (
+        num_etypes,
+    ) * 2:
+        raise r.fail(
+            f"{what}: {num_ntypes} node and {num_etypes} edge types, but data/names for "
+            f"{len(ndata)}/{len(ntypes)} and {len(edata)}/{len(rel_names)}",
+            at,
+        )
+    src_t, dst_t = (
+        torch.empty(num_etypes, dtype=torch.int64),
+        torch.empty(num_etypes, dtype=torch.int64),
+    )
     src_t[meid], dst_t[meid] = msrc, mdst
     edges, edict, ndict = {}, {}, {}
     for i, (s, d, ns, nd) in enumerate(rels):
         st, dt = ntypes[int(src_t[i])], ntypes[int(dst_t[i])]
         if (ns, nd) != (counts[int(src_t[i])], counts[int(dst_t[i])]):
-            raise r.fail(f"{what}: relation {rel_names[i]!r} is {ns}x{nd} but its types have "
-                         f"{counts[int(src_t[i])]} and {counts[int(dst_t[i])]} nodes")
+            raise r.fail(
+                f"{what}: relation {rel_names[i]!r} is {ns}x{nd} but its types have "
+                f"{counts[int(src_t[i])]} and {counts[int(dst_t[i])]} nodes"
+            )
         edges[(st, rel_names[i], dt)] = (s, d)
         edict[(st, rel_names[i], dt)] = edata[i]
     for t, data in zip(ntypes, ndata):
         ndict[t] = data
     try:
-        return Graph.from_typed_edges(edges, num_nodes=dict(zip(ntypes, counts)), ndata=ndict, edata=edict,
-                                      copy=False)  # the mapped file's views: no second copy
-    except Exception as exc:  # GraphpartError from the Graph's own checks (duplicate types, data rows)
+        return Graph.from_typed_edges(
+            edges, num_nodes=dict(zip(ntypes, counts)), ndata=ndict, edata=edict, copy=False
+        )  # the mapped file's views: no second copy
+    except (
+        Exception
+    ) as exc:  # GraphpartError from the Graph's own checks (duplicate types, data rows)
         raise r.fail(f"{what} is not a valid graph: {exc}") from None
 
 
@@ -207,14 +237,19 @@ def load_graphs(path: str | os.PathLike) -> tuple[list[Graph], dict[str, torch.T
     r.magic(GRAPH_FILE_MAGIC, "DGL graph file")
     version, kind, n = r.u64("the version"), r.u64("the graph type"), r.u64("the number of graphs")
     if version != 2 or kind != 2:
-        raise r.fail(f"only version 2 heterograph files are read (DGL >= 0.5), got version {version} type {kind}", 8)
+        raise r.fail(
+            f"only version 2 heterograph files are read (DGL >= 0.5), got version {version} type {kind}",
+            8,
+        )
     if n > r.size // 64:
         raise r.fail(f"the file claims {n} graphs, more than its {r.size} bytes can hold", 24)
     r.pos = _HEADER
     start = r.u64("the offset of the first graph")
     labels = _named(r, "labels")
     if start != r.pos:
-        raise r.fail(f"the first graph should start at byte {r.pos}, the header says {start}", _HEADER)
+        raise r.fail(
+            f"the first graph should start at byte {r.pos}, the header says {start}", _HEADER
+        )
     graphs, starts = [], []
     for i in range(n):
         starts.append(r.pos)
@@ -222,9 +257,17 @@ def load_graphs(path: str | os.PathLike) -> tuple[list[Graph], dict[str, torch.T
     at = r.pos
     size = r.u64("the trailer size")
     offsets = [r.u64(f"graph offset {i}") for i in range(r.count("the graph offsets", 8))]
-    if size != 8 * (len(offsets) + 1) or offsets != starts or r.u64("the trailer size") != size or r.pos != r.size:
-        raise r.fail(f"the trailer should list the {n} graph offsets {starts} and end the file; it lists "
-                     f"{offsets[:8]} (size {size}) and the file is {r.size} bytes", at)
+    if (
+        size != 8 * (len(offsets) + 1)
+        or offsets != starts
+        or r.u64("the trailer size") != size
+        or r.pos != r.size
+    ):
+        raise r.fail(
+            f"the trailer should list the {n} graph offsets {starts} and end the file; it lists "
+            f"{offsets[:8]} (size {size}) and the file is {r.size} bytes",
+            at,
+        )
     return graphs, labels
 
 
@@ -246,11 +289,15 @@ def _write_metagraph(w: Writer, n: int, src: torch.Tensor, dst: torch.Tensor) ->
     _write_csr(w, n, n, indptr, dst[order], order.to(torch.int64))
 
 
-def _write_unit(w: Writer, s: torch.Tensor, d: torch.Tensor, ns: int, nd: int, same: bool, code: int) -> None:
+def _write_unit(
+    w: Writer, s: torch.Tensor, d: torch.Tensor, ns: int, nd: int, same: bool, code: int
+) -> None:
     w.u64(_UNIT_MAGIC)
     w.i64(code | _NEW_CODE)
     w.i64(7 | _NEW_CODE)
-    unit = (torch.tensor([0]), torch.tensor([0])) if same else (torch.tensor([0]), torch.tensor([1]))
+    unit = (
+        (torch.tensor([0]), torch.tensor([0])) if same else (torch.tensor([0]), torch.tensor([1]))
+    )
     for fmt in (_COO, _CSR, _CSC):
         if not code & fmt:
             continue
@@ -283,12 +330,24 @@ def _write_graph(w: Writer, g: Graph, code: int) -> None:
     ntypes, etypes = g.ntypes, g.canonical_etypes
     w.u64(_HETERO_MAGIC)
     tid = {t: i for i, t in enumerate(ntypes)}
-    _write_metagraph(w, len(ntypes), torch.tensor([tid[e[0]] for e in etypes], dtype=torch.int64),
-                     torch.tensor([tid[e[2]] for e in etypes], dtype=torch.int64))
+    _write_metagraph(
+        w,
+        len(ntypes),
+        torch.tensor([tid[e[0]] for e in etypes], dtype=torch.int64),
+        torch.tensor([tid[e[2]] for e in etypes], dtype=torch.int64),
+    )
     w.u64(len(etypes))
     for e in etypes:
         s, d = g.edges(e)
-        _write_unit(w, s.to(torch.int64), d.to(torch.int64), g.num_nodes(e[0]), g.num_nodes(e[2]), e[0] == e[2], code)
+        _write_unit(
+            w,
+            s.to(torch.int64),
+            d.to(torch.int64),
+            g.num_nodes(e[0]),
+            g.num_nodes(e[2]),
+            e[0] == e[2],
+            code,
+        )
     w.u64(len(ntypes))
     for t in ntypes:
         w.i64(g.num_nodes(t))
@@ -302,8 +361,12 @@ def _write_graph(w: Writer, g: Graph, code: int) -> None:
     w.strings([e[1] for e in etypes])
 
 
-def save_graphs(path: str | os.PathLike, graphs: list[Graph], labels: dict | None = None,
-                formats: tuple[str, ...] | list[str] = ("coo",)) -> None:
+def save_graphs(
+    path: str | os.PathLike,
+    graphs: list[Graph],
+    labels: dict | None = None,
+    formats: tuple[str, ...] | list[str] = ("coo",),
+) -> None:
     """Write graphs as ``dgl.save_graphs`` does (version 2), atomically.
 
     ``formats`` picks the sparse matrices stored per relation (``"coo"``, ``"csr"``, ``"csc"``);
@@ -313,7 +376,9 @@ def save_graphs(path: str | os.PathLike, graphs: list[Graph], labels: dict | Non
         graphs = [graphs]
     bad = [f for f in formats if f not in _FORMATS]
     if bad or not formats:
-        raise FormatError(f"formats must be a non-empty subset of {sorted(_FORMATS)}, got {list(formats)}")
+        raise FormatError(
+            f"formats must be a non-empty subset of {sorted(_FORMATS)}, got {list(formats)}"
+        )
     code = 0
     for f in formats:
         code |= _FORMATS[f]

@@ -55,7 +55,9 @@ def load_tensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
 def save_tensors(path: str | os.PathLike, tensors: dict[str, torch.Tensor]) -> None:
     """Write ``{name: tensor}`` as ``dgl.data.save_tensors`` does, atomically (bool as uint8)."""
     if not isinstance(tensors, dict) or not all(isinstance(k, str) for k in tensors):
-        raise FormatError(f"save_tensors takes a dict of str -> tensor, got {type(tensors).__name__}")
+        raise FormatError(
+            f"save_tensors takes a dict of str -> tensor, got {type(tensors).__name__}"
+        )
     with atomic_write(Path(path)) as f:
         w = Writer(f)
         w.u64(TENSOR_FILE_MAGIC)

@@ -39,15 +39,28 @@ def _etype_dir(e) -> str:
 
 
 def _meta(root: Path) -> dict:
-    records = load_pickle_records(root / "META", f"GLT partition folder {root}", allow_tensors=False, limit=2)
+    records = load_pickle_records(
+        root / "META", f"GLT partition folder {root}", allow_tensors=False, limit=2
+    )
     meta = records[0] if len(records) == 1 else None
-    if not isinstance(meta, dict) or not isinstance(meta.get("num_parts"), int) or meta["num_parts"] < 1 \
-            or meta.get("data_cls") not in ("homo", "hetero"):
-        raise FormatError(f"GLT partition folder {root}: META must be one dict with num_parts >= 1 and "
-                          f"data_cls 'homo' or 'hetero', got {str(records)[:200]}")
-    if meta["data_cls"] == "hetero" and not (isinstance(meta.get("node_types"), list) and isinstance(meta.get("edge_types"), list)
-                                             and all(isinstance(e, (tuple, list)) and len(e) == 3 for e in meta["edge_types"])):
-        raise FormatError(f"GLT partition folder {root}: hetero META needs node_types and (src, rel, dst) edge_types")
+    if (
+        not isinstance(meta, dict)
+        or not isinstance(meta.get("num_parts"), int)
+        or meta["num_parts"] < 1
+        or meta.get("data_cls") not in ("homo", "hetero")
+    ):
+        raise FormatError(
+            f"GLT partition folder {root}: META must be one dict with num_parts >= 1 and "
+            f"data_cls 'homo' or 'hetero', got {str(records)[:200]}"
+        )
+    if meta["data_cls"] == "hetero" and not (
+        isinstance(meta.get("node_types"), list)
+        and isinstance(meta.get("edge_types"), list)
+        and all(isinstance(e, (tuple, list)) and len(e) == 3 for e in meta["edge_types"])
+    ):
+        raise FormatError(
+            f"GLT partition folder {root}: hetero META needs node_types and (src, rel, dst) edge_types"
+        )
     return meta
 
 
@@ -63,9 +76,13 @@ def _feature(folder: Path, what: str) -> tuple[torch.Tensor, dict[str, torch.Ten
     feats = load_pickle_records(folder / "feats.pkl", what)
     ids = load_pickle_records(folder / "ids.pkl", what)
     if not all(isinstance(x, torch.Tensor) for x in feats + ids) or len(feats) != len(ids):
-        raise FormatError(f"{what}: {folder} should hold as many tensor chunks in feats.pkl as in ids.pkl")
+        raise FormatError(
+            f"{what}: {folder} should hold as many tensor chunks in feats.pkl as in ids.pkl"
+        )
     try:
-        ids_t = _ids(torch.cat(ids) if ids else torch.zeros(0, dtype=torch.int64), f"{folder}/ids.pkl")
+        ids_t = _ids(
+            torch.cat(ids) if ids else torch.zeros(0, dtype=torch.int64), f"{folder}/ids.pkl"
+        )
         rows = torch.cat(feats) if feats else torch.zeros(0)
     except RuntimeError as exc:  # 0-d or mismatched chunks
         raise FormatError(f"{what}: {folder} holds chunks that do not stack ({exc})") from None
@@ -83,7 +100,10 @@ def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
     if hetero:
         ntypes, etypes = list(meta["node_types"]), [tuple(e) for e in meta["edge_types"]]
         check_types(ntypes, etypes, where)
-        node_part = {t: _ids(load_torch(root / "node_pb" / f"{t}.pt", where), f"node_pb/{t}.pt") for t in ntypes}
+        node_part = {
+            t: _ids(load_torch(root / "node_pb" / f"{t}.pt", where), f"node_pb/{t}.pt")
+            for t in ntypes
+        }
     else:
         ntypes, etypes = ["_N"], [HOMO_ETYPE]
         node_part = {"_N": _ids(load_torch(root / "node_pb.pt", where), "node_pb.pt")}
@@ -97,8 +117,11 @@ def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
         if f.exists():
             edge_part[e] = _ids(load_torch(f, where), str(f))
         else:  # GLT writes no edge map for a type without features: each partition's edges are its own
-            chunks = [(_ids(load_torch(graph_dir(i, e) / "eids.pt", where), "eids.pt"), i) for i in range(k)
-                      if (graph_dir(i, e) / "eids.pt").exists()]
+            chunks = [
+                (_ids(load_torch(graph_dir(i, e) / "eids.pt", where), "eids.pt"), i)
+                for i in range(k)
+                if (graph_dir(i, e) / "eids.pt").exists()
+            ]
             n = int(max((int(c.max()) + 1 for c, _ in chunks if len(c)), default=0))
             part = torch.zeros(n, dtype=torch.int64)
             for c, i in chunks:
@@ -108,16 +131,26 @@ def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
 
     def load(i: int) -> ForeignPart:
         if not (root / f"part{i}").is_dir():
-            raise FormatError(f"GLT partition folder {root} has no part{i}/ (META says {k} partitions)")
+            raise FormatError(
+                f"GLT partition folder {root} has no part{i}/ (META says {k} partitions)"
+            )
         edges, nfeat, efeat = {}, {}, {}
         for e in etypes:
             d = graph_dir(i, e)
             if not (d / "rows.pt").exists():
                 continue
-            rows, cols = (_ids(load_torch(d / f"{x}.pt", where), f"{d}/{x}.pt") for x in ("rows", "cols"))
-            eids = _ids(load_torch(d / "eids.pt", where), f"{d}/eids.pt") if (d / "eids.pt").exists() else None
+            rows, cols = (
+                _ids(load_torch(d / f"{x}.pt", where), f"{d}/{x}.pt") for x in ("rows", "cols")
+            )
+            eids = (
+                _ids(load_torch(d / "eids.pt", where), f"{d}/eids.pt")
+                if (d / "eids.pt").exists()
+                else None
+            )
             if eids is None:
-                raise FormatError(f"{where}: {d} has no eids.pt; graphpart needs edge ids to place edges")
+                raise FormatError(
+                    f"{where}: {d} has no eids.pt; graphpart needs edge ids to place edges"
+                )
             edges[e] = (rows, cols, eids)
             f = _feature(root / f"part{i}" / "edge_feat" / (_etype_dir(e) if hetero else ""), where)
             if f is not None:

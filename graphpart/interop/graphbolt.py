@@ -76,7 +76,9 @@ class GraphBoltGraph:
 
     def coo(self) -> tuple[torch.Tensor, torch.Tensor]:
         """``(src, dst)`` in the file's (CSC) edge order."""
-        dst = torch.repeat_interleave(torch.arange(self.num_nodes), torch.diff(self.indptr.to(torch.int64)))
+        dst = torch.repeat_interleave(
+            torch.arange(self.num_nodes), torch.diff(self.indptr.to(torch.int64))
+        )
         return self.indices.to(torch.int64), dst
 
 
@@ -100,7 +102,9 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     path = Path(path)
     try:
         with torch.serialization.safe_globals([_PyGraph, _ScriptObject]):
-            obj = check_tensors(torch.load(path, weights_only=True, mmap=True), path, "GraphBolt graph")
+            obj = check_tensors(
+                torch.load(path, weights_only=True, mmap=True), path, "GraphBolt graph"
+            )
     except FormatError:
         raise
     except Exception as exc:  # torch raises several types for damaged or hostile files
@@ -109,8 +113,12 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
         raise _fail(path, f"expected a pickled {'.'.join(_PY_CLASS)}, got {type(obj).__name__}")
     script = obj._state.get("_c_csc_graph")
     state = getattr(script, "_state", None)
-    if not isinstance(script, _ScriptObject) or not (isinstance(state, tuple) and len(state) == 2
-                                                      and state[1] == _SCRIPT_NAME and isinstance(state[0], dict)):
+    if not isinstance(script, _ScriptObject) or not (
+        isinstance(state, tuple)
+        and len(state) == 2
+        and state[1] == _SCRIPT_NAME
+        and isinstance(state[0], dict)
+    ):
         raise _fail(path, f"its _c_csc_graph is not a TorchScript {_SCRIPT_NAME}")
     d = state[0]
     tensors = d.get("independent_tensors")
@@ -120,12 +128,23 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
         if not all(isinstance(v, torch.Tensor) for v in (d.get(group) or {}).values()):
             raise _fail(path, f"{group} holds something other than tensors")
     gb = GraphBoltGraph(
-        tensors["indptr"], tensors["indices"], tensors.get("type_per_edge"), tensors.get("node_type_offset"),
+        tensors["indptr"],
+        tensors["indices"],
+        tensors.get("type_per_edge"),
+        tensors.get("node_type_offset"),
         {k: int(v) for k, v in d["node_type_to_id"].items()} if d.get("node_type_to_id") else None,
         {k: int(v) for k, v in d["edge_type_to_id"].items()} if d.get("edge_type_to_id") else None,
-        dict(d.get("node_attributes") or {}), dict(d.get("edge_attributes") or {}))
+        dict(d.get("node_attributes") or {}),
+        dict(d.get("edge_attributes") or {}),
+    )
     ip = gb.indptr.to(torch.int64)
-    if ip.dim() != 1 or len(ip) < 1 or int(ip[0]) != 0 or int(ip[-1]) != len(gb.indices) or bool((ip[1:] < ip[:-1]).any()):
+    if (
+        ip.dim() != 1
+        or len(ip) < 1
+        or int(ip[0]) != 0
+        or int(ip[-1]) != len(gb.indices)
+        or bool((ip[1:] < ip[:-1]).any())
+    ):
         raise _fail(path, f"indptr is not non-decreasing from 0 to the {len(gb.indices)} edges")
     if len(gb.indices) and (int(gb.indices.min()) < 0 or int(gb.indices.max()) >= gb.num_nodes):
         raise _fail(path, f"indices leave [0, {gb.num_nodes})")
@@ -136,11 +155,17 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     for kind, attrs in (("node", gb.node_attributes), ("edge", gb.edge_attributes)):
         for key, t in attrs.items():
             if t.dim() == 0 or len(t) != rows[kind]:
-                raise _fail(path, f"{kind} attribute {key!r} has shape {tuple(t.shape)}, expected {rows[kind]} rows")
+                raise _fail(
+                    path,
+                    f"{kind} attribute {key!r} has shape {tuple(t.shape)}, expected {rows[kind]} rows",
+                )
             if key == "_ID" and (t.dtype.is_floating_point or t.dtype == torch.bool):
                 raise _fail(path, f"{kind} _ID must be integers, got {t.dtype}")
     if gb.type_per_edge is not None and gb.type_per_edge.shape != gb.indices.shape:
-        raise _fail(path, f"type_per_edge has shape {tuple(gb.type_per_edge.shape)}, expected {tuple(gb.indices.shape)}")
+        raise _fail(
+            path,
+            f"type_per_edge has shape {tuple(gb.type_per_edge.shape)}, expected {tuple(gb.indices.shape)}",
+        )
     return gb
 
 
@@ -173,8 +198,12 @@ _PyGraph.__reduce_ex__ = _ScriptObject.__reduce_ex__ = _reduce_ex
 NODE_ATTRIBUTES, EDGE_ATTRIBUTES = ("_ID", "inner_node"), ("_ID", "inner_edge")
 
 
-def save_graphbolt(path: str | os.PathLike, g: Graph, node_type_to_id: dict[str, int] | None = None,
-                   edge_type_to_id: dict[str, int] | None = None) -> None:
+def save_graphbolt(
+    path: str | os.PathLike,
+    g: Graph,
+    node_type_to_id: dict[str, int] | None = None,
+    edge_type_to_id: dict[str, int] | None = None,
+) -> None:
     """Write a homogeneous partition graph as GraphBolt's ``fused_csc_sampling_graph.pt``.
 
     Edges are stored in CSC order (destination-major); ``_ID`` and ``inner_node`` / ``inner_edge``
@@ -186,10 +215,15 @@ def save_graphbolt(path: str | os.PathLike, g: Graph, node_type_to_id: dict[str,
     order = torch.argsort(dst, stable=True)
     indptr = torch.zeros(n + 1, dtype=torch.int64)
     indptr[1:] = torch.cumsum(torch.bincount(dst, minlength=n), 0)
-    tensors = {"version_number": torch.tensor([_VERSION], dtype=torch.int64), "indptr": indptr,
-               "indices": src[order].to(torch.int64)}
+    tensors = {
+        "version_number": torch.tensor([_VERSION], dtype=torch.int64),
+        "indptr": indptr,
+        "indices": src[order].to(torch.int64),
+    }
     if edge_type_to_id and "_TYPE" in g.edata:
-        tensors["type_per_edge"] = g.edata["_TYPE"][order].to(torch.int8 if len(edge_type_to_id) < 128 else torch.int32)
+        tensors["type_per_edge"] = g.edata["_TYPE"][order].to(
+            torch.int8 if len(edge_type_to_id) < 128 else torch.int32
+        )
     state = {"independent_tensors": tensors}
     if node_type_to_id:
         state["node_type_to_id"] = {k: torch.tensor(v) for k, v in node_type_to_id.items()}

@@ -38,8 +38,10 @@ def check_tensors(obj: object, path: Path, what: str) -> object:
         x = stack.pop()
         if isinstance(x, torch.Tensor):
             if x.numel() and x.untyped_storage().nbytes() < x.numel() * x.element_size():
-                raise FormatError(f"{what}: {path} holds a tensor of shape {tuple(x.shape)} over only "
-                                  f"{x.untyped_storage().nbytes()} bytes (a strided view; refused)")
+                raise FormatError(
+                    f"{what}: {path} holds a tensor of shape {tuple(x.shape)} over only "
+                    f"{x.untyped_storage().nbytes()} bytes (a strided view; refused)"
+                )
         elif isinstance(x, dict):
             stack.extend(x.values())
         elif isinstance(x, (list, tuple)):
@@ -59,14 +61,18 @@ def load_torch(path: Path, what: str) -> object:
     except FileNotFoundError:
         raise FormatError(f"{what}: {path} is missing") from None
     except Exception as exc:  # torch raises several types for damaged or hostile files
-        raise FormatError(f"{what}: {path} is not a weights-only torch file ({type(exc).__name__}: {exc})") from None
+        raise FormatError(
+            f"{what}: {path} is not a weights-only torch file ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def _storage_from_bytes(data: bytes):
     return torch.load(io.BytesIO(data), weights_only=True)
 
 
-class _Unpickler(pickle._Unpickler):  # the Python one: its memo is a dict, not a table a hostile index sizes
+class _Unpickler(
+    pickle._Unpickler
+):  # the Python one: its memo is a dict, not a table a hostile index sizes
     _ALLOWED = {
         ("torch._utils", "_rebuild_tensor_v2"): torch._utils._rebuild_tensor_v2,
         ("collections", "OrderedDict"): collections.OrderedDict,
@@ -80,11 +86,15 @@ class _Unpickler(pickle._Unpickler):  # the Python one: its memo is a dict, not 
     def find_class(self, module: str, name: str):
         fn = self._ALLOWED.get((module, name)) if self.allow_tensors else None
         if fn is None:
-            raise pickle.UnpicklingError(f"refusing to load {module}.{name}: only tensors and plain data are read")
+            raise pickle.UnpicklingError(
+                f"refusing to load {module}.{name}: only tensors and plain data are read"
+            )
         return fn
 
 
-def load_pickle_records(path: Path, what: str, allow_tensors: bool = True, limit: int = 1 << 20) -> list:
+def load_pickle_records(
+    path: Path, what: str, allow_tensors: bool = True, limit: int = 1 << 20
+) -> list:
     """Every pickle record appended to ``path`` (GLT appends one per chunk), restricted as above."""
     records, at = [], 0
     try:
@@ -98,6 +108,8 @@ def load_pickle_records(path: Path, what: str, allow_tensors: bool = True, limit
     except FormatError:
         raise
     except Exception as exc:  # UnpicklingError, EOFError, and whatever a damaged stream raises
-        raise FormatError(f"{what}: {path}, the record at byte {at} is not a plain pickle of tensors "
-                          f"({type(exc).__name__}: {exc})") from None
+        raise FormatError(
+            f"{what}: {path}, the record at byte {at} is not a plain pickle of tensors "
+            f"({type(exc).__name__}: {exc})"
+        ) from None
     return records

@@ -14,5 +14,12 @@ from .loader import NeighborLoader
 from .neighbors import MiniBatch, NeighborSampler, check_fanouts, sample_neighbors
 from .topology import LAYOUTS, Topology
 
-__all__ = ["Topology", "LAYOUTS", "sample_neighbors", "NeighborSampler", "MiniBatch", "NeighborLoader",
-           "check_fanouts"]
+__all__ = [
+    "Topology",
+    "LAYOUTS",
+    "sample_neighbors",
+    "NeighborSampler",
+    "MiniBatch",
+    "NeighborLoader",
+    "check_fanouts",
+]

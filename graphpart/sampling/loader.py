@@ -16,7 +16,9 @@ from .topology import Topology
 __all__ = ["NeighborLoader", "seed_nodes"]
 
 
-def seed_nodes(seeds: IdArray | None, num_nodes: int, partitioning=None, part_id: int | None = None) -> torch.Tensor:
+def seed_nodes(
+    seeds: IdArray | None, num_nodes: int, partitioning=None, part_id: int | None = None
+) -> torch.Tensor:
     """Seed ids from ids or a boolean mask (``None``: every node), kept to ``part_id``'s inner nodes if given."""
     if seeds is None:
         ids = torch.arange(num_nodes)
@@ -24,8 +26,10 @@ def seed_nodes(seeds: IdArray | None, num_nodes: int, partitioning=None, part_id
         t = torch.as_tensor(np.asarray(seeds)) if not isinstance(seeds, torch.Tensor) else seeds
         if t.dtype == torch.bool:
             if t.shape != (num_nodes,):
-                raise GraphpartError(f"a seed mask must have one entry per node ({num_nodes}), got shape "
-                                     f"{tuple(t.shape)}")
+                raise GraphpartError(
+                    f"a seed mask must have one entry per node ({num_nodes}), got shape "
+                    f"{tuple(t.shape)}"
+                )
             ids = torch.nonzero(t).reshape(-1)
         else:
             ids = torch.unique(as_id_tensor(t, "seeds"))
@@ -35,10 +39,14 @@ def seed_nodes(seeds: IdArray | None, num_nodes: int, partitioning=None, part_id
             raise GraphpartError("part_id needs a partitioning")
         return ids
     if part_id is None:
-        raise GraphpartError("restricting seeds to a partition needs part_id as well as the partitioning")
+        raise GraphpartError(
+            "restricting seeds to a partition needs part_id as well as the partitioning"
+        )
     node_part = torch.from_numpy(np.asarray(partitioning.node_part))
     if len(node_part) != num_nodes:
-        raise GraphpartError(f"the partitioning covers {len(node_part)} nodes, the topology has {num_nodes}")
+        raise GraphpartError(
+            f"the partitioning covers {len(node_part)} nodes, the topology has {num_nodes}"
+        )
     if not (isinstance(part_id, int) and 0 <= part_id < partitioning.num_parts):
         raise GraphpartError(f"part_id must be in [0, {partitioning.num_parts}), got {part_id!r}")
     return ids[node_part[ids] == part_id]
@@ -75,9 +83,20 @@ class NeighborLoader:
     (5, [8, 8, 8, 8, 2])
     """
 
-    def __init__(self, topo: Topology, fanouts: Sequence[int], *, seeds: IdArray | None = None,
-                 batch_size: int = 1024, shuffle: bool = True, drop_last: bool = False, replace: bool = False,
-                 seed: Seed = None, partitioning=None, part_id: int | None = None) -> None:
+    def __init__(
+        self,
+        topo: Topology,
+        fanouts: Sequence[int],
+        *,
+        seeds: IdArray | None = None,
+        batch_size: int = 1024,
+        shuffle: bool = True,
+        drop_last: bool = False,
+        replace: bool = False,
+        seed: Seed = None,
+        partitioning=None,
+        part_id: int | None = None,
+    ) -> None:
         self.sampler = NeighborSampler(topo, fanouts, replace=replace, seed=seed)
         self.seeds = seed_nodes(seeds, topo.num_nodes, partitioning, part_id)
         self.batch_size = check_count(batch_size, "batch_size")
@@ -99,10 +118,13 @@ class NeighborLoader:
 
     def batches(self) -> list[torch.Tensor]:
         """This epoch's seed batches (draws the shuffle)."""
-        order = self.seeds[torch.randperm(len(self.seeds), generator=self.sampler.generator)] if self.shuffle \
+        order = (
+            self.seeds[torch.randperm(len(self.seeds), generator=self.sampler.generator)]
+            if self.shuffle
             else self.seeds
+        )
         out = list(torch.split(order, self.batch_size))
-        return out[:len(self)]
+        return out[: len(self)]
 
     def __iter__(self) -> Iterator[MiniBatch]:
         for batch in self.batches():

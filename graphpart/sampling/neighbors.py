@@ -22,8 +22,13 @@ from .topology import Topology
 __all__ = ["sample_neighbors", "NeighborSampler", "MiniBatch", "check_fanouts"]
 
 
-def sample_neighbors(topo: Topology, seeds: torch.Tensor, fanout: int, replace: bool = False,
-                     generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def sample_neighbors(
+    topo: Topology,
+    seeds: torch.Tensor,
+    fanout: int,
+    replace: bool = False,
+    generator: torch.Generator | None = None,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Up to ``fanout`` uniform neighbours of each seed (``-1``: all), as ``(neighbour, seed, edge_id)``.
 
     Rows are neighbours in the topology's layout (in-neighbours for CSC). With
@@ -55,7 +60,9 @@ def sample_neighbors(topo: Topology, seeds: torch.Tensor, fanout: int, replace: 
         take = torch.clamp(deg, max=fanout)
         big = deg > fanout
         small_pos = _all_entries(start[~big], deg[~big])
-        picked = start[big, None] + _floyd(deg[big], fanout, generator)  # fanout distinct entries per row
+        picked = start[big, None] + _floyd(
+            deg[big], fanout, generator
+        )  # fanout distinct entries per row
         pos = torch.empty(int(take.sum()), dtype=torch.int64)
         row_start = torch.cumsum(take, 0) - take
         in_big = torch.zeros(len(pos), dtype=torch.bool)
@@ -68,7 +75,9 @@ def sample_neighbors(topo: Topology, seeds: torch.Tensor, fanout: int, replace: 
 
 def _all_entries(start: torch.Tensor, deg: torch.Tensor) -> torch.Tensor:
     """Concatenated ``arange(start[i], start[i] + deg[i])``."""
-    return torch.repeat_interleave(start - (torch.cumsum(deg, 0) - deg), deg) + torch.arange(int(deg.sum()))
+    return torch.repeat_interleave(start - (torch.cumsum(deg, 0) - deg), deg) + torch.arange(
+        int(deg.sum())
+    )
 
 
 def _floyd(deg: torch.Tensor, k: int, generator: torch.Generator | None) -> torch.Tensor:
@@ -91,10 +100,14 @@ def _floyd(deg: torch.Tensor, k: int, generator: torch.Generator | None) -> torc
 def check_fanouts(fanouts: object) -> tuple[int, ...]:
     """``fanouts`` as a tuple of ints, each positive or ``-1`` (all neighbours)."""
     if isinstance(fanouts, int) or not isinstance(fanouts, Sequence) or len(fanouts) == 0:
-        raise GraphpartError(f"fanouts must be a non-empty sequence of ints (one per hop), got {fanouts!r}")
+        raise GraphpartError(
+            f"fanouts must be a non-empty sequence of ints (one per hop), got {fanouts!r}"
+        )
     out = tuple(fanouts)
     if not all(isinstance(f, int) and not isinstance(f, bool) and (f > 0 or f == -1) for f in out):
-        raise GraphpartError(f"each fanout must be a positive int or -1 (all neighbours), got {list(out)}")
+        raise GraphpartError(
+            f"each fanout must be a positive int or -1 (all neighbours), got {list(out)}"
+        )
     return out
 
 
@@ -148,7 +161,9 @@ class NeighborSampler:
     ([0, 33], 2, 6)
     """
 
-    def __init__(self, topo: Topology, fanouts: Sequence[int], replace: bool = False, seed: Seed = None) -> None:
+    def __init__(
+        self, topo: Topology, fanouts: Sequence[int], replace: bool = False, seed: Seed = None
+    ) -> None:
         if not isinstance(topo, Topology):
             raise GraphpartError(f"topo must be a Topology, got {type(topo).__name__}")
         self.topo = topo
@@ -166,7 +181,9 @@ class NeighborSampler:
         frontier, hops, edges = seeds, [], []
         try:
             for fanout in self.fanouts:
-                nbr, node, eid = sample_neighbors(self.topo, frontier, fanout, self.replace, self.generator)
+                nbr, node, eid = sample_neighbors(
+                    self.topo, frontier, fanout, self.replace, self.generator
+                )
                 edges.append((nbr, node, eid))
                 reached = torch.unique(nbr)
                 frontier = reached[~seen[reached]]

@@ -82,13 +82,21 @@ class Topology:
         return torch.diff(self.indptr)
 
     @classmethod
-    def from_coo(cls, src: IdArray, dst: IdArray, num_nodes: int | None = None, edge_ids: IdArray | None = None,
-                 layout: str = "CSC") -> "Topology":
+    def from_coo(
+        cls,
+        src: IdArray,
+        dst: IdArray,
+        num_nodes: int | None = None,
+        edge_ids: IdArray | None = None,
+        layout: str = "CSC",
+    ) -> "Topology":
         """From edge lists ``src -> dst``; ``num_nodes`` defaults to the largest id plus one."""
         _check_layout(layout)
         s, d = as_id_tensor(src, "src"), as_id_tensor(dst, "dst")
         if len(s) != len(d):
-            raise GraphpartError(f"src and dst must have the same length, got {len(s)} and {len(d)}")
+            raise GraphpartError(
+                f"src and dst must have the same length, got {len(s)} and {len(d)}"
+            )
         top = int(max(s.max(), d.max())) + 1 if len(s) else 0
         n = top if num_nodes is None else check_count(num_nodes, "num_nodes")
         check_ids_in_range(s, n, "src")
@@ -101,19 +109,34 @@ class Topology:
         return cls(_indptr(rows, n), other[order], eids[order], layout)
 
     @classmethod
-    def from_compressed(cls, indptr: IdArray, indices: IdArray, edge_ids: IdArray | None = None,
-                        input_layout: str = "CSR", layout: str = "CSC") -> "Topology":
+    def from_compressed(
+        cls,
+        indptr: IdArray,
+        indices: IdArray,
+        edge_ids: IdArray | None = None,
+        input_layout: str = "CSR",
+        layout: str = "CSC",
+    ) -> "Topology":
         """From a CSR or CSC ``(indptr, indices)``, converted to ``layout``."""
         _check_layout(input_layout, "input_layout")
         ptr, idx = as_id_tensor(indptr, "indptr"), as_id_tensor(indices, "indices")
-        if len(ptr) == 0 or int(ptr[0]) != 0 or int(ptr[-1]) != len(idx) or bool((torch.diff(ptr) < 0).any()):
-            raise GraphpartError(f"indptr must start at 0, never decrease and end at len(indices) = {len(idx)}, "
-                                 f"got {ptr[:5].tolist()}...{ptr[-2:].tolist()}")
+        if (
+            len(ptr) == 0
+            or int(ptr[0]) != 0
+            or int(ptr[-1]) != len(idx)
+            or bool((torch.diff(ptr) < 0).any())
+        ):
+            raise GraphpartError(
+                f"indptr must start at 0, never decrease and end at len(indices) = {len(idx)}, "
+                f"got {ptr[:5].tolist()}...{ptr[-2:].tolist()}"
+            )
         n = len(ptr) - 1
         check_ids_in_range(idx, n, "indices")
         eids = torch.arange(len(idx)) if edge_ids is None else as_id_tensor(edge_ids, "edge_ids")
         if len(eids) != len(idx):
-            raise GraphpartError(f"edge_ids must have one id per edge ({len(idx)}), got {len(eids)}")
+            raise GraphpartError(
+                f"edge_ids must have one id per edge ({len(idx)}), got {len(eids)}"
+            )
         given = cls(ptr, idx, eids, input_layout)
         return given.to_layout(_check_layout(layout))
 
@@ -133,7 +156,11 @@ class Topology:
     def to_coo(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """``(src, dst, edge_ids)`` in this layout's entry order."""
         rows = _expand(self.indptr)
-        return (self.indices, rows, self.edge_ids) if self.layout == "CSC" else (rows, self.indices, self.edge_ids)
+        return (
+            (self.indices, rows, self.edge_ids)
+            if self.layout == "CSC"
+            else (rows, self.indices, self.edge_ids)
+        )
 
     def to_layout(self, layout: str) -> "Topology":
         """The same edges in ``layout`` (``self`` when it already is)."""

@@ -19,7 +19,21 @@ from .reopen import as_partitioning, open_partitioning
 from .sources import PartitionSource, detect_format, open_partitions
 from .write import partition_graph, save_partitions, write_part
 
-__all__ = ["partition_graph", "save_partitions", "write_part", "load_partition", "load_partition_feats",
-           "load_partition_book", "PartitionData", "BookData", "open_partitions", "detect_format",
-           "PartitionSource", "open_partitioning", "as_partitioning", "build_config", "check_out_path",
-           "read_config"]
+__all__ = [
+    "partition_graph",
+    "save_partitions",
+    "write_part",
+    "load_partition",
+    "load_partition_feats",
+    "load_partition_book",
+    "PartitionData",
+    "BookData",
+    "open_partitions",
+    "detect_format",
+    "PartitionSource",
+    "open_partitioning",
+    "as_partitioning",
+    "build_config",
+    "check_out_path",
+    "read_config",
+]

@@ -20,8 +20,16 @@ from ..errors import FormatError, GraphpartError
 from ..partitioning.book import RangePartitionBook
 from .files import part_file_names
 
-__all__ = ["check_graph_name", "read_config", "part_files", "build_config", "check_out_path", "graphbolt_meta",
-           "book_from_config", "FORMAT_VERSION"]
+__all__ = [
+    "check_graph_name",
+    "read_config",
+    "part_files",
+    "build_config",
+    "check_out_path",
+    "graphbolt_meta",
+    "book_from_config",
+    "FORMAT_VERSION",
+]
 
 FORMAT_VERSION = 1
 _NAME = re.compile(r"[A-Za-z0-9_]+")
@@ -40,7 +48,9 @@ def check_graph_name(name: object) -> str:
     graphpart.errors.GraphpartError: graph_name must be letters, digits and underscores only, got '../x'
     """
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise GraphpartError(f"graph_name must be letters, digits and underscores only, got {name!r}")
+        raise GraphpartError(
+            f"graph_name must be letters, digits and underscores only, got {name!r}"
+        )
     return name
 
 
@@ -48,21 +58,32 @@ def _fail(path: Path, msg: str) -> FormatError:
     return FormatError(f"partition config {path} is invalid: {msg}")
 
 
-def _bounds(cfg: dict, key: str, types: list[str], total: int, num_parts: int, path: Path) -> np.ndarray:
+def _bounds(
+    cfg: dict, key: str, types: list[str], total: int, num_parts: int, path: Path
+) -> np.ndarray:
     """The ``[start, end)`` blocks of ``cfg[key]`` as (parts, types, 2), checked to tile ``[0, total)``."""
     mapping = cfg[key]
     if not isinstance(mapping, dict) or sorted(mapping) != sorted(types):
-        raise _fail(path, f"{key} must map each of {types} to ranges, got keys {list(mapping)[:10]}")
+        raise _fail(
+            path, f"{key} must map each of {types} to ranges, got keys {list(mapping)[:10]}"
+        )
     try:
         b = np.stack([np.asarray(mapping[t], dtype=np.int64) for t in types], axis=1)
     except (ValueError, TypeError) as exc:
         raise _fail(path, f"{key} ranges are not integer pairs ({exc})") from None
     if b.shape != (num_parts, len(types), 2):
-        raise _fail(path, f"{key} must hold one [start, end) pair per partition and type "
-                          f"(shape {(num_parts, len(types), 2)}), got shape {b.shape}")
+        raise _fail(
+            path,
+            f"{key} must hold one [start, end) pair per partition and type "
+            f"(shape {(num_parts, len(types), 2)}), got shape {b.shape}",
+        )
     flat = b.reshape(-1, 2)
     ends = np.concatenate([[0], flat[:-1, 1]])
-    if np.any(flat[:, 0] != ends) or np.any(flat[:, 1] < flat[:, 0]) or (len(flat) and flat[-1, 1] != total):
+    if (
+        np.any(flat[:, 0] != ends)
+        or np.any(flat[:, 1] < flat[:, 0])
+        or (len(flat) and flat[-1, 1] != total)
+    ):
         raise _fail(path, f"{key} ranges must be sorted, contiguous and cover [0, {total})")
     return b
 
@@ -70,7 +91,10 @@ def _bounds(cfg: dict, key: str, types: list[str], total: int, num_parts: int, p
 def _types(cfg: dict, key: str, path: Path) -> list[str]:
     ids = cfg[key]
     if not isinstance(ids, dict) or sorted(ids.values()) != list(range(len(ids))):
-        raise _fail(path, f"{key} must map names to the ids 0..{len(ids) - 1 if isinstance(ids, dict) else '?'}")
+        raise _fail(
+            path,
+            f"{key} must map names to the ids 0..{len(ids) - 1 if isinstance(ids, dict) else '?'}",
+        )
     return sorted(ids, key=ids.get)
 
 
@@ -107,21 +131,38 @@ def read_config(config_path: str | os.PathLike) -> dict:
     """Read and validate a partition config; adds ``_node_bounds`` / ``_edge_bounds`` arrays."""
     path = Path(config_path)
     if not path.is_file():
-        raise FormatError(f"partition config {path} does not exist (expected <out_path>/<graph_name>.json)")
+        raise FormatError(
+            f"partition config {path} does not exist (expected <out_path>/<graph_name>.json)"
+        )
     try:
         cfg = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise _fail(path, f"not JSON ({exc})") from None
     if not isinstance(cfg, dict):
         raise _fail(path, f"expected a JSON object, got {type(cfg).__name__}")
-    required = ["graph_name", "num_parts", "halo_hops", "num_nodes", "num_edges", "node_map", "edge_map",
-                "ntypes", "etypes"]
+    required = [
+        "graph_name",
+        "num_parts",
+        "halo_hops",
+        "num_nodes",
+        "num_edges",
+        "node_map",
+        "edge_map",
+        "ntypes",
+        "etypes",
+    ]
     missing = [k for k in required if k not in cfg]
     if missing:
         raise _fail(path, f"missing keys {missing}")
     for key in ("num_parts", "halo_hops", "num_nodes", "num_edges"):
-        if not isinstance(cfg[key], int) or isinstance(cfg[key], bool) or cfg[key] < (1 if key == "num_parts" else 0):
-            raise _fail(path, f"{key} must be a non-negative int (num_parts >= 1), got {cfg[key]!r}")
+        if (
+            not isinstance(cfg[key], int)
+            or isinstance(cfg[key], bool)
+            or cfg[key] < (1 if key == "num_parts" else 0)
+        ):
+            raise _fail(
+                path, f"{key} must be a non-negative int (num_parts >= 1), got {cfg[key]!r}"
+            )
     ntypes, etypes = _types(cfg, "ntypes", path), _types(cfg, "etypes", path)
     for e in etypes:
         parts = e.split(":")
@@ -146,17 +187,31 @@ def _balance_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
         raise _fail(path, "balance must be {'loads': {constraint: [one load per partition]}, ...}")
     out = {}
     for name, values in loads.items():
-        ok = isinstance(values, list) and len(values) == k and all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+        ok = (
+            isinstance(values, list)
+            and len(values) == k
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+        )
         if not ok:
-            raise _fail(path, f"balance load {name!r} must be {k} non-negative ints, one per partition")
+            raise _fail(
+                path, f"balance load {name!r} must be {k} non-negative ints, one per partition"
+            )
         out[str(name)] = np.asarray(values, dtype=np.int64)
     return out
 
 
-def build_config(graph_name: str, part_method: str, num_hops: int, num_trainers_per_machine: int,
-                 node_bounds: np.ndarray, edge_bounds: np.ndarray, ntypes: list[str],
-                 etypes: list[str], format: str = "graphpart", balance: dict | None = None) -> dict:
+def build_config(
+    graph_name: str,
+    part_method: str,
+    num_hops: int,
+    num_trainers_per_machine: int,
+    node_bounds: np.ndarray,
+    edge_bounds: np.ndarray,
+    ntypes: list[str],
+    etypes: list[str],
+    format: str = "graphpart",
+    balance: dict | None = None,
+) -> dict:
     """The config JSON of a partitioning (both the in-memory and the chunked path write this).
 
     ``balance`` records what was balanced: ``{"ntypes": class labels or None, "edges": bool,
@@ -165,14 +220,19 @@ def build_config(graph_name: str, part_method: str, num_hops: int, num_trainers_
     names = part_file_names(format)
     num_parts = int(node_bounds.shape[0])
     cfg = {
-        "format": "graphpart", "version": FORMAT_VERSION, "graph_name": graph_name,
-        "part_method": part_method, "num_parts": num_parts, "halo_hops": int(num_hops),
+        "format": "graphpart",
+        "version": FORMAT_VERSION,
+        "graph_name": graph_name,
+        "part_method": part_method,
+        "num_parts": num_parts,
+        "halo_hops": int(num_hops),
         "num_trainers_per_machine": int(num_trainers_per_machine),
         "num_nodes": int(node_bounds[-1, -1, 1]) if node_bounds.size else 0,
         "num_edges": int(edge_bounds[-1, -1, 1]) if edge_bounds.size else 0,
         "node_map": {t: node_bounds[:, i].tolist() for i, t in enumerate(ntypes)},
         "edge_map": {t: edge_bounds[:, i].tolist() for i, t in enumerate(etypes)},
-        "ntypes": {t: i for i, t in enumerate(ntypes)}, "etypes": {e: i for i, e in enumerate(etypes)},
+        "ntypes": {t: i for i, t in enumerate(ntypes)},
+        "etypes": {e: i for i, e in enumerate(etypes)},
     }
     for i in range(num_parts):
         cfg[f"part-{i}"] = {k: f"part{i}/{name}" for k, name in names.items()}
@@ -189,8 +249,10 @@ def graphbolt_meta(ntypes: list[str], etypes: list[str]) -> dict:
     """The type maps a GraphBolt partition records (none for a homogeneous graph)."""
     if len(ntypes) == 1 and len(etypes) == 1:
         return {}
-    return {"node_type_to_id": {t: i for i, t in enumerate(ntypes)},
-            "edge_type_to_id": {e: i for i, e in enumerate(etypes)}}
+    return {
+        "node_type_to_id": {t: i for i, t in enumerate(ntypes)},
+        "edge_type_to_id": {e: i for i, e in enumerate(etypes)},
+    }
 
 
 def check_out_path(out: Path) -> None:
@@ -202,8 +264,10 @@ def check_out_path(out: Path) -> None:
     entries = [p for p in out.iterdir()]
     ours = any(p.suffix == ".json" and _is_config(p) for p in entries)
     if entries and not ours:
-        raise GraphpartError(f"out_path {out} is not empty and holds no graphpart partitions; "
-                             "partition_graph replaces its out_path, so give a new or empty folder")
+        raise GraphpartError(
+            f"out_path {out} is not empty and holds no graphpart partitions; "
+            "partition_graph replaces its out_path, so give a new or empty folder"
+        )
 
 
 def _is_config(p: Path) -> bool:
@@ -213,9 +277,12 @@ def _is_config(p: Path) -> bool:
         return False
 
 
-
-
 def book_from_config(cfg: dict, part_id: int) -> RangePartitionBook:
     """The partition book of ``part_id`` from a config :func:`read_config` returned."""
-    return RangePartitionBook.from_bounds(check_part_id(part_id, cfg["num_parts"]), cfg["_node_bounds"],
-                                          cfg["_edge_bounds"], cfg["_ntypes"], cfg["_etypes"])
+    return RangePartitionBook.from_bounds(
+        check_part_id(part_id, cfg["num_parts"]),
+        cfg["_node_bounds"],
+        cfg["_edge_bounds"],
+        cfg["_ntypes"],
+        cfg["_etypes"],
+    )

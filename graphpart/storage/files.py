@@ -29,17 +29,38 @@ from ..interop.dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
 from ..interop.dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
 from ..interop.safe_load import check_tensors
 
-__all__ = ["FORMATS", "check_format", "part_file_names", "write_graph_file", "write_feats_file",
-           "read_graph_file", "read_feats_file", "sniff"]
+__all__ = [
+    "FORMATS",
+    "check_format",
+    "part_file_names",
+    "write_graph_file",
+    "write_feats_file",
+    "read_graph_file",
+    "read_feats_file",
+    "sniff",
+]
 
 FORMATS = ("graphpart", "dgl", "graphbolt")
 _NAMES = {
-    "graphpart": {"part_graph": "graph.pt", "node_feats": "node_feats.pt", "edge_feats": "edge_feats.pt"},
-    "dgl": {"part_graph": "graph.dgl", "node_feats": "node_feat.dgl", "edge_feats": "edge_feat.dgl"},
+    "graphpart": {
+        "part_graph": "graph.pt",
+        "node_feats": "node_feats.pt",
+        "edge_feats": "edge_feats.pt",
+    },
+    "dgl": {
+        "part_graph": "graph.dgl",
+        "node_feats": "node_feat.dgl",
+        "edge_feats": "edge_feat.dgl",
+    },
 }
 _NAMES["graphbolt"] = {**_NAMES["dgl"], "part_graph_graphbolt": "fused_csc_sampling_graph.pt"}
 # The dtypes DGL's loaders and DistGraph expect of the reserved fields of a partition graph.
-_DGL_NDATA = {"_ID": torch.int64, "inner_node": torch.uint8, "part_id": torch.int64, "_TYPE": torch.int32}
+_DGL_NDATA = {
+    "_ID": torch.int64,
+    "inner_node": torch.uint8,
+    "part_id": torch.int64,
+    "_TYPE": torch.int32,
+}
 _DGL_EDATA = {"_ID": torch.int64, "inner_edge": torch.uint8, "_TYPE": torch.int32}
 
 
@@ -103,7 +124,10 @@ def _without_crc32() -> Iterator[None]:
 
 def _torch_save(obj: dict, path: Path) -> None:
     """``torch.save`` through a temporary sibling: a re-run task or a kill never leaves half a file."""
-    with atomic_write(path, fsync=False) as f, _without_crc32():  # a unique temporary, removed on failure
+    with (
+        atomic_write(path, fsync=False) as f,
+        _without_crc32(),
+    ):  # a unique temporary, removed on failure
         torch.save(obj, f)
 
 
@@ -111,16 +135,37 @@ def _cast(data: dict, dtypes: dict) -> dict:
     return {k: (v.to(dtypes[k]) if k in dtypes else v) for k, v in data.items()}
 
 
-def write_graph_file(folder: Path, fmt: str, num_nodes: int, src: torch.Tensor, dst: torch.Tensor,
-                     ndata: dict, edata: dict, meta: dict | None = None) -> None:
+def write_graph_file(
+    folder: Path,
+    fmt: str,
+    num_nodes: int,
+    src: torch.Tensor,
+    dst: torch.Tensor,
+    ndata: dict,
+    edata: dict,
+    meta: dict | None = None,
+) -> None:
     """Write one partition's local graph in ``fmt`` (``meta`` is what GraphBolt needs)."""
     names = part_file_names(fmt)
     if fmt == "graphpart":
-        _torch_save({"num_nodes": int(num_nodes), "src": src, "dst": dst, "ndata": dict(ndata),
-                     "edata": dict(edata)}, folder / names["part_graph"])
+        _torch_save(
+            {
+                "num_nodes": int(num_nodes),
+                "src": src,
+                "dst": dst,
+                "ndata": dict(ndata),
+                "edata": dict(edata),
+            },
+            folder / names["part_graph"],
+        )
         return
-    g = Graph.from_edges(src, dst, num_nodes=int(num_nodes), ndata=_cast(ndata, _DGL_NDATA),
-                         edata=_cast(edata, _DGL_EDATA))
+    g = Graph.from_edges(
+        src,
+        dst,
+        num_nodes=int(num_nodes),
+        ndata=_cast(ndata, _DGL_NDATA),
+        edata=_cast(edata, _DGL_EDATA),
+    )
     save_graphs(folder / names["part_graph"], [g])
     if fmt == "graphbolt":
         from ..interop.graphbolt import save_graphbolt
@@ -142,8 +187,10 @@ def _torch_load(path: Path) -> object:
     except FormatError:
         raise
     except Exception as exc:  # torch raises several types for damaged or foreign files
-        raise FormatError(f"{path} is not a readable tensor file: neither DGL's binary format nor a "
-                          f"weights-only torch file ({type(exc).__name__}: {exc})") from None
+        raise FormatError(
+            f"{path} is not a readable tensor file: neither DGL's binary format nor a "
+            f"weights-only torch file ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def read_feats_file(path: Path) -> dict[str, torch.Tensor]:
@@ -163,12 +210,16 @@ def read_graph_file(path: Path) -> Graph:
     if kind == "dgl-graph":
         graphs, _ = load_graphs(path)
         if len(graphs) != 1 or not graphs[0].is_homogeneous:
-            raise FormatError(f"{path} should hold one homogeneous partition graph, got {len(graphs)} graph(s)"
-                              + ("" if len(graphs) != 1 else f" with types {graphs[0].ntypes}"))
+            raise FormatError(
+                f"{path} should hold one homogeneous partition graph, got {len(graphs)} graph(s)"
+                + ("" if len(graphs) != 1 else f" with types {graphs[0].ntypes}")
+            )
         return graphs[0]
     obj = _torch_load(path)
     try:
         n, src, dst, nd, ed = obj["num_nodes"], obj["src"], obj["dst"], obj["ndata"], obj["edata"]
         return Graph.from_edges(src, dst, num_nodes=n, ndata=nd, edata=ed)
     except (KeyError, TypeError, GraphpartError) as exc:
-        raise FormatError(f"{path} is not a partition graph ({type(exc).__name__}: {exc})") from None
+        raise FormatError(
+            f"{path} is not a partition graph ({type(exc).__name__}: {exc})"
+        ) from None

@@ -16,7 +16,13 @@ from ..partitioning.book import RangePartitionBook
 from .config import part_files
 from .sources import open_partitions
 
-__all__ = ["load_partition", "load_partition_feats", "load_partition_book", "PartitionData", "BookData"]
+__all__ = [
+    "load_partition",
+    "load_partition_feats",
+    "load_partition_book",
+    "PartitionData",
+    "BookData",
+]
 
 
 class PartitionData(NamedTuple):
@@ -40,14 +46,16 @@ class BookData(NamedTuple):
     etypes: list[tuple[str, str, str]]
 
 
-def load_partition_feats(config_path: str | os.PathLike, part_id: int, load_nodes: bool = True,
-                         load_edges: bool = True):
+def load_partition_feats(
+    config_path: str | os.PathLike, part_id: int, load_nodes: bool = True, load_edges: bool = True
+):
     """``(node_feats, edge_feats)`` of one partition (``None`` for what is not loaded).
 
     ``config_path`` may also be a PyG or GLT partition folder (see :func:`load_partition`).
     """
-    _, nfeat, efeat = open_partitions(config_path).load(part_id, load_nodes=load_nodes, load_edges=load_edges,
-                                                         load_graph=False)
+    _, nfeat, efeat = open_partitions(config_path).load(
+        part_id, load_nodes=load_nodes, load_edges=load_edges, load_graph=False
+    )
     return nfeat, efeat
 
 
@@ -59,7 +67,9 @@ def load_partition_book(config_path: str | os.PathLike, part_id: int) -> BookDat
     return BookData(src.book(part_id), src.config["graph_name"], src.config["_ntypes"], src.etypes)
 
 
-def load_partition(config_path: str | os.PathLike, part_id: int, load_feats: bool = True) -> PartitionData:
+def load_partition(
+    config_path: str | os.PathLike, part_id: int, load_feats: bool = True
+) -> PartitionData:
     """Load one partition: ``graph, node_feats, edge_feats, book, graph_name, ntypes, etypes``.
 
     ``config_path`` is a partition config written by graphpart or by DGL (``.dgl`` files; the
@@ -70,4 +80,6 @@ def load_partition(config_path: str | os.PathLike, part_id: int, load_feats: boo
     src = open_partitions(config_path)
     graph, nfeat, efeat = src.load(part_id, load_feats=load_feats)
     cfg = src.config
-    return PartitionData(graph, nfeat, efeat, src.book(part_id), cfg["graph_name"], cfg["_ntypes"], src.etypes)
+    return PartitionData(
+        graph, nfeat, efeat, src.book(part_id), cfg["graph_name"], cfg["_ntypes"], src.etypes
+    )

@@ -68,8 +68,10 @@ def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
         edges[parse_etype(e)] = (src_t, dst_t)
         ed[parse_etype(e)] = {name: torch.cat(vs)[order] for name, vs in epieces[j].items()}
     counts = {t: int((nb[:, i, 1] - nb[:, i, 0]).sum()) for i, t in enumerate(ntypes)}
-    nd = {t: {n: torch.cat(vs) for n, vs in d.items() if sum(len(v) for v in vs) == counts[t]}
-          for t, d in ndata.items()}
+    nd = {
+        t: {n: torch.cat(vs) for n, vs in d.items() if sum(len(v) for v in vs) == counts[t]}
+        for t, d in ndata.items()
+    }
     return edges, ed, nd, counts
 
 
@@ -92,15 +94,21 @@ def open_partitioning(path: str | os.PathLike):
     edges, ed, nd, counts = _typed_edges(src, cfg)
     g = Graph.from_typed_edges(edges, num_nodes=counts, ndata=nd, edata=ed)
     nb = cfg["_node_bounds"]
-    assignment = {t: torch.from_numpy(np.repeat(np.arange(cfg["num_parts"]), nb[:, i, 1] - nb[:, i, 0]))
-                  for i, t in enumerate(cfg["_ntypes"])}
+    assignment = {
+        t: torch.from_numpy(np.repeat(np.arange(cfg["num_parts"]), nb[:, i, 1] - nb[:, i, 0]))
+        for i, t in enumerate(cfg["_ntypes"])
+    }
     if g.is_homogeneous:
         assignment = assignment[g.ntypes[0]]
     hops = int(cfg["halo_hops"])
     if hops == 0:
-        logger.warning("%s was written with halo_hops=0, which keeps no edge between partitions: the "
-                       "reopened graph has %d of its %d edges, and shows no cut", path, g.num_edges(),
-                       cfg["num_edges"])
+        logger.warning(
+            "%s was written with halo_hops=0, which keeps no edge between partitions: the "
+            "reopened graph has %d of its %d edges, and shows no cut",
+            path,
+            g.num_edges(),
+            cfg["num_edges"],
+        )
     p = partition(g, cfg["num_parts"], part_method=assignment, num_hops=hops)
     method = cfg.get("part_method") if src.format in ("graphpart", "dgl") else None
     label = f"{method} " if isinstance(method, str) and method.isidentifier() else ""
@@ -113,5 +121,7 @@ def as_partitioning(obj):
         return obj
     if isinstance(obj, (str, os.PathLike)):
         return open_partitioning(obj)
-    raise GraphpartError(f"expected a Partitioning (graphpart.partition) or the path of partitions on disk "
-                         f"(a config .json, or a PyG / GLT folder), got {type(obj).__name__}")
+    raise GraphpartError(
+        f"expected a Partitioning (graphpart.partition) or the path of partitions on disk "
+        f"(a config .json, or a PyG / GLT folder), got {type(obj).__name__}"
+    )

@@ -41,20 +41,30 @@ __all__ = ["PartitionSource", "open_partitions", "detect_format", "FORMAT_NAMES"
 
 logger = logging.getLogger(__name__)
 
-FORMAT_NAMES = {"graphpart": "graphpart (torch files)", "dgl": "DGL (.dgl files)",
-                "pyg": "PyG (torch_geometric.distributed)", "glt": "GraphLearn-for-PyTorch"}
+FORMAT_NAMES = {
+    "graphpart": "graphpart (torch files)",
+    "dgl": "DGL (.dgl files)",
+    "pyg": "PyG (torch_geometric.distributed)",
+    "glt": "GraphLearn-for-PyTorch",
+}
 
 
-def _check_feats(feats: dict, bounds: np.ndarray, types: list[str], part_id: int, path: object) -> None:
+def _check_feats(
+    feats: dict, bounds: np.ndarray, types: list[str], part_id: int, path: object
+) -> None:
     for key, value in feats.items():
         t, _, name = key.rpartition("/")
         if t not in types or not isinstance(value, torch.Tensor):
-            raise FormatError(f"{path}: entry {key!r} is not '<type>/<name>' -> tensor over types {types}")
+            raise FormatError(
+                f"{path}: entry {key!r} is not '<type>/<name>' -> tensor over types {types}"
+            )
         i = types.index(t)
         expected = int(bounds[part_id, i, 1] - bounds[part_id, i, 0])
         if value.dim() == 0 or value.shape[0] != expected:
-            raise FormatError(f"{path}: {key!r} has {tuple(value.shape)} rows but partition {part_id} "
-                              f"owns {expected} of type {t!r}")
+            raise FormatError(
+                f"{path}: {key!r} has {tuple(value.shape)} rows but partition {part_id} "
+                f"owns {expected} of type {t!r}"
+            )
 
 
 def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
@@ -62,15 +72,27 @@ def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
         ids, inner = g.ndata["_ID"], g.ndata["inner_node"].bool()
         eids, inner_e = g.edata["_ID"], g.edata["inner_edge"].bool()
     except (KeyError, TypeError, GraphpartError) as exc:
-        raise FormatError(f"{path} is not a partition graph ({type(exc).__name__}: {exc})") from None
+        raise FormatError(
+            f"{path} is not a partition graph ({type(exc).__name__}: {exc})"
+        ) from None
     start, end = (int(x) for x in part_ranges(cfg["_node_bounds"])[part_id])
     k = end - start
-    if int(inner.sum()) != k or not torch.equal(ids[:k], torch.arange(start, end)) or bool(inner[k:].any()):
-        raise FormatError(f"{path}: the inner nodes are not the range [{start}, {end}) the config gives "
-                          f"partition {part_id}")
+    if (
+        int(inner.sum()) != k
+        or not torch.equal(ids[:k], torch.arange(start, end))
+        or bool(inner[k:].any())
+    ):
+        raise FormatError(
+            f"{path}: the inner nodes are not the range [{start}, {end}) the config gives "
+            f"partition {part_id}"
+        )
     es, ee = (int(x) for x in part_ranges(cfg["_edge_bounds"])[part_id])
-    if int(inner_e.sum()) > ee - es or (len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"])):
-        raise FormatError(f"{path}: edge ids do not match the config's edge_map for partition {part_id}")
+    if int(inner_e.sum()) > ee - es or (
+        len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"])
+    ):
+        raise FormatError(
+            f"{path}: edge ids do not match the config's edge_map for partition {part_id}"
+        )
     return g
 
 
@@ -79,19 +101,29 @@ def _graphbolt_graph(path: Path, cfg: dict, part_id: int) -> Graph:
     on edges with ``store_eids``); ``part_id``, ``inner_*`` and node ``_TYPE`` come from the book."""
     gb = load_graphbolt(path)
     if "_ID" not in gb.node_attributes or "_ID" not in gb.edge_attributes:
-        raise FormatError(f"{path} lacks node or edge _ID attributes: graphpart needs the edge ids DGL "
-                          f"stores with dgl_partition_to_graphbolt(..., store_eids=True)")
+        raise FormatError(
+            f"{path} lacks node or edge _ID attributes: graphpart needs the edge ids DGL "
+            f"stores with dgl_partition_to_graphbolt(..., store_eids=True)"
+        )
     src, dst = gb.coo()
     nid = gb.node_attributes["_ID"].to(torch.int64)
     book = book_from_config(cfg, part_id)
     part = book.nid2partid(nid)
-    ndata = {"_ID": nid, "part_id": part, "inner_node": gb.node_attributes.get("inner_node", (part == part_id)
-                                                                              .to(torch.uint8))}
+    ndata = {
+        "_ID": nid,
+        "part_id": part,
+        "inner_node": gb.node_attributes.get("inner_node", (part == part_id).to(torch.uint8)),
+    }
     eid = gb.edge_attributes["_ID"].to(torch.int64)
-    edata = {"_ID": eid, "inner_edge": gb.edge_attributes.get("inner_edge", ndata["inner_node"][dst])}
+    edata = {
+        "_ID": eid,
+        "inner_edge": gb.edge_attributes.get("inner_edge", ndata["inner_node"][dst]),
+    }
     if len(cfg["_ntypes"]) > 1 or len(cfg["_etypes"]) > 1:
         ndata["_TYPE"] = book.map_to_per_ntype(nid)[0].to(torch.int32)
-        edata["_TYPE"] = (gb.type_per_edge if gb.type_per_edge is not None else book.map_to_per_etype(eid)[0]).to(torch.int32)
+        edata["_TYPE"] = (
+            gb.type_per_edge if gb.type_per_edge is not None else book.map_to_per_etype(eid)[0]
+        ).to(torch.int32)
     return Graph.from_edges(src, dst, num_nodes=gb.num_nodes, ndata=ndata, edata=edata)
 
 
@@ -114,8 +146,14 @@ class PartitionSource:
     def book(self, part_id: int) -> RangePartitionBook:
         return book_from_config(self.config, self.check_part(part_id))
 
-    def load(self, part_id: int, load_feats: bool = True, load_nodes: bool = True, load_edges: bool = True,
-             load_graph: bool = True):
+    def load(
+        self,
+        part_id: int,
+        load_feats: bool = True,
+        load_nodes: bool = True,
+        load_edges: bool = True,
+        load_graph: bool = True,
+    ):
         """``(graph, node_feats, edge_feats)`` of one partition (``None`` for what is not loaded)."""
         part_id = self.check_part(part_id)
         cfg = self.config
@@ -123,13 +161,21 @@ class PartitionSource:
             files = part_files(cfg, part_id, self.path)
             graph = None
             if load_graph and "part_graph" in files:
-                graph = _check_graph(read_graph_file(files["part_graph"]), files["part_graph"], cfg, part_id)
+                graph = _check_graph(
+                    read_graph_file(files["part_graph"]), files["part_graph"], cfg, part_id
+                )
             elif load_graph:
-                graph = _check_graph(_graphbolt_graph(files["part_graph_graphbolt"], cfg, part_id),
-                                     files["part_graph_graphbolt"], cfg, part_id)
+                graph = _check_graph(
+                    _graphbolt_graph(files["part_graph_graphbolt"], cfg, part_id),
+                    files["part_graph_graphbolt"],
+                    cfg,
+                    part_id,
+                )
             feats = []
-            for flag, key, bounds, types in ((load_nodes, "node_feats", cfg["_node_bounds"], cfg["_ntypes"]),
-                                             (load_edges, "edge_feats", cfg["_edge_bounds"], cfg["_etypes"])):
+            for flag, key, bounds, types in (
+                (load_nodes, "node_feats", cfg["_node_bounds"], cfg["_ntypes"]),
+                (load_edges, "edge_feats", cfg["_edge_bounds"], cfg["_etypes"]),
+            ):
                 f = read_feats_file(files[key]) if load_feats and flag else None
                 if f is not None:
                     _check_feats(f, bounds, types, part_id, files[key])
@@ -167,8 +213,10 @@ def _config_path(path: Path) -> Path:
         return path
     configs = sorted(p for p in path.glob("*.json") if p.name != "META.json")
     if len(configs) != 1:
-        raise FormatError(f"{path} holds {len(configs)} partition configs (*.json) and no PyG META.json or "
-                          f"GLT META; give the config file itself, or a folder of PyG or GLT partitions")
+        raise FormatError(
+            f"{path} holds {len(configs)} partition configs (*.json) and no PyG META.json or "
+            f"GLT META; give the config file itself, or a folder of PyG or GLT partitions"
+        )
     return configs[0]
 
 
@@ -176,8 +224,10 @@ def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionS
     """The partitions at ``path`` (a config file or a folder), in whichever format they are."""
     path = Path(path)
     if not path.exists():
-        raise FormatError(f"no partitions at {path}: it does not exist (expected a partition config "
-                          f"<out_path>/<graph_name>.json, or a PyG / GLT partition folder)")
+        raise FormatError(
+            f"no partitions at {path}: it does not exist (expected a partition config "
+            f"<out_path>/<graph_name>.json, or a PyG / GLT partition folder)"
+        )
     if is_pyg_folder(path) or is_glt_folder(path):
         fmt = "pyg" if is_pyg_folder(path) else "glt"
         view, loader = (read_pyg if fmt == "pyg" else read_glt)(path)
@@ -187,7 +237,11 @@ def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionS
         config = _config_path(path)
         cfg = read_config(config)
         files = part_files(cfg, 0, config)
-        fmt = "dgl" if "part_graph" not in files or sniff(files["part_graph"]) == "dgl-graph" else "graphpart"
+        fmt = (
+            "dgl"
+            if "part_graph" not in files or sniff(files["part_graph"]) == "dgl-graph"
+            else "graphpart"
+        )
         source = PartitionSource(config, fmt, cfg)
     if not _quiet:
         logger.info("reading %s partitions from %s", FORMAT_NAMES[source.format], path)

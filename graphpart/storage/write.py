@@ -47,9 +47,19 @@ __all__ = ["partition_graph", "save_partitions", "write_part"]
 logger = logging.getLogger(__name__)
 
 
-def write_part(folder: Path, num_nodes: int, src: torch.Tensor, dst: torch.Tensor, ndata: dict, edata: dict,
-               node_feats: dict, edge_feats: dict, extra: dict | None = None, format: str = "graphpart",
-               meta: dict | None = None) -> None:
+def write_part(
+    folder: Path,
+    num_nodes: int,
+    src: torch.Tensor,
+    dst: torch.Tensor,
+    ndata: dict,
+    edata: dict,
+    node_feats: dict,
+    edge_feats: dict,
+    extra: dict | None = None,
+    format: str = "graphpart",
+    meta: dict | None = None,
+) -> None:
     """Write one partition's files (local graph, node and edge features) into ``folder`` in ``format``.
 
     ``extra`` maps further file names (e.g. ``orig_nids.pt``) to dicts of tensors; ``meta``
@@ -64,8 +74,13 @@ def write_part(folder: Path, num_nodes: int, src: torch.Tensor, dst: torch.Tenso
         write_feats_file(folder / name, obj)
 
 
-def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLike,
-                    progress: bool = False, format: str = "graphpart") -> Path:
+def save_partitions(
+    p: Partitioning,
+    graph_name: str,
+    out_path: str | os.PathLike,
+    progress: bool = False,
+    format: str = "graphpart",
+) -> Path:
     """Write a :class:`Partitioning` to ``out_path`` in ``format``; returns the config path."""
     graph_name = check_graph_name(graph_name)
     check_format(format)
@@ -73,11 +88,23 @@ def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLik
     check_out_path(out)
     g = p.graph
     etypes = [etype_str(e) for e in g.canonical_etypes]
-    balance = {"ntypes": list(p.balance_labels) if p.balance_classes is not None else None,
-               "edges": p.balance_edges,
-               "loads": {name: np.asarray(v).astype(int).tolist() for name, v in balance_loads(p).items()}}
-    cfg = build_config(graph_name, p.part_method, p.num_hops, p.num_trainers_per_machine, p.shuffle.node_bounds,
-                       p.shuffle.edge_bounds, g.ntypes, etypes, format, balance)
+    balance = {
+        "ntypes": list(p.balance_labels) if p.balance_classes is not None else None,
+        "edges": p.balance_edges,
+        "loads": {name: np.asarray(v).astype(int).tolist() for name, v in balance_loads(p).items()},
+    }
+    cfg = build_config(
+        graph_name,
+        p.part_method,
+        p.num_hops,
+        p.num_trainers_per_machine,
+        p.shuffle.node_bounds,
+        p.shuffle.edge_bounds,
+        g.ntypes,
+        etypes,
+        format,
+        balance,
+    )
     meta = graphbolt_meta(g.ntypes, etypes)
     parts = range(p.num_parts)
     if progress:
@@ -87,20 +114,44 @@ def save_partitions(p: Partitioning, graph_name: str, out_path: str | os.PathLik
     with atomic_dir(out) as tmp:
         for i in parts:
             num_nodes, src, dst, ndata, edata = p.local_arrays(i)
-            write_part(tmp / f"part{i}", num_nodes, src, dst, ndata, edata, p.node_feats(i),
-                       p.edge_feats(i), format=format, meta=meta)
+            write_part(
+                tmp / f"part{i}",
+                num_nodes,
+                src,
+                dst,
+                ndata,
+                edata,
+                p.node_feats(i),
+                p.edge_feats(i),
+                format=format,
+                meta=meta,
+            )
             logger.info("wrote partition %d: %d nodes, %d edges", i, num_nodes, len(src))
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
 
 
-def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | os.PathLike, *,
-                    num_hops: int = 1, part_method="metis", balance_ntypes=None, balance_edges: bool = False,
-                    return_mapping: bool = False, num_trainers_per_machine: int = 1, objtype: str = "cut",
-                    seed=None, recursive: bool = False, metis_options=None,
-                    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES, metis_refine_rounds: int = DEFAULT_REFINE_ROUNDS,
-                    progress: bool = False,
-                    format: str = "graphpart"):
+def partition_graph(
+    g: Graph,
+    graph_name: str,
+    num_parts: int,
+    out_path: str | os.PathLike,
+    *,
+    num_hops: int = 1,
+    part_method="metis",
+    balance_ntypes=None,
+    balance_edges: bool = False,
+    return_mapping: bool = False,
+    num_trainers_per_machine: int = 1,
+    objtype: str = "cut",
+    seed=None,
+    recursive: bool = False,
+    metis_options=None,
+    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES,
+    metis_refine_rounds: int = DEFAULT_REFINE_ROUNDS,
+    progress: bool = False,
+    format: str = "graphpart",
+):
     """Partition ``g`` and write the partitions under ``out_path`` (see the module docstring).
 
     Arguments are those of :func:`graphpart.partition`; ``format`` is ``"graphpart"`` (torch
@@ -124,14 +175,22 @@ def partition_graph(g: Graph, graph_name: str, num_parts: int, out_path: str | o
     check_graph_name(graph_name)
     check_format(format)
     check_out_path(Path(out_path))
-    p = partition(g, num_parts, part_method=part_method, balance_ntypes=balance_ntypes,
-                  balance_edges=balance_edges, num_hops=num_hops,
-                  num_trainers_per_machine=num_trainers_per_machine, objtype=objtype, seed=seed,
-                  recursive=recursive, metis_options=metis_options, metis_max_edges=metis_max_edges,
-                  metis_refine_rounds=metis_refine_rounds)
+    p = partition(
+        g,
+        num_parts,
+        part_method=part_method,
+        balance_ntypes=balance_ntypes,
+        balance_edges=balance_edges,
+        num_hops=num_hops,
+        num_trainers_per_machine=num_trainers_per_machine,
+        objtype=objtype,
+        seed=seed,
+        recursive=recursive,
+        metis_options=metis_options,
+        metis_max_edges=metis_max_edges,
+        metis_refine_rounds=metis_refine_rounds,
+    )
     save_partitions(p, graph_name, out_path, progress=progress, format=format)
     if return_mapping:
         return p.orig_nids, p.orig_eids
     return None
-
-

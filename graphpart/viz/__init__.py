@@ -18,16 +18,29 @@ from __future__ import annotations
 from ._style import part_colors, to_png
 from .balance import plot_balance
 from .cache import (
-           plot_bytes_per_epoch,
-           plot_hit_rate_curve,
-           plot_hit_rate_trace,
-           plot_partition_access,
+    plot_bytes_per_epoch,
+    plot_hit_rate_curve,
+    plot_hit_rate_trace,
+    plot_partition_access,
 )
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
 from .layout import node_positions, sample_neighbourhood
 from .tradeoff import plot_tradeoff
 
-__all__ = ["draw_partition", "plot_balance", "plot_cut_matrix", "plot_halo_growth", "plot_tradeoff",
-           "plot_hit_rate_trace",
-           "plot_hit_rate_curve", "plot_bytes_per_epoch", "plot_partition_access", "node_positions", "sample_neighbourhood", "part_colors", "to_png", "DRAW_MODES"]
+__all__ = [
+    "draw_partition",
+    "plot_balance",
+    "plot_cut_matrix",
+    "plot_halo_growth",
+    "plot_tradeoff",
+    "plot_hit_rate_trace",
+    "plot_hit_rate_curve",
+    "plot_bytes_per_epoch",
+    "plot_partition_access",
+    "node_positions",
+    "sample_neighbourhood",
+    "part_colors",
+    "to_png",
+    "DRAW_MODES",
+]

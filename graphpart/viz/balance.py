@@ -28,8 +28,13 @@ def balance_quantities(m) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {"nodes": m.inner_nodes}
     if len(m.ntypes) > 1:
         out.update({f"{t} nodes": m.inner_by_type[:, i] for i, t in enumerate(m.ntypes)})
-    out.update({f"balance class {k[6:]}": np.asarray(v) for k, v in m.constraints.items()
-                if k.startswith("class ") and k[6:] not in m.ntypes})  # a whole type is already shown
+    out.update(
+        {
+            f"balance class {k[6:]}": np.asarray(v)
+            for k, v in m.constraints.items()
+            if k.startswith("class ") and k[6:] not in m.ntypes
+        }
+    )  # a whole type is already shown
     out["edges"] = m.owned_edges
     if m.halo_nodes.sum() > 0:
         out["HALO nodes"] = m.halo_nodes
@@ -82,7 +87,13 @@ def plot_balance(p, *, ax=None, quantities: list[str] | None = None, normalize: 
         ratio = v.max() / mean if mean > 0 else 1.0
         worst = max(worst, ratio)
         y = v / mean if (normalize and mean > 0) else v
-        bars = ax.bar(x - 0.4 + width * (i + 0.5), y, width, color=colors[i], label=f"{name} (max/mean {ratio:.3f})")
+        bars = ax.bar(
+            x - 0.4 + width * (i + 0.5),
+            y,
+            width,
+            color=colors[i],
+            label=f"{name} (max/mean {ratio:.3f})",
+        )
         handles.append(bars)
         if not normalize:
             ax.axhline(mean, color=colors[i], ls="--", lw=0.8)
@@ -95,6 +106,8 @@ def plot_balance(p, *, ax=None, quantities: list[str] | None = None, normalize: 
     else:
         ax.set_yscale("log")
         ax.set_ylabel("count (dashed: mean)")
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
+    ax.legend(
+        handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8
+    )
     ax.set_title(f"Load balance over {k} partitions: worst max/mean {worst:.3f}", fontsize=10)
     return ax

@@ -9,12 +9,28 @@ import numpy as np
 from ..errors import GraphpartError
 from ._style import fmt_count, get_axes
 
-__all__ = ["plot_hit_rate_trace", "plot_hit_rate_curve", "plot_bytes_per_epoch", "plot_partition_access",
-           "policy_color", "policy_style"]
+__all__ = [
+    "plot_hit_rate_trace",
+    "plot_hit_rate_curve",
+    "plot_bytes_per_epoch",
+    "plot_partition_access",
+    "policy_color",
+    "policy_style",
+]
 
-_COLORS = {"random": "#9e9e9e", "in-degree": "#1f77b4", "out-degree": "#17becf", "presample": "#2ca02c",
-           "lru": "#d62728", "fifo": "#ff7f0e", "clock": "#9467bd", "sieve": "#8c564b",
-           "oracle": "#111111", "belady": "#111111", "static": "#1f77b4"}
+_COLORS = {
+    "random": "#9e9e9e",
+    "in-degree": "#1f77b4",
+    "out-degree": "#17becf",
+    "presample": "#2ca02c",
+    "lru": "#d62728",
+    "fifo": "#ff7f0e",
+    "clock": "#9467bd",
+    "sieve": "#8c564b",
+    "oracle": "#111111",
+    "belady": "#111111",
+    "static": "#1f77b4",
+}
 
 
 def policy_color(name: str) -> str:
@@ -23,10 +39,19 @@ def policy_color(name: str) -> str:
 
 def policy_style(name: str, kind: str | None = None) -> dict:
     """Line style of a policy: oracles black and dotted, dynamic caches dashed, static orderings solid."""
-    kind = kind or ("oracle" if name in ("oracle", "belady") else "dynamic" if name in ("lru", "fifo", "clock",
-                                                                                       "sieve") else "static")
+    kind = kind or (
+        "oracle"
+        if name in ("oracle", "belady")
+        else "dynamic"
+        if name in ("lru", "fifo", "clock", "sieve")
+        else "static"
+    )
     ls = {"oracle": ":" if name == "belady" else "-.", "dynamic": "--"}.get(kind, "-")
-    return {"color": policy_color(name), "linestyle": ls, "linewidth": 2.2 if kind == "oracle" else 1.8}
+    return {
+        "color": policy_color(name),
+        "linestyle": ls,
+        "linewidth": 2.2 if kind == "oracle" else 1.8,
+    }
 
 
 def _series(run) -> tuple[str, np.ndarray, np.ndarray]:
@@ -38,8 +63,15 @@ def _series(run) -> tuple[str, np.ndarray, np.ndarray]:
     raise GraphpartError(f"expected CacheRun or LookupStats objects, got {type(run).__name__}")
 
 
-def plot_hit_rate_trace(runs, *, ax=None, per_batch: bool = True, running: bool = True,
-                        labels: Sequence[str] | None = None, title: str | None = None):
+def plot_hit_rate_trace(
+    runs,
+    *,
+    ax=None,
+    per_batch: bool = True,
+    running: bool = True,
+    labels: Sequence[str] | None = None,
+    title: str | None = None,
+):
     """Hit rate batch after batch: per batch (thin) and over all batches so far (bold), one line per run."""
     ax = get_axes(ax, (7.5, 4.0))
     runs = list(runs) if isinstance(runs, (list, tuple)) else [runs]
@@ -49,7 +81,9 @@ def plot_hit_rate_trace(runs, *, ax=None, per_batch: bool = True, running: bool 
         x = np.arange(1, len(lookups) + 1)
         style = policy_style(name)
         if per_batch and len(x):
-            ax.plot(x, hits / np.maximum(lookups, 1), color=style["color"], alpha=0.3, linewidth=0.8)
+            ax.plot(
+                x, hits / np.maximum(lookups, 1), color=style["color"], alpha=0.3, linewidth=0.8
+            )
         if running and len(x):
             run_rate = np.cumsum(hits) / np.maximum(np.cumsum(lookups), 1)
             ax.plot(x, run_rate, label=f"{label}: {run_rate[-1]:.1%}", **style)
@@ -60,7 +94,9 @@ def plot_hit_rate_trace(runs, *, ax=None, per_batch: bool = True, running: bool 
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8, loc="lower right", title="running hit rate", title_fontsize=8)
-    ax.set_title(title or "Hit rate as features are looked up (thin: each batch; bold: so far)", fontsize=10)
+    ax.set_title(
+        title or "Hit rate as features are looked up (thin: each batch; bold: so far)", fontsize=10
+    )
     return ax
 
 
@@ -72,10 +108,19 @@ def plot_hit_rate_curve(table, *, ax=None, reference: dict | None = None):
     ax = get_axes(ax, (7.0, 4.2))
     x = np.asarray(table.ratios)
     for name, rates in table.rates.items():
-        ax.plot(x, rates, marker="o", markersize=4, label=name, **policy_style(name, table.kinds.get(name)))
+        ax.plot(
+            x,
+            rates,
+            marker="o",
+            markersize=4,
+            label=name,
+            **policy_style(name, table.kinds.get(name)),
+        )
     for label, (rx, ry) in (reference or {}).items():
         ax.scatter([rx], [ry], marker="x", s=60, color="#444", zorder=5)
-        ax.annotate(label, (rx, ry), textcoords="offset points", xytext=(5, -10), fontsize=7, color="#444")
+        ax.annotate(
+            label, (rx, ry), textcoords="offset points", xytext=(5, -10), fontsize=7, color="#444"
+        )
     if len(x) <= 8:
         ax.set_xticks(x)
     ax.set_xlabel("cache ratio (share of all rows cached)")
@@ -86,8 +131,13 @@ def plot_hit_rate_curve(table, *, ax=None, reference: dict | None = None):
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
     ax.yaxis.set_major_formatter(_pct())
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, ncol=2, loc="lower right", title="solid: static  dashed: dynamic  black: oracles",
-              title_fontsize=7)
+    ax.legend(
+        fontsize=8,
+        ncol=2,
+        loc="lower right",
+        title="solid: static  dashed: dynamic  black: oracles",
+        title_fontsize=7,
+    )
     ax.set_title("Hit rate vs cache size", fontsize=10)
     return ax
 
@@ -97,19 +147,29 @@ def plot_bytes_per_epoch(runs, row_bytes: int, *, ax=None, total_lookups: int | 
     ax = get_axes(ax, (7.0, 3.8))
     names, values = [], []
     if total_lookups is None and runs:
-        total_lookups = int(np.asarray(runs[0].lookups).sum()) / max(1, int(np.max(runs[0].epochs)) + 1)
+        total_lookups = int(np.asarray(runs[0].lookups).sum()) / max(
+            1, int(np.max(runs[0].epochs)) + 1
+        )
     if total_lookups:
         names.append("no cache")
         values.append(total_lookups * row_bytes)
     for run in runs:
         names.append(run.policy)
         values.append(float(np.mean(run.bytes_per_epoch(row_bytes))))
-    colors = ["#cccccc"] + [policy_color(n) for n in names[1:]] if total_lookups else \
-        [policy_color(n) for n in names]
+    colors = (
+        ["#cccccc"] + [policy_color(n) for n in names[1:]]
+        if total_lookups
+        else [policy_color(n) for n in names]
+    )
     bars = ax.bar(np.arange(len(names)), np.asarray(values) / 1e9, color=colors)
     for b, v in zip(bars, values):
-        ax.annotate(f"{v / 1e9:.2f}", (b.get_x() + b.get_width() / 2, b.get_height()), ha="center", va="bottom",
-                    fontsize=7)
+        ax.annotate(
+            f"{v / 1e9:.2f}",
+            (b.get_x() + b.get_width() / 2, b.get_height()),
+            ha="center",
+            va="bottom",
+            fontsize=7,
+        )
     ax.set_xticks(np.arange(len(names)), names, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("GB from host per epoch")
     ax.set_title(f"Host-to-GPU traffic per epoch ({fmt_count(row_bytes)} B rows)", fontsize=10)
@@ -121,13 +181,21 @@ def plot_partition_access(accesses, *, ax=None, normalize: bool = True):
     """Per trainer partition: lookups served locally (inner, HALO), by the remote cache, or fetched remotely."""
     ax = get_axes(ax, (7.0, 3.8))
     parts = [a.part_id for a in accesses]
-    cols = {"inner": ("#4c9be8", "local inner"), "halo": ("#a6cee3", "local HALO"),
-            "remote_cached": ("#f6c85f", "remote, cached"), "remote_fetched": ("#e45756", "remote fetch")}
+    cols = {
+        "inner": ("#4c9be8", "local inner"),
+        "halo": ("#a6cee3", "local HALO"),
+        "remote_cached": ("#f6c85f", "remote, cached"),
+        "remote_fetched": ("#e45756", "remote fetch"),
+    }
     data = {k: [] for k in cols}
     for a in accesses:
         t = a.totals
-        row = {"inner": t["inner"], "halo": t["halo"], "remote_cached": t["remote_cached"],
-               "remote_fetched": t["remote"] - t["remote_cached"]}
+        row = {
+            "inner": t["inner"],
+            "halo": t["halo"],
+            "remote_cached": t["remote_cached"],
+            "remote_fetched": t["remote"] - t["remote_cached"],
+        }
         total = sum(row.values()) if normalize else 1
         for k in cols:
             data[k].append(row[k] / max(total, 1))

@@ -38,11 +38,25 @@ def plot_cut_matrix(p, *, ax=None, annotate: bool | None = None):
         for i in range(k):
             for j in range(k):
                 if i == j:
-                    ax.text(j, i, "inner\n" + fmt_count(m[i, i]), ha="center", va="center", fontsize=7,
-                            color="grey")
+                    ax.text(
+                        j,
+                        i,
+                        "inner\n" + fmt_count(m[i, i]),
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="grey",
+                    )
                 else:
-                    ax.text(j, i, fmt_count(m[i, j]), ha="center", va="center", fontsize=8,
-                            color="white" if top and m[i, j] > 0.6 * top else "black")
+                    ax.text(
+                        j,
+                        i,
+                        fmt_count(m[i, j]),
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="white" if top and m[i, j] > 0.6 * top else "black",
+                    )
     ticks = np.arange(k) if k <= 32 else np.linspace(0, k - 1, 9).astype(int)
     ax.set_xticks(ticks)
     ax.set_yticks(ticks)
@@ -77,8 +91,17 @@ def plot_halo_growth(p, *, max_hops: int = 3, ax=None):
     for h in range(hops + 1):
         x = np.arange(k) - 0.4 + width * (h + 0.5)
         ax.bar(x, growth.inner, width, color=colors, edgecolor="white", linewidth=0.5)
-        ax.bar(x, growth.halo[:, h], width, bottom=growth.inner, color=colors, alpha=0.45, hatch="///",
-               edgecolor="white", linewidth=0.5)
+        ax.bar(
+            x,
+            growth.halo[:, h],
+            width,
+            bottom=growth.inner,
+            color=colors,
+            alpha=0.45,
+            hatch="///",
+            edgecolor="white",
+            linewidth=0.5,
+        )
         if k <= 8:
             for xi, top in zip(x, growth.inner + growth.halo[:, h]):
                 ax.text(xi, top, str(h), ha="center", va="bottom", fontsize=7)
@@ -86,8 +109,17 @@ def plot_halo_growth(p, *, max_hops: int = 3, ax=None):
     ax.set_xlabel("partition (bars left to right: num_hops = 0, 1, ...)")
     ax.set_ylabel("nodes held by the partition")
     rep = ", ".join(f"{h}: {r:.2f}" for h, r in enumerate(growth.replication))
-    ax.set_title(f"Inner vs HALO nodes as hops grow\nreplication factor by num_hops  {rep}", fontsize=10)
-    ax.legend(handles=[Patch(color="grey", label="inner (owned)"),
-                       Patch(facecolor="grey", alpha=0.45, hatch="///", label="HALO copies")],
-              loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
+    ax.set_title(
+        f"Inner vs HALO nodes as hops grow\nreplication factor by num_hops  {rep}", fontsize=10
+    )
+    ax.legend(
+        handles=[
+            Patch(color="grey", label="inner (owned)"),
+            Patch(facecolor="grey", alpha=0.45, hatch="///", label="HALO copies"),
+        ],
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        frameon=False,
+        fontsize=8,
+    )
     return ax

@@ -75,7 +75,9 @@ def _spring(a: sp.csr_matrix, seed: int, iterations: int = 100) -> np.ndarray:
         t -= dt
     pos = np.stack([x, y], axis=1).astype(np.float64)
     pos -= np.median(pos, axis=0)
-    scale = max(float(np.quantile(np.abs(pos), 0.99)), 1e-9)  # isolated nodes drift far: clip them in
+    scale = max(
+        float(np.quantile(np.abs(pos), 0.99)), 1e-9
+    )  # isolated nodes drift far: clip them in
     return np.clip(pos / scale, -1.05, 1.05)
 
 
@@ -112,7 +114,9 @@ def node_positions(g: Graph, seed: int = 0, nodes: np.ndarray | None = None) -> 
     return pos
 
 
-def sample_neighbourhood(g: Graph, max_nodes: int, seed: Seed = None, start: int | None = None) -> np.ndarray:
+def sample_neighbourhood(
+    g: Graph, max_nodes: int, seed: Seed = None, start: int | None = None
+) -> np.ndarray:
     """Up to ``max_nodes`` homogeneous node ids reached breadth-first from ``start``.
 
     The start is a random node of maximum degree's component when not given.

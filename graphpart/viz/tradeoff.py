@@ -52,8 +52,10 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
     else:
         missing = [r.setting.label for r in results if imbalance not in r.imbalance]
         if missing:
-            raise GraphpartError(f"imbalance {imbalance!r} is not measured for {missing}; "
-                                 f"available: {sorted(results[0].imbalance)}")
+            raise GraphpartError(
+                f"imbalance {imbalance!r} is not measured for {missing}; "
+                f"available: {sorted(results[0].imbalance)}"
+            )
         x = np.array([r.imbalance[imbalance] for r in results])
     y = np.array([100 * r.edge_cut_fraction for r in results])
     ax = get_axes(ax, (7.5, 4.8))
@@ -63,22 +65,46 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
     colors = colormaps["tab10"](np.arange(len(balances)) % 10)
     for b, color in zip(balances, colors):
         for method, marker in _METHOD_MARKERS.items():
-            sel = [i for i, r in enumerate(results)
-                   if (r.setting.balance, r.setting.balance_edges) == b and r.setting.method == method]
+            sel = [
+                i
+                for i, r in enumerate(results)
+                if (r.setting.balance, r.setting.balance_edges) == b and r.setting.method == method
+            ]
             if sel:
                 label = f"{method}, balance {b[0]}" + (" + edges" if b[1] else "")
-                ax.scatter(x[sel], y[sel], s=70, marker=marker, color=color, edgecolors="black",
-                           linewidths=0.5, label=label, zorder=3)
+                ax.scatter(
+                    x[sel],
+                    y[sel],
+                    s=70,
+                    marker=marker,
+                    color=color,
+                    edgecolors="black",
+                    linewidths=0.5,
+                    label=label,
+                    zorder=3,
+                )
     front = _pareto(x, y)
     ax.plot(x[front], y[front], color="grey", ls="--", lw=1, zorder=2, label="best trade-offs")
     if annotate and len(results) <= 24:
         span_x, span_y = max(np.ptp(x), 1e-9), max(np.ptp(y), 1e-9)
         for i, r in enumerate(results):  # stack the labels of points that nearly coincide
-            near = np.sum((np.abs(x[:i] - x[i]) < 0.15 * span_x) & (np.abs(y[:i] - y[i]) < 0.04 * span_y))
+            near = np.sum(
+                (np.abs(x[:i] - x[i]) < 0.15 * span_x) & (np.abs(y[:i] - y[i]) < 0.04 * span_y)
+            )
             right = x[i] > x.min() + 0.6 * span_x  # labels of right-hand points go left
-            ax.annotate(r.setting.label, (x[i], y[i]), textcoords="offset points",
-                        xytext=(-6 if right else 6, 3 + 10 * near), ha="right" if right else "left", fontsize=7)
-    ax.set_xlabel("imbalance: worst max/mean" if imbalance == "max" else f"imbalance of {imbalance} (max/mean)")
+            ax.annotate(
+                r.setting.label,
+                (x[i], y[i]),
+                textcoords="offset points",
+                xytext=(-6 if right else 6, 3 + 10 * near),
+                ha="right" if right else "left",
+                fontsize=7,
+            )
+    ax.set_xlabel(
+        "imbalance: worst max/mean"
+        if imbalance == "max"
+        else f"imbalance of {imbalance} (max/mean)"
+    )
     ax.set_ylabel("edge cut (% of edges)")
     ax.set_title("Edge cut vs load imbalance (lower left is better)", fontsize=10)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)

@@ -17,4 +17,10 @@ from .explorer import PartitionExplorer
 from .halo import HaloInspector
 from .playground import BalancePlayground
 
-__all__ = ["PartitionExplorer", "HaloInspector", "BalancePlayground", "CacheSimulator", "PartitioningComparison"]
+__all__ = [
+    "PartitionExplorer",
+    "HaloInspector",
+    "BalancePlayground",
+    "CacheSimulator",
+    "PartitioningComparison",
+]

@@ -24,8 +24,9 @@ def status_widgets():
 
     status = w.HTML("", layout=w.Layout(min_height="1.6em"))
     status.add_class("graphpart-status")
-    progress = w.IntProgress(value=0, min=0, max=1, bar_style="info",
-                             layout=w.Layout(width="160px", visibility="hidden"))
+    progress = w.IntProgress(
+        value=0, min=0, max=1, bar_style="info", layout=w.Layout(width="160px", visibility="hidden")
+    )
     return status, progress
 
 
@@ -33,12 +34,16 @@ def image(css_class: str, width: str = "100%"):
     import ipywidgets as w
 
     # flex with min_width 0: beside a fixed control column the image shrinks to fit instead of overflowing
-    img = w.Image(format="png", layout=w.Layout(width=width, max_width="900px", flex="1 1 auto", min_width="0",
-                                                 object_fit="contain"))
+    img = w.Image(
+        format="png",
+        layout=w.Layout(
+            width=width, max_width="900px", flex="1 1 auto", min_width="0", object_fit="contain"
+        ),
+    )
     img.add_class(css_class)
     return img
 
 
 def html_table(obj) -> str:
     """HTML of anything with ``_repr_html_`` (reports), styled compactly."""
-    return ("<div style='font-size:12px;overflow-x:auto'>" + obj._repr_html_() + "</div>")
+    return "<div style='font-size:12px;overflow-x:auto'>" + obj._repr_html_() + "</div>"

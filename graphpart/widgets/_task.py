@@ -40,7 +40,9 @@ class Task:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
-    def start(self, work: Callable[[Callable[[int, str], None]], None], steps: int, sync: bool = False) -> None:
+    def start(
+        self, work: Callable[[Callable[[int, str], None]], None], steps: int, sync: bool = False
+    ) -> None:
         with self._lock:
             self._generation += 1
             gen = self._generation
@@ -72,13 +74,17 @@ class Task:
             if self._current(gen):
                 self.error = str(e)
                 self.progress.layout.visibility = "hidden"
-                self.status.value = f"<span style='color:#b00020'>&#9888; {html.escape(str(e))}</span>"
+                self.status.value = (
+                    f"<span style='color:#b00020'>&#9888; {html.escape(str(e))}</span>"
+                )
             return
         except Exception:  # a bug: keep the UI alive, log it for the notebook's log panel
             log.exception("widget recomputation failed")
             if self._current(gen):
                 self.error = "internal error (see the log)"
-                self.status.value = "<span style='color:#b00020'>&#9888; internal error, see the log</span>"
+                self.status.value = (
+                    "<span style='color:#b00020'>&#9888; internal error, see the log</span>"
+                )
             return
         if self._current(gen):
             self.error = None

@@ -19,7 +19,9 @@ def _fanouts(text: str) -> list[int]:
     try:
         return [int(x) for x in text.replace(" ", "").split(",") if x]
     except ValueError:
-        raise GraphpartError(f"fanouts must be comma-separated ints such as '10,5', got {text!r}") from None
+        raise GraphpartError(
+            f"fanouts must be comma-separated ints such as '10,5', got {text!r}"
+        ) from None
 
 
 def _train_seeds(graph):
@@ -54,11 +56,21 @@ class CacheSimulator:
     (2, ['in-degree', 'lru'])
     """
 
-    def __init__(self, source, *, seeds=None, fanouts: str = "10,5", cache_ratio: float = 0.1,
-                 batch_size: int = 256, seed: int = 0) -> None:
+    def __init__(
+        self,
+        source,
+        *,
+        seeds=None,
+        fanouts: str = "10,5",
+        cache_ratio: float = 0.1,
+        batch_size: int = 256,
+        seed: int = 0,
+    ) -> None:
         import ipywidgets as w
 
-        if isinstance(source, (str, os.PathLike)):  # partitions on disk, in any format graphpart reads
+        if isinstance(
+            source, (str, os.PathLike)
+        ):  # partitions on disk, in any format graphpart reads
             source = as_partitioning(source)
         self.partitioning = source if hasattr(source, "shuffle") else None
         self.graph = source.graph if self.partitioning is not None else source
@@ -71,18 +83,46 @@ class CacheSimulator:
         if self.partitioning is not None:
             parts += [(f"trainer of part {i}", i) for i in range(self.partitioning.num_parts)]
         self.controls = {
-            "cache_ratio": w.FloatSlider(value=cache_ratio, min=0.0, max=0.5, step=0.01, readout_format=".0%",
-                                         description="cache ratio", continuous_update=False, style=style,
-                                         layout=lay),
-            "policies": w.SelectMultiple(options=list(STREAM_POLICIES), value=("in-degree", "presample", "lru"),
-                                         rows=len(STREAM_POLICIES), description="policies", style=style,
-                                         layout=lay),
-            "fanouts": w.Text(value=fanouts, description="fanouts", continuous_update=False, style=style,
-                              layout=lay),
-            "batch_size": w.BoundedIntText(value=batch_size, min=1, max=1 << 20, description="batch size",
-                                           style=style, layout=lay),
-            "partition": w.Dropdown(options=parts, value=None, description="seeds", style=style, layout=lay),
-            "per_tick": w.IntSlider(value=1, min=1, max=20, description="batches/tick", style=style, layout=lay),
+            "cache_ratio": w.FloatSlider(
+                value=cache_ratio,
+                min=0.0,
+                max=0.5,
+                step=0.01,
+                readout_format=".0%",
+                description="cache ratio",
+                continuous_update=False,
+                style=style,
+                layout=lay,
+            ),
+            "policies": w.SelectMultiple(
+                options=list(STREAM_POLICIES),
+                value=("in-degree", "presample", "lru"),
+                rows=len(STREAM_POLICIES),
+                description="policies",
+                style=style,
+                layout=lay,
+            ),
+            "fanouts": w.Text(
+                value=fanouts,
+                description="fanouts",
+                continuous_update=False,
+                style=style,
+                layout=lay,
+            ),
+            "batch_size": w.BoundedIntText(
+                value=batch_size,
+                min=1,
+                max=1 << 20,
+                description="batch size",
+                style=style,
+                layout=lay,
+            ),
+            "partition": w.Dropdown(
+                options=parts, value=None, description="seeds", style=style, layout=lay
+            ),
+            "per_tick": w.IntSlider(
+                value=1, min=1, max=20, description="batches/tick", style=style, layout=lay
+            ),
         }
         self.play = w.Play(value=0, min=0, max=10**9, step=1, interval=400, description="play")
         self.step_button = w.Button(description="Step", icon="step-forward")
@@ -96,10 +136,19 @@ class CacheSimulator:
         self.status, _ = status_widgets()
         self.plot = image("graphpart-hit-rate")
         self.where = image("graphpart-locality")
-        left = w.VBox([*self.controls.values(), w.HBox([self.play, self.step_button]), self.reset_button,
-                       self.status], layout=w.Layout(width="300px", flex="0 0 300px"))
-        self.widget = w.HBox([left, w.VBox([self.plot, self.where], layout=w.Layout(flex="1 1 auto"))],
-                             layout=w.Layout(align_items="flex-start"))
+        left = w.VBox(
+            [
+                *self.controls.values(),
+                w.HBox([self.play, self.step_button]),
+                self.reset_button,
+                self.status,
+            ],
+            layout=w.Layout(width="300px", flex="0 0 300px"),
+        )
+        self.widget = w.HBox(
+            [left, w.VBox([self.plot, self.where], layout=w.Layout(flex="1 1 auto"))],
+            layout=w.Layout(align_items="flex-start"),
+        )
         self.widget.add_class("graphpart-cache-simulator")
         self.session: LookupSession | None = None
         self.error: str | None = None
@@ -114,9 +163,16 @@ class CacheSimulator:
         part = c["partition"].value
         try:
             self.session = LookupSession(
-                self.topo, _fanouts(c["fanouts"].value), policies=list(c["policies"].value),
-                cache_ratio=c["cache_ratio"].value, batch_size=c["batch_size"].value, seeds=self.seeds,
-                partitioning=self.partitioning if part is not None else None, part_id=part, seed=self.seed)
+                self.topo,
+                _fanouts(c["fanouts"].value),
+                policies=list(c["policies"].value),
+                cache_ratio=c["cache_ratio"].value,
+                batch_size=c["batch_size"].value,
+                seeds=self.seeds,
+                partitioning=self.partitioning if part is not None else None,
+                part_id=part,
+                seed=self.seed,
+            )
             self.error = None
         except GraphpartError as e:
             self.session, self.error = None, str(e)
@@ -138,16 +194,22 @@ class CacheSimulator:
     def _draw(self) -> None:
         s = self.session
         if s is None:
-            self.status.value = f"<span style='color:#b00020'>{html.escape(self.error or '')}</span>"
+            self.status.value = (
+                f"<span style='color:#b00020'>{html.escape(self.error or '')}</span>"
+            )
             self.plot.value = self.where.value = b""
             return
         runs = s.runs()
         self.plot.value = render(lambda ax: plot_hit_rate_trace(runs, ax=ax), (7.5, 3.6))
         acc = s.access()
-        self.where.value = render(lambda ax: plot_partition_access([acc], ax=ax), (7.5, 2.4)) if acc else b""
+        self.where.value = (
+            render(lambda ax: plot_partition_access([acc], ax=ax), (7.5, 2.4)) if acc else b""
+        )
         rates = ", ".join(f"{p} {r:.1%}" for p, r in s.hit_rates().items())
-        self.status.value = (f"batch {s.num_batches} (epoch {s.epoch}), {sum(s.lookups):,} lookups, "
-                             f"cache {s.capacity:,} rows<br>{html.escape(rates)}")
+        self.status.value = (
+            f"batch {s.num_batches} (epoch {s.epoch}), {sum(s.lookups):,} lookups, "
+            f"cache {s.capacity:,} rows<br>{html.escape(rates)}"
+        )
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

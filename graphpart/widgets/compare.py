@@ -43,16 +43,25 @@ class PartitioningComparison:
         import ipywidgets as w
 
         if not isinstance(sources, dict) or len(sources) < 2:
-            raise GraphpartError(f"PartitioningComparison takes a dict of at least two labelled partitionings, "
-                                 f"got {type(sources).__name__} of {len(sources) if hasattr(sources, '__len__') else '?'}")
+            raise GraphpartError(
+                f"PartitioningComparison takes a dict of at least two labelled partitionings, "
+                f"got {type(sources).__name__} of {len(sources) if hasattr(sources, '__len__') else '?'}"
+            )
         self.partitionings = {label: as_partitioning(src) for label, src in sources.items()}
         self.table = compare_metrics({k: p.metrics for k, p in self.partitionings.items()})
-        self.controls = {"figure": w.ToggleButtons(options=list(FIGURES), value=figure, description="figure")}
+        self.controls = {
+            "figure": w.ToggleButtons(options=list(FIGURES), value=figure, description="figure")
+        }
         self.images = [image("graphpart-compare-figure") for _ in self.partitionings]
         titles = [w.HTML(f"<b>{html.escape(str(k))}</b>") for k in self.partitionings]
         self.metrics_html = w.HTML(html_table(self.table))
         self.controls["figure"].observe(lambda change: self._draw(), names="value")
-        row = w.HBox([w.VBox([t, i], layout=w.Layout(flex="1 1 0", min_width="0")) for t, i in zip(titles, self.images)])
+        row = w.HBox(
+            [
+                w.VBox([t, i], layout=w.Layout(flex="1 1 0", min_width="0"))
+                for t, i in zip(titles, self.images)
+            ]
+        )
         self.widget = w.VBox([self.controls["figure"], row, self.metrics_html])
         self.widget.add_class("graphpart-compare")
         self.shown = None

@@ -47,9 +47,19 @@ class PartitionExplorer:
     (3, 1)
     """
 
-    def __init__(self, graph: Graph, *, num_parts: int = 4, method: str = "metis", balance: str = "none",
-                 balance_edges: bool = False, num_hops: int = 1, seed: int = 0,
-                 max_nodes: int = DEFAULT_MAX_NODES, threaded: bool = True) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        *,
+        num_parts: int = 4,
+        method: str = "metis",
+        balance: str = "none",
+        balance_edges: bool = False,
+        num_hops: int = 1,
+        seed: int = 0,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        threaded: bool = True,
+    ) -> None:
         import ipywidgets as w
 
         self.graph = graph
@@ -58,22 +68,60 @@ class PartitionExplorer:
         self.setting: Setting | None = None
         style = {"description_width": "110px"}
         lay = w.Layout(width="260px")
-        parts = w.BoundedIntText(value=num_parts, min=1, max=256, description="parts", continuous_update=False,
-                                 style=style, layout=lay)
+        parts = w.BoundedIntText(
+            value=num_parts,
+            min=1,
+            max=256,
+            description="parts",
+            continuous_update=False,
+            style=style,
+            layout=lay,
+        )
         parts.add_class("graphpart-num-parts")
         self.controls = {
-            "method": w.Dropdown(options=["metis", "random"], value=method, description="method", style=style,
-                                 layout=lay),
+            "method": w.Dropdown(
+                options=["metis", "random"],
+                value=method,
+                description="method",
+                style=style,
+                layout=lay,
+            ),
             "num_parts": parts,
-            "balance": w.Dropdown(options=balance_sources(graph), value=balance, description="balance_ntypes",
-                                  style=style, layout=lay),
-            "balance_edges": w.Checkbox(value=balance_edges, description="balance_edges", indent=False),
-            "num_hops": w.IntSlider(value=num_hops, min=0, max=3, description="num_hops", continuous_update=False,
-                                    style=style, layout=lay),
-            "seed": w.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="seed", continuous_update=False,
-                                     style=style, layout=lay),
-            "view": w.Dropdown(options=list(DRAW_MODES), value="auto", description="drawing", style=style,
-                               layout=lay),
+            "balance": w.Dropdown(
+                options=balance_sources(graph),
+                value=balance,
+                description="balance_ntypes",
+                style=style,
+                layout=lay,
+            ),
+            "balance_edges": w.Checkbox(
+                value=balance_edges, description="balance_edges", indent=False
+            ),
+            "num_hops": w.IntSlider(
+                value=num_hops,
+                min=0,
+                max=3,
+                description="num_hops",
+                continuous_update=False,
+                style=style,
+                layout=lay,
+            ),
+            "seed": w.BoundedIntText(
+                value=seed,
+                min=0,
+                max=2**31 - 1,
+                description="seed",
+                continuous_update=False,
+                style=style,
+                layout=lay,
+            ),
+            "view": w.Dropdown(
+                options=list(DRAW_MODES),
+                value="auto",
+                description="drawing",
+                style=style,
+                layout=lay,
+            ),
         }
         self.status, self.progress = status_widgets()
         self.drawing = image("graphpart-drawing")
@@ -83,7 +131,10 @@ class PartitionExplorer:
         self.task = Task(self.status, self.progress, threaded)
         for c in self.controls.values():
             c.observe(self._on_change, names="value")
-        left = w.VBox([*self.controls.values(), self.progress, self.status], layout=w.Layout(width="290px", flex="0 0 290px"))
+        left = w.VBox(
+            [*self.controls.values(), self.progress, self.status],
+            layout=w.Layout(width="290px", flex="0 0 290px"),
+        )
         tabs = w.Tab(children=[self.drawing, self.balance_plot, self.table])
         for i, title in enumerate(["partition", "balance", "metrics"]):
             tabs.set_title(i, title)
@@ -93,8 +144,14 @@ class PartitionExplorer:
 
     def _current_setting(self) -> Setting:
         c = self.controls
-        return Setting(num_parts=c["num_parts"].value, method=c["method"].value, balance=c["balance"].value,
-                       balance_edges=c["balance_edges"].value, num_hops=c["num_hops"].value, seed=c["seed"].value)
+        return Setting(
+            num_parts=c["num_parts"].value,
+            method=c["method"].value,
+            balance=c["balance"].value,
+            balance_edges=c["balance_edges"].value,
+            num_hops=c["num_hops"].value,
+            seed=c["seed"].value,
+        )
 
     def _on_change(self, change) -> None:
         self.task.start(self._recompute, 3)
@@ -105,8 +162,12 @@ class PartitionExplorer:
         report(0, f"partitioning ({setting.label})...")
         p = setting.run(self.graph)
         report(1, "measuring and drawing...")
-        drawing = render(lambda ax: draw_partition(p, ax=ax, mode=mode, max_nodes=self.max_nodes,
-                                                   seed=setting.seed), (8.5, 6.2))
+        drawing = render(
+            lambda ax: draw_partition(
+                p, ax=ax, mode=mode, max_nodes=self.max_nodes, seed=setting.seed
+            ),
+            (8.5, 6.2),
+        )
         report(2, "balance plot...")
         balance = render(lambda ax: plot_balance(p, ax=ax), (8.5, 4.2))
         table = html_table(p.report())

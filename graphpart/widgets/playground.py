@@ -45,18 +45,38 @@ class BalancePlayground:
         style = {"description_width": "110px"}
         lay = w.Layout(width="270px")
         self.controls = {
-            "method": w.Dropdown(options=["metis", "random"], value="metis", description="method", style=style,
-                                 layout=lay),
-            "num_parts": w.BoundedIntText(value=num_parts, min=1, max=256, description="parts", style=style,
-                                          layout=lay),
-            "balance": w.Dropdown(options=balance_sources(graph), value="none", description="balance_ntypes",
-                                  style=style, layout=lay),
+            "method": w.Dropdown(
+                options=["metis", "random"],
+                value="metis",
+                description="method",
+                style=style,
+                layout=lay,
+            ),
+            "num_parts": w.BoundedIntText(
+                value=num_parts, min=1, max=256, description="parts", style=style, layout=lay
+            ),
+            "balance": w.Dropdown(
+                options=balance_sources(graph),
+                value="none",
+                description="balance_ntypes",
+                style=style,
+                layout=lay,
+            ),
             "balance_edges": w.Checkbox(value=False, description="balance_edges", indent=False),
-            "ufactor": w.IntSlider(value=30, min=1, max=500, description="tolerance (0.1%)", style=style,
-                                   layout=lay, continuous_update=False),
+            "ufactor": w.IntSlider(
+                value=30,
+                min=1,
+                max=500,
+                description="tolerance (0.1%)",
+                style=style,
+                layout=lay,
+                continuous_update=False,
+            ),
         }
         self.add_button = w.Button(description="Add setting", button_style="primary", icon="plus")
-        self.preset_button = w.Button(description="Add presets", tooltip="random, METIS, each balance source")
+        self.preset_button = w.Button(
+            description="Add presets", tooltip="random, METIS, each balance source"
+        )
         self.clear_button = w.Button(description="Clear", icon="trash")
         self.add_button.on_click(lambda _: self.add(self._current_setting()))
         self.preset_button.on_click(lambda _: self.add(*self.presets()))
@@ -66,21 +86,41 @@ class BalancePlayground:
         self.table.add_class("graphpart-sweep-table")
         self.plot = image("graphpart-tradeoff")
         self.task = Task(self.status, self.progress, threaded)
-        left = w.VBox([*self.controls.values(), w.HBox([self.add_button, self.preset_button]), self.clear_button,
-                       self.progress, self.status], layout=w.Layout(width="300px", flex="0 0 300px"))
-        self.widget = w.VBox([w.HBox([left, self.plot], layout=w.Layout(align_items="flex-start")), self.table])
+        left = w.VBox(
+            [
+                *self.controls.values(),
+                w.HBox([self.add_button, self.preset_button]),
+                self.clear_button,
+                self.progress,
+                self.status,
+            ],
+            layout=w.Layout(width="300px", flex="0 0 300px"),
+        )
+        self.widget = w.VBox(
+            [w.HBox([left, self.plot], layout=w.Layout(align_items="flex-start")), self.table]
+        )
         self.widget.add_class("graphpart-playground")
 
     def _current_setting(self) -> Setting:
         c = self.controls
-        return Setting(num_parts=c["num_parts"].value, method=c["method"].value, balance=c["balance"].value,
-                       balance_edges=c["balance_edges"].value, ufactor=c["ufactor"].value, seed=0)
+        return Setting(
+            num_parts=c["num_parts"].value,
+            method=c["method"].value,
+            balance=c["balance"].value,
+            balance_edges=c["balance_edges"].value,
+            ufactor=c["ufactor"].value,
+            seed=0,
+        )
 
     def presets(self) -> list[Setting]:
         """Random, then METIS with each balance source, with and without ``balance_edges``."""
         k = self.controls["num_parts"].value
-        sources = [s for s in balance_sources(self.graph) if s != "ntype" or not self.graph.is_homogeneous]
-        return grid(method=["random", "metis"], num_parts=k, balance=sources, balance_edges=[False, True])
+        sources = [
+            s for s in balance_sources(self.graph) if s != "ntype" or not self.graph.is_homogeneous
+        ]
+        return grid(
+            method=["random", "metis"], num_parts=k, balance=sources, balance_edges=[False, True]
+        )
 
     def add(self, *settings: Setting) -> None:
         """Run ``settings`` (skipping ones already shown) and add them to the comparison."""
@@ -88,7 +128,9 @@ class BalancePlayground:
         todo = [s for s in dict.fromkeys(settings) if s not in have]
 
         def work(report) -> None:
-            new = sweep(self.graph, todo, progress=lambda i, n, s: report(i, f"{i + 1}/{n}: {s.label}"))
+            new = sweep(
+                self.graph, todo, progress=lambda i, n, s: report(i, f"{i + 1}/{n}: {s.label}")
+            )
             report(len(todo), "drawing...")
             results = self.results + new
             png = render(lambda ax: plot_tradeoff(results, ax=ax), (8.0, 4.6))

@@ -58,8 +58,9 @@ def test_metis_matches_the_in_memory_partition(which, homo, hetero, tmp_path):
 
 def test_metis_balances_a_mask_from_node_data(homo, tmp_path):
     g, folder = homo
-    parts, _ = read_assignment(assign(folder, tmp_path / "parts", 3, "metis", balance_ntypes="train_mask",
-                                      seed=0), folder)
+    parts, _ = read_assignment(
+        assign(folder, tmp_path / "parts", 3, "metis", balance_ntypes="train_mask", seed=0), folder
+    )
     p = gp.partition(g, 3, balance_ntypes=g.ndata["train_mask"], seed=0)
     assert np.array_equal(parts["_N"], p.node_part)
     train = np.bincount(parts["_N"][g.ndata["train_mask"].numpy()], minlength=3)
@@ -69,17 +70,22 @@ def test_metis_balances_a_mask_from_node_data(homo, tmp_path):
 def test_user_written_assignment_is_accepted(homo, tmp_path):
     g, folder = homo
     (tmp_path / "mine").mkdir()
-    (tmp_path / "mine" / "_N.txt").write_text("\n".join(str(i % 5) for i in range(g.num_nodes())) + "\n")
+    (tmp_path / "mine" / "_N.txt").write_text(
+        "\n".join(str(i % 5) for i in range(g.num_nodes())) + "\n"
+    )
     parts, k = read_assignment(tmp_path / "mine", folder)
     assert k == 5 and parts["_N"][:6].tolist() == [0, 1, 2, 3, 4, 0]
 
 
-@pytest.mark.parametrize("content, match", [
-    (None, "assignment file .* is missing"),
-    ("0\n1\n", "2 lines, but node type '_N' has 120 nodes"),
-    ("\n".join(["0"] * 119 + ["7"]), r"partition ids must lie in 0..3"),
-    ("\n".join(["0"] * 119 + ["x"]), "one integer"),
-])
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        (None, "assignment file .* is missing"),
+        ("0\n1\n", "2 lines, but node type '_N' has 120 nodes"),
+        ("\n".join(["0"] * 119 + ["7"]), r"partition ids must lie in 0..3"),
+        ("\n".join(["0"] * 119 + ["x"]), "one integer"),
+    ],
+)
 def test_bad_assignment_files(homo, tmp_path, content, match):
     g, folder = homo
     out = tmp_path / "bad"
@@ -91,10 +97,13 @@ def test_bad_assignment_files(homo, tmp_path, content, match):
         read_assignment(out, read_metadata(folder))
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"num_parts": 0}, "num_parts"),
-    ({"num_parts": 2, "algorithm": "spectral"}, "algorithm must be one of"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"num_parts": 0}, "num_parts"),
+        ({"num_parts": 2, "algorithm": "spectral"}, "algorithm must be one of"),
+    ],
+)
 def test_assign_rejects_bad_options_and_writes_nothing(homo, tmp_path, kwargs, match):
     _, folder = homo
     with pytest.raises(gp.GraphpartError, match=match):
@@ -111,21 +120,29 @@ def test_metis_balance_field_must_be_class_like(homo, tmp_path):
     assert not (tmp_path / "parts").exists()
 
 
-def test_random_is_balanced_overall_and_per_type_across_dask_chunks(tmp_path, dask_client, monkeypatch):
+def test_random_is_balanced_overall_and_per_type_across_dask_chunks(
+    tmp_path, dask_client, monkeypatch
+):
     import importlib
 
-    monkeypatch.setattr(importlib.import_module("graphpart.chunked.assign"), "RANDOM_CHUNK", 7)  # many tasks per type
+    monkeypatch.setattr(
+        importlib.import_module("graphpart.chunked.assign"), "RANDOM_CHUNK", 7
+    )  # many tasks per type
     g = hetero_graph()
     write_chunked(g, tmp_path / "h", 2)
-    parts, k = read_assignment(assign(tmp_path / "h", tmp_path / "p", 4, "random", seed=3, client=dask_client),
-                               tmp_path / "h")
+    parts, k = read_assignment(
+        assign(tmp_path / "h", tmp_path / "p", 4, "random", seed=3, client=dask_client),
+        tmp_path / "h",
+    )
     for t, p in parts.items():
         c = np.bincount(p, minlength=4)
         assert c.max() - c.min() <= 1, t
     total = np.bincount(np.concatenate(list(parts.values())), minlength=4)
     assert total.max() - total.min() <= 1
-    again, _ = read_assignment(assign(tmp_path / "h", tmp_path / "q", 4, "random", seed=3, client=dask_client),
-                               tmp_path / "h")
+    again, _ = read_assignment(
+        assign(tmp_path / "h", tmp_path / "q", 4, "random", seed=3, client=dask_client),
+        tmp_path / "h",
+    )
     assert all(np.array_equal(again[t], parts[t]) for t in parts)  # a seed gives one assignment
 
 
@@ -139,14 +156,18 @@ def _grid() -> gp.Graph:
 MESHES = {"grid": _grid, "4elt": lambda: gp.datasets.load("4elt")}
 
 
-@pytest.mark.parametrize("mesh", [pytest.param("grid"), pytest.param("4elt", marks=pytest.mark.needs_dataset("4elt"))])
+@pytest.mark.parametrize(
+    "mesh", [pytest.param("grid"), pytest.param("4elt", marks=pytest.mark.needs_dataset("4elt"))]
+)
 @pytest.mark.parametrize("algorithm", ["fennel", "ldg"])
 def test_streaming_cuts_well_below_random_and_stays_balanced(algorithm, mesh, tmp_path):
     g = MESHES[mesh]()
     write_chunked(g, tmp_path / "m", 6)
     parts, _ = read_assignment(assign(tmp_path / "m", tmp_path / "p", 4, algorithm), tmp_path / "m")
     cut = gp.partition(g, 4, part_method=parts["_N"], num_hops=0).metrics.edge_cut_fraction
-    random_cut = gp.partition(g, 4, part_method="random", num_hops=0, seed=0).metrics.edge_cut_fraction
+    random_cut = gp.partition(
+        g, 4, part_method="random", num_hops=0, seed=0
+    ).metrics.edge_cut_fraction
     assert cut < 0.5 * random_cut
     assert np.bincount(parts["_N"]).max() <= 1.05 * g.num_nodes() / 4 + 1
 
@@ -154,7 +175,9 @@ def test_streaming_cuts_well_below_random_and_stays_balanced(algorithm, mesh, tm
 def test_streaming_balances_every_node_type(tmp_path):
     g = hetero_graph()
     write_chunked(g, tmp_path / "h", 3)
-    parts, _ = read_assignment(assign(tmp_path / "h", tmp_path / "p", 3, "fennel", slack=0.1), tmp_path / "h")
+    parts, _ = read_assignment(
+        assign(tmp_path / "h", tmp_path / "p", 3, "fennel", slack=0.1), tmp_path / "h"
+    )
     for t, p in parts.items():
         assert len(p) == g.num_nodes(t)
         assert np.bincount(p, minlength=3).max() <= np.ceil(1.1 * g.num_nodes(t) / 3), t

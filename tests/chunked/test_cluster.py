@@ -25,7 +25,9 @@ from graphpart.datasets import sbm
 from ..helpers import assert_same_partitions
 
 DASK = Path(sys.executable).parent / "dask"
-pytestmark = pytest.mark.skipif(not DASK.exists(), reason=f"the dask command is not installed at {DASK}")
+pytestmark = pytest.mark.skipif(
+    not DASK.exists(), reason=f"the dask command is not installed at {DASK}"
+)
 
 
 def _free_port() -> int:
@@ -42,14 +44,37 @@ def cluster(tmp_path):
     env = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "5"}
     logs = tmp_path / "logs"
     logs.mkdir()
-    procs = [subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--no-dashboard"], stdout=open(logs / "scheduler", "w"), stderr=subprocess.STDOUT,
-                              env=env, start_new_session=True)]
+    procs = [
+        subprocess.Popen(
+            [str(DASK), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            stdout=open(logs / "scheduler", "w"),
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+    ]
     for i in range(2):
-        procs.append(subprocess.Popen([str(DASK), "worker", address, "--nthreads", "1", "--no-nanny",
-                                       "--no-dashboard", "--name", f"w{i}", "--memory-limit", "2GB"],
-                                      stdout=open(logs / f"worker{i}", "w"), stderr=subprocess.STDOUT, env=env,
-                                      start_new_session=True))
+        procs.append(
+            subprocess.Popen(
+                [
+                    str(DASK),
+                    "worker",
+                    address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--no-dashboard",
+                    "--name",
+                    f"w{i}",
+                    "--memory-limit",
+                    "2GB",
+                ],
+                stdout=open(logs / f"worker{i}", "w"),
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+            )
+        )
     from distributed import Client
 
     deadline = time.monotonic() + 60
@@ -61,7 +86,9 @@ def cluster(tmp_path):
         except OSError:
             pass
         if time.monotonic() > deadline:
-            pytest.fail("the Dask cluster did not start: " + (logs / "scheduler").read_text()[-2000:])
+            pytest.fail(
+                "the Dask cluster did not start: " + (logs / "scheduler").read_text()[-2000:]
+            )
         time.sleep(0.5)
     yield address, procs
     for p in procs:
@@ -97,7 +124,9 @@ def test_killing_a_worker_mid_run_still_gives_the_full_output(cluster, tmp_path)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not killed.is_set():
             # The run is under way once the first pieces appear in the temporary sibling of the output.
-            if any(p.name.endswith(".npz") for d in tmp_path.glob(".out.*") for p in d.rglob("*.npz")):
+            if any(
+                p.name.endswith(".npz") for d in tmp_path.glob(".out.*") for p in d.rglob("*.npz")
+            ):
                 os.killpg(victim.pid, signal.SIGKILL)
                 killed.set()
                 return
@@ -110,5 +139,7 @@ def test_killing_a_worker_mid_run_still_gives_the_full_output(cluster, tmp_path)
     assert killed.is_set() and victim.wait(10) is not None  # the worker really died during the run
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
     assert verify(cfg, tmp_path / "ch").ok
-    leftovers = [p for p in (tmp_path / "out").rglob("*") if p.name.startswith(".") or p.name == "_work"]
+    leftovers = [
+        p for p in (tmp_path / "out").rglob("*") if p.name.startswith(".") or p.name == "_work"
+    ]
     assert leftovers == []

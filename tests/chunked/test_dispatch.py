@@ -30,8 +30,9 @@ GRAPHS = {"karate": karate, "sbm": featured_sbm, "hetero": hetero_graph}
 def in_memory(g, parts: dict, num_parts, out, num_hops):
     """partition_graph with the same assignment, given type-wise."""
     method = parts["_N"] if g.is_homogeneous else parts
-    return gp.partition_graph(g, "g", num_parts, out, part_method=method, num_hops=num_hops,
-                              return_mapping=True)
+    return gp.partition_graph(
+        g, "g", num_parts, out, part_method=method, num_hops=num_hops, return_mapping=True
+    )
 
 
 def random_parts(g, num_parts, seed=0):
@@ -42,13 +43,22 @@ def random_parts(g, num_parts, seed=0):
 @pytest.mark.parametrize("num_hops", [0, 1])
 @pytest.mark.parametrize("num_chunks,num_parts", [(2, 4), (5, 3), (3, 1)])
 @pytest.mark.parametrize("name", list(GRAPHS))
-def test_equals_the_in_memory_partition(name, num_chunks, num_parts, num_hops, tmp_path, dask_client):
+def test_equals_the_in_memory_partition(
+    name, num_chunks, num_parts, num_hops, tmp_path, dask_client
+):
     g = GRAPHS[name]()
     write_chunked(g, tmp_path / "ch", num_chunks, graph_name="g")
     parts = random_parts(g, num_parts)
     write_assignment(tmp_path / "asg", parts, num_parts, "custom")
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", num_hops=num_hops, client=dask_client,
-                   save_orig_nids=True, save_orig_eids=True)
+    cfg = dispatch(
+        tmp_path / "ch",
+        tmp_path / "asg",
+        tmp_path / "out",
+        num_hops=num_hops,
+        client=dask_client,
+        save_orig_nids=True,
+        save_orig_eids=True,
+    )
     nmap, emap = in_memory(g, parts, num_parts, tmp_path / "mem", num_hops)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
     onids, oeids = load_orig_ids(cfg)
@@ -62,8 +72,15 @@ def test_equals_the_in_memory_partition(name, num_chunks, num_parts, num_hops, t
 @pytest.mark.parametrize("fmt", ["csv", "numpy", "parquet"])
 def test_every_chunk_format(fmt, tmp_path, dask_client):
     g = hetero_graph(1)
-    write_chunked(g, tmp_path / "ch", 3, graph_name="g", edge_format=fmt, node_data_format=fmt,
-                  edge_data_format=fmt)
+    write_chunked(
+        g,
+        tmp_path / "ch",
+        3,
+        graph_name="g",
+        edge_format=fmt,
+        node_data_format=fmt,
+        edge_data_format=fmt,
+    )
     parts = random_parts(g, 2, seed=1)
     write_assignment(tmp_path / "asg", parts, 2, "custom")
     cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
@@ -86,7 +103,9 @@ def test_per_partition_original_ids(tmp_path, dask_client):
     write_chunked(g, tmp_path / "ch", 2, graph_name="g")
     parts = random_parts(g, 3)
     write_assignment(tmp_path / "asg", parts, 3, "custom")
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, save_orig_nids=True)
+    cfg = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, save_orig_nids=True
+    )
     for p in range(3):
         ids = torch.load(tmp_path / "out" / f"part{p}" / "orig_nids.pt", weights_only=True)
         for t in g.ntypes:
@@ -99,7 +118,9 @@ def test_load_partition_reads_the_output(tmp_path, dask_client):
     g = load_karate_club()
     write_chunked(g, tmp_path / "ch", 2)
     assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, graph_name="karate")
+    cfg = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, graph_name="karate"
+    )
     assert cfg.name == "karate.json"
     data = gp.load_partition(cfg, 1)
     assert data.book.num_partitions() == 2 and data.graph_name == "karate"
@@ -119,14 +140,24 @@ def test_bad_chunk_leaves_no_output_and_keeps_the_earlier_one(tmp_path, dask_cli
     meta = write_chunked(g, tmp_path / "ch", 3)
     assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
     cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
-    before = {p.relative_to(tmp_path / "out"): p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    before = {
+        p.relative_to(tmp_path / "out"): p.read_bytes()
+        for p in (tmp_path / "out").rglob("*")
+        if p.is_file()
+    }
     m = json.loads(meta.read_text())
     edge_file = meta.parent / m["edges"]["_N:_E:_N"]["data"][1]
     lines = edge_file.read_text().splitlines()
     edge_file.write_text("\n".join([f"0 {g.num_nodes() + 7}"] + lines[1:]) + "\n")
-    with pytest.raises(gp.GraphpartError, match=f"destination id {g.num_nodes() + 7} is out of range"):
+    with pytest.raises(
+        gp.GraphpartError, match=f"destination id {g.num_nodes() + 7} is out of range"
+    ):
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
-    after = {p.relative_to(tmp_path / "out"): p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    after = {
+        p.relative_to(tmp_path / "out"): p.read_bytes()
+        for p in (tmp_path / "out").rglob("*")
+        if p.is_file()
+    }
     assert after == before and cfg.exists()
     assert sorted(os.listdir(tmp_path)) == ["asg", "ch", "out"]  # no temporary sibling left
 
@@ -160,7 +191,10 @@ def test_type_order_in_the_metadata_does_not_change_the_ids(tmp_path, dask_clien
     meta = write_chunked(g, tmp_path / "ch", 2, graph_name="g")
     m = json.loads(meta.read_text())
     for names, counts in (("node_type", "num_nodes_per_type"), ("edge_type", "num_edges_per_type")):
-        m[names], m[counts] = m[names][::-1], m[counts][::-1]  # ids follow sorted types, as Graph's do
+        m[names], m[counts] = (
+            m[names][::-1],
+            m[counts][::-1],
+        )  # ids follow sorted types, as Graph's do
     meta.write_text(json.dumps(m))
     parts = random_parts(g, 3, seed=2)
     write_assignment(tmp_path / "asg", parts, 3, "custom")
@@ -175,7 +209,9 @@ def test_dispatch_writes_dgls_format_like_partition_graph(fmt, tmp_path, dask_cl
     write_chunked(g, tmp_path / "ch", 2, graph_name="g")
     parts = random_parts(g, 2, seed=2)
     write_assignment(tmp_path / "asg", parts, 2, "custom")
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, format=fmt)
+    cfg = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, format=fmt
+    )
     gp.partition_graph(g, "g", 2, tmp_path / "mem", part_method=parts, format=fmt)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
     written = json.loads(cfg.read_text())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import numpy as np
 import pytest
@@ -44,15 +43,18 @@ def featured_sbm():
 @pytest.mark.parametrize("num_chunks", [1, 3, 7])
 def test_homogeneous_round_trip(tmp_path, fmt, num_chunks):
     g = featured_sbm()
-    meta = write_chunked(g, tmp_path / "g", num_chunks, edge_format=fmt, node_data_format=fmt,
-                         edge_data_format=fmt)
+    meta = write_chunked(
+        g, tmp_path / "g", num_chunks, edge_format=fmt, node_data_format=fmt, edge_data_format=fmt
+    )
     assert_same_graph(g, load_chunked(meta))
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_heterogeneous_round_trip(tmp_path, fmt):
     g = hetero_graph()
-    meta = write_chunked(g, tmp_path / "h", 4, edge_format=fmt, node_data_format=fmt, edge_data_format=fmt)
+    meta = write_chunked(
+        g, tmp_path / "h", 4, edge_format=fmt, node_data_format=fmt, edge_data_format=fmt
+    )
     assert_same_graph(g, load_chunked(tmp_path / "h"))
     m = read_metadata(meta)
     assert m.num_nodes == {t: g.num_nodes(t) for t in g.ntypes}
@@ -104,19 +106,36 @@ def edit(folder, change):
 EDGES = "_N:_E:_N"
 
 
-@pytest.mark.parametrize("change, match", [
-    (lambda m: m.pop("num_nodes_per_type"), "'num_nodes_per_type' is missing"),
-    (lambda m: m.update(num_edges_per_type=[1, 2]), "must be a list of 1 non-negative"),
-    (lambda m: m.update(edge_type=["_N:_E"]), "must be 'src:rel:dst'"),
-    (lambda m: m.update(edge_type=["_N:_E:paper"]), "joins a node type not in node_type"),
-    (lambda m: m["edges"][EDGES].update(format={"name": "hdf5"}), "unknown chunk format 'hdf5'"),
-    (lambda m: m["edges"][EDGES]["data"].append("edges/nope.csv"), r"chunk file\(s\) missing: .*nope.csv"),
-    (lambda m: m["edges"][EDGES].update(format={"name": "csv", "delimiter": "::"}), "one character"),
-    (lambda m: m.update(graph_name=""), "'graph_name' must be a non-empty string"),
-    (lambda m: m["node_data"].update(paper={}), "unknown node type 'paper'"),
-    (lambda m: (m["edge_data"][EDGES]["w"]["data"].pop(), m["edge_data"][EDGES]["w"].pop("counts")),
-     "edge features must be chunked like their edges"),
-])
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (lambda m: m.pop("num_nodes_per_type"), "'num_nodes_per_type' is missing"),
+        (lambda m: m.update(num_edges_per_type=[1, 2]), "must be a list of 1 non-negative"),
+        (lambda m: m.update(edge_type=["_N:_E"]), "must be 'src:rel:dst'"),
+        (lambda m: m.update(edge_type=["_N:_E:paper"]), "joins a node type not in node_type"),
+        (
+            lambda m: m["edges"][EDGES].update(format={"name": "hdf5"}),
+            "unknown chunk format 'hdf5'",
+        ),
+        (
+            lambda m: m["edges"][EDGES]["data"].append("edges/nope.csv"),
+            r"chunk file\(s\) missing: .*nope.csv",
+        ),
+        (
+            lambda m: m["edges"][EDGES].update(format={"name": "csv", "delimiter": "::"}),
+            "one character",
+        ),
+        (lambda m: m.update(graph_name=""), "'graph_name' must be a non-empty string"),
+        (lambda m: m["node_data"].update(paper={}), "unknown node type 'paper'"),
+        (
+            lambda m: (
+                m["edge_data"][EDGES]["w"]["data"].pop(),
+                m["edge_data"][EDGES]["w"].pop("counts"),
+            ),
+            "edge features must be chunked like their edges",
+        ),
+    ],
+)
 def test_metadata_errors_name_the_file_and_the_problem(chunked, change, match):
     edit(chunked, change)
     with pytest.raises(gp.GraphpartError, match=match) as err:
@@ -140,8 +159,11 @@ def test_edge_ids_out_of_range(chunked):
     lines = path.read_text().splitlines()
     lines[0] = "0 60"
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(gp.GraphpartError, match=r"destination id 60 is out of range for node type '_N', "
-                                                r"which has 60 nodes"):
+    with pytest.raises(
+        gp.GraphpartError,
+        match=r"destination id 60 is out of range for node type '_N', "
+        r"which has 60 nodes",
+    ):
         load_chunked(chunked)
 
 
@@ -154,7 +176,7 @@ def test_row_counts_must_match_the_metadata(chunked):
 
 
 def test_edge_totals_must_match_num_edges_per_type(chunked):
-    edit(chunked, lambda m: (m["num_edges_per_type"].__setitem__(0, m["num_edges_per_type"][0] + 1)))
+    edit(chunked, lambda m: m["num_edges_per_type"].__setitem__(0, m["num_edges_per_type"][0] + 1))
     with pytest.raises(gp.GraphpartError, match="num_edges_per_type says"):
         load_chunked(chunked)
 
@@ -176,12 +198,17 @@ def test_node_feature_rows_must_cover_the_nodes(chunked):
     spec["data"] = spec["data"][:2]
     spec.pop("counts")
     (chunked / "metadata.json").write_text(json.dumps(meta))
-    with pytest.raises(gp.GraphpartError, match=r"node_data\['_N'\]\['feat'\] has 40 rows, but node type"):
+    with pytest.raises(
+        gp.GraphpartError, match=r"node_data\['_N'\]\['feat'\] has 40 rows, but node type"
+    ):
         load_chunked(chunked)
 
 
 def test_unreadable_chunk(chunked):
-    path = chunked / json.loads((chunked / "metadata.json").read_text())["node_data"]["_N"]["feat"]["data"][0]
+    path = (
+        chunked
+        / json.loads((chunked / "metadata.json").read_text())["node_data"]["_N"]["feat"]["data"][0]
+    )
     path.write_bytes(b"garbage")
     with pytest.raises(gp.GraphpartError, match="cannot be read as numpy"):
         load_chunked(chunked)
@@ -203,6 +230,7 @@ def test_failed_write_keeps_the_earlier_output(tmp_path, monkeypatch):
 
     def boom(*a, **k):
         raise OSError("disk full")
+
     monkeypatch.setattr(w, "write_array", boom)
     with pytest.raises(OSError):
         write_chunked(g, tmp_path / "k", 5)
@@ -210,10 +238,13 @@ def test_failed_write_keeps_the_earlier_output(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["k"]  # no temporary sibling left behind
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"num_chunks": 0}, "num_chunks"),
-    ({"num_chunks": 2, "edge_format": "xml"}, "unknown chunk format 'xml'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"num_chunks": 0}, "num_chunks"),
+        ({"num_chunks": 2, "edge_format": "xml"}, "unknown chunk format 'xml'"),
+    ],
+)
 def test_write_rejects_bad_options(tmp_path, kwargs, match):
     with pytest.raises(gp.GraphpartError, match=match):
         write_chunked(load_karate_club(), tmp_path / "k", **kwargs)

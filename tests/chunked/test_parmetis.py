@@ -7,15 +7,17 @@ import pytest
 import torch
 
 import graphpart as gp
-from graphpart.chunked import read_assignment, read_metadata, write_chunked
+from graphpart.chunked import read_assignment, write_chunked
 from graphpart.chunked.parmetis import export_parmetis, import_parmetis
 
 
 @pytest.fixture
 def small(tmp_path):
     """Two node types (3 'a', 4 'b'), with a self-loop and a duplicate edge to drop."""
-    edges = {("a", "to", "b"): (torch.tensor([0, 1, 1, 2]), torch.tensor([3, 0, 0, 2])),
-             ("b", "self", "b"): (torch.tensor([1, 2, 3]), torch.tensor([1, 3, 0]))}
+    edges = {
+        ("a", "to", "b"): (torch.tensor([0, 1, 1, 2]), torch.tensor([3, 0, 0, 2])),
+        ("b", "self", "b"): (torch.tensor([1, 2, 3]), torch.tensor([1, 3, 0])),
+    }
     g = gp.Graph.from_typed_edges(edges, num_nodes={"a": 3, "b": 4})
     write_chunked(g, tmp_path / "g", 2, graph_name="toy")
     return tmp_path / "g"
@@ -23,13 +25,29 @@ def small(tmp_path):
 
 def test_export_follows_the_reference_format(small, tmp_path):
     out = export_parmetis(small, tmp_path / "pm")
-    assert sorted(p.name for p in out.iterdir()) == ["toy_edges.txt", "toy_nodes.txt", "toy_stats.txt"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "toy_edges.txt",
+        "toy_nodes.txt",
+        "toy_stats.txt",
+    ]
     # <node_type_id> <one weight per node type> <type_wise_node_id>, rows in homogeneous id order
     assert (out / "toy_nodes.txt").read_text().splitlines() == [
-        "0 1 0 0", "0 1 0 1", "0 1 0 2", "1 0 1 0", "1 0 1 1", "1 0 1 2", "1 0 1 3"]
+        "0 1 0 0",
+        "0 1 0 1",
+        "0 1 0 2",
+        "1 0 1 0",
+        "1 0 1 1",
+        "1 0 1 2",
+        "1 0 1 3",
+    ]
     # <src> <dst> (homogeneous) <type_wise_edge_id> <edge_type_id>; b1->b1 (self-loop) and the second a1->b0 dropped
     assert (out / "toy_edges.txt").read_text().splitlines() == [
-        "0 6 0 0", "1 3 1 0", "2 5 3 0", "5 6 1 1", "6 3 2 1"]
+        "0 6 0 0",
+        "1 3 1 0",
+        "2 5 3 0",
+        "5 6 1 1",
+        "6 3 2 1",
+    ]
     assert (out / "toy_stats.txt").read_text().split() == ["7", "5", "2"]
 
 
@@ -38,10 +56,14 @@ def test_export_of_a_homogeneous_graph_has_one_weight(tmp_path):
     write_chunked(g, tmp_path / "k", 3)
     out = export_parmetis(tmp_path / "k", tmp_path / "pm", graph_name="karate")
     rows = [line.split() for line in (out / "karate_nodes.txt").read_text().splitlines()]
-    assert len(rows) == 34 and all(r[:2] == ["0", "1"] and int(r[2]) == i for i, r in enumerate(rows))
+    assert len(rows) == 34 and all(
+        r[:2] == ["0", "1"] and int(r[2]) == i for i, r in enumerate(rows)
+    )
     edges = np.loadtxt(out / "karate_edges.txt", dtype=np.int64)
     s, d = g.edges()
-    assert np.array_equal(edges[:, 0], s.numpy()) and np.array_equal(edges[:, 2], np.arange(g.num_edges()))
+    assert np.array_equal(edges[:, 0], s.numpy()) and np.array_equal(
+        edges[:, 2], np.arange(g.num_edges())
+    )
 
 
 def _write_parmetis_output(folder, name, parts_by_type, ntypes, num_parts):

@@ -18,14 +18,21 @@ def written(tmp_path, dask_client):
     g = hetero_graph()
     write_chunked(g, tmp_path / "ch", 3, graph_name="h")
     rng = np.random.default_rng(0)
-    write_assignment(tmp_path / "asg", {t: rng.integers(0, 3, g.num_nodes(t)) for t in g.ntypes}, 3, "custom")
-    return dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client), tmp_path / "ch"
+    write_assignment(
+        tmp_path / "asg", {t: rng.integers(0, 3, g.num_nodes(t)) for t in g.ntypes}, 3, "custom"
+    )
+    return dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client
+    ), tmp_path / "ch"
 
 
 def test_a_correct_output_passes(written):
     result = verify(*written)
     assert result.ok, str(result)
-    assert result.checked["nodes (ownership)"] == 82 and result.checked["local edges, owned and HALO (endpoints)"] >= 340
+    assert (
+        result.checked["nodes (ownership)"] == 82
+        and result.checked["local edges, owned and HALO (endpoints)"] >= 340
+    )
 
 
 def _edit(path, change):
@@ -36,27 +43,35 @@ def _edit(path, change):
 
 def test_a_wrong_edge_endpoint_is_reported(written):
     cfg, chunks = written
+
     def change(obj):
         obj["dst"][0] = (obj["dst"][0] + 1) % obj["num_nodes"]
+
     _edit(cfg.parent / "part1" / "graph.pt", change)
     assert any("endpoints differ" in p for p in verify(cfg, chunks).problems)
 
 
 def test_a_node_owned_twice_is_reported(written):
     cfg, chunks = written
+
     def change(obj):
         ids = obj["ndata"]["orig_id"]
         ids[1] = ids[0]
+
     _edit(cfg.parent / "part0" / "graph.pt", change)
     assert any("not owned by exactly one partition" in p for p in verify(cfg, chunks).problems)
 
 
 def test_an_edge_feature_change_is_reported(written):
     cfg, chunks = written
+
     def change(obj):
         obj["user:buys:item/w"][0] += 1
+
     _edit(cfg.parent / "part2" / "edge_feats.pt", change)
-    assert verify(cfg, chunks).problems == ["partition 2: edge feature user:buys:item/w differs from the chunks"]
+    assert verify(cfg, chunks).problems == [
+        "partition 2: edge feature user:buys:item/w differs from the chunks"
+    ]
 
 
 def test_counts_that_disagree_with_the_chunks(written, tmp_path):

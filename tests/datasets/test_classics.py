@@ -6,7 +6,13 @@ import networkx as nx
 import pytest
 
 from graphpart import GraphpartError
-from graphpart.datasets import load, load_davis_southern_women, load_karate_club, load_les_miserables, names
+from graphpart.datasets import (
+    load,
+    load_davis_southern_women,
+    load_karate_club,
+    load_les_miserables,
+    names,
+)
 from graphpart.datasets.classics import KARATE_CLUBS
 
 
@@ -15,7 +21,9 @@ def test_karate_club():
     assert (g.num_nodes(), g.num_edges()) == (34, 156)
     assert g.is_homogeneous
     G = nx.karate_club_graph()
-    assert [KARATE_CLUBS[i] for i in g.ndata["label"].tolist()] == [G.nodes[v]["club"] for v in range(34)]
+    assert [KARATE_CLUBS[i] for i in g.ndata["label"].tolist()] == [
+        G.nodes[v]["club"] for v in range(34)
+    ]
     assert g.ndata["label"][0] == 0 and g.ndata["label"][33] == 1  # Mr. Hi and the officer
     assert g.in_degrees().tolist() == [d for _, d in sorted(G.degree())]
 

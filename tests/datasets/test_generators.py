@@ -160,7 +160,9 @@ def test_sbm_features_are_informative():
 @settings(max_examples=40, deadline=None)
 @given(
     st.integers(0, 200),
-    st.floats(0, 1), st.floats(0, 1), st.floats(0, 1),
+    st.floats(0, 1),
+    st.floats(0, 1),
+    st.floats(0, 1),
 )
 def test_masks_disjoint_with_requested_sizes(n, a, b, c):
     total = a + b + c
@@ -168,8 +170,13 @@ def test_masks_disjoint_with_requested_sizes(n, a, b, c):
         a, b, c = a / total, b / total, c / total
     from graphpart import Graph
 
-    g = attach_node_data(Graph.from_edges([], [], num_nodes=n), np.random.default_rng(0),
-                         train_frac=a, val_frac=b, test_frac=c)
+    g = attach_node_data(
+        Graph.from_edges([], [], num_nodes=n),
+        np.random.default_rng(0),
+        train_frac=a,
+        val_frac=b,
+        test_frac=c,
+    )
     if not any((a, b, c)):
         assert "train_mask" not in g.ndata
         return

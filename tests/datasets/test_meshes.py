@@ -16,8 +16,9 @@ def header(name):
         return [int(x) for x in f.readline().split()]
 
 
-@pytest.mark.parametrize("name, file", [("4elt", "4elt.graph"), ("mdual", "mdual.graph"),
-                                        ("copter2", "copter2.graph")])
+@pytest.mark.parametrize(
+    "name, file", [("4elt", "4elt.graph"), ("mdual", "mdual.graph"), ("copter2", "copter2.graph")]
+)
 def test_mesh_counts_match_header(name, file):
     n, m = header(file)[:2]
     g = load_metis_graph(name, cache=False)

@@ -92,8 +92,12 @@ def test_writer_symmetrises_and_drops_loops_and_duplicates(tmp_path):
 
 
 def test_writer_weights_round_trip(tmp_path):
-    g = Graph.from_edges([0, 1, 1, 2], [1, 0, 2, 1], ndata={"w": torch.tensor([[1, 2], [3, 4], [5, 6]])},
-                         edata={"ew": torch.tensor([4, 4, 7, 7])})
+    g = Graph.from_edges(
+        [0, 1, 1, 2],
+        [1, 0, 2, 1],
+        ndata={"w": torch.tensor([[1, 2], [3, 4], [5, 6]])},
+        edata={"ew": torch.tensor([4, 4, 7, 7])},
+    )
     p = tmp_path / "w.graph"
     write_metis_graph(g, p, node_weight="w", edge_weight="ew")
     assert p.read_text().splitlines()[0] == "3 2 011 2"
@@ -111,7 +115,9 @@ def test_writer_asymmetric_weights_take_largest(tmp_path):
 
 
 def test_writer_rejects_bad_weights_and_hetero(tmp_path):
-    g = Graph.from_edges([0], [1], ndata={"f": torch.tensor([0.5, 1.0])}, edata={"z": torch.tensor([0])})
+    g = Graph.from_edges(
+        [0], [1], ndata={"f": torch.tensor([0.5, 1.0])}, edata={"z": torch.tensor([0])}
+    )
     with pytest.raises(GraphpartError, match="node data 'f' must be integers"):
         write_metis_graph(g, tmp_path / "x.graph", node_weight="f")
     with pytest.raises(GraphpartError, match="edge data 'z' must be >= 1"):
@@ -133,9 +139,14 @@ def test_failed_write_keeps_earlier_file(tmp_path):
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.integers(1, 12).flatmap(
-    lambda n: st.tuples(st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=30))
-))
+@given(
+    st.integers(1, 12).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=30),
+        )
+    )
+)
 def test_write_read_round_trip(tmp_path_factory, case):
     n, pairs = case
     src = np.array([p[0] for p in pairs], dtype=np.int64)

@@ -14,11 +14,11 @@ from ..helpers import assert_same_graph, edge_multiset
 LICENSE = "  1 This software and database is being provided to you, the LICENSEE, by  \n"
 MINI = {
     "noun": "00000100 03 n 02 dog 0 domestic_dog 0 002 @ 00000200 n 0000 + 00000500 v 0101 | a canid  \n"
-            "00000200 03 n 01 animal 0 001 ~ 00000100 n 0000 | a living organism  \n",
+    "00000200 03 n 01 animal 0 001 ~ 00000100 n 0000 | a living organism  \n",
     "verb": "00000500 29 v 01 bark 0 001 + 00000100 n 0101 01 + 02 00 | make barking sounds  \n",
     "adj": "00000700 00 a 01 quick 0 002 & 00000800 s 0000 ! 00000900 a 0101 | fast  \n"
-           "00000800 00 s 01 speedy 0 001 & 00000700 a 0000 | fast  \n"
-           "00000900 00 a 01 slow 0 001 ! 00000700 a 0101 | not fast; \"a | in a gloss\"  \n",
+    "00000800 00 s 01 speedy 0 001 & 00000700 a 0000 | fast  \n"
+    '00000900 00 a 01 slow 0 001 ! 00000700 a 0101 | not fast; "a | in a gloss"  \n',
     "adv": "00001000 02 r 01 quickly 0 001 \\ 00000700 a 0101 | with speed  \n",
 }
 
@@ -81,8 +81,16 @@ def test_missing_files_name_the_package(tmp_path):
 @pytest.mark.parametrize(
     "file, bad, match",
     [
-        ("noun", "00000100 03 n 01 dog 0 001 @ 00000999 n 0000 | x\n", "synset 00000999, missing from data.noun"),
-        ("noun", "00000100 03 n 01 dog 0 001 ?? 00000100 n 0000 | x\n", "unknown WordNet pointer symbols"),
+        (
+            "noun",
+            "00000100 03 n 01 dog 0 001 @ 00000999 n 0000 | x\n",
+            "synset 00000999, missing from data.noun",
+        ),
+        (
+            "noun",
+            "00000100 03 n 01 dog 0 001 ?? 00000100 n 0000 | x\n",
+            "unknown WordNet pointer symbols",
+        ),
         ("noun", "00000100 03 q 01 dog 0 000 | x\n", "unknown synset types"),
         ("noun", "00000100 03 n 05 dog 0 000 | x\n", "not a WordNet data file"),
         ("noun", "00000100 03 n 01 dog 0 009 @ 00000200 n 0000 | x\n", "not a WordNet data file"),
@@ -120,8 +128,12 @@ class TestRealWordNet:
         assert 300_000 < wordnet.num_edges() < 400_000
         assert len(wordnet.canonical_etypes) > 50
         # inverse pointers come in pairs
-        assert wordnet.num_edges(("noun", "hypernym", "noun")) == wordnet.num_edges(("noun", "hyponym", "noun"))
-        assert wordnet.num_edges(("noun", "part_meronym", "noun")) == wordnet.num_edges(("noun", "part_holonym", "noun"))
+        assert wordnet.num_edges(("noun", "hypernym", "noun")) == wordnet.num_edges(
+            ("noun", "hyponym", "noun")
+        )
+        assert wordnet.num_edges(("noun", "part_meronym", "noun")) == wordnet.num_edges(
+            ("noun", "part_holonym", "noun")
+        )
 
     def test_dog_is_a_canine(self, wordnet):
         names = wordnet.node_names("noun")

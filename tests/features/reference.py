@@ -30,7 +30,7 @@ def fifo(batches, cap):
     queue, hits = [], []
     for b in batches:
         hits.append(sum(x in queue for x in b))
-        for x in ([x for x in b if x not in queue][-cap:] if cap else []):
+        for x in [x for x in b if x not in queue][-cap:] if cap else []:
             if len(queue) >= cap:
                 queue.pop(0)
             queue.append(x)
@@ -44,7 +44,7 @@ def clock(batches, cap):
         for x in h:
             ref[slots.index(x)] = True
         pinned = set()
-        for x in ([x for x in b if x not in slots][-cap:] if cap else []):
+        for x in [x for x in b if x not in slots][-cap:] if cap else []:
             if len(slots) < cap:
                 slots.append(x), ref.append(False)
                 pinned.add(len(slots) - 1)
@@ -67,7 +67,7 @@ def sieve(batches, cap):
         for x in h:
             visited[x] = True
         pinned = set()
-        for x in ([x for x in b if x not in visited][-cap:] if cap else []):
+        for x in [x for x in b if x not in visited][-cap:] if cap else []:
             if len(queue) >= cap:
                 while queue[hand] in pinned or visited[queue[hand]]:
                     if queue[hand] not in pinned:

@@ -8,8 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphpart as gp
-from graphpart.features import (DYNAMIC_POLICIES, BeladyCache, StaticCache, Trace, hotness_order, make_cache,
-                                next_use, oracle_order, simulate)
+from graphpart.features import (
+    DYNAMIC_POLICIES,
+    BeladyCache,
+    StaticCache,
+    Trace,
+    hotness_order,
+    make_cache,
+    next_use,
+    oracle_order,
+    simulate,
+)
 
 from .reference import REFERENCES, best_static
 
@@ -18,9 +27,13 @@ def _batches(draw_batches, n):
     return [sorted(set(b)) for b in draw_batches]  # a trace's batches hold distinct ids in id order
 
 
-traces = st.integers(2, 12).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.lists(st.integers(0, n - 1), max_size=n), min_size=1, max_size=12),
-    st.integers(0, n)))
+traces = st.integers(2, 12).flatmap(
+    lambda n: st.tuples(
+        st.just(n),
+        st.lists(st.lists(st.integers(0, n - 1), max_size=n), min_size=1, max_size=12),
+        st.integers(0, n),
+    )
+)
 
 
 @pytest.mark.parametrize("policy", sorted(DYNAMIC_POLICIES))
@@ -94,7 +107,11 @@ def test_cache_state_is_consistent_after_a_long_random_run():
 def test_admitted_misses_are_reported_with_their_slots():
     c = make_cache("lru", 10, 3)
     hit, _, miss_slots = c.access(torch.tensor([1, 2, 3, 4, 5]))
-    assert not hit.any() and miss_slots.tolist()[:2] == [-1, -1] and sorted(miss_slots[2:].tolist()) == [0, 1, 2]
+    assert (
+        not hit.any()
+        and miss_slots.tolist()[:2] == [-1, -1]
+        and sorted(miss_slots[2:].tolist()) == [0, 1, 2]
+    )
     assert sorted(c.cached().tolist()) == [3, 4, 5]
 
 
@@ -136,6 +153,8 @@ def test_long_skewed_run_matches_the_reference(policy):
     g = torch.Generator().manual_seed(1)
     n, cap = 400, 50
     weights = 1.0 / torch.arange(1, n + 1).double()
-    batches = [sorted(set(torch.multinomial(weights, 40, True, generator=g).tolist())) for _ in range(300)]
+    batches = [
+        sorted(set(torch.multinomial(weights, 40, True, generator=g).tolist())) for _ in range(300)
+    ]
     run = simulate(Trace.from_batches(batches, n), make_cache(policy, n, cap))
     assert run.hits.tolist() == REFERENCES[policy](batches, cap)

@@ -7,8 +7,17 @@ import torch
 
 import graphpart as gp
 from graphpart.datasets import rmat
-from graphpart.features import (StaticCache, Trace, capacity_for, degree_order, hit_rate_table, oracle_order,
-                                presample_order, random_order, record_trace, simulate)
+from graphpart.features import (
+    StaticCache,
+    capacity_for,
+    degree_order,
+    hit_rate_table,
+    oracle_order,
+    presample_order,
+    random_order,
+    record_trace,
+    simulate,
+)
 from graphpart.sampling import NeighborLoader, Topology
 
 
@@ -34,8 +43,12 @@ def test_uniform_accesses_give_every_static_policy_the_cache_ratio():
     topo = Topology.from_coo(torch.arange(n), (torch.arange(n) + 1) % n)
     loader = NeighborLoader(topo, [1, 1], batch_size=500, seed=0)
     pre, trace = record_trace(loader, 1), record_trace(loader, 1)
-    orders = {"random": random_order(n, 0), "in-degree": degree_order(topo, "in"),
-              "out-degree": degree_order(topo, "out"), "presample": oracle_order(pre)}
+    orders = {
+        "random": random_order(n, 0),
+        "in-degree": degree_order(topo, "in"),
+        "out-degree": degree_order(topo, "out"),
+        "presample": oracle_order(pre),
+    }
     table = hit_rate_table(trace, [0.1, 0.3], orders, dynamic=(), oracles=False)
     for name, rates in table.rates.items():
         assert rates == pytest.approx([0.1, 0.3], abs=0.01), name
@@ -49,8 +62,11 @@ def rmat_runs():
     loader = NeighborLoader(topo, [10, 5], seeds=train, batch_size=256, seed=0)
     order, pre = presample_order(loader, epochs=2)
     trace = record_trace(loader, 1)
-    orders = {"random": random_order(topo.num_nodes, 0), "in-degree": degree_order(topo, "in"),
-              "presample": order}
+    orders = {
+        "random": random_order(topo.num_nodes, 0),
+        "in-degree": degree_order(topo, "in"),
+        "presample": order,
+    }
     return hit_rate_table(trace, [0.05, 0.1], orders, dynamic=("lru",), warmup=pre)
 
 
@@ -88,7 +104,9 @@ def test_wordnet_static_oracle_matches_its_definition():
 
     g = load_wordnet()
     topo = Topology.from_graph(g)
-    loader = NeighborLoader(topo, [5, 5], seeds=torch.arange(0, topo.num_nodes, 50), batch_size=512, seed=0)
+    loader = NeighborLoader(
+        topo, [5, 5], seeds=torch.arange(0, topo.num_nodes, 50), batch_size=512, seed=0
+    )
     trace = record_trace(loader, 1)
     cap = capacity_for(0.05, topo.num_nodes)
     hits = simulate(trace, StaticCache(oracle_order(trace), cap)).hits.sum()

@@ -8,9 +8,14 @@ import torch
 
 import graphpart as gp
 from graphpart.datasets import load_karate_club, sbm
-from graphpart.features import (Trace, access_by_partition, node_locality, partition_access, record_trace)
+from graphpart.features import (
+    Trace,
+    access_by_partition,
+    node_locality,
+    partition_access,
+)
 from graphpart.features.partition import HALO, INNER, REMOTE
-from graphpart.sampling import NeighborLoader, Topology
+from graphpart.sampling import Topology
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +71,15 @@ def test_a_bigger_remote_cache_never_saves_less():
     g = sbm(block_sizes=[80] * 4, p_in=0.1, p_out=0.01, seed=0)
     p = gp.partition(g, 4, num_hops=1, seed=0)
     topo = Topology.from_graph(g)
-    saved = [np.mean([a.remote_saved for a in access_by_partition(p, topo, [5, 5], batch_size=32,
-                                                                  remote_cache=r, seed=0)])
-             for r in (0.0, 0.05, 0.2)]
+    saved = [
+        np.mean(
+            [
+                a.remote_saved
+                for a in access_by_partition(p, topo, [5, 5], batch_size=32, remote_cache=r, seed=0)
+            ]
+        )
+        for r in (0.0, 0.05, 0.2)
+    ]
     assert saved[0] == 0.0 and saved[0] <= saved[1] <= saved[2] and saved[2] > 0.3
 
 
@@ -79,7 +90,9 @@ def test_metis_leaves_fewer_non_inner_lookups_than_random():
     frac = {}
     for method in ("random", "metis"):
         p = gp.partition(g, 4, part_method=method, num_hops=0, seed=0)
-        frac[method] = np.mean([a.remote_fraction for a in access_by_partition(p, topo, [5, 5], batch_size=50)])
+        frac[method] = np.mean(
+            [a.remote_fraction for a in access_by_partition(p, topo, [5, 5], batch_size=50)]
+        )
     assert frac["metis"] < 0.85 * frac["random"]
 
 

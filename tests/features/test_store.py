@@ -20,10 +20,14 @@ DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 @given(n=st.integers(1, 40), ratio=st.sampled_from([0.0, 0.1, 0.5, 1.0]), data=st.data())
 def test_lookup_returns_the_rows_asked_for(policy, device, n, ratio, data):
     x = torch.randn(n, 3, 2)
-    order = torch.randperm(n, generator=torch.Generator().manual_seed(data.draw(st.integers(0, 99))))
+    order = torch.randperm(
+        n, generator=torch.Generator().manual_seed(data.draw(st.integers(0, 99)))
+    )
     f = Feature(x, split_ratio=ratio, order=order, cache=policy, device=device)
     for _ in range(data.draw(st.integers(1, 4))):
-        ids = torch.tensor(data.draw(st.lists(st.integers(0, n - 1), max_size=30)), dtype=torch.int64)
+        ids = torch.tensor(
+            data.draw(st.lists(st.integers(0, n - 1), max_size=30)), dtype=torch.int64
+        )
         out = f[ids]
         assert out.device.type == device and torch.equal(out.cpu(), x[ids])
     assert sum(f.stats.rows) == sum(f.stats.hits) + sum(f.stats.misses)
@@ -31,7 +35,9 @@ def test_lookup_returns_the_rows_asked_for(policy, device, n, ratio, data):
 
 def test_static_hits_are_the_first_split_ratio_of_the_order():
     x = torch.arange(10.0)[:, None]
-    f = Feature(x, split_ratio=0.3, order=torch.tensor([9, 8, 7, 0, 1, 2, 3, 4, 5, 6]), device="cpu")
+    f = Feature(
+        x, split_ratio=0.3, order=torch.tensor([9, 8, 7, 0, 1, 2, 3, 4, 5, 6]), device="cpu"
+    )
     f[torch.tensor([9, 0, 7, 7])]
     assert f.capacity == 3 and f.stats.hits == [3] and f.stats.misses == [1]
     assert f.stats.hot_bytes == [12] and f.stats.cold_bytes == [4]
@@ -66,10 +72,15 @@ def test_reset_stats_and_running_hit_rate():
     assert f.stats.num_lookups == 0
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(split_ratio=1.5), "ratio"), (dict(order=torch.tensor([0, 0, 1])), "permutation"),
-    (dict(cache="lfu"), "cache"), (dict(device="tpu"), "device"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(split_ratio=1.5), "ratio"),
+        (dict(order=torch.tensor([0, 0, 1])), "permutation"),
+        (dict(cache="lfu"), "cache"),
+        (dict(device="tpu"), "device"),
+    ],
+)
 def test_bad_feature_arguments(kwargs, match):
     with pytest.raises(gp.GraphpartError, match=match):
         Feature(torch.zeros(3, 2), **kwargs)
@@ -81,7 +92,9 @@ def test_out_of_range_lookup_is_refused():
         f[[3]]
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message given when CUDA is missing")
+@pytest.mark.skipif(
+    torch.cuda.is_available(), reason="checks the message given when CUDA is missing"
+)
 def test_cuda_without_a_gpu_is_refused_with_a_reason():
     with pytest.raises(gp.GraphpartError, match="CUDA is not available"):
         Feature(torch.zeros(3, 2), device="cuda")

@@ -22,7 +22,9 @@ FIXTURES = HERE.parents[1] / "graphpart" / "datasets" / "peer_made"
 
 
 def peer_venv() -> Path:
-    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "graphpart" / "peer-venv"
+    default = (
+        Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "graphpart" / "peer-venv"
+    )
     return Path(os.environ.get("GRAPHPART_PEER_VENV", default))
 
 
@@ -30,10 +32,17 @@ def peer_venv() -> Path:
 def _missing(module: str) -> str | None:
     python = peer_venv() / "bin" / "python"
     if not python.exists():
-        return (f"the peer venv {peer_venv()} does not exist; build it with tools/make_peer_env.sh "
-                "(.ci/run does)")
-    proc = subprocess.run([str(python), "-c", f"import {module}"], capture_output=True, text=True,
-                          env=_env(), timeout=300)
+        return (
+            f"the peer venv {peer_venv()} does not exist; build it with tools/make_peer_env.sh "
+            "(.ci/run does)"
+        )
+    proc = subprocess.run(
+        [str(python), "-c", f"import {module}"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=300,
+    )
     if proc.returncode:
         return f"{module} does not import in {peer_venv()}: {proc.stderr.strip().splitlines()[-1:]}"
     return None
@@ -53,17 +62,28 @@ def require(module: str) -> None:
         pytest.skip(reason)
 
 
-def run_peer(script: str, *args: object, module: str = "dgl", env: dict | None = None,
-             timeout: float = 600) -> subprocess.CompletedProcess:
+def run_peer(
+    script: str, *args: object, module: str = "dgl", env: dict | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess:
     """Run ``tests/interop/peer/<script>`` with the peer venv's python; fail the test on error."""
     require(module)
     python = peer_venv() / "bin" / "python"
-    proc = subprocess.run([str(python), str(PEER_DIR / script), *map(str, args)], capture_output=True,
-                          text=True, env=_env(env), timeout=timeout, cwd=str(PEER_DIR))
+    proc = subprocess.run(
+        [str(python), str(PEER_DIR / script), *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=_env(env),
+        timeout=timeout,
+        cwd=str(PEER_DIR),
+    )
     if proc.returncode == 77:  # the script found the machine unable to run it
-        pytest.skip(proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else f"{script} skipped")
+        pytest.skip(
+            proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else f"{script} skipped"
+        )
     if proc.returncode:
-        pytest.fail(f"peer script {script} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}")
+        pytest.fail(
+            f"peer script {script} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
+        )
     return proc
 
 

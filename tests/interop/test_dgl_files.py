@@ -21,12 +21,16 @@ from .peers import FIXTURES
 
 def _as_dgl_stores(g: Graph) -> Graph:
     """``g`` with bool data as uint8: what DGL stores and gives back."""
+
     def cast(d):
         return {k: v.to(torch.uint8) if v.dtype == torch.bool else v for k, v in d.items()}
-    return Graph.from_typed_edges({e: g.edges(e) for e in g.canonical_etypes},
-                                  num_nodes={t: g.num_nodes(t) for t in g.ntypes},
-                                  ndata={t: cast(dict(g.node_data(t).items())) for t in g.ntypes},
-                                  edata={e: cast(dict(g.edge_data(e).items())) for e in g.canonical_etypes})
+
+    return Graph.from_typed_edges(
+        {e: g.edges(e) for e in g.canonical_etypes},
+        num_nodes={t: g.num_nodes(t) for t in g.ntypes},
+        ndata={t: cast(dict(g.node_data(t).items())) for t in g.ntypes},
+        edata={e: cast(dict(g.edge_data(e).items())) for e in g.canonical_etypes},
+    )
 
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
@@ -100,13 +104,31 @@ def test_round_trip_in_every_sparse_format(tmp_path_factory, formats, g):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.dictionaries(st.text(min_size=1, max_size=8),
-                       st.sampled_from([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
-                                        torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.bool]),
-                       max_size=6),
-       st.lists(st.integers(0, 5), min_size=0, max_size=3))
+@given(
+    st.dictionaries(
+        st.text(min_size=1, max_size=8),
+        st.sampled_from(
+            [
+                torch.int8,
+                torch.int16,
+                torch.int32,
+                torch.int64,
+                torch.uint8,
+                torch.float16,
+                torch.bfloat16,
+                torch.float32,
+                torch.float64,
+                torch.bool,
+            ]
+        ),
+        max_size=6,
+    ),
+    st.lists(st.integers(0, 5), min_size=0, max_size=3),
+)
 def test_tensor_round_trip_every_dtype(tmp_path_factory, dtypes, shape):
-    data = {k: (torch.arange(int(np.prod(shape))) % 3).reshape(shape).to(dt) for k, dt in dtypes.items()}
+    data = {
+        k: (torch.arange(int(np.prod(shape))) % 3).reshape(shape).to(dt) for k, dt in dtypes.items()
+    }
     path = tmp_path_factory.mktemp("t") / "t.dgl"
     save_tensors(path, data)
     back = load_tensors(path)
@@ -124,4 +146,4 @@ def test_several_graphs_and_the_trailer(tmp_path):
         assert_same_graph(a, _as_dgl_stores(b))
     raw = (tmp_path / "g.dgl").read_bytes()
     size = int.from_bytes(raw[-8:], "little")
-    assert size == 8 * 3 and int.from_bytes(raw[-8 - size:-size], "little") == 2
+    assert size == 8 * 3 and int.from_bytes(raw[-8 - size : -size], "little") == 2

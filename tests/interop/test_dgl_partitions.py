@@ -24,7 +24,9 @@ def _orig(maps, prefix, book, ids):
     """Type name and type-wise original id of shuffled homogeneous ids, by DGL's own maps."""
     if prefix in maps:  # homogeneous
         return [None] * len(ids), maps[prefix][ids]
-    tids, typed = (book.map_to_per_ntype(ids) if prefix == "orig_nids" else book.map_to_per_etype(ids))
+    tids, typed = (
+        book.map_to_per_ntype(ids) if prefix == "orig_nids" else book.map_to_per_etype(ids)
+    )
     names = book.ntypes if prefix == "orig_nids" else [":".join(e) for e in book.canonical_etypes]
     out = torch.empty_like(typed)
     kinds = [names[int(t)] for t in tids]
@@ -51,16 +53,25 @@ def test_dgl_written_partitions_load_exactly(name):
             e = etype_of[k]
             et = g.to_canonical_etype(tuple(e.split(":"))) if e else g.canonical_etypes[0]
             gs, gd = g.edges(et)
-            assert (int(gs[orig_e[k]]), int(gd[orig_e[k]])) == (int(orig_n[s[k]]), int(orig_n[d[k]]))
+            assert (int(gs[orig_e[k]]), int(gd[orig_e[k]])) == (
+                int(orig_n[s[k]]),
+                int(orig_n[d[k]]),
+            )
             assert ntype_of[s[k]] in (None, et[0]) and ntype_of[d[k]] in (None, et[2])
         inner = lg.edata["inner_edge"].bool()
-        seen_edges += [(etype_of[k], int(orig_e[k])) for k in torch.nonzero(inner).flatten().tolist()]
+        seen_edges += [
+            (etype_of[k], int(orig_e[k])) for k in torch.nonzero(inner).flatten().tolist()
+        ]
         for key, value in nfeat.items():
             t, _, fname = key.rpartition("/")
             typed = book.partid2nids(i, t)
-            orig = maps["orig_nids"][typed] if "orig_nids" in maps else maps[f"orig_nids/{t}"][typed]
+            orig = (
+                maps["orig_nids"][typed] if "orig_nids" in maps else maps[f"orig_nids/{t}"][typed]
+            )
             expect = g.node_data(t)[fname][orig]
-            assert torch.equal(value, expect.to(torch.uint8) if expect.dtype == torch.bool else expect), key
+            assert torch.equal(
+                value, expect.to(torch.uint8) if expect.dtype == torch.bool else expect
+            ), key
         for key, value in efeat.items():
             e, _, fname = key.rpartition("/")
             ids = book.partid2eids(i, tuple(e.split(":")))
@@ -82,20 +93,35 @@ def test_metrics_of_dgl_written_partitions(name):
 def test_dgl_format_holds_what_the_graphpart_format_holds(tmp_path, name, fmt):
     g = GRAPHS[name]()
     nmap, emap = gp.partition_graph(g, name, 2, tmp_path / "a", seed=0, return_mapping=True)
-    nmap2, emap2 = gp.partition_graph(g, name, 2, tmp_path / "b", seed=0, return_mapping=True, format="dgl")
+    nmap2, emap2 = gp.partition_graph(
+        g, name, 2, tmp_path / "b", seed=0, return_mapping=True, format="dgl"
+    )
     cfg = json.loads((tmp_path / "b" / f"{name}.json").read_text())
     assert cfg["part-0"]["part_graph"] == "part0/graph.dgl" and cfg["file_format"] == "dgl"
     for i in range(2):
-        a, b = gp.load_partition(tmp_path / "a" / f"{name}.json", i), gp.load_partition(tmp_path / "b" / f"{name}.json", i)
-        assert torch.equal(a.graph.edges()[0], b.graph.edges()[0]) and torch.equal(a.graph.edges()[1], b.graph.edges()[1])
+        a, b = (
+            gp.load_partition(tmp_path / "a" / f"{name}.json", i),
+            gp.load_partition(tmp_path / "b" / f"{name}.json", i),
+        )
+        assert torch.equal(a.graph.edges()[0], b.graph.edges()[0]) and torch.equal(
+            a.graph.edges()[1], b.graph.edges()[1]
+        )
         for k in a.graph.ndata:
-            assert torch.equal(a.graph.ndata[k].to(torch.int64), b.graph.ndata[k].to(torch.int64)), k
-        assert b.graph.ndata["inner_node"].dtype == torch.uint8 and b.graph.ndata["_ID"].dtype == torch.int64
+            assert torch.equal(
+                a.graph.ndata[k].to(torch.int64), b.graph.ndata[k].to(torch.int64)
+            ), k
+        assert (
+            b.graph.ndata["inner_node"].dtype == torch.uint8
+            and b.graph.ndata["_ID"].dtype == torch.int64
+        )
         for k, v in a.node_feats.items():
             assert torch.equal(v.to(torch.uint8) if v.dtype == torch.bool else v, b.node_feats[k])
         for k, v in a.edge_feats.items():
             assert torch.equal(v, b.edge_feats[k])
-    assert metrics_from_disk(tmp_path / "a" / f"{name}.json").edge_cut == metrics_from_disk(tmp_path / "b" / f"{name}.json").edge_cut
+    assert (
+        metrics_from_disk(tmp_path / "a" / f"{name}.json").edge_cut
+        == metrics_from_disk(tmp_path / "b" / f"{name}.json").edge_cut
+    )
 
 
 def test_edge_trainer_ids_follow_the_destination(tmp_path):

@@ -30,9 +30,16 @@ def test_dgl_written_graphbolt_matches_its_dgl_graph(name):
         assert torch.equal(gb.node_attributes["_ID"], g.ndata["_ID"])
         assert torch.equal(gb.node_attributes["inner_node"], g.ndata["inner_node"])
         if name == "hetero3":
-            assert gb.edge_type_to_id == {"item:bought_by:user": 0, "item:has:tag": 1, "user:buys:item": 2,
-                                          "user:follows:user": 3}
-            assert torch.equal(gb.type_per_edge.to(torch.int64), g.edata["_TYPE"][torch.argsort(d2, stable=True)].to(torch.int64))
+            assert gb.edge_type_to_id == {
+                "item:bought_by:user": 0,
+                "item:has:tag": 1,
+                "user:buys:item": 2,
+                "user:follows:user": 3,
+            }
+            assert torch.equal(
+                gb.type_per_edge.to(torch.int64),
+                g.edata["_TYPE"][torch.argsort(d2, stable=True)].to(torch.int64),
+            )
 
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
@@ -101,11 +108,23 @@ def test_a_config_with_graphbolt_files_only_loads(tmp_path, name):
         assert torch.equal(gb_only.graph.ndata["_ID"], full.graph.ndata["_ID"])
         for k in ("part_id", "inner_node") + (("_TYPE",) if name == "hetero3" else ()):
             assert torch.equal(gb_only.graph.ndata[k].long(), full.graph.ndata[k].long()), k
-        a = sorted(zip(*(x.tolist() for x in gb_only.graph.edges()), gb_only.graph.edata["_ID"].tolist(),
-                       gb_only.graph.edata["inner_edge"].tolist()))
-        b = sorted(zip(*(x.tolist() for x in full.graph.edges()), full.graph.edata["_ID"].tolist(),
-                       full.graph.edata["inner_edge"].tolist()))
+        a = sorted(
+            zip(
+                *(x.tolist() for x in gb_only.graph.edges()),
+                gb_only.graph.edata["_ID"].tolist(),
+                gb_only.graph.edata["inner_edge"].tolist(),
+            )
+        )
+        b = sorted(
+            zip(
+                *(x.tolist() for x in full.graph.edges()),
+                full.graph.edata["_ID"].tolist(),
+                full.graph.edata["inner_edge"].tolist(),
+            )
+        )
         assert a == b
         assert all(torch.equal(gb_only.node_feats[k], v) for k, v in full.node_feats.items())
-    assert gp.metrics.metrics_from_disk(cfg_path).edge_cut == gp.metrics.metrics_from_disk(
-        FIXTURES / name / "dgl" / f"{name}.json").edge_cut
+    assert (
+        gp.metrics.metrics_from_disk(cfg_path).edge_cut
+        == gp.metrics.metrics_from_disk(FIXTURES / name / "dgl" / f"{name}.json").edge_cut
+    )

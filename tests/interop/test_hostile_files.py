@@ -21,7 +21,9 @@ TENSOR_FILE = FIXTURES / "karate" / "tensors.dgl"
 def test_every_truncation_is_a_format_error(tmp_path, path, loader):
     raw = path.read_bytes()
     cut = tmp_path / "cut.dgl"
-    for n in sorted({*range(0, len(raw), max(1, len(raw) // 300)), len(raw) - 1, 8, 4096, 4104} - {len(raw)}):
+    for n in sorted(
+        {*range(0, len(raw), max(1, len(raw) // 300)), len(raw) - 1, 8, 4096, 4104} - {len(raw)}
+    ):
         if n > len(raw):
             continue
         cut.write_bytes(raw[:n])
@@ -56,15 +58,15 @@ def test_lying_lengths_and_shapes(tmp_path):
     raw = (tmp_path / "t.dgl").read_bytes()
     nd = _first(raw, NDARRAY_MAGIC)
     cases = [
-        (8, "<Q", 1 << 60, "claims"),                      # tensor count
-        (24, "<Q", 1 << 50, "claims"),                     # name length
-        (nd + 24, "<i", 1 << 20, "ndim"),                  # huge ndim
+        (8, "<Q", 1 << 60, "claims"),  # tensor count
+        (24, "<Q", 1 << 50, "claims"),  # name length
+        (nd + 24, "<i", 1 << 20, "ndim"),  # huge ndim
         (nd + 24, "<i", -3, "ndim"),
-        (nd + 32, "<q", -5, "negative dimension"),         # shape
-        (nd + 32, "<q", 1 << 40, "needs"),                 # shape disagrees with the byte count
-        (nd + 40, "<q", 1 << 40, "needs"),                 # byte count
-        (nd + 28, "<B", 9, "unsupported dtype"),           # dtype code
-        (nd + 16, "<i", 2, "device type 2"),               # a GPU array
+        (nd + 32, "<q", -5, "negative dimension"),  # shape
+        (nd + 32, "<q", 1 << 40, "needs"),  # shape disagrees with the byte count
+        (nd + 40, "<q", 1 << 40, "needs"),  # byte count
+        (nd + 28, "<B", 9, "unsupported dtype"),  # dtype code
+        (nd + 16, "<i", 2, "device type 2"),  # a GPU array
     ]
     for at, fmt, value, message in cases:
         with pytest.raises(FormatError, match=message):
@@ -88,7 +90,9 @@ def test_out_of_range_node_ids_are_refused(tmp_path):
     save_graphs(tmp_path / "g.dgl", [Graph.from_edges([0, 1], [1, 2])])
     raw = bytearray((tmp_path / "g.dgl").read_bytes())
     coo = _first(bytes(raw), 0xDD61FFD305DFF127)
-    struct.pack_into("<q", raw, coo + 8, 2)  # num_cols (destinations) 3 -> 2: destination 2 is out of range
+    struct.pack_into(
+        "<q", raw, coo + 8, 2
+    )  # num_cols (destinations) 3 -> 2: destination 2 is out of range
     (tmp_path / "g.dgl").write_bytes(bytes(raw))
     with pytest.raises(FormatError, match="lie in"):
         load_graphs(tmp_path / "g.dgl")
@@ -113,11 +117,18 @@ def test_csr_edge_ids_must_be_a_permutation(tmp_path):
     from graphpart import Graph
     from graphpart.interop import save_graphs
 
-    save_graphs(tmp_path / "g.dgl", [Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0])], formats=("csr",))
+    save_graphs(
+        tmp_path / "g.dgl", [Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0])], formats=("csr",)
+    )
     raw = bytearray((tmp_path / "g.dgl").read_bytes())
     csr = raw.rindex(struct.pack("<Q", 0xDD6CD31205DFF127))  # the relation's CSR (the last one)
-    data = raw.index(struct.pack("<Q", NDARRAY_MAGIC), raw.index(struct.pack("<Q", NDARRAY_MAGIC), raw.index(
-        struct.pack("<Q", NDARRAY_MAGIC), csr) + 8) + 8)  # third NDArray: the edge ids
+    data = raw.index(
+        struct.pack("<Q", NDARRAY_MAGIC),
+        raw.index(
+            struct.pack("<Q", NDARRAY_MAGIC), raw.index(struct.pack("<Q", NDARRAY_MAGIC), csr) + 8
+        )
+        + 8,
+    )  # third NDArray: the edge ids
     struct.pack_into("<q", raw, data + 48 + 8, 0)  # edge ids [0, 1, 2, 3] -> [0, 0, 2, 3]
     (tmp_path / "g.dgl").write_bytes(bytes(raw))
     with pytest.raises(FormatError, match="permutation"):
@@ -143,6 +154,8 @@ def test_strided_views_over_a_tiny_storage_are_refused(tmp_path):
     from graphpart.datasets import peer_partitions
 
     shutil.copytree(peer_partitions("karate", "pyg"), tmp_path / "p")
-    torch.save(torch.zeros(1, dtype=torch.int64).expand(2_000_000_000), tmp_path / "p" / "node_map.pt")
+    torch.save(
+        torch.zeros(1, dtype=torch.int64).expand(2_000_000_000), tmp_path / "p" / "node_map.pt"
+    )
     with pytest.raises(FormatError, match="strided view"):
         load_partition(tmp_path / "p", 0)

@@ -25,14 +25,15 @@ def _graphpart_view(config, num_parts):
         out.update({f"p{i}/edata/{k}": v.numpy() for k, v in g.edata.items()})
         out.update({f"p{i}/nfeat/{k}": v.numpy() for k, v in nfeat.items()})
         out.update({f"p{i}/efeat/{k}": v.numpy() for k, v in efeat.items()})
-        out[f"p{i}/nid2partid"] = book.nid2partid(torch.arange(sum(book.metadata()[j]["num_nodes"]
-                                                                     for j in range(num_parts)))).numpy()
+        out[f"p{i}/nid2partid"] = book.nid2partid(
+            torch.arange(sum(book.metadata()[j]["num_nodes"] for j in range(num_parts)))
+        ).numpy()
     return out
 
 
 def _assert_same(dgl_dump, ours):
     keys = {k for k in dgl_dump if not k.endswith(("/name", "/ntypes")) and "/gb/" not in k}
-    assert keys == set(ours), (sorted(keys ^ set(ours)))
+    assert keys == set(ours), sorted(keys ^ set(ours))
     for k in sorted(keys):
         a, b = dgl_dump[k], ours[k]
         assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), k
@@ -62,7 +63,10 @@ def test_round_trip_graphpart_dgl_graphpart(tmp_path, name):
     g = GRAPHS[name]()
     gp.partition_graph(g, name, 2, tmp_path / "p", seed=0, format="dgl", num_trainers_per_machine=2)
     run_peer("dgl_resave.py", tmp_path / "p" / f"{name}.json", tmp_path / "q")
-    _assert_same(_graphpart_view(tmp_path / "q" / f"{name}.json", 2), _graphpart_view(tmp_path / "p" / f"{name}.json", 2))
+    _assert_same(
+        _graphpart_view(tmp_path / "q" / f"{name}.json", 2),
+        _graphpart_view(tmp_path / "p" / f"{name}.json", 2),
+    )
 
 
 def _graphbolt_view(config, num_parts):
@@ -83,7 +87,9 @@ def _graphbolt_view(config, num_parts):
 def test_dgl_loads_graphpart_graphbolt_partitions(tmp_path, name):
     gp.partition_graph(GRAPHS[name](), name, 2, tmp_path / "p", seed=0, format="graphbolt")
     config = tmp_path / "p" / f"{name}.json"
-    proc = run_peer("dgl_dump.py", config, tmp_path / "dump.npz", "graphbolt", env={"DGL_DIST_DEBUG": "1"})
+    proc = run_peer(
+        "dgl_dump.py", config, tmp_path / "dump.npz", "graphbolt", env={"DGL_DIST_DEBUG": "1"}
+    )
     assert proc.stdout.count("looks good") == 2  # DGL's own GraphBolt verification ran on both
     dump = load_dump(tmp_path / "dump.npz")
     ours = _graphbolt_view(config, 2)
@@ -116,8 +122,16 @@ def _free_ports(n):
 def test_two_dist_graph_servers_serve_graphpart_partitions(tmp_path):
     """Two real DistGraphServers on loopback serve graphpart's output; a DistGraph client sees the graph."""
     g = GRAPHS["karate"]()
-    nmap, emap = gp.partition_graph(g, "karate", 2, tmp_path / "p", seed=0, format="dgl", return_mapping=True)
-    run_peer("dgl_distgraph.py", tmp_path / "p" / "karate.json", tmp_path / "out.npz", *_free_ports(2), timeout=420)
+    nmap, emap = gp.partition_graph(
+        g, "karate", 2, tmp_path / "p", seed=0, format="dgl", return_mapping=True
+    )
+    run_peer(
+        "dgl_distgraph.py",
+        tmp_path / "p" / "karate.json",
+        tmp_path / "out.npz",
+        *_free_ports(2),
+        timeout=420,
+    )
     got = load_dump(tmp_path / "out.npz")
     # in the partitions' ids: new node i is original nmap[i], new edge j is original emap[j]
     for name in ("feat", "label", "train_mask"):
@@ -129,5 +143,9 @@ def test_two_dist_graph_servers_serve_graphpart_partitions(tmp_path):
     old2new[nmap] = torch.arange(len(nmap))
     assert np.array_equal(got["find_src"], old2new[s[emap]].numpy())
     assert np.array_equal(got["find_dst"], old2new[d[emap]].numpy())
-    sampled = sorted(zip(got["sample_src"].tolist(), got["sample_dst"].tolist(), got["sample_eid"].tolist()))
-    assert sampled == sorted(zip(old2new[s[emap]].tolist(), old2new[d[emap]].tolist(), range(g.num_edges())))
+    sampled = sorted(
+        zip(got["sample_src"].tolist(), got["sample_dst"].tolist(), got["sample_eid"].tolist())
+    )
+    assert sampled == sorted(
+        zip(old2new[s[emap]].tolist(), old2new[d[emap]].tolist(), range(g.num_edges()))
+    )

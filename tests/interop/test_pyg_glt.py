@@ -24,8 +24,16 @@ NAMES = {
 def _check_partition(g, d, fmt, name):
     lg = d.graph
     inner = lg.ndata["inner_node"].bool()
-    ntype = lg.ndata["_TYPE"].long() if "_TYPE" in lg.ndata else torch.zeros(lg.num_nodes(), dtype=torch.long)
-    etype = lg.edata["_TYPE"].long() if "_TYPE" in lg.edata else torch.zeros(lg.num_edges(), dtype=torch.long)
+    ntype = (
+        lg.ndata["_TYPE"].long()
+        if "_TYPE" in lg.ndata
+        else torch.zeros(lg.num_nodes(), dtype=torch.long)
+    )
+    etype = (
+        lg.edata["_TYPE"].long()
+        if "_TYPE" in lg.edata
+        else torch.zeros(lg.num_edges(), dtype=torch.long)
+    )
     orig = lg.ndata["orig_id"]
     s, dd = lg.edges()
     book = d.book
@@ -38,7 +46,9 @@ def _check_partition(g, d, fmt, name):
         pairs = set(zip(gs.tolist(), gd.tolist()))
         got = list(zip(orig[s[sel]].tolist(), orig[dd[sel]].tolist()))
         assert set(got) <= pairs and len(ids) == len(got)
-        assert bool((ntype[s[sel]] == g.ntypes.index(et[0])).all()) and bool((ntype[dd[sel]] == g.ntypes.index(et[2])).all())
+        assert bool((ntype[s[sel]] == g.ntypes.index(et[0])).all()) and bool(
+            (ntype[dd[sel]] == g.ntypes.index(et[2])).all()
+        )
     for key, rows in d.node_feats.items():
         t, _, fname = key.rpartition("/")
         src_name = NAMES[fmt][fname][0]
@@ -88,12 +98,17 @@ def test_export_pyg_reads_back_as_the_same_partitioning(tmp_path, name):
     p = gp.partition(g, 2, seed=0)
     export_pyg(p, tmp_path / "pyg")
     m_disk, m_mem = metrics_from_disk(tmp_path / "pyg"), p.metrics
-    assert m_disk.edge_cut == m_mem.edge_cut and m_disk.communication_volume == m_mem.communication_volume
+    assert (
+        m_disk.edge_cut == m_mem.edge_cut
+        and m_disk.communication_volume == m_mem.communication_volume
+    )
     assert list(m_disk.inner_nodes) == list(m_mem.inner_nodes)
     for i in range(2):
         d = gp.load_partition(tmp_path / "pyg", i)
         assert d.book.metadata() == p.book.metadata()
-        assert torch.equal(d.graph.ndata["_ID"][:int(d.graph.ndata["inner_node"].sum())], p.book.partid2nids(i))
+        assert torch.equal(
+            d.graph.ndata["_ID"][: int(d.graph.ndata["inner_node"].sum())], p.book.partid2nids(i)
+        )
         for key, v in p.node_feats(i).items():
             assert torch.equal(d.node_feats[key], v), key
         for key, v in p.edge_feats(i).items():
@@ -112,9 +127,17 @@ class Payload:
         return os.system, ("touch /tmp/graphpart_peer_pwned",)
 
 
-@pytest.mark.parametrize("peer,victim", [("glt", "META"), ("glt", "part0/node_feat/feats.pkl"),
-                                         ("glt", "node_pb.pt"), ("pyg", "part_0/graph.pt"),
-                                         ("pyg", "node_map.pt"), ("pyg", "part_1/edge_feats.pt")])
+@pytest.mark.parametrize(
+    "peer,victim",
+    [
+        ("glt", "META"),
+        ("glt", "part0/node_feat/feats.pkl"),
+        ("glt", "node_pb.pt"),
+        ("pyg", "part_0/graph.pt"),
+        ("pyg", "node_map.pt"),
+        ("pyg", "part_1/edge_feats.pt"),
+    ],
+)
 def test_pickled_payloads_in_peer_folders_are_refused(tmp_path, peer, victim):
     import os
     import pickle

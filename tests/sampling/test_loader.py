@@ -16,7 +16,7 @@ def karate_topo():
 
 
 def _in_nbrs(topo, v):
-    return set(topo.indices[topo.indptr[v]:topo.indptr[v + 1]].tolist())
+    return set(topo.indices[topo.indptr[v] : topo.indptr[v + 1]].tolist())
 
 
 def test_each_hop_samples_in_neighbours_of_the_previous_hops_new_nodes(karate_topo):
@@ -90,11 +90,18 @@ def test_isolated_seeds_sample_nothing():
     assert mb.input_nodes.tolist() == [2, 3] and mb.num_sampled_edges == 0
 
 
-@pytest.mark.parametrize("bad, match", [
-    (dict(fanouts=[]), "non-empty"), (dict(fanouts=[0]), "positive"), (dict(fanouts=5), "sequence"),
-    (dict(batch_size=0), "batch_size"), (dict(seeds=torch.ones(3, dtype=torch.bool)), "one entry per node"),
-    (dict(seeds=[40]), "seeds"), (dict(part_id=1), "needs a partitioning"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (dict(fanouts=[]), "non-empty"),
+        (dict(fanouts=[0]), "positive"),
+        (dict(fanouts=5), "sequence"),
+        (dict(batch_size=0), "batch_size"),
+        (dict(seeds=torch.ones(3, dtype=torch.bool)), "one entry per node"),
+        (dict(seeds=[40]), "seeds"),
+        (dict(part_id=1), "needs a partitioning"),
+    ],
+)
 def test_bad_loader_arguments_are_refused(karate_topo, bad, match):
     kw = dict(fanouts=[2], batch_size=4) | bad
     fanouts = kw.pop("fanouts")

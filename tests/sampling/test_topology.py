@@ -26,7 +26,7 @@ def test_csc_rows_hold_in_neighbours_in_input_order():
 def test_csr_rows_hold_out_neighbours():
     t = Topology.from_coo([3, 1, 2, 1], [0, 0, 1, 0], num_nodes=4, layout="CSR")
     assert t.degree().tolist() == [0, 2, 1, 1]
-    assert t.indices[t.indptr[1]:t.indptr[2]].tolist() == [0, 0]
+    assert t.indices[t.indptr[1] : t.indptr[2]].tolist() == [0, 0]
 
 
 def test_isolated_nodes_and_the_empty_graph():
@@ -37,8 +37,14 @@ def test_isolated_nodes_and_the_empty_graph():
 
 def test_from_compressed_converts_and_keeps_edge_ids():
     csr = Topology.from_coo([0, 0, 2], [1, 2, 1], layout="CSR")
-    csc = Topology.from_compressed(csr.indptr, csr.indices, csr.edge_ids, input_layout="CSR", layout="CSC")
-    assert csc.layout == "CSC" and edge_set(csc) == edge_set(csr) == [(0, 1, 0), (0, 2, 1), (2, 1, 2)]
+    csc = Topology.from_compressed(
+        csr.indptr, csr.indices, csr.edge_ids, input_layout="CSR", layout="CSC"
+    )
+    assert csc.layout == "CSC" and edge_set(csc) == edge_set(csr) == [
+        (0, 1, 0),
+        (0, 2, 1),
+        (2, 1, 2),
+    ]
 
 
 def test_from_graph_uses_the_graph_edge_ids():
@@ -49,12 +55,15 @@ def test_from_graph_uses_the_graph_edge_ids():
     assert torch.equal(t.degree(), g.in_degrees())
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"src": [0, 1], "dst": [1]}, "same length"),
-    ({"src": [0, 5], "dst": [1, 1], "num_nodes": 3}, r"src must be within \[0, 3\), got 5"),
-    ({"src": [0], "dst": [1], "layout": "COO"}, "layout must be one of"),
-    ({"src": [0], "dst": [1], "edge_ids": [0, 1]}, "one id per edge"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"src": [0, 1], "dst": [1]}, "same length"),
+        ({"src": [0, 5], "dst": [1, 1], "num_nodes": 3}, r"src must be within \[0, 3\), got 5"),
+        ({"src": [0], "dst": [1], "layout": "COO"}, "layout must be one of"),
+        ({"src": [0], "dst": [1], "edge_ids": [0, 1]}, "one id per edge"),
+    ],
+)
 def test_bad_coo_input(kwargs, match):
     with pytest.raises(gp.GraphpartError, match=match):
         Topology.from_coo(**kwargs)
@@ -68,8 +77,14 @@ def test_bad_compressed_input():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 8).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=20))))
+@given(
+    st.integers(1, 8).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=20),
+        )
+    )
+)
 def test_every_conversion_keeps_every_edge_with_its_id(case):
     n, edges = case
     src, dst = [e[0] for e in edges], [e[1] for e in edges]
@@ -90,7 +105,9 @@ def star():
 def test_without_replacement_draws_distinct_neighbours():
     t = star()
     for s in range(20):
-        nbr, seed, eid = sample_neighbors(t, torch.tensor([0, 5, 6]), 2, generator=torch.Generator().manual_seed(s))
+        nbr, seed, eid = sample_neighbors(
+            t, torch.tensor([0, 5, 6]), 2, generator=torch.Generator().manual_seed(s)
+        )
         assert seed.tolist() == [0, 0, 5]
         assert len(set(nbr[:2].tolist())) == 2 and set(nbr[:2].tolist()) <= {1, 2, 3, 4}
         assert nbr[2].item() == 0 and eid[2].item() == 4
@@ -98,8 +115,9 @@ def test_without_replacement_draws_distinct_neighbours():
 
 
 def test_with_replacement_draws_exactly_fanout():
-    nbr, seed, _ = sample_neighbors(star(), torch.tensor([0, 5, 6]), 6, replace=True,
-                                    generator=torch.Generator().manual_seed(0))
+    nbr, seed, _ = sample_neighbors(
+        star(), torch.tensor([0, 5, 6]), 6, replace=True, generator=torch.Generator().manual_seed(0)
+    )
     assert seed.tolist() == [0] * 6 + [5] * 6 and set(nbr[:6].tolist()) <= {1, 2, 3, 4}
 
 
@@ -110,15 +128,21 @@ def test_fanout_minus_one_or_large_takes_all():
 
 
 def test_same_seed_same_sample():
-    a = sample_neighbors(star(), torch.tensor([0, 0, 5]), 2, generator=torch.Generator().manual_seed(3))
-    b = sample_neighbors(star(), torch.tensor([0, 0, 5]), 2, generator=torch.Generator().manual_seed(3))
+    a = sample_neighbors(
+        star(), torch.tensor([0, 0, 5]), 2, generator=torch.Generator().manual_seed(3)
+    )
+    b = sample_neighbors(
+        star(), torch.tensor([0, 0, 5]), 2, generator=torch.Generator().manual_seed(3)
+    )
     assert all(torch.equal(x, y) for x, y in zip(a, b))
 
 
 @pytest.mark.parametrize("replace", [False, True])
 def test_draws_are_uniform(replace):
     seeds = torch.zeros(20000, dtype=torch.int64)
-    nbr, _, _ = sample_neighbors(star(), seeds, 1, replace=replace, generator=torch.Generator().manual_seed(1))
+    nbr, _, _ = sample_neighbors(
+        star(), seeds, 1, replace=replace, generator=torch.Generator().manual_seed(1)
+    )
     freq = torch.bincount(nbr, minlength=5)[1:].double() / len(nbr)
     assert torch.allclose(freq, torch.full((4,), 0.25, dtype=torch.float64), atol=0.015)
 
@@ -134,4 +158,6 @@ def test_every_subset_is_equally_likely_without_replacement():
     pairs = torch.sort(nbr.reshape(-1, 2), 1).values
     codes = torch.bincount(pairs[:, 0] * 5 + pairs[:, 1], minlength=25)
     freq = codes[codes > 0].double() / len(pairs)
-    assert len(freq) == 6 and torch.allclose(freq, torch.full((6,), 1 / 6, dtype=torch.float64), atol=0.012)
+    assert len(freq) == 6 and torch.allclose(
+        freq, torch.full((6,), 1 / 6, dtype=torch.float64), atol=0.012
+    )

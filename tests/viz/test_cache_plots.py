@@ -13,10 +13,14 @@ import torch  # noqa: E402
 
 import graphpart as gp  # noqa: E402
 from graphpart import viz  # noqa: E402
-from graphpart.datasets import load_karate_club  # noqa: E402
-from graphpart.features import (Feature, PartitionAccess, Trace, degree_order, hit_rate_table, make_cache,  # noqa: E402
-                                simulate)
-from graphpart.sampling import Topology  # noqa: E402
+from graphpart.features import (  # noqa: E402
+    Feature,
+    PartitionAccess,
+    Trace,
+    hit_rate_table,
+    make_cache,
+    simulate,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -27,8 +31,9 @@ def _close():
 
 def trace():
     g = torch.Generator().manual_seed(0)
-    return Trace.from_batches([torch.randint(0, 50, (20,), generator=g) for _ in range(12)], 50,
-                              epochs=[0] * 6 + [1] * 6)
+    return Trace.from_batches(
+        [torch.randint(0, 50, (20,), generator=g) for _ in range(12)], 50, epochs=[0] * 6 + [1] * 6
+    )
 
 
 def test_hit_rate_trace_draws_running_rate_ending_at_the_total():
@@ -67,12 +72,16 @@ def test_bytes_per_epoch_bars_count_misses_times_row_bytes():
 
 
 def test_partition_access_bars_stack_to_one():
-    acc = [PartitionAccess(0, np.array([5]), np.array([2]), np.array([3]), np.array([1]), 4),
-           PartitionAccess(1, np.array([1]), np.array([0]), np.array([1]), np.array([0]), 4)]
+    acc = [
+        PartitionAccess(0, np.array([5]), np.array([2]), np.array([3]), np.array([1]), 4),
+        PartitionAccess(1, np.array([1]), np.array([0]), np.array([1]), np.array([0]), 4),
+    ]
     ax = viz.plot_partition_access(acc)
     tops = {}
     for b in ax.patches:
-        tops[round(b.get_x(), 3)] = max(tops.get(round(b.get_x(), 3), 0), b.get_y() + b.get_height())
+        tops[round(b.get_x(), 3)] = max(
+            tops.get(round(b.get_x(), 3), 0), b.get_y() + b.get_height()
+        )
     assert all(v == pytest.approx(1.0) for v in tops.values())
     fetched = [b for b in ax.patches][-2].get_height()
     assert fetched == pytest.approx(0.2)  # part 0: 3 remote, 1 cached -> 2 of 10 fetched

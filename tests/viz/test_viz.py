@@ -86,11 +86,14 @@ def test_heterograph_draws_one_marker_set_per_node_type():
     assert [len(s.get_offsets()) for s in sets] == [p.graph.num_nodes(t) for t in p.graph.ntypes]
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"mode": "circle"}, "mode must be one of"),
-    ({"halo_of": 3}, "halo_of must be a partition in 0..2"),
-    ({"halo_of": 0, "hops": 3}, "hops must be in 0..2"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"mode": "circle"}, "mode must be one of"),
+        ({"halo_of": 3}, "halo_of must be a partition in 0..2"),
+        ({"halo_of": 0, "hops": 3}, "hops must be in 0..2"),
+    ],
+)
 def test_drawing_rejects_bad_options(karate3, kwargs, match):
     with pytest.raises(gp.GraphpartError, match=match):
         viz.draw_partition(karate3, **kwargs)
@@ -112,6 +115,7 @@ def test_sample_neighbourhood_is_connected_and_bounded():
     src, dst = (x.numpy() for x in g.edges())
     inside = np.isin(src, nodes) & np.isin(dst, nodes)
     import networkx as nx
+
     assert nx.is_connected(nx.Graph(list(zip(src[inside], dst[inside]))))
 
 
@@ -129,8 +133,15 @@ def test_balance_plot_shows_every_constraint_and_split():
     g = sbm(block_sizes=[30, 30], p_in=0.3, p_out=0.05, seed=0, train_frac=0.3, val_frac=0.2)
     p = gp.partition(g, 2, balance_ntypes=g.ndata["train_mask"], balance_edges=True, seed=0)
     names = list(balance_quantities(p.metrics))
-    assert names == ["nodes", "balance class False", "balance class True", "edges", "HALO nodes",
-                     "train nodes", "val nodes"]
+    assert names == [
+        "nodes",
+        "balance class False",
+        "balance class True",
+        "edges",
+        "HALO nodes",
+        "train nodes",
+        "val nodes",
+    ]
     ax = viz.plot_balance(p, normalize=False)
     assert ax.get_yscale() == "log"
 
@@ -158,7 +169,9 @@ def test_halo_growth_draws_inner_and_halo_for_each_hop(karate3):
 def test_tradeoff_plots_every_setting_and_the_front():
     results = sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=[2, 4]))
     ax = viz.plot_tradeoff(results)
-    points = np.concatenate([c.get_offsets() for c in ax.collections if isinstance(c, PathCollection)])
+    points = np.concatenate(
+        [c.get_offsets() for c in ax.collections if isinstance(c, PathCollection)]
+    )
     assert len(points) == 4
     front = ax.lines[0].get_xydata()
     # no point is better than a front point on both axes
@@ -177,8 +190,10 @@ def test_tradeoff_rejects_empty_and_unknown():
 def test_every_figure_accepts_an_axes_and_draws_on_it(karate3):
     fig, axes = plt.subplots(2, 3)
     results = sweep(load_karate_club(), grid(num_parts=2))
-    for ax, draw in zip(axes.ravel(), [viz.draw_partition, viz.plot_balance, viz.plot_cut_matrix,
-                                       viz.plot_halo_growth]):
+    for ax, draw in zip(
+        axes.ravel(),
+        [viz.draw_partition, viz.plot_balance, viz.plot_cut_matrix, viz.plot_halo_growth],
+    ):
         assert draw(karate3, ax=ax) is ax
     assert viz.plot_tradeoff(results, ax=axes[1, 1]) is axes[1, 1]
     png = viz.to_png(fig)

@@ -37,15 +37,21 @@ def test_play_ticks_stream_batches_and_the_plot_follows():
 def test_seeds_default_to_the_train_mask():
     g = graph()
     sim = CacheSimulator(g)
-    assert sorted(sim.session.loader.seeds.tolist()) == g.ndata["train_mask"].nonzero().reshape(-1).tolist()
+    assert (
+        sorted(sim.session.loader.seeds.tolist())
+        == g.ndata["train_mask"].nonzero().reshape(-1).tolist()
+    )
 
 
-@pytest.mark.parametrize("control, value, check", [
-    ("cache_ratio", 0.3, lambda s: s.capacity == 54),
-    ("policies", ("random", "sieve"), lambda s: list(s.caches) == ["random", "sieve"]),
-    ("fanouts", "4,3,2", lambda s: s.loader.fanouts == (4, 3, 2)),
-    ("batch_size", 7, lambda s: s.loader.batch_size == 7),
-])
+@pytest.mark.parametrize(
+    "control, value, check",
+    [
+        ("cache_ratio", 0.3, lambda s: s.capacity == 54),
+        ("policies", ("random", "sieve"), lambda s: list(s.caches) == ["random", "sieve"]),
+        ("fanouts", "4,3,2", lambda s: s.loader.fanouts == (4, 3, 2)),
+        ("batch_size", 7, lambda s: s.loader.batch_size == 7),
+    ],
+)
 def test_each_control_starts_a_fresh_session(control, value, check):
     sim = CacheSimulator(graph())
     sim.step(2)

@@ -15,9 +15,13 @@ PNG = b"\x89PNG"
 
 
 def test_side_by_side_of_peer_written_partitionings():
-    cmp = PartitioningComparison({"DGL (METIS)": peer_partitions("karate", "dgl"),
-                                  "PyG": peer_partitions("karate", "pyg"),
-                                  "GLT (random)": peer_partitions("karate", "glt")})
+    cmp = PartitioningComparison(
+        {
+            "DGL (METIS)": peer_partitions("karate", "dgl"),
+            "PyG": peer_partitions("karate", "pyg"),
+            "GLT (random)": peer_partitions("karate", "glt"),
+        }
+    )
     assert cmp.shown == "balance" and all(bytes(i.value).startswith(PNG) for i in cmp.images)
     before = [bytes(i.value) for i in cmp.images]
     cmp.controls["figure"].value = "cut matrix"
@@ -30,7 +34,12 @@ def test_side_by_side_of_peer_written_partitionings():
 
 def test_comparison_refuses_different_graphs():
     with pytest.raises(gp.GraphpartError, match="one graph"):
-        PartitioningComparison({"karate": peer_partitions("karate", "dgl"), "hetero": peer_partitions("hetero3", "dgl")})
+        PartitioningComparison(
+            {
+                "karate": peer_partitions("karate", "dgl"),
+                "hetero": peer_partitions("hetero3", "dgl"),
+            }
+        )
     with pytest.raises(gp.GraphpartError, match="at least two"):
         PartitioningComparison({"one": gp.partition(load_karate_club(), 2, seed=0)})
 

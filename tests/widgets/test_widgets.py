@@ -15,8 +15,15 @@ from graphpart.widgets import BalancePlayground, HaloInspector, PartitionExplore
 
 
 def masked():
-    return sbm(block_sizes=[40, 40, 40], p_in=0.2, p_out=0.02, seed=0, train_frac=0.2, val_frac=0.1,
-               test_frac=0.1)
+    return sbm(
+        block_sizes=[40, 40, 40],
+        p_in=0.2,
+        p_out=0.02,
+        seed=0,
+        train_frac=0.2,
+        val_frac=0.1,
+        test_frac=0.1,
+    )
 
 
 @pytest.fixture
@@ -26,18 +33,27 @@ def explorer():
 
 def test_explorer_partitions_on_creation(explorer):
     assert explorer.partitioning.num_parts == 2
-    assert explorer.drawing.value[:4] == b"\x89PNG" and explorer.balance_plot.value[:4] == b"\x89PNG"
+    assert (
+        explorer.drawing.value[:4] == b"\x89PNG" and explorer.balance_plot.value[:4] == b"\x89PNG"
+    )
     assert "edge cut" in explorer.table.value and "Ready" in explorer.status.value
 
 
-@pytest.mark.parametrize("control, value, check", [
-    ("num_parts", 5, lambda p: p.num_parts == 5),
-    ("method", "random", lambda p: p.part_method == "random"),
-    ("num_hops", 2, lambda p: p.num_hops == 2),
-    ("balance", "train_mask", lambda p: p.balance_labels == ("False", "True")),
-    ("balance_edges", True, lambda p: p.balance_edges),
-    ("seed", 7, lambda p: np.array_equal(p.node_part, gp.partition(masked(), 2, seed=7).node_part)),
-])
+@pytest.mark.parametrize(
+    "control, value, check",
+    [
+        ("num_parts", 5, lambda p: p.num_parts == 5),
+        ("method", "random", lambda p: p.part_method == "random"),
+        ("num_hops", 2, lambda p: p.num_hops == 2),
+        ("balance", "train_mask", lambda p: p.balance_labels == ("False", "True")),
+        ("balance_edges", True, lambda p: p.balance_edges),
+        (
+            "seed",
+            7,
+            lambda p: np.array_equal(p.node_part, gp.partition(masked(), 2, seed=7).node_part),
+        ),
+    ],
+)
 def test_each_control_repartitions(explorer, control, value, check):
     before = explorer.drawing.value, explorer.table.value
     explorer.controls[control].value = value
@@ -56,8 +72,14 @@ def test_view_control_switches_to_the_quotient_drawing(explorer):
 
 
 def test_explorer_balance_choices_come_from_the_graph(explorer):
-    assert explorer.controls["balance"].options == ("none", "ntype", "label", "train_mask", "val_mask",
-                                                    "test_mask")
+    assert explorer.controls["balance"].options == (
+        "none",
+        "ntype",
+        "label",
+        "train_mask",
+        "val_mask",
+        "test_mask",
+    )
 
 
 def test_explorer_shows_errors_instead_of_raising():
@@ -122,8 +144,10 @@ def test_playground_adds_settings_and_compares_them():
     pg.controls["balance_edges"].value = True
     pg.add_button.click()
     pg.add_button.click()  # the same setting again: not run twice
-    assert [r.setting.label for r in pg.results] == ["metis k=3 bal=train_mask tol=3%",
-                                                     "metis k=3 bal=train_mask +edges tol=3%"]
+    assert [r.setting.label for r in pg.results] == [
+        "metis k=3 bal=train_mask tol=3%",
+        "metis k=3 bal=train_mask +edges tol=3%",
+    ]
     assert pg.plot.value[:4] == b"\x89PNG" and pg.table.value.count("<tr>") >= 3
     pg.clear_button.click()
     assert pg.results == [] and pg.table.value == ""

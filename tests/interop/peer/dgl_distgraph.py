@@ -41,7 +41,9 @@ def private_shm():
 def run_server(server_id):
     from dgl.distributed import DistGraphServer
 
-    if server_id > 0:  # server 0 shares /dev/shm with the client on its machine, as in a real cluster
+    if (
+        server_id > 0
+    ):  # server 0 shares /dev/shm with the client on its machine, as in a real cluster
         private_shm()
 
     server = DistGraphServer(server_id, IP_CONFIG, 1, 1, CONFIG, graph_format=["csc", "coo"])
@@ -82,7 +84,9 @@ if __name__ == "__main__":
     probe.start()
     probe.join()
     if probe.exitcode != 0:
-        print("SKIP: this machine cannot give a process its own /dev/shm (unshare/mount need CAP_SYS_ADMIN)")
+        print(
+            "SKIP: this machine cannot give a process its own /dev/shm (unshare/mount need CAP_SYS_ADMIN)"
+        )
         sys.exit(77)
     servers = []
     for sid in range(2):

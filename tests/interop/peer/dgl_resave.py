@@ -22,8 +22,11 @@ for i in range(cfg["num_parts"]):
     dgl.save_graphs(os.path.join(folder, "graph.dgl"), [g])
     dgl.data.save_tensors(os.path.join(folder, "node_feat.dgl"), nfeat)
     dgl.data.save_tensors(os.path.join(folder, "edge_feat.dgl"), efeat)
-    cfg[f"part-{i}"] = {"node_feats": f"part{i}/node_feat.dgl", "edge_feats": f"part{i}/edge_feat.dgl",
-                        "part_graph": f"part{i}/graph.dgl"}
+    cfg[f"part-{i}"] = {
+        "node_feats": f"part{i}/node_feat.dgl",
+        "edge_feats": f"part{i}/edge_feat.dgl",
+        "part_graph": f"part{i}/graph.dgl",
+    }
 with open(os.path.join(out, os.path.basename(config)), "w") as f:
     json.dump(cfg, f)
 print("resaved")

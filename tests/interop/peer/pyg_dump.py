@@ -39,7 +39,8 @@ for i in range(meta["num_parts"]):
             dump[f"p{i}/global_id/{key}"] = gid.numpy()
             dump[f"p{i}/x/{key}/{attr.attr_name}"] = fs.get_tensor(attr).numpy()
             dump[f"p{i}/lookup/{key}/{attr.attr_name}"] = fs.get_tensor_from_global_id(
-                group_name=group, attr_name=attr.attr_name, index=gid.flip(0)).numpy()
+                group_name=group, attr_name=attr.attr_name, index=gid.flip(0)
+            ).numpy()
     pb = gs.node_pb if hetero else {"_": gs.node_pb}
     for t, v in pb.items():
         dump[f"node_pb/{t}"] = v.numpy()
