@@ -1,4 +1,5 @@
-"""``graphpart chunk | assign | parmetis-export | parmetis-import | dispatch | verify``: the chunked pipeline's commands (DGL's flag names)."""
+"""``graphpart chunk | assign | parmetis-export | parmetis-import | dispatch | verify``: the chunked
+pipeline's commands (DGL's flag names)."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ def add_chunked_commands(sub, graph_source) -> None:
         "--format",
         default="graphpart",
         choices=["graphpart", "dgl", "graphbolt"],
-        help="partition files: graphpart's torch files, DGL's .dgl files, or those plus GraphBolt's",
+        help="partition files: graphpart's torch files, DGL's .dgl files, or those plus "
+        "GraphBolt's",
     )
     _cluster_flags(d)
     pe = sub.add_parser(

@@ -25,7 +25,8 @@ class DataStore(MutableMapping):
     >>> d["y"] = [1, 2]
     Traceback (most recent call last):
     ...
-    graphpart.errors.DataShapeError: data 'y' of node type '_N' must have 3 rows (one per item), got shape (2,)
+    graphpart.errors.DataShapeError: data 'y' of node type '_N' must have 3 rows (one per item), got
+    shape (2,)
     """
 
     def __init__(self, length: int, owner: str, data: Mapping[str, TensorLike] | None = None):

@@ -47,7 +47,8 @@ def check_random_state(seed: Seed) -> np.random.Generator:
 
 
 def torch_generator(seed: Seed) -> torch.Generator:
-    """A CPU :class:`torch.Generator` seeded from ``seed`` (normalised by :func:`check_random_state`).
+    """A CPU :class:`torch.Generator` seeded from ``seed`` (normalised by
+    :func:`check_random_state`).
 
     >>> import torch
     >>> a, b = torch_generator(3), torch_generator(3)

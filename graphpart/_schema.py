@@ -32,7 +32,8 @@ def parse_etype(etype: object) -> CanonicalEType:
     >>> parse_etype("follows")
     Traceback (most recent call last):
     ...
-    graphpart.errors.GraphpartError: a canonical edge type must be (src_type, relation, dst_type) or 'src:rel:dst', got 'follows'
+    graphpart.errors.GraphpartError: a canonical edge type must be (src_type, relation, dst_type) or
+    'src:rel:dst', got 'follows'
     """
     parts: tuple
     if isinstance(etype, str):

@@ -1,4 +1,5 @@
-"""The ``graphpart`` command: ``partition`` and ``inspect`` here, the chunked pipeline in ``_cli_chunked``."""
+"""The ``graphpart`` command: ``partition`` and ``inspect`` here, the chunked pipeline in
+``_cli_chunked``."""
 
 from __future__ import annotations
 

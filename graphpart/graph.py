@@ -252,7 +252,8 @@ class Graph:
 
         Examples
         --------
-        >>> g = Graph.from_typed_edges({("a", "r", "b"): ([0, 0], [1, 0]), ("b", "s", "a"): ([1], [0])})
+        >>> edges = {("a", "r", "b"): ([0, 0], [1, 0]), ("b", "s", "a"): ([1], [0])}
+        >>> g = Graph.from_typed_edges(edges)
         >>> g.num_edges("r"), g.num_edges("b:s:a"), g.num_edges()
         (2, 1, 3)
         """

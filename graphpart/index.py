@@ -92,7 +92,8 @@ def group_rank(order: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 def block_bounds(counts: np.ndarray) -> np.ndarray:
-    """``[start, end)`` of consecutive blocks of sizes ``counts`` (parts, types) -> (parts, types, 2).
+    """``[start, end)`` of consecutive blocks of sizes ``counts`` (parts, types) -> (parts, types,
+    2).
 
     Examples
     --------

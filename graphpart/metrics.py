@@ -93,14 +93,16 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
 
 
 def compare_metrics(metrics: dict[str, PartitionMetrics]) -> Report:
-    """One row per partitioning: its cut, volume, replication and worst balance, for side-by-side reading.
+    """One row per partitioning: its cut, volume, replication and worst balance, for side-by-side
+    reading.
 
     Examples
     --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
     >>> g = load_karate_club()
-    >>> r = compare_metrics({m: gp.partition(g, 2, part_method=m, seed=0).metrics for m in ("metis", "random")})
+    >>> r = compare_metrics({m: gp.partition(g, 2, part_method=m, seed=0).metrics
+    ...                      for m in ("metis", "random")})
     >>> r.labels, r.columns["edge cut"][0] < r.columns["edge cut"][1]
     (['metis', 'random'], True)
     """

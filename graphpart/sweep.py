@@ -163,7 +163,8 @@ def grid(**values: Sequence) -> list[Setting]:
     --------
     A random split ignores balance settings, so it appears once:
 
-    >>> [s.label for s in grid(method=["random", "metis"], num_parts=2, balance_edges=[False, True])]
+    >>> settings = grid(method=["random", "metis"], num_parts=2, balance_edges=[False, True])
+    >>> [s.label for s in settings]
     ['random k=2', 'metis k=2', 'metis k=2 +edges']
     """
     unknown = sorted(set(values) - set(Setting.__dataclass_fields__))

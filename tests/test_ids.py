@@ -105,8 +105,8 @@ def test_type_maps(conv):
 
 def test_empty_id_arrays(conv):
     assert conv.nid_het2hom("T1", torch.zeros(0, dtype=torch.int64)).numel() == 0
-    t, l = conv.nid_hom2het(np.zeros(0, dtype=np.int64))
-    assert t.numel() == 0 and l.numel() == 0
+    t, local = conv.nid_hom2het(np.zeros(0, dtype=np.int64))
+    assert t.numel() == 0 and local.numel() == 0
 
 
 def test_float_ids_rejected(conv):

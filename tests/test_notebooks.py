@@ -79,7 +79,8 @@ def _lines(cells: list[tuple[str, str]]) -> list[str]:
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.name for p in SCRIPTS])
 def test_pair_has_the_same_cells(path):
-    """The .py and the .ipynb hold the same cells (type and source; outputs, ids and metadata aside)."""
+    """The .py and the .ipynb hold the same cells (type and source; outputs, ids and metadata
+    aside)."""
     ipynb = path.with_suffix(".ipynb")
     if not ipynb.exists():
         pytest.fail(f"{path.name} has no {ipynb.name}: run `jupytext --sync notebooks/{path.name}`")

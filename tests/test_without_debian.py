@@ -1,6 +1,8 @@
-"""`make test` on a machine without the Debian datasets: everything that needs them skips, naming the package.
+"""`make test` on a machine without the Debian datasets: everything that needs them skips, naming
+the package.
 
-The suite runs again in a subprocess with ``$GRAPHPART_METIS_GRAPHS_DIR`` and ``$GRAPHPART_WORDNET_DIR``
+The suite runs again in a subprocess with ``$GRAPHPART_METIS_GRAPHS_DIR`` and
+``$GRAPHPART_WORDNET_DIR``
 pointing at an empty folder: the whole suite must collect, and every test file and library module
 that mentions a Debian dataset must pass or skip. A new test that loads 4elt or WordNet without
 ``@pytest.mark.needs_dataset`` (or a doctest that does) fails here, on every machine.

@@ -35,7 +35,8 @@ def _tensor(a: np.ndarray) -> torch.Tensor:
 
 
 class _Edges:
-    """A partition's local edges, filled in place: owned ones first (new id order), then those leaving it.
+    """A partition's local edges, filled in place: owned ones first (new id order), then those
+    leaving it.
 
     Preallocated from phase 1's counts so that no list of pieces is concatenated:
     the columns are the largest arrays a partition task holds.
@@ -60,7 +61,8 @@ class _Edges:
 
 
 def _owned(plan: Plan, p: int, edges: _Edges, edge_rows: list[np.ndarray]):
-    """Add ``p``'s owned edges in new id order; returns their edge data and original ids per type."""
+    """Add ``p``'s owned edges in new id order; returns their edge data and original ids per
+    type."""
     feats, per_type = {}, {}
     for ei, e in enumerate(plan.etypes):
         row0 = np.cumsum(edge_rows[ei]) - edge_rows[ei]
@@ -86,7 +88,8 @@ def _leaving(
     edge_rows: list[np.ndarray],
     edge_bounds: np.ndarray,
 ) -> np.ndarray:
-    """Add the edges from ``p``'s nodes that other partitions own, sorted by new edge id; returns those ids."""
+    """Add the edges from ``p``'s nodes that other partitions own, sorted by new edge id; returns
+    those ids."""
     eid = np.empty(len(edges.src) - edges.num_owned, dtype=np.int64)
     for ei in range(len(plan.etypes)):
         before = np.cumsum(edge_counts[ei], axis=0) - edge_counts[ei]  # (chunks, parts)

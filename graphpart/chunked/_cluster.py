@@ -25,7 +25,8 @@ def dask_client(
     memory_limit: str | int | None = "auto",
     processes: bool = True,
 ) -> Iterator:
-    """A ``distributed.Client``: ``client`` as given, one connected to ``scheduler``, or a new LocalCluster.
+    """A ``distributed.Client``: ``client`` as given, one connected to ``scheduler``, or a new
+    LocalCluster.
 
     Only what this function starts is closed on exit. ``workers``,
     ``threads_per_worker``, ``memory_limit`` and ``processes`` configure the

@@ -1,4 +1,5 @@
-"""Read and write one chunk file: ``csv`` (with a delimiter), ``numpy`` (``.npy``) or ``parquet``."""
+"""Read and write one chunk file: ``csv`` (with a delimiter), ``numpy`` (``.npy``) or
+``parquet``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ FORMATS = {"csv": ".csv", "numpy": ".npy", "parquet": ".parquet"}
 
 
 def check_format(fmt: object, where: str) -> dict:
-    """A valid ``{"name": ..., "delimiter": ...}`` format spec, or a ``GraphpartError`` naming ``where``."""
+    """A valid ``{"name": ..., "delimiter": ...}`` format spec, or a ``GraphpartError`` naming
+    ``where``."""
     if not isinstance(fmt, dict) or "name" not in fmt:
         raise GraphpartError(f"{where}: 'format' must be an object with a 'name', got {fmt!r}")
     name = fmt["name"]
@@ -58,7 +60,8 @@ def read_array(path: Path, fmt: dict) -> np.ndarray:
 
 
 def _release_arrow_memory() -> None:
-    """Arrow's allocator keeps freed memory for reuse; a worker reading chunk after chunk should not."""
+    """Arrow's allocator keeps freed memory for reuse; a worker reading chunk after chunk should
+    not."""
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()

@@ -44,7 +44,8 @@ class NodeMaps:
     def build(
         cls, parts: dict[str, np.ndarray], ntypes: list[str], num_parts: int, folder: Path
     ) -> "NodeMaps":
-        """Compute the maps of ``parts`` (``{ntype: partition per node}``) and save them under ``folder``."""
+        """Compute the maps of ``parts`` (``{ntype: partition per node}``) and save them under
+        ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
         counts = np.zeros((num_parts, len(ntypes)), dtype=np.int64)
         orders = []

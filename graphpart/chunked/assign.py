@@ -82,7 +82,8 @@ def read_assignment(
     meta: ChunkedMetadata | str | os.PathLike,
     num_parts: int | None = None,
 ) -> tuple[dict[str, np.ndarray], int]:
-    """Read and validate an assignment folder against a chunked graph; returns ``(parts, num_parts)``.
+    """Read and validate an assignment folder against a chunked graph; returns ``(parts,
+    num_parts)``.
 
     ``num_parts`` comes from ``partition_meta.json`` when present, else from the
     argument, else from the largest id plus one.
@@ -142,7 +143,8 @@ def _balance_classes(meta: ChunkedMetadata, field: str | None) -> np.ndarray:
 
 
 def _random_chunk(out: Path, start: int, stop: int, homo_start: int, num_parts: int, seed) -> Path:
-    """Nodes ``[start, stop)`` of one type: part ``homogeneous id % k``, shuffled within the chunk."""
+    """Nodes ``[start, stop)`` of one type: part ``homogeneous id % k``, shuffled within the
+    chunk."""
     rng = np.random.default_rng(seed)
     parts = rng.permutation(
         (np.arange(stop - start, dtype=np.int64) + homo_start + start) % num_parts
@@ -154,7 +156,8 @@ def _random_chunk(out: Path, start: int, stop: int, homo_start: int, num_parts: 
 def _random_on_dask(
     meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, client_args: dict
 ) -> None:
-    """A balanced random assignment (each type and the total within one node of even), chunk-parallel."""
+    """A balanced random assignment (each type and the total within one node of even),
+    chunk-parallel."""
     from ._cluster import dask_client, run_tasks
 
     ntypes = sorted(meta.ntypes)

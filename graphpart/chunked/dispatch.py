@@ -74,8 +74,8 @@ def _node_data_rows(client, plan: Plan, progress: bool) -> dict[tuple[int, int],
 def _shuffle(
     client, plan: Plan, progress: bool
 ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
-    """Phase 1 on every chunk; returns per edge type the (chunks, parts) counts and the chunk rows, and the
-    number of edges leaving each partition."""
+    """Phase 1 on every chunk; returns per edge type the (chunks, parts) counts and the chunk rows,
+    and the number of edges leaving each partition."""
     meta = plan.meta
     node_rows = _node_data_rows(client, plan, progress)
     node_args = []
@@ -112,7 +112,8 @@ def _shuffle(
 
 
 def _merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:
-    """Concatenate the per-partition original ids into one ``.npy`` per type (bounded: one part at a time)."""
+    """Concatenate the per-partition original ids into one ``.npy`` per type (bounded: one part at a
+    time)."""
     folder = tmp / fname.removesuffix(".pt")
     folder.mkdir()
     maps = {
@@ -264,7 +265,8 @@ def dispatch(
 
 
 def load_orig_ids(config_path: str | os.PathLike):
-    """The merged original-id maps ``dispatch`` saved, shaped like ``partition_graph(return_mapping=True)``.
+    """The merged original-id maps ``dispatch`` saved, shaped like
+    ``partition_graph(return_mapping=True)``.
 
     Returns ``(orig_nids, orig_eids)``: tensors for a homogeneous graph, dicts by
     node type / canonical edge type otherwise; ``None`` for a map not saved.

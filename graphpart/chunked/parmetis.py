@@ -1,4 +1,5 @@
-"""ParMETIS interchange: export a chunked graph as ParMETIS input, import its output as an assignment.
+"""ParMETIS interchange: export a chunked graph as ParMETIS input, import its output as an
+assignment.
 
 For users with a ParMETIS installation (DGL's ``pm_dglpart``): graphpart
 writes the three input files and turns ParMETIS's per-partition node files back
@@ -10,8 +11,9 @@ Input files (``<name>`` is the graph name), all whitespace separated:
   ``<node_type_id> <w_0> ... <w_{T-1}> <type_wise_node_id>``; weight ``w_t`` is
   1 for the node's own type and 0 for the others, so ParMETIS balances every
   node type (a homogeneous graph has a single weight column of ones);
-* ``<name>_edges.txt``: ``<src_homogeneous_id> <dst_homogeneous_id> <type_wise_edge_id> <edge_type_id>``,
-  without self-loops or duplicate ``(src, dst)`` pairs (the first is kept), as ParMETIS requires;
+* ``<name>_edges.txt``: one edge a line,
+  ``<src_homogeneous_id> <dst_homogeneous_id> <type_wise_edge_id> <edge_type_id>``, without
+  self-loops or duplicate ``(src, dst)`` pairs (the first is kept), as ParMETIS requires;
 * ``<name>_stats.txt``: ``<num_nodes> <num_edges> <num_node_weights>``.
 
 Type ids are positions in the metadata's ``node_type`` / ``edge_type`` lists and
@@ -49,7 +51,8 @@ def _offsets(meta: ChunkedMetadata) -> np.ndarray:
 def export_parmetis(
     in_dir: str | os.PathLike, out_dir: str | os.PathLike, graph_name: str | None = None
 ) -> Path:
-    """Write ``<name>_nodes.txt``, ``<name>_edges.txt`` and ``<name>_stats.txt`` for ParMETIS into ``out_dir``.
+    """Write ``<name>_nodes.txt``, ``<name>_edges.txt`` and ``<name>_stats.txt`` for ParMETIS into
+    ``out_dir``.
 
     The edge list is deduplicated in memory (every edge chunk at once, like METIS).
 
@@ -61,7 +64,8 @@ def export_parmetis(
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> _ = write_chunked(load_karate_club(), d / "karate", 2)
     >>> out = export_parmetis(d / "karate", d / "pm")
-    >>> (out / "karate_stats.txt").read_text().split(), (out / "karate_nodes.txt").read_text().splitlines()[:2]
+    >>> stats, nodes = (out / "karate_stats.txt"), (out / "karate_nodes.txt")
+    >>> stats.read_text().split(), nodes.read_text().splitlines()[:2]
     (['34', '156', '1'], ['0 1 0', '0 1 1'])
     """
     meta = read_metadata(in_dir)
@@ -124,7 +128,8 @@ def import_parmetis(
         files.append(folder / f"p{len(files)}-{name}_nodes.txt")
     if not files:
         raise GraphpartError(
-            f"no ParMETIS output in {folder}: expected p0-{name}_nodes.txt, p1-{name}_nodes.txt, ..."
+            f"no ParMETIS output in {folder}: expected p0-{name}_nodes.txt, p1-{name}_nodes.txt, "
+            "..."
         )
     T = len(meta.ntypes)
     parts = {t: np.full(meta.num_nodes[t], -1, dtype=np.int64) for t in meta.ntypes}

@@ -17,7 +17,8 @@ __all__ = ["load_chunked", "read_edges", "read_data", "homogeneous_edges"]
 
 
 def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.ndarray]:
-    """Chunk ``i`` of one edge type as ``(src, dst)`` type-wise ids, checked against the node counts."""
+    """Chunk ``i`` of one edge type as ``(src, dst)`` type-wise ids, checked against the node
+    counts."""
     spec = meta.edges[etype]
     a = spec.read(i)
     if a.size == 0:
@@ -46,7 +47,8 @@ def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.nda
 def homogeneous_edges(
     meta: ChunkedMetadata, ntypes: list[str], etypes: list
 ) -> tuple[np.ndarray, ...]:
-    """Every edge in homogeneous ids (types numbered in the order given): ``src, dst, etype, typed eid``.
+    """Every edge in homogeneous ids (types numbered in the order given): ``src, dst, etype, typed
+    eid``.
 
     Holds the whole edge list: for the steps that need it in memory (METIS, ParMETIS export).
     """
@@ -65,7 +67,8 @@ def homogeneous_edges(
 
 
 def read_data(spec: ChunkSpec, expect_rows: list[int] | None, what: str) -> np.ndarray:
-    """All chunks of one feature, concatenated; ``expect_rows`` are the rows each chunk must have."""
+    """All chunks of one feature, concatenated; ``expect_rows`` are the rows each chunk must
+    have."""
     parts = []
     for i in range(len(spec.paths)):
         a = spec.read(i)

@@ -5,7 +5,8 @@ edge chunk: the edges are never held together. Each chunk is read once; the
 nodes it reaches first are placed in batches of ``batch_size``, each node in
 the partition holding most of its neighbours seen so far, minus a load penalty:
 
-* Fennel (Tsourakakis et al., WSDM 2014): ``neighbours(p) - alpha * gamma * load(p) ** (gamma - 1)``;
+* Fennel (Tsourakakis et al., WSDM 2014):
+  ``neighbours(p) - alpha * gamma * load(p) ** (gamma - 1)``;
   ``alpha`` defaults to half the paper's ``sqrt(k) * m / n ** gamma``, which gave lower cuts at the
   same balance on SBM, mesh (4elt) and R-MAT graphs;
 * LDG (Stanton & Kliot, KDD 2012): ``neighbours(p) * (1 - load(p) / capacity)``.
@@ -93,7 +94,8 @@ class _State:
         self.fill(nodes[todo], self.type_of(nodes[todo]))
 
     def fill(self, nodes: np.ndarray, t: np.ndarray) -> None:
-        """Spread ``nodes`` over the parts with the most room, per node type (a loop over types only)."""
+        """Spread ``nodes`` over the parts with the most room, per node type (a loop over types
+        only)."""
         for ti in np.unique(t):
             group = nodes[t == ti]
             room = np.maximum(self.cap[ti] - self.load[ti], 0)
@@ -122,7 +124,8 @@ def _process_chunk(
     if not len(new):
         return
     idx = np.searchsorted(new, a)
-    # Most informed first: nodes with more already placed neighbours in this chunk go in earlier batches.
+    # Most informed first: nodes with more already placed neighbours in this chunk go in earlier
+    # batches.
     informed = np.bincount(idx[state.part[b] >= 0], minlength=len(new))
     by_info = np.argsort(-informed, kind="stable")
     rank_of = np.empty(len(new), dtype=np.int64)
@@ -157,7 +160,8 @@ def stream_partition(
     refine: int = 1,
     alpha: float | None = None,
 ) -> np.ndarray:
-    """Partition of every homogeneous node (types in sorted order), in one pass over the edge chunks.
+    """Partition of every homogeneous node (types in sorted order), in one pass over the edge
+    chunks.
 
     Parameters
     ----------

@@ -74,7 +74,8 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
         n = int((nb[:, i, 1] - nb[:, i, 0]).sum())
         if meta.num_nodes.get(t) != n:
             problems.append(
-                f"node type {t!r}: {n} nodes in the partitions, {meta.num_nodes.get(t)} in the chunks"
+                f"node type {t!r}: {n} nodes in the partitions, {meta.num_nodes.get(t)} in the "
+                "chunks"
             )
     by_name = {etype_str(e): e for e in meta.etypes}
     for i, e in enumerate(etypes):
@@ -109,7 +110,8 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     for t, count in owners.items():
         if np.any(count != 1):
             problems.append(
-                f"node type {t!r}: {int((count != 1).sum())} nodes not owned by exactly one partition"
+                f"node type {t!r}: {int((count != 1).sum())} nodes not owned by exactly one "
+                "partition"
             )
     checked["nodes (ownership)"] = sum(len(c) for c in owners.values())
     for i, name in enumerate(etypes):

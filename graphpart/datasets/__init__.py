@@ -91,6 +91,7 @@ def load(name: str, **kwargs) -> Graph:
         inspect.signature(target).bind(*(["name"] if name in METIS_GRAPHS else []), **kwargs)
     except TypeError as exc:
         raise GraphpartError(
-            f"bad arguments for dataset {name!r}: {exc}; its signature is {inspect.signature(target)}"
+            f"bad arguments for dataset {name!r}: {exc}; its signature is "
+            f"{inspect.signature(target)}"
         ) from None
     return loader(**kwargs)

@@ -24,7 +24,8 @@ def peer_partitions(graph: str = "karate", peer: str = "dgl") -> Path:
     Examples
     --------
     >>> import graphpart as gp
-    >>> g, nfeat, efeat, book, name, ntypes, etypes = gp.load_partition(peer_partitions("karate", "dgl"), 0)
+    >>> path = peer_partitions("karate", "dgl")
+    >>> g, nfeat, efeat, book, name, ntypes, etypes = gp.load_partition(path, 0)
     >>> name, g.num_nodes(), sorted(nfeat)
     ('karate', 23, ['_N/feat', '_N/label', '_N/train_mask'])
     """

@@ -82,7 +82,8 @@ def sbm(
     Examples
     --------
     >>> g = sbm([50, 50], p_in=0.2, p_out=0.0, seed=0)
-    >>> g.num_nodes(), bool((g.ndata["label"][g.edges()[0]] == g.ndata["label"][g.edges()[1]]).all())
+    >>> label, (s, d) = g.ndata["label"], g.edges()
+    >>> g.num_nodes(), bool((label[s] == label[d]).all())
     (100, True)
     """
     if not isinstance(block_sizes, (list, tuple, np.ndarray, range)):

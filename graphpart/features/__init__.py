@@ -1,7 +1,7 @@
 """Feature store, static orderings, dynamic caches, oracles, and hit-rate accounting.
 
 =======================  ======================================================
-``Feature``              rows split hot / cold (static order or a dynamic cache), counting hits and bytes
+``Feature``              rows split hot / cold (static order or dynamic cache); hits, bytes
 ``Trace``                what each mini-batch looked up, batch after batch
 ``*_order``              static orderings: random, degree, pre-sampling, oracle
 ``*Cache``               static, LRU, FIFO, CLOCK, SIEVE; ``BeladyCache`` (optimal)

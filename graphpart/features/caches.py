@@ -11,7 +11,7 @@ happens before any eviction, so a batch never evicts what it is using.
 static     a fixed set of hot nodes (an ordering's first ``capacity``); never admits
 LRU        evicts the least recently used
 FIFO       evicts the oldest admitted (a ring buffer)
-CLOCK      a hand sweeps the slots; a used entry gets a second chance, a new one takes the victim's slot
+CLOCK      a hand sweeps the slots; a used entry gets a second chance, a new one takes its slot
 SIEVE      like CLOCK, but new entries join the head of the queue and survivors stay in place
 =========  ===================================================================
 """
@@ -105,7 +105,8 @@ class Cache:
 
 
 class StaticCache(Cache):
-    """A fixed set: the first ``capacity`` nodes of ``order`` (hot first); misses are never admitted.
+    """A fixed set: the first ``capacity`` nodes of ``order`` (hot first); misses are never
+    admitted.
 
     >>> c = StaticCache(torch.tensor([3, 1, 0, 2]), capacity=2)
     >>> hit, slots, _ = c.access(torch.tensor([0, 1, 3]))
@@ -148,7 +149,8 @@ def _walk(order, total: int, good, k: int):
 
 
 class _Queue:
-    """Slots in queue order (oldest first) in a buffer with holes (``-1``), compacted when it fills."""
+    """Slots in queue order (oldest first) in a buffer with holes (``-1``), compacted when it
+    fills."""
 
     def __init__(self, capacity: int) -> None:
         self.buf = torch.full((2 * capacity + 16,), -1, dtype=torch.int64)
@@ -180,7 +182,8 @@ class _Queue:
 
 
 class LRUCache(Cache):
-    """Least recently used: a queue by last use; a hit moves its entry to the tail, victims leave the head."""
+    """Least recently used: a queue by last use; a hit moves its entry to the tail, victims leave
+    the head."""
 
     name = "lru"
 
@@ -222,9 +225,12 @@ class FIFOCache(Cache):
 
 
 def _second_chance(order, total: int, bit: torch.Tensor, k: int) -> tuple[torch.Tensor, int]:
-    """A hand meeting the entries ``order(w)`` (slots, ``-1`` for holes): unmarked ones are taken, marked
-    ones lose their mark. With fewer than ``k`` unmarked, the hand goes all the way round (clearing every
-    mark) and takes the rest in order. Returns the victims' and the last passed entry's places in the walk.
+    """A hand meeting the entries ``order(w)`` (slots, ``-1`` for holes): unmarked ones are taken,
+    marked
+    ones lose their mark. With fewer than ``k`` unmarked, the hand goes all the way round (clearing
+    every
+    mark) and takes the rest in order. Returns the victims' and the last passed entry's places in
+    the walk.
     """
     items, ok, found = _walk(
         order, total, lambda e: (e >= 0) & ~bit[e], k
@@ -271,7 +277,8 @@ class ClockCache(Cache):
 
 
 class SieveCache(Cache):
-    """SIEVE: entries queue by admission; the hand moves from old to new, survivors keep their place."""
+    """SIEVE: entries queue by admission; the hand moves from old to new, survivors keep their
+    place."""
 
     name = "sieve"
 

@@ -55,7 +55,8 @@ class BeladyCache(Cache):
 
     >>> t = Trace.from_batches([[0, 1], [2], [0], [1]], 3)
     >>> c = BeladyCache(t, capacity=1)
-    >>> [int(c.access(t.batch(i))[0].sum()) for i in range(4)]  # node 0 or node 1 can be kept, not both
+    >>> # node 0 or node 1 can be kept, not both
+    >>> [int(c.access(t.batch(i))[0].sum()) for i in range(4)]
     [1, 0, 1, 0]
     """
 
@@ -122,7 +123,8 @@ class BeladyCache(Cache):
 
 
 def _soonest_mask(when: torch.Tensor, k: int, never: int) -> torch.Tensor:
-    """A mask of ``k`` entries with the smallest ``when`` (batch indices in ``[0, never]``; ties: first ones)."""
+    """A mask of ``k`` entries with the smallest ``when`` (batch indices in ``[0, never]``; ties:
+    first ones)."""
     count = torch.cumsum(torch.bincount(when, minlength=never + 1), 0)
     if k == 0:
         return torch.zeros(len(when), dtype=torch.bool)

@@ -1,4 +1,5 @@
-"""Static orderings: which rows a feature store puts first (the hot part is the first ``split_ratio``).
+"""Static orderings: which rows a feature store puts first (the hot part is the first
+``split_ratio``).
 
 =============  ===============================================================
 random         a random permutation (what a cache without knowledge gets)
@@ -59,7 +60,8 @@ def degree_order(topo: Topology, direction: str = "in") -> torch.Tensor:
 
 
 def presample_order(loader, epochs: int = 1) -> tuple[torch.Tensor, Trace]:
-    """GNNLab's pre-sampling: run ``loader`` for ``epochs``, order nodes by how often they were looked up.
+    """GNNLab's pre-sampling: run ``loader`` for ``epochs``, order nodes by how often they were
+    looked up.
 
     Returns the order and the pre-sampling trace (its cost: that many epochs of sampling).
     """

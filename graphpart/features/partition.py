@@ -35,7 +35,8 @@ _REMOTE_CACHED = 3  # a remote node the trainer's remote cache holds (only insid
 
 
 def node_locality(partitioning, part_id: int) -> torch.Tensor:
-    """For every node (original homogeneous id): ``INNER``, ``HALO`` or ``REMOTE`` as seen from ``part_id``."""
+    """For every node (original homogeneous id): ``INNER``, ``HALO`` or ``REMOTE`` as seen from
+    ``part_id``."""
     if not (isinstance(part_id, int) and 0 <= part_id < partitioning.num_parts):
         raise GraphpartError(f"part_id must be in [0, {partitioning.num_parts}), got {part_id!r}")
     node_part = torch.from_numpy(np.asarray(partitioning.node_part))
@@ -49,7 +50,8 @@ def node_locality(partitioning, part_id: int) -> torch.Tensor:
 
 @dataclass(frozen=True)
 class PartitionAccess:
-    """Per-batch lookups of one trainer by locality; ``remote_cached`` were served by its remote cache."""
+    """Per-batch lookups of one trainer by locality; ``remote_cached`` were served by its remote
+    cache."""
 
     part_id: int
     inner: np.ndarray
@@ -135,7 +137,8 @@ def access_by_partition(
     epochs: int = 1,
     seed: Seed = 0,
 ) -> list[PartitionAccess]:
-    """One trainer per partition, sampling its own seeds: lookups by locality, remote cache from pre-sampling."""
+    """One trainer per partition, sampling its own seeds: lookups by locality, remote cache from
+    pre-sampling."""
     from ..sampling import NeighborLoader
 
     out = []

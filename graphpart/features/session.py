@@ -50,8 +50,9 @@ class LookupSession:
     Examples
     --------
     >>> from graphpart.datasets import load_karate_club
-    >>> s = LookupSession(Topology.from_graph(load_karate_club()), [3, 3], policies=["in-degree", "lru"],
-    ...                   cache_ratio=0.2, batch_size=4, seed=0)
+    >>> topo = Topology.from_graph(load_karate_club())
+    >>> s = LookupSession(topo, [3, 3], policies=["in-degree", "lru"], cache_ratio=0.2,
+    ...                   batch_size=4, seed=0)
     >>> s.step(3)
     3
     >>> sorted(s.hit_rates()), len(s.lookups)

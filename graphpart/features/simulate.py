@@ -136,7 +136,8 @@ def hit_rate_table(
     oracles: bool = True,
     warmup: Trace | None = None,
 ) -> HitRateTable:
-    """Replay ``trace`` through every static ordering in ``orders``, every ``dynamic`` policy and the oracles.
+    """Replay ``trace`` through every static ordering in ``orders``, every ``dynamic`` policy and
+    the oracles.
 
     ``warmup`` batches (e.g. the pre-sampling epochs) run through each dynamic
     cache before the measured trace, so they start warm, as in training.

@@ -83,7 +83,8 @@ def _device(device) -> torch.device:
 
 
 class Feature:
-    """Rows of ``tensor`` split hot / cold; ``feature[ids]`` returns ``tensor[ids]`` and counts hits.
+    """Rows of ``tensor`` split hot / cold; ``feature[ids]`` returns ``tensor[ids]`` and counts
+    hits.
 
     Parameters
     ----------
@@ -158,7 +159,8 @@ class Feature:
 
     def __repr__(self) -> str:
         return (
-            f"Feature({self.num_nodes} rows of {self.row_shape}, {self.dtype}, split_ratio={self.split_ratio}, "
+            f"Feature({self.num_nodes} rows of {self.row_shape}, {self.dtype}, "
+            f"split_ratio={self.split_ratio}, "
             f"cache={self.cache_policy!r}, device={self.device})"
         )
 

@@ -36,7 +36,8 @@ class Trace:
     def from_batches(
         cls, batches: Iterable, num_nodes: int, epochs: Iterable[int] | None = None
     ) -> "Trace":
-        """From a sequence of id batches (each made distinct; order of first appearance is not kept)."""
+        """From a sequence of id batches (each made distinct; order of first appearance is not
+        kept)."""
         n = check_count(num_nodes, "num_nodes")
         parts = [torch.unique(as_id_tensor(b, f"batch {i}")) for i, b in enumerate(batches)]
         ep = [0] * len(parts) if epochs is None else list(epochs)
@@ -90,7 +91,8 @@ class Trace:
 
 
 def record_trace(loader, epochs: int = 1) -> Trace:
-    """Run ``loader`` (a :class:`~graphpart.sampling.NeighborLoader`) for ``epochs`` and keep what it looks up."""
+    """Run ``loader`` (a :class:`~graphpart.sampling.NeighborLoader`) for ``epochs`` and keep what
+    it looks up."""
     epochs = check_count(epochs, "epochs")
     batches, ep = [], []
     for e in range(epochs):

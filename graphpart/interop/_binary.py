@@ -119,7 +119,8 @@ class Reader:
             raise self.fail(f"expected the {what} magic number {expected:#x}, got {got:#x}", at)
 
     def count(self, what: str, item_bytes: int = 1) -> int:
-        """A u64 length, checked against the bytes left (each item takes at least ``item_bytes``)."""
+        """A u64 length, checked against the bytes left (each item takes at least
+        ``item_bytes``)."""
         at = self.pos
         n = self.u64(f"the length of {what}")
         if n * max(item_bytes, 1) > self.size - self.pos:

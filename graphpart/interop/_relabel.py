@@ -24,7 +24,8 @@ __all__ = ["ForeignPart", "Relabeled", "check_types"]
 
 
 def check_types(ntypes: list, etypes: list, source: str) -> None:
-    """Type names from a foreign META: plain names (they become file names), edge ends among the nodes."""
+    """Type names from a foreign META: plain names (they become file names), edge ends among the
+    nodes."""
     bad = [
         t
         for t in ntypes
@@ -44,7 +45,8 @@ def check_types(ntypes: list, etypes: list, source: str) -> None:
             and not any("/" in x or "\\" in x or ".." in x for x in e)
         ):
             raise FormatError(
-                f"{source}: edge type {e!r} is not (src, rel, dst) over the node types {ntypes[:10]}"
+                f"{source}: edge type {e!r} is not (src, rel, dst) over the node types "
+                f"{ntypes[:10]}"
             )
 
 
@@ -99,7 +101,8 @@ class Relabeled:
                 if p.dim() != 1 or (len(p) and (int(p.min()) < 0 or int(p.max()) >= num_parts)):
                     raise FormatError(
                         f"{source}: the {name} map of {k!r} must hold partition ids in "
-                        f"[0, {num_parts}), got {tuple(p.shape)} in [{int(p.min()) if len(p) else '-'}, "
+                        f"[0, {num_parts}), got {tuple(p.shape)} in "
+                        f"[{int(p.min()) if len(p) else '-'}, "
                         f"{int(p.max()) if len(p) else '-'}]"
                     )
         self.node_part = [node_part[t].to(torch.int64) for t in ntypes]
@@ -149,11 +152,15 @@ class Relabeled:
             dsts.append(self._homo_new(tid[e[2]], d, f"partition {part_id} edges {e}"))
             if len(eid) and (int(eid.min()) < 0 or int(eid.max()) >= len(self.new_eid[k])):
                 raise FormatError(
-                    f"{self.source}: partition {part_id} edge ids of {e} leave [0, {len(self.new_eid[k])})"
+                    f"{self.source}: partition {part_id} edge ids of {e} leave [0, "
+                    f"{len(self.new_eid[k])})"
                 )
             eids.append(self.new_eid[k][eid.to(torch.int64)])
             etys.append(torch.full((len(s),), k, dtype=torch.int32))
-        cat = lambda xs, dt: torch.cat(xs) if xs else torch.zeros(0, dtype=dt)
+
+        def cat(xs, dt):
+            return torch.cat(xs) if xs else torch.zeros(0, dtype=dt)
+
         src, dst, eid, ety = (
             cat(srcs, torch.int64),
             cat(dsts, torch.int64),

@@ -238,7 +238,8 @@ def load_graphs(path: str | os.PathLike) -> tuple[list[Graph], dict[str, torch.T
     version, kind, n = r.u64("the version"), r.u64("the graph type"), r.u64("the number of graphs")
     if version != 2 or kind != 2:
         raise r.fail(
-            f"only version 2 heterograph files are read (DGL >= 0.5), got version {version} type {kind}",
+            f"only version 2 heterograph files are read (DGL >= 0.5), got version {version} type "
+            f"{kind}",
             8,
         )
     if n > r.size // 64:

@@ -59,7 +59,8 @@ def _meta(root: Path) -> dict:
         and all(isinstance(e, (tuple, list)) and len(e) == 3 for e in meta["edge_types"])
     ):
         raise FormatError(
-            f"GLT partition folder {root}: hetero META needs node_types and (src, rel, dst) edge_types"
+            f"GLT partition folder {root}: hetero META needs node_types and (src, rel, dst) "
+            "edge_types"
         )
     return meta
 
@@ -116,7 +117,7 @@ def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
         f = root / "edge_pb" / f"{_etype_dir(e)}.pt" if hetero else root / "edge_pb.pt"
         if f.exists():
             edge_part[e] = _ids(load_torch(f, where), str(f))
-        else:  # GLT writes no edge map for a type without features: each partition's edges are its own
+        else:  # no edge map for a type without features (GLT): each partition's edges are its own
             chunks = [
                 (_ids(load_torch(graph_dir(i, e) / "eids.pt", where), "eids.pt"), i)
                 for i in range(k)

@@ -157,20 +157,23 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
             if t.dim() == 0 or len(t) != rows[kind]:
                 raise _fail(
                     path,
-                    f"{kind} attribute {key!r} has shape {tuple(t.shape)}, expected {rows[kind]} rows",
+                    f"{kind} attribute {key!r} has shape {tuple(t.shape)}, expected {rows[kind]} "
+                    "rows",
                 )
             if key == "_ID" and (t.dtype.is_floating_point or t.dtype == torch.bool):
                 raise _fail(path, f"{kind} _ID must be integers, got {t.dtype}")
     if gb.type_per_edge is not None and gb.type_per_edge.shape != gb.indices.shape:
         raise _fail(
             path,
-            f"type_per_edge has shape {tuple(gb.type_per_edge.shape)}, expected {tuple(gb.indices.shape)}",
+            f"type_per_edge has shape {tuple(gb.type_per_edge.shape)}, expected "
+            f"{tuple(gb.indices.shape)}",
         )
     return gb
 
 
 class _Pickler(pickle._Pickler):
-    """Writes the stand-ins under DGL's class names (``pickle`` would look the names up and fail)."""
+    """Writes the stand-ins under DGL's class names (``pickle`` would look the names up and
+    fail)."""
 
     def save_global(self, obj, name=None):
         names = {_PyGraph: _PY_CLASS, _ScriptObject: _SCRIPT_CLASS}.get(obj)

@@ -2,12 +2,14 @@
 
 Layout (PyG 2.8, ids are the original ones, never renumbered)::
 
-    root/META.json                {num_parts, node_types, edge_types, node_offset, is_hetero, is_sorted}
+    root/META.json                {num_parts, node_types, edge_types, node_offset, is_hetero,
+                                  is_sorted}
     root/node_map.pt, edge_map.pt partition of every node / edge (hetero: node_map/<ntype>.pt,
                                   edge_map/<src>__<rel>__<dst>.pt, type-wise)
     root/part_<i>/graph.pt        {row, col, edge_id, size}: the edges whose destination <i> owns,
                                   sorted by destination (hetero: one such dict per edge type tuple)
-    root/part_<i>/node_feats.pt   {global_id, feats: {name: rows}} of the nodes <i> owns (hetero: per type)
+    root/part_<i>/node_feats.pt   {global_id, feats: {name: rows}} of the nodes <i> owns (hetero:
+                                  per type)
     root/part_<i>/edge_feats.pt   {global_id, feats: {name: rows}} of its edges, or {}
 
 PyG's own heterogeneous writer stores homogeneous ids in ``graph.pt``'s ``edge_id`` and the node
@@ -50,7 +52,8 @@ def _save(obj, path: Path) -> None:
 
 
 def export_pyg(p, out: str | os.PathLike) -> Path:
-    """Write a :class:`~graphpart.Partitioning` as the folder PyG's ``LocalGraphStore.from_partition``
+    """Write a :class:`~graphpart.Partitioning` as the folder PyG's
+    ``LocalGraphStore.from_partition``
     and ``LocalFeatureStore.from_partition`` load; returns the folder.
 
     Each partition holds the edges whose destination it owns (as graphpart and PyG both assign

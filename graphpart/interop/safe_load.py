@@ -52,7 +52,8 @@ def check_tensors(obj: object, path: Path, what: str) -> object:
 
 
 def load_torch(path: Path, what: str) -> object:
-    """A weights-only ``torch.load`` (memory-mapped); a clear :class:`FormatError` on anything else."""
+    """A weights-only ``torch.load`` (memory-mapped); a clear :class:`FormatError` on anything
+    else."""
     try:
         with torch.serialization.safe_globals([(_plain_dict, "collections.defaultdict"), dict]):
             return check_tensors(torch.load(path, weights_only=True, mmap=True), path, what)

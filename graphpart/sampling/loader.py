@@ -19,7 +19,8 @@ __all__ = ["NeighborLoader", "seed_nodes"]
 def seed_nodes(
     seeds: IdArray | None, num_nodes: int, partitioning=None, part_id: int | None = None
 ) -> torch.Tensor:
-    """Seed ids from ids or a boolean mask (``None``: every node), kept to ``part_id``'s inner nodes if given."""
+    """Seed ids from ids or a boolean mask (``None``: every node), kept to ``part_id``'s inner nodes
+    if given."""
     if seeds is None:
         ids = torch.arange(num_nodes)
     else:
@@ -53,7 +54,8 @@ def seed_nodes(
 
 
 class NeighborLoader:
-    """Iterate mini-batches: seed nodes in (shuffled) batches, each sampled by a :class:`NeighborSampler`.
+    """Iterate mini-batches: seed nodes in (shuffled) batches, each sampled by a
+    :class:`NeighborSampler`.
 
     Parameters
     ----------

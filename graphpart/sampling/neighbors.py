@@ -1,4 +1,5 @@
-"""Uniform neighbour sampling: one hop (:func:`sample_neighbors`) and several (:class:`NeighborSampler`).
+"""Uniform neighbour sampling: one hop (:func:`sample_neighbors`) and several
+(:class:`NeighborSampler`).
 
 A multi-hop sample expands, at each hop, only the nodes first reached at the
 previous hop (as PyG's and GLT's samplers do): a node met again is not
@@ -29,7 +30,8 @@ def sample_neighbors(
     replace: bool = False,
     generator: torch.Generator | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Up to ``fanout`` uniform neighbours of each seed (``-1``: all), as ``(neighbour, seed, edge_id)``.
+    """Up to ``fanout`` uniform neighbours of each seed (``-1``: all), as ``(neighbour, seed,
+    edge_id)``.
 
     Rows are neighbours in the topology's layout (in-neighbours for CSC). With
     ``replace`` every seed with a neighbour gets exactly ``fanout`` draws;
@@ -39,7 +41,8 @@ def sample_neighbors(
     Examples
     --------
     >>> t = Topology.from_coo([1, 2, 3, 0], [0, 0, 0, 1])
-    >>> nbr, seed, eid = sample_neighbors(t, torch.tensor([0, 1]), 2, generator=torch.Generator().manual_seed(0))
+    >>> rng = torch.Generator().manual_seed(0)
+    >>> nbr, seed, eid = sample_neighbors(t, torch.tensor([0, 1]), 2, generator=rng)
     >>> seed.tolist(), sorted(nbr[:2].tolist()) in ([1, 2], [1, 3], [2, 3]), nbr[2].item()
     ([0, 0, 1], True, 0)
     """

@@ -1,4 +1,5 @@
-"""Graph topology for sampling: compressed rows (CSR or CSC) with edge ids, built from COO, CSR or CSC.
+"""Graph topology for sampling: compressed rows (CSR or CSC) with edge ids, built from COO, CSR or
+CSC.
 
 ``Topology`` stores one compressed layout: ``"CSC"`` groups edges by
 destination (``indices`` are in-neighbours, what message passing into a seed

@@ -45,7 +45,8 @@ def check_graph_name(name: object) -> str:
     >>> check_graph_name("../x")
     Traceback (most recent call last):
     ...
-    graphpart.errors.GraphpartError: graph_name must be letters, digits and underscores only, got '../x'
+    graphpart.errors.GraphpartError: graph_name must be letters, digits and underscores only, got
+    '../x'
     """
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise GraphpartError(
@@ -61,7 +62,8 @@ def _fail(path: Path, msg: str) -> FormatError:
 def _bounds(
     cfg: dict, key: str, types: list[str], total: int, num_parts: int, path: Path
 ) -> np.ndarray:
-    """The ``[start, end)`` blocks of ``cfg[key]`` as (parts, types, 2), checked to tile ``[0, total)``."""
+    """The ``[start, end)`` blocks of ``cfg[key]`` as (parts, types, 2), checked to tile ``[0,
+    total)``."""
     mapping = cfg[key]
     if not isinstance(mapping, dict) or sorted(mapping) != sorted(types):
         raise _fail(

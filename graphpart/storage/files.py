@@ -74,7 +74,8 @@ def check_format(fmt: object) -> str:
     >>> check_format("pyg")
     Traceback (most recent call last):
     ...
-    graphpart.errors.GraphpartError: format must be one of ('graphpart', 'dgl', 'graphbolt'), got 'pyg' (PyG: use graphpart.interop.export_pyg)
+    graphpart.errors.GraphpartError: format must be one of ('graphpart', 'dgl', 'graphbolt'), got
+    'pyg' (PyG: use graphpart.interop.export_pyg)
     """
     if fmt not in FORMATS:
         hint = " (PyG: use graphpart.interop.export_pyg)" if fmt == "pyg" else ""
@@ -88,7 +89,8 @@ def part_file_names(fmt: str) -> dict[str, str]:
 
 
 def sniff(path: Path) -> str:
-    """``"dgl-graph"``, ``"dgl-tensors"``, ``"torch"`` (a zip) or ``"unknown"``, from the first bytes."""
+    """``"dgl-graph"``, ``"dgl-tensors"``, ``"torch"`` (a zip) or ``"unknown"``, from the first
+    bytes."""
     with open(path, "rb") as f:
         head = f.read(8)
     if len(head) == 8:
@@ -123,7 +125,8 @@ def _without_crc32() -> Iterator[None]:
 
 
 def _torch_save(obj: dict, path: Path) -> None:
-    """``torch.save`` through a temporary sibling: a re-run task or a kill never leaves half a file."""
+    """``torch.save`` through a temporary sibling: a re-run task or a kill never leaves half a
+    file."""
     with (
         atomic_write(path, fsync=False) as f,
         _without_crc32(),
@@ -205,7 +208,8 @@ def read_feats_file(path: Path) -> dict[str, torch.Tensor]:
 
 
 def read_graph_file(path: Path) -> Graph:
-    """The local graph of a partition, from ``graph.dgl`` (DGL's or ours) or graphpart's ``graph.pt``."""
+    """The local graph of a partition, from ``graph.dgl`` (DGL's or ours) or graphpart's
+    ``graph.pt``."""
     kind = sniff(path)
     if kind == "dgl-graph":
         graphs, _ = load_graphs(path)

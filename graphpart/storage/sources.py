@@ -98,7 +98,8 @@ def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
 
 def _graphbolt_graph(path: Path, cfg: dict, part_id: int) -> Graph:
     """A partition's local graph from GraphBolt's file alone (DGL keeps ``_ID`` on nodes always and
-    on edges with ``store_eids``); ``part_id``, ``inner_*`` and node ``_TYPE`` come from the book."""
+    on edges with ``store_eids``); ``part_id``, ``inner_*`` and node ``_TYPE`` come from the
+    book."""
     gb = load_graphbolt(path)
     if "_ID" not in gb.node_attributes or "_ID" not in gb.edge_attributes:
         raise FormatError(
@@ -154,7 +155,8 @@ class PartitionSource:
         load_edges: bool = True,
         load_graph: bool = True,
     ):
-        """``(graph, node_feats, edge_feats)`` of one partition (``None`` for what is not loaded)."""
+        """``(graph, node_feats, edge_feats)`` of one partition (``None`` for what is not
+        loaded)."""
         part_id = self.check_part(part_id)
         cfg = self.config
         if self._loader is None:  # a graphpart or DGL config

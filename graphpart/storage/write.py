@@ -60,7 +60,8 @@ def write_part(
     format: str = "graphpart",
     meta: dict | None = None,
 ) -> None:
-    """Write one partition's files (local graph, node and edge features) into ``folder`` in ``format``.
+    """Write one partition's files (local graph, node and edge features) into ``folder`` in
+    ``format``.
 
     ``extra`` maps further file names (e.g. ``orig_nids.pt``) to dicts of tensors; ``meta``
     carries the type names a GraphBolt file records.
@@ -167,7 +168,8 @@ def partition_graph(
     >>> from graphpart import load_partition
     >>> from graphpart.datasets import load_karate_club
     >>> out = tempfile.mkdtemp()
-    >>> nmap, emap = partition_graph(load_karate_club(), "karate", 2, out, seed=0, return_mapping=True)
+    >>> g = load_karate_club()
+    >>> nmap, emap = partition_graph(g, "karate", 2, out, seed=0, return_mapping=True)
     >>> g, nfeat, efeat, book, name, ntypes, etypes = load_partition(f"{out}/karate.json", 0)
     >>> name, ntypes, book.num_partitions(), sorted(nfeat)
     ('karate', ['_N'], 2, ['_N/label'])

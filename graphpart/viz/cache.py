@@ -1,4 +1,5 @@
-"""Feature-cache figures: hit rate as lookups happen, hit rate vs cache size, bytes moved, locality."""
+"""Feature-cache figures: hit rate as lookups happen, hit rate vs cache size, bytes moved,
+locality."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def policy_color(name: str) -> str:
 
 
 def policy_style(name: str, kind: str | None = None) -> dict:
-    """Line style of a policy: oracles black and dotted, dynamic caches dashed, static orderings solid."""
+    """Line style of a policy: oracles black and dotted, dynamic caches dashed, static orderings
+    solid."""
     kind = kind or (
         "oracle"
         if name in ("oracle", "belady")
@@ -72,7 +74,8 @@ def plot_hit_rate_trace(
     labels: Sequence[str] | None = None,
     title: str | None = None,
 ):
-    """Hit rate batch after batch: per batch (thin) and over all batches so far (bold), one line per run."""
+    """Hit rate batch after batch: per batch (thin) and over all batches so far (bold), one line per
+    run."""
     ax = get_axes(ax, (7.5, 4.0))
     runs = list(runs) if isinstance(runs, (list, tuple)) else [runs]
     for i, run in enumerate(runs):
@@ -143,7 +146,8 @@ def plot_hit_rate_curve(table, *, ax=None, reference: dict | None = None):
 
 
 def plot_bytes_per_epoch(runs, row_bytes: int, *, ax=None, total_lookups: int | None = None):
-    """Bytes copied from host memory per epoch (one row per miss), one bar per run; a grey bar for no cache."""
+    """Bytes copied from host memory per epoch (one row per miss), one bar per run; a grey bar for
+    no cache."""
     ax = get_axes(ax, (7.0, 3.8))
     names, values = [], []
     if total_lookups is None and runs:
@@ -178,7 +182,8 @@ def plot_bytes_per_epoch(runs, row_bytes: int, *, ax=None, total_lookups: int | 
 
 
 def plot_partition_access(accesses, *, ax=None, normalize: bool = True):
-    """Per trainer partition: lookups served locally (inner, HALO), by the remote cache, or fetched remotely."""
+    """Per trainer partition: lookups served locally (inner, HALO), by the remote cache, or fetched
+    remotely."""
     ax = get_axes(ax, (7.0, 3.8))
     parts = [a.part_id for a in accesses]
     cols = {

@@ -123,7 +123,8 @@ def draw_partition(
 
 @dataclass(frozen=True)
 class _Scene:
-    """What the node drawing shares between its layers: positions, which nodes are drawn, colours."""
+    """What the node drawing shares between its layers: positions, which nodes are drawn,
+    colours."""
 
     pos: np.ndarray  # (drawn nodes, 2)
     index: np.ndarray  # node (original homogeneous id) -> row of pos, -1 when not drawn
@@ -231,7 +232,8 @@ def _halo_of(p, part: int, hops: int) -> tuple[np.ndarray, np.ndarray]:
 def _draw_halo_rings(
     p, ax, scene: _Scene, part: int, hop: np.ndarray, hops: int
 ) -> tuple[list, str]:
-    """A ring around each HALO node of ``part`` (one marker per hop); legend handles and a title line."""
+    """A ring around each HALO node of ``part`` (one marker per hop); legend handles and a title
+    line."""
     from matplotlib.lines import Line2D
 
     handles = []

@@ -1,10 +1,10 @@
 """ipywidgets views over graphpart's computations (they compute nothing of their own).
 
-``PartitionExplorer``  re-partition with new settings; drawing, balance and metrics follow
-``HaloInspector``      one partition's inner and HALO nodes; look any node's ids up
-``BalancePlayground``  compare balance settings side by side: table and trade-off plot
-``CacheSimulator``     stream mini-batches through feature caches; hit rates as lookups happen
-``PartitioningComparison``  several partitionings of one graph (in memory or on disk, any format) side by side
+``PartitionExplorer``       re-partition with new settings; drawing, balance and metrics follow
+``HaloInspector``           one partition's inner and HALO nodes; look any node's ids up
+``BalancePlayground``       compare balance settings side by side: table and trade-off plot
+``CacheSimulator``          stream mini-batches through feature caches; hit rates as lookups happen
+``PartitioningComparison``  partitionings of one graph (in memory or on disk) side by side
 
 Importing this module imports ipywidgets; ``import graphpart`` does not.
 """

@@ -33,7 +33,8 @@ def status_widgets():
 def image(css_class: str, width: str = "100%"):
     import ipywidgets as w
 
-    # flex with min_width 0: beside a fixed control column the image shrinks to fit instead of overflowing
+    # flex with min_width 0: beside a fixed control column the image shrinks to fit instead of
+    # overflowing
     img = w.Image(
         format="png",
         layout=w.Layout(

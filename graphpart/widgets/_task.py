@@ -90,7 +90,8 @@ class Task:
             self.error = None
             self.progress.value = self.progress.max
             self.progress.layout.visibility = "hidden"
-            self.status.value = f"<span style='color:#1b5e20'>&#10003; Ready ({time.perf_counter() - t0:.2f} s)</span>"
+            took = time.perf_counter() - t0
+            self.status.value = f"<span style='color:#1b5e20'>&#10003; Ready ({took:.2f} s)</span>"
 
     @property
     def busy(self) -> bool:

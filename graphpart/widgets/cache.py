@@ -1,4 +1,5 @@
-"""``CacheSimulator``: stream mini-batches through feature caches and watch hit rates as lookups happen."""
+"""``CacheSimulator``: stream mini-batches through feature caches and watch hit rates as lookups
+happen."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ def _train_seeds(graph):
 
 
 class CacheSimulator:
-    """Pick a cache ratio, policies, fanouts, batch size and (with a partitioning) a trainer; play or step.
+    """Pick a cache ratio, policies, fanouts, batch size and (with a partitioning) a trainer; play
+    or step.
 
     Every tick samples the next mini-batch(es), looks their nodes up in one
     cache per chosen policy (a :class:`~graphpart.features.LookupSession`), and

@@ -1,4 +1,5 @@
-"""``PartitioningComparison``: several partitionings of one graph, the same figure for each, side by side."""
+"""``PartitioningComparison``: several partitionings of one graph, the same figure for each, side by
+side."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from ._common import html_table, image, render
 
 __all__ = ["PartitioningComparison", "FIGURES"]
 
-#: Figure name -> how to draw it for one partitioning (no layout: comparable across files whose ids differ).
+# : Figure name -> how to draw it for one partitioning (no layout: comparable across files whose ids
+# differ).
 FIGURES = {
     "balance": lambda p, ax: plot_balance(p, ax=ax),
     "cut matrix": lambda p, ax: plot_cut_matrix(p, ax=ax),
@@ -45,7 +47,8 @@ class PartitioningComparison:
         if not isinstance(sources, dict) or len(sources) < 2:
             raise GraphpartError(
                 f"PartitioningComparison takes a dict of at least two labelled partitionings, "
-                f"got {type(sources).__name__} of {len(sources) if hasattr(sources, '__len__') else '?'}"
+                f"got {type(sources).__name__} of "
+                f"{len(sources) if hasattr(sources, '__len__') else '?'}"
             )
         self.partitionings = {label: as_partitioning(src) for label, src in sources.items()}
         self.table = compare_metrics({k: p.metrics for k, p in self.partitionings.items()})

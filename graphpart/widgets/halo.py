@@ -152,7 +152,8 @@ class HaloInspector:
         self.lookup.value = (
             "<table style='font-size:12px'>"
             + "".join(
-                f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
+                "<tr><th "
+                f"style='text-align:left'>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
                 for k, v in rows
             )
             + "</table>"

@@ -1,4 +1,5 @@
-"""Dispatch on a real multi-process Dask cluster: `dask scheduler` + two `dask worker` processes on 127.0.0.1.
+"""Dispatch on a real multi-process Dask cluster: `dask scheduler` + two `dask worker` processes on
+127.0.0.1.
 
 One test runs against the cluster by address; another kills a worker while the
 run is under way and checks the output is still complete and correct.
@@ -123,7 +124,8 @@ def test_killing_a_worker_mid_run_still_gives_the_full_output(cluster, tmp_path)
     def kill_when_running() -> None:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not killed.is_set():
-            # The run is under way once the first pieces appear in the temporary sibling of the output.
+            # The run is under way once the first pieces appear in the temporary sibling of the
+            # output.
             if any(
                 p.name.endswith(".npz") for d in tmp_path.glob(".out.*") for p in d.rglob("*.npz")
             ):

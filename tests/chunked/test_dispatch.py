@@ -1,4 +1,5 @@
-"""Step 2: dispatch on Dask writes what the in-memory partition_graph writes for the same assignment."""
+"""Step 2: dispatch on Dask writes what the in-memory partition_graph writes for the same
+assignment."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""ParMETIS interchange: input files checked line by line against the reference's format; output read back."""
+"""ParMETIS interchange: input files checked line by line against the reference's format; output
+read back."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def test_export_follows_the_reference_format(small, tmp_path):
         "1 0 1 2",
         "1 0 1 3",
     ]
-    # <src> <dst> (homogeneous) <type_wise_edge_id> <edge_type_id>; b1->b1 (self-loop) and the second a1->b0 dropped
+    # <src> <dst> (homogeneous) <type_wise_edge_id> <edge_type_id>; b1->b1 (self-loop) and the
+    # second a1->b0 dropped
     assert (out / "toy_edges.txt").read_text().splitlines() == [
         "0 6 0 0",
         "1 3 1 0",
@@ -67,7 +69,8 @@ def test_export_of_a_homogeneous_graph_has_one_weight(tmp_path):
 
 
 def _write_parmetis_output(folder, name, parts_by_type, ntypes, num_parts):
-    """Files as pm_dglpart writes them: per partition, nodes renumbered contiguously, types contiguous."""
+    """Files as pm_dglpart writes them: per partition, nodes renumbered contiguously, types
+    contiguous."""
     folder.mkdir()
     new = 0
     for p in range(num_parts):

@@ -13,7 +13,8 @@ from ..helpers import assert_same_graph, edge_multiset
 
 LICENSE = "  1 This software and database is being provided to you, the LICENSEE, by  \n"
 MINI = {
-    "noun": "00000100 03 n 02 dog 0 domestic_dog 0 002 @ 00000200 n 0000 + 00000500 v 0101 | a canid  \n"
+    "noun": "00000100 03 n 02 dog 0 domestic_dog 0 002 @ 00000200 n 0000 + 00000500 v 0101 "
+    "| a canid  \n"
     "00000200 03 n 01 animal 0 001 ~ 00000100 n 0000 | a living organism  \n",
     "verb": "00000500 29 v 01 bark 0 001 + 00000100 n 0101 01 + 02 00 | make barking sounds  \n",
     "adj": "00000700 00 a 01 quick 0 002 & 00000800 s 0000 ! 00000900 a 0101 | fast  \n"

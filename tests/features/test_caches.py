@@ -71,7 +71,8 @@ def test_static_oracle_is_the_best_static_set(case, perm_seed):
 
 
 def test_belady_exhaustive_on_a_tiny_trace():
-    """Every sequence of cache contents allowed (previous content and the batch, any start) scores no more."""
+    """Every sequence of cache contents allowed (previous content and the batch, any start) scores
+    no more."""
     import itertools
 
     n, cap = 4, 2

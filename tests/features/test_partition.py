@@ -1,4 +1,5 @@
-"""Partition-aware accounting: each lookup is local inner, local HALO or remote; a remote cache saves fetches."""
+"""Partition-aware accounting: each lookup is local inner, local HALO or remote; a remote cache
+saves fetches."""
 
 from __future__ import annotations
 
@@ -84,7 +85,8 @@ def test_a_bigger_remote_cache_never_saves_less():
 
 
 def test_metis_leaves_fewer_non_inner_lookups_than_random():
-    """Without HALO copies (with them, random's huge HALO makes almost every lookup local, at a memory cost)."""
+    """Without HALO copies (with them, random's huge HALO makes almost every lookup local, at a
+    memory cost)."""
     g = sbm(block_sizes=[100] * 4, p_in=0.1, p_out=0.005, seed=1)
     topo = Topology.from_graph(g)
     frac = {}

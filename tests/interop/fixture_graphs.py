@@ -1,4 +1,5 @@
-"""The source graphs of the peer-made fixtures (tests/interop/fixtures/<name>/graph.npz) as graphpart graphs."""
+"""The source graphs of the peer-made fixtures (tests/interop/fixtures/<name>/graph.npz) as
+graphpart graphs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Run the real peers (DGL 2.1, PyG) in their own virtual environment, built by tools/make_peer_env.sh.
+"""Run the real peers (DGL 2.1, PyG) in their own virtual environment, built by
+tools/make_peer_env.sh.
 
 Tests call :func:`run_peer` with a script under ``tests/interop/peer/``; the script writes what
 the peer loaded into an ``.npz`` the test compares with graphpart's view. Where the venv is
@@ -82,7 +83,8 @@ def run_peer(
         )
     if proc.returncode:
         pytest.fail(
-            f"peer script {script} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
+            f"peer script {script} failed "
+            f"({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
         )
     return proc
 

@@ -1,4 +1,5 @@
-"""DGL's binary files (save_graphs v2, save_tensors): read what real DGL 2.1 wrote, write what it reads."""
+"""DGL's binary files (save_graphs v2, save_tensors): read what real DGL 2.1 wrote, write what it
+reads."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Partitions in DGL's format: open what real DGL 2.1 wrote; write what DGL loads (peer tests in test_peers_dgl.py)."""
+"""Partitions in DGL's format: open what real DGL 2.1 wrote; write what DGL loads (peer tests in
+test_peers_dgl.py)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def _orig(maps, prefix, book, ids):
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
 def test_dgl_written_partitions_load_exactly(name):
-    """Every local edge and every feature row of DGL's files is the source graph's, by DGL's own maps."""
+    """Every local edge and every feature row of DGL's files is the source graph's, by DGL's own
+    maps."""
     g, maps = GRAPHS[name](), _maps(name)
     config = FIXTURES / name / "dgl" / f"{name}.json"
     seen_edges = []

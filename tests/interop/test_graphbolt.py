@@ -1,4 +1,5 @@
-"""GraphBolt's fused_csc_sampling_graph.pt: DGL's files read without DGL, hostile pickles refused."""
+"""GraphBolt's fused_csc_sampling_graph.pt: DGL's files read without DGL, hostile pickles
+refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Damaged and hostile DGL files: a FormatError naming the file and the byte offset, never a crash or a huge allocation."""
+"""Damaged and hostile DGL files: a FormatError naming the file and the byte offset, never a crash
+or a huge allocation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Real DGL 2.1 (in its own venv) loads graphpart's partitions, and graphpart reads DGL's back exactly."""
+"""Real DGL 2.1 (in its own venv) loads graphpart's partitions, and graphpart reads DGL's back
+exactly."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ def test_graphpart_reads_what_dgl_loads_from_dgl_written_partitions(tmp_path, na
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
 def test_round_trip_graphpart_dgl_graphpart(tmp_path, name):
-    """graphpart writes; DGL loads and saves again with its own writers; graphpart reads the same arrays."""
+    """graphpart writes; DGL loads and saves again with its own writers; graphpart reads the same
+    arrays."""
     g = GRAPHS[name]()
     gp.partition_graph(g, name, 2, tmp_path / "p", seed=0, format="dgl", num_trainers_per_machine=2)
     run_peer("dgl_resave.py", tmp_path / "p" / f"{name}.json", tmp_path / "q")
@@ -120,7 +122,8 @@ def _free_ports(n):
 
 
 def test_two_dist_graph_servers_serve_graphpart_partitions(tmp_path):
-    """Two real DistGraphServers on loopback serve graphpart's output; a DistGraph client sees the graph."""
+    """Two real DistGraphServers on loopback serve graphpart's output; a DistGraph client sees the
+    graph."""
     g = GRAPHS["karate"]()
     nmap, emap = gp.partition_graph(
         g, "karate", 2, tmp_path / "p", seed=0, format="dgl", return_mapping=True

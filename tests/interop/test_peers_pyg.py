@@ -1,4 +1,5 @@
-"""Real PyG 2.8 (its LocalGraphStore / LocalFeatureStore, in the peer venv) loads export_pyg's folders."""
+"""Real PyG 2.8 (its LocalGraphStore / LocalFeatureStore, in the peer venv) loads export_pyg's
+folders."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""PyG and GLT partition folders written by the real libraries: graphpart reads every array exactly."""
+"""PyG and GLT partition folders written by the real libraries: graphpart reads every array
+exactly."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from graphpart.metrics import metrics_from_disk
 from .fixture_graphs import GRAPHS
 from .peers import FIXTURES
 
-# Where each peer puts the source graph's data: (feature key in the file, graph data name, node or edge).
+# Where each peer puts the source graph's data: (feature key in the file, graph data name, node or
+# edge).
 NAMES = {
     "pyg": {"x": ("feat", "node"), "edge_attr": ("w", "edge")},
     "glt": {"feat": ("feat", "node")},
@@ -41,7 +43,8 @@ def _check_partition(g, d, fmt, name):
     for k, et in enumerate(g.canonical_etypes):
         sel = etype == k
         ids = book.map_to_per_etype(lg.edata["_ID"][sel])[1]
-        # the original edge id: the partition book renumbers, so ask which original edge has these endpoints
+        # the original edge id: the partition book renumbers, so ask which original edge has these
+        # endpoints
         gs, gd = g.edges(et)
         pairs = set(zip(gs.tolist(), gd.tolist()))
         got = list(zip(orig[s[sel]].tolist(), orig[dd[sel]].tolist()))

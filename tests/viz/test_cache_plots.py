@@ -56,7 +56,7 @@ def test_hit_rate_curve_has_one_line_per_policy_and_the_reference_points():
     t = trace()
     table = hit_rate_table(t, [0.1, 0.2, 0.4], {"in-degree": torch.arange(50)}, dynamic=("lru",))
     ax = viz.plot_hit_rate_curve(table, reference={"GNNLab degree": (0.1, 0.496)})
-    labels = [l.get_label() for l in ax.get_lines()]
+    labels = [line.get_label() for line in ax.get_lines()]
     assert labels == ["in-degree", "oracle", "lru", "belady"]
     assert np.allclose(ax.get_lines()[3].get_ydata(), table.rates["belady"])
     assert len(ax.collections) == 1

@@ -1,4 +1,5 @@
-"""CacheSimulator without a browser: set controls, step or play, assert on the session and outputs."""
+"""CacheSimulator without a browser: set controls, step or play, assert on the session and
+outputs."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""Serve graphpart's DGL-format partitions with two real DGL DistGraphServers on loopback; query them.
+"""Serve graphpart's DGL-format partitions with two real DGL DistGraphServers on loopback; query
+them.
 
 Usage: python dgl_distgraph.py CONFIG OUT.npz PORT0 PORT1
 One server process per partition (two "machines", 127.0.0.1 and 127.0.0.2); server 1 gets its own
 /dev/shm (a mount namespace), since DGL names shared tensors by data name and two servers of one
-graph on one host would share them; one client on machine 0 asks for every node's features, find_edges of every edge, and full in-neighbourhoods (fanout -1) of every node.
+graph on one host would share them; one client on machine 0 asks for every node's features,
+find_edges of every edge, and full in-neighbourhoods (fanout -1) of every node.
 Dumps: feat/<name> (rows by homogeneous id), find_src, find_dst (by edge id), sample_src,
 sample_dst, sample_eid (global ids).
 """
@@ -85,7 +87,8 @@ if __name__ == "__main__":
     probe.join()
     if probe.exitcode != 0:
         print(
-            "SKIP: this machine cannot give a process its own /dev/shm (unshare/mount need CAP_SYS_ADMIN)"
+            "SKIP: this machine cannot give a process its own /dev/shm (unshare/mount need "
+            "CAP_SYS_ADMIN)"
         )
         sys.exit(77)
     servers = []

@@ -1,10 +1,11 @@
-"""Load a PyG partition folder with PyG's own LocalGraphStore / LocalFeatureStore; dump what they hold.
+"""Load a PyG partition folder with PyG's own LocalGraphStore / LocalFeatureStore; dump what they
+hold.
 
 Usage: python pyg_dump.py ROOT OUT.npz
 Keys: p<i>/edge_index/<etype>, p<i>/edge_id/<etype>, p<i>/global_id/<ntype>, p<i>/x/<ntype>/<attr>,
-p<i>/edge_global_id/<etype>, p<i>/edge_attr/<etype>/<attr>, p<i>/lookup/<ntype>/<attr> (rows looked up
-by global id through the store), node_pb/<ntype>, edge_pb/<etype>.  <etype> is "src__rel__dst", or "_"
-for a homogeneous graph.
+p<i>/edge_global_id/<etype>, p<i>/edge_attr/<etype>/<attr>, p<i>/lookup/<ntype>/<attr> (rows
+looked up by global id through the store), node_pb/<ntype>, edge_pb/<etype>. <etype> is
+"src__rel__dst", or "_" for a homogeneous graph.
 """
 
 import json
