@@ -1,6 +1,6 @@
 # graphpart: two commands on a fresh machine.
 #   make lab    create .venv if needed, install, open JupyterLab on notebooks/
-#   make test   create .venv if needed, install, run the whole test suite
+#   make test   create .venv if needed, install, lint (make lint), run the whole test suite
 PYTHON ?= python3
 VENV   ?= .venv
 # torch is installed on its own, pinned, before the package: an unpinned torch
@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.graphpart-installed
 
-.PHONY: lab test install debian-packages bench clean
+.PHONY: lab test lint install debian-packages bench clean
 
 install: $(STAMP)
 
@@ -29,7 +29,13 @@ $(STAMP): pyproject.toml
 debian-packages:
 	@bash tools/install_debian_packages.sh
 
-test: $(STAMP) debian-packages
+# ruff: pycodestyle + pyflakes + import order at 100 columns, and the formatter's layout
+# (configured in pyproject.toml; notebooks are checked as their jupytext .py halves)
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check --quiet .
+
+test: $(STAMP) debian-packages lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # JupyterLab refuses to start as root unless told; CI machines and containers run as root.
