@@ -51,8 +51,9 @@ def to_homogeneous(type_ids: np.ndarray | int, ids: np.ndarray, offsets: np.ndar
 def to_typed(ids, offsets) -> tuple:
     """``(type id, type-wise id)`` of homogeneous ``ids`` (numpy arrays or torch tensors).
 
-    Empty types (repeated offsets) are skipped over: an id equal to an offset
-    belongs to the next type that has items.
+    Both come back as new int64 arrays (tensors for tensor input). Empty types (repeated
+    offsets) are skipped over: an id equal to an offset belongs to the next type that has
+    items. Ids are expected in ``[0, offsets[-1])``; callers check ranges.
 
     Examples
     --------
@@ -62,15 +63,16 @@ def to_typed(ids, offsets) -> tuple:
     """
     if isinstance(ids, torch.Tensor):
         off = torch.as_tensor(offsets, dtype=torch.int64)
-        if len(off) == 2:  # one type: no search needed
-            return torch.zeros_like(ids), ids
+        ids = ids.to(torch.int64)
+        if len(off) == 2:  # one type: no search
+            return torch.zeros_like(ids), ids.clone()
         t = torch.searchsorted(off[1:], ids, right=True)
         return t, ids - off[t]
     off = np.asarray(offsets, dtype=np.int64)
-    ids = np.asarray(ids)
+    ids = np.asarray(ids, dtype=np.int64)
     if len(off) == 2:
-        return np.zeros(len(ids), dtype=np.int64), ids
-    t = np.searchsorted(off, ids, side="right") - 1
+        return np.zeros_like(ids), ids.copy()
+    t = np.searchsorted(off[1:], ids, side="right")
     return t, ids - off[t]
 
 

@@ -15,6 +15,8 @@ go through torch, which sorts with every core.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 import torch
 
@@ -26,6 +28,7 @@ __all__ = [
     "block_bounds",
     "expand_ranges",
     "part_ranges",
+    "stack_ranges",
 ]
 
 
@@ -139,3 +142,20 @@ def part_ranges(bounds: np.ndarray) -> np.ndarray:
     if bounds.shape[1] == 0:
         return np.zeros((bounds.shape[0], 2), dtype=np.int64)
     return np.stack([bounds[:, 0, 0], bounds[:, -1, 1]], axis=1)
+
+
+def stack_ranges(ranges: Mapping[str, object], types: Sequence[str], num_parts: int) -> np.ndarray:
+    """``{type: [[start, end), ...] per partition}`` as one ``(parts, types, 2)`` int64 array.
+
+    Types are stacked in the order given; with no types the result is ``(num_parts, 0, 2)``.
+
+    Examples
+    --------
+    >>> stack_ranges({"a": [[0, 2], [3, 4]], "b": [[2, 3], [4, 6]]}, ["a", "b"], 2).shape
+    (2, 2, 2)
+    >>> stack_ranges({}, [], 3).shape
+    (3, 0, 2)
+    """
+    if not types:
+        return np.zeros((num_parts, 0, 2), dtype=np.int64)
+    return np.stack([np.asarray(ranges[t], dtype=np.int64).reshape(-1, 2) for t in types], axis=1)

@@ -117,3 +117,21 @@ def test_a_lying_balance_record_is_refused(tmp_path, record, match):
     (tmp_path / "k.json").write_text(json.dumps(cfg))
     with pytest.raises(gp.FormatError, match=match):
         metrics_from_disk(tmp_path / "k.json")
+
+
+@pytest.mark.parametrize(
+    "record, match",
+    [
+        ({"loads": {"class 0": [10**30, 1, 1]}}, "non-negative ints"),
+        ({"loads": {"nodes": [1, 1, 1]}}, "'class <label>' or 'in-degree'"),
+    ],
+)
+def test_a_record_cannot_overflow_or_replace_measured_balance(tmp_path, record, match):
+    import json
+
+    gp.partition_graph(karate(), "k", 3, tmp_path, seed=0)
+    cfg = json.loads((tmp_path / "k.json").read_text())
+    cfg["balance"] = record
+    (tmp_path / "k.json").write_text(json.dumps(cfg))
+    with pytest.raises(gp.FormatError, match=match):
+        metrics_from_disk(tmp_path / "k.json")

@@ -15,7 +15,7 @@ import torch
 from .._check import as_id_tensor, check_part_id
 from .._schema import etype_str
 from ..errors import IDRangeError, UnknownTypeError
-from ..index import part_ranges
+from ..index import part_ranges, stack_ranges
 from ..typing import CanonicalEType, IdArray
 
 __all__ = ["RangePartitionBook"]
@@ -36,7 +36,11 @@ class _Ranges:
         typed_start = np.cumsum(sizes, axis=0) - sizes
         self.typed_start = torch.from_numpy(typed_start.reshape(-1).copy())
         self.type_counts = sizes.sum(axis=0)
-        self.part_ends = torch.from_numpy(self.bounds[:, -1, 1].copy()) if t else torch.zeros(k, dtype=torch.int64)
+        self.part_ends = (
+            torch.from_numpy(self.bounds[:, -1, 1].copy())
+            if t
+            else torch.zeros(k, dtype=torch.int64)
+        )
         self.total = int(self.part_ends[-1]) if k else 0
 
     def type_id(self, name: str | None) -> int | None:
@@ -45,7 +49,9 @@ class _Ranges:
         try:
             return self.types.index(name)
         except ValueError:
-            raise UnknownTypeError(f"unknown {self.what} type {name!r}; known: {self.types}") from None
+            raise UnknownTypeError(
+                f"unknown {self.what} type {name!r}; known: {self.types}"
+            ) from None
 
     def homo(self, ids: IdArray, type_name: str | None) -> torch.Tensor:
         ids = as_id_tensor(ids, f"{self.what} ids")
@@ -89,8 +95,10 @@ class _Ranges:
         outside = (homo < start) | (homo >= end)
         if bool(outside.any()):
             bad = int(homo[outside][0])
-            raise IDRangeError(f"{self.what} {bad} (homogeneous id) is not owned by partition {p}, "
-                               f"which owns [{start}, {end})")
+            raise IDRangeError(
+                f"{self.what} {bad} (homogeneous id) is not owned by partition {p}, "
+                f"which owns [{start}, {end})"
+            )
         return homo - start
 
     def _check_part(self, p: int) -> None:
@@ -98,15 +106,10 @@ class _Ranges:
 
     def _check(self, ids: torch.Tensor, upper: int, kind: str) -> None:
         if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= upper):
-            raise IDRangeError(f"{self.what} ids must lie in [0, {upper}) ({kind} ids), "
-                               f"got values from {int(ids.min())} to {int(ids.max())}")
-
-
-def _stack(ranges: Mapping[str, object], types: list[str], num_parts: int | None) -> np.ndarray:
-    """The ``[start, end)`` pairs of every type as (parts, types, 2); no types: (num_parts, 0, 2)."""
-    if not types:
-        return np.zeros((num_parts or 0, 0, 2), dtype=np.int64)
-    return np.stack([np.asarray(ranges[t], dtype=np.int64).reshape(-1, 2) for t in types], axis=1)
+            raise IDRangeError(
+                f"{self.what} ids must lie in [0, {upper}) ({kind} ids), "
+                f"got values from {int(ids.min())} to {int(ids.max())}"
+            )
 
 
 class RangePartitionBook:
@@ -136,15 +139,22 @@ class RangePartitionBook:
         etypes = dict(etypes or {t: i for i, t in enumerate(edge_map)})
         self._ntypes = sorted(ntypes, key=ntypes.get)
         self._etypes = sorted(etypes, key=etypes.get)
-        nb = _stack(node_map, self._ntypes, None)
-        eb = _stack(edge_map, self._etypes, nb.shape[0])
+        num_parts = len(np.asarray(next(iter(node_map.values()))).reshape(-1, 2)) if node_map else 0
+        nb = stack_ranges(node_map, self._ntypes, num_parts)
+        eb = stack_ranges(edge_map, self._etypes, num_parts)
         self._nodes = _Ranges(nb, self._ntypes, "node")
         self._edges = _Ranges(eb, self._etypes, "edge")
         self.part_id = int(part_id)
 
     @classmethod
-    def from_bounds(cls, part_id: int, node_bounds: np.ndarray, edge_bounds: np.ndarray,
-                    ntypes: Sequence[str], etypes: Sequence[str]) -> RangePartitionBook:
+    def from_bounds(
+        cls,
+        part_id: int,
+        node_bounds: np.ndarray,
+        edge_bounds: np.ndarray,
+        ntypes: Sequence[str],
+        etypes: Sequence[str],
+    ) -> RangePartitionBook:
         """The book of ``[start, end)`` blocks shaped (parts, types, 2), types in id order.
 
         Examples
@@ -153,9 +163,13 @@ class RangePartitionBook:
         >>> RangePartitionBook.from_bounds(1, nb, eb, ["_N"], ["_N:_E:_N"]).partid2nids(1).tolist()
         [3, 4]
         """
-        return cls(part_id, {t: node_bounds[:, i] for i, t in enumerate(ntypes)},
-                   {t: edge_bounds[:, i] for i, t in enumerate(etypes)},
-                   {t: i for i, t in enumerate(ntypes)}, {t: i for i, t in enumerate(etypes)})
+        return cls(
+            part_id,
+            {t: node_bounds[:, i] for i, t in enumerate(ntypes)},
+            {t: edge_bounds[:, i] for i, t in enumerate(etypes)},
+            {t: i for i, t in enumerate(ntypes)},
+            {t: i for i, t in enumerate(etypes)},
+        )
 
     # ---------------------------------------------------------------- structure
     @property
@@ -188,7 +202,9 @@ class RangePartitionBook:
         """One dict per partition: ``machine_id``, ``num_nodes``, ``num_edges`` (owned)."""
         n = np.diff(part_ranges(self._nodes.bounds), axis=1).ravel()
         e = np.diff(part_ranges(self._edges.bounds), axis=1).ravel()
-        return [{"machine_id": p, "num_nodes": int(n[p]), "num_edges": int(e[p])} for p in range(len(n))]
+        return [
+            {"machine_id": p, "num_nodes": int(n[p]), "num_edges": int(e[p])} for p in range(len(n))
+        ]
 
     def _etype(self, etype: object) -> str | None:
         if etype is None:
@@ -238,5 +254,7 @@ class RangePartitionBook:
         return self._edges.homo(ids, self._etype(etype))
 
     def __repr__(self) -> str:
-        return (f"RangePartitionBook(part_id={self.part_id}, num_partitions={self.num_partitions()}, "
-                f"ntypes={self._ntypes}, etypes={self._etypes})")
+        return (
+            f"RangePartitionBook(part_id={self.part_id}, num_partitions={self.num_partitions()}, "
+            f"ntypes={self._ntypes}, etypes={self._etypes})"
+        )

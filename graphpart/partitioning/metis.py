@@ -37,7 +37,11 @@ _REFINE_MAX_CELLS = 1 << 28
 
 
 def metis_csr(
-    src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int | None = None, seed: Seed = None,
+    src: np.ndarray,
+    dst: np.ndarray,
+    num_nodes: int,
+    max_edges: int | None = None,
+    seed: Seed = None,
     by_degree: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Symmetric CSR ``(xadj, adjncy)`` of a directed edge list, without self-loops or duplicates.
@@ -149,11 +153,17 @@ def metis_assignment(
     rng = check_random_state(seed)
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)
-    sampled = max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges  # as metis_csr decides
+    sampled = (
+        max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges
+    )  # as metis_csr decides
     refine = refine_rounds > 0 and sampled
     if refine and num_nodes * num_parts > _REFINE_MAX_CELLS:
         # refinement holds a dense (nodes x parts) count table: skip it where that would not fit easily
-        logger.warning("skipping refinement: %d nodes x %d parts exceeds its table budget", num_nodes, num_parts)
+        logger.warning(
+            "skipping refinement: %d nodes x %d parts exceeds its table budget",
+            num_nodes,
+            num_parts,
+        )
         refine = False
     options = options or MetisOptions()
     if objtype is not None:
@@ -165,10 +175,18 @@ def metis_assignment(
     in_deg = np.bincount(dst, minlength=num_nodes) if balance_edges else None
     vwgt, cls = balance_weights(num_nodes, balance_ntypes, balance_edges, in_deg)
     ncon = 1 if vwgt is None else vwgt.shape[1]
-    default_ub = 1.0 + (options.ufactor if options.ufactor is not None else (1 if recursive else 30)) / 1000
-    ub = np.full(ncon, default_ub) if ubvec is None else np.asarray(ubvec, dtype=np.float64).reshape(-1)
+    default_ub = (
+        1.0 + (options.ufactor if options.ufactor is not None else (1 if recursive else 30)) / 1000
+    )
+    ub = (
+        np.full(ncon, default_ub)
+        if ubvec is None
+        else np.asarray(ubvec, dtype=np.float64).reshape(-1)
+    )
     if ub.shape != (ncon,) or np.any(ub <= 1.0):
-        raise GraphpartError(f"ubvec must hold {ncon} tolerance(s) > 1.0, one per constraint, got {ub.tolist()}")
+        raise GraphpartError(
+            f"ubvec must hold {ncon} tolerance(s) > 1.0, one per constraint, got {ub.tolist()}"
+        )
     # With in-degrees balanced, every part takes a share of the hubs and the low-degree nodes must
     # follow theirs: a degree-aware sample keeps their edges. Without, a uniform sample leaves most
     # low-degree nodes out, and METIS keeps the dense core together in fewer parts.
@@ -176,12 +194,21 @@ def metis_assignment(
     part = _metis_connected(xadj, adjncy, num_parts, vwgt, ub, options, recursive)
     fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng)
     if refine:
-        part = refine_assignment(src, dst, part, num_parts, vwgt, cls, ub, rng, rounds=refine_rounds)
+        part = refine_assignment(
+            src, dst, part, num_parts, vwgt, cls, ub, rng, rounds=refine_rounds
+        )
     return part
 
 
-def _metis_connected(xadj: np.ndarray, adjncy: np.ndarray, num_parts: int, vwgt: np.ndarray | None,
-                     ub: np.ndarray, options: MetisOptions, recursive: bool) -> np.ndarray:
+def _metis_connected(
+    xadj: np.ndarray,
+    adjncy: np.ndarray,
+    num_parts: int,
+    vwgt: np.ndarray | None,
+    ub: np.ndarray,
+    options: MetisOptions,
+    recursive: bool,
+) -> np.ndarray:
     """METIS on the nodes that have neighbours; the others are left at -1."""
     num_nodes = len(xadj) - 1
     part = np.full(num_nodes, -1, dtype=np.int64)
@@ -200,8 +227,14 @@ def _metis_connected(xadj: np.ndarray, adjncy: np.ndarray, num_parts: int, vwgt:
     # ub * total / k of the connected weight: scale the tolerance accordingly.
     scaled = ub[used] * total[used] / inside[used]
     sub_w = None if vwgt is None else np.ascontiguousarray(vwgt[connected][:, used])
-    logger.info("METIS: %d nodes, %d edges, %d parts, %d constraint(s)",
-                len(connected), len(adjncy) // 2, num_parts, int(used.sum()))
-    _, part[connected] = part_graph(xadj, adjncy, num_parts, vwgt=sub_w, ubvec=scaled,
-                                    options=options, recursive=recursive)
+    logger.info(
+        "METIS: %d nodes, %d edges, %d parts, %d constraint(s)",
+        len(connected),
+        len(adjncy) // 2,
+        num_parts,
+        int(used.sum()),
+    )
+    _, part[connected] = part_graph(
+        xadj, adjncy, num_parts, vwgt=sub_w, ubvec=scaled, options=options, recursive=recursive
+    )
     return part

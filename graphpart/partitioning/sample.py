@@ -33,8 +33,14 @@ def _edges_per_node(deg_a: np.ndarray, deg_b: np.ndarray, budget: float) -> floa
     return hi
 
 
-def sample_edges(src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int, by_degree: bool,
-            rng: np.random.Generator) -> np.ndarray:
+def sample_edges(
+    src: np.ndarray,
+    dst: np.ndarray,
+    num_nodes: int,
+    max_edges: int,
+    by_degree: bool,
+    rng: np.random.Generator,
+) -> np.ndarray:
     """Keep-mask for about ``max_edges`` of the edges (self-loops never kept).
 
     ``by_degree``: each node keeps about the same number ``c`` of its edges, all of them when it has
@@ -63,7 +69,9 @@ def sample_edges(src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: in
         if len(real) < len(src):
             deg -= 2 * np.bincount(src[loop], minlength=num_nodes)
         deg = deg.astype(np.float32)
-        few = real[::max(1, len(real) >> 17)]  # c from at most 2**17 evenly spaced edges, scaled up
+        few = real[
+            :: max(1, len(real) >> 17)
+        ]  # c from at most 2**17 evenly spaced edges, scaled up
         c = _edges_per_node(deg[src[few]], deg[dst[few]], max_edges * len(few) / len(real))
         share = _keep_share(deg, c)
         qa, qb = share[src], share[dst]

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .._check import check_part_id
+from ..index import stack_ranges
 from ..errors import FormatError, GraphpartError
 from ..partitioning.book import RangePartitionBook
 from .files import part_file_names
@@ -70,8 +71,8 @@ def _bounds(
             path, f"{key} must map each of {types} to ranges, got keys {list(mapping)[:10]}"
         )
     try:
-        b = np.stack([np.asarray(mapping[t], dtype=np.int64) for t in types], axis=1)
-    except (ValueError, TypeError) as exc:
+        b = stack_ranges(mapping, types, num_parts)
+    except (ValueError, TypeError, OverflowError) as exc:
         raise _fail(path, f"{key} ranges are not integer pairs ({exc})") from None
     if b.shape != (num_parts, len(types), 2):
         raise _fail(
@@ -84,7 +85,7 @@ def _bounds(
     if (
         np.any(flat[:, 0] != ends)
         or np.any(flat[:, 1] < flat[:, 0])
-        or (len(flat) and flat[-1, 1] != total)
+        or (flat[-1, 1] if len(flat) else 0) != total
     ):
         raise _fail(path, f"{key} ranges must be sorted, contiguous and cover [0, {total})")
     return b
@@ -189,16 +190,22 @@ def _balance_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
         raise _fail(path, "balance must be {'loads': {constraint: [one load per partition]}, ...}")
     out = {}
     for name, values in loads.items():
+        if not isinstance(name, str) or not (name.startswith("class ") or name == "in-degree"):
+            raise _fail(
+                path, f"balance load names are 'class <label>' or 'in-degree', got {name!r}"
+            )
         ok = (
             isinstance(values, list)
             and len(values) == k
-            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+            and all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 62 for v in values
+            )
         )
         if not ok:
             raise _fail(
                 path, f"balance load {name!r} must be {k} non-negative ints, one per partition"
             )
-        out[str(name)] = np.asarray(values, dtype=np.int64)
+        out[name] = np.asarray(values, dtype=np.int64)
     return out
 
 

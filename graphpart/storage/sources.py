@@ -87,8 +87,11 @@ def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
             f"partition {part_id}"
         )
     es, ee = (int(x) for x in part_ranges(cfg["_edge_bounds"])[part_id])
-    if int(inner_e.sum()) > ee - es or (
-        len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"])
+    owned = eids[inner_e]
+    if (
+        int(inner_e.sum()) > ee - es
+        or (len(owned) and (int(owned.min()) < es or int(owned.max()) >= ee))
+        or (len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"]))
     ):
         raise FormatError(
             f"{path}: edge ids do not match the config's edge_map for partition {part_id}"

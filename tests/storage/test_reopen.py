@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import numpy as np
+import pytest
 import torch
 
 import graphpart as gp
@@ -51,3 +52,24 @@ def test_zero_hop_files_reopen_as_zero_hops_with_a_warning(tmp_path, caplog):
     qs, qd = q.graph.edges()
     new = torch.from_numpy(p.shuffle.old2new_nid)
     assert torch.equal(new[s[w]], qs) and torch.equal(new[d[w]], qd)
+
+
+def test_an_inner_edge_outside_the_partitions_block_is_refused(tmp_path):
+    gp.partition_graph(_karate(), "k", 2, tmp_path, seed=0)
+    path = tmp_path / "part0" / "graph.pt"
+    obj = torch.load(path, weights_only=True)
+    inner = obj["edata"]["inner_edge"].bool()
+    eid = obj["edata"]["_ID"].clone()
+    eid[torch.nonzero(inner)[0, 0]] = int(eid.max()) + 1  # an edge id partition 1 owns
+    obj["edata"]["_ID"] = eid
+    torch.save(obj, path)
+    with pytest.raises(gp.FormatError, match="edge ids do not match"):
+        open_partitioning(tmp_path)
+
+
+def test_a_graph_without_edge_types_is_written_and_read_back(tmp_path):
+    g = gp.Graph.from_typed_edges({}, num_nodes={"a": 4, "b": 3})
+    gp.partition_graph(g, "x", 2, tmp_path, part_method="random", seed=0)
+    parts = [gp.load_partition(tmp_path / "x.json", i) for i in range(2)]
+    assert sum(int(p.graph.ndata["inner_node"].sum()) for p in parts) == 7
+    assert gp.metrics.metrics_from_disk(tmp_path).num_edges == 0
