@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from .._check import check_part_id
-from ..index import stack_ranges
 from ..errors import FormatError, GraphpartError
+from ..index import stack_ranges
 from ..partitioning.book import RangePartitionBook
 from .files import part_file_names
 
