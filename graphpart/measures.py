@@ -282,6 +282,11 @@ def balance_loads(p) -> dict[str, np.ndarray]:
     """
     extra = {}
     ntypes = p.graph.ntypes
+    known = p.balance_classes is not None and (
+        len(ntypes) == 1 or p.balance_labels != tuple(ntypes)
+    )
+    if not known and not p.balance_edges and p.recorded_balance:  # reopened from files
+        return {name: np.asarray(v) for name, v in p.recorded_balance.items()}
     if p.balance_classes is not None:
         ncls = int(p.balance_classes.max()) + 1 if len(p.balance_classes) else 0
         counts = np.bincount(p.node_part * ncls + p.balance_classes, minlength=p.num_parts * ncls)

@@ -41,8 +41,7 @@ def assert_same_partitions(a: Path, b: Path, same_method: bool = True) -> None:
     """Two partition outputs are equal: config (bar the graph name, and the method unless
     asked), every partition's local graph with its data, node and edge features."""
     ca, cb = json.loads(Path(a).read_text()), json.loads(Path(b).read_text())
-    # the balance record comes from partition(); the chunked pipeline writes none
-    ignore = {"graph_name", "balance"} | (set() if same_method else {"part_method"})
+    ignore = {"graph_name"} | (set() if same_method else {"part_method"})
     assert {k: v for k, v in ca.items() if k not in ignore} == {
         k: v for k, v in cb.items() if k not in ignore
     }

@@ -41,25 +41,49 @@ VERSION = "1.0.0"
 
 
 def write_assignment(
-    out_dir: str | os.PathLike, parts: dict[str, np.ndarray], num_parts: int, algorithm: str
+    out_dir: str | os.PathLike,
+    parts: dict[str, np.ndarray],
+    num_parts: int,
+    algorithm: str,
+    balance: dict | None = None,
 ) -> Path:
-    """Write ``{ntype: partition per node}`` as assignment files, atomically."""
+    """Write ``{ntype: partition per node}`` as assignment files, atomically.
+
+    ``balance`` (``{"ntypes": field or None, "edges": bool}``) records what the assignment
+    balanced; ``dispatch`` turns it into the config's balance record.
+    """
     out_dir = Path(out_dir)
     with atomic_dir(out_dir) as tmp:
         for t, p in parts.items():
             write_array(
                 tmp / f"{t}.txt", np.asarray(p, dtype=np.int64), {"name": "csv", "delimiter": " "}
             )
-        _write_meta(tmp, num_parts, algorithm)
+        _write_meta(tmp, num_parts, algorithm, balance)
     return out_dir
 
 
-def _write_meta(folder: Path, num_parts: int, algorithm: str) -> None:
-    (folder / PARTITION_META).write_text(
-        json.dumps(
-            {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}, indent=2
-        )
-    )
+def _write_meta(folder: Path, num_parts: int, algorithm: str, balance: dict | None = None) -> None:
+    record = {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}
+    if balance is not None:
+        record["balance"] = balance
+    (folder / PARTITION_META).write_text(json.dumps(record, indent=2))
+
+
+def assignment_balance(folder: str | os.PathLike) -> dict:
+    """What the assignment in ``folder`` balanced: ``{"ntypes": field or None, "edges": bool}``
+    from ``partition_meta.json`` (nothing recorded: nothing beyond node counts)."""
+    pm = Path(folder) / PARTITION_META
+    try:
+        record = json.loads(pm.read_text()).get("balance") if pm.is_file() else None
+    except (json.JSONDecodeError, AttributeError, UnicodeDecodeError):
+        record = None
+    if not isinstance(record, dict):
+        return {"ntypes": None, "edges": False}
+    field = record.get("ntypes")
+    return {
+        "ntypes": field if isinstance(field, str) else None,
+        "edges": record.get("edges") is True,
+    }
 
 
 def _read_txt(path: Path) -> np.ndarray:
@@ -129,17 +153,24 @@ def assignment_algorithm(folder: str | os.PathLike) -> str:
     return name if isinstance(name, str) and name else "custom"
 
 
-def _balance_classes(meta: ChunkedMetadata, field: str | None) -> np.ndarray:
-    """Node type, crossed with the values of node data ``field`` where a type has it."""
+def balance_classes_of(
+    meta: ChunkedMetadata, field: str | None
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Node type crossed with the values of node data ``field`` where a type has it: the class
+    of every node (types in sorted order) and a label per class (a single-type graph's labels
+    are the values alone, as ``partition`` names them)."""
     ntypes = sorted(meta.ntypes)
     values = {}
     for t in ntypes:
         spec = meta.node_data.get(t, {}).get(field) if field else None
         if spec is not None:
             values[t] = read_data(spec, None, f"node_data[{t!r}][{field!r}]")
-    return classes_by_type(
+    classes, labels = classes_by_type(
         ntypes, [meta.num_nodes[t] for t in ntypes], values, f"balance field {field!r} of"
-    )[0]
+    )
+    if len(ntypes) == 1 and values:
+        labels = tuple(label.partition(":")[2] for label in labels)
+    return classes, labels
 
 
 def _random_chunk(out: Path, start: int, stop: int, homo_start: int, num_parts: int, seed) -> Path:
@@ -248,7 +279,7 @@ def assign(
         src, dst, _, _ = homogeneous_edges(
             meta, ntypes, sorted(meta.etypes)
         )  # ids as Graph numbers them
-        classes = _balance_classes(meta, balance_ntypes)
+        classes = balance_classes_of(meta, balance_ntypes)[0]
         homo = metis_assignment(
             src,
             dst,
@@ -264,4 +295,7 @@ def assign(
         homo = stream_partition(meta, k, algorithm, **stream_options)
     offsets = np.concatenate([[0], np.cumsum(counts)])
     parts = {t: homo[offsets[i] : offsets[i + 1]] for i, t in enumerate(ntypes)}
-    return write_assignment(out_dir, parts, k, algorithm)
+    balance = (
+        {"ntypes": balance_ntypes, "edges": bool(balance_edges)} if algorithm == "metis" else None
+    )
+    return write_assignment(out_dir, parts, k, algorithm, balance)

@@ -40,14 +40,19 @@ from .._check import check_count
 from .._io import atomic_dir
 from .._schema import etype_str
 from ..errors import GraphpartError
-from ..index import block_bounds
+from ..index import block_bounds, part_ranges
 from ..storage.config import build_config, check_graph_name, check_out_path, graphbolt_meta
 from ..storage.files import check_format
 from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part
 from ._cluster import dask_client, run_tasks
 from ._nodemaps import NodeMaps
 from ._shuffle import Plan, chunk_rows, shuffle_edges, shuffle_node_data
-from .assign import assignment_algorithm, read_assignment
+from .assign import (
+    assignment_algorithm,
+    assignment_balance,
+    balance_classes_of,
+    read_assignment,
+)
 from .format import read_metadata
 
 __all__ = ["dispatch", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
@@ -188,6 +193,7 @@ def dispatch(
         )
     parts, num_parts = read_assignment(partitions_dir, meta)
     algorithm = assignment_algorithm(partitions_dir)
+    balance = _balance_record(meta, parts, num_parts, assignment_balance(partitions_dir))
     graph_name = check_graph_name(graph_name or meta.graph_name)
     check_format(format)
     out = Path(out_dir).absolute()
@@ -259,9 +265,36 @@ def dispatch(
             ntypes,
             [etype_str(e) for e in etypes],
             format,
+            balance,
         )
+        if balance[
+            "edges"
+        ]:  # edges go with their destination: a partition's in-degree is its edges
+            cfg["balance"]["loads"]["in-degree"] = (
+                np.diff(part_ranges(edge_bounds)).ravel().tolist()
+            )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
+
+
+def _balance_record(meta, parts: dict[str, np.ndarray], num_parts: int, setting: dict) -> dict:
+    """The config's balance record: the setting ``assign`` recorded, with each partition's count
+    of every ``balance_ntypes`` class (``in-degree`` is added once the edges are counted)."""
+    record = {"ntypes": None, "edges": setting["edges"], "loads": {}}
+    if setting["ntypes"] is None:
+        return record
+    ntypes = sorted(meta.ntypes)
+    classes, labels = balance_classes_of(meta, setting["ntypes"])
+    part = np.concatenate([np.asarray(parts[t], dtype=np.int64) for t in ntypes])
+    counts = np.bincount(part * len(labels) + classes, minlength=num_parts * len(labels))
+    counts = counts.reshape(num_parts, len(labels))
+    record["ntypes"] = list(labels)
+    record["loads"] = {
+        f"class {label}": counts[:, c].tolist()
+        for c, label in enumerate(labels)
+        if len(ntypes) == 1 or label not in ntypes  # whole types: "nodes of t" reports them
+    }
+    return record
 
 
 def load_orig_ids(config_path: str | os.PathLike):

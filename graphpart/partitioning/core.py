@@ -53,6 +53,9 @@ class Partitioning:
     balance_edges : bool
     balance_labels : tuple of str
         A name for each balance class (its value, or ``ntype:value``), in class order.
+    recorded_balance : dict of str to ndarray
+        Per-partition balance loads read from files (a partitioning reopened from disk, whose
+        nodes' classes are not in the files): reported when no classes are known.
     """
 
     graph: Graph
@@ -67,6 +70,7 @@ class Partitioning:
     balance_edges: bool
     homogeneous: HomogeneousGraph = field(repr=False)
     balance_labels: tuple[str, ...] = ()
+    recorded_balance: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------ id maps
     @property

@@ -112,7 +112,11 @@ def open_partitioning(path: str | os.PathLike):
     p = partition(g, cfg["num_parts"], part_method=assignment, num_hops=hops)
     method = cfg.get("part_method") if src.format in ("graphpart", "dgl") else None
     label = f"{method} " if isinstance(method, str) and method.isidentifier() else ""
-    return replace(p, part_method=f"{label}from {FORMAT_NAMES[src.format]}")
+    return replace(
+        p,
+        part_method=f"{label}from {FORMAT_NAMES[src.format]}",
+        recorded_balance=cfg.get("_balance_loads", {}),
+    )
 
 
 def as_partitioning(obj):

@@ -89,8 +89,12 @@ def save_partitions(
     check_out_path(out)
     g = p.graph
     etypes = [etype_str(e) for e in g.canonical_etypes]
+    balance_given = p.balance_classes is not None and (
+        p.graph.is_homogeneous or p.balance_labels != tuple(p.graph.ntypes)
+    )
     balance = {
-        "ntypes": list(p.balance_labels) if p.balance_classes is not None else None,
+        # the classes balance_ntypes made (None: node counts, and each type of a heterograph)
+        "ntypes": list(p.balance_labels) if balance_given else None,
         "edges": p.balance_edges,
         "loads": {name: np.asarray(v).astype(int).tolist() for name, v in balance_loads(p).items()},
     }

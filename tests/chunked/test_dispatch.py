@@ -12,8 +12,10 @@ import torch
 
 import graphpart as gp
 from graphpart.chunked import assign, load_chunked, write_assignment, write_chunked
+from graphpart.chunked.assign import read_assignment
 from graphpart.chunked.dispatch import dispatch, load_orig_ids
 from graphpart.datasets import load_karate_club, sbm
+from graphpart.partitioning.balance import field_balance
 
 from ..graphs import hetero_graph, karate
 from ..helpers import assert_same_partitions
@@ -97,6 +99,42 @@ def test_metis_pipeline_equals_partition_graph_config_included(tmp_path, dask_cl
     gp.partition_graph(load_chunked(tmp_path / "ch"), "g", 3, tmp_path / "mem", seed=5)
     assert json.loads(cfg.read_text())["part_method"] == "metis"
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json", same_method=True)
+
+
+def test_balanced_metis_pipeline_records_the_balance_partition_graph_records(tmp_path, dask_client):
+    g = featured_sbm()
+    write_chunked(g, tmp_path / "ch", 4, graph_name="g")
+    assign(
+        tmp_path / "ch",
+        tmp_path / "asg",
+        3,
+        "metis",
+        seed=5,
+        balance_ntypes="train_mask",
+        balance_edges=True,
+    )
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    mem = load_chunked(tmp_path / "ch")
+    gp.partition_graph(
+        mem,
+        "g",
+        3,
+        tmp_path / "mem",
+        seed=5,
+        balance_edges=True,
+        balance_ntypes=field_balance(mem, "train_mask"),
+    )
+    assert_same_partitions(cfg, tmp_path / "mem" / "g.json", same_method=True)
+    record = json.loads(cfg.read_text())["balance"]
+    assert record["edges"] and len(record["ntypes"]) == 2 and "in-degree" in record["loads"]
+    m = gp.metrics.metrics_from_disk(cfg)
+    train = g.ndata["train_mask"].numpy()
+    parts = read_assignment(tmp_path / "asg", tmp_path / "ch")[0]
+    owner = np.concatenate([np.asarray(parts[t]) for t in sorted(parts)])
+    assert (
+        m.constraints[f"class {record['ntypes'][1]}"].tolist()
+        == np.bincount(owner[train], minlength=3).tolist()
+    )
 
 
 def test_per_partition_original_ids(tmp_path, dask_client):

@@ -73,3 +73,17 @@ def test_a_graph_without_edge_types_is_written_and_read_back(tmp_path):
     parts = [gp.load_partition(tmp_path / "x.json", i) for i in range(2)]
     assert sum(int(p.graph.ndata["inner_node"].sum()) for p in parts) == 7
     assert gp.metrics.metrics_from_disk(tmp_path).num_edges == 0
+
+
+def test_reopened_partitioning_keeps_the_recorded_balance(tmp_path):
+    g = _karate()
+    kw = dict(balance_ntypes=g.ndata["label"], balance_edges=True, seed=0)
+    p = gp.partition(g, 3, **kw)
+    gp.partition_graph(g, "k", 3, tmp_path / "a", **kw)
+    q = open_partitioning(tmp_path / "a")
+    assert set(q.metrics.constraints) == set(p.metrics.constraints)
+    for name, load in p.metrics.constraints.items():
+        assert np.array_equal(q.metrics.constraints[name], load), name
+    gp.storage.save_partitions(q, "k", tmp_path / "b")  # written again, the record stays
+    again = gp.metrics.metrics_from_disk(tmp_path / "b")
+    assert again.balance == p.metrics.balance
