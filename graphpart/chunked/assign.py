@@ -17,6 +17,7 @@ import numpy as np
 from .._check import check_count
 from .._io import atomic_dir
 from ..errors import GraphpartError
+from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
 from ..partitioning.metis import metis_assignment
 from ..typing import Seed
@@ -192,7 +193,7 @@ def _random_on_dask(
     from ._cluster import dask_client, run_tasks
 
     ntypes = sorted(meta.ntypes)
-    offsets = np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in ntypes])])
+    offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
     ranges = [
         (t, a, min(a + RANDOM_CHUNK, meta.num_nodes[t]), int(offsets[i]))
         for i, t in enumerate(ntypes)
@@ -293,7 +294,7 @@ def assign(
         from .stream import stream_partition
 
         homo = stream_partition(meta, k, algorithm, **stream_options)
-    offsets = np.concatenate([[0], np.cumsum(counts)])
+    offsets = type_offsets(counts)
     parts = {t: homo[offsets[i] : offsets[i + 1]] for i, t in enumerate(ntypes)}
     balance = (
         {"ntypes": balance_ntypes, "edges": bool(balance_edges)} if algorithm == "metis" else None

@@ -32,6 +32,7 @@ import numpy as np
 
 from .._io import atomic_dir
 from ..errors import GraphpartError
+from ..homogeneous import type_offsets
 from ._files import write_array
 from .assign import write_assignment
 from .format import ChunkedMetadata, read_metadata
@@ -43,9 +44,7 @@ _SPACE = {"name": "csv", "delimiter": " "}
 
 
 def _offsets(meta: ChunkedMetadata) -> np.ndarray:
-    return np.concatenate([[0], np.cumsum([meta.num_nodes[t] for t in meta.ntypes])]).astype(
-        np.int64
-    )
+    return type_offsets([meta.num_nodes[t] for t in meta.ntypes])
 
 
 def export_parmetis(

@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from ..errors import GraphpartError
+from ..homogeneous import to_typed, type_offsets
 from ..index import group_order, group_rank
 from .format import ChunkedMetadata
 from .read import read_edges
@@ -49,7 +50,7 @@ class _State:
         alpha: float | None,
     ) -> None:
         self.k, self.algorithm, self.gamma = k, algorithm, gamma
-        self.offsets = np.concatenate([[0], np.cumsum(counts)])
+        self.offsets = type_offsets(counts)
         self.n = int(self.offsets[-1])
         self.part = np.full(self.n, -1, dtype=np.int32)
         self.load = np.zeros((len(counts), k), dtype=np.int64)
@@ -61,7 +62,7 @@ class _State:
         self.alpha = 0.5 * paper if alpha is None else alpha
 
     def type_of(self, nodes: np.ndarray) -> np.ndarray:
-        return np.searchsorted(self.offsets, nodes, side="right") - 1
+        return to_typed(nodes, self.offsets)[0]
 
     def place(self, nodes: np.ndarray, nbr_counts: np.ndarray) -> None:
         """Place ``nodes`` given their neighbour counts per partition (rows: nodes, columns: parts).

@@ -18,6 +18,7 @@ import torch
 
 from ..errors import FormatError
 from ..graph import Graph
+from ..homogeneous import type_offsets
 from ..index import block_bounds, group_order, group_rank, part_ranges
 
 __all__ = ["ForeignPart", "Relabeled", "check_types"]
@@ -109,9 +110,7 @@ class Relabeled:
         self.edge_part = [edge_part[e].to(torch.int64) for e in etypes]
         self.node_bounds, self.new_nid, self.old_nid = _renumber(self.node_part, num_parts)
         self.edge_bounds, self.new_eid, self.old_eid = _renumber(self.edge_part, num_parts)
-        self.node_offsets = np.concatenate(
-            [[0], np.cumsum([len(p) for p in self.node_part])]
-        ).astype(np.int64)
+        self.node_offsets = type_offsets([len(p) for p in self.node_part])
         self._typeof: tuple[torch.Tensor, torch.Tensor] | None = None
 
     def _homo_new(self, t: int, ids: torch.Tensor, what: str) -> torch.Tensor:
