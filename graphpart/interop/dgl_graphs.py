@@ -1,52 +1,35 @@
-"""``dgl.save_graphs`` / ``dgl.load_graphs`` files (format version 2), in numpy and torch alone.
-
-File layout::
-
-    0     u64 magic 0xDD2E4FF046B4A13F, u64 version 2, u64 graph type 2, u64 number of graphs
-    32    (not initialised by DGL up to byte 4096: never compared; written as zeros here)
-    4096  u64 offset of the first graph record
-    4104  labels: u64 count, then (string name, NDArray) pairs
-    ...   one record per graph: HeteroGraph, node data per node type, edge data per edge type,
-          node type names, edge (relation) names
-    end   u64 L, u64 count, u64 offsets[count], u64 L       (L = 8 * (count + 1))
-
-A HeteroGraph is its metagraph (an ImmutableGraph: magic + CSR whose rows are source node types,
-columns destination node types and data edge type ids), one UnitGraph per edge type and the node
-count of every type. A UnitGraph stores the formats it saves and allows (``code | 1 << 32`` with
-COO = 1, CSR = 2, CSC = 4) and, per saved format in that order, the unit metagraph and the
-matrix. Matrices write ``num_cols`` before ``num_rows``; COO edge ids are implicit (its data is
-an empty array), CSR/CSC data are edge ids.
-
-Reading maps the file: node and edge data are views of it, never copies.
+"""Read ``dgl.save_graphs`` files (format version 2) in numpy and torch alone (the layout:
+:mod:`graphpart.interop.dgl_layout`). Reading maps the file: node and edge data are views of it,
+never copies. :func:`save_graphs` (:mod:`graphpart.interop.dgl_graphs_save`) is re-exported here.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from pathlib import Path
 
 import torch
 
-from .._io import atomic_write
-from ..errors import FormatError
 from ..graph import Graph
-from ._binary import Reader, Writer
+from ._binary import Reader
+from .dgl_graphs_save import save_graphs
+from .dgl_layout import (
+    COO,
+    COO_MAGIC,
+    CSC,
+    CSR,
+    CSR_MAGIC,
+    GRAPH_FILE_MAGIC,
+    HEADER,
+    HETERO_MAGIC,
+    IMMUTABLE_MAGIC,
+    NEW_CODE,
+    UNIT_MAGIC,
+)
 
 __all__ = ["load_graphs", "save_graphs", "GRAPH_FILE_MAGIC"]
 
 logger = logging.getLogger(__name__)
-
-GRAPH_FILE_MAGIC = 0xDD2E4FF046B4A13F
-_HETERO_MAGIC = 0xDD589FBE35224ABF
-_IMMUTABLE_MAGIC = 0xDD3C5FFE20046ABF
-_UNIT_MAGIC = 0xDD2E60F0F6B4A127
-_COO_MAGIC = 0xDD61FFD305DFF127
-_CSR_MAGIC = 0xDD6CD31205DFF127
-_NEW_CODE = 1 << 32
-_COO, _CSR, _CSC = 1, 2, 4
-_FORMATS = {"coo": _COO, "csr": _CSR, "csc": _CSC}
-_HEADER = 4096
 
 
 # ---------------------------------------------------------------------------------- reading
@@ -62,7 +45,7 @@ def _named(r: Reader, what: str) -> dict[str, torch.Tensor]:
 
 
 def _csr(r: Reader, what: str) -> tuple[int, int, torch.Tensor, torch.Tensor, torch.Tensor]:
-    r.magic(_CSR_MAGIC, f"CSR matrix ({what})")
+    r.magic(CSR_MAGIC, f"CSR matrix ({what})")
     cols, rows = r.i64("num_cols"), r.i64("num_rows")
     indptr, indices, data = (r.ndarray(f"{what} {k}") for k in ("indptr", "indices", "data"))
     r.flag("the sorted flag")
@@ -107,7 +90,7 @@ def _check_ids(r: Reader, ids: torch.Tensor, bound: int, what: str, at: int) -> 
 
 def _metagraph(r: Reader, what: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, int]:
     """An ImmutableGraph: ``(src type, dst type, edge id)`` per metaedge, and the node count."""
-    r.magic(_IMMUTABLE_MAGIC, f"ImmutableGraph ({what})")
+    r.magic(IMMUTABLE_MAGIC, f"ImmutableGraph ({what})")
     at = r.pos
     n, cols, indptr, indices, data = _csr(r, what)
     if cols != n:
@@ -117,7 +100,7 @@ def _metagraph(r: Reader, what: str) -> tuple[torch.Tensor, torch.Tensor, torch.
 
 
 def _coo(r: Reader, what: str) -> tuple[int, int, torch.Tensor, torch.Tensor]:
-    r.magic(_COO_MAGIC, f"COO matrix ({what})")
+    r.magic(COO_MAGIC, f"COO matrix ({what})")
     cols, rows = r.i64("num_cols"), r.i64("num_rows")
     row, col, data = (r.ndarray(f"{what} {k}") for k in ("row", "col", "data"))
     r.flag("row_sorted")
@@ -139,33 +122,33 @@ def _coo(r: Reader, what: str) -> tuple[int, int, torch.Tensor, torch.Tensor]:
 
 def _unit_graph(r: Reader, what: str) -> tuple[torch.Tensor, torch.Tensor, int, int]:
     """One relation: ``(src, dst, num_src, num_dst)`` in edge id order."""
-    r.magic(_UNIT_MAGIC, f"UnitGraph ({what})")
+    r.magic(UNIT_MAGIC, f"UnitGraph ({what})")
     at = r.pos
     saved, _allowed = r.i64("the saved formats"), r.i64("the allowed formats")
-    code = saved & 0xFFFFFFFF if saved & _NEW_CODE else {1: _COO, 2: _CSR, 3: _CSC}.get(saved, 0)
+    code = saved & 0xFFFFFFFF if saved & NEW_CODE else {1: COO, 2: CSR, 3: CSC}.get(saved, 0)
     if not code or code & ~7:
         raise r.fail(f"{what}: saved formats {saved:#x} name none of COO, CSR, CSC", at)
     result = None
-    for fmt in (_COO, _CSR, _CSC):
+    for fmt in (COO, CSR, CSC):
         if not code & fmt:
             continue
         _metagraph(r, f"{what} unit metagraph")
-        if fmt == _COO:
+        if fmt == COO:
             rows, cols, s, d = _coo(r, what)
             got = (s, d, rows, cols)
         else:
             rows, cols, indptr, indices, eids = _csr(r, what)
             major = torch.repeat_interleave(torch.arange(rows), torch.diff(indptr))
-            s, d = (major, indices) if fmt == _CSR else (indices, major)
+            s, d = (major, indices) if fmt == CSR else (indices, major)
             src, dst = torch.empty_like(s), torch.empty_like(d)
             src[eids], dst[eids] = s, d
-            got = (src, dst, rows, cols) if fmt == _CSR else (src, dst, cols, rows)
+            got = (src, dst, rows, cols) if fmt == CSR else (src, dst, cols, rows)
         result = result or got  # the first saved format is read; later ones repeat it
     return result
 
 
 def _hetero_graph(r: Reader, what: str) -> Graph:
-    r.magic(_HETERO_MAGIC, f"HeteroGraph ({what})")
+    r.magic(HETERO_MAGIC, f"HeteroGraph ({what})")
     msrc, mdst, meid, num_ntypes = _metagraph(r, f"{what} metagraph")
     num_etypes = r.count(f"{what} relation graphs", 8)
     if num_etypes != len(meid) or sorted(meid.tolist()) != list(range(num_etypes)):
@@ -244,12 +227,12 @@ def load_graphs(path: str | os.PathLike) -> tuple[list[Graph], dict[str, torch.T
         )
     if n > r.size // 64:
         raise r.fail(f"the file claims {n} graphs, more than its {r.size} bytes can hold", 24)
-    r.pos = _HEADER
+    r.pos = HEADER
     start = r.u64("the offset of the first graph")
     labels = _named(r, "labels")
     if start != r.pos:
         raise r.fail(
-            f"the first graph should start at byte {r.pos}, the header says {start}", _HEADER
+            f"the first graph should start at byte {r.pos}, the header says {start}", HEADER
         )
     graphs, starts = [], []
     for i in range(n):
@@ -270,137 +253,3 @@ def load_graphs(path: str | os.PathLike) -> tuple[list[Graph], dict[str, torch.T
             at,
         )
     return graphs, labels
-
-
-# ---------------------------------------------------------------------------------- writing
-def _write_csr(w: Writer, rows: int, cols: int, indptr, indices, data) -> None:
-    w.u64(_CSR_MAGIC)
-    w.i64(cols)
-    w.i64(rows)
-    for a in (indptr, indices, data):
-        w.ndarray(a)
-    w.u8(0)
-
-
-def _write_metagraph(w: Writer, n: int, src: torch.Tensor, dst: torch.Tensor) -> None:
-    order = torch.argsort(src, stable=True)  # rows by source type, edge type order within a row
-    indptr = torch.zeros(n + 1, dtype=torch.int64)
-    indptr[1:] = torch.cumsum(torch.bincount(src, minlength=n), 0)
-    w.u64(_IMMUTABLE_MAGIC)
-    _write_csr(w, n, n, indptr, dst[order], order.to(torch.int64))
-
-
-def _write_unit(
-    w: Writer, s: torch.Tensor, d: torch.Tensor, ns: int, nd: int, same: bool, code: int
-) -> None:
-    w.u64(_UNIT_MAGIC)
-    w.i64(code | _NEW_CODE)
-    w.i64(7 | _NEW_CODE)
-    unit = (
-        (torch.tensor([0]), torch.tensor([0])) if same else (torch.tensor([0]), torch.tensor([1]))
-    )
-    for fmt in (_COO, _CSR, _CSC):
-        if not code & fmt:
-            continue
-        _write_metagraph(w, 1 if same else 2, *unit)
-        if fmt == _COO:
-            w.u64(_COO_MAGIC)
-            w.i64(nd)
-            w.i64(ns)
-            w.ndarray(s)
-            w.ndarray(d)
-            w.ndarray(torch.zeros(0, dtype=torch.int64))
-            w.u8(0)
-            w.u8(0)
-            continue
-        major, minor, n_major, n_minor = (s, d, ns, nd) if fmt == _CSR else (d, s, nd, ns)
-        order = torch.argsort(major, stable=True)
-        indptr = torch.zeros(n_major + 1, dtype=torch.int64)
-        indptr[1:] = torch.cumsum(torch.bincount(major, minlength=n_major), 0)
-        _write_csr(w, n_major, n_minor, indptr, minor[order], order.to(torch.int64))
-
-
-def _write_named(w: Writer, data: dict) -> None:
-    w.u64(len(data))
-    for name, t in data.items():
-        w.string(name)
-        w.ndarray(t)
-
-
-def _write_graph(w: Writer, g: Graph, code: int) -> None:
-    ntypes, etypes = g.ntypes, g.canonical_etypes
-    w.u64(_HETERO_MAGIC)
-    tid = {t: i for i, t in enumerate(ntypes)}
-    _write_metagraph(
-        w,
-        len(ntypes),
-        torch.tensor([tid[e[0]] for e in etypes], dtype=torch.int64),
-        torch.tensor([tid[e[2]] for e in etypes], dtype=torch.int64),
-    )
-    w.u64(len(etypes))
-    for e in etypes:
-        s, d = g.edges(e)
-        _write_unit(
-            w,
-            s.to(torch.int64),
-            d.to(torch.int64),
-            g.num_nodes(e[0]),
-            g.num_nodes(e[2]),
-            e[0] == e[2],
-            code,
-        )
-    w.u64(len(ntypes))
-    for t in ntypes:
-        w.i64(g.num_nodes(t))
-    w.u64(len(ntypes))
-    for t in ntypes:
-        _write_named(w, dict(g.node_data(t).items()))
-    w.u64(len(etypes))
-    for e in etypes:
-        _write_named(w, dict(g.edge_data(e).items()))
-    w.strings(list(ntypes))
-    w.strings([e[1] for e in etypes])
-
-
-def save_graphs(
-    path: str | os.PathLike,
-    graphs: list[Graph],
-    labels: dict | None = None,
-    formats: tuple[str, ...] | list[str] = ("coo",),
-) -> None:
-    """Write graphs as ``dgl.save_graphs`` does (version 2), atomically.
-
-    ``formats`` picks the sparse matrices stored per relation (``"coo"``, ``"csr"``, ``"csc"``);
-    DGL reads any of them. Bool data is stored as uint8, as DGL stores it.
-    """
-    if isinstance(graphs, Graph):
-        graphs = [graphs]
-    bad = [f for f in formats if f not in _FORMATS]
-    if bad or not formats:
-        raise FormatError(
-            f"formats must be a non-empty subset of {sorted(_FORMATS)}, got {list(formats)}"
-        )
-    code = 0
-    for f in formats:
-        code |= _FORMATS[f]
-    with atomic_write(Path(path)) as f:
-        w = Writer(f)
-        for v in (GRAPH_FILE_MAGIC, 2, 2, len(graphs)):
-            w.u64(v)
-        f.write(bytes(_HEADER - 32))
-        w.u64(0)  # the first graph's offset: patched below, once the labels' size is known
-        _write_named(w, dict(labels or {}))
-        end = w.tell()
-        f.seek(_HEADER)
-        w.u64(end)
-        f.seek(end)
-        offsets = []
-        for g in graphs:
-            offsets.append(w.tell())
-            _write_graph(w, g, code)
-        size = 8 * (len(offsets) + 1)
-        w.u64(size)
-        w.u64(len(offsets))
-        for o in offsets:
-            w.u64(o)
-        w.u64(size)

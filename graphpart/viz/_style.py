@@ -6,7 +6,7 @@ import io
 
 import numpy as np
 
-__all__ = ["part_colors", "get_axes", "to_png", "CUT_COLOR", "fmt_count"]
+__all__ = ["part_colors", "get_axes", "to_png", "CUT_COLOR", "fmt_count", "method_name", "cut_text"]
 
 #: Cut edges are drawn in this colour (no partition uses it).
 CUT_COLOR = "#111111"
@@ -53,3 +53,16 @@ def fmt_count(x: float) -> str:
         if abs(x) >= size:
             return f"{x / size:.1f}{unit}"
     return f"{x:g}"
+
+
+def method_name(p) -> str:
+    return {"metis": "METIS", "random": "random", "custom": "custom"}.get(
+        p.part_method, p.part_method
+    )
+
+
+def cut_text(p) -> str:
+    m = p.metrics
+    if m.edge_cut is None:
+        return ""
+    return f"edge cut {m.edge_cut:,} of {m.num_edges:,} ({100 * m.edge_cut_fraction:.1f}%)"

@@ -6,37 +6,20 @@ and the title says which view is shown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..errors import GraphpartError
-from ..index import unique_int
 from ..storage.reopen import as_partitioning
 from ..structure import quotient_graph
-from ._style import CUT_COLOR, fmt_count, get_axes, part_colors
-from .layout import node_positions, sample_neighbourhood
+from ._style import CUT_COLOR, cut_text, fmt_count, get_axes, method_name, part_colors
+from .layout import sample_neighbourhood
+from .nodes import draw_nodes
 
 __all__ = ["draw_partition", "DRAW_MODES", "DEFAULT_MAX_NODES"]
 
 DRAW_MODES = ("auto", "nodes", "quotient", "sample")
 #: Above this many nodes, ``mode="auto"`` draws the quotient graph.
 DEFAULT_MAX_NODES = 1000
-_HOP_MARKERS = ("o", "s", "D", "^", "v", "p")
-_TYPE_MARKERS = ("o", "s", "^", "D", "v", "p", "h", "*")
-
-
-def _method(p) -> str:
-    return {"metis": "METIS", "random": "random", "custom": "custom"}.get(
-        p.part_method, p.part_method
-    )
-
-
-def _cut_text(p) -> str:
-    m = p.metrics
-    if m.edge_cut is None:
-        return ""
-    return f"edge cut {m.edge_cut:,} of {m.num_edges:,} ({100 * m.edge_cut_fraction:.1f}%)"
 
 
 def draw_partition(
@@ -107,7 +90,7 @@ def draw_partition(
         nodes = (
             sample_neighbourhood(p.graph, max_nodes, seed=seed, start=center) if sampled else None
         )
-        _draw_nodes(
+        draw_nodes(
             p,
             ax,
             nodes=nodes,
@@ -119,209 +102,6 @@ def draw_partition(
         )
     ax.set_axis_off()
     return ax
-
-
-@dataclass(frozen=True)
-class _Scene:
-    """What the node drawing shares between its layers: positions, which nodes are drawn,
-    colours."""
-
-    pos: np.ndarray  # (drawn nodes, 2)
-    index: np.ndarray  # node (original homogeneous id) -> row of pos, -1 when not drawn
-    shown: np.ndarray  # the drawn nodes
-    colors: np.ndarray  # one RGBA row per partition
-    size: float  # marker area
-
-    def xy(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        rows = self.index[nodes]
-        return self.pos[rows, 0], self.pos[rows, 1]
-
-
-def _scene(p, nodes: np.ndarray | None, seed: int) -> _Scene:
-    n = len(p.node_part)
-    index = np.arange(n) if nodes is None else np.full(n, -1)
-    if nodes is not None:
-        index[nodes] = np.arange(len(nodes))
-    shown = np.arange(n) if nodes is None else np.sort(np.asarray(nodes))
-    return _Scene(
-        node_positions(p.graph, seed=seed, nodes=nodes),
-        index,
-        shown,
-        part_colors(p.num_parts),
-        float(np.clip(4000 / max(len(shown), 1), 8, 160)),
-    )
-
-
-def _draw_edges(p, ax, scene: _Scene) -> None:
-    """Edges between drawn nodes, once per node pair: inside a partition faint, cut ones dashed."""
-    from matplotlib.collections import LineCollection
-
-    sh, n = p.shuffle, len(p.node_part)
-    src, dst = sh.new2old_nid[sh.src], sh.new2old_nid[sh.dst]
-    drawn = scene.index >= 0
-    both = drawn[src] & drawn[dst] & (src != dst)
-    lo, hi = np.minimum(src[both], dst[both]), np.maximum(src[both], dst[both])
-    pairs = unique_int(lo * n + hi)
-    u, v = pairs // n, pairs % n
-    cut = p.node_part[u] != p.node_part[v]
-    segs = np.stack([scene.pos[scene.index[u]], scene.pos[scene.index[v]]], axis=1)
-    inner_col = scene.colors[p.node_part[u[~cut]]].copy()
-    inner_col[:, 3] = 0.35
-    ax.add_collection(LineCollection(segs[~cut], colors=inner_col, linewidths=0.7, zorder=1))
-    ax.add_collection(
-        LineCollection(
-            segs[cut],
-            colors=CUT_COLOR,
-            linewidths=1.1,
-            linestyles=(0, (3, 2)),
-            alpha=0.75,
-            zorder=2,
-        )
-    )
-
-
-def _draw_points(p, ax, scene: _Scene, alpha: np.ndarray) -> list:
-    """The nodes, coloured by partition, one marker per node type; returns legend handles."""
-    from matplotlib.lines import Line2D
-
-    ntype, names = p.homogeneous.node_types(), p.graph.ntypes
-    fc = scene.colors[p.node_part].copy()
-    fc[:, 3] = alpha
-    for t in range(len(names)):
-        sel = scene.shown[ntype[scene.shown] == t]
-        ax.scatter(
-            *scene.xy(sel),
-            s=scene.size,
-            c=fc[sel],
-            marker=_TYPE_MARKERS[t % len(_TYPE_MARKERS)],
-            edgecolors="white",
-            linewidths=0.4,
-            zorder=3,
-        )
-    handles = [
-        Line2D([], [], ls="", marker="o", color=scene.colors[i], label=f"partition {i}")
-        for i in range(min(p.num_parts, 12))
-    ]
-    if len(names) > 1:
-        handles += [
-            Line2D(
-                [],
-                [],
-                ls="",
-                marker=_TYPE_MARKERS[t % len(_TYPE_MARKERS)],
-                color="grey",
-                label=f"type {name}",
-            )
-            for t, name in enumerate(names)
-        ]
-    return handles + [Line2D([], [], color=CUT_COLOR, ls=(0, (3, 2)), label="cut edge")]
-
-
-def _halo_of(p, part: int, hops: int) -> tuple[np.ndarray, np.ndarray]:
-    """The HALO hop of every node as ``part`` holds it (0: inner or not held), and who is held."""
-    n = len(p.node_part)
-    view = p.view(part)
-    old = p.shuffle.new2old_nid[view.nodes]
-    hop = np.zeros(n, dtype=np.int64)
-    hop[old] = view.hop
-    held = np.zeros(n, dtype=bool)
-    held[old[view.hop <= hops]] = True
-    return hop, held
-
-
-def _draw_halo_rings(
-    p, ax, scene: _Scene, part: int, hop: np.ndarray, hops: int
-) -> tuple[list, str]:
-    """A ring around each HALO node of ``part`` (one marker per hop); legend handles and a title
-    line."""
-    from matplotlib.lines import Line2D
-
-    handles = []
-    for h in range(1, hops + 1):
-        sel = scene.shown[hop[scene.shown] == h]
-        marker = _HOP_MARKERS[(h - 1) % len(_HOP_MARKERS)]
-        ax.scatter(
-            *scene.xy(sel),
-            s=scene.size * 2.6,
-            facecolors="none",
-            edgecolors=scene.colors[part],
-            linewidths=2.0,
-            marker=marker,
-            zorder=4,
-        )
-        handles.append(
-            Line2D(
-                [],
-                [],
-                ls="",
-                marker=marker,
-                mfc="none",
-                mec=scene.colors[part],
-                mew=2,
-                label=f"HALO of {part}, hop {h}",
-            )
-        )
-    num_halo = int(np.count_nonzero((hop > 0) & (hop <= hops)))
-    line = (
-        f"partition {part}: {int(np.sum(p.node_part == part)):,} inner + "
-        f"{num_halo:,} HALO nodes within {hops} hop{'s' if hops != 1 else ''}"
-    )
-    return handles, line
-
-
-def _draw_star(ax, scene: _Scene, node: int) -> list:
-    from matplotlib.lines import Line2D
-
-    if scene.index[node] < 0:
-        return []
-    ax.scatter(
-        *scene.xy(np.array([node])),
-        s=scene.size * 5,
-        marker="*",
-        c="gold",
-        edgecolors="black",
-        linewidths=1.0,
-        zorder=5,
-    )
-    return [Line2D([], [], ls="", marker="*", color="gold", mec="black", label=f"node {node}")]
-
-
-def _draw_nodes(
-    p,
-    ax,
-    *,
-    nodes: np.ndarray | None,
-    halo_of: int | None,
-    hops: int,
-    highlight: int | None,
-    seed: int,
-    legend: bool,
-) -> None:
-    """Every node (or the sampled ``nodes``), its edges, one partition's HALO, a starred node."""
-    n = len(p.node_part)
-    scene = _scene(p, nodes, seed)
-    _draw_edges(p, ax, scene)
-    lines = [f"{_method(p)}, {p.num_parts} partitions: {n:,} nodes, {_cut_text(p)}"]
-    if nodes is not None:
-        lines.append(f"sampled neighbourhood: {len(nodes):,} of {n:,} nodes drawn")
-    alpha = np.ones(n)
-    if halo_of is not None:
-        hop, held = _halo_of(p, halo_of, hops)
-        alpha[~held] = 0.18
-    handles = _draw_points(p, ax, scene, alpha)
-    if halo_of is not None:
-        rings, line = _draw_halo_rings(p, ax, scene, halo_of, hop, hops)
-        handles += rings
-        lines.append(line)
-    if highlight is not None:
-        handles += _draw_star(ax, scene, int(highlight))
-    if legend:
-        ax.legend(
-            handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8
-        )
-    ax.set_title("\n".join(lines), fontsize=10)
-    ax.set_aspect("equal")
-    ax.autoscale_view()
 
 
 def _draw_quotient(p, ax, n: int, max_nodes: int) -> None:
@@ -376,7 +156,7 @@ def _draw_quotient(p, ax, n: int, max_nodes: int) -> None:
             fontsize=9,
         )
     ax.set_title(
-        f"{_method(p)}, {p.num_parts} partitions: {n:,} nodes, {_cut_text(p)}\n"
+        f"{method_name(p)}, {p.num_parts} partitions: {n:,} nodes, {cut_text(p)}\n"
         f"quotient graph ({n:,} nodes > {max_nodes:,}): circle area = nodes, "
         "line width = cut edges",
         fontsize=10,
