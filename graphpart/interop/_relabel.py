@@ -260,21 +260,3 @@ class Relabeled:
                 )
             )
         return out
-
-    def config(self, graph_name: str, num_hops: int) -> dict:
-        """What ``read_config`` returns for a graphpart/DGL config, for these partitions."""
-        ets = [":".join(e) for e in self.etypes]
-        return {
-            "graph_name": graph_name,
-            "num_parts": self.num_parts,
-            "halo_hops": num_hops,
-            "num_nodes": int(self.node_bounds[-1, -1, 1]) if self.node_bounds.size else 0,
-            "num_edges": int(self.edge_bounds[-1, -1, 1]) if self.edge_bounds.size else 0,
-            "ntypes": {t: i for i, t in enumerate(self.ntypes)},
-            "etypes": {e: i for i, e in enumerate(ets)},
-            "_node_bounds": self.node_bounds,
-            "_edge_bounds": self.edge_bounds,
-            "_ntypes": list(self.ntypes),
-            "_etypes": ets,
-            "part_method": self.source,
-        }

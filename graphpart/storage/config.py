@@ -29,6 +29,7 @@ __all__ = [
     "check_out_path",
     "graphbolt_meta",
     "book_from_config",
+    "config_of",
     "FORMAT_VERSION",
 ]
 
@@ -284,6 +285,25 @@ def _is_config(p: Path) -> bool:
         return json.loads(p.read_text()).get("format") == "graphpart"
     except (OSError, ValueError, AttributeError):
         return False
+
+
+def config_of(
+    graph_name: str,
+    part_method: str,
+    num_hops: int,
+    node_bounds: np.ndarray,
+    edge_bounds: np.ndarray,
+    ntypes: list[str],
+    etypes: list[str],
+) -> dict:
+    """What :func:`read_config` returns, for partitions known by their blocks alone (a PyG or GLT
+    folder: there is no config file)."""
+    cfg = build_config(
+        graph_name, part_method, num_hops, 1, node_bounds, edge_bounds, ntypes, etypes
+    )
+    cfg.update(_node_bounds=node_bounds, _edge_bounds=edge_bounds, _ntypes=ntypes, _etypes=etypes)
+    cfg["_balance_loads"] = {}
+    return cfg
 
 
 def book_from_config(cfg: dict, part_id: int) -> RangePartitionBook:

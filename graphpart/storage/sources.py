@@ -34,7 +34,7 @@ from ..interop.glt import is_glt_folder, read_glt
 from ..interop.graphbolt import load_graphbolt
 from ..interop.pyg import is_pyg_folder, read_pyg
 from ..partitioning.book import RangePartitionBook
-from .config import book_from_config, part_files, read_config
+from .config import book_from_config, config_of, part_files, read_config
 from .files import read_feats_file, read_graph_file, sniff
 
 __all__ = ["PartitionSource", "open_partitions", "detect_format", "FORMAT_NAMES"]
@@ -236,7 +236,15 @@ def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionS
     if is_pyg_folder(path) or is_glt_folder(path):
         fmt = "pyg" if is_pyg_folder(path) else "glt"
         view, loader = (read_pyg if fmt == "pyg" else read_glt)(path)
-        cfg = view.config(path.name if path.name.isidentifier() else "graph", 1)
+        cfg = config_of(
+            path.name if path.name.isidentifier() else "graph",
+            view.source,
+            1,
+            view.node_bounds,
+            view.edge_bounds,
+            list(view.ntypes),
+            [":".join(e) for e in view.etypes],
+        )
         source = PartitionSource(path, fmt, cfg, (view, loader))
     else:
         config = _config_path(path)
