@@ -9,12 +9,15 @@ the in-memory reshuffle uses: partition-major, then node type, then original id.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import torch
 
 from ..index import block_bounds, group_order
+from ..partitioning.book import RangePartitionBook
 
 __all__ = ["NodeMaps"]
 
@@ -86,17 +89,19 @@ class NodeMaps:
 
     def describe(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(partition, node type, type-wise original id)`` of new homogeneous ids ``nodes``."""
-        num_types = len(self.ntypes)
-        starts = self.bounds[:, :, 0].ravel()
-        block = np.searchsorted(starts, nodes, side="right") - 1  # last block starting at or before
-        part, ntype = np.divmod(block, num_types)
+        book = self.book
+        ids = torch.from_numpy(np.ascontiguousarray(nodes, dtype=np.int64))
+        part = book.nid2partid(ids).numpy()
+        ntype, typed_new = (x.numpy() for x in book.map_to_per_ntype(ids))
         orig = np.empty(len(nodes), dtype=np.int64)
-        before = np.cumsum(self.counts, axis=0) - self.counts
-        for ti in range(num_types):  # a loop over node types, not nodes
+        for ti in range(len(self.ntypes)):  # a loop over node types, not nodes
             sel = np.flatnonzero(ntype == ti)
-            if len(sel):
-                p = part[sel]
-                orig[sel] = self._load(ti, "order")[
-                    nodes[sel] - self.bounds[p, ti, 0] + before[p, ti]
-                ]
+            if len(sel):  # type-wise new ids follow the order the type's nodes were grouped in
+                orig[sel] = self._load(ti, "order")[typed_new[sel]]
         return part, ntype, orig
+
+    @functools.cached_property
+    def book(self) -> RangePartitionBook:
+        """The partition book of the new node ids (no edges)."""
+        no_edges = np.zeros((self.num_parts, 0, 2), dtype=np.int64)
+        return RangePartitionBook.from_bounds(0, self.bounds, no_edges, list(self.ntypes), [])
