@@ -32,6 +32,9 @@ __all__ = ["metis_csr", "metis_assignment", "metis_trainers", "MetisOptions", "D
 logger = logging.getLogger(__name__)
 #: Rounds of full-graph refinement after METIS saw a sample.
 DEFAULT_REFINE_ROUNDS = 8
+#: The refinement stops once a round lowers the cut by less than this share of it (a user who asks
+#: for many rounds gets the ones that pay: on R-MAT scale 20 the 12th round still gains ~0.05%).
+REFINE_MIN_GAIN = 2e-4
 #: Refinement keeps an int64 table of nodes x parts (2 GiB at this size) and is skipped above it.
 _REFINE_MAX_CELLS = 1 << 28
 
@@ -182,7 +185,8 @@ def metis_assignment(
     part = _metis_connected(xadj, adjncy, num_parts, vwgt, ub, options, recursive)
     fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng)
     if refine:
-        part = refine_assignment(src, dst, part, num_parts, vwgt, cls, ub, rng, rounds=refine_rounds)
+        part = refine_assignment(src, dst, part, num_parts, vwgt, cls, ub, rng, rounds=refine_rounds,
+                                 min_gain=REFINE_MIN_GAIN)
     return part
 
 
