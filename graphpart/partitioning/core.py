@@ -28,7 +28,7 @@ from .reshuffle import Reshuffle, reshuffle
 __all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
 
 #: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform, see metis_csr).
-DEFAULT_METIS_MAX_EDGES = 700_000
+DEFAULT_METIS_MAX_EDGES = 1_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -248,11 +248,11 @@ def partition(
     metis_options : MetisOptions, optional
         METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``).
     metis_max_edges : int or None
-        METIS sees a random sample of about this many edges (default 700,000;
+        METIS sees a random sample of about this many edges (default 1,000,000;
         ``None`` gives it every edge); graphs below the budget are not affected.
         With ``balance_edges`` the sample is degree-aware (every node keeps about
-        the same number of its edges, all of them when it has few), otherwise
-        uniform. On large power-law graphs the sample partitions several times
+        the same number of its edges, all of them when it has few) and keeps 70% of
+        the budget, otherwise uniform. On large power-law graphs the sample partitions several times
         faster, and the refinement below recovers the cut; on large meshes pass ``None``.
     metis_refine_rounds : int
         After METIS saw a sample: rounds of refinement on every edge (moves that lower
