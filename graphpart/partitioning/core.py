@@ -251,8 +251,8 @@ def partition(
         METIS sees a random sample of about this many edges (default 1,000,000;
         ``None`` gives it every edge); graphs below the budget are not affected.
         With ``balance_edges`` the sample is degree-aware (every node keeps about
-        the same number of its edges, all of them when it has few) and keeps 70% of
-        the budget, otherwise uniform. On large power-law graphs the sample partitions several times
+        the same number of its edges, all of them when it has few), otherwise
+        uniform. On large power-law graphs the sample partitions several times
         faster, and the refinement below recovers the cut; on large meshes pass ``None``.
     metis_refine_rounds : int
         After METIS saw a sample: rounds of refinement on every edge (moves that lower
@@ -290,8 +290,9 @@ def partition(
                 raise GraphpartError(
                     f"METIS balances every node type of a heterograph, but node type(s) {small} have fewer "
                     f"nodes than the {total_parts} parts; use part_method='random', or pass balance_ntypes")
-            kwargs = dict(balance_ntypes=classes, balance_edges=bool(balance_edges), objtype=objtype,
-                          recursive=recursive, options=metis_options, max_edges=metis_max_edges,
+            kwargs = dict(balance_ntypes=classes, balance_edges=bool(balance_edges),
+                          objtype=objtype, recursive=recursive, options=metis_options,
+                          max_edges=metis_max_edges,
                           refine_rounds=check_count(metis_refine_rounds, "metis_refine_rounds"))
             # machines first (balanced as METIS allows), then each machine's trainers inside it
             trainer = metis_assignment(homo.src, homo.dst, n, num_parts, seed=rng, **kwargs)

@@ -118,7 +118,8 @@ def test_exchange_stops_once_a_round_gains_too_little():
     cap = np.array([1.05 * n / 4])
 
     def run(**kw):
-        return exchange(_Edges(src, dst, n, 4), part, w, cap, np.random.default_rng(1), conn=None, **kw)
+        edges = _Edges(src, dst, n, 4)
+        return exchange(edges, part, w, cap, np.random.default_rng(1), **kw)
 
     # every round gains less than the whole cut: min_gain=1 stops after the first round
     assert np.array_equal(run(rounds=10, min_gain=1.0), run(rounds=1))

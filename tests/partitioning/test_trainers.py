@@ -38,7 +38,8 @@ def hetero_sbm(seed: int = 0, blocks: int = 32, size: int = 300) -> gp.Graph:
     counts = {NAMES[t]: int((ntype == t).sum()) for t in range(3)}
     papers = block[ntype == 0]
     train = torch.from_numpy(rng.random(counts["paper"]) < np.where(papers % 3 == 0, 0.4, 0.2))
-    return gp.Graph.from_typed_edges(edges, num_nodes=counts, ndata={"paper": {"train_mask": train}})
+    ndata = {"paper": {"train_mask": train}}
+    return gp.Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata)
 
 
 def _worst(parts: torch.Tensor, groups: int, per: int = 1) -> float:
