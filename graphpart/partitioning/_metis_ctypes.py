@@ -26,9 +26,19 @@ _STATUS = {-2: "input error", -3: "out of memory", -4: "error"}
 
 # Indices into the options array (metis.h, mirrored by pymetis.options_indices).
 OPTION_INDEX = {
-    "objtype": 1, "ctype": 2, "iptype": 3, "rtype": 4, "dbglvl": 5, "niter": 6,
-    "ncuts": 7, "seed": 8, "no2hop": 9, "minconn": 10, "contig": 11,
-    "ufactor": 16, "numbering": 17,
+    "objtype": 1,
+    "ctype": 2,
+    "iptype": 3,
+    "rtype": 4,
+    "dbglvl": 5,
+    "niter": 6,
+    "ncuts": 7,
+    "seed": 8,
+    "no2hop": 9,
+    "minconn": 10,
+    "contig": 11,
+    "ufactor": 16,
+    "numbering": 17,
 }
 _OBJTYPE = {"cut": 0, "vol": 1}
 _CTYPE = {"rm": 0, "shem": 1}
@@ -72,10 +82,15 @@ class MetisOptions:
             raise GraphpartError(f"ctype must be 'rm' or 'shem', got {self.ctype!r}")
         for name in ("niter", "ncuts", "ufactor", "seed"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
-                                      or value < (1 if name in ("niter", "ncuts") else 0)):
-                raise GraphpartError(f"METIS option {name} must be a non-negative int "
-                                     f"(niter, ncuts >= 1), got {value!r}")
+            if value is not None and (
+                not isinstance(value, (int, np.integer))
+                or isinstance(value, bool)
+                or value < (1 if name in ("niter", "ncuts") else 0)
+            ):
+                raise GraphpartError(
+                    f"METIS option {name} must be a non-negative int "
+                    f"(niter, ncuts >= 1), got {value!r}"
+                )
 
     def to_array(self) -> np.ndarray:
         """The METIS options array (``idx_t[METIS_NOPTIONS]``)."""
@@ -161,7 +176,9 @@ def part_graph(
         if vwgt.ndim == 1:
             vwgt = vwgt[:, None]
         if vwgt.ndim != 2 or vwgt.shape[0] != n:
-            raise GraphpartError(f"vertex weights must have shape ({n},) or ({n}, ncon), got {vwgt.shape}")
+            raise GraphpartError(
+                f"vertex weights must have shape ({n},) or ({n}, ncon), got {vwgt.shape}"
+            )
         ncon = vwgt.shape[1]
         vwgt = np.ascontiguousarray(vwgt)
     if adjwgt is not None:
@@ -177,9 +194,22 @@ def part_graph(
     objval = np.zeros(1, dtype=IDX)
     fn = _lib().METIS_PartGraphRecursive if recursive else _lib().METIS_PartGraphKway
     status = fn(
-        _ptr(nvtxs_c), _ptr(ncon_c), _ptr(xadj), _ptr(adjncy), _ptr(vwgt), None, _ptr(adjwgt),
-        _ptr(nparts_c), None, _ptr(ubvec), _ptr(opts), _ptr(objval), _ptr(part),
+        _ptr(nvtxs_c),
+        _ptr(ncon_c),
+        _ptr(xadj),
+        _ptr(adjncy),
+        _ptr(vwgt),
+        None,
+        _ptr(adjwgt),
+        _ptr(nparts_c),
+        None,
+        _ptr(ubvec),
+        _ptr(opts),
+        _ptr(objval),
+        _ptr(part),
     )
     if status != METIS_OK:
-        raise GraphpartError(f"METIS failed ({_STATUS.get(status, status)}) on a graph of {n} nodes")
+        raise GraphpartError(
+            f"METIS failed ({_STATUS.get(status, status)}) on a graph of {n} nodes"
+        )
     return int(objval[0]), part

@@ -74,7 +74,9 @@ def check_assignment(
                 f"a dict assignment needs exactly the node types {ntypes}; "
                 f"unknown: {unknown}, missing: {missing}"
             )
-        parts = [_as_parts(assignment[t], int(c), f"assignment[{t!r}]") for t, c in zip(ntypes, counts)]
+        parts = [
+            _as_parts(assignment[t], int(c), f"assignment[{t!r}]") for t, c in zip(ntypes, counts)
+        ]
         arr = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     else:
         arr = _as_parts(assignment, int(counts.sum()), "assignment")

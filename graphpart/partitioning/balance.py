@@ -29,8 +29,15 @@ from ..errors import GraphpartError
 from ..graph import Graph
 from ..homogeneous import HomogeneousGraph
 
-__all__ = ["class_ids", "classes_by_type", "balance_classes", "field_balance", "balance_weights",
-           "fill_isolated", "water_fill"]
+__all__ = [
+    "class_ids",
+    "classes_by_type",
+    "balance_classes",
+    "field_balance",
+    "balance_weights",
+    "fill_isolated",
+    "water_fill",
+]
 
 
 def class_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
@@ -56,8 +63,10 @@ def class_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
 def _as_values(x: object, what: str) -> np.ndarray:
     arr = x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
     if arr.ndim != 1 or arr.dtype.kind not in "biu":
-        raise GraphpartError(f"{what} must be one bool/int value per node (a one-dimensional bool or int "
-                             f"array), got dtype {arr.dtype} and shape {arr.shape}")
+        raise GraphpartError(
+            f"{what} must be one bool/int value per node (a one-dimensional bool or int "
+            f"array), got dtype {arr.dtype} and shape {arr.shape}"
+        )
     return arr
 
 
@@ -68,8 +77,12 @@ def _labelled(arr: np.ndarray, prefix: str = "") -> tuple[np.ndarray, int, list[
     return cls, ncls, [f"{prefix}{v}" for v in values.tolist()]
 
 
-def classes_by_type(ntypes: Sequence[str], counts: Sequence[int], values: Mapping[str, object],
-                    what: str = "balance_ntypes") -> tuple[np.ndarray, tuple[str, ...]]:
+def classes_by_type(
+    ntypes: Sequence[str],
+    counts: Sequence[int],
+    values: Mapping[str, object],
+    what: str = "balance_ntypes",
+) -> tuple[np.ndarray, tuple[str, ...]]:
     """Balance classes of the nodes of several types: each type's values (``"t:value"``), or the
     type as one class (``"t"``) where ``values`` has none; nodes in homogeneous id order.
 
@@ -84,8 +97,9 @@ def classes_by_type(ntypes: Sequence[str], counts: Sequence[int], values: Mappin
         if t in values:
             arr = _as_values(values[t], f"{what}[{t!r}]")
             if len(arr) != n:
-                raise GraphpartError(f"{what}[{t!r}] must have one value per {t!r} node "
-                                     f"({n}), got {len(arr)}")
+                raise GraphpartError(
+                    f"{what}[{t!r}] must have one value per {t!r} node ({n}), got {len(arr)}"
+                )
             cls, ncls, names = _labelled(arr, f"{t}:")
             parts.append(cls + next_class)
             labels += names
@@ -97,8 +111,9 @@ def classes_by_type(ntypes: Sequence[str], counts: Sequence[int], values: Mappin
     return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), tuple(labels)
 
 
-def balance_classes(g: Graph, balance_ntypes: object,
-                    homo: HomogeneousGraph | None = None) -> tuple[np.ndarray | None, tuple[str, ...]]:
+def balance_classes(
+    g: Graph, balance_ntypes: object, homo: HomogeneousGraph | None = None
+) -> tuple[np.ndarray | None, tuple[str, ...]]:
     """The balance class of every node (homogeneous ids), as DGL builds it, and a label per class.
 
     ``None`` balances nothing on a homogeneous graph and each node type on a heterograph; an
@@ -120,12 +135,16 @@ def balance_classes(g: Graph, balance_ntypes: object,
     if isinstance(balance_ntypes, Mapping):
         unknown = sorted(set(map(str, balance_ntypes)) - set(g.ntypes))
         if unknown:
-            raise GraphpartError(f"balance_ntypes has unknown node types {unknown}; known: {g.ntypes}")
+            raise GraphpartError(
+                f"balance_ntypes has unknown node types {unknown}; known: {g.ntypes}"
+            )
         return classes_by_type(g.ntypes, counts, balance_ntypes)
     arr = _as_values(balance_ntypes, "balance_ntypes")
     if len(arr) != homo.num_nodes:
-        raise GraphpartError(f"balance_ntypes must have one value per node ({homo.num_nodes}), got "
-                             f"{len(arr)}; for a heterograph pass a dict {{ntype: array}}")
+        raise GraphpartError(
+            f"balance_ntypes must have one value per node ({homo.num_nodes}), got "
+            f"{len(arr)}; for a heterograph pass a dict {{ntype: array}}"
+        )
     cls, _, labels = _labelled(arr)
     return cls, tuple(labels)
 
@@ -174,7 +193,9 @@ def balance_weights(
     if balance_ntypes is None:
         if not balance_edges:
             return None, None
-        return np.stack([np.ones(num_nodes, dtype=np.int64), in_degrees.astype(np.int64)], axis=1), None
+        return np.stack(
+            [np.ones(num_nodes, dtype=np.int64), in_degrees.astype(np.int64)], axis=1
+        ), None
     cls, ncls = class_ids(np.asarray(balance_ntypes))
     rows = np.arange(num_nodes)
     w = np.zeros((num_nodes, ncls * (2 if balance_edges else 1)), dtype=np.int64)
@@ -201,7 +222,11 @@ def water_fill(current: np.ndarray, m: int) -> np.ndarray:
 
 
 def fill_isolated(
-    part: np.ndarray, isolated: np.ndarray, cls: np.ndarray | None, num_parts: int, rng: np.random.Generator
+    part: np.ndarray,
+    isolated: np.ndarray,
+    cls: np.ndarray | None,
+    num_parts: int,
+    rng: np.random.Generator,
 ) -> None:
     """Assign the ``isolated`` nodes in place, class by class, to the emptiest parts.
 

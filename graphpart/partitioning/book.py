@@ -35,7 +35,11 @@ class _Ranges:
         typed_start = np.cumsum(sizes, axis=0) - sizes
         self.typed_start = torch.from_numpy(typed_start.reshape(-1).copy())
         self.type_counts = sizes.sum(axis=0)
-        self.part_ends = torch.from_numpy(self.bounds[:, -1, 1].copy()) if t else torch.zeros(k, dtype=torch.int64)
+        self.part_ends = (
+            torch.from_numpy(self.bounds[:, -1, 1].copy())
+            if t
+            else torch.zeros(k, dtype=torch.int64)
+        )
         self.total = int(self.part_ends[-1]) if k else 0
 
     def type_id(self, name: str | None) -> int | None:
@@ -44,7 +48,9 @@ class _Ranges:
         try:
             return self.types.index(name)
         except ValueError:
-            raise UnknownTypeError(f"unknown {self.what} type {name!r}; known: {self.types}") from None
+            raise UnknownTypeError(
+                f"unknown {self.what} type {name!r}; known: {self.types}"
+            ) from None
 
     def homo(self, ids: IdArray, type_name: str | None) -> torch.Tensor:
         ids = as_id_tensor(ids, f"{self.what} ids")
@@ -87,8 +93,10 @@ class _Ranges:
         outside = (homo < start) | (homo >= end)
         if bool(outside.any()):
             bad = int(homo[outside][0])
-            raise IDRangeError(f"{self.what} {bad} (homogeneous id) is not owned by partition {p}, "
-                               f"which owns [{start}, {end})")
+            raise IDRangeError(
+                f"{self.what} {bad} (homogeneous id) is not owned by partition {p}, "
+                f"which owns [{start}, {end})"
+            )
         return homo - start
 
     def _check_part(self, p: int) -> None:
@@ -96,8 +104,10 @@ class _Ranges:
 
     def _check(self, ids: torch.Tensor, upper: int, kind: str) -> None:
         if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= upper):
-            raise IDRangeError(f"{self.what} ids must lie in [0, {upper}) ({kind} ids), "
-                               f"got values from {int(ids.min())} to {int(ids.max())}")
+            raise IDRangeError(
+                f"{self.what} ids must lie in [0, {upper}) ({kind} ids), "
+                f"got values from {int(ids.min())} to {int(ids.max())}"
+            )
 
 
 class RangePartitionBook:
@@ -127,8 +137,12 @@ class RangePartitionBook:
         etypes = dict(etypes or {t: i for i, t in enumerate(edge_map)})
         self._ntypes = sorted(ntypes, key=ntypes.get)
         self._etypes = sorted(etypes, key=etypes.get)
-        nb = np.stack([np.asarray(node_map[t], dtype=np.int64).reshape(-1, 2) for t in self._ntypes], axis=1)
-        eb = np.stack([np.asarray(edge_map[t], dtype=np.int64).reshape(-1, 2) for t in self._etypes], axis=1)
+        nb = np.stack(
+            [np.asarray(node_map[t], dtype=np.int64).reshape(-1, 2) for t in self._ntypes], axis=1
+        )
+        eb = np.stack(
+            [np.asarray(edge_map[t], dtype=np.int64).reshape(-1, 2) for t in self._etypes], axis=1
+        )
         self._nodes = _Ranges(nb, self._ntypes, "node")
         self._edges = _Ranges(eb, self._etypes, "edge")
         self.part_id = int(part_id)
@@ -164,7 +178,9 @@ class RangePartitionBook:
         """One dict per partition: ``machine_id``, ``num_nodes``, ``num_edges`` (owned)."""
         n = self._nodes.bounds[:, -1, 1] - self._nodes.bounds[:, 0, 0]
         e = self._edges.bounds[:, -1, 1] - self._edges.bounds[:, 0, 0]
-        return [{"machine_id": p, "num_nodes": int(n[p]), "num_edges": int(e[p])} for p in range(len(n))]
+        return [
+            {"machine_id": p, "num_nodes": int(n[p]), "num_edges": int(e[p])} for p in range(len(n))
+        ]
 
     def _etype(self, etype: object) -> str | None:
         if etype is None:
@@ -214,5 +230,7 @@ class RangePartitionBook:
         return self._edges.homo(ids, self._etype(etype))
 
     def __repr__(self) -> str:
-        return (f"RangePartitionBook(part_id={self.part_id}, num_partitions={self.num_partitions()}, "
-                f"ntypes={self._ntypes}, etypes={self._etypes})")
+        return (
+            f"RangePartitionBook(part_id={self.part_id}, num_partitions={self.num_partitions()}, "
+            f"ntypes={self._ntypes}, etypes={self._etypes})"
+        )

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from .._report import Report
 from .._check import check_count, check_part_id
 from .._random import check_random_state
+from .._report import Report
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..graph import Graph
@@ -19,9 +19,9 @@ from ..homogeneous import HomogeneousGraph, to_typed
 from ..measures import PartitionMetrics, partition_metrics
 from ..typing import Seed
 from .assignment import check_assignment, check_num_parts, random_assignment
+from .balance import balance_classes
 from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
-from .balance import balance_classes
 from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, metis_assignment, metis_trainers
 from .reshuffle import Reshuffle, reshuffle
 
@@ -79,19 +79,27 @@ class Partitioning:
         if self.graph.is_homogeneous:
             return t
         off = self.homogeneous.node_offsets
-        return {nt: t[off[i]:off[i + 1]] for i, nt in enumerate(self.graph.ntypes)}
+        return {nt: t[off[i] : off[i + 1]] for i, nt in enumerate(self.graph.ntypes)}
 
     @functools.cached_property
     def orig_nids(self) -> torch.Tensor | dict[str, torch.Tensor]:
         """``orig[new] = old`` node ids, as DGL's ``return_mapping`` (type-wise for heterographs)."""
-        return self._orig(self.shuffle.new2old_nid, self.shuffle.node_bounds, self.homogeneous.node_offsets,
-                          self.graph.ntypes)
+        return self._orig(
+            self.shuffle.new2old_nid,
+            self.shuffle.node_bounds,
+            self.homogeneous.node_offsets,
+            self.graph.ntypes,
+        )
 
     @functools.cached_property
     def orig_eids(self) -> torch.Tensor | dict[str, torch.Tensor]:
         """``orig[new] = old`` edge ids (dict keyed by canonical edge type for heterographs)."""
-        return self._orig(self.shuffle.new2old_eid, self.shuffle.edge_bounds, self.homogeneous.edge_offsets,
-                          self.graph.canonical_etypes)
+        return self._orig(
+            self.shuffle.new2old_eid,
+            self.shuffle.edge_bounds,
+            self.homogeneous.edge_offsets,
+            self.graph.canonical_etypes,
+        )
 
     def _orig(self, new2old, bounds, offsets, types) -> torch.Tensor | dict:
         if self.graph.is_homogeneous:
@@ -112,8 +120,13 @@ class Partitioning:
         etypes = [etype_str(e) for e in self.graph.canonical_etypes]
         node_map = {t: self.shuffle.node_bounds[:, i] for i, t in enumerate(ntypes)}
         edge_map = {t: self.shuffle.edge_bounds[:, i] for i, t in enumerate(etypes)}
-        return RangePartitionBook(part_id, node_map, edge_map,
-                                  {t: i for i, t in enumerate(ntypes)}, {t: i for i, t in enumerate(etypes)})
+        return RangePartitionBook(
+            part_id,
+            node_map,
+            edge_map,
+            {t: i for i, t in enumerate(ntypes)},
+            {t: i for i, t in enumerate(etypes)},
+        )
 
     # ------------------------------------------------------------ partitions
     @functools.cached_property
@@ -131,10 +144,26 @@ class Partitioning:
         v = self.view(part_id)
         ntype, orig_n = to_typed(self.shuffle.new2old_nid[v.nodes], self.homogeneous.node_offsets)
         etype, orig_e = to_typed(self.shuffle.new2old_eid[v.eids], self.homogeneous.edge_offsets)
-        ndata, edata = local_data(v, self.shuffle.node_part()[v.nodes], ntype, orig_n, etype, orig_e,
-                                  not self.graph.is_homogeneous)
-        tensors = [{k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in d.items()} for d in (ndata, edata)]
-        return len(v.nodes), torch.from_numpy(v.src), torch.from_numpy(v.dst), tensors[0], tensors[1]
+        ndata, edata = local_data(
+            v,
+            self.shuffle.node_part()[v.nodes],
+            ntype,
+            orig_n,
+            etype,
+            orig_e,
+            not self.graph.is_homogeneous,
+        )
+        tensors = [
+            {k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in d.items()}
+            for d in (ndata, edata)
+        ]
+        return (
+            len(v.nodes),
+            torch.from_numpy(v.src),
+            torch.from_numpy(v.dst),
+            tensors[0],
+            tensors[1],
+        )
 
     def local_graph(self, part_id: int) -> Graph:
         """The graph of one partition, built on demand, with DGL's node and edge data.
@@ -191,9 +220,11 @@ class Partitioning:
         return self.metrics.report()
 
     def __repr__(self) -> str:
-        return (f"Partitioning(num_parts={self.num_parts}, part_method={self.part_method!r}, "
-                f"num_hops={self.num_hops}, num_nodes={len(self.node_part)}, "
-                f"num_edges={len(self.shuffle.new2old_eid)})")
+        return (
+            f"Partitioning(num_parts={self.num_parts}, part_method={self.part_method!r}, "
+            f"num_hops={self.num_hops}, num_nodes={len(self.node_part)}, "
+            f"num_edges={len(self.shuffle.new2old_eid)})"
+        )
 
 
 def partition(
@@ -289,25 +320,54 @@ def partition(
                 small = [t for t, c in zip(g.ntypes, counts) if c < total_parts]
                 raise GraphpartError(
                     f"METIS balances every node type of a heterograph, but node type(s) {small} have fewer "
-                    f"nodes than the {total_parts} parts; use part_method='random', or pass balance_ntypes")
-            kwargs = dict(balance_ntypes=classes, balance_edges=bool(balance_edges),
-                          objtype=objtype, recursive=recursive, options=metis_options,
-                          max_edges=metis_max_edges,
-                          refine_rounds=check_count(metis_refine_rounds, "metis_refine_rounds"))
+                    f"nodes than the {total_parts} parts; use part_method='random', or pass balance_ntypes"
+                )
+            kwargs = dict(
+                balance_ntypes=classes,
+                balance_edges=bool(balance_edges),
+                objtype=objtype,
+                recursive=recursive,
+                options=metis_options,
+                max_edges=metis_max_edges,
+                refine_rounds=check_count(metis_refine_rounds, "metis_refine_rounds"),
+            )
             # machines first (balanced as METIS allows), then each machine's trainers inside it
             trainer = metis_assignment(homo.src, homo.dst, n, num_parts, seed=rng, **kwargs)
             if trainers > 1:
-                trainer = metis_trainers(homo.src, homo.dst, trainer, num_parts, trainers, seed=rng,
-                                         **kwargs)
+                trainer = metis_trainers(
+                    homo.src, homo.dst, trainer, num_parts, trainers, seed=rng, **kwargs
+                )
         else:
-            raise GraphpartError(f"part_method must be 'metis', 'random' or an assignment, got {part_method!r}")
+            raise GraphpartError(
+                f"part_method must be 'metis', 'random' or an assignment, got {part_method!r}"
+            )
         method = part_method
     else:
         trainer = check_assignment(part_method, counts, g.ntypes, total_parts)
         method = "custom"
     node_part = trainer // trainers
-    shuffle = reshuffle(node_part, homo.ntype, homo.src, homo.dst, homo.etype, num_parts,
-                        len(g.ntypes), len(g.canonical_etypes))
+    shuffle = reshuffle(
+        node_part,
+        homo.ntype,
+        homo.src,
+        homo.dst,
+        homo.etype,
+        num_parts,
+        len(g.ntypes),
+        len(g.canonical_etypes),
+    )
     homo = replace(homo, src=None, dst=None)  # the shuffle holds the edges from here on
-    return Partitioning(g, num_parts, num_hops, trainers, method, node_part, trainer, shuffle,
-                        classes, bool(balance_edges), homo, labels)
+    return Partitioning(
+        g,
+        num_parts,
+        num_hops,
+        trainers,
+        method,
+        node_part,
+        trainer,
+        shuffle,
+        classes,
+        bool(balance_edges),
+        homo,
+        labels,
+    )

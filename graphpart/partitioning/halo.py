@@ -100,12 +100,14 @@ class HaloBuilder:
             return self._finish(p, inner, [], eids, len(eids))
         owned_src = r.src[es:ee]
         frontier = unique_int(owned_src[(owned_src < start) | (owned_src >= end)])
-        out_eids = self._cross[self._cross_ptr[p]:self._cross_ptr[p + 1]]
+        out_eids = self._cross[self._cross_ptr[p] : self._cross_ptr[p + 1]]
         out_dst = unique_int(r.dst[out_eids])
         seen = self._seen
         seen[inner] = True
         seen[frontier] = True
-        out_only = out_dst[~seen[out_dst]]  # out-neighbours are one hop away too, whatever later hops find
+        out_only = out_dst[
+            ~seen[out_dst]
+        ]  # out-neighbours are one hop away too, whatever later hops find
         seen[out_only] = True
         layers = [frontier]
         extra = [out_eids]
@@ -125,10 +127,17 @@ class HaloBuilder:
         halo_eids = unique_int(np.concatenate(extra)) if extra else np.zeros(0, dtype=np.int64)
         return self._finish(p, inner, layers, np.concatenate([owned, halo_eids]), len(owned))
 
-    def _finish(self, p: int, inner: np.ndarray, layers: list[np.ndarray], eids: np.ndarray,
-                num_inner_edges: int) -> PartView:
-        return assemble_view(p, inner, layers, eids, num_inner_edges, self.r.src[eids], self.r.dst[eids],
-                             self._local)
+    def _finish(
+        self,
+        p: int,
+        inner: np.ndarray,
+        layers: list[np.ndarray],
+        eids: np.ndarray,
+        num_inner_edges: int,
+    ) -> PartView:
+        return assemble_view(
+            p, inner, layers, eids, num_inner_edges, self.r.src[eids], self.r.dst[eids], self._local
+        )
 
 
 def hop1_layer(owned_src: np.ndarray, out_dst: np.ndarray, start: int, end: int) -> np.ndarray:
@@ -143,30 +152,53 @@ def hop1_layer(owned_src: np.ndarray, out_dst: np.ndarray, start: int, end: int)
     return unique_int(np.concatenate([outside, out_dst]))
 
 
-def assemble_view(p: int, inner: np.ndarray, layers: list[np.ndarray], eids: np.ndarray, num_inner_edges: int,
-                  src: np.ndarray, dst: np.ndarray, scratch: np.ndarray) -> PartView:
+def assemble_view(
+    p: int,
+    inner: np.ndarray,
+    layers: list[np.ndarray],
+    eids: np.ndarray,
+    num_inner_edges: int,
+    src: np.ndarray,
+    dst: np.ndarray,
+    scratch: np.ndarray,
+) -> PartView:
     """A :class:`PartView` from its node layers and edges (``src``/``dst``: global ids of ``eids``' ends).
 
     ``scratch`` is an all ``-1`` int64 array over global node ids; it is left as found.
     """
     nodes = np.concatenate([inner, *layers]) if layers else inner
-    hop = np.repeat(np.arange(len(layers) + 1, dtype=np.int8), [len(inner)] + [len(x) for x in layers])
+    hop = np.repeat(
+        np.arange(len(layers) + 1, dtype=np.int8), [len(inner)] + [len(x) for x in layers]
+    )
     scratch[nodes] = np.arange(len(nodes))
     lsrc, ldst = scratch[src], scratch[dst]
     scratch[nodes] = -1
     return PartView(p, nodes, hop, eids, len(inner), num_inner_edges, lsrc, ldst)
 
 
-def local_data(v: PartView, part_id: np.ndarray, ntype: np.ndarray, orig_n: np.ndarray, etype: np.ndarray,
-               orig_e: np.ndarray, typed: bool) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+def local_data(
+    v: PartView,
+    part_id: np.ndarray,
+    ntype: np.ndarray,
+    orig_n: np.ndarray,
+    etype: np.ndarray,
+    orig_e: np.ndarray,
+    typed: bool,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The node and edge data of a partition's local graph (DGL's names), as arrays.
 
     ``part_id``, ``ntype`` and ``orig_n`` describe ``v.nodes``; ``etype`` and
     ``orig_e`` describe ``v.eids``. ``_TYPE`` is stored only when ``typed``.
     """
     inner_edge = np.zeros(len(v.eids), dtype=bool)
-    inner_edge[:v.num_inner_edges] = True
-    ndata = {"_ID": v.nodes, "inner_node": v.hop == 0, "part_id": part_id, "orig_id": orig_n, "halo_hop": v.hop}
+    inner_edge[: v.num_inner_edges] = True
+    ndata = {
+        "_ID": v.nodes,
+        "inner_node": v.hop == 0,
+        "part_id": part_id,
+        "orig_id": orig_n,
+        "halo_hop": v.hop,
+    }
     edata = {"_ID": v.eids, "inner_edge": inner_edge, "orig_id": orig_e}
     if typed:
         ndata["_TYPE"] = ntype

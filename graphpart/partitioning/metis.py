@@ -27,8 +27,13 @@ from .balance import balance_weights, fill_isolated
 from .refine import refine_assignment
 from .sample import sample_edges
 
-__all__ = ["metis_csr", "metis_assignment", "metis_trainers", "MetisOptions",
-           "DEFAULT_REFINE_ROUNDS"]
+__all__ = [
+    "metis_csr",
+    "metis_assignment",
+    "metis_trainers",
+    "MetisOptions",
+    "DEFAULT_REFINE_ROUNDS",
+]
 
 logger = logging.getLogger(__name__)
 #: Rounds of full-graph refinement after METIS saw a sample.
@@ -42,7 +47,11 @@ _REFINE_MAX_CELLS = 1 << 28
 
 
 def metis_csr(
-    src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int | None = None, seed: Seed = None,
+    src: np.ndarray,
+    dst: np.ndarray,
+    num_nodes: int,
+    max_edges: int | None = None,
+    seed: Seed = None,
     by_degree: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Symmetric CSR ``(xadj, adjncy)`` of a directed edge list, without self-loops or duplicates.
@@ -158,11 +167,17 @@ def metis_assignment(
     rng = check_random_state(seed)
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)
-    sampled = max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges  # as metis_csr decides
+    sampled = (
+        max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges
+    )  # as metis_csr decides
     refine = refine_rounds > 0 and sampled
     if refine and num_nodes * num_parts > _REFINE_MAX_CELLS:
         # refinement holds a dense (nodes x parts) count table: skip it where that would not fit easily
-        logger.warning("skipping refinement: %d nodes x %d parts exceeds its table budget", num_nodes, num_parts)
+        logger.warning(
+            "skipping refinement: %d nodes x %d parts exceeds its table budget",
+            num_nodes,
+            num_parts,
+        )
         refine = False
     options = options or MetisOptions()
     if objtype is not None:
@@ -176,10 +191,18 @@ def metis_assignment(
         in_deg = np.bincount(dst, minlength=num_nodes) if in_degrees is None else in_degrees
     vwgt, cls = balance_weights(num_nodes, balance_ntypes, balance_edges, in_deg)
     ncon = 1 if vwgt is None else vwgt.shape[1]
-    default_ub = 1.0 + (options.ufactor if options.ufactor is not None else (1 if recursive else 30)) / 1000
-    ub = np.full(ncon, default_ub) if ubvec is None else np.asarray(ubvec, dtype=np.float64).reshape(-1)
+    default_ub = (
+        1.0 + (options.ufactor if options.ufactor is not None else (1 if recursive else 30)) / 1000
+    )
+    ub = (
+        np.full(ncon, default_ub)
+        if ubvec is None
+        else np.asarray(ubvec, dtype=np.float64).reshape(-1)
+    )
     if ub.shape != (ncon,) or np.any(ub <= 1.0):
-        raise GraphpartError(f"ubvec must hold {ncon} tolerance(s) > 1.0, one per constraint, got {ub.tolist()}")
+        raise GraphpartError(
+            f"ubvec must hold {ncon} tolerance(s) > 1.0, one per constraint, got {ub.tolist()}"
+        )
     # With in-degrees balanced, every part takes a share of the hubs and the low-degree nodes must
     # follow theirs: a degree-aware sample keeps their edges. Without, a uniform sample leaves most
     # low-degree nodes out, and METIS keeps the dense core together in fewer parts.
@@ -187,8 +210,18 @@ def metis_assignment(
     part = _metis_connected(xadj, adjncy, num_parts, vwgt, ub, options, recursive)
     fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng)
     if refine:
-        part = refine_assignment(src, dst, part, num_parts, vwgt, cls, ub, rng,
-                                 rounds=refine_rounds, min_gain=REFINE_MIN_GAIN)
+        part = refine_assignment(
+            src,
+            dst,
+            part,
+            num_parts,
+            vwgt,
+            cls,
+            ub,
+            rng,
+            rounds=refine_rounds,
+            min_gain=REFINE_MIN_GAIN,
+        )
     return part
 
 
@@ -250,22 +283,35 @@ def metis_trainers(
     del on
     trainer = np.empty(n, dtype=np.int64)
     for m in range(num_machines):
-        nodes = order[bounds[m]:bounds[m + 1]]
+        nodes = order[bounds[m] : bounds[m + 1]]
         if len(nodes) <= trainers:  # too few for METIS: one each
             trainer[nodes] = m * trainers + rng.permutation(len(nodes))
             continue
-        e = inside[edge_bounds[m]:edge_bounds[m + 1]]
+        e = inside[edge_bounds[m] : edge_bounds[m + 1]]
         sub = metis_assignment(
-            local[src[e]], local[dst[e]], len(nodes), trainers,
+            local[src[e]],
+            local[dst[e]],
+            len(nodes),
+            trainers,
             balance_ntypes=None if balance_ntypes is None else np.asarray(balance_ntypes)[nodes],
-            balance_edges=balance_edges, in_degrees=None if in_deg is None else in_deg[nodes],
-            seed=rng, **metis_kwargs)
+            balance_edges=balance_edges,
+            in_degrees=None if in_deg is None else in_deg[nodes],
+            seed=rng,
+            **metis_kwargs,
+        )
         trainer[nodes] = m * trainers + sub
     return trainer
 
 
-def _metis_connected(xadj: np.ndarray, adjncy: np.ndarray, num_parts: int, vwgt: np.ndarray | None,
-                     ub: np.ndarray, options: MetisOptions, recursive: bool) -> np.ndarray:
+def _metis_connected(
+    xadj: np.ndarray,
+    adjncy: np.ndarray,
+    num_parts: int,
+    vwgt: np.ndarray | None,
+    ub: np.ndarray,
+    options: MetisOptions,
+    recursive: bool,
+) -> np.ndarray:
     """METIS on the nodes that have neighbours; the others are left at -1."""
     num_nodes = len(xadj) - 1
     part = np.full(num_nodes, -1, dtype=np.int64)
@@ -284,8 +330,14 @@ def _metis_connected(xadj: np.ndarray, adjncy: np.ndarray, num_parts: int, vwgt:
     # ub * total / k of the connected weight: scale the tolerance accordingly.
     scaled = ub[used] * total[used] / inside[used]
     sub_w = None if vwgt is None else np.ascontiguousarray(vwgt[connected][:, used])
-    logger.info("METIS: %d nodes, %d edges, %d parts, %d constraint(s)",
-                len(connected), len(adjncy) // 2, num_parts, int(used.sum()))
-    _, part[connected] = part_graph(xadj, adjncy, num_parts, vwgt=sub_w, ubvec=scaled,
-                                    options=options, recursive=recursive)
+    logger.info(
+        "METIS: %d nodes, %d edges, %d parts, %d constraint(s)",
+        len(connected),
+        len(adjncy) // 2,
+        num_parts,
+        int(used.sum()),
+    )
+    _, part[connected] = part_graph(
+        xadj, adjncy, num_parts, vwgt=sub_w, ubvec=scaled, options=options, recursive=recursive
+    )
     return part

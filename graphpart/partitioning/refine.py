@@ -32,8 +32,13 @@ logger = logging.getLogger(__name__)
 
 def part_loads(part: np.ndarray, weights: np.ndarray, num_parts: int) -> np.ndarray:
     """``(num_parts, ncon)`` load of every constraint in every part."""
-    return np.stack([np.bincount(part, weights=weights[:, c], minlength=num_parts)
-                     for c in range(weights.shape[1])], axis=1)
+    return np.stack(
+        [
+            np.bincount(part, weights=weights[:, c], minlength=num_parts)
+            for c in range(weights.shape[1])
+        ],
+        axis=1,
+    )
 
 
 class _Edges:
@@ -48,7 +53,9 @@ class _Edges:
         self.src = np.asarray(src, dtype=np.int64)
         self.dst = np.asarray(dst, dtype=np.int64)
         self.n, self.k = num_nodes, num_parts
-        self.small = np.int8 if num_parts < 128 else np.int32  # a small part array keeps gathers in cache
+        self.small = (
+            np.int8 if num_parts < 128 else np.int32
+        )  # a small part array keeps gathers in cache
         self._moving = np.zeros(num_nodes, dtype=bool)
 
     def conn(self, part: np.ndarray) -> np.ndarray:
@@ -65,7 +72,9 @@ class _Edges:
         out += torch.bincount(key, minlength=self.n * self.k)
         return out.numpy().reshape(self.n, self.k)
 
-    def move(self, conn: np.ndarray, part: np.ndarray, nodes: np.ndarray, targets: np.ndarray) -> None:
+    def move(
+        self, conn: np.ndarray, part: np.ndarray, nodes: np.ndarray, targets: np.ndarray
+    ) -> None:
         """Move ``nodes`` to ``targets`` in ``part``, updating ``conn`` (from :meth:`conn`) in place.
 
         Only the edges of the moved nodes change the table: each moves one count of its other end
@@ -77,8 +86,10 @@ class _Edges:
             return
         moving = self._moving  # all False between calls: no fresh (n,) array per move
         moving[nodes] = True
-        hits = [(np.flatnonzero(np.take(moving, mover)), mover, other)  # take: faster than []
-                for mover, other in ((self.src, self.dst), (self.dst, self.src))]
+        hits = [
+            (np.flatnonzero(np.take(moving, mover)), mover, other)  # take: faster than []
+            for mover, other in ((self.src, self.dst), (self.dst, self.src))
+        ]
         moving[nodes] = False
         before = [part[mover[e]] for e, mover, _ in hits]  # read before ``part`` changes
         part[nodes] = targets
@@ -119,8 +130,14 @@ def _group_cumsum(groups: np.ndarray, w: np.ndarray, num_groups: int) -> np.ndar
     return cum - before[groups]
 
 
-def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarray, rounds: int = 30,
-              conn: np.ndarray | None = None) -> np.ndarray:
+def rebalance(
+    edges: _Edges,
+    part: np.ndarray,
+    weights: np.ndarray,
+    cap: np.ndarray,
+    rounds: int = 30,
+    conn: np.ndarray | None = None,
+) -> np.ndarray:
     """Move nodes out of parts that exceed ``ub * total / num_parts`` in any constraint, cheapest first.
 
     A node's price is the cut it adds (its edges into its part minus those into the target, the
@@ -161,7 +178,11 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
         fits[np.arange(len(cand)), own] = False
         # a node goes where it has most neighbours; when that jammed the last round (every node
         # queued for the same few parts), where the overloaded constraints have most room
-        key = (room[None, :, :] * (over[own] > 0)[:, None, :] / np.maximum(cap, 1)).sum(axis=2) if by_room else conn
+        key = (
+            (room[None, :, :] * (over[own] > 0)[:, None, :] / np.maximum(cap, 1)).sum(axis=2)
+            if by_room
+            else conn
+        )
         score = np.where(fits, key, -1)
         target = score.argmax(axis=1)
         ok = fits[np.arange(len(cand)), target]
@@ -177,8 +198,13 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
         over_own = over_own[order]
         before = _group_cumsum(own, wc, num_parts) - wc
         still_needed = np.any((before < over_own) & (over_own > 0), axis=1)
-        cand, own, wc, target, prio = (cand[still_needed], own[still_needed], wc[still_needed],
-                                       target[still_needed], np.arange(len(cand))[still_needed])
+        cand, own, wc, target, prio = (
+            cand[still_needed],
+            own[still_needed],
+            wc[still_needed],
+            target[still_needed],
+            np.arange(len(cand))[still_needed],
+        )
         # each target accepts while it stays under every cap
         order = np.lexsort((prio, target))
         cand, own, wc, target = cand[order], own[order], wc[order], target[order]
@@ -196,8 +222,15 @@ def rebalance(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndar
     return part
 
 
-def _best_exchange(cum_a: np.ndarray, cum_b: np.ndarray, gain_a: np.ndarray, gain_b: np.ndarray,
-                   load_p: np.ndarray, load_q: np.ndarray, cap: np.ndarray) -> tuple[int, int]:
+def _best_exchange(
+    cum_a: np.ndarray,
+    cum_b: np.ndarray,
+    gain_a: np.ndarray,
+    gain_b: np.ndarray,
+    load_p: np.ndarray,
+    load_q: np.ndarray,
+    cap: np.ndarray,
+) -> tuple[int, int]:
     """Prefix lengths ``(a, b)`` of the p->q and q->p move lists (best gains first) that keep both
     parts under every cap and gain the most. ``cum_*`` are ``(len + 1, ncon)`` weight prefix sums."""
     # for every a: b must satisfy, per constraint c,
@@ -206,8 +239,12 @@ def _best_exchange(cum_a: np.ndarray, cum_b: np.ndarray, gain_a: np.ndarray, gai
     hi = np.full(len(cum_a), len(cum_b) - 1)
     lo = np.zeros(len(cum_a), dtype=np.int64)
     for c in range(cum_a.shape[1]):
-        hi = np.minimum(hi, np.searchsorted(cum_b[:, c], cap[c] - load_p[c] + cum_a[:, c], side="right") - 1)
-        lo = np.maximum(lo, np.searchsorted(cum_b[:, c], load_q[c] + cum_a[:, c] - cap[c], side="left"))
+        hi = np.minimum(
+            hi, np.searchsorted(cum_b[:, c], cap[c] - load_p[c] + cum_a[:, c], side="right") - 1
+        )
+        lo = np.maximum(
+            lo, np.searchsorted(cum_b[:, c], load_q[c] + cum_a[:, c] - cap[c], side="left")
+        )
     ok = (lo <= hi) & (hi >= 0)
     if not ok.any():
         return 0, 0
@@ -218,8 +255,16 @@ def _best_exchange(cum_a: np.ndarray, cum_b: np.ndarray, gain_a: np.ndarray, gai
     return a, int(hi[a])
 
 
-def exchange(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarray, rng: np.random.Generator,
-             rounds: int = 4, conn: np.ndarray | None = None, min_gain: float = 0.0) -> np.ndarray:
+def exchange(
+    edges: _Edges,
+    part: np.ndarray,
+    weights: np.ndarray,
+    cap: np.ndarray,
+    rng: np.random.Generator,
+    rounds: int = 4,
+    conn: np.ndarray | None = None,
+    min_gain: float = 0.0,
+) -> np.ndarray:
     """Cut-lowering moves between each pair of parts, paired so that both parts stay under every cap.
 
     Where one-sided moves stall because the parts that nodes want to join are full, moves in both
@@ -253,8 +298,8 @@ def exchange(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarr
         go, to = [], []
         for p in range(num_parts):
             for q in range(p + 1, num_parts):
-                ia = cand[bounds[p * num_parts + q]:bounds[p * num_parts + q + 1]]
-                ib = cand[bounds[q * num_parts + p]:bounds[q * num_parts + p + 1]]
+                ia = cand[bounds[p * num_parts + q] : bounds[p * num_parts + q + 1]]
+                ib = cand[bounds[q * num_parts + p] : bounds[q * num_parts + p + 1]]
                 if not len(ia) and not len(ib):
                     continue
                 zero = np.zeros((1, w.shape[1]), dtype=np.int64)
@@ -272,17 +317,31 @@ def exchange(edges: _Edges, part: np.ndarray, weights: np.ndarray, cap: np.ndarr
         cut = (ends - inside) // 2
         inside = int(flat[base + part].sum())
         gained = cut - (ends - inside) // 2
-        logger.info("exchange round %d: %d of %d candidate moves, cut %d -> %d", r,
-                    sum(map(len, go)), len(cand), cut, cut - gained)
+        logger.info(
+            "exchange round %d: %d of %d candidate moves, cut %d -> %d",
+            r,
+            sum(map(len, go)),
+            len(cand),
+            cut,
+            cut - gained,
+        )
         if gained < min_gain * cut:
             break
     return part
 
 
-def refine_assignment(src: np.ndarray, dst: np.ndarray, part: np.ndarray, num_parts: int,
-                      weights: np.ndarray | None, classes: np.ndarray | None, ub: np.ndarray,
-                      rng: np.random.Generator, rounds: int = 4,
-                      min_gain: float = 0.0) -> np.ndarray:
+def refine_assignment(
+    src: np.ndarray,
+    dst: np.ndarray,
+    part: np.ndarray,
+    num_parts: int,
+    weights: np.ndarray | None,
+    classes: np.ndarray | None,
+    ub: np.ndarray,
+    rng: np.random.Generator,
+    rounds: int = 4,
+    min_gain: float = 0.0,
+) -> np.ndarray:
     """:func:`rebalance` then ``rounds`` of :func:`exchange` over every edge; returns a new assignment.
 
     ``weights`` is ``(n, ncon)`` (``None``: node counts), ``classes`` the balance class of each node
@@ -309,9 +368,16 @@ def refine_assignment(src: np.ndarray, dst: np.ndarray, part: np.ndarray, num_pa
     new = exchange(edges, new, moving, cap, rng, rounds, conn=conn, min_gain=min_gain)
     new[free] = -1
     fill_isolated(new, np.flatnonzero(free), classes, num_parts, rng)
-    before, after = (float((part_loads(x, w, num_parts) / np.maximum(cap, 1e-12)).max()) for x in (part, new))
-    if after > max(before, 1.0) + 1e-9:  # every step keeps to the caps; never hand back worse balance
-        logger.warning("refinement left a part at %.3f of its cap (%.3f before): keeping METIS's assignment",
-                       after, before)
+    before, after = (
+        float((part_loads(x, w, num_parts) / np.maximum(cap, 1e-12)).max()) for x in (part, new)
+    )
+    if (
+        after > max(before, 1.0) + 1e-9
+    ):  # every step keeps to the caps; never hand back worse balance
+        logger.warning(
+            "refinement left a part at %.3f of its cap (%.3f before): keeping METIS's assignment",
+            after,
+            before,
+        )
         return part
     return new

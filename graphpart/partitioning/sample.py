@@ -36,8 +36,14 @@ def _edges_per_node(deg_a: np.ndarray, deg_b: np.ndarray, budget: float) -> floa
     return hi
 
 
-def sample_edges(src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: int, by_degree: bool,
-            rng: np.random.Generator) -> np.ndarray:
+def sample_edges(
+    src: np.ndarray,
+    dst: np.ndarray,
+    num_nodes: int,
+    max_edges: int,
+    by_degree: bool,
+    rng: np.random.Generator,
+) -> np.ndarray:
     """Keep-mask for about ``max_edges`` of the edges (self-loops never kept).
 
     ``by_degree``: each node keeps about the same number ``c`` of its edges, all of them when it has
@@ -84,7 +90,7 @@ def sample_edges(src: np.ndarray, dst: np.ndarray, num_nodes: int, max_edges: in
             np.take(share, src[lo:hi], out=qa[:m])
             np.take(share, dst[lo:hi], out=qb[:m])
             np.multiply(qa[:m], qb[:m], out=both[:m])  # kept if either end keeps it:
-            qa[:m] += qb[:m]                            # qa + qb - qa * qb
+            qa[:m] += qb[:m]  # qa + qb - qa * qb
             qa[:m] -= both[:m]
             np.less(draw[:m], qa[:m], out=keep[lo:hi])
         else:

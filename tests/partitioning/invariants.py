@@ -36,14 +36,27 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
         # Per-type inner ids are contiguous and cover the type once.
         cat = torch.cat([book.partid2nids(p, t) for p in range(k)]) if hetero else torch.arange(n)
         assert torch.equal(cat, torch.arange(g.num_nodes(t)))
-        assert bool((torch.diff(book.nid2partid(torch.arange(g.num_nodes(t)), t if hetero else None)) >= 0).all())
+        assert bool(
+            (
+                torch.diff(book.nid2partid(torch.arange(g.num_nodes(t)), t if hetero else None))
+                >= 0
+            ).all()
+        )
         # return_mapping: a permutation of the type's ids.
         assert torch.equal(torch.sort(onids[t]).values, torch.arange(g.num_nodes(t)))
     for e in etypes:
         assert torch.equal(torch.sort(oeids[e]).values, torch.arange(g.num_edges(e)))
     x = torch.randn(n, dtype=torch.float64)  # one value per original homogeneous node
-    src_all = torch.cat([g.edges(e)[0] + int(noff[ntypes.index(e[0])]) for e in etypes]) if etypes else torch.zeros(0, dtype=torch.int64)
-    dst_all = torch.cat([g.edges(e)[1] + int(noff[ntypes.index(e[2])]) for e in etypes]) if etypes else torch.zeros(0, dtype=torch.int64)
+    src_all = (
+        torch.cat([g.edges(e)[0] + int(noff[ntypes.index(e[0])]) for e in etypes])
+        if etypes
+        else torch.zeros(0, dtype=torch.int64)
+    )
+    dst_all = (
+        torch.cat([g.edges(e)[1] + int(noff[ntypes.index(e[2])]) for e in etypes])
+        if etypes
+        else torch.zeros(0, dtype=torch.int64)
+    )
     full1 = torch.zeros(n, dtype=torch.float64).index_add_(0, dst_all, x[src_all])
     full2 = torch.zeros(n, dtype=torch.float64).index_add_(0, dst_all, full1[src_all])
     rebuilt_n = {}
@@ -72,7 +85,11 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
         ne = int(inner_e.sum())
         assert bool(inner_e[:ne].all()) and not bool(inner_e[ne:].any())
         assert torch.equal(eids[:ne], torch.sort(eids[:ne]).values)
-        assert torch.equal(b.eid2localeid(eids[:ne], p), torch.arange(ne)) if ne == len(b.partid2eids(p)) else True
+        assert (
+            torch.equal(b.eid2localeid(eids[:ne], p), torch.arange(ne))
+            if ne == len(b.partid2eids(p))
+            else True
+        )
         enew = b.map_to_per_etype(eids)[1] if hetero else eids
         for i, e in enumerate(etypes):
             sel = etype_l == i
@@ -94,7 +111,7 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
                 assert torch.allclose(loc2[:ni], full2[orig_hom[:ni]])
         # Feature rows equal the original rows; collect them to rebuild.
         for i, t in enumerate(ntypes):
-            sel = (ntype_l[:ni] == i)
+            sel = ntype_l[:ni] == i
             for name, value in g.node_data(t).items():
                 rows = nfeat[f"{t}/{name}"]
                 assert torch.equal(rows, value[lg.ndata["orig_id"][:ni][sel]])
@@ -116,6 +133,9 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
 
 
 def check_partitioning(p) -> None:
-    parts = [(p.local_graph(i), p.node_feats(i), p.edge_feats(i), p.book_for(i)) for i in range(p.num_parts)]
+    parts = [
+        (p.local_graph(i), p.node_feats(i), p.edge_feats(i), p.book_for(i))
+        for i in range(p.num_parts)
+    ]
     check_parts(p.graph, parts, p.orig_nids, p.orig_eids, p.num_hops, p.num_trainers_per_machine)
     assert np.array_equal(p.node_part, p.trainer_id // p.num_trainers_per_machine)

@@ -18,11 +18,21 @@ def hetero_graph(seed: int = 0) -> Graph:
     gen = torch.Generator().manual_seed(seed)
     counts = {"user": 40, "item": 30, "tag": 12}
     edges, edata = {}, {}
-    for s, r, d, m in [("user", "buys", "item", 120), ("item", "bought_by", "user", 90),
-                       ("user", "follows", "user", 80), ("item", "has", "tag", 50)]:
+    for s, r, d, m in [
+        ("user", "buys", "item", 120),
+        ("item", "bought_by", "user", 90),
+        ("user", "follows", "user", 80),
+        ("item", "has", "tag", 50),
+    ]:
         edges[(s, r, d)] = (rng.integers(0, counts[s], m), rng.integers(0, counts[d], m))
         edata[(s, r, d)] = {"w": torch.randn(m, generator=gen)}
-    ndata = {t: {"feat": torch.randn(c, 4, generator=gen), "train_mask": torch.rand(c, generator=gen) < 0.3} for t, c in counts.items()}
+    ndata = {
+        t: {
+            "feat": torch.randn(c, 4, generator=gen),
+            "train_mask": torch.rand(c, generator=gen) < 0.3,
+        }
+        for t, c in counts.items()
+    }
     return Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata, edata=edata)
 
 
@@ -51,8 +61,9 @@ def test_trainer_ids(trainers):
 
 def test_disk_round_trip_matches_memory(tmp_path):
     g = hetero_graph()
-    nmap, emap = gp.partition_graph(g, "shop", 3, tmp_path, num_hops=2, seed=3, return_mapping=True,
-                                    num_trainers_per_machine=2)
+    nmap, emap = gp.partition_graph(
+        g, "shop", 3, tmp_path, num_hops=2, seed=3, return_mapping=True, num_trainers_per_machine=2
+    )
     parts = []
     for i in range(3):
         lg, nf, ef, book, name, ntypes, etypes = gp.load_partition(tmp_path / "shop.json", i)
@@ -65,26 +76,36 @@ def test_disk_round_trip_matches_memory(tmp_path):
 
 
 def test_return_mapping_homogeneous_is_tensor(tmp_path):
-    nmap, emap = gp.partition_graph(karate(), "k", 2, tmp_path, part_method="random", seed=0,
-                                    return_mapping=True)
+    nmap, emap = gp.partition_graph(
+        karate(), "k", 2, tmp_path, part_method="random", seed=0, return_mapping=True
+    )
     assert isinstance(nmap, torch.Tensor) and isinstance(emap, torch.Tensor)
 
 
 def small_type_graph() -> Graph:
     # A node type with fewer nodes than partitions, an edge type with 2 edges.
     return Graph.from_typed_edges(
-        {("a", "r", "b"): ([0, 1, 2, 3, 4, 5], [0, 1, 0, 1, 0, 1]), ("b", "s", "a"): ([0, 1], [2, 3]),
-         ("a", "t", "a"): ([0, 1, 2, 3, 4], [1, 2, 3, 4, 5])},
-        num_nodes={"a": 6, "b": 2}, ndata={"b": {"x": torch.ones(2, 1)}})
+        {
+            ("a", "r", "b"): ([0, 1, 2, 3, 4, 5], [0, 1, 0, 1, 0, 1]),
+            ("b", "s", "a"): ([0, 1], [2, 3]),
+            ("a", "t", "a"): ([0, 1, 2, 3, 4], [1, 2, 3, 4, 5]),
+        },
+        num_nodes={"a": 6, "b": 2},
+        ndata={"b": {"x": torch.ones(2, 1)}},
+    )
 
 
 @pytest.mark.parametrize("num_hops", [0, 1, 2])
 def test_tiny_types_work_with_random(num_hops):
-    check_partitioning(gp.partition(small_type_graph(), 4, part_method="random", num_hops=num_hops, seed=0))
+    check_partitioning(
+        gp.partition(small_type_graph(), 4, part_method="random", num_hops=num_hops, seed=0)
+    )
 
 
 def test_tiny_types_raise_clear_error_with_metis():
-    with pytest.raises(gp.GraphpartError, match=r"node type\(s\) \['b'\] have fewer nodes than the 4 parts"):
+    with pytest.raises(
+        gp.GraphpartError, match=r"node type\(s\) \['b'\] have fewer nodes than the 4 parts"
+    ):
         gp.partition(small_type_graph(), 4)
 
 
@@ -114,7 +135,9 @@ def test_custom_assignment_array_and_dict():
 
 
 @pytest.mark.needs_dataset("wordnet")
-@pytest.mark.parametrize("method,num_parts,num_hops", [("metis", 4, 1), ("random", 3, 2), ("metis", 2, 0)])
+@pytest.mark.parametrize(
+    "method,num_parts,num_hops", [("metis", 4, 1), ("random", 3, 2), ("metis", 2, 0)]
+)
 def test_wordnet(method, num_parts, num_hops):
     g = load_wordnet()
     p = gp.partition(g, num_parts, part_method=method, num_hops=num_hops, seed=0)

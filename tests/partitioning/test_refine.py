@@ -105,7 +105,9 @@ def test_refinement_never_hands_back_a_worse_balance(monkeypatch, caplog):
     src, dst, n = _sbm_edges(4)
     rng = np.random.default_rng(0)
     part = rng.permutation(np.arange(n) % 4)
-    monkeypatch.setattr(refine_module, "exchange", lambda edges, p, *a, **k: np.zeros_like(p))  # all in part 0
+    monkeypatch.setattr(
+        refine_module, "exchange", lambda edges, p, *a, **k: np.zeros_like(p)
+    )  # all in part 0
     out = refine_assignment(src, dst, part, 4, None, None, np.array([1.05]), rng, rounds=2)
     assert np.array_equal(out, part)
     assert "keeping METIS's assignment" in caplog.text

@@ -26,13 +26,28 @@ def written(tmp_path):
 def test_layout_and_dgl_config_keys(written):
     assert sorted(p.name for p in written.iterdir()) == ["karate.json", "part0", "part1"]
     cfg = json.loads((written / "karate.json").read_text())
-    for key in ["graph_name", "part_method", "num_parts", "halo_hops", "num_nodes", "num_edges", "node_map",
-                "edge_map", "ntypes", "etypes", "part-0", "part-1"]:
+    for key in [
+        "graph_name",
+        "part_method",
+        "num_parts",
+        "halo_hops",
+        "num_nodes",
+        "num_edges",
+        "node_map",
+        "edge_map",
+        "ntypes",
+        "etypes",
+        "part-0",
+        "part-1",
+    ]:
         assert key in cfg
     assert cfg["node_map"]["_N"][0][0] == 0 and cfg["node_map"]["_N"][-1][1] == 34
     assert cfg["etypes"] == {"_N:_E:_N": 0}
-    assert cfg["part-1"] == {"part_graph": "part1/graph.pt", "node_feats": "part1/node_feats.pt",
-                             "edge_feats": "part1/edge_feats.pt"}
+    assert cfg["part-1"] == {
+        "part_graph": "part1/graph.pt",
+        "node_feats": "part1/node_feats.pt",
+        "edge_feats": "part1/edge_feats.pt",
+    }
 
 
 def test_load_partition_fields_and_feats(written):
@@ -119,14 +134,17 @@ def _edit(path, fn):
     path.write_text(json.dumps(cfg))
 
 
-@pytest.mark.parametrize("edit,match", [
-    (lambda c: c.pop("node_map"), "missing keys"),
-    (lambda c: c["node_map"]["_N"].reverse(), "sorted, contiguous"),
-    (lambda c: c.__setitem__("num_nodes", 99), "cover"),
-    (lambda c: c["part-1"].__setitem__("node_feats", "../../etc/passwd"), "outside"),
-    (lambda c: c.__setitem__("num_parts", "2"), "num_parts"),
-    (lambda c: c.__setitem__("etypes", {"_N:_E:_X": 0}), "edge type"),
-])
+@pytest.mark.parametrize(
+    "edit,match",
+    [
+        (lambda c: c.pop("node_map"), "missing keys"),
+        (lambda c: c["node_map"]["_N"].reverse(), "sorted, contiguous"),
+        (lambda c: c.__setitem__("num_nodes", 99), "cover"),
+        (lambda c: c["part-1"].__setitem__("node_feats", "../../etc/passwd"), "outside"),
+        (lambda c: c.__setitem__("num_parts", "2"), "num_parts"),
+        (lambda c: c.__setitem__("etypes", {"_N:_E:_X": 0}), "edge type"),
+    ],
+)
 def test_corrupted_config(written, edit, match):
     _edit(written / "karate.json", edit)
     with pytest.raises(gp.FormatError, match=match):

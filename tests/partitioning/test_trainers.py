@@ -53,8 +53,14 @@ def test_machines_then_trainers_are_balanced(trainers):
     g = hetero_sbm()
     k = 4
     train = g.node_data("paper")["train_mask"]
-    p = gp.partition(g, k, balance_ntypes={"paper": train}, balance_edges=True,
-                     num_trainers_per_machine=trainers, seed=0)
+    p = gp.partition(
+        g,
+        k,
+        balance_ntypes={"paper": train},
+        balance_edges=True,
+        num_trainers_per_machine=trainers,
+        seed=0,
+    )
     assert np.array_equal(p.node_part, p.trainer_id // trainers)
     machine, trainer = p.assignment, p._per_ntype(p.trainer_id)
     groups = {t: (machine[t], trainer[t]) for t in g.ntypes}
