@@ -30,7 +30,10 @@ def constraint_balance(node_part, train_mask, dst, num_parts):
     out = {}
     for name, mask in (("train", train), ("other", ~train)):
         for what, weight in (("nodes", None), ("in-degree", indeg)):
-            loads = np.bincount(node_part[mask], weights=None if weight is None else weight[mask],
-                                minlength=num_parts)
+            loads = np.bincount(
+                node_part[mask],
+                weights=None if weight is None else weight[mask],
+                minlength=num_parts,
+            )
             out[f"{name} {what}"] = round(float(loads.max() / loads.mean()), 3)
     return out

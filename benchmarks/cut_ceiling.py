@@ -50,8 +50,11 @@ def report(name, part, src, dst, train, seconds):
         for w in (None, indeg[mask]):
             loads = np.bincount(part[mask], weights=w, minlength=PARTS)
             worst.append(loads.max() / loads.mean())
-    print(f"{name}: cut {int((part[src] != part[dst]).sum()):,}, worst constraint max/mean "
-          f"{max(worst):.3f} (train in-degree {worst[1]:.3f}), {seconds:.0f} s", flush=True)
+    print(
+        f"{name}: cut {int((part[src] != part[dst]).sum()):,}, worst constraint max/mean "
+        f"{max(worst):.3f} (train in-degree {worst[1]:.3f}), {seconds:.0f} s",
+        flush=True,
+    )
 
 
 def fill_edgeless(part, train):
@@ -59,7 +62,7 @@ def fill_edgeless(part, train):
     for cls in (True, False):
         todo = np.flatnonzero((part < 0) & (train == cls))
         have = np.bincount(part[(part >= 0) & (train == cls)], minlength=PARTS)
-        level = np.repeat(np.arange(PARTS), np.maximum(have.max() - have, 0))[:len(todo)]
+        level = np.repeat(np.arange(PARTS), np.maximum(have.max() - have, 0))[: len(todo)]
         part[todo] = np.concatenate([level, np.arange(len(todo) - len(level)) % PARTS])
     return part
 
@@ -75,18 +78,32 @@ def run_metis(args):
     xadj, adj, wgt, connected = weighted_csr(src, dst, n)
     sub = np.ascontiguousarray(weights[connected])
     ub = 1.03 * weights.sum(0) / sub.sum(0)  # the edgeless nodes fill the node counts afterwards
-    _, sub_part = part_graph(xadj, adj, PARTS, vwgt=sub, adjwgt=wgt, ubvec=ub,
-                             options=MetisOptions(seed=3, ncuts=args.ncuts, niter=args.niter))
+    _, sub_part = part_graph(
+        xadj,
+        adj,
+        PARTS,
+        vwgt=sub,
+        adjwgt=wgt,
+        ubvec=ub,
+        options=MetisOptions(seed=3, ncuts=args.ncuts, niter=args.niter),
+    )
     part = np.full(n, -1)
     part[connected] = sub_part
     part = fill_edgeless(part, train)
-    report(f"METIS on every edge, ncuts={args.ncuts}, niter={args.niter}", part, src, dst, train,
-           time.perf_counter() - t)
+    report(
+        f"METIS on every edge, ncuts={args.ncuts}, niter={args.niter}",
+        part,
+        src,
+        dst,
+        train,
+        time.perf_counter() - t,
+    )
     rng = np.random.default_rng(0)
     done = 0
     for rounds in args.rounds:
-        part = refine_assignment(src, dst, part, PARTS, weights, classes, np.full(4, 1.03), rng,
-                                 rounds=rounds - done)
+        part = refine_assignment(
+            src, dst, part, PARTS, weights, classes, np.full(4, 1.03), rng, rounds=rounds - done
+        )
         done = rounds
         report(f"  + {rounds} rounds of refinement", part, src, dst, train, time.perf_counter() - t)
 
@@ -98,11 +115,27 @@ def run_kahip(args):
     t = time.perf_counter()
     xadj, adj, wgt, connected = weighted_csr(src, dst, n)
     vwgt = 20 * np.bincount(dst, minlength=n)[connected] + 1
-    _, blocks = kahip.kaffpa(vwgt.tolist(), xadj.tolist(), wgt.tolist(), adj.tolist(), PARTS, 0.03, True, 0,
-                             getattr(kahip, args.mode))
+    _, blocks = kahip.kaffpa(
+        vwgt.tolist(),
+        xadj.tolist(),
+        wgt.tolist(),
+        adj.tolist(),
+        PARTS,
+        0.03,
+        True,
+        0,
+        getattr(kahip, args.mode),
+    )
     part = np.full(n, -1)
     part[connected] = np.asarray(blocks)
-    report(f"KaHIP kaffpa {args.mode}", fill_edgeless(part, train), src, dst, train, time.perf_counter() - t)
+    report(
+        f"KaHIP kaffpa {args.mode}",
+        fill_edgeless(part, train),
+        src,
+        dst,
+        train,
+        time.perf_counter() - t,
+    )
 
 
 def main() -> None:
@@ -113,7 +146,9 @@ def main() -> None:
     m.add_argument("--niter", type=int, default=20)
     m.add_argument("--rounds", type=int, nargs="*", default=[10, 20])
     k = sub.add_parser("kahip")
-    k.add_argument("--mode", default="FASTSOCIAL", choices=["FASTSOCIAL", "ECOSOCIAL", "STRONGSOCIAL"])
+    k.add_argument(
+        "--mode", default="FASTSOCIAL", choices=["FASTSOCIAL", "ECOSOCIAL", "STRONGSOCIAL"]
+    )
     args = ap.parse_args()
     run_metis(args) if args.probe == "metis" else run_kahip(args)
 

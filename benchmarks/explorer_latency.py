@@ -28,18 +28,36 @@ def main() -> None:
     ap.add_argument("--edge-factor", type=int, default=6)
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    g = rmat(args.scale, edge_factor=args.edge_factor, seed=0, train_frac=0.1, val_frac=0.1, test_frac=0.1)
+    g = rmat(
+        args.scale,
+        edge_factor=args.edge_factor,
+        seed=0,
+        train_frac=0.1,
+        val_frac=0.1,
+        test_frac=0.1,
+    )
     log.info("%s", g)
     t = time.perf_counter()
     ex = PartitionExplorer(g, num_parts=4)
     log.info("%-14s first partitioning and drawing: %.2f s", "create", time.perf_counter() - t)
-    for name, value in [("num_parts", 8), ("balance", "train_mask"), ("balance_edges", True), ("num_hops", 2),
-                        ("view", "sample"), ("method", "random")]:
+    for name, value in [
+        ("num_parts", 8),
+        ("balance", "train_mask"),
+        ("balance_edges", True),
+        ("num_hops", 2),
+        ("view", "sample"),
+        ("method", "random"),
+    ]:
         t = time.perf_counter()
         ex.controls[name].value = value
         blocked = time.perf_counter() - t
         ex.wait(300)
-        log.info("%-14s handler %.1f ms, redraw done after %.2f s", name, 1000 * blocked, time.perf_counter() - t)
+        log.info(
+            "%-14s handler %.1f ms, redraw done after %.2f s",
+            name,
+            1000 * blocked,
+            time.perf_counter() - t,
+        )
 
 
 if __name__ == "__main__":

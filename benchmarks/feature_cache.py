@@ -34,16 +34,25 @@ def interleaved(fns: dict, repeat: int) -> dict:
 
 def throughput(trace, pre, orders, ratio, repeat) -> dict:
     """Lookups per second of each policy's replay at ``ratio``: best of ``repeat`` fresh (warmed) caches."""
-    from graphpart.features import BeladyCache, StaticCache, capacity_for, make_cache, oracle_order, simulate
+    from graphpart.features import (
+        BeladyCache,
+        StaticCache,
+        capacity_for,
+        make_cache,
+        oracle_order,
+        simulate,
+    )
 
     cap = capacity_for(ratio, trace.num_nodes)
     makers = {name: (lambda o=o: StaticCache(o, cap)) for name, o in orders.items()}
     makers["oracle"] = lambda: StaticCache(oracle_order(trace), cap)
     for name in ("lru", "fifo", "clock", "sieve"):
+
         def make(name=name):
             c = make_cache(name, trace.num_nodes, cap)
             simulate(pre, c)  # warm-up, not timed
             return c
+
         makers[name] = make
     makers["belady"] = lambda: BeladyCache(trace, cap)
     best = {}
@@ -116,7 +125,13 @@ def main() -> None:
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
     from graphpart.datasets import rmat
-    from graphpart.features import degree_order, hit_rate_table, oracle_order, random_order, record_trace
+    from graphpart.features import (
+        degree_order,
+        hit_rate_table,
+        oracle_order,
+        random_order,
+        record_trace,
+    )
     from graphpart.sampling import NeighborLoader, Topology
 
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -128,23 +143,42 @@ def main() -> None:
     topo = Topology.from_graph(g)
     n = topo.num_nodes
     res["graph"] = {"nodes": n, "edges": topo.num_edges, "seconds": time.perf_counter() - t}
-    train = torch.randperm(n, generator=torch.Generator().manual_seed(a.seed))[:int(a.train_frac * n)]
+    train = torch.randperm(n, generator=torch.Generator().manual_seed(a.seed))[
+        : int(a.train_frac * n)
+    ]
     loader = NeighborLoader(topo, fanouts, seeds=train, batch_size=a.batch_size, seed=a.seed)
     t = time.perf_counter()
     pre = record_trace(loader, a.presample_epochs)
-    res["presample"] = {"seconds": time.perf_counter() - t, "batches": pre.num_batches, "lookups": pre.num_lookups}
+    res["presample"] = {
+        "seconds": time.perf_counter() - t,
+        "batches": pre.num_batches,
+        "lookups": pre.num_lookups,
+    }
     trace = record_trace(loader, 1)  # the next epoch: new shuffle, new samples
-    res["trace"] = {"batches": trace.num_batches, "lookups": trace.num_lookups,
-                    "distinct": int((trace.counts() > 0).sum())}
-    print(f"R-MAT scale {a.scale}: {n:,} nodes, {topo.num_edges:,} edges; {len(train):,} train seeds; "
-          f"{trace.num_batches} batches, {trace.num_lookups:,} lookups per epoch "
-          f"({a.presample_epochs} pre-sampling epochs: {res['presample']['seconds']:.1f} s)")
-    orders = {"random": random_order(n, a.seed), "in-degree": degree_order(topo, "in"),
-              "out-degree": degree_order(topo, "out"), "presample": oracle_order(pre)}
+    res["trace"] = {
+        "batches": trace.num_batches,
+        "lookups": trace.num_lookups,
+        "distinct": int((trace.counts() > 0).sum()),
+    }
+    print(
+        f"R-MAT scale {a.scale}: {n:,} nodes, {topo.num_edges:,} edges; {len(train):,} train seeds; "
+        f"{trace.num_batches} batches, {trace.num_lookups:,} lookups per epoch "
+        f"({a.presample_epochs} pre-sampling epochs: {res['presample']['seconds']:.1f} s)"
+    )
+    orders = {
+        "random": random_order(n, a.seed),
+        "in-degree": degree_order(topo, "in"),
+        "out-degree": degree_order(topo, "out"),
+        "presample": oracle_order(pre),
+    }
     table = hit_rate_table(trace, ratios, orders, warmup=pre)
     res["hit_rates"] = {p: r.tolist() for p, r in table.rates.items()}
     res["lookups_per_second"] = throughput(trace, pre, orders, a.gather_ratio, a.repeat)
-    print("\n| policy | " + " | ".join(f"{r:.0%}" for r in ratios) + f" | M lookups/s at {a.gather_ratio:.0%} |")
+    print(
+        "\n| policy | "
+        + " | ".join(f"{r:.0%}" for r in ratios)
+        + f" | M lookups/s at {a.gather_ratio:.0%} |"
+    )
     print("|---|" + "---|" * (len(ratios) + 1))
     for p, r in table.rates.items():
         lps = res["lookups_per_second"][p] / 1e6
@@ -158,7 +192,9 @@ def main() -> None:
     for dev in ["cpu"] + (["cuda"] if device == "cuda" else []):
         rates = gather_rates(x, batches, a.gather_ratio, orders["presample"], dev, a.repeat)
         res["gather_GBps"][dev] = rates
-        print(f"\ngather on {dev} ({a.dim}-dim float32, split_ratio {a.gather_ratio}, {len(batches)} batches), GB/s:")
+        print(
+            f"\ngather on {dev} ({a.dim}-dim float32, split_ratio {a.gather_ratio}, {len(batches)} batches), GB/s:"
+        )
         for k, v in rates.items():
             print(f"  {k:34s} {v:7.2f}")
     if device == "cuda":

@@ -29,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 
-PROBE = r'''
+PROBE = r"""
 import json, os, sys, time
 def status():
     out = {}
@@ -58,14 +58,19 @@ edges = int(s.sum() + d.sum()) & 1
 after_touch = status()
 print(json.dumps({"load_s": load_s, "before": before, "after_load": after_load, "after_touch": after_touch,
                   "check": total, "num_nodes": int(g.num_nodes()), "num_edges": int(g.num_edges())}))
-'''
+"""
 
 
 def run(python: str, side: str, config: Path) -> dict:
     env = {**os.environ, "OMP_NUM_THREADS": "2"}
     env.pop("PYTHONPATH", None)
-    out = subprocess.run([python, "-c", PROBE, side, str(config)], capture_output=True, text=True, env=env,
-                         check=True)
+    out = subprocess.run(
+        [python, "-c", PROBE, side, str(config)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -79,15 +84,21 @@ def main() -> None:
     import graphpart as gp
     from graphpart import datasets
 
-    peer = subprocess.run(["bash", str(ROOT / "tools" / "make_peer_env.sh")], capture_output=True, text=True)
-    peer_python = peer.stdout.strip().splitlines()[-1] + "/bin/python" if peer.returncode == 0 else None
+    peer = subprocess.run(
+        ["bash", str(ROOT / "tools" / "make_peer_env.sh")], capture_output=True, text=True
+    )
+    peer_python = (
+        peer.stdout.strip().splitlines()[-1] + "/bin/python" if peer.returncode == 0 else None
+    )
     with tempfile.TemporaryDirectory() as tmp:
         g = datasets.rmat(args.scale, seed=0)
         n = g.num_nodes()
         g.ndata["feat"] = torch.randn(n, args.feat_dim, generator=torch.Generator().manual_seed(0))
         g.ndata["label"] = torch.randint(0, 10, (n,), generator=torch.Generator().manual_seed(1))
         t = time.perf_counter()
-        gp.partition_graph(g, "rmat", 1, Path(tmp) / "p", format="dgl", num_hops=1, part_method="random")
+        gp.partition_graph(
+            g, "rmat", 1, Path(tmp) / "p", format="dgl", num_hops=1, part_method="random"
+        )
         write_s = time.perf_counter() - t
         config = Path(tmp) / "p" / "rmat.json"
         files = {p.name: p.stat().st_size / 2**20 for p in (Path(tmp) / "p" / "part0").iterdir()}
@@ -95,21 +106,29 @@ def main() -> None:
         rows = {"graphpart": run(sys.executable, "graphpart", config)}
         if peer_python:
             rows["DGL 2.1"] = run(peer_python, "dgl", config)
-    print(f"R-MAT scale {args.scale}, feature dim {args.feat_dim}; one partition in DGL's format, written in "
-          f"{write_s:.1f} s; files (MiB): {json.dumps({k: round(v, 1) for k, v in files.items()})}")
-    print("| reader | nodes | edges | load | anonymous RSS growth (load / + touch all) | file-backed RSS after touch | peak RSS |")
+    print(
+        f"R-MAT scale {args.scale}, feature dim {args.feat_dim}; one partition in DGL's format, written in "
+        f"{write_s:.1f} s; files (MiB): {json.dumps({k: round(v, 1) for k, v in files.items()})}"
+    )
+    print(
+        "| reader | nodes | edges | load | anonymous RSS growth (load / + touch all) | file-backed RSS after touch | peak RSS |"
+    )
     print("|---|---|---|---|---|---|---|")
     for name, r in rows.items():
         anon_load = r["after_load"]["RssAnon"] - r["before"]["RssAnon"]
         anon_touch = r["after_touch"]["RssAnon"] - r["before"]["RssAnon"]
-        print(f"| {name} | {r['num_nodes']:,} | {r['num_edges']:,} | {r['load_s']:.2f} s | "
-              f"{anon_load:,.0f} / {anon_touch:,.0f} MiB | {r['after_touch']['RssFile']:,.0f} MiB | "
-              f"{r['after_touch']['VmHWM']:,.0f} MiB |")
+        print(
+            f"| {name} | {r['num_nodes']:,} | {r['num_edges']:,} | {r['load_s']:.2f} s | "
+            f"{anon_load:,.0f} / {anon_touch:,.0f} MiB | {r['after_touch']['RssFile']:,.0f} MiB | "
+            f"{r['after_touch']['VmHWM']:,.0f} MiB |"
+        )
     if len(rows) == 2:
         a, b = rows["graphpart"], rows["DGL 2.1"]
-        print(f"\ngraphpart / DGL: load time {a['load_s'] / b['load_s']:.2f}x, anonymous growth "
-              f"{(a['after_touch']['RssAnon'] - a['before']['RssAnon']) / max(b['after_touch']['RssAnon'] - b['before']['RssAnon'], 1):.2f}x; "
-              f"same feature checksum: {abs(a['check'] - b['check']) < 1e-3 * max(1.0, abs(b['check']))}")
+        print(
+            f"\ngraphpart / DGL: load time {a['load_s'] / b['load_s']:.2f}x, anonymous growth "
+            f"{(a['after_touch']['RssAnon'] - a['before']['RssAnon']) / max(b['after_touch']['RssAnon'] - b['before']['RssAnon'], 1):.2f}x; "
+            f"same feature checksum: {abs(a['check'] - b['check']) < 1e-3 * max(1.0, abs(b['check']))}"
+        )
 
 
 if __name__ == "__main__":

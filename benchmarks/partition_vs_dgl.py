@@ -18,7 +18,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -43,8 +42,12 @@ def make_graph(scale: int, edge_factor: int, directory: Path) -> dict:
 
 def peak_rss_gb(python: str, script: str, args: list[str]) -> tuple[dict, float]:
     # /usr/bin/time is not everywhere; wait4 on the child gives its own ru_maxrss.
-    proc = subprocess.Popen([python, str(HERE / script), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "DGLBACKEND": "pytorch"})
+    proc = subprocess.Popen(
+        [python, str(HERE / script), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "DGLBACKEND": "pytorch"},
+    )
     stdout = proc.stdout.read()
     stderr = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -62,11 +65,16 @@ def main() -> None:
     args = ap.parse_args()
     gdir = OUT / f"rmat{args.scale}_ef{args.edge_factor}"
     info = make_graph(args.scale, args.edge_factor, gdir)
-    print(f"R-MAT scale {args.scale}, edge factor {args.edge_factor}: {info['num_nodes']:,} nodes, "
-          f"{info['num_edges']:,} edges; {args.parts} parts, 1 hop", flush=True)
+    print(
+        f"R-MAT scale {args.scale}, edge factor {args.edge_factor}: {info['num_nodes']:,} nodes, "
+        f"{info['num_edges']:,} edges; {args.parts} parts, 1 hop",
+        flush=True,
+    )
     dgl_python = None
     if not args.skip_dgl:
-        venv = subprocess.run(["bash", str(HERE / "make_dgl_env.sh")], capture_output=True, text=True, check=True)
+        venv = subprocess.run(
+            ["bash", str(HERE / "make_dgl_env.sh")], capture_output=True, text=True, check=True
+        )
         dgl_python = str(Path(venv.stdout.strip().splitlines()[-1]) / "bin" / "python")
     rows = []
     for balance in (False, True):
@@ -77,28 +85,43 @@ def main() -> None:
         for name, python, script in sides:
             out_dir = OUT / f"parts_{name}"
             shutil.rmtree(out_dir, ignore_errors=True)
-            res, rss = peak_rss_gb(python, script, [str(gdir), str(out_dir), str(args.parts), "1" if balance else "0"])
+            res, rss = peak_rss_gb(
+                python, script, [str(gdir), str(out_dir), str(args.parts), "1" if balance else "0"]
+            )
             tr = np.array(res["train_per_part"])
-            row = {"config": label, "side": name, "wall_s": round(res["wall_s"], 2),
-                   "metis_s": round(res["metis_s"], 2), "peak_rss_gb": round(rss, 2), "edge_cut": res["edge_cut"],
-                   "train_max_over_mean": round(float(tr.max() / tr.mean()), 3),
-                   "worst_constraint": max(res["constraints"].values()), "constraints": res["constraints"]}
+            row = {
+                "config": label,
+                "side": name,
+                "wall_s": round(res["wall_s"], 2),
+                "metis_s": round(res["metis_s"], 2),
+                "peak_rss_gb": round(rss, 2),
+                "edge_cut": res["edge_cut"],
+                "train_max_over_mean": round(float(tr.max() / tr.mean()), 3),
+                "worst_constraint": max(res["constraints"].values()),
+                "constraints": res["constraints"],
+            }
             rows.append(row)
             print(json.dumps(row), flush=True)
             shutil.rmtree(out_dir, ignore_errors=True)
-    print("\n| config | side | wall s | METIS s | wall / METIS | peak RSS GB | edge cut | train max/mean | worst constraint max/mean |")
+    print(
+        "\n| config | side | wall s | METIS s | wall / METIS | peak RSS GB | edge cut | train max/mean | worst constraint max/mean |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['config']} | {r['side']} | {r['wall_s']} | {r['metis_s']} | "
-              f"{r['wall_s'] / max(r['metis_s'], 1e-9):.2f} | {r['peak_rss_gb']} | {r['edge_cut']:,} | "
-              f"{r['train_max_over_mean']} | {r['worst_constraint']} |")
+        print(
+            f"| {r['config']} | {r['side']} | {r['wall_s']} | {r['metis_s']} | "
+            f"{r['wall_s'] / max(r['metis_s'], 1e-9):.2f} | {r['peak_rss_gb']} | {r['edge_cut']:,} | "
+            f"{r['train_max_over_mean']} | {r['worst_constraint']} |"
+        )
     if dgl_python:
         print()
         for label in ("plain", "balance_ntypes+balance_edges"):
             a = next(r for r in rows if r["config"] == label and r["side"] == "graphpart")
             b = next(r for r in rows if r["config"] == label and r["side"] == "dgl")
-            print(f"{label}: graphpart/DGL wall {a['wall_s'] / b['wall_s']:.2f}x, peak RSS "
-                  f"{a['peak_rss_gb'] / b['peak_rss_gb']:.2f}x, edge cut {a['edge_cut'] / b['edge_cut']:.3f}x")
+            print(
+                f"{label}: graphpart/DGL wall {a['wall_s'] / b['wall_s']:.2f}x, peak RSS "
+                f"{a['peak_rss_gb'] / b['peak_rss_gb']:.2f}x, edge cut {a['edge_cut'] / b['edge_cut']:.3f}x"
+            )
     (OUT / "partition_vs_dgl.json").write_text(json.dumps(rows, indent=2))
 
 

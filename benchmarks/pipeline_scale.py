@@ -39,8 +39,15 @@ def prepare(scale: int, edge_factor: int, out: Path, chunks: int, fmt: str) -> N
     from graphpart.datasets import rmat
 
     g = rmat(scale, edge_factor, seed=0, feat_dim=32, train_frac=0.1)
-    write_chunked(g, out, chunks, graph_name="rmat", edge_format=fmt, node_data_format="numpy" if fmt == "csv"
-                  else fmt, edge_data_format="numpy")
+    write_chunked(
+        g,
+        out,
+        chunks,
+        graph_name="rmat",
+        edge_format=fmt,
+        node_data_format="numpy" if fmt == "csv" else fmt,
+        edge_data_format="numpy",
+    )
 
 
 def in_memory(chunked: Path, assignment: Path, out: Path) -> None:
@@ -56,7 +63,9 @@ def in_memory(chunked: Path, assignment: Path, out: Path) -> None:
 
 
 def _child(*args: str) -> dict:
-    proc = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, __file__, *args], check=True, capture_output=True, text=True
+    )
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     return json.loads(lines[-1]) if lines else {}
 
@@ -129,13 +138,36 @@ def main() -> None:
     root = Path(args.workdir or tempfile.mkdtemp(prefix="pipeline_scale."))
     rows = []
     csv = root / "csv"
-    _, t_prep = timed(subprocess.run, [sys.executable, __file__, "prepare", str(args.scale), str(args.edge_factor),
-                                       str(csv), str(args.chunks), "csv"], check=True)
+    _, t_prep = timed(
+        subprocess.run,
+        [
+            sys.executable,
+            __file__,
+            "prepare",
+            str(args.scale),
+            str(args.edge_factor),
+            str(csv),
+            str(args.chunks),
+            "csv",
+        ],
+        check=True,
+    )
     meta = read_metadata(csv)
     n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
-    print(f"R-MAT scale {args.scale}: {n:,} nodes, {m:,} edges; chunked (CSV + numpy) in {t_prep:.1f} s", flush=True)
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, memory_limit=args.memory_limit,
-                      processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
+    print(
+        f"R-MAT scale {args.scale}: {n:,} nodes, {m:,} edges; chunked (CSV + numpy) in {t_prep:.1f} s",
+        flush=True,
+    )
+    with (
+        LocalCluster(
+            n_workers=args.workers,
+            threads_per_worker=1,
+            memory_limit=args.memory_limit,
+            processes=True,
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         _, t_rand = timed(assign, csv, root / "random", args.parts, "random", seed=0, client=client)
         _, t_fen = timed(assign, csv, root / "fennel", args.parts, "fennel")
         with RssMonitor(client) as mon:
@@ -144,12 +176,25 @@ def main() -> None:
         with RssMonitor(client) as mon_f:
             _, t_disp_f = timed(dispatch, csv, root / "fennel", root / "out_fennel", client=client)
         pq = root / "parquet"
-        subprocess.run([sys.executable, __file__, "prepare", str(args.scale), str(args.edge_factor), str(pq),
-                        str(args.chunks), "parquet"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "prepare",
+                str(args.scale),
+                str(args.edge_factor),
+                str(pq),
+                str(args.chunks),
+                "parquet",
+            ],
+            check=True,
+        )
         _, t_disp_pq = timed(dispatch, pq, root / "random", root / "out_pq", client=client)
     mem = _child("inmemory", str(csv), str(root / "random"), str(root / "mem"))
-    same_cfg = json.loads(cfg.read_text()) == {**json.loads((root / "mem" / "rmat.json").read_text()),
-                                               "part_method": "random"}
+    same_cfg = json.loads(cfg.read_text()) == {
+        **json.loads((root / "mem" / "rmat.json").read_text()),
+        "part_method": "random",
+    }
     import torch
 
     a = torch.load(root / "out" / "part0" / "graph.pt", weights_only=True, mmap=True)
@@ -159,37 +204,86 @@ def main() -> None:
     rows += [
         ("assign random (Dask, 2 workers)", f"{t_rand:.1f} s", ""),
         ("assign Fennel (one pass, driver)", f"{t_fen:.1f} s", f"{m / t_fen / 1e6:.2f} M edges/s"),
-        ("dispatch, CSV edges (random assignment)", f"{t_disp:.1f} s", f"{m / t_disp / 1e6:.2f} M edges/s"),
-        ("dispatch, CSV edges (Fennel assignment)", f"{t_disp_f:.1f} s", f"{m / t_disp_f / 1e6:.2f} M edges/s"),
-        ("dispatch, parquet edges and features", f"{t_disp_pq:.1f} s", f"{m / t_disp_pq / 1e6:.2f} M edges/s"),
-        ("end to end: assign random + dispatch (CSV)", f"{t_rand + t_disp:.1f} s",
-         f"{m / (t_rand + t_disp) / 1e6:.2f} M edges/s"),
-        ("in-memory load_chunked + partition_graph", f"{mem['seconds']:.1f} s", f"{m / mem['seconds'] / 1e6:.2f} M edges/s"),
+        (
+            "dispatch, CSV edges (random assignment)",
+            f"{t_disp:.1f} s",
+            f"{m / t_disp / 1e6:.2f} M edges/s",
+        ),
+        (
+            "dispatch, CSV edges (Fennel assignment)",
+            f"{t_disp_f:.1f} s",
+            f"{m / t_disp_f / 1e6:.2f} M edges/s",
+        ),
+        (
+            "dispatch, parquet edges and features",
+            f"{t_disp_pq:.1f} s",
+            f"{m / t_disp_pq / 1e6:.2f} M edges/s",
+        ),
+        (
+            "end to end: assign random + dispatch (CSV)",
+            f"{t_rand + t_disp:.1f} s",
+            f"{m / (t_rand + t_disp) / 1e6:.2f} M edges/s",
+        ),
+        (
+            "in-memory load_chunked + partition_graph",
+            f"{mem['seconds']:.1f} s",
+            f"{m / mem['seconds'] / 1e6:.2f} M edges/s",
+        ),
     ]
     print("\n| step | wall time | throughput |\n|---|---|---|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]} |")
-    print(f"\nPeak RSS per worker (dispatch, random): {', '.join(f'{v / MiB:,.0f} MiB' for v in mon.peak.values())}")
-    print(f"Peak RSS per worker (dispatch, Fennel): {', '.join(f'{v / MiB:,.0f} MiB' for v in mon_f.peak.values())}")
-    print(f"Peak RSS in-memory run: {mem['peak_rss'] / MiB:,.0f} MiB; worker/in-memory = "
-          f"{worker_peak / mem['peak_rss']:.2f}")
+    print(
+        f"\nPeak RSS per worker (dispatch, random): {', '.join(f'{v / MiB:,.0f} MiB' for v in mon.peak.values())}"
+    )
+    print(
+        f"Peak RSS per worker (dispatch, Fennel): {', '.join(f'{v / MiB:,.0f} MiB' for v in mon_f.peak.values())}"
+    )
+    print(
+        f"Peak RSS in-memory run: {mem['peak_rss'] / MiB:,.0f} MiB; worker/in-memory = "
+        f"{worker_peak / mem['peak_rss']:.2f}"
+    )
     print(f"Output equals the in-memory output: config {same_cfg}, partition 0 edges {same_p0}")
-    print(f"Edge cut at scale {args.scale}, {args.parts} parts: random {cut_r:.3f}, Fennel {cut_f:.3f}")
+    print(
+        f"Edge cut at scale {args.scale}, {args.parts} parts: random {cut_r:.3f}, Fennel {cut_f:.3f}"
+    )
     small = root / "small"
-    subprocess.run([sys.executable, __file__, "prepare", str(args.metis_scale), str(args.edge_factor), str(small),
-                    "8", "numpy"], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "prepare",
+            str(args.metis_scale),
+            str(args.edge_factor),
+            str(small),
+            "8",
+            "numpy",
+        ],
+        check=True,
+    )
     cuts = {}
     for algo in ("random", "fennel", "ldg", "metis"):
-        _, t = timed(assign, small, root / f"small_{algo}", args.parts, algo, seed=0,
-                     **({"processes": False, "workers": 1} if algo == "random" else {}))
+        _, t = timed(
+            assign,
+            small,
+            root / f"small_{algo}",
+            args.parts,
+            algo,
+            seed=0,
+            **({"processes": False, "workers": 1} if algo == "random" else {}),
+        )
         cuts[algo] = (edge_cut(small, root / f"small_{algo}"), t)
-    print(f"Edge cut at scale {args.metis_scale}, {args.parts} parts: " +
-          ", ".join(f"{a} {c:.3f} ({t:.1f} s)" for a, (c, t) in cuts.items()))
+    print(
+        f"Edge cut at scale {args.metis_scale}, {args.parts} parts: "
+        + ", ".join(f"{a} {c:.3f} ({t:.1f} s)" for a, (c, t) in cuts.items())
+    )
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "prepare":
-        prepare(int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5]), sys.argv[6])
+        prepare(
+            int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+        )
     elif len(sys.argv) > 1 and sys.argv[1] == "inmemory":
         in_memory(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))
     else:

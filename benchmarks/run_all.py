@@ -44,8 +44,12 @@ def case_rmat20(repeat):
 
     t = best_of(lambda: rmat(20, seed=0), repeat)
     g = rmat(20, seed=0)
-    return {"what": f"R-MAT scale 20 ({g.num_nodes():,} nodes, {g.num_edges():,} edges, deduplicated)",
-            "graphpart_s": t, "peer": "-", "peer_s": None}
+    return {
+        "what": f"R-MAT scale 20 ({g.num_nodes():,} nodes, {g.num_edges():,} edges, deduplicated)",
+        "graphpart_s": t,
+        "peer": "-",
+        "peer_s": None,
+    }
 
 
 def case_sbm(repeat):
@@ -57,8 +61,12 @@ def case_sbm(repeat):
     probs = (np.full((5, 5), p_out) + np.eye(5) * (p_in - p_out)).tolist()
     t = best_of(lambda: sbm(sizes, p_in, p_out, seed=0), repeat)
     peer = best_of(lambda: nx.stochastic_block_model(sizes, probs, seed=0, sparse=True), 1)
-    return {"what": "SBM, 5 blocks x 2,000 nodes", "graphpart_s": t,
-            "peer": "networkx.stochastic_block_model(sparse=True)", "peer_s": peer}
+    return {
+        "what": "SBM, 5 blocks x 2,000 nodes",
+        "graphpart_s": t,
+        "peer": "networkx.stochastic_block_model(sparse=True)",
+        "peer_s": peer,
+    }
 
 
 def _python_metis_reader(path):
@@ -83,8 +91,12 @@ def case_metis_mdual(repeat):
         return {"what": "read mdual.graph", "skipped": "libmetis-doc not installed"}
     t = best_of(lambda: read_metis_graph(path), repeat)
     peer = best_of(lambda: _python_metis_reader(path), repeat)
-    return {"what": "read METIS mdual.graph (258,569 nodes, 1,026,264 edges)", "graphpart_s": t,
-            "peer": "line-by-line Python parser", "peer_s": peer}
+    return {
+        "what": "read METIS mdual.graph (258,569 nodes, 1,026,264 edges)",
+        "graphpart_s": t,
+        "peer": "line-by-line Python parser",
+        "peer_s": peer,
+    }
 
 
 def case_wordnet(repeat):
@@ -101,10 +113,14 @@ def case_wordnet(repeat):
     cold = best_of(lambda: load_wordnet(cache=False), repeat)
     warm = best_of(lambda: load_wordnet(), repeat)
     g = load_wordnet()
-    return {"what": f"load WordNet ({g.num_nodes():,} synsets, {g.num_edges():,} edges, "
-                    f"{len(g.canonical_etypes)} edge types)",
-            "graphpart_s": cold, "peer": "graphpart, from the cache", "peer_s": warm,
-            "note": f"cold parse vs cached load; first load incl. cache write {first:.2f} s"}
+    return {
+        "what": f"load WordNet ({g.num_nodes():,} synsets, {g.num_edges():,} edges, "
+        f"{len(g.canonical_etypes)} edge types)",
+        "graphpart_s": cold,
+        "peer": "graphpart, from the cache",
+        "peer_s": warm,
+        "note": f"cold parse vs cached load; first load incl. cache write {first:.2f} s",
+    }
 
 
 def case_ids(repeat):
@@ -123,12 +139,21 @@ def case_ids(repeat):
         return [(bisect.bisect_right(offsets, i) - 1, i) for i in id_list]
 
     peer = best_of(per_id, 1)
-    return {"what": "homogeneous -> heterogeneous, 1,000,000 node ids, 10 types", "graphpart_s": t,
-            "peer": "scalar bisect per id", "peer_s": peer}
+    return {
+        "what": "homogeneous -> heterogeneous, 1,000,000 node ids, 10 types",
+        "graphpart_s": t,
+        "peer": "scalar bisect per id",
+        "peer_s": peer,
+    }
 
 
-CASES = {"rmat20": case_rmat20, "sbm": case_sbm, "metis_mdual": case_metis_mdual,
-         "wordnet": case_wordnet, "ids": case_ids}
+CASES = {
+    "rmat20": case_rmat20,
+    "sbm": case_sbm,
+    "metis_mdual": case_metis_mdual,
+    "wordnet": case_wordnet,
+    "ids": case_ids,
+}
 
 
 def main() -> None:
@@ -143,8 +168,12 @@ def main() -> None:
         return
     rows = []
     for name in CASES:
-        res = subprocess.run([sys.executable, __file__, "--case", name, "--repeat", str(args.repeat)],
-                             capture_output=True, text=True, check=True)
+        res = subprocess.run(
+            [sys.executable, __file__, "--case", name, "--repeat", str(args.repeat)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         rows.append(json.loads(res.stdout.strip().splitlines()[-1]))
     print("| case | graphpart | peer | peer time | graphpart vs peer | peak RSS |")
     print("|---|---|---|---|---|---|")
@@ -157,8 +186,10 @@ def main() -> None:
         if r.get("note"):  # a comparison with itself (e.g. cold vs cached)
             ratio = f"{r['graphpart_s'] / peer_s:.0f}x ({r['note']})"
         peer_txt = f"{peer_s:.3f} s" if peer_s else "-"
-        print(f"| {r['what']} | {r['graphpart_s']:.3f} s | {r['peer']} | {peer_txt} | {ratio} | "
-              f"{r['peak_rss_mib']:.0f} MiB |")
+        print(
+            f"| {r['what']} | {r['graphpart_s']:.3f} s | {r['peer']} | {peer_txt} | {ratio} | "
+            f"{r['peak_rss_mib']:.0f} MiB |"
+        )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from .assignment import check_assignment, check_num_parts, random_assignment
 from .balance import balance_classes
 from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
-from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, metis_assignment
+from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, metis_assignment, metis_trainers
 from .reshuffle import Reshuffle, reshuffle
 
 __all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
@@ -267,7 +267,11 @@ def partition(
     num_hops : int
         HALO hops (0 keeps only edges inside a partition).
     num_trainers_per_machine : int
-        METIS splits into ``num_parts * T`` trainer parts; partition = trainer // T.
+        Trainers per machine, ``T``. METIS balances the machines first, then splits each
+        machine's nodes into ``T`` trainers under the same constraints
+        (:func:`~graphpart.partitioning.metis.metis_trainers`); trainer ids are
+        ``machine * T + local trainer``, so partition = trainer // T. ``"random"``
+        deals out ``num_parts * T`` balanced trainer parts.
     objtype : {"cut", "vol"}
         METIS objective.
     seed : int, Generator or None
@@ -319,20 +323,21 @@ def partition(
                     f"METIS balances every node type of a heterograph, but node type(s) {small} have fewer "
                     f"nodes than the {total_parts} parts; use part_method='random', or pass balance_ntypes"
                 )
-            trainer = metis_assignment(
-                homo.src,
-                homo.dst,
-                n,
-                total_parts,
+            kwargs = dict(
                 balance_ntypes=classes,
                 balance_edges=bool(balance_edges),
                 objtype=objtype,
                 recursive=recursive,
                 options=metis_options,
                 max_edges=metis_max_edges,
-                seed=rng,
                 refine_rounds=check_count(metis_refine_rounds, "metis_refine_rounds"),
             )
+            # machines first (balanced as METIS allows), then each machine's trainers inside it
+            trainer = metis_assignment(homo.src, homo.dst, n, num_parts, seed=rng, **kwargs)
+            if trainers > 1:
+                trainer = metis_trainers(
+                    homo.src, homo.dst, trainer, num_parts, trainers, seed=rng, **kwargs
+                )
         else:
             raise GraphpartError(
                 f"part_method must be 'metis', 'random' or an assignment, got {part_method!r}"

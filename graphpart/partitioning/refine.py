@@ -56,18 +56,20 @@ class _Edges:
         self.small = (
             np.int8 if num_parts < 128 else np.int32
         )  # a small part array keeps gathers in cache
+        self._moving = np.zeros(num_nodes, dtype=bool)
 
     def conn(self, part: np.ndarray) -> np.ndarray:
         """``(n, k)``: edges (either direction) between each node and each part."""
-        p = part.astype(self.small)
-        key = np.multiply(self.src, self.k)
-        key += p[self.dst]
-        out = torch.bincount(
-            torch.from_numpy(key), minlength=self.n * self.k
-        )  # about twice numpy's
-        np.multiply(self.dst, self.k, out=key)
-        key += p[self.src]
-        out += torch.bincount(torch.from_numpy(key), minlength=self.n * self.k)
+        # torch for the edge-sized key: both cores, and its fresh pages fault in far more cheaply
+        # than numpy's (which asks for huge pages, each zeroed on first touch)
+        p = torch.from_numpy(part.astype(self.small))
+        src, dst = torch.from_numpy(self.src), torch.from_numpy(self.dst)
+        key = torch.mul(src, self.k)
+        key += p[dst]
+        out = torch.bincount(key, minlength=self.n * self.k)
+        torch.mul(dst, self.k, out=key)
+        key += p[src]
+        out += torch.bincount(key, minlength=self.n * self.k)
         return out.numpy().reshape(self.n, self.k)
 
     def move(
@@ -78,21 +80,46 @@ class _Edges:
         Only the edges of the moved nodes change the table: each moves one count of its other end
         from the old part to the new one (an edge with both ends moving updates both ends' rows).
         """
-        moving = np.zeros(self.n, dtype=bool)
-        moving[nodes] = True
-        hits = [
-            (np.flatnonzero(moving[mover]), mover, other)
-            for mover, other in ((self.src, self.dst), (self.dst, self.src))
-        ]
-        before = [part[mover[e]] for e, mover, _ in hits]  # read before ``part`` changes
-        part[nodes] = targets
         if not conn.flags.c_contiguous:  # the flat view below would be a copy, and the updates lost
             raise ValueError("the connection table must be C-contiguous (as conn() returns it)")
+        if not len(nodes):
+            return
+        moving = self._moving  # all False between calls: no fresh (n,) array per move
+        moving[nodes] = True
+        hits = [
+            (np.flatnonzero(np.take(moving, mover)), mover, other)  # take: faster than []
+            for mover, other in ((self.src, self.dst), (self.dst, self.src))
+        ]
+        moving[nodes] = False
+        before = [part[mover[e]] for e, mover, _ in hits]  # read before ``part`` changes
+        part[nodes] = targets
         flat = conn.reshape(-1)
         for (e, mover, other), old in zip(hits, before):
             row = other[e] * self.k  # flat indices: about twice as fast as (row, col) in ufunc.at
             np.subtract.at(flat, row + old, 1)
             np.add.at(flat, row + part[mover[e]], 1)
+
+
+class _Carries:
+    """Which constraints each node carries weight in, for picking the nodes of overloaded parts.
+
+    With at most 63 constraints each node's set is one bitmask, so that picking costs one gather
+    and an ``&`` per node instead of an ``(n, ncon)`` comparison.
+    """
+
+    def __init__(self, w: np.ndarray) -> None:
+        self.w = w
+        ncon = w.shape[1]
+        self.bits = None
+        if ncon <= 63:
+            self.bits = (w > 0).astype(np.int64) @ (np.int64(1) << np.arange(ncon, dtype=np.int64))
+
+    def nodes_in(self, part: np.ndarray, hot: np.ndarray) -> np.ndarray:
+        """Nodes that carry weight in a constraint their part has ``hot`` (``(k, ncon)`` bool)."""
+        if self.bits is None:
+            return np.flatnonzero(np.any(hot[part] & (self.w > 0), axis=1))
+        part_bits = hot.astype(np.int64) @ (np.int64(1) << np.arange(hot.shape[1], dtype=np.int64))
+        return np.flatnonzero(part_bits[part] & self.bits)
 
 
 def _group_cumsum(groups: np.ndarray, w: np.ndarray, num_groups: int) -> np.ndarray:
@@ -130,24 +157,24 @@ def rebalance(
     conn_all = edges.conn(part) if conn is None else conn
     num_parts = edges.k
     w = np.asarray(weights, dtype=np.int64)
+    carries = _Carries(w)
+    loads = part_loads(part, w, num_parts)  # kept current below from the moved nodes alone
     by_room = False
     for r in range(rounds):
-        loads = part_loads(part, w, num_parts)
         over = np.maximum(loads - cap[None, :], 0)  # (k, ncon)
         if not over.any():
             break
         room = np.maximum(cap[None, :] - loads, 0)
         # candidates: nodes carrying weight of a constraint their part exceeds
-        hot = over[part] > 0  # (n, ncon)
-        cand = np.flatnonzero(np.any(hot & (w > 0), axis=1))
+        cand = carries.nodes_in(part, over > 0)
         if not len(cand):
             break
         conn = conn_all[cand]  # (m, k)
         own = part[cand]
         wc = w[cand]
-        fits = np.all(
-            wc[:, None, :] <= room[None, :, :], axis=2
-        )  # (m, k): target has room for the node
+        fits = np.ones((len(cand), num_parts), dtype=bool)  # target has room for the node
+        for c in range(w.shape[1]):  # a constraint at a time: cheaper than an (m, k, ncon) array
+            fits &= wc[:, c, None] <= room[None, :, c]
         fits[np.arange(len(cand)), own] = False
         # a node goes where it has most neighbours; when that jammed the last round (every node
         # queued for the same few parts), where the overloaded constraints have most room
@@ -162,14 +189,15 @@ def rebalance(
         cand, own, wc, target, conn = cand[ok], own[ok], wc[ok], target[ok], conn[ok]
         rows = np.arange(len(cand))
         loss = (conn[rows, own] - conn[rows, target]).astype(np.float64)
-        relief = (np.minimum(wc, over[own]) / np.maximum(over[own], 1)).sum(axis=1)
+        over_own = over[own]
+        relief = (np.minimum(wc, over_own) / np.maximum(over_own, 1)).sum(axis=1)
         price = loss / np.maximum(relief, 1e-12)
         # from each source part, the cheapest nodes until its overload is covered
         order = np.lexsort((price, own))
         cand, own, wc, target = cand[order], own[order], wc[order], target[order]
-        still_needed = np.any(
-            ((_group_cumsum(own, wc, num_parts) - wc) < over[own]) & (over[own] > 0), axis=1
-        )
+        over_own = over_own[order]
+        before = _group_cumsum(own, wc, num_parts) - wc
+        still_needed = np.any((before < over_own) & (over_own > 0), axis=1)
         cand, own, wc, target, prio = (
             cand[still_needed],
             own[still_needed],
@@ -179,9 +207,11 @@ def rebalance(
         )
         # each target accepts while it stays under every cap
         order = np.lexsort((prio, target))
-        cand, wc, target = cand[order], wc[order], target[order]
+        cand, own, wc, target = cand[order], own[order], wc[order], target[order]
         fit = np.all(_group_cumsum(target, wc, num_parts) <= room[target], axis=1)
         edges.move(conn_all, part, cand[fit], target[fit])
+        moved = wc[fit]
+        loads += part_loads(target[fit], moved, num_parts) - part_loads(own[fit], moved, num_parts)
         logger.info("rebalance round %d: moved %d nodes", r, int(fit.sum()))
         if not fit.any():
             if by_room:
@@ -233,6 +263,7 @@ def exchange(
     rng: np.random.Generator,
     rounds: int = 4,
     conn: np.ndarray | None = None,
+    min_gain: float = 0.0,
 ) -> np.ndarray:
     """Cut-lowering moves between each pair of parts, paired so that both parts stay under every cap.
 
@@ -241,16 +272,21 @@ def exchange(
     the p->q and q->p candidates are chosen together (the balanced label propagation of Ugander and
     Backstrom, solved greedily per pair). Pairs are taken in turn with loads kept current. Returns
     a new assignment; ``conn`` (the table of :meth:`_Edges.conn` for ``part``), when given, is kept
-    current in place.
+    current in place. The rounds stop early once one lowers the cut by less than ``min_gain`` times
+    the cut before it (the gains shrink round by round; the last rounds buy little).
     """
     part = part.copy()
     conn = edges.conn(part) if conn is None else conn
     num_parts = edges.k
     w = np.asarray(weights, dtype=np.int64)
-    rows = np.arange(len(part))
+    base = np.arange(0, len(part) * num_parts, num_parts)  # row starts in the flat table
+    flat = conn.reshape(-1)
+    loads = part_loads(part, w, num_parts)  # kept current by the pairs' moves below
+    ends = int(flat.sum())  # edge ends: twice the edges
+    inside = int(flat[base + part].sum())  # ends whose edge stays inside a part
     for r in range(rounds):
         best = conn.argmax(axis=1)
-        gain = conn[rows, best] - conn[rows, part]
+        gain = flat[base + best] - flat[base + part]
         cand = np.flatnonzero(gain > 0)
         if not len(cand):
             break
@@ -259,7 +295,6 @@ def exchange(
         order = np.lexsort((-gain[cand], pq))
         cand, pq = cand[order], pq[order]
         bounds = np.searchsorted(pq, np.arange(num_parts * num_parts + 1))
-        loads = part_loads(part, w, num_parts)
         go, to = [], []
         for p in range(num_parts):
             for q in range(p + 1, num_parts):
@@ -279,7 +314,19 @@ def exchange(
                     loads[q] += delta
         if go:  # the candidates of different pairs are different nodes: one update for the round
             edges.move(conn, part, np.concatenate(go), np.concatenate(to))
-        logger.info("exchange round %d: %d of %d candidate moves", r, sum(map(len, go)), len(cand))
+        cut = (ends - inside) // 2
+        inside = int(flat[base + part].sum())
+        gained = cut - (ends - inside) // 2
+        logger.info(
+            "exchange round %d: %d of %d candidate moves, cut %d -> %d",
+            r,
+            sum(map(len, go)),
+            len(cand),
+            cut,
+            cut - gained,
+        )
+        if gained < min_gain * cut:
+            break
     return part
 
 
@@ -293,11 +340,13 @@ def refine_assignment(
     ub: np.ndarray,
     rng: np.random.Generator,
     rounds: int = 4,
+    min_gain: float = 0.0,
 ) -> np.ndarray:
     """:func:`rebalance` then ``rounds`` of :func:`exchange` over every edge; returns a new assignment.
 
     ``weights`` is ``(n, ncon)`` (``None``: node counts), ``classes`` the balance class of each node
-    (``None``: one class), used to deal the edgeless nodes back out.
+    (``None``: one class), used to deal the edgeless nodes back out. The exchange rounds stop early
+    once one lowers the cut by less than ``min_gain`` times the cut (0: never).
 
     Examples
     --------
@@ -316,7 +365,7 @@ def refine_assignment(
     moving = np.where(free[:, None], 0, w)  # edgeless nodes carry no load while the others move
     conn = edges.conn(part)  # kept current by both steps
     new = rebalance(edges, part, moving, cap, conn=conn)
-    new = exchange(edges, new, moving, cap, rng, rounds, conn=conn)
+    new = exchange(edges, new, moving, cap, rng, rounds, conn=conn, min_gain=min_gain)
     new[free] = -1
     fill_isolated(new, np.flatnonzero(free), classes, num_parts, rng)
     before, after = (

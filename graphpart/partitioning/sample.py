@@ -13,6 +13,9 @@ import numpy as np
 
 __all__ = ["sample_edges"]
 
+#: Edges per chunk of the keep-mask computation (its temporaries are reused from chunk to chunk).
+_CHUNK = 1 << 20
+
 
 def _keep_share(deg: np.ndarray, per_node: float) -> np.ndarray:
     """Share of its edges a node of degree ``deg`` keeps when it keeps about ``per_node``."""
@@ -58,23 +61,39 @@ def sample_edges(
     (True, True)
     """
     loop = src == dst
-    draw = rng.random(len(src), dtype=np.float32)
-    real = np.flatnonzero(~loop)  # self-loops count neither in the degrees nor in the budget
-    if not len(real):
-        return np.zeros(len(src), dtype=bool)
-    if not by_degree:
-        keep = draw < np.float32(max_edges / len(real))
-    else:
+    num_loops = int(np.count_nonzero(loop))
+    num_real = len(src) - num_loops  # self-loops count neither in the degrees nor in the budget
+    keep = np.zeros(len(src), dtype=bool)
+    if not num_real:
+        return keep
+    if by_degree:
         deg = np.bincount(src, minlength=num_nodes) + np.bincount(dst, minlength=num_nodes)
-        if len(real) < len(src):
+        if num_loops:
             deg -= 2 * np.bincount(src[loop], minlength=num_nodes)
         deg = deg.astype(np.float32)
-        few = real[
-            :: max(1, len(real) >> 17)
-        ]  # c from at most 2**17 evenly spaced edges, scaled up
-        c = _edges_per_node(deg[src[few]], deg[dst[few]], max_edges * len(few) / len(real))
+        # c from at most 2**17 evenly spaced edges, scaled up: every step-th edge that is not a loop
+        few = np.arange(0, num_real, max(1, num_real >> 17))
+        if num_loops:  # non-loop number r comes after the loops with at most r non-loops before
+            at = np.flatnonzero(loop)
+            few += np.searchsorted(at - np.arange(num_loops), few, side="right")
+        c = _edges_per_node(deg[src[few]], deg[dst[few]], max_edges * len(few) / num_real)
         share = _keep_share(deg, c)
-        qa, qb = share[src], share[dst]
-        keep = draw < qa + qb - qa * qb
+    # Chunk by chunk into reused buffers: edge-sized temporaries cost more in first-touch page
+    # faults than the arithmetic. The draws are the same as one call over every edge.
+    chunk = min(len(src), _CHUNK)
+    draw, qa, qb, both = (np.empty(chunk, dtype=np.float32) for _ in range(4))
+    for lo in range(0, len(src), chunk):
+        hi = min(lo + chunk, len(src))
+        m = hi - lo
+        rng.random(m, dtype=np.float32, out=draw[:m])
+        if by_degree:
+            np.take(share, src[lo:hi], out=qa[:m])
+            np.take(share, dst[lo:hi], out=qb[:m])
+            np.multiply(qa[:m], qb[:m], out=both[:m])  # kept if either end keeps it:
+            qa[:m] += qb[:m]  # qa + qb - qa * qb
+            qa[:m] -= both[:m]
+            np.less(draw[:m], qa[:m], out=keep[lo:hi])
+        else:
+            np.less(draw[:m], np.float32(max_edges / num_real), out=keep[lo:hi])
     keep &= ~loop
     return keep

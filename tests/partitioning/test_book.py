@@ -46,7 +46,9 @@ def test_typed_partid_matches_homogeneous(part):
 
 
 def test_relation_name_resolves_when_unique(part):
-    assert torch.equal(part.book.partid2eids(1, "buys"), part.book.partid2eids(1, ("user", "buys", "item")))
+    assert torch.equal(
+        part.book.partid2eids(1, "buys"), part.book.partid2eids(1, ("user", "buys", "item"))
+    )
 
 
 def test_errors(part):
@@ -65,5 +67,7 @@ def test_errors(part):
 def test_scalar_metadata(part):
     md = part.book.metadata()
     assert [m["machine_id"] for m in md] == [0, 1, 2]
-    assert sum(m["num_edges"] for m in md) == sum(part.graph.num_edges(e) for e in part.graph.canonical_etypes)
+    assert sum(m["num_edges"] for m in md) == sum(
+        part.graph.num_edges(e) for e in part.graph.canonical_etypes
+    )
     assert np.array(list(part.book.node_map.values())).shape == (3, 3, 2)

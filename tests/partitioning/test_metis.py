@@ -43,7 +43,9 @@ def test_two_constraints_are_each_balanced():
     # Constraint 2 is concentrated in one corner: balancing nodes alone would not balance it.
     w2 = ((np.arange(n) % 40 < 10) & (np.arange(n) // 40 < 10)).astype(np.int64)
     vwgt = np.stack([np.ones(n, dtype=np.int64), w2], axis=1)
-    _, part = part_graph(xadj, adj, 4, vwgt=vwgt, ubvec=np.array([1.05, 1.05]), options=MetisOptions(seed=0))
+    _, part = part_graph(
+        xadj, adj, 4, vwgt=vwgt, ubvec=np.array([1.05, 1.05]), options=MetisOptions(seed=0)
+    )
     for c in range(2):
         loads = np.bincount(part, weights=vwgt[:, c], minlength=4)
         assert loads.max() <= 1.05 * loads.mean() + 1, (c, loads)
@@ -74,7 +76,12 @@ def test_balance_edges_balances_in_degrees():
 
 def test_balance_weights_follow_dgl():
     w, cls = balance_weights(4, np.array([2, 2, 5, 7]), False, None)
-    assert w.tolist() == [[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]] and cls.tolist() == [0, 0, 1, 2]
+    assert w.tolist() == [[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]] and cls.tolist() == [
+        0,
+        0,
+        1,
+        2,
+    ]
     assert balance_weights(3, None, False, None) == (None, None)
 
 
@@ -91,7 +98,8 @@ def testwater_fill(current, m):
 
 def test_isolated_nodes_fill_the_parts():
     # Two triangles and 10 isolated nodes.
-    src = np.array([0, 1, 2, 3, 4, 5]); dst = np.array([1, 2, 0, 4, 5, 3])
+    src = np.array([0, 1, 2, 3, 4, 5])
+    dst = np.array([1, 2, 0, 4, 5, 3])
     part = metis_assignment(src, dst, 16, 2, seed=0)
     assert np.bincount(part).tolist() == [8, 8]
     assert len(set(part[:3])) == 1 and len(set(part[3:6])) == 1
@@ -104,7 +112,10 @@ def test_only_isolated_nodes():
 
 def test_options_and_recursive_run():
     src, dst, n = grid(16)
-    for kw in [dict(recursive=True), dict(options=MetisOptions(niter=2, ncuts=2, ufactor=50, ctype="rm"))]:
+    for kw in [
+        dict(recursive=True),
+        dict(options=MetisOptions(niter=2, ncuts=2, ufactor=50, ctype="rm")),
+    ]:
         part = metis_assignment(src, dst, n, 4, seed=0, **kw)
         assert np.bincount(part, minlength=4).max() <= 1.06 * n / 4
 
@@ -122,10 +133,15 @@ def test_seeded_metis_is_deterministic():
     assert np.array_equal(a, b)
 
 
-@pytest.mark.parametrize("kw,match", [
-    (dict(objtype="edges"), "objtype"), (dict(niter=0), "niter"), (dict(ctype="hem"), "ctype"),
-    (dict(seed=-1), "seed"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(objtype="edges"), "objtype"),
+        (dict(niter=0), "niter"),
+        (dict(ctype="hem"), "ctype"),
+        (dict(seed=-1), "seed"),
+    ],
+)
 def test_bad_metis_options(kw, match):
     with pytest.raises(gp.GraphpartError, match=match):
         MetisOptions(**kw)
@@ -205,9 +221,14 @@ def test_self_loops_do_not_eat_the_sample_budget(by_degree):
     g = rmat(14, seed=3)
     s, d = (x.numpy() for x in g.edges())
     n = g.num_nodes()
-    s, d = np.concatenate([s, np.arange(n)]), np.concatenate([d, np.arange(n)])  # a loop on every node
+    s, d = (
+        np.concatenate([s, np.arange(n)]),
+        np.concatenate([d, np.arange(n)]),
+    )  # a loop on every node
     budget = len(s) // 5
-    kept = len(metis_csr(s, d, n, budget, seed=0, by_degree=by_degree)[1])  # both directions of each pair
+    kept = len(
+        metis_csr(s, d, n, budget, seed=0, by_degree=by_degree)[1]
+    )  # both directions of each pair
     plain = len(metis_csr(s[:-n], d[:-n], n, budget, seed=0, by_degree=by_degree)[1])
     assert 0.9 * plain <= kept <= 1.1 * plain
 

@@ -11,20 +11,35 @@ import graphpart as gp
 from ..graphs import hetero_graph, karate
 
 
-@pytest.mark.parametrize("kw,match", [
-    (dict(num_parts=0), "num_parts must be an integer >= 1, got 0"),
-    (dict(num_parts=2.5), "num_parts must be an integer"),
-    (dict(num_parts=35), "cannot split 34 nodes into 35 parts"),
-    (dict(num_parts=2, part_method="kahip"), "part_method must be 'metis', 'random' or an assignment"),
-    (dict(num_parts=2, balance_ntypes=torch.zeros(10, dtype=torch.bool)), r"one value per node \(34\), got 10"),
-    (dict(num_parts=2, balance_ntypes=torch.zeros(34)), "bool or int array"),
-    (dict(num_parts=2, num_hops=-1), "num_hops must be a non-negative integer, got -1"),
-    (dict(num_parts=2, num_trainers_per_machine=0), "num_trainers_per_machine must be an integer >= 1, got 0"),
-    (dict(num_parts=2, objtype="edges"), "objtype"),
-    (dict(num_parts=2, part_method=np.zeros(5, dtype=np.int64)), r"one entry per node \(34\), got 5"),
-    (dict(num_parts=2, part_method=np.full(34, 2)), r"values must lie in \[0, 2\)"),
-    (dict(num_parts=2, seed="x"), "seed"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(num_parts=0), "num_parts must be an integer >= 1, got 0"),
+        (dict(num_parts=2.5), "num_parts must be an integer"),
+        (dict(num_parts=35), "cannot split 34 nodes into 35 parts"),
+        (
+            dict(num_parts=2, part_method="kahip"),
+            "part_method must be 'metis', 'random' or an assignment",
+        ),
+        (
+            dict(num_parts=2, balance_ntypes=torch.zeros(10, dtype=torch.bool)),
+            r"one value per node \(34\), got 10",
+        ),
+        (dict(num_parts=2, balance_ntypes=torch.zeros(34)), "bool or int array"),
+        (dict(num_parts=2, num_hops=-1), "num_hops must be a non-negative integer, got -1"),
+        (
+            dict(num_parts=2, num_trainers_per_machine=0),
+            "num_trainers_per_machine must be an integer >= 1, got 0",
+        ),
+        (dict(num_parts=2, objtype="edges"), "objtype"),
+        (
+            dict(num_parts=2, part_method=np.zeros(5, dtype=np.int64)),
+            r"one entry per node \(34\), got 5",
+        ),
+        (dict(num_parts=2, part_method=np.full(34, 2)), r"values must lie in \[0, 2\)"),
+        (dict(num_parts=2, seed="x"), "seed"),
+    ],
+)
 def test_bad_partition_arguments(kw, match):
     with pytest.raises(gp.GraphpartError, match=match):
         gp.partition(karate(), **kw)

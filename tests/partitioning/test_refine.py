@@ -105,7 +105,35 @@ def test_refinement_never_hands_back_a_worse_balance(monkeypatch, caplog):
     src, dst, n = _sbm_edges(4)
     rng = np.random.default_rng(0)
     part = rng.permutation(np.arange(n) % 4)
-    monkeypatch.setattr(refine_module, "exchange", lambda edges, p, *a, **k: np.zeros_like(p))  # all in part 0
+    monkeypatch.setattr(
+        refine_module, "exchange", lambda edges, p, *a, **k: np.zeros_like(p)
+    )  # all in part 0
     out = refine_assignment(src, dst, part, 4, None, None, np.array([1.05]), rng, rounds=2)
     assert np.array_equal(out, part)
     assert "keeping METIS's assignment" in caplog.text
+
+
+def test_exchange_stops_once_a_round_gains_too_little():
+    src, dst, n = _sbm_edges(5)
+    part = np.random.default_rng(0).permutation(np.arange(n) % 4)
+    w = np.ones((n, 1), np.int64)
+    cap = np.array([1.05 * n / 4])
+
+    def run(**kw):
+        edges = _Edges(src, dst, n, 4)
+        return exchange(edges, part, w, cap, np.random.default_rng(1), **kw)
+
+    # every round gains less than the whole cut: min_gain=1 stops after the first round
+    assert np.array_equal(run(rounds=10, min_gain=1.0), run(rounds=1))
+    assert _cut(src, dst, run(rounds=10)) < _cut(src, dst, run(rounds=1))
+
+
+def test_rebalance_keeps_its_loads_current_over_several_rounds():
+    # several constraints and several rounds: the loads kept from the moves must match a recount
+    src, dst, n = _sbm_edges(6)
+    rng = np.random.default_rng(0)
+    part = np.where(rng.random(n) < 0.6, 0, rng.integers(1, 4, n))
+    w = np.stack([np.ones(n, np.int64), rng.integers(0, 4, n), rng.integers(0, 2, n)], axis=1)
+    cap = 1.03 * w.sum(axis=0) / 4
+    new = rebalance(_Edges(src, dst, n, 4), part, w, cap, rounds=30)
+    assert np.all(part_loads(new, w, 4) <= cap + 1e-9)
