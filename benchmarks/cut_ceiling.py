@@ -1,4 +1,5 @@
-"""How low can the balanced cut of partition_vs_dgl.py's graph go? Strong, slow partitioners as probes.
+"""How low can the balanced cut of partition_vs_dgl.py's graph go? Strong, slow partitioners as
+probes.
 
     .venv/bin/python benchmarks/cut_ceiling.py metis [--ncuts 4] [--niter 20] [--rounds 10 20]
     python -m venv /tmp/kvenv && /tmp/kvenv/bin/pip install kahip numpy

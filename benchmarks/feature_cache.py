@@ -33,7 +33,8 @@ def interleaved(fns: dict, repeat: int) -> dict:
 
 
 def throughput(trace, pre, orders, ratio, repeat) -> dict:
-    """Lookups per second of each policy's replay at ``ratio``: best of ``repeat`` fresh (warmed) caches."""
+    """Lookups per second of each policy's replay at ``ratio``: best of ``repeat`` fresh (warmed)
+    caches."""
     from graphpart.features import (
         BeladyCache,
         StaticCache,
@@ -161,7 +162,8 @@ def main() -> None:
         "distinct": int((trace.counts() > 0).sum()),
     }
     print(
-        f"R-MAT scale {a.scale}: {n:,} nodes, {topo.num_edges:,} edges; {len(train):,} train seeds; "
+        f"R-MAT scale {a.scale}: {n:,} nodes, {topo.num_edges:,} edges; {len(train):,} train "
+        "seeds; "
         f"{trace.num_batches} batches, {trace.num_lookups:,} lookups per epoch "
         f"({a.presample_epochs} pre-sampling epochs: {res['presample']['seconds']:.1f} s)"
     )
@@ -193,7 +195,8 @@ def main() -> None:
         rates = gather_rates(x, batches, a.gather_ratio, orders["presample"], dev, a.repeat)
         res["gather_GBps"][dev] = rates
         print(
-            f"\ngather on {dev} ({a.dim}-dim float32, split_ratio {a.gather_ratio}, {len(batches)} batches), GB/s:"
+            f"\ngather on {dev} ({a.dim}-dim float32, split_ratio {a.gather_ratio}, {len(batches)} "
+            "batches), GB/s:"
         )
         for k, v in rates.items():
             print(f"  {k:34s} {v:7.2f}")

@@ -56,8 +56,9 @@ total = float(sum(v.double().sum() for v in nfeat.values()))
 s, d = g.edges()
 edges = int(s.sum() + d.sum()) & 1
 after_touch = status()
-print(json.dumps({"load_s": load_s, "before": before, "after_load": after_load, "after_touch": after_touch,
-                  "check": total, "num_nodes": int(g.num_nodes()), "num_edges": int(g.num_edges())}))
+print(json.dumps({"load_s": load_s, "before": before, "after_load": after_load,
+                  "after_touch": after_touch, "check": total, "num_nodes": int(g.num_nodes()),
+                  "num_edges": int(g.num_edges())}))
 """
 
 
@@ -107,11 +108,13 @@ def main() -> None:
         if peer_python:
             rows["DGL 2.1"] = run(peer_python, "dgl", config)
     print(
-        f"R-MAT scale {args.scale}, feature dim {args.feat_dim}; one partition in DGL's format, written in "
+        f"R-MAT scale {args.scale}, feature dim {args.feat_dim}; one partition in DGL's format, "
+        "written in "
         f"{write_s:.1f} s; files (MiB): {json.dumps({k: round(v, 1) for k, v in files.items()})}"
     )
     print(
-        "| reader | nodes | edges | load | anonymous RSS growth (load / + touch all) | file-backed RSS after touch | peak RSS |"
+        "| reader | nodes | edges | load | anonymous RSS growth (load / + touch all) | file-backed "
+        "RSS after touch | peak RSS |"
     )
     print("|---|---|---|---|---|---|---|")
     for name, r in rows.items():
@@ -124,10 +127,12 @@ def main() -> None:
         )
     if len(rows) == 2:
         a, b = rows["graphpart"], rows["DGL 2.1"]
+        grew = [r["after_touch"]["RssAnon"] - r["before"]["RssAnon"] for r in (a, b)]
         print(
             f"\ngraphpart / DGL: load time {a['load_s'] / b['load_s']:.2f}x, anonymous growth "
-            f"{(a['after_touch']['RssAnon'] - a['before']['RssAnon']) / max(b['after_touch']['RssAnon'] - b['before']['RssAnon'], 1):.2f}x; "
-            f"same feature checksum: {abs(a['check'] - b['check']) < 1e-3 * max(1.0, abs(b['check']))}"
+            f"{grew[0] / max(grew[1], 1):.2f}x; "
+            "same feature checksum: "
+            f"{abs(a['check'] - b['check']) < 1e-3 * max(1.0, abs(b['check']))}"
         )
 
 

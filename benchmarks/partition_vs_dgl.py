@@ -6,8 +6,8 @@ R-MAT (Graph500 parameters; scale 20 and edge factor 10 give ~1M nodes and ~10M
 undirected edges), 16-dim float features and a 10% train mask; 8 parts, 1 HALO
 hop; with and without balance_ntypes=train_mask + balance_edges. Each run is a
 fresh process, so its peak RSS is its own. DGL runs from its own virtual
-environment (tools/make_peer_env.sh, through benchmarks/make_dgl_env.sh, creates it on first use). The machines
-are noisy: compare ratios within one run.
+environment (tools/make_peer_env.sh, through benchmarks/make_dgl_env.sh, creates it on first
+use). The machines are noisy: compare ratios within one run.
 """
 
 from __future__ import annotations
@@ -104,14 +104,15 @@ def main() -> None:
             print(json.dumps(row), flush=True)
             shutil.rmtree(out_dir, ignore_errors=True)
     print(
-        "\n| config | side | wall s | METIS s | wall / METIS | peak RSS GB | edge cut | train max/mean | worst constraint max/mean |"
+        "\n| config | side | wall s | METIS s | wall / METIS | peak RSS GB | edge cut | train "
+        "max/mean | worst constraint max/mean |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['config']} | {r['side']} | {r['wall_s']} | {r['metis_s']} | "
-            f"{r['wall_s'] / max(r['metis_s'], 1e-9):.2f} | {r['peak_rss_gb']} | {r['edge_cut']:,} | "
-            f"{r['train_max_over_mean']} | {r['worst_constraint']} |"
+            f"{r['wall_s'] / max(r['metis_s'], 1e-9):.2f} | {r['peak_rss_gb']} | "
+            f"{r['edge_cut']:,} | {r['train_max_over_mean']} | {r['worst_constraint']} |"
         )
     if dgl_python:
         print()
@@ -120,7 +121,8 @@ def main() -> None:
             b = next(r for r in rows if r["config"] == label and r["side"] == "dgl")
             print(
                 f"{label}: graphpart/DGL wall {a['wall_s'] / b['wall_s']:.2f}x, peak RSS "
-                f"{a['peak_rss_gb'] / b['peak_rss_gb']:.2f}x, edge cut {a['edge_cut'] / b['edge_cut']:.3f}x"
+                f"{a['peak_rss_gb'] / b['peak_rss_gb']:.2f}x, edge cut "
+                f"{a['edge_cut'] / b['edge_cut']:.3f}x"
             )
     (OUT / "partition_vs_dgl.json").write_text(json.dumps(rows, indent=2))
 

@@ -155,7 +155,8 @@ def main() -> None:
     meta = read_metadata(csv)
     n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     print(
-        f"R-MAT scale {args.scale}: {n:,} nodes, {m:,} edges; chunked (CSV + numpy) in {t_prep:.1f} s",
+        f"R-MAT scale {args.scale}: {n:,} nodes, {m:,} edges; chunked (CSV + numpy) in "
+        f"{t_prep:.1f} s",
         flush=True,
     )
     with (
@@ -234,10 +235,12 @@ def main() -> None:
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]} |")
     print(
-        f"\nPeak RSS per worker (dispatch, random): {', '.join(f'{v / MiB:,.0f} MiB' for v in mon.peak.values())}"
+        "\nPeak RSS per worker (dispatch, random): "
+        f"{', '.join(f'{v / MiB:,.0f} MiB' for v in mon.peak.values())}"
     )
     print(
-        f"Peak RSS per worker (dispatch, Fennel): {', '.join(f'{v / MiB:,.0f} MiB' for v in mon_f.peak.values())}"
+        "Peak RSS per worker (dispatch, Fennel): "
+        f"{', '.join(f'{v / MiB:,.0f} MiB' for v in mon_f.peak.values())}"
     )
     print(
         f"Peak RSS in-memory run: {mem['peak_rss'] / MiB:,.0f} MiB; worker/in-memory = "
@@ -245,7 +248,8 @@ def main() -> None:
     )
     print(f"Output equals the in-memory output: config {same_cfg}, partition 0 edges {same_p0}")
     print(
-        f"Edge cut at scale {args.scale}, {args.parts} parts: random {cut_r:.3f}, Fennel {cut_f:.3f}"
+        f"Edge cut at scale {args.scale}, {args.parts} parts: random {cut_r:.3f}, Fennel "
+        f"{cut_f:.3f}"
     )
     small = root / "small"
     subprocess.run(

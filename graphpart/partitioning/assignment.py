@@ -92,7 +92,8 @@ def _as_parts(a: object, n: int, what: str) -> np.ndarray:
     arr = a.detach().cpu().numpy() if isinstance(a, torch.Tensor) else np.asarray(a)
     if arr.dtype.kind not in "iu" or arr.ndim != 1:
         raise GraphpartError(
-            f"{what} must be a one-dimensional int array, got dtype {arr.dtype} and shape {arr.shape}"
+            f"{what} must be a one-dimensional int array, got dtype {arr.dtype} and shape "
+            f"{arr.shape}"
         )
     if len(arr) != n:
         raise GraphpartError(f"{what} must have one entry per node ({n}), got {len(arr)}")

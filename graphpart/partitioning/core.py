@@ -27,7 +27,8 @@ from .reshuffle import Reshuffle, reshuffle
 
 __all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
 
-#: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform, see metis_csr).
+# : Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform, see
+# metis_csr).
 DEFAULT_METIS_MAX_EDGES = 1_000_000
 
 
@@ -87,7 +88,8 @@ class Partitioning:
 
     @functools.cached_property
     def orig_nids(self) -> torch.Tensor | dict[str, torch.Tensor]:
-        """``orig[new] = old`` node ids, as DGL's ``return_mapping`` (type-wise for heterographs)."""
+        """``orig[new] = old`` node ids, as DGL's ``return_mapping`` (type-wise for
+        heterographs)."""
         return self._orig(
             self.shuffle.new2old_nid,
             self.shuffle.node_bounds,
@@ -213,7 +215,8 @@ class Partitioning:
     # ------------------------------------------------------------ metrics
     @functools.cached_property
     def metrics(self) -> PartitionMetrics:
-        """Edge cut, volume, balance, HALO and more: a :class:`graphpart.metrics.PartitionMetrics`."""
+        """Edge cut, volume, balance, HALO and more: a
+        :class:`graphpart.metrics.PartitionMetrics`."""
         return partition_metrics(self)
 
     def report(self) -> Report:
@@ -298,7 +301,8 @@ def partition(
     >>> np.bincount(p.node_part).tolist()
     [17, 17]
     >>> lg = p.local_graph(0)
-    >>> int(lg.ndata["inner_node"].sum()), bool((p.book.partid2nids(0) == lg.ndata["_ID"][:17]).all())
+    >>> inner = lg.ndata["inner_node"].bool()
+    >>> int(inner.sum()), bool((p.book.partid2nids(0) == lg.ndata["_ID"][:17]).all())
     (17, True)
     """
     if not isinstance(g, Graph):
@@ -320,8 +324,10 @@ def partition(
             if balance_ntypes is None and not g.is_homogeneous and np.any(counts < total_parts):
                 small = [t for t, c in zip(g.ntypes, counts) if c < total_parts]
                 raise GraphpartError(
-                    f"METIS balances every node type of a heterograph, but node type(s) {small} have fewer "
-                    f"nodes than the {total_parts} parts; use part_method='random', or pass balance_ntypes"
+                    f"METIS balances every node type of a heterograph, but node type(s) {small} "
+                    "have fewer "
+                    f"nodes than the {total_parts} parts; use part_method='random', or pass "
+                    "balance_ntypes"
                 )
             kwargs = dict(
                 balance_ntypes=classes,

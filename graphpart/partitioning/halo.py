@@ -59,7 +59,8 @@ class HaloBuilder:
     Examples
     --------
     >>> from graphpart.partitioning.reshuffle import reshuffle
-    >>> r = reshuffle(np.array([0, 0, 1, 1]), None, np.array([0, 1, 2, 3]), np.array([1, 2, 3, 0]), None, 2)
+    >>> src, dst = np.array([0, 1, 2, 3]), np.array([1, 2, 3, 0])
+    >>> r = reshuffle(np.array([0, 0, 1, 1]), None, src, dst, None, 2)
     >>> v = HaloBuilder(r, num_hops=1).view(0)
     >>> v.nodes.tolist(), v.hop.tolist(), v.eids.tolist()
     ([0, 1, 2, 3], [0, 0, 1, 1], [0, 1, 2])
@@ -162,7 +163,8 @@ def assemble_view(
     dst: np.ndarray,
     scratch: np.ndarray,
 ) -> PartView:
-    """A :class:`PartView` from its node layers and edges (``src``/``dst``: global ids of ``eids``' ends).
+    """A :class:`PartView` from its node layers and edges (``src``/``dst``: global ids of ``eids``'
+    ends).
 
     ``scratch`` is an all ``-1`` int64 array over global node ids; it is left as found.
     """

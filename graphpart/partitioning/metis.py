@@ -1,7 +1,8 @@
 """METIS assignment: symmetric CSR input, balance constraints, isolated-node fill.
 
 The steps are small private functions: :func:`metis_csr` symmetrises the graph
-(drops self-loops and duplicates, which crash METIS), :func:`~graphpart.partitioning.balance.balance_weights`
+(drops self-loops and duplicates, which crash METIS),
+:func:`~graphpart.partitioning.balance.balance_weights`
 turns ``balance_ntypes`` / ``balance_edges`` into one column per constraint as
 DGL does, and :func:`metis_assignment` runs METIS (through
 :mod:`._metis_ctypes`, so that ``ncon > 1`` is honoured) on the nodes that have
@@ -58,7 +59,8 @@ def metis_csr(
 
     With ``max_edges``, a graph with more (non-loop) edges keeps a random sample of
     about ``max_edges`` of them (fewer distinct pairs where edges come both ways
-    round), which makes METIS several times faster on large graphs. ``by_degree`` makes the sample degree-aware: every node keeps about
+    round), which makes METIS several times faster on large graphs. ``by_degree`` makes the sample
+    degree-aware: every node keeps about
     the same number of its edges (all of them when it has few), so low-degree
     nodes keep the neighbourhoods that decide where they belong; otherwise the
     sample is uniform.
@@ -158,7 +160,8 @@ def metis_assignment(
     """
     if num_parts > num_nodes:
         raise GraphpartError(
-            f"METIS cannot split {num_nodes} nodes into {num_parts} parts; use num_parts <= {num_nodes} "
+            f"METIS cannot split {num_nodes} nodes into {num_parts} parts; use num_parts <= "
+            f"{num_nodes} "
             "or part_method='random'"
         )
     if max_edges is not None:
@@ -172,7 +175,8 @@ def metis_assignment(
     )  # as metis_csr decides
     refine = refine_rounds > 0 and sampled
     if refine and num_nodes * num_parts > _REFINE_MAX_CELLS:
-        # refinement holds a dense (nodes x parts) count table: skip it where that would not fit easily
+        # refinement holds a dense (nodes x parts) count table: skip it where that would not fit
+        # easily
         logger.warning(
             "skipping refinement: %d nodes x %d parts exceeds its table budget",
             num_nodes,

@@ -1,4 +1,5 @@
-"""Refine an assignment on the full graph: vectorised moves that lower the cut under every constraint.
+"""Refine an assignment on the full graph: vectorised moves that lower the cut under every
+constraint.
 
 METIS runs on a sample of a large graph's edges (``metis_max_edges``): fast, but blind to the
 edges it never saw. :func:`refine_assignment` looks at *every* edge afterwards:
@@ -75,7 +76,8 @@ class _Edges:
     def move(
         self, conn: np.ndarray, part: np.ndarray, nodes: np.ndarray, targets: np.ndarray
     ) -> None:
-        """Move ``nodes`` to ``targets`` in ``part``, updating ``conn`` (from :meth:`conn`) in place.
+        """Move ``nodes`` to ``targets`` in ``part``, updating ``conn`` (from :meth:`conn`) in
+        place.
 
         Only the edges of the moved nodes change the table: each moves one count of its other end
         from the old part to the new one (an edge with both ends moving updates both ends' rows).
@@ -138,7 +140,8 @@ def rebalance(
     rounds: int = 30,
     conn: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Move nodes out of parts that exceed ``ub * total / num_parts`` in any constraint, cheapest first.
+    """Move nodes out of parts that exceed ``ub * total / num_parts`` in any constraint, cheapest
+    first.
 
     A node's price is the cut it adds (its edges into its part minus those into the target, the
     part with room where it has most neighbours) per unit of overload it removes. Each round takes,
@@ -232,7 +235,8 @@ def _best_exchange(
     cap: np.ndarray,
 ) -> tuple[int, int]:
     """Prefix lengths ``(a, b)`` of the p->q and q->p move lists (best gains first) that keep both
-    parts under every cap and gain the most. ``cum_*`` are ``(len + 1, ncon)`` weight prefix sums."""
+    parts under every cap and gain the most. ``cum_*`` are ``(len + 1, ncon)`` weight prefix
+    sums."""
     # for every a: b must satisfy, per constraint c,
     #   load_p - A[a] + B[b] <= cap   (B[b] <= cap - load_p + A[a]: an upper bound on b)
     #   load_q + A[a] - B[b] <= cap   (B[b] >= load_q + A[a] - cap: a lower bound on b)
@@ -265,7 +269,8 @@ def exchange(
     conn: np.ndarray | None = None,
     min_gain: float = 0.0,
 ) -> np.ndarray:
-    """Cut-lowering moves between each pair of parts, paired so that both parts stay under every cap.
+    """Cut-lowering moves between each pair of parts, paired so that both parts stay under every
+    cap.
 
     Where one-sided moves stall because the parts that nodes want to join are full, moves in both
     directions between two parts can still fit: for every pair ``(p, q)`` the best-gain prefixes of
@@ -342,7 +347,8 @@ def refine_assignment(
     rounds: int = 4,
     min_gain: float = 0.0,
 ) -> np.ndarray:
-    """:func:`rebalance` then ``rounds`` of :func:`exchange` over every edge; returns a new assignment.
+    """:func:`rebalance` then ``rounds`` of :func:`exchange` over every edge; returns a new
+    assignment.
 
     ``weights`` is ``(n, ncon)`` (``None``: node counts), ``classes`` the balance class of each node
     (``None``: one class), used to deal the edgeless nodes back out. The exchange rounds stop early

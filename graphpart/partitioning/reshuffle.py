@@ -81,7 +81,8 @@ def reshuffle(
 
     Examples
     --------
-    >>> r = reshuffle(np.array([1, 0, 1, 0]), None, np.array([0, 1, 2]), np.array([1, 2, 3]), None, 2)
+    >>> src, dst = np.array([0, 1, 2]), np.array([1, 2, 3])
+    >>> r = reshuffle(np.array([1, 0, 1, 0]), None, src, dst, None, 2)
     >>> r.new2old_nid.tolist(), r.new2old_eid.tolist(), r.node_bounds[:, 0].tolist()
     ([1, 3, 0, 2], [0, 2, 1], [[0, 2], [2, 4]])
     >>> r.src.tolist(), r.dst.tolist()

@@ -48,8 +48,16 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
         assert torch.equal(cat, torch.arange(g.num_edges(e)))
         assert torch.equal(torch.sort(oeids[e]).values, torch.arange(g.num_edges(e)))
     x = torch.randn(n, dtype=torch.float64)  # one value per original homogeneous node
-    src_all = torch.cat([g.edges(e)[0] + int(noff[ntypes.index(e[0])]) for e in etypes]) if etypes else torch.zeros(0, dtype=torch.int64)
-    dst_all = torch.cat([g.edges(e)[1] + int(noff[ntypes.index(e[2])]) for e in etypes]) if etypes else torch.zeros(0, dtype=torch.int64)
+    src_all = (
+        torch.cat([g.edges(e)[0] + int(noff[ntypes.index(e[0])]) for e in etypes])
+        if etypes
+        else torch.zeros(0, dtype=torch.int64)
+    )
+    dst_all = (
+        torch.cat([g.edges(e)[1] + int(noff[ntypes.index(e[2])]) for e in etypes])
+        if etypes
+        else torch.zeros(0, dtype=torch.int64)
+    )
     full1 = torch.zeros(n, dtype=torch.float64).index_add_(0, dst_all, x[src_all])
     full2 = torch.zeros(n, dtype=torch.float64).index_add_(0, dst_all, full1[src_all])
     # The partition owning each original node (homogeneous original ids), as the book says.
@@ -117,7 +125,7 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
                 assert torch.allclose(loc2[:ni], full2[orig_hom[:ni]])
         # Feature rows equal the original rows; collect them to rebuild.
         for i, t in enumerate(ntypes):
-            sel = (ntype_l[:ni] == i)
+            sel = ntype_l[:ni] == i
             for name, value in g.node_data(t).items():
                 rows = nfeat[f"{t}/{name}"]
                 assert torch.equal(rows, value[lg.ndata["orig_id"][:ni][sel]])
@@ -139,6 +147,9 @@ def check_parts(g: Graph, parts, orig_nids, orig_eids, num_hops: int, trainers: 
 
 
 def check_partitioning(p) -> None:
-    parts = [(p.local_graph(i), p.node_feats(i), p.edge_feats(i), p.book_for(i)) for i in range(p.num_parts)]
+    parts = [
+        (p.local_graph(i), p.node_feats(i), p.edge_feats(i), p.book_for(i))
+        for i in range(p.num_parts)
+    ]
     check_parts(p.graph, parts, p.orig_nids, p.orig_eids, p.num_hops, p.num_trainers_per_machine)
     assert np.array_equal(p.node_part, p.trainer_id // p.num_trainers_per_machine)

@@ -35,8 +35,12 @@ def _labels(data, n: int) -> np.ndarray:
 def test_invariants_hold_on_random_typed_graphs(data):
     """partition() on fuzzed graphs (empty and one-node types, empty edge types), both methods."""
     homogeneous = data.draw(st.booleans(), label="homogeneous")
-    g = data.draw(typed_graphs(max_types=1, min_relations=1, max_relations=1) if homogeneous
-                  else typed_graphs(), label="graph")
+    g = data.draw(
+        typed_graphs(max_types=1, min_relations=1, max_relations=1)
+        if homogeneous
+        else typed_graphs(),
+        label="graph",
+    )
     assert g.is_homogeneous or not homogeneous  # typed_graphs() may draw one too
     k = data.draw(st.integers(1, 4), label="num_parts")
     method = data.draw(st.sampled_from(["random", "metis"]), label="part_method")
@@ -50,10 +54,16 @@ def test_invariants_hold_on_random_typed_graphs(data):
             types = data.draw(st.lists(st.sampled_from(g.ntypes), unique=True))
             balance = {t: _labels(data, g.num_nodes(t)) for t in types}
     counts = [g.num_nodes(t) for t in g.ntypes]
-    refused = method == "metis" and (sum(counts) < k or (
-        balance is None and not g.is_homogeneous and min(counts) < k))
-    kw = {"part_method": method, "num_hops": num_hops, "balance_ntypes": balance,
-          "balance_edges": balance_edges, "seed": 0}
+    refused = method == "metis" and (
+        sum(counts) < k or (balance is None and not g.is_homogeneous and min(counts) < k)
+    )
+    kw = {
+        "part_method": method,
+        "num_hops": num_hops,
+        "balance_ntypes": balance,
+        "balance_edges": balance_edges,
+        "seed": 0,
+    }
     event(f"{method}, {'refused' if refused else 'partitioned'}")
     if refused:  # METIS: fewer nodes than parts, or a type to balance with fewer nodes than parts
         with pytest.raises(gp.GraphpartError, match="METIS"):
@@ -80,8 +90,9 @@ def test_trainer_ids(trainers):
 
 def test_disk_round_trip_matches_memory(tmp_path):
     g = hetero_graph()
-    nmap, emap = gp.partition_graph(g, "shop", 3, tmp_path, num_hops=2, seed=3, return_mapping=True,
-                                    num_trainers_per_machine=2)
+    nmap, emap = gp.partition_graph(
+        g, "shop", 3, tmp_path, num_hops=2, seed=3, return_mapping=True, num_trainers_per_machine=2
+    )
     parts = []
     for i in range(3):
         lg, nf, ef, book, name, ntypes, etypes = gp.load_partition(tmp_path / "shop.json", i)
@@ -94,26 +105,36 @@ def test_disk_round_trip_matches_memory(tmp_path):
 
 
 def test_return_mapping_homogeneous_is_tensor(tmp_path):
-    nmap, emap = gp.partition_graph(karate(), "k", 2, tmp_path, part_method="random", seed=0,
-                                    return_mapping=True)
+    nmap, emap = gp.partition_graph(
+        karate(), "k", 2, tmp_path, part_method="random", seed=0, return_mapping=True
+    )
     assert isinstance(nmap, torch.Tensor) and isinstance(emap, torch.Tensor)
 
 
 def small_type_graph() -> Graph:
     # A node type with fewer nodes than partitions, an edge type with 2 edges.
     return Graph.from_typed_edges(
-        {("a", "r", "b"): ([0, 1, 2, 3, 4, 5], [0, 1, 0, 1, 0, 1]), ("b", "s", "a"): ([0, 1], [2, 3]),
-         ("a", "t", "a"): ([0, 1, 2, 3, 4], [1, 2, 3, 4, 5])},
-        num_nodes={"a": 6, "b": 2}, ndata={"b": {"x": torch.ones(2, 1)}})
+        {
+            ("a", "r", "b"): ([0, 1, 2, 3, 4, 5], [0, 1, 0, 1, 0, 1]),
+            ("b", "s", "a"): ([0, 1], [2, 3]),
+            ("a", "t", "a"): ([0, 1, 2, 3, 4], [1, 2, 3, 4, 5]),
+        },
+        num_nodes={"a": 6, "b": 2},
+        ndata={"b": {"x": torch.ones(2, 1)}},
+    )
 
 
 @pytest.mark.parametrize("num_hops", [0, 1, 2])
 def test_tiny_types_work_with_random(num_hops):
-    check_partitioning(gp.partition(small_type_graph(), 4, part_method="random", num_hops=num_hops, seed=0))
+    check_partitioning(
+        gp.partition(small_type_graph(), 4, part_method="random", num_hops=num_hops, seed=0)
+    )
 
 
 def test_tiny_types_raise_clear_error_with_metis():
-    with pytest.raises(gp.GraphpartError, match=r"node type\(s\) \['b'\] have fewer nodes than the 4 parts"):
+    with pytest.raises(
+        gp.GraphpartError, match=r"node type\(s\) \['b'\] have fewer nodes than the 4 parts"
+    ):
         gp.partition(small_type_graph(), 4)
 
 
@@ -143,7 +164,9 @@ def test_custom_assignment_array_and_dict():
 
 
 @pytest.mark.needs_dataset("wordnet")
-@pytest.mark.parametrize("method,num_parts,num_hops", [("metis", 4, 1), ("random", 3, 2), ("metis", 2, 0)])
+@pytest.mark.parametrize(
+    "method,num_parts,num_hops", [("metis", 4, 1), ("random", 3, 2), ("metis", 2, 0)]
+)
 def test_wordnet(method, num_parts, num_hops):
     g = load_wordnet()
     p = gp.partition(g, num_parts, part_method=method, num_hops=num_hops, seed=0)

@@ -1,4 +1,5 @@
-"""Refinement on the full graph after METIS saw a sample: moves that lower the cut under every constraint."""
+"""Refinement on the full graph after METIS saw a sample: moves that lower the cut under every
+constraint."""
 
 from __future__ import annotations
 
