@@ -22,8 +22,9 @@ from .assignment import check_assignment, check_num_parts, random_assignment
 from .balance import balance_classes
 from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
-from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, metis_assignment, metis_trainers
+from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, metis_assignment
 from .reshuffle import Reshuffle, reshuffle
+from .trainers import metis_trainers
 
 __all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
 
@@ -272,7 +273,7 @@ def partition(
     num_trainers_per_machine : int
         Trainers per machine, ``T``. METIS balances the machines first, then splits each
         machine's nodes into ``T`` trainers under the same constraints
-        (:func:`~graphpart.partitioning.metis.metis_trainers`); trainer ids are
+        (:func:`~graphpart.partitioning.trainers.metis_trainers`); trainer ids are
         ``machine * T + local trainer``, so partition = trainer // T. ``"random"``
         deals out ``num_parts * T`` balanced trainer parts.
     objtype : {"cut", "vol"}

@@ -8,7 +8,7 @@ import torch
 
 import graphpart as gp
 from graphpart.datasets import sbm
-from graphpart.partitioning.metis import metis_trainers
+from graphpart.partitioning.trainers import metis_trainers
 
 NAMES = ["paper", "author", "field"]
 

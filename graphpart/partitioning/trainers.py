@@ -1,0 +1,95 @@
+"""Trainers within machines: each machine's nodes split into ``num_trainers_per_machine`` parts.
+
+:func:`~graphpart.partitioning.core.partition` balances the machines first (METIS over the whole
+graph), then splits every machine here, so machine balance is what METIS gave the machines and
+trainer balance is kept inside each machine. DGL splits into ``machines * trainers`` parts at
+once and derives machines from trainer ids, which lets the machines drift apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._random import check_random_state
+from ..typing import Seed
+from .metis import metis_assignment
+
+__all__ = ["metis_trainers"]
+
+
+def metis_trainers(
+    src: np.ndarray,
+    dst: np.ndarray,
+    machine: np.ndarray,
+    num_machines: int,
+    trainers: int,
+    *,
+    balance_ntypes: np.ndarray | None = None,
+    balance_edges: bool = False,
+    seed: Seed = None,
+    **metis_kwargs,
+) -> np.ndarray:
+    """Split every machine's nodes into ``trainers`` parts; returns ``machine * trainers + local``.
+
+    Each machine's induced subgraph (the edges with both ends on it) goes through
+    :func:`metis_assignment` with the same constraints as the machines had: the classes of
+    ``balance_ntypes``, and with ``balance_edges`` the in-degrees *in the whole graph*. Machines are
+    balanced first, so their balance is what METIS gave them; trainers are balanced inside each.
+    A machine with fewer nodes than ``trainers`` deals them out in turn.
+
+    Parameters
+    ----------
+    src, dst : ndarray of int
+        The edges of the whole graph.
+    machine : ndarray of int
+        Machine of every node, in ``[0, num_machines)``.
+    num_machines, trainers : int
+    balance_ntypes, balance_edges, seed
+        As for :func:`metis_assignment` (``balance_ntypes`` over the whole graph's nodes).
+    **metis_kwargs
+        Passed on to :func:`metis_assignment` (``objtype``, ``options``, ``max_edges``, ...).
+
+    Examples
+    --------
+    >>> src = np.array([0, 1, 2, 3, 4, 5, 6, 7]); dst = np.array([1, 0, 3, 2, 5, 4, 7, 6])
+    >>> machine = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    >>> t = metis_trainers(src, dst, machine, 2, 2, seed=0)
+    >>> bool(np.all(t // 2 == machine)), np.bincount(t).tolist(), bool(np.all(t[src] == t[dst]))
+    (True, [2, 2, 2, 2], True)
+    """
+    rng = check_random_state(seed)
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
+    machine = np.asarray(machine, dtype=np.int64)
+    n = len(machine)
+    in_deg = np.bincount(dst, minlength=n) if balance_edges else None
+    # nodes, and the edges inside one machine, grouped by machine (stable: ids stay in order)
+    order = np.argsort(machine, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(machine, minlength=num_machines))])
+    local = np.empty(n, dtype=np.int64)
+    local[order] = np.arange(n) - np.repeat(bounds[:-1], np.diff(bounds))
+    on = machine[src]
+    inside = np.flatnonzero(on == machine[dst])
+    inside = inside[np.argsort(on[inside], kind="stable")]
+    edge_bounds = np.searchsorted(on[inside], np.arange(num_machines + 1))
+    del on
+    trainer = np.empty(n, dtype=np.int64)
+    for m in range(num_machines):
+        nodes = order[bounds[m] : bounds[m + 1]]
+        if len(nodes) <= trainers:  # too few for METIS: one each
+            trainer[nodes] = m * trainers + rng.permutation(len(nodes))
+            continue
+        e = inside[edge_bounds[m] : edge_bounds[m + 1]]
+        sub = metis_assignment(
+            local[src[e]],
+            local[dst[e]],
+            len(nodes),
+            trainers,
+            balance_ntypes=None if balance_ntypes is None else np.asarray(balance_ntypes)[nodes],
+            balance_edges=balance_edges,
+            in_degrees=None if in_deg is None else in_deg[nodes],
+            seed=rng,
+            **metis_kwargs,
+        )
+        trainer[nodes] = m * trainers + sub
+    return trainer
