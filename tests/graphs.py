@@ -10,7 +10,7 @@ import numpy as np
 import torch
 
 from graphpart import Graph
-from graphpart.datasets import load_karate_club
+from graphpart.datasets import load_karate_club, sbm
 
 
 def hetero_graph(seed: int = 0) -> Graph:
@@ -41,3 +41,16 @@ def karate() -> Graph:
     g.ndata["feat"] = torch.randn(g.num_nodes(), 3, generator=torch.Generator().manual_seed(0))
     g.edata["w"] = torch.arange(g.num_edges(), dtype=torch.float32)
     return g
+
+
+def masked_sbm() -> Graph:
+    """Three communities of 40 nodes with train / val / test masks (the sweep and widget tests)."""
+    return sbm(
+        block_sizes=[40, 40, 40],
+        p_in=0.2,
+        p_out=0.02,
+        seed=0,
+        train_frac=0.2,
+        val_frac=0.1,
+        test_frac=0.1,
+    )

@@ -7,22 +7,10 @@ import pytest
 import torch
 
 import graphpart as gp
-from graphpart.datasets import load_karate_club, sbm
+from graphpart.datasets import load_karate_club
 from graphpart.sweep import Setting, balance_source, balance_sources, grid, sweep, sweep_report
 
-from .graphs import hetero_graph
-
-
-def masked_sbm():
-    return sbm(
-        block_sizes=[40, 40, 40],
-        p_in=0.2,
-        p_out=0.02,
-        seed=0,
-        train_frac=0.2,
-        val_frac=0.1,
-        test_frac=0.1,
-    )
+from .graphs import hetero_graph, masked_sbm
 
 
 def test_balance_sources_offer_masks_and_labels_not_features():

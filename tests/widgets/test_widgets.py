@@ -10,25 +10,15 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import graphpart as gp  # noqa: E402
-from graphpart.datasets import load_davis_southern_women, load_karate_club, sbm  # noqa: E402
+from graphpart.datasets import load_davis_southern_women, load_karate_club  # noqa: E402
 from graphpart.widgets import BalancePlayground, HaloInspector, PartitionExplorer  # noqa: E402
 
-
-def masked():
-    return sbm(
-        block_sizes=[40, 40, 40],
-        p_in=0.2,
-        p_out=0.02,
-        seed=0,
-        train_frac=0.2,
-        val_frac=0.1,
-        test_frac=0.1,
-    )
+from ..graphs import masked_sbm  # noqa: E402
 
 
 @pytest.fixture
 def explorer():
-    return PartitionExplorer(masked(), num_parts=2, threaded=False)
+    return PartitionExplorer(masked_sbm(), num_parts=2, threaded=False)
 
 
 def test_explorer_partitions_on_creation(explorer):
@@ -50,7 +40,7 @@ def test_explorer_partitions_on_creation(explorer):
         (
             "seed",
             7,
-            lambda p: np.array_equal(p.node_part, gp.partition(masked(), 2, seed=7).node_part),
+            lambda p: np.array_equal(p.node_part, gp.partition(masked_sbm(), 2, seed=7).node_part),
         ),
     ],
 )
@@ -92,7 +82,7 @@ def test_explorer_shows_errors_instead_of_raising():
 
 
 def test_threaded_explorer_keeps_only_the_newest_request():
-    ex = PartitionExplorer(masked(), num_parts=2)
+    ex = PartitionExplorer(masked_sbm(), num_parts=2)
     for k in (3, 4, 5, 6):
         ex.controls["num_parts"].value = k
     ex.wait(60)
@@ -137,7 +127,7 @@ def test_halo_inspector_typed_lookup_and_errors():
 
 
 def test_playground_adds_settings_and_compares_them():
-    pg = BalancePlayground(masked(), num_parts=3, threaded=False)
+    pg = BalancePlayground(masked_sbm(), num_parts=3, threaded=False)
     pg.controls["method"].value = "metis"
     pg.controls["balance"].value = "train_mask"
     pg.add_button.click()
@@ -154,7 +144,7 @@ def test_playground_adds_settings_and_compares_them():
 
 
 def test_playground_presets_cover_random_and_each_balance_source():
-    pg = BalancePlayground(masked(), num_parts=2, threaded=False)
+    pg = BalancePlayground(masked_sbm(), num_parts=2, threaded=False)
     pg.preset_button.click()
     labels = [r.setting.label for r in pg.results]
     assert labels[0] == "random k=2" and "metis k=2 bal=train_mask +edges" in labels
