@@ -40,7 +40,7 @@ __all__ = [
 
 def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
     """Metrics of partitions on disk: written by :func:`graphpart.partition_graph`, by DGL (``.dgl``
-    or GraphBolt), or PyG or GLT partition folders (see :func:`graphpart.interop.open_partitions`).
+    or GraphBolt), or PyG or GLT partition folders (see :func:`graphpart.storage.open_partitions`).
 
     A cut edge is an edge a partition holds whose endpoints lie in different partitions; the
     endpoint in the other partition is the remote one (DGL, graphpart and PyG keep an edge with

@@ -31,7 +31,7 @@ import json
 from pathlib import Path
 
 import graphpart as gp
-from graphpart import datasets, interop, viz
+from graphpart import datasets, interop, storage, viz
 from graphpart.datasets import peer_partitions
 
 # %% [markdown]
@@ -64,10 +64,11 @@ local
 # %% [markdown]
 # DGL's reserved fields are there with DGL's dtypes: `_ID` (the partition-major global id, int64),
 # `inner_node` (uint8: 1 for the nodes this partition owns, 0 for HALO copies), `part_id` (the
-# owner). `interop.detect_format` says what a path holds:
+# owner). `storage.detect_format` says what a path holds (`graphpart.storage` opens partitions of
+# every format; `graphpart.interop` holds the other libraries' file layouts):
 
 # %%
-interop.detect_format(config), interop.detect_format(peer_partitions("karate", "pyg"))
+storage.detect_format(config), storage.detect_format(peer_partitions("karate", "pyg"))
 
 # %% [markdown]
 # ## 2 · Open partitions DGL wrote
@@ -114,7 +115,7 @@ for peer in ("pyg", "glt"):
     path = peer_partitions("karate", peer)
     m = gp.metrics.metrics_from_disk(path)
     print(
-        f"{peer}: {interop.detect_format(path)}, edge cut {m.edge_cut} of {m.num_edges}, "
+        f"{peer}: {storage.detect_format(path)}, edge cut {m.edge_cut} of {m.num_edges}, "
         f"replication {m.replication_factor:.2f}"
     )
 lg = gp.load_partition(peer_partitions("karate", "pyg"), 0).graph

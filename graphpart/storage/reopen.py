@@ -76,7 +76,7 @@ def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
 
 
 def open_partitioning(path: str | os.PathLike):
-    """The partitions at ``path`` (any format :func:`~graphpart.interop.open_partitions` reads) as a
+    """The partitions at ``path`` (any format :func:`~graphpart.storage.open_partitions` reads) as a
     :class:`~graphpart.Partitioning` over the files' own ids.
 
     Examples
