@@ -253,7 +253,10 @@ def partition_metrics(p) -> PartitionMetrics:
             PartSummary(
                 i,
                 sh.node_bounds[i, :, 1] - sh.node_bounds[i, :, 0],
-                np.bincount(v.hop[v.num_inner_nodes :], minlength=p.num_hops + 1)[1:],
+                # no node is more than n hops away: the count never outgrows the graph
+                np.bincount(
+                    v.hop[v.num_inner_nodes :], minlength=min(p.num_hops, len(v.nodes)) + 1
+                )[1:],
                 np.bincount(t_halo, minlength=len(ntypes)),
                 ee - es,
                 s[cut],

@@ -80,7 +80,7 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
             PartSummary(
                 i,
                 nb[:, 1] - nb[:, 0],
-                np.bincount(hop[ni:], minlength=cfg["halo_hops"] + 1)[1:],
+                np.bincount(hop[ni:], minlength=min(cfg["halo_hops"], g.num_nodes()) + 1)[1:],
                 np.bincount(nt[ni:], minlength=len(ntypes)),
                 int(ee - es),
                 gid[remote] if known else None,

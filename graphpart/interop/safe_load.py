@@ -27,15 +27,24 @@ def _plain_dict(default_factory=None) -> dict:
     return {}
 
 
+#: Objects a tensors-only file may hold (dicts, lists and tensors together).
+MAX_OBJECTS = 1_000_000
+
+
 def check_tensors(obj: object, path: Path, what: str) -> object:
     """``obj`` if every tensor in it (nested in dicts, lists, tuples) is backed by enough bytes.
 
     Weights-only loading accepts a one-element storage viewed with a huge size and stride 0: a
     1 KB file that becomes a 16 GB tensor at the first copy. Such views are refused.
     """
-    stack = [obj]
+    stack, seen = [obj], set()
     while stack:
         x = stack.pop()
+        if id(x) in seen:  # shared references are walked once (a tiny pickle can share a lot)
+            continue
+        seen.add(id(x))
+        if len(seen) > MAX_OBJECTS:
+            raise FormatError(f"{what}: {path} holds more than {MAX_OBJECTS:,} objects; refused")
         if isinstance(x, torch.Tensor):
             if x.numel() and x.untyped_storage().nbytes() < x.numel() * x.element_size():
                 raise FormatError(

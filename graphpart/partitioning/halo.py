@@ -34,7 +34,7 @@ class PartView:
     part_id : int
     nodes : ndarray
         Global ids of the local nodes: inner first, then HALO.
-    hop : ndarray of int8
+    hop : ndarray of int8 (int32 past 127 hops)
         0 for inner nodes, else the hop at which the HALO node was reached.
     eids : ndarray
         Global ids of the local edges: owned first, then HALO.
@@ -113,6 +113,8 @@ class HaloBuilder:
         layers = [frontier]
         extra = [out_eids]
         for _ in range(2, self.num_hops + 1):
+            if not len(frontier):  # nothing further away: more hops add nothing
+                break
             in_eids = self._in_eids[expand_ranges(self._in_ptr, frontier)]
             extra.append(in_eids)
             srcs = r.src[in_eids]
@@ -169,8 +171,10 @@ def assemble_view(
     ``scratch`` is an all ``-1`` int64 array over global node ids; it is left as found.
     """
     nodes = np.concatenate([inner, *layers]) if layers else inner
+    # int8 as DGL-style files keep it; wider only where a path is longer than 127 hops
+    dtype = np.int8 if len(layers) < 128 else np.int32
     hop = np.repeat(
-        np.arange(len(layers) + 1, dtype=np.int8), [len(inner)] + [len(x) for x in layers]
+        np.arange(len(layers) + 1, dtype=dtype), [len(inner)] + [len(x) for x in layers]
     )
     scratch[nodes] = np.arange(len(nodes))
     lsrc, ldst = scratch[src], scratch[dst]

@@ -4,6 +4,8 @@ or a huge allocation."""
 from __future__ import annotations
 
 import struct
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -160,3 +162,28 @@ def test_strided_views_over_a_tiny_storage_are_refused(tmp_path):
     )
     with pytest.raises(FormatError, match="strided view"):
         load_partition(tmp_path / "p", 0)
+
+
+def _runs_within(code: str, seconds: float) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter; a hang is a failure, not a stuck suite."""
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running after {seconds} s")
+
+
+def test_a_tiny_pickle_of_shared_references_loads_at_once(tmp_path):
+    nested = [torch.zeros(1)]
+    for _ in range(8):  # 64**8 paths to one tensor, a few hundred bytes on disk
+        nested = [nested] * 64
+    path = tmp_path / "node_map.pt"
+    torch.save(nested, path)
+    assert path.stat().st_size < 10_000
+    run = _runs_within(
+        "from pathlib import Path; from graphpart.interop.safe_load import load_torch\n"
+        f"load_torch(Path({str(path)!r}), 'node map'); print('loaded')",
+        60,
+    )
+    assert run.returncode == 0 and "loaded" in run.stdout, run.stderr[-2000:]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
@@ -175,3 +178,27 @@ def test_wordnet(method, num_parts, num_hops):
         for t, parts in p.assignment.items():
             counts = np.bincount(parts.numpy(), minlength=num_parts)
             assert counts.max() <= 1.1 * counts.mean(), t
+
+
+def test_more_hops_than_the_graph_has_end_at_its_diameter():
+    code = (
+        "import graphpart as gp, numpy as np\n"
+        "n = 300\n"  # a path: the far end is 299 hops away
+        "a, b = np.arange(n - 1), np.arange(1, n)\n"
+        "g = gp.Graph.from_edges(np.r_[a, b], np.r_[b, a], num_nodes=n)\n"
+        "p = gp.partition(g, 2, part_method=np.r_[np.zeros(1, int), np.ones(n - 1, int)],"
+        " num_hops=10**9)\n"
+        "hop = p.local_graph(0).ndata['halo_hop']\n"
+        "m = p.metrics\n"
+        "print(int(hop.min()), int(hop.max()), m.halo_by_hop.shape[1], int(m.halo_nodes[0]))\n"
+    )
+    try:
+        run = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("partition(num_hops=10**9) did not stop at the graph's diameter")
+    assert run.returncode == 0, run.stderr[-2000:]
+    low, high, columns, halo0 = map(int, run.stdout.split())
+    # partition 0 is node 0 alone: every other node is a HALO node, node k at hop k (> 127 too)
+    assert (low, high, halo0) == (0, 299, 299) and columns <= 300
