@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="graphpart", description="Partition graphs for distributed GNN training."
     )
+    parser.add_argument("--debug", action="store_true", help="on an error, show the full traceback")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser(
         "partition", help="partition a graph and write it to disk (like DGL's partition_graph)"
@@ -214,9 +215,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command in CHUNKED_COMMANDS
             else commands[args.command](args)
         )
-    except GraphpartError as exc:
-        sys.stderr.write(f"graphpart: error: {exc}\n")
+    except (GraphpartError, OSError, RecursionError, MemoryError) as exc:
+        if args.debug:
+            raise
+        what = "" if isinstance(exc, GraphpartError) else f"{type(exc).__name__}: "
+        sys.stderr.write(f"graphpart: error: {one_line(what + str(exc))}\n")
         return 2
+
+
+def one_line(message: str, limit: int = 2000) -> str:
+    """``message`` safe for a terminal: control characters escaped (no ANSI sequence reaches the
+    screen, no line break), and cut to ``limit`` characters.
+
+    Examples
+    --------
+    >>> one_line("bad \\x1b[2J file\\nnext")
+    'bad \\\\x1b[2J file\\\\nnext'
+    >>> len(one_line("x" * 5000))
+    2001
+    """
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 if __name__ == "__main__":  # pragma: no cover

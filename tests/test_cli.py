@@ -334,3 +334,29 @@ def test_partition_in_dgls_format_and_inspect_any_format(tmp_path, capsys):
                 "pyg",
             ]
         )
+
+
+def _partition_into(out: Path, *extra: str) -> int:
+    args = ["partition", "--dataset", "karate_club", "--graph-name", "k", "--num-parts", "2"]
+    return main([*extra, *args, "--out-path", str(out), "--quiet"])
+
+
+def test_an_os_error_is_one_line_and_exit_2(tmp_path, capsys):
+    (tmp_path / "file").write_text("not a folder")
+    assert _partition_into(tmp_path / "file" / "out") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("graphpart: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+
+
+def test_debug_shows_the_traceback(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(OSError):
+        _partition_into(tmp_path / "file" / "out", "--debug")
+
+
+def test_error_messages_cannot_drive_the_terminal(tmp_path, capsys):
+    hostile = tmp_path / "a\x1b[2J\nb.json"  # an ANSI sequence and a line break in a path
+    assert main(["inspect", str(hostile)]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and err.count("\n") == 1 and "\\x1b[2J" in err
