@@ -265,26 +265,50 @@ def graphbolt_meta(ntypes: list[str], etypes: list[str]) -> dict:
     }
 
 
+#: Top-level names an output holds besides its config and part folders (dispatch's merged maps).
+EXTRA_OUTPUTS = ("orig_nids", "orig_eids")
+
+
 def check_out_path(out: Path) -> None:
-    """Refuse to replace a folder that holds anything but an earlier graphpart output."""
+    """Refuse to replace a folder unless it holds an earlier graphpart output and nothing else.
+
+    ``partition_graph`` and ``dispatch`` replace their output folder whole; a folder that also
+    holds files graphpart did not write (a training script, data) is refused, naming them.
+    """
     if not out.exists():
         return
     if not out.is_dir():
         raise GraphpartError(f"out_path {out} exists and is not a folder")
-    entries = [p for p in out.iterdir()]
-    ours = any(p.suffix == ".json" and _is_config(p) for p in entries)
-    if entries and not ours:
+    entries = sorted(out.iterdir())
+    configs = [p for p in entries if p.suffix == ".json" and _config_of_ours(p) is not None]
+    if entries and not configs:
         raise GraphpartError(
             f"out_path {out} is not empty and holds no graphpart partitions; "
             "partition_graph replaces its out_path, so give a new or empty folder"
         )
+    ours = {p.name for p in configs} | set(EXTRA_OUTPUTS)
+    for p in configs:
+        cfg = _config_of_ours(p)
+        for key, entry in cfg.items():
+            if key.startswith("part-") and isinstance(entry, dict):
+                ours |= {v.split("/")[0] for v in entry.values() if isinstance(v, str)}
+    foreign = [p.name for p in entries if p.name not in ours or p.is_symlink()]
+    if foreign:
+        shown = ", ".join(repr(name) for name in foreign[:5])
+        more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+        raise GraphpartError(
+            f"out_path {out} holds files graphpart did not write ({shown}{more}); it replaces its "
+            "out_path whole, so move them out or give a new folder"
+        )
 
 
-def _is_config(p: Path) -> bool:
+def _config_of_ours(p: Path) -> dict | None:
+    """The JSON of ``p`` if graphpart wrote it (``"format": "graphpart"``), else ``None``."""
     try:
-        return json.loads(p.read_text()).get("format") == "graphpart"
-    except (OSError, ValueError, AttributeError):
-        return False
+        cfg = json.loads(p.read_text())
+    except (OSError, ValueError, RecursionError):
+        return None
+    return cfg if isinstance(cfg, dict) and cfg.get("format") == "graphpart" else None
 
 
 def config_of(

@@ -213,3 +213,18 @@ def test_features_load_memory_mapped(written):
     spans = [line.split()[0].split("-") for line in open(maps) if line.rstrip().endswith(path)]
     # The tensor's memory lies inside a mapping of the file: it was not copied.
     assert any(int(a, 16) <= ptr < int(b, 16) for a, b in spans)
+
+
+def test_a_folder_with_the_users_files_is_never_replaced(written):
+    (written / "train.py").write_text("print('my training script')")
+    (written / "data").mkdir()
+    before = (written / "karate.json").read_text()
+    with pytest.raises(gp.GraphpartError, match=r"did not write \('data', 'train.py'\)"):
+        gp.partition_graph(karate(), "karate", 3, written, seed=0)
+    assert (written / "train.py").read_text() == "print('my training script')"
+    assert (written / "data").is_dir() and (written / "karate.json").read_text() == before
+
+
+def test_an_earlier_output_alone_is_replaced(written):
+    gp.partition_graph(karate(), "karate", 2, written, seed=1, num_hops=2)
+    assert json.loads((written / "karate.json").read_text())["halo_hops"] == 2
