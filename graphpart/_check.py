@@ -16,6 +16,8 @@ __all__ = [
     "check_count",
     "check_ids_in_range",
     "check_part_id",
+    "check_file_name",
+    "is_file_name",
 ]
 
 
@@ -77,6 +79,47 @@ def check_count(n: object, name: str, low: int = 0) -> int:
         bound = "a non-negative integer" if low == 0 else f"an integer >= {low}"
         raise GraphpartError(f"{name} must be {bound}, got {n!r}")
     return int(n)
+
+
+def is_file_name(name: object) -> bool:
+    """Whether ``name`` can become (part of) a file name that stays inside its folder: a
+    non-empty printable string of at most 200 characters, without ``/``, ``\\`` or ``..``.
+
+    Examples
+    --------
+    >>> is_file_name("paper"), is_file_name("../NT"), is_file_name("a\\x1b[2J")
+    (True, False, False)
+    """
+    return (
+        isinstance(name, str)
+        and 0 < len(name) <= 200
+        and name.isprintable()
+        and not any(c in name for c in "/\\")
+        and ".." not in name
+    )
+
+
+def check_file_name(name: object, what: str) -> str:
+    """``name`` if :func:`is_file_name`, else a :class:`GraphpartError` naming ``what``.
+
+    Every name that becomes a file name (graph names, node and edge type names) goes through
+    here, so nothing is ever written outside the output folder.
+
+    Examples
+    --------
+    >>> check_file_name("../../X", "graph name")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: graph name must be a plain name (printable, at most 200
+    characters, no '/', '\\' or '..'): it becomes a file name; got '../../X'
+    """
+    if not is_file_name(name):
+        shown = repr(name)[:80]
+        raise GraphpartError(
+            f"{what} must be a plain name (printable, at most 200 characters, no '/', '\\' or "
+            f"'..'): it becomes a file name; got {shown}"
+        )
+    return name
 
 
 def check_part_id(part_id: object, num_parts: int) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_count
+from .._check import check_count, check_file_name
 from .._io import atomic_dir
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
@@ -54,6 +54,8 @@ def write_assignment(
     balanced; ``dispatch`` turns it into the config's balance record.
     """
     out_dir = Path(out_dir)
+    for t in parts:
+        check_file_name(t, "node type")
     with atomic_dir(out_dir) as tmp:
         for t, p in parts.items():
             write_array(

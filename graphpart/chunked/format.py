@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._check import is_file_name
 from .._schema import etype_str, parse_etype
 from ..errors import GraphpartError
 from ..typing import CanonicalEType
@@ -178,10 +179,17 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     if not isinstance(meta, dict):
         raise _fail(path, f"the top level must be a JSON object, got {type(meta).__name__}")
     name = meta.get("graph_name")
-    if not isinstance(name, str) or not name:
-        raise _fail(path, f"'graph_name' must be a non-empty string, got {name!r}")
+    if not is_file_name(name):
+        raise _fail(
+            path, f"'graph_name' must be a plain name (it becomes a file name), got {name!r:.80}"
+        )
     root = path.parent
     ntypes = _str_list(meta, "node_type", path)
+    bad = [t for t in ntypes if not is_file_name(t) or ":" in t]
+    if bad:
+        raise _fail(
+            path, f"node types become file names: plain names without ':', got {bad[:5]!r:.200}"
+        )
     nn = dict(zip(ntypes, _counts(meta, "num_nodes_per_type", len(ntypes), path)))
     etype_names = _str_list(meta, "edge_type", path)
     etypes = []

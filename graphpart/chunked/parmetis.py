@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._check import check_file_name
 from .._io import atomic_dir
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
@@ -68,7 +69,7 @@ def export_parmetis(
     (['34', '156', '1'], ['0 1 0', '0 1 1'])
     """
     meta = read_metadata(in_dir)
-    name = graph_name or meta.graph_name
+    name = check_file_name(graph_name or meta.graph_name, "graph_name")
     off = _offsets(meta)
     T, n = len(meta.ntypes), int(off[-1])
     ntype = np.repeat(np.arange(T, dtype=np.int64), np.diff(off))
@@ -120,7 +121,7 @@ def import_parmetis(
     Every node of the chunked graph in ``in_dir`` must appear in exactly one file.
     """
     meta = read_metadata(in_dir)
-    name = graph_name or meta.graph_name
+    name = check_file_name(graph_name or meta.graph_name, "graph_name")
     folder = Path(parmetis_dir)
     files = []
     while (folder / f"p{len(files)}-{name}_nodes.txt").is_file():

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from .._check import is_file_name
 from ..errors import FormatError
 from ..graph import Graph
 from ..homogeneous import type_offsets
@@ -27,11 +28,7 @@ __all__ = ["ForeignPart", "Relabeled", "check_types"]
 def check_types(ntypes: list, etypes: list, source: str) -> None:
     """Type names from a foreign META: plain names (they become file names), edge ends among the
     nodes."""
-    bad = [
-        t
-        for t in ntypes
-        if not isinstance(t, str) or not t or any(c in t for c in "/\\") or ".." in t
-    ]
+    bad = [t for t in ntypes if not is_file_name(t)]
     if not ntypes or bad:
         raise FormatError(
             f"{source}: node types must be plain non-empty names, got {ntypes[:10]!r}"
@@ -43,7 +40,7 @@ def check_types(ntypes: list, etypes: list, source: str) -> None:
             and all(isinstance(x, str) and x for x in e)
             and e[0] in ntypes
             and e[2] in ntypes
-            and not any("/" in x or "\\" in x or ".." in x for x in e)
+            and all(is_file_name(x) for x in e)
         ):
             raise FormatError(
                 f"{source}: edge type {e!r} is not (src, rel, dst) over the node types "

@@ -125,7 +125,7 @@ EDGES = "_N:_E:_N"
             lambda m: m["edges"][EDGES].update(format={"name": "csv", "delimiter": "::"}),
             "one character",
         ),
-        (lambda m: m.update(graph_name=""), "'graph_name' must be a non-empty string"),
+        (lambda m: m.update(graph_name=""), "'graph_name' must be a plain name"),
         (lambda m: m["node_data"].update(paper={}), "unknown node type 'paper'"),
         (
             lambda m: (
@@ -249,3 +249,17 @@ def test_write_rejects_bad_options(tmp_path, kwargs, match):
     with pytest.raises(gp.GraphpartError, match=match):
         write_chunked(load_karate_club(), tmp_path / "k", **kwargs)
     assert not (tmp_path / "k").exists()
+
+
+@pytest.mark.parametrize("ntype", ["../../NT", "a/b", "x\x1by", "u:v"])
+def test_node_type_names_that_would_leave_the_folder_are_refused(tmp_path, ntype):
+    from graphpart.chunked import write_chunked
+    from graphpart.datasets import load_karate_club
+
+    folder = write_chunked(load_karate_club(), tmp_path / "ch", 2, graph_name="karate").parent
+    meta = json.loads((folder / "metadata.json").read_text())
+    old = meta["node_type"][0]
+    text = json.dumps(meta).replace(json.dumps(old), json.dumps(ntype))
+    (folder / "metadata.json").write_text(text)
+    with pytest.raises(gp.GraphpartError, match="node types become file names"):
+        read_metadata(folder)

@@ -113,3 +113,16 @@ def test_import_checks_type_ids(small, tmp_path):
     (tmp_path / "pmout" / "p0-toy_nodes.txt").write_text("0 5 1 0 0\n")
     with pytest.raises(gp.GraphpartError, match=r"node type ids must lie in 0..1"):
         import_parmetis(tmp_path / "pmout", small, tmp_path / "asg")
+
+
+@pytest.mark.parametrize("name", ["../../X", "a/b", ".."])
+def test_a_graph_name_cannot_write_outside_the_folder(tmp_path, name):
+    from graphpart.chunked import write_chunked
+    from graphpart.chunked.parmetis import export_parmetis
+    from graphpart.datasets import load_karate_club
+
+    write_chunked(load_karate_club(), tmp_path / "ch", 2, graph_name="karate")
+    (tmp_path / "out").mkdir()
+    with pytest.raises(gp.GraphpartError, match="graph_name must be a plain name"):
+        export_parmetis(tmp_path / "ch", tmp_path / "out" / "pm", graph_name=name)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ch", "out"]
