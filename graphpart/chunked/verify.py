@@ -17,8 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from .._schema import etype_str
+from ..errors import GraphpartError
 from ..storage.read import load_partition
-from ..storage.sources import open_partitions
+from ..storage.sources import FORMAT_NAMES, open_partitions
 from .format import read_metadata
 from .read import read_data, read_edges
 
@@ -65,7 +66,8 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     True
     """
     config = Path(config_path)
-    cfg, meta = open_partitions(config).config, read_metadata(chunked_dir)
+    source = open_partitions(config)
+    cfg, meta = source.config, read_metadata(chunked_dir)
     result = Verification(config)
     problems, checked = result.problems, result.checked
     ntypes, etypes = cfg["_ntypes"], cfg["_etypes"]
@@ -88,6 +90,17 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     if problems:
         return result
     parts = [load_partition(config, p) for p in range(cfg["num_parts"])]
+    lacking = [
+        p
+        for p, data in enumerate(parts)
+        if "orig_id" not in data.graph.ndata or "orig_id" not in data.graph.edata
+    ]
+    if lacking:
+        raise GraphpartError(
+            f"verify compares original node and edge ids (orig_id, which graphpart writes), but "
+            f"partition {lacking[0]} of {config} ({FORMAT_NAMES[source.format]}) has none; "
+            "verify partitions graphpart wrote"
+        )
     owners = {t: np.zeros(meta.num_nodes[t], dtype=np.int64) for t in ntypes}
     inner_orig = []  # per partition: {type index: original ids of the inner nodes}
     for p, data in enumerate(parts):

@@ -81,3 +81,13 @@ def test_counts_that_disagree_with_the_chunks(written, tmp_path):
     (chunks / "metadata.json").write_text(json.dumps(meta))
     problems = verify(cfg, chunks).problems
     assert problems and all("in the partitions" in p for p in problems)
+
+
+@pytest.mark.parametrize("peer", ["dgl", "pyg", "glt"])
+def test_partitions_without_original_ids_are_a_clear_error(tmp_path, peer):
+    from graphpart.datasets import load_karate_club, peer_partitions
+    from graphpart.errors import GraphpartError
+
+    write_chunked(load_karate_club(), tmp_path / "ch", 2, graph_name="karate")
+    with pytest.raises(GraphpartError, match="has none; verify partitions graphpart wrote"):
+        verify(peer_partitions("karate", peer), tmp_path / "ch")
