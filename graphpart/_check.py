@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import reprlib
 
 import numpy as np
 import torch
@@ -18,6 +19,7 @@ __all__ = [
     "check_part_id",
     "check_file_name",
     "is_file_name",
+    "short_repr",
 ]
 
 
@@ -81,6 +83,28 @@ def check_count(n: object, name: str, low: int = 0) -> int:
     return int(n)
 
 
+def short_repr(obj: object, limit: int = 200) -> str:
+    """A repr of ``obj`` for an error message, in bounded time and length: a few levels deep and
+    a few items per container (a hostile object may share one list millions of times), control
+    characters escaped, at most ``limit`` characters.
+
+    Examples
+    --------
+    >>> x = [1]
+    >>> for _ in range(50):
+    ...     x = [x] * 64
+    >>> len(short_repr(x)) <= 200
+    True
+    >>> short_repr("a\\x1b[2Jb")
+    "'a\\\\x1b[2Jb'"
+    """
+    r = reprlib.Repr()
+    r.maxlevel, r.maxlist, r.maxtuple, r.maxdict, r.maxset = 3, 6, 6, 6, 6
+    r.maxstring = r.maxother = min(limit, 120)
+    text = r.repr(obj)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def is_file_name(name: object) -> bool:
     """Whether ``name`` can become (part of) a file name that stays inside its folder: a
     non-empty printable string of at most 200 characters, without ``/``, ``\\`` or ``..``.
@@ -114,7 +138,7 @@ def check_file_name(name: object, what: str) -> str:
     characters, no '/', '\\' or '..'): it becomes a file name; got '../../X'
     """
     if not is_file_name(name):
-        shown = repr(name)[:80]
+        shown = short_repr(name, 80)
         raise GraphpartError(
             f"{what} must be a plain name (printable, at most 200 characters, no '/', '\\' or "
             f"'..'): it becomes a file name; got {shown}"

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import torch
 
+from .._check import short_repr
 from ..errors import FormatError
 from ._relabel import ForeignPart, Relabeled, check_types
 from .safe_load import load_pickle_records, load_torch
@@ -51,7 +52,7 @@ def _meta(root: Path) -> dict:
     ):
         raise FormatError(
             f"GLT partition folder {root}: META must be one dict with num_parts >= 1 and "
-            f"data_cls 'homo' or 'hetero', got {str(records)[:200]}"
+            f"data_cls 'homo' or 'hetero', got {short_repr(records)}"
         )
     if meta["data_cls"] == "hetero" and not (
         isinstance(meta.get("node_types"), list)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import torch
 
+from .._check import short_repr
 from .._io import atomic_dir
 from ..errors import FormatError, GraphpartError
 from ._relabel import ForeignPart, Relabeled, check_types
@@ -163,7 +164,7 @@ def _meta(root: Path) -> dict:
     ):
         raise FormatError(
             f"PyG partition folder {root}: META.json must hold num_parts >= 1 and is_hetero, "
-            f"got {str(meta)[:200]}"
+            f"got {short_repr(meta)}"
         )
     if meta["is_hetero"] and not (
         isinstance(meta.get("node_types"), list)

@@ -187,3 +187,23 @@ def test_a_tiny_pickle_of_shared_references_loads_at_once(tmp_path):
         60,
     )
     assert run.returncode == 0 and "loaded" in run.stdout, run.stderr[-2000:]
+
+
+def test_a_glt_meta_of_shared_lists_is_refused_at_once(tmp_path):
+    import pickle
+
+    nested = [1]
+    for _ in range(8):
+        nested = [nested] * 64
+    (tmp_path / "glt").mkdir()
+    (tmp_path / "glt" / "META").write_bytes(pickle.dumps(nested, protocol=2))
+    run = _runs_within(
+        "import graphpart as gp\n"
+        "try:\n"
+        f"    gp.load_partition({str(tmp_path / 'glt')!r}, 0)\n"
+        "except gp.FormatError as e:\n"
+        "    print(len(str(e)), 'refused')\n",
+        60,
+    )
+    assert run.returncode == 0 and "refused" in run.stdout, run.stderr[-2000:]
+    assert int(run.stdout.split()[0]) < 500  # the message shows a short excerpt
