@@ -137,6 +137,12 @@ def read_assignment(
         parts[t] = p
     top = max((int(p.max()) for p in parts.values() if len(p)), default=-1)
     num_parts = top + 1 if num_parts is None else num_parts
+    total = sum(meta.num_nodes.values())
+    if not 1 <= num_parts <= max(total, 1):
+        raise GraphpartError(
+            f"{folder}: num_parts must be between 1 and the graph's {total:,} nodes, "
+            f"got {num_parts:,}"
+        )
     for t, p in parts.items():
         if len(p) and (p.min() < 0 or p.max() >= num_parts):
             raise GraphpartError(

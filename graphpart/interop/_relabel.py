@@ -12,6 +12,7 @@ partition referenced without owning it becomes a HALO node (``orig_id`` keeps th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -23,6 +24,23 @@ from ..homogeneous import type_offsets
 from ..index import block_bounds, group_order, group_rank, part_ranges
 
 __all__ = ["ForeignPart", "Relabeled", "check_types"]
+
+
+def check_part_folders(root: Path, num_parts: int, prefix: str, source: str) -> None:
+    """The ``num_parts`` a foreign META claims, checked against the folder before it sizes
+    anything: one real folder ``<prefix><i>`` per partition (no symlink out of the folder)."""
+    names = {p.name: p for p in root.iterdir()}
+    if num_parts > len(names):
+        raise FormatError(
+            f"{source}: META says {num_parts:,} partitions, but the folder holds {len(names)} "
+            f"entries (expected {prefix}0 ... {prefix}{num_parts - 1})"
+        )
+    for i in range(num_parts):
+        p = names.get(f"{prefix}{i}")
+        if p is None or p.is_symlink() or not p.is_dir():
+            raise FormatError(
+                f"{source}: partition {i} has no folder {prefix}{i} (a real folder, not a link)"
+            )
 
 
 def check_types(ntypes: list, etypes: list, source: str) -> None:

@@ -23,7 +23,7 @@ import torch
 
 from .._check import short_repr
 from ..errors import FormatError
-from ._relabel import ForeignPart, Relabeled, check_types
+from ._relabel import ForeignPart, Relabeled, check_part_folders, check_types
 from .safe_load import load_pickle_records, load_torch
 
 __all__ = ["read_glt", "is_glt_folder"]
@@ -99,6 +99,7 @@ def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
     meta = _meta(root)
     k, hetero = meta["num_parts"], meta["data_cls"] == "hetero"
     where = f"GLT partitions {root}"
+    check_part_folders(root, k, "part", where)
     if hetero:
         ntypes, etypes = list(meta["node_types"]), [tuple(e) for e in meta["edge_types"]]
         check_types(ntypes, etypes, where)

@@ -30,7 +30,7 @@ import torch
 from .._check import short_repr
 from .._io import atomic_dir
 from ..errors import FormatError, GraphpartError
-from ._relabel import ForeignPart, Relabeled, check_types
+from ._relabel import ForeignPart, Relabeled, check_part_folders, check_types
 from .safe_load import load_torch
 
 __all__ = ["export_pyg", "read_pyg", "is_pyg_folder"]
@@ -192,6 +192,7 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
     root = Path(root)
     meta = _meta(root)
     k, hetero = meta["num_parts"], meta["is_hetero"]
+    check_part_folders(root, k, "part_", f"PyG partition folder {root}")
     if hetero:
         ntypes = list(meta["node_types"])
         etypes = [tuple(e) for e in meta["edge_types"]]

@@ -197,3 +197,17 @@ def test_streaming_options_are_checked(tmp_path):
     with pytest.raises(gp.GraphpartError, match="need slack >= 0"):
         assign(tmp_path / "g", tmp_path / "p", 2, "fennel", slack=-1)
     assert not (tmp_path / "p").exists()
+
+
+def test_a_part_count_beyond_the_node_count_is_refused(tmp_path):
+    from graphpart.datasets import load_karate_club
+
+    ch = write_chunked(load_karate_club(), tmp_path / "ch", 2, graph_name="karate").parent
+    out = assign(ch, tmp_path / "asg", 2, "random", seed=0, processes=False, workers=1)
+    meta = json.loads((out / "partition_meta.json").read_text())
+    meta["num_parts"] = 5_000_000
+    (out / "partition_meta.json").write_text(json.dumps(meta))
+    with pytest.raises(
+        gp.GraphpartError, match="between 1 and the graph's 34 nodes, got 5,000,000"
+    ):
+        read_assignment(out, ch)

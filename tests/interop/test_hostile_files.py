@@ -3,6 +3,7 @@ or a huge allocation."""
 
 from __future__ import annotations
 
+import json
 import struct
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import sys
 import pytest
 import torch
 
+import graphpart as gp
 from graphpart.errors import FormatError
 from graphpart.interop import load_graphs, load_tensors, save_tensors
 from graphpart.interop._binary import NDARRAY_MAGIC
@@ -207,3 +209,39 @@ def test_a_glt_meta_of_shared_lists_is_refused_at_once(tmp_path):
     )
     assert run.returncode == 0 and "refused" in run.stdout, run.stderr[-2000:]
     assert int(run.stdout.split()[0]) < 500  # the message shows a short excerpt
+
+
+@pytest.mark.parametrize("peer, parts", [("pyg", 50_000_000), ("glt", 2**40), ("pyg", 3)])
+def test_a_foreign_part_count_is_checked_against_the_folder(tmp_path, peer, parts):
+    import pickle
+    import shutil
+
+    from graphpart.datasets import peer_partitions
+
+    root = tmp_path / peer
+    shutil.copytree(peer_partitions("karate", peer), root)
+    if peer == "pyg":
+        meta = json.loads((root / "META.json").read_text())
+        meta["num_parts"] = parts
+        (root / "META.json").write_text(json.dumps(meta))
+    else:
+        import graphpart.interop.safe_load as sl
+
+        meta = sl.load_pickle_records(root / "META", "META", allow_tensors=False, limit=2)[0]
+        meta["num_parts"] = parts
+        (root / "META").write_bytes(pickle.dumps(meta, protocol=2))
+    with pytest.raises(FormatError, match="partitions, but the folder holds|has no folder"):
+        gp.load_partition(root, 0)
+
+
+def test_a_partition_folder_that_is_a_link_is_refused(tmp_path):
+    import shutil
+
+    from graphpart.datasets import peer_partitions
+
+    root = tmp_path / "pyg"
+    shutil.copytree(peer_partitions("karate", "pyg"), root)
+    shutil.move(root / "part_1", tmp_path / "elsewhere")
+    (root / "part_1").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(FormatError, match="partition 1 has no folder part_1"):
+        gp.load_partition(root, 0)
