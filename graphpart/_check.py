@@ -105,6 +105,21 @@ def short_repr(obj: object, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def describe_exception(exc: BaseException, limit: int = 200) -> str:
+    """``"<type>: <first line of the message>"``, cut to ``limit`` characters: the cause of a
+    failure inside a library (torch, json), quoted in one of graphpart's errors without the
+    library's paragraphs of advice.
+
+    Examples
+    --------
+    >>> describe_exception(RuntimeError("Weights only load failed.\\nPlease file an issue"))
+    'RuntimeError: Weights only load failed.'
+    """
+    text = str(exc).strip().split("\n", 1)[0]
+    text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def is_file_name(name: object) -> bool:
     """Whether ``name`` can become (part of) a file name that stays inside its folder: a
     non-empty printable string of at most 200 characters, without ``/``, ``\\`` or ``..``.

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ._cli_chunked import CHUNKED_COMMANDS, add_chunked_commands
-from .errors import GraphpartError
+from .errors import GraphpartError, one_line
 from .partitioning.core import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS
 
 __all__ = ["main", "build_parser"]
@@ -221,21 +221,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = "" if isinstance(exc, GraphpartError) else f"{type(exc).__name__}: "
         sys.stderr.write(f"graphpart: error: {one_line(what + str(exc))}\n")
         return 2
-
-
-def one_line(message: str, limit: int = 2000) -> str:
-    """``message`` safe for a terminal: control characters escaped (no ANSI sequence reaches the
-    screen, no line break), and cut to ``limit`` characters.
-
-    Examples
-    --------
-    >>> one_line("bad \\x1b[2J file\\nnext")
-    'bad \\\\x1b[2J file\\\\nnext'
-    >>> len(one_line("x" * 5000))
-    2001
-    """
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,7 @@ was expected.
 from __future__ import annotations
 
 __all__ = [
+    "one_line",
     "GraphpartError",
     "UnknownTypeError",
     "IDRangeError",
@@ -17,8 +18,41 @@ __all__ = [
 ]
 
 
+#: The longest message an error keeps (a hostile file must not fill the screen).
+MESSAGE_LIMIT = 2000
+
+
+def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` safe for a terminal or a notebook: control characters escaped (no ANSI
+    sequence reaches the screen, no line break), and cut to ``limit`` characters.
+
+    Examples
+    --------
+    >>> one_line("bad \\x1b[2J file\\nnext")
+    'bad \\\\x1b[2J file\\\\nnext'
+    >>> len(one_line("x" * 5000))
+    2001
+    """
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 class GraphpartError(ValueError):
-    """Base class of every error graphpart raises on bad input."""
+    """Base class of every error graphpart raises on bad input.
+
+    The message is kept as one printable line (see :func:`one_line`): whatever a hostile file
+    puts into it, it cannot move the cursor, colour the terminal or fill the screen.
+
+    Examples
+    --------
+    >>> str(GraphpartError("got \\x1b[31mred\\n"))
+    'got \\\\x1b[31mred\\\\n'
+    """
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (one_line(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class UnknownTypeError(GraphpartError):

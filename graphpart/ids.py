@@ -7,7 +7,6 @@ is identified either by its homogeneous id or by ``(type, type-wise id)``.
 
 from __future__ import annotations
 
-import json
 import numbers
 import os
 from collections.abc import Mapping, Sequence
@@ -18,6 +17,7 @@ import torch
 
 from ._check import as_id_tensor, check_count
 from ._schema import Schema, etype_str
+from ._untrusted import read_json
 from .errors import FormatError, GraphpartError, IDRangeError
 from .homogeneous import to_homogeneous, to_typed, type_offsets
 from .typing import CanonicalEType, ETypeLike, IdArray
@@ -214,15 +214,7 @@ class IDConverter:
                     f"metadata must be a dict or a path to metadata.json, got {type(meta).__name__}"
                 )
             source = os.fspath(meta)
-            try:
-                with open(source, encoding="utf-8") as f:
-                    meta = json.load(f)
-            except FileNotFoundError:
-                raise FormatError(f"metadata file {source} does not exist") from None
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise FormatError(f"{source} is not valid JSON: {exc}") from None
-            except OSError as exc:
-                raise FormatError(f"cannot read metadata file {source}: {exc}") from None
+            meta = read_json(source, "metadata file")
             if not isinstance(meta, Mapping):
                 raise FormatError(f"{source} must hold a JSON object, got {type(meta).__name__}")
         ntypes = _meta_list(meta, "node_type", source)

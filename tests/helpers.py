@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import torch
 
 import graphpart as gp
@@ -59,3 +62,13 @@ def assert_same_partitions(a: Path, b: Path, same_method: bool = True) -> None:
             assert sorted(got) == sorted(want), p
             for k in want:
                 assert got[k].dtype == want[k].dtype and torch.equal(got[k], want[k]), (p, k)
+
+
+def runs_within(code: str, seconds: float) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter; a hang is a failure, not a stuck suite."""
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running after {seconds} s")

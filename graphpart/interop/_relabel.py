@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from .._check import is_file_name
+from .._untrusted import check_folder_tree
 from ..errors import FormatError
 from ..graph import Graph
 from ..homogeneous import type_offsets
@@ -29,6 +30,7 @@ __all__ = ["ForeignPart", "Relabeled", "check_types"]
 def check_part_folders(root: Path, num_parts: int, prefix: str, source: str) -> None:
     """The ``num_parts`` a foreign META claims, checked against the folder before it sizes
     anything: one real folder ``<prefix><i>`` per partition (no symlink out of the folder)."""
+    check_folder_tree(root, source)
     names = {p.name: p for p in root.iterdir()}
     if num_parts > len(names):
         raise FormatError(
@@ -220,7 +222,14 @@ class Relabeled:
         what: str,
         key: str,
     ):
-        new = new_of[t][ids.to(torch.int64)]
+        ids = ids.to(torch.int64)
+        if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= len(new_of[t])):
+            raise FormatError(
+                f"{self.source}: partition {part_id} stores {what} rows of {key!r} for ids in "
+                f"[{int(ids.min())}, {int(ids.max())}], outside the partition map's "
+                f"[0, {len(new_of[t])})"
+            )
+        new = new_of[t][ids]
         a, b = int(bounds[part_id, t, 0]), int(bounds[part_id, t, 1])
         if (
             len(new) != b - a

@@ -125,10 +125,20 @@ def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
                 for i in range(k)
                 if (graph_dir(i, e) / "eids.pt").exists()
             ]
-            n = int(max((int(c.max()) + 1 for c, _ in chunks if len(c)), default=0))
-            part = torch.zeros(n, dtype=torch.int64)
+            n = sum(len(c) for c, _ in chunks)  # each edge is stored by one partition
+            if any(len(c) and (int(c.min()) < 0 or int(c.max()) >= n) for c, _ in chunks):
+                raise FormatError(
+                    f"{where}: without edge_pb, the partitions' eids.pt of {e} must number "
+                    f"their {n:,} edges 0..{n - 1:,}; an id lies outside"
+                )
+            part = torch.full((n,), -1, dtype=torch.int64)
             for c, i in chunks:
                 part[c] = i
+            if n and int(part.min()) < 0:
+                raise FormatError(
+                    f"{where}: without edge_pb, the partitions' eids.pt of {e} must number "
+                    f"their {n:,} edges 0..{n - 1:,} once each; some ids repeat"
+                )
             edge_part[e] = part
     view = Relabeled(sorted(ntypes), sorted(etypes), node_part, edge_part, k, where)
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import torch
 
+from .._check import describe_exception
 from .._io import atomic_write
 from ..errors import FormatError
 from ..graph import Graph
@@ -108,7 +109,7 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     except FormatError:
         raise
     except Exception as exc:  # torch raises several types for damaged or hostile files
-        raise _fail(path, f"{type(exc).__name__}: {exc}") from None
+        raise _fail(path, f"{describe_exception(exc)}") from None
     if not isinstance(obj, _PyGraph) or not isinstance(getattr(obj, "_state", None), dict):
         raise _fail(path, f"expected a pickled {'.'.join(_PY_CLASS)}, got {type(obj).__name__}")
     script = obj._state.get("_c_csc_graph")

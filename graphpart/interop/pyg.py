@@ -29,6 +29,7 @@ import torch
 
 from .._check import short_repr
 from .._io import atomic_dir
+from .._untrusted import read_json
 from ..errors import FormatError, GraphpartError
 from ._relabel import ForeignPart, Relabeled, check_part_folders, check_types
 from .safe_load import load_torch
@@ -152,10 +153,7 @@ def export_pyg(p, out: str | os.PathLike) -> Path:
 
 
 def _meta(root: Path) -> dict:
-    try:
-        meta = json.loads((root / "META.json").read_text())
-    except (OSError, ValueError) as exc:
-        raise FormatError(f"PyG partition folder {root}: META.json is unreadable ({exc})") from None
+    meta = read_json(root / "META.json", f"PyG partition folder {root}")
     if (
         not isinstance(meta, dict)
         or not isinstance(meta.get("num_parts"), int)

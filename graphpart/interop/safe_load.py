@@ -17,6 +17,8 @@ from pathlib import Path
 
 import torch
 
+from .._check import describe_exception
+from .._untrusted import check_regular_file
 from ..errors import FormatError
 
 __all__ = ["load_torch", "load_pickle_records", "check_tensors"]
@@ -29,29 +31,47 @@ def _plain_dict(default_factory=None) -> dict:
 
 #: Objects a tensors-only file may hold (dicts, lists and tensors together).
 MAX_OBJECTS = 1_000_000
+#: A file's tensors, counted wherever they appear, may hold at most this many times its size
+#: (plus the slack): tensors that share one storage under many names are refused.
+EXPANSION, EXPANSION_SLACK = 4, 64 * 2**20
 
 
 def check_tensors(obj: object, path: Path, what: str) -> object:
-    """``obj`` if every tensor in it (nested in dicts, lists, tuples) is backed by enough bytes.
+    """``obj`` if every tensor in it (nested in dicts, lists, tuples) is backed by enough bytes,
+    and all of them together by the file.
 
     Weights-only loading accepts a one-element storage viewed with a huge size and stride 0: a
-    1 KB file that becomes a 16 GB tensor at the first copy. Such views are refused.
+    1 KB file that becomes a 16 GB tensor at the first copy. Such views are refused, and so is a
+    file whose tensors, counted at every place they appear, hold far more bytes than the file
+    (400 names for one 8 MB tensor become 400 copies at the first reordering).
     """
-    stack, seen = [obj], set()
+    stack, seen, total = [obj], set(), 0
+    try:
+        budget = EXPANSION * Path(path).stat().st_size + EXPANSION_SLACK
+    except (OSError, TypeError, ValueError):
+        budget = None
     while stack:
         x = stack.pop()
+        if isinstance(x, torch.Tensor):
+            if id(x) not in seen and x.numel():
+                if x.untyped_storage().nbytes() < x.numel() * x.element_size():
+                    raise FormatError(
+                        f"{what}: {path} holds a tensor of shape {tuple(x.shape)} over only "
+                        f"{x.untyped_storage().nbytes()} bytes (a strided view; refused)"
+                    )
+            total += x.numel() * x.element_size()
+            if budget is not None and total > budget:
+                raise FormatError(
+                    f"{what}: {path} holds tensors of {total:,} bytes or more in "
+                    f"{Path(path).stat().st_size:,} bytes of file: one tensor appears under "
+                    "many names; refused"
+                )
         if id(x) in seen:  # shared references are walked once (a tiny pickle can share a lot)
             continue
         seen.add(id(x))
         if len(seen) > MAX_OBJECTS:
             raise FormatError(f"{what}: {path} holds more than {MAX_OBJECTS:,} objects; refused")
-        if isinstance(x, torch.Tensor):
-            if x.numel() and x.untyped_storage().nbytes() < x.numel() * x.element_size():
-                raise FormatError(
-                    f"{what}: {path} holds a tensor of shape {tuple(x.shape)} over only "
-                    f"{x.untyped_storage().nbytes()} bytes (a strided view; refused)"
-                )
-        elif isinstance(x, dict):
+        if isinstance(x, dict):
             stack.extend(x.values())
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
@@ -63,6 +83,7 @@ def check_tensors(obj: object, path: Path, what: str) -> object:
 def load_torch(path: Path, what: str) -> object:
     """A weights-only ``torch.load`` (memory-mapped); a clear :class:`FormatError` on anything
     else."""
+    check_regular_file(path, what)
     try:
         with torch.serialization.safe_globals([(_plain_dict, "collections.defaultdict"), dict]):
             return check_tensors(torch.load(path, weights_only=True, mmap=True), path, what)
@@ -72,7 +93,7 @@ def load_torch(path: Path, what: str) -> object:
         raise FormatError(f"{what}: {path} is missing") from None
     except Exception as exc:  # torch raises several types for damaged or hostile files
         raise FormatError(
-            f"{what}: {path} is not a weights-only torch file ({type(exc).__name__}: {exc})"
+            f"{what}: {path} is not a weights-only torch file ({describe_exception(exc)})"
         ) from None
 
 
@@ -107,6 +128,7 @@ def load_pickle_records(
 ) -> list:
     """Every pickle record appended to ``path`` (GLT appends one per chunk), restricted as above."""
     records, at = [], 0
+    check_regular_file(path, what)
     try:
         with open(path, "rb") as f:
             size = path.stat().st_size
@@ -120,6 +142,6 @@ def load_pickle_records(
     except Exception as exc:  # UnpicklingError, EOFError, and whatever a damaged stream raises
         raise FormatError(
             f"{what}: {path}, the record at byte {at} is not a plain pickle of tensors "
-            f"({type(exc).__name__}: {exc})"
+            f"({describe_exception(exc)})"
         ) from None
     return records

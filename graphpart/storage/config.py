@@ -8,14 +8,14 @@ so that partitions on disk report the balance they were made for.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 
 import numpy as np
 
-from .._check import check_part_id
+from .._check import check_part_id, describe_exception, short_repr
+from .._untrusted import check_regular_file, read_json
 from ..errors import FormatError, GraphpartError
 from ..index import stack_ranges
 from ..partitioning.book import RangePartitionBook
@@ -57,6 +57,10 @@ def check_graph_name(name: object) -> str:
     return name
 
 
+#: Counts in a config (nodes, edges, parts, hops) lie below this: they size arrays.
+MAX_COUNT = 1 << 62
+
+
 def _fail(path: Path, msg: str) -> FormatError:
     return FormatError(f"partition config {path} is invalid: {msg}")
 
@@ -69,7 +73,7 @@ def _bounds(
     mapping = cfg[key]
     if not isinstance(mapping, dict) or sorted(mapping) != sorted(types):
         raise _fail(
-            path, f"{key} must map each of {types} to ranges, got keys {list(mapping)[:10]}"
+            path, f"{key} must map each of {types[:10]} to ranges, got {short_repr(mapping)}"
         )
     try:
         b = stack_ranges(mapping, types, num_parts)
@@ -94,7 +98,11 @@ def _bounds(
 
 def _types(cfg: dict, key: str, path: Path) -> list[str]:
     ids = cfg[key]
-    if not isinstance(ids, dict) or sorted(ids.values()) != list(range(len(ids))):
+    if (
+        not isinstance(ids, dict)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in ids.values())
+        or sorted(ids.values()) != list(range(len(ids)))
+    ):
         raise _fail(
             path,
             f"{key} must map names to the ids 0..{len(ids) - 1 if isinstance(ids, dict) else '?'}",
@@ -122,26 +130,28 @@ def part_files(cfg: dict, part_id: int, path: Path) -> dict[str, Path]:
         rel = entry.get(key)
         if not isinstance(rel, str):
             raise _fail(path, f"'part-{part_id}' has no {key!r} path")
-        full = (root / rel).resolve()
+        try:
+            full = (root / rel).resolve()
+        except (OSError, ValueError, RuntimeError) as exc:  # a NUL byte, a link loop
+            raise _fail(
+                path, f"'part-{part_id}' {key} path {short_repr(rel)} ({describe_exception(exc)})"
+            ) from None
         if root not in full.parents:
-            raise _fail(path, f"'part-{part_id}' {key} path {rel!r} points outside {root}")
-        if not full.is_file():
-            raise FormatError(f"partition {part_id} of {path} is missing its {key} file {full}")
-        out[key] = full
+            raise _fail(
+                path, f"'part-{part_id}' {key} path {short_repr(rel)} points outside {root}"
+            )
+        out[key] = check_regular_file(full, f"partition {part_id} of {path}: its {key} file")
     return out
 
 
 def read_config(config_path: str | os.PathLike) -> dict:
     """Read and validate a partition config; adds ``_node_bounds`` / ``_edge_bounds`` arrays."""
     path = Path(config_path)
-    if not path.is_file():
+    if not path.exists():
         raise FormatError(
             f"partition config {path} does not exist (expected <out_path>/<graph_name>.json)"
         )
-    try:
-        cfg = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _fail(path, f"not JSON ({exc})") from None
+    cfg = read_json(path, "partition config")
     if not isinstance(cfg, dict):
         raise _fail(path, f"expected a JSON object, got {type(cfg).__name__}")
     required = [
@@ -162,10 +172,11 @@ def read_config(config_path: str | os.PathLike) -> dict:
         if (
             not isinstance(cfg[key], int)
             or isinstance(cfg[key], bool)
-            or cfg[key] < (1 if key == "num_parts" else 0)
+            or not (1 if key == "num_parts" else 0) <= cfg[key] < MAX_COUNT
         ):
             raise _fail(
-                path, f"{key} must be a non-negative int (num_parts >= 1), got {cfg[key]!r}"
+                path,
+                f"{key} must be an int in [0, 2^62) (num_parts >= 1), got {short_repr(cfg[key])}",
             )
     ntypes, etypes = _types(cfg, "ntypes", path), _types(cfg, "etypes", path)
     for e in etypes:
@@ -305,8 +316,8 @@ def check_out_path(out: Path) -> None:
 def _config_of_ours(p: Path) -> dict | None:
     """The JSON of ``p`` if graphpart wrote it (``"format": "graphpart"``), else ``None``."""
     try:
-        cfg = json.loads(p.read_text())
-    except (OSError, ValueError, RecursionError):
+        cfg = read_json(p, "partition config")
+    except FormatError:
         return None
     return cfg if isinstance(cfg, dict) and cfg.get("format") == "graphpart" else None
 

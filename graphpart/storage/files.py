@@ -22,6 +22,7 @@ from pathlib import Path
 
 import torch
 
+from .._check import describe_exception
 from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
@@ -192,7 +193,7 @@ def _torch_load(path: Path) -> object:
     except Exception as exc:  # torch raises several types for damaged or foreign files
         raise FormatError(
             f"{path} is not a readable tensor file: neither DGL's binary format nor a "
-            f"weights-only torch file ({type(exc).__name__}: {exc})"
+            f"weights-only torch file ({describe_exception(exc)})"
         ) from None
 
 
@@ -224,6 +225,4 @@ def read_graph_file(path: Path) -> Graph:
         n, src, dst, nd, ed = obj["num_nodes"], obj["src"], obj["dst"], obj["ndata"], obj["edata"]
         return Graph.from_edges(src, dst, num_nodes=n, ndata=nd, edata=ed)
     except (KeyError, TypeError, GraphpartError) as exc:
-        raise FormatError(
-            f"{path} is not a partition graph ({type(exc).__name__}: {exc})"
-        ) from None
+        raise FormatError(f"{path} is not a partition graph ({describe_exception(exc)})") from None

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._check import check_part_id
+from .._check import check_part_id, describe_exception
 from .._schema import parse_etype
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
@@ -72,9 +72,7 @@ def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
         ids, inner = g.ndata["_ID"], g.ndata["inner_node"].bool()
         eids, inner_e = g.edata["_ID"], g.edata["inner_edge"].bool()
     except (KeyError, TypeError, GraphpartError) as exc:
-        raise FormatError(
-            f"{path} is not a partition graph ({type(exc).__name__}: {exc})"
-        ) from None
+        raise FormatError(f"{path} is not a partition graph ({describe_exception(exc)})") from None
     start, end = (int(x) for x in part_ranges(cfg["_node_bounds"])[part_id])
     k = end - start
     if (
