@@ -1,7 +1,8 @@
 """Small graphs that several test modules build (plain functions: call them, don't import tests).
 
 ``karate()`` is the karate club with a feature and an edge weight; ``hetero_graph(seed)`` a
-three-type shop graph whose edges and data depend only on ``seed``.
+three-type shop graph whose edges and data depend only on ``seed``; ``rare_hetero_graph()`` a
+shop graph with a rare relation and a two-node type, which some partition of three always lacks.
 """
 
 from __future__ import annotations
@@ -25,6 +26,35 @@ def hetero_graph(seed: int = 0) -> Graph:
         ("item", "has", "tag", 50),
     ]:
         edges[(s, r, d)] = (rng.integers(0, counts[s], m), rng.integers(0, counts[d], m))
+        edata[(s, r, d)] = {"w": torch.randn(m, generator=gen)}
+    ndata = {
+        t: {
+            "feat": torch.randn(c, 4, generator=gen),
+            "train_mask": torch.rand(c, generator=gen) < 0.3,
+        }
+        for t, c in counts.items()
+    }
+    return Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata, edata=edata)
+
+
+def rare_hetero_graph(seed: int = 0) -> Graph:
+    """320 users, 300 items, 2 ``tiny`` nodes; ``user:recalls:item`` has 11 edges into items 0
+    and 1 only, ``item:in:tiny`` 40: over 3 parts, one part holds no ``tiny`` node and no
+    ``in`` edge, and one holds no ``recalls`` edge. Every type has node data, every relation
+    ``w``."""
+    rng = np.random.default_rng(seed)
+    gen = torch.Generator().manual_seed(seed)
+    counts = {"user": 320, "item": 300, "tiny": 2}
+    edges, edata = {}, {}
+    for s, r, d, m in [
+        ("user", "buys", "item", 1500),
+        ("item", "bought_by", "user", 1200),
+        ("user", "follows", "user", 900),
+        ("user", "recalls", "item", 11),
+        ("item", "in", "tiny", 40),
+    ]:
+        hi = 2 if r == "recalls" else counts[d]
+        edges[(s, r, d)] = (rng.integers(0, counts[s], m), rng.integers(0, hi, m))
         edata[(s, r, d)] = {"w": torch.randn(m, generator=gen)}
     ndata = {
         t: {

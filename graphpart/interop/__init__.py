@@ -5,7 +5,8 @@
   numpy and torch alone.
 - :mod:`~graphpart.interop.graphbolt`: GraphBolt's ``fused_csc_sampling_graph.pt``.
 - :mod:`~graphpart.interop.pyg`: :func:`export_pyg` writes the folder PyG's distributed stores
-  load; ``read_pyg`` reads one. :mod:`~graphpart.interop.glt`: GLT's partition folders.
+  load (layout: :mod:`~graphpart.interop.pyg_layout`); ``pyg_read.read_pyg`` reads one.
+  :mod:`~graphpart.interop.glt`: GLT's partition folders.
 - :mod:`~graphpart.interop.safe_load`: the loaders that unpickle nothing but tensors.
 
 graphpart imports none of DGL, PyG or GLT: each format is read and written from its layout.

@@ -32,7 +32,7 @@ from ..graph import Graph
 from ..index import part_ranges
 from ..interop.glt import is_glt_folder, read_glt
 from ..interop.graphbolt import load_graphbolt
-from ..interop.pyg import is_pyg_folder, read_pyg
+from ..interop.pyg_read import is_pyg_folder, read_pyg
 from ..partitioning.book import RangePartitionBook
 from .config import book_from_config, config_of, part_files, read_config
 from .files import read_feats_file, read_graph_file, sniff
