@@ -2,7 +2,9 @@
 
 ``karate()`` is the karate club with a feature and an edge weight; ``hetero_graph(seed)`` a
 three-type shop graph whose edges and data depend only on ``seed``; ``rare_hetero_graph()`` a
-shop graph with a rare relation and a two-node type, which some partition of three always lacks.
+shop graph with a rare relation and a two-node type, which some partition of three always lacks;
+``shop(seed)`` issue 19's larger one, with two tags and a relation of two edges (METIS left one of
+three parts empty).
 """
 
 from __future__ import annotations
@@ -64,6 +66,28 @@ def rare_hetero_graph(seed: int = 0) -> Graph:
         for t, c in counts.items()
     }
     return Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata, edata=edata)
+
+
+def shop(seed: int = 0) -> Graph:
+    """500 users, 300 items, 2 tags and a relation of 2 edges, with a ``train_mask`` per type."""
+    rng = np.random.default_rng(seed)
+    counts = {"user": 500, "item": 300, "tag": 2}
+    edges = {
+        (s, r, d): (rng.integers(0, counts[s], m), rng.integers(0, counts[d], m))
+        for s, r, d, m in [
+            ("user", "buys", "item", 2000),
+            ("item", "bought_by", "user", 1500),
+            ("user", "follows", "user", 1000),
+            ("item", "has", "tag", 2),
+        ]
+    }
+    ndata = {t: {"train_mask": torch.from_numpy(rng.random(c) < 0.3)} for t, c in counts.items()}
+    return Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata)
+
+
+def shop_masks(g: Graph) -> dict[str, torch.Tensor]:
+    """``balance_ntypes`` of :func:`shop`: each type's train mask."""
+    return {t: g.node_data(t)["train_mask"] for t in g.ntypes}
 
 
 def karate() -> Graph:

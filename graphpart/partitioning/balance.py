@@ -14,8 +14,9 @@ per-type values           :func:`classes_by_type`: node type crossed with its va
 ========================= ==========================================================
 
 :func:`balance_weights` turns classes into METIS's vertex weights (one column per
-constraint, as DGL builds them), and :func:`fill_isolated` deals nodes without
-edges out class by class, where they even out every constraint.
+constraint, as DGL builds them; :func:`constraint_names` names the columns), and
+:func:`fill_isolated` deals nodes without edges out class by class, where they
+even out every constraint (and leave no part empty).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ __all__ = [
     "balance_classes",
     "field_balance",
     "balance_weights",
+    "constraint_names",
     "fill_isolated",
     "water_fill",
 ]
@@ -205,10 +207,49 @@ def balance_weights(
     return w, cls
 
 
-def water_fill(current: np.ndarray, m: int) -> np.ndarray:
-    """How many of ``m`` new items each part takes so the smallest parts rise evenly."""
+def constraint_names(
+    balance_ntypes: np.ndarray | None,
+    balance_edges: bool,
+    labels: Sequence[str] | None = None,
+) -> list[str]:
+    """A name for every column of :func:`balance_weights` (for messages).
+
+    ``labels[v]`` names the class of value ``v`` of ``balance_ntypes`` (the class ids and labels
+    of :func:`balance_classes`); values without a label are named ``"class v"``.
+
+    Examples
+    --------
+    >>> constraint_names(np.array([2, 0, 2]), True, ["user", "item", "tag"])
+    ['user', 'tag', 'in-degree of user', 'in-degree of tag']
+    >>> constraint_names(None, False)
+    ['nodes']
+    """
+    if balance_ntypes is None:
+        return ["nodes", "in-degree"] if balance_edges else ["nodes"]
+    values = np.asarray(balance_ntypes)
+    values = np.unique(values.astype(np.int64) if values.dtype == bool else values).tolist()
+    labels = list(labels or ())
+    names = [
+        labels[v] if isinstance(v, int) and 0 <= v < len(labels) else f"class {v}" for v in values
+    ]
+    return names + [f"in-degree of {name}" for name in names] if balance_edges else names
+
+
+def water_fill(current: np.ndarray, m: int, tie: np.ndarray | None = None) -> np.ndarray:
+    """How many of ``m`` new items each part takes so the smallest parts rise evenly.
+
+    ``tie`` (e.g. each part's node count over every class) decides between parts of equal
+    ``current``: the lower takes first.
+
+    Examples
+    --------
+    >>> water_fill(np.array([1, 0, 0]), 3).tolist()
+    [0, 2, 1]
+    >>> water_fill(np.array([1, 0, 0]), 3, tie=np.array([0, 5, 1])).tolist()
+    [1, 1, 1]
+    """
     k = len(current)
-    order = np.argsort(current, kind="stable")
+    order = np.argsort(current, kind="stable") if tie is None else np.lexsort((tie, current))
     c = current[order].astype(np.int64)
     prefix = np.cumsum(c)
     # Raising the j smallest parts to the level of the j-th costs j*c[j-1] - prefix[j-1].
@@ -216,8 +257,11 @@ def water_fill(current: np.ndarray, m: int) -> np.ndarray:
     j = int(np.searchsorted(cost, m, side="right"))
     level, extra = divmod(m + int(prefix[j - 1]), j)
     quota = np.zeros(k, dtype=np.int64)
-    quota[order[:j]] = level - c[:j]
-    quota[order[:extra]] += 1
+    raised = order[:j]
+    quota[raised] = level - c[:j]
+    if tie is not None:  # the raised parts are level now: the one extra each goes by ``tie``
+        raised = raised[np.argsort(tie[raised] + quota[raised], kind="stable")]
+    quota[raised[:extra]] += 1
     return quota
 
 
@@ -228,7 +272,8 @@ def fill_isolated(
     num_parts: int,
     rng: np.random.Generator,
 ) -> None:
-    """Assign the ``isolated`` nodes in place, class by class, to the emptiest parts.
+    """Assign the ``isolated`` nodes in place, class by class, to the emptiest parts (of their
+    class; between parts as empty, to those with fewest nodes, so no part is left empty).
 
     Examples
     --------
@@ -236,12 +281,18 @@ def fill_isolated(
     >>> fill_isolated(part, np.array([3, 4, 5]), None, 2, np.random.default_rng(0))
     >>> np.bincount(part).tolist()
     [3, 3]
+    >>> part = np.array([-1, -1])   # two classes of one node each
+    >>> fill_isolated(part, np.array([0, 1]), np.array([0, 1]), 2, np.random.default_rng(0))
+    >>> np.bincount(part).tolist()
+    [1, 1]
     """
     cls_all = np.zeros(len(part), dtype=np.int64) if cls is None else cls
     placed = part >= 0
     iso_cls = cls_all[isolated]
+    total = np.bincount(part[placed], minlength=num_parts)  # ties go to the parts with fewest nodes
     for c in np.flatnonzero(np.bincount(iso_cls)):
         current = np.bincount(part[placed & (cls_all == c)], minlength=num_parts)
         nodes = isolated[iso_cls == c]
-        quota = water_fill(current, len(nodes))
+        quota = water_fill(current, len(nodes), total)
         part[rng.permutation(nodes)] = np.repeat(np.arange(num_parts), quota)
+        total += quota

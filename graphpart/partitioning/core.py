@@ -332,6 +332,7 @@ def partition(
                 )
             kwargs = dict(
                 balance_ntypes=classes,
+                balance_labels=labels,
                 balance_edges=bool(balance_edges),
                 objtype=objtype,
                 recursive=recursive,

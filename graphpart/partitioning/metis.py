@@ -9,11 +9,18 @@ DGL does, and :func:`metis_assignment` runs METIS (through
 neighbours. Isolated nodes cannot change the cut; they are handed out
 afterwards to even out every constraint, which lets METIS work on a smaller
 graph with a correspondingly looser balance tolerance.
+
+METIS is never asked for a balance no split has (a class with fewer nodes than
+parts: :func:`~graphpart.partitioning.repair.achievable_tolerance`), which
+makes it give up on every constraint; and what it returns goes through
+:func:`~graphpart.partitioning.repair.repair_assignment`, which mends an empty
+part or a constraint far outside its tolerance, or says why it cannot.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -24,8 +31,9 @@ from .._random import check_random_state
 from ..errors import GraphpartError
 from ..typing import Seed
 from ._metis_ctypes import MetisOptions, part_graph
-from .balance import balance_weights, fill_isolated
-from .refine import refine_assignment
+from .balance import balance_weights, constraint_names, fill_isolated
+from .refine import MAX_TABLE_CELLS, refine_assignment
+from .repair import held_tolerance, repair_assignment
 from .sample import sample_edges
 
 __all__ = [
@@ -42,8 +50,6 @@ DEFAULT_REFINE_ROUNDS = 8
 #: for many rounds gets the ones that pay: on R-MAT scale 20 the 12th round still gains ~0.05%,
 #: the rounds after the 15th less than 0.02%).
 REFINE_MIN_GAIN = 2e-4
-#: Refinement keeps an int64 table of nodes x parts (2 GiB at this size) and is skipped above it.
-_REFINE_MAX_CELLS = 1 << 28
 
 
 def metis_csr(
@@ -114,6 +120,7 @@ def metis_assignment(
     seed: Seed = None,
     refine_rounds: int = DEFAULT_REFINE_ROUNDS,
     in_degrees: np.ndarray | None = None,
+    balance_labels: Sequence[str] | None = None,
 ) -> np.ndarray:
     """Assign each node of a (homogeneous, directed) edge list to one of ``num_parts`` parts.
 
@@ -149,6 +156,19 @@ def metis_assignment(
     in_degrees : ndarray, optional
         The in-degrees ``balance_edges`` balances (default: counted from ``dst``; a subgraph's
         caller passes those of the whole graph).
+    balance_labels : sequence of str, optional
+        A name for each value of ``balance_ntypes`` (value ``v`` is ``balance_labels[v]``), for
+        messages about the constraints.
+
+    Returns
+    -------
+    ndarray of int
+        The part of every node. No part is empty, and every constraint is within its tolerance
+        (``ubvec``, loosened where no split can meet it:
+        :func:`~graphpart.partitioning.repair.achievable_tolerance`, with a warning naming the
+        constraint) or at most a little outside it: METIS's result, repaired where it is far
+        outside (:func:`~graphpart.partitioning.repair.repair_assignment`, which raises
+        :class:`~graphpart.errors.GraphpartError` where even that fails).
 
     Examples
     --------
@@ -173,7 +193,7 @@ def metis_assignment(
         max_edges is not None and int(np.count_nonzero(src != dst)) > max_edges
     )  # as metis_csr decides
     refine = refine_rounds > 0 and sampled
-    if refine and num_nodes * num_parts > _REFINE_MAX_CELLS:
+    if refine and num_nodes * num_parts > MAX_TABLE_CELLS:
         # refinement holds a dense (nodes x parts) count table: skip it where that would not fit
         # easily
         logger.warning(
@@ -206,11 +226,17 @@ def metis_assignment(
         raise GraphpartError(
             f"ubvec must hold {ncon} tolerance(s) > 1.0, one per constraint, got {ub.tolist()}"
         )
+
+    def names() -> list[str]:
+        return constraint_names(balance_ntypes, balance_edges, balance_labels)
+
+    # inherent imbalance (fewer units than parts, ...) is accepted, with a word
+    tol = held_tolerance(vwgt, num_nodes, num_parts, ub, names)
     # With in-degrees balanced, every part takes a share of the hubs and the low-degree nodes must
     # follow theirs: a degree-aware sample keeps their edges. Without, a uniform sample leaves most
     # low-degree nodes out, and METIS keeps the dense core together in fewer parts.
     xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, seed=rng, by_degree=balance_edges)
-    part = _metis_connected(xadj, adjncy, num_parts, vwgt, ub, options, recursive)
+    part = _metis_connected(xadj, adjncy, num_parts, vwgt, tol, options, recursive)
     fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng)
     if refine:
         part = refine_assignment(
@@ -220,12 +246,12 @@ def metis_assignment(
             num_parts,
             vwgt,
             cls,
-            ub,
+            tol,
             rng,
             rounds=refine_rounds,
             min_gain=REFINE_MIN_GAIN,
         )
-    return part
+    return repair_assignment(src, dst, part, num_parts, vwgt, cls, tol, rng, names)
 
 
 def _metis_connected(

@@ -26,9 +26,11 @@ import torch
 
 from .balance import fill_isolated
 
-__all__ = ["refine_assignment", "rebalance", "exchange", "part_loads"]
+__all__ = ["refine_assignment", "rebalance", "exchange", "part_loads", "MAX_TABLE_CELLS"]
 
 logger = logging.getLogger(__name__)
+#: Refinement keeps an int64 table of nodes x parts (2 GiB at this size); callers skip it above.
+MAX_TABLE_CELLS = 1 << 28
 
 
 def part_loads(part: np.ndarray, weights: np.ndarray, num_parts: int) -> np.ndarray:

@@ -9,6 +9,7 @@ import torch
 
 import graphpart as gp
 
+from ..graphs import shop, shop_masks
 from .fixture_graphs import GRAPHS
 from .peers import FIXTURES, load_dump, run_peer
 
@@ -98,6 +99,22 @@ def test_dgl_loads_graphpart_graphbolt_partitions(tmp_path, name):
     assert {k for k in dump if "/gb/" in k} == set(ours)
     for k, v in ours.items():
         assert np.array_equal(dump[k].astype(np.int64), v.astype(np.int64)), k
+
+
+def test_dgl_verifies_every_part_of_issue_19s_heterograph(tmp_path):
+    # balance_ntypes with two one-node classes once left one of three parts empty, which DGL's
+    # GraphBolt verification refused
+    g = shop(0)
+    out = tmp_path / "p"
+    gp.partition_graph(g, "shop", 3, out, balance_ntypes=shop_masks(g), seed=0, format="graphbolt")
+    proc = run_peer(
+        "dgl_dump.py",
+        out / "shop.json",
+        tmp_path / "d.npz",
+        "graphbolt",
+        env={"DGL_DIST_DEBUG": "1"},
+    )
+    assert proc.stdout.count("looks good") == 3
 
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
