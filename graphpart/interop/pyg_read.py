@@ -31,6 +31,15 @@ def is_pyg_folder(path: Path) -> bool:
     return path.is_dir() and (path / "META.json").is_file()
 
 
+def _named_rows(feats: object, what: str) -> dict[str, torch.Tensor]:
+    """A ``feats`` entry: names to tensors of rows (``None`` or empty: no data)."""
+    if feats is None:
+        return {}
+    if not isinstance(feats, dict) or not all(isinstance(n, str) for n in feats):
+        raise FormatError(f"{what} feats should map names to tensors, got {short_repr(feats)}")
+    return {n: v for n, v in feats.items() if isinstance(v, torch.Tensor)}
+
+
 def _meta(root: Path) -> dict:
     meta = read_json(root / "META.json", f"PyG partition folder {root}")
     if (
@@ -171,6 +180,9 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
                 raise FormatError(
                     f"{folder / 'graph.pt'}: edge type {e} lacks row/col/edge_id ({exc})"
                 ) from None
+        for name, x in (("graph.pt", graph), ("node_feats.pt", nf), ("edge_feats.pt", ef)):
+            if not isinstance(x, dict):
+                raise FormatError(f"{folder / name} should hold a dict, got {type(x).__name__}")
         node_feats = {}
         for t, d in nf.items():
             if not isinstance(d, dict) or "global_id" not in d:
@@ -184,16 +196,17 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
             )
             if "id" not in d and hetero and not ours:
                 ids = ids - noff[t]
-            node_feats[t] = (
-                ids,
-                {n: v for n, v in (d.get("feats") or {}).items() if isinstance(v, torch.Tensor)},
-            )
+            node_feats[t] = (ids, _named_rows(d.get("feats"), f"{folder}/node_feats.pt {t!r}"))
         edge_feats = {}
         for e, d in ef.items():
             if isinstance(d, dict) and "global_id" in d and d.get("feats"):
+                if not isinstance(e, (tuple, list)) or tuple(e) not in eoff:
+                    raise FormatError(
+                        f"{folder / 'edge_feats.pt'}: edge type {short_repr(e)} is not in META.json"
+                    )
                 edge_feats[tuple(e)] = (
                     _tensor(d["global_id"], f"{folder}/edge_feats.pt {e} global_id"),
-                    {n: v for n, v in d["feats"].items() if isinstance(v, torch.Tensor)},
+                    _named_rows(d["feats"], f"{folder}/edge_feats.pt {e}"),
                 )
         for t, data in left_out[0].items():
             node_feats.setdefault(t, (torch.zeros(0, dtype=torch.int64), dict(data)))

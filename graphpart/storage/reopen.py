@@ -66,13 +66,30 @@ def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
         order = torch.argsort(torch.cat([p[0] for p in pieces[j]]))
         src_t, dst_t = (torch.cat([p[c] for p in pieces[j]])[order] for c in (1, 2))
         edges[parse_etype(e)] = (src_t, dst_t)
-        ed[parse_etype(e)] = {name: torch.cat(vs)[order] for name, vs in epieces[j].items()}
+        ed[parse_etype(e)] = {
+            name: torch.cat(vs)[order]
+            for name, vs in epieces[j].items()
+            if _complete(vs, len(order), f"edge data {e}/{name}", src.path)
+        }
     counts = {t: int((nb[:, i, 1] - nb[:, i, 0]).sum()) for i, t in enumerate(ntypes)}
     nd = {
-        t: {n: torch.cat(vs) for n, vs in d.items() if sum(len(v) for v in vs) == counts[t]}
+        t: {
+            n: torch.cat(vs)
+            for n, vs in d.items()
+            if _complete(vs, counts[t], f"node data {t}/{n}", src.path)
+        }
         for t, d in ndata.items()
     }
     return edges, ed, nd, counts
+
+
+def _complete(pieces: list, rows: int, what: str, path: object) -> bool:
+    """Whether the partitions' ``pieces`` of one data name stack into ``rows`` rows of one
+    shape; if not (some partitions lack it, or disagree), it is left out with a warning."""
+    ok = sum(len(v) for v in pieces) == rows and len({(v.dtype, v.shape[1:]) for v in pieces}) == 1
+    if not ok:
+        logger.warning("%s: %s is not stored whole by the partitions; left out", path, what)
+    return ok
 
 
 def open_partitioning(path: str | os.PathLike):
