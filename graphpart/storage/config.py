@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .._check import check_part_id, describe_exception, short_repr
+from .._io import restore_output
 from .._untrusted import check_regular_file, read_json
 from ..errors import FormatError, GraphpartError
 from ..index import stack_ranges
@@ -147,7 +148,7 @@ def part_files(cfg: dict, part_id: int, path: Path) -> dict[str, Path]:
 def read_config(config_path: str | os.PathLike) -> dict:
     """Read and validate a partition config; adds ``_node_bounds`` / ``_edge_bounds`` arrays."""
     path = Path(config_path)
-    if not path.exists():
+    if not path.exists() and not (restore_output(path) and path.exists()):
         raise FormatError(
             f"partition config {path} does not exist (expected <out_path>/<graph_name>.json)"
         )
