@@ -16,6 +16,7 @@ import numpy as np
 
 from .._check import check_part_id, describe_exception, short_repr
 from .._io import restore_output
+from .._outpath import check_output_path
 from .._untrusted import check_regular_file, read_json
 from ..errors import FormatError, GraphpartError
 from ..index import stack_ranges
@@ -286,7 +287,9 @@ def check_out_path(out: Path) -> None:
 
     ``partition_graph`` and ``dispatch`` replace their output folder whole; a folder that also
     holds files graphpart did not write (a training script, data) is refused, naming them.
+    A path the system refuses, or one under a file, is refused too (``check_output_path``).
     """
+    check_output_path(out, "out_path")
     if not out.exists():
         return
     if not out.is_dir():
