@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._outpath import check_output_path
+
 __all__ = ["add_chunked_commands", "CHUNKED_COMMANDS"]
 
 
@@ -110,6 +112,7 @@ def _cluster(args) -> dict:
 def _chunk(args, load) -> int:
     from .chunked import write_chunked
 
+    check_output_path(args.out_dir, "--out-dir", keep=[args.graph])
     meta = write_chunked(
         load(args),
         args.out_dir,
@@ -127,6 +130,7 @@ def _chunk(args, load) -> int:
 def _assign(args, load) -> int:
     from .chunked import assign
 
+    check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
     cluster = _cluster(args) if args.algorithm == "random" else {}
     out = assign(
         args.in_dir,
@@ -145,6 +149,7 @@ def _assign(args, load) -> int:
 def _dispatch(args, load) -> int:
     from .chunked import dispatch
 
+    check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir, args.partitions_dir])
     cfg = dispatch(
         args.in_dir,
         args.partitions_dir,
@@ -172,6 +177,7 @@ def _verify(args, load) -> int:
 def _parmetis_export(args, load) -> int:
     from .chunked.parmetis import export_parmetis
 
+    check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
     sys.stdout.write(f"wrote {export_parmetis(args.in_dir, args.out_dir, args.graph_name)}\n")
     return 0
 
@@ -179,6 +185,7 @@ def _parmetis_export(args, load) -> int:
 def _parmetis_import(args, load) -> int:
     from .chunked.parmetis import import_parmetis
 
+    check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir, args.parmetis_dir])
     sys.stdout.write(
         f"wrote {import_parmetis(args.parmetis_dir, args.in_dir, args.out_dir, args.graph_name)}\n"
     )

@@ -1,4 +1,20 @@
-"""Atomic output: write to a temporary sibling, then rename into place."""
+"""Atomic output: write to a temporary sibling, then rename into place.
+
+:func:`atomic_dir` builds a folder ``path`` in a work folder beside it, ``.<name>.<random>.tmp``,
+marked with its owner (:mod:`graphpart._owner`): ``new/`` is the folder being built. Then
+
+1. no ``path`` yet: ``new`` is renamed to ``path``;
+2. else ``new`` and ``path`` are swapped in one step (Linux ``renameat2`` RENAME_EXCHANGE);
+3. where that is not available (NFS, other systems): ``path`` is renamed to ``old/`` in the work
+   folder, then ``new`` to ``path``.
+
+Then the work folder, holding the earlier output, is removed. At every instant the earlier
+output is at ``path`` or at ``.<name>.*.tmp/old``, until the new one is at ``path``. A run killed
+between the two renames of step 3 leaves ``path`` missing: the next :func:`atomic_dir` on it, and
+:func:`restore_output` (which readers call when a path is missing), put ``old`` back first. Work
+folders whose owner has ended are removed by the next :func:`atomic_dir` on the same path; a
+folder without graphpart's marker, or whose owner may still live, is never touched.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +22,20 @@ import contextlib
 import ctypes
 import ctypes.util
 import functools
+import glob
+import logging
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_dir"]
+from ._owner import Claim, owner_gone, read_owner
+
+__all__ = ["atomic_write", "atomic_dir", "restore_output"]
+
+logger = logging.getLogger(__name__)
+NEW, OLD = "new", "old"
 
 
 @contextlib.contextmanager
@@ -68,13 +91,93 @@ def _exchange(a: Path, b: Path) -> bool:
     return fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
 
 
+def _works(path: Path) -> list[tuple[Path, dict]]:
+    """The work folders of atomic_dir runs on ``path`` (name pattern and marker), with markers."""
+    prefix = f".{path.name}."
+    try:
+        with os.scandir(path.parent) as it:
+            names = [
+                e.name
+                for e in it
+                if e.name.startswith(prefix)
+                and e.name.endswith(".tmp")
+                and e.is_dir(follow_symlinks=False)
+            ]
+    except OSError:
+        return []
+    found = [(path.parent / n, read_owner(path.parent / n)) for n in names]
+    return [(w, info) for w, info in found if info is not None and info["target"] == path.name]
+
+
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _recover(path: Path, clean: bool) -> bool:
+    """Put back an earlier output that a killed run left in its work folder while ``path`` is
+    missing; with ``clean``, remove work folders whose owner has ended. True if restored."""
+    gone = [w for w, info in _works(path) if owner_gone(w, info)]
+    restored = False
+    for w in sorted(gone, key=lambda w: _mtime(w / OLD), reverse=True):
+        if os.path.lexists(path) or not (w / OLD).is_dir():
+            continue
+        try:
+            os.rename(w / OLD, path)
+        except OSError:  # another process got there first
+            continue
+        restored = True
+        logger.warning("restored %s: a run killed while replacing it had moved it to %s", path, w)
+    if not os.path.lexists(path):
+        legacy = [
+            p for p in path.parent.glob(f".{glob.escape(path.name)}.*.old") if (p / "x").exists()
+        ]
+        if legacy:
+            logger.warning(
+                "%s is missing; %s may hold its earlier output (left by an older graphpart, "
+                "unmarked, so left alone)",
+                path,
+                legacy[0] / "x",
+            )
+    if clean:
+        for w in gone:
+            if os.path.lexists(path) or not (w / OLD).exists():
+                shutil.rmtree(w, ignore_errors=True)
+    return restored
+
+
+def restore_output(path: str | os.PathLike) -> bool:
+    """Put back the output folder ``path`` (or the folder holding the file ``path``) if it is
+    missing because a run of :func:`atomic_dir` was killed between its two renames; True if it
+    did. Readers call it when a path is missing; a live run's folders are never touched.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> restore_output(root / "out" / "graph.json")
+    False
+    """
+    path = Path(path)
+    for p in (path, path.parent):
+        if os.path.lexists(p):
+            return False
+        if os.path.isdir(p.parent) and _recover(p, clean=False):
+            return True
+    return False
+
+
 @contextlib.contextmanager
 def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     """Build a directory in a temporary sibling; move it to ``path`` only on success.
 
-    An existing ``path`` is swapped out in one atomic step where the system
-    allows (``renameat2``), else by two renames; either way a failure or a kill
-    while building leaves the earlier ``path`` as it was.
+    An existing ``path`` is swapped out in one atomic step where the system allows
+    (``renameat2``), else by two renames; a failure or a kill while building leaves the
+    earlier ``path`` as it was, and a kill between the two renames leaves it in the work
+    folder, from where the next run (or :func:`restore_output`) puts it back. Work folders of
+    ended runs on ``path`` are removed first (the module docstring has the whole protocol).
 
     Examples
     --------
@@ -82,23 +185,33 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     >>> root = pathlib.Path(tempfile.mkdtemp()) / "out"
     >>> with atomic_dir(root) as tmp:
     ...     _ = (tmp / "a.txt").write_text("1")
-    >>> sorted(p.name for p in root.iterdir())
-    ['a.txt']
+    >>> sorted(p.name for p in root.iterdir()), sorted(p.name for p in root.parent.iterdir())
+    (['a.txt'], ['out'])
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    _recover(path, clean=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
-        yield tmp
-        if not path.exists():
-            os.rename(tmp, path)
-            return
-        if not _exchange(tmp, path):
-            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent))
-            os.rename(path, old / "x")
-            os.rename(tmp, path)
-            tmp = old
-        shutil.rmtree(tmp, ignore_errors=True)  # now holds the earlier output
+        claim = Claim(work, path.name)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
         raise
+    new = work / NEW
+    try:
+        new.mkdir(mode=0o700)  # as mkdtemp made the output folder before
+        yield new
+        if not os.path.lexists(path):
+            os.rename(new, path)
+        elif not _exchange(new, path):
+            os.rename(path, work / OLD)  # killed here: the next run puts OLD back
+            os.rename(new, path)
+    except BaseException:
+        if not os.path.lexists(path) and (work / OLD).exists():
+            with contextlib.suppress(OSError):  # else kept below, for the next run to restore
+                os.rename(work / OLD, path)
+        raise
+    finally:
+        claim.release()
+        if os.path.lexists(path) or not (work / OLD).exists():
+            shutil.rmtree(work, ignore_errors=True)  # holds the earlier output, if any

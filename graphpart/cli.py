@@ -9,7 +9,6 @@ import logging
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from ._cli_chunked import CHUNKED_COMMANDS, add_chunked_commands
 from .errors import GraphpartError, one_line
@@ -134,6 +133,7 @@ def _partition(args) -> int:
     import torch
 
     from ._io import atomic_write
+    from ._outpath import check_output_path
     from .partitioning.balance import field_balance
     from .partitioning.core import partition
     from .partitioning.metis import MetisOptions
@@ -157,7 +157,10 @@ def _partition(args) -> int:
 
     check_graph_name(args.graph_name)
     check_format(args.format)
-    check_out_path(Path(args.out_path))
+    keep = [args.graph, args.mapping_out]
+    check_out_path(check_output_path(args.out_path, "--out-path", keep=keep))
+    if args.mapping_out:
+        check_output_path(args.mapping_out, "--mapping-out", kind="file", keep=[args.graph])
     t0 = time.perf_counter()
     g = _load(args)
     advance(steps[1])

@@ -12,6 +12,7 @@ import pytest
 import torch
 
 import graphpart as gp
+import graphpart.storage
 from graphpart.cli import main
 
 
@@ -341,18 +342,22 @@ def _partition_into(out: Path, *extra: str) -> int:
     return main([*extra, *args, "--out-path", str(out), "--quiet"])
 
 
-def test_an_os_error_is_one_line_and_exit_2(tmp_path, capsys):
-    (tmp_path / "file").write_text("not a folder")
-    assert _partition_into(tmp_path / "file" / "out") == 2
+def _disk_full(*args, **kwargs):
+    raise OSError(28, "No space left on device")
+
+
+def test_an_os_error_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(gp.storage, "save_partitions", _disk_full)
+    assert _partition_into(tmp_path / "out") == 2
     err = capsys.readouterr().err
-    assert err.startswith("graphpart: error: ") and err.count("\n") == 1, err
+    assert err.startswith("graphpart: error: OSError: ") and err.count("\n") == 1, err
     assert "Traceback" not in err
 
 
-def test_debug_shows_the_traceback(tmp_path):
-    (tmp_path / "file").write_text("not a folder")
+def test_debug_shows_the_traceback(tmp_path, monkeypatch):
+    monkeypatch.setattr(gp.storage, "save_partitions", _disk_full)
     with pytest.raises(OSError):
-        _partition_into(tmp_path / "file" / "out", "--debug")
+        _partition_into(tmp_path / "out", "--debug")
 
 
 def test_error_messages_cannot_drive_the_terminal(tmp_path, capsys):

@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from .._check import check_part_id, describe_exception, short_repr
+from .._io import restore_output
+from .._outpath import check_output_path
 from .._untrusted import check_regular_file, read_json
 from ..errors import FormatError, GraphpartError
 from ..index import stack_ranges
@@ -147,7 +149,7 @@ def part_files(cfg: dict, part_id: int, path: Path) -> dict[str, Path]:
 def read_config(config_path: str | os.PathLike) -> dict:
     """Read and validate a partition config; adds ``_node_bounds`` / ``_edge_bounds`` arrays."""
     path = Path(config_path)
-    if not path.exists():
+    if not path.exists() and not (restore_output(path) and path.exists()):
         raise FormatError(
             f"partition config {path} does not exist (expected <out_path>/<graph_name>.json)"
         )
@@ -285,7 +287,9 @@ def check_out_path(out: Path) -> None:
 
     ``partition_graph`` and ``dispatch`` replace their output folder whole; a folder that also
     holds files graphpart did not write (a training script, data) is refused, naming them.
+    A path the system refuses, or one under a file, is refused too (``check_output_path``).
     """
+    check_output_path(out, "out_path")
     if not out.exists():
         return
     if not out.is_dir():

@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from .._check import check_part_id, describe_exception
+from .._io import restore_output
 from .._schema import parse_etype
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
@@ -226,7 +227,7 @@ def _config_path(path: Path) -> Path:
 def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionSource:
     """The partitions at ``path`` (a config file or a folder), in whichever format they are."""
     path = Path(path)
-    if not path.exists():
+    if not path.exists() and not (restore_output(path) and path.exists()):
         raise FormatError(
             f"no partitions at {path}: it does not exist (expected a partition config "
             f"<out_path>/<graph_name>.json, or a PyG / GLT partition folder)"

@@ -1,0 +1,112 @@
+"""Output paths, checked before any work: what the system refuses, paths under a file, an
+output that would replace an input."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from ._check import short_repr
+from .errors import GraphpartError
+
+__all__ = ["check_output_path", "TEMP_EXTRA"]
+
+
+#: What atomic_dir / atomic_write add to a name for its temporary sibling: "." + ".XXXXXXXX.tmp".
+TEMP_EXTRA = 14
+
+
+def _inside(a: Path, b: Path) -> bool:
+    return a == b or b in a.parents
+
+
+def check_output_path(
+    path: str | os.PathLike,
+    what: str = "output path",
+    kind: str = "folder",
+    keep: Iterable[str | os.PathLike | None] = (),
+) -> Path:
+    """``path`` as a :class:`~pathlib.Path` if a ``kind`` (``"folder"`` or ``"file"``) can be
+    written there, else a :class:`GraphpartError` naming ``what``: checked before any work.
+
+    Refused: a NUL byte or an empty path; a name longer than the system allows (with room for
+    the temporary sibling graphpart writes first); a path under a file; a folder that exists
+    as a file, or a file that exists as a folder; a parent graphpart cannot write in; and a
+    path that is, or holds, one of ``keep`` (inputs, other outputs: writing ``path`` replaces
+    what is there).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "notes.txt").write_text("mine")
+    >>> check_output_path(d / "out" / "parts").name
+    'parts'
+    >>> check_output_path(d / "notes.txt" / "parts", "--out-path")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: --out-path ... is under ...notes.txt, which is a file, ...
+    """
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if "\0" in text or not text:
+        raise GraphpartError(
+            f"{what} must be a non-empty path without NUL bytes, got {short_repr(text)}"
+        )
+    full = Path(os.path.abspath(text))
+    try:
+        os.fsencode(full)
+    except UnicodeEncodeError:
+        raise GraphpartError(
+            f"{what} {short_repr(text)} cannot be encoded as a file name"
+        ) from None
+    deepest = Path(full.anchor)
+    for p in [*reversed(full.parents), full]:
+        try:
+            st = os.stat(p)
+        except OSError as exc:
+            if exc.errno in (errno.ENOENT, errno.ENAMETOOLONG):  # created later; too long: below
+                break
+            raise GraphpartError(
+                f"{what} {text}: the system refuses {p} ({exc.strerror})"
+            ) from None
+        if p != full and not stat.S_ISDIR(st.st_mode):
+            raise GraphpartError(f"{what} {text} is under {p}, which is a file, not a folder")
+        if p != full:
+            deepest = p
+    try:
+        name_max = os.pathconf(deepest, "PC_NAME_MAX")
+        path_max = os.pathconf(deepest, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max, path_max = 255, 4096
+    names = [len(os.fsencode(part)) for part in full.parts[1:]] or [0]
+    if max(names[:-1], default=0) > name_max or names[-1] + TEMP_EXTRA > name_max:
+        raise GraphpartError(
+            f"{what} has a name too long for this system ({name_max} bytes at most, "
+            f"{name_max - TEMP_EXTRA} for the last, which gets a temporary sibling): "
+            f"{short_repr(text)}"
+        )
+    if len(os.fsencode(full)) + TEMP_EXTRA >= path_max:
+        raise GraphpartError(
+            f"{what} is too long for this system (under {path_max - TEMP_EXTRA} bytes): "
+            f"{short_repr(text)}"
+        )
+    if full.exists():
+        if kind == "folder" and not full.is_dir():
+            raise GraphpartError(f"{what} {text} exists and is not a folder")
+        if kind == "file" and full.is_dir():
+            raise GraphpartError(f"{what} {text} is a folder; give a file name")
+    if not os.access(deepest, os.W_OK | os.X_OK):
+        raise GraphpartError(f"{what} {text}: cannot write in {deepest}")
+    real = Path(os.path.realpath(full))
+    for k in keep:
+        if k is not None and _inside(Path(os.path.realpath(k)), real):
+            rel = "is" if Path(os.path.realpath(k)) == real else "holds"
+            raise GraphpartError(
+                f"{what} {text} {rel} {k}, which writing {what} would replace; write elsewhere"
+            )
+    return Path(text)

@@ -1,0 +1,107 @@
+"""Output paths are checked before any work: one line on stderr, exit status 2, nothing written."""
+
+from __future__ import annotations
+
+import pytest
+
+import graphpart as gp
+from graphpart._outpath import check_output_path
+from graphpart.cli import main
+
+PARTITION = ["partition", "--dataset", "karate_club", "--graph-name", "k", "--num-parts", "2"]
+
+
+def _refused(capsys, argv: list[str], *words: str) -> str:
+    assert main([*argv, "--quiet"] if argv[0] == "partition" else argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("graphpart: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err and all(w in err for w in words), err
+    return err
+
+
+@pytest.fixture
+def fail_if_partitioned(monkeypatch):
+    """Any partitioning means a path was checked too late."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("partitioned before the output paths were checked")
+
+    monkeypatch.setattr("graphpart.partitioning.core.partition", refuse)
+    monkeypatch.setattr("graphpart.storage.write.partition", refuse)
+
+
+def test_partition_checks_every_output_path_first(tmp_path, capsys, fail_if_partitioned):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file.txt").write_text("mine")
+    out = tmp_path / "out"
+    cases = {
+        "is a folder": ["--out-path", str(out), "--mapping-out", str(tmp_path / "folder")],
+        "which is a file": ["--out-path", str(tmp_path / "file.txt" / "parts")],
+        "file.txt, which is": ["--out-path", str(out), "--mapping-out", f"{tmp_path}/file.txt/m"],
+        "NUL": ["--out-path", str(tmp_path / "a\0b")],
+        "too long": ["--out-path", str(tmp_path / ("x" * 250))],
+        "for this system": ["--out-path", str(tmp_path / ("x" * 300) / "y")],
+        "holds": ["--out-path", str(out), "--mapping-out", str(out / "map.pt")],
+        "exists and is not a folder": ["--out-path", str(tmp_path / "file.txt")],
+    }
+    for words, extra in cases.items():
+        _refused(capsys, [*PARTITION, *extra], words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "folder"]
+
+
+def test_partition_refuses_to_write_over_its_input_graph(tmp_path, capsys, fail_if_partitioned):
+    from graphpart._npz import save_graph
+    from graphpart.datasets import load_karate_club
+
+    g = tmp_path / "in" / "g.npz"
+    g.parent.mkdir()
+    save_graph(load_karate_club(), g)
+    argv = ["partition", "--graph", str(g), "--graph-name", "k", "--num-parts", "2"]
+    _refused(capsys, [*argv, "--out-path", str(tmp_path / "in")], "holds", "g.npz")
+    _refused(capsys, [*argv, "--out-path", str(tmp_path / "o"), "--mapping-out", str(g)], "is")
+    assert g.is_file() and not (tmp_path / "o").exists()
+
+
+def test_the_chunked_commands_check_their_out_dir_first(tmp_path, capsys):
+    (tmp_path / "file.txt").write_text("mine")
+    bad = str(tmp_path / "file.txt" / "out")
+    chunks = tmp_path / "chunks"
+    assert (
+        main(["chunk", "--dataset", "karate_club", "--out-dir", str(chunks), "--num-chunks", "2"])
+        == 0
+    )
+    capsys.readouterr()
+    commands = [
+        ["chunk", "--dataset", "karate_club", "--num-chunks", "2"],
+        ["assign", "--in-dir", str(chunks), "--num-parts", "2"],
+        ["dispatch", "--in-dir", str(chunks), "--partitions-dir", str(tmp_path / "p")],
+        ["parmetis-export", "--in-dir", str(chunks)],
+        ["parmetis-import", "--in-dir", str(chunks), "--parmetis-dir", str(tmp_path / "pm")],
+    ]
+    for argv in commands:
+        _refused(capsys, [*argv, "--out-dir", bad], "--out-dir", "which is a file")
+        _refused(capsys, [*argv, "--out-dir", str(tmp_path / "a\0b")], "NUL")
+        if "--in-dir" in argv:  # writing the input's folder would replace the input
+            _refused(capsys, [*argv, "--out-dir", str(tmp_path)], "holds", "chunks")
+    assert (chunks / "metadata.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chunks", "file.txt"]
+
+
+def test_partition_graph_checks_its_out_path_before_partitioning(tmp_path, fail_if_partitioned):
+    from graphpart.datasets import load_karate_club
+
+    (tmp_path / "file.txt").write_text("mine")
+    with pytest.raises(gp.GraphpartError, match="which is a file"):
+        gp.partition_graph(load_karate_club(), "k", 2, tmp_path / "file.txt" / "out")
+
+
+def test_check_output_path_accepts_what_can_be_written(tmp_path):
+    (tmp_path / "old").mkdir()
+    (tmp_path / "m.pt").write_bytes(b"")
+    assert check_output_path(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"
+    assert check_output_path(tmp_path / "old") == tmp_path / "old"
+    assert check_output_path(str(tmp_path / "m.pt"), kind="file") == tmp_path / "m.pt"
+    assert check_output_path(tmp_path / "new" / ("y" * 241)).name == "y" * 241
+    assert not (tmp_path / "new").exists()  # a check creates nothing
+    with pytest.raises(gp.GraphpartError, match="is a folder"):
+        check_output_path(tmp_path / "old", kind="file")
