@@ -46,6 +46,14 @@ MEMORY_LIMIT_MB = 200
 MESSAGE_LIMIT = 2100
 
 
+#: Every target :func:`make_targets` builds.
+TARGET_NAMES = [
+    f"{graph}-{fmt}"
+    for graph in ("karate", "hetero3")
+    for fmt in ("dgl", "graphbolt", "pyg", "glt")
+] + ["karate-graphpart"]
+
+
 @dataclass(frozen=True)
 class Target:
     """A partitioning to mutate: ``root`` is copied; ``open_path`` (relative) is what is opened."""

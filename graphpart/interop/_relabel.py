@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._check import is_file_name
+from .._check import is_file_name, short_repr
 from .._untrusted import check_folder_tree
 from ..errors import FormatError
 from ..graph import Graph
@@ -51,7 +51,7 @@ def check_types(ntypes: list, etypes: list, source: str) -> None:
     bad = [t for t in ntypes if not is_file_name(t)]
     if not ntypes or bad:
         raise FormatError(
-            f"{source}: node types must be plain non-empty names, got {ntypes[:10]!r}"
+            f"{source}: node types must be plain non-empty names, got {short_repr(ntypes)}"
         )
     for e in etypes:
         if not (
@@ -63,7 +63,7 @@ def check_types(ntypes: list, etypes: list, source: str) -> None:
             and all(is_file_name(x) for x in e)
         ):
             raise FormatError(
-                f"{source}: edge type {e!r} is not (src, rel, dst) over the node types "
+                f"{source}: edge type {short_repr(e)} is not (src, rel, dst) over the node types "
                 f"{ntypes[:10]}"
             )
 

@@ -186,10 +186,10 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
         node_feats = {}
         for t, d in nf.items():
             if not isinstance(d, dict) or "global_id" not in d:
-                raise FormatError(f"{folder / 'node_feats.pt'}: {t!r} lacks global_id")
+                raise FormatError(f"{folder / 'node_feats.pt'}: {short_repr(t)} lacks global_id")
             if t not in noff:
                 raise FormatError(
-                    f"{folder / 'node_feats.pt'}: node type {t!r} is not in META.json"
+                    f"{folder / 'node_feats.pt'}: node type {short_repr(t)} is not in META.json"
                 )
             ids = _tensor(
                 d["id"] if "id" in d else d["global_id"], f"{folder}/node_feats.pt {t} ids"
