@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.graphpart-installed
 
-.PHONY: lab test lint install debian-packages bench clean
+.PHONY: lab test lint install debian-packages bench fuzz clean
 
 install: $(STAMP)
 
@@ -46,6 +46,11 @@ lab: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
+
+# the long fuzz run: thousands of mutated peer-written partitions (make test runs 300 per target)
+FUZZ_ARGS ?=
+fuzz: $(STAMP)
+	$(BIN)/python benchmarks/fuzz.py $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

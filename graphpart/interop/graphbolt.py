@@ -32,7 +32,7 @@ from .._check import describe_exception
 from .._io import atomic_write
 from ..errors import FormatError
 from ..graph import Graph
-from .safe_load import check_tensors
+from .safe_load import check_tensors, weights_only_load
 
 __all__ = ["GraphBoltGraph", "load_graphbolt", "save_graphbolt"]
 
@@ -102,10 +102,11 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     """
     path = Path(path)
     try:
-        with torch.serialization.safe_globals([_PyGraph, _ScriptObject]):
-            obj = check_tensors(
-                torch.load(path, weights_only=True, mmap=True), path, "GraphBolt graph"
-            )
+        obj = check_tensors(
+            weights_only_load(path, mmap=True, safe=[_PyGraph, _ScriptObject]),
+            path,
+            "GraphBolt graph",
+        )
     except FormatError:
         raise
     except Exception as exc:  # torch raises several types for damaged or hostile files

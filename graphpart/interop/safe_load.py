@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import io
 import pickle
+import warnings
 from pathlib import Path
 
 import torch
@@ -21,7 +22,7 @@ from .._check import describe_exception
 from .._untrusted import check_regular_file
 from ..errors import FormatError
 
-__all__ = ["load_torch", "load_pickle_records", "check_tensors"]
+__all__ = ["load_torch", "load_pickle_records", "check_tensors", "weights_only_load"]
 
 
 def _plain_dict(default_factory=None) -> dict:
@@ -80,13 +81,22 @@ def check_tensors(obj: object, path: Path, what: str) -> object:
     return obj
 
 
+def weights_only_load(f, mmap: bool = False, safe: list | None = None) -> object:
+    """``torch.load(f, weights_only=True)``, allowing the ``safe`` globals, with torch's warnings
+    about the file (old pickle protocols and the like) kept off the user's screen: the file is
+    judged by what it holds."""
+    with warnings.catch_warnings(), torch.serialization.safe_globals(safe or []):
+        warnings.simplefilter("ignore")
+        return torch.load(f, weights_only=True, mmap=mmap)
+
+
 def load_torch(path: Path, what: str) -> object:
     """A weights-only ``torch.load`` (memory-mapped); a clear :class:`FormatError` on anything
     else."""
     check_regular_file(path, what)
     try:
-        with torch.serialization.safe_globals([(_plain_dict, "collections.defaultdict"), dict]):
-            return check_tensors(torch.load(path, weights_only=True, mmap=True), path, what)
+        safe = [(_plain_dict, "collections.defaultdict"), dict]
+        return check_tensors(weights_only_load(path, mmap=True, safe=safe), path, what)
     except FormatError:
         raise
     except FileNotFoundError:
@@ -98,7 +108,7 @@ def load_torch(path: Path, what: str) -> object:
 
 
 def _storage_from_bytes(data: bytes):
-    return torch.load(io.BytesIO(data), weights_only=True)
+    return weights_only_load(io.BytesIO(data))
 
 
 class _Unpickler(

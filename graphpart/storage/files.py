@@ -28,7 +28,7 @@ from ..errors import FormatError, GraphpartError
 from ..graph import Graph
 from ..interop.dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
 from ..interop.dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
-from ..interop.safe_load import check_tensors
+from ..interop.safe_load import check_tensors, weights_only_load
 
 __all__ = [
     "FORMATS",
@@ -187,7 +187,7 @@ def write_feats_file(path: Path, feats: dict[str, torch.Tensor]) -> None:
 
 def _torch_load(path: Path) -> object:
     try:
-        return check_tensors(torch.load(path, weights_only=True, mmap=True), path, "partition file")
+        return check_tensors(weights_only_load(path, mmap=True), path, "partition file")
     except FormatError:
         raise
     except Exception as exc:  # torch raises several types for damaged or foreign files
