@@ -68,7 +68,7 @@ def _files(root: Path) -> tuple[str, ...]:
     return tuple(sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()))
 
 
-def _graphbolt_only(root: Path) -> None:
+def graphbolt_only(root: Path) -> None:
     """Make a DGL folder read through its GraphBolt files (drop ``part_graph`` from the config)."""
     (config,) = root.glob("*.json")
     doc = json.loads(config.read_text())
@@ -91,7 +91,7 @@ def make_targets(workdir: Path) -> list[Target]:
         shutil.copytree(dgl_config.parent, dgl)
         gb = workdir / f"{graph}-graphbolt"
         shutil.copytree(dgl_config.parent, gb)
-        _graphbolt_only(gb)
+        graphbolt_only(gb)
         for name, root, open_path in (
             ("dgl", dgl, dgl_config.name),
             ("graphbolt", gb, dgl_config.name),

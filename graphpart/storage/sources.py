@@ -169,12 +169,13 @@ class PartitionSource:
                     read_graph_file(files["part_graph"]), files["part_graph"], cfg, part_id
                 )
             elif load_graph:
-                graph = _check_graph(
-                    _graphbolt_graph(files["part_graph_graphbolt"], cfg, part_id),
-                    files["part_graph_graphbolt"],
-                    cfg,
-                    part_id,
-                )
+                gb = files["part_graph_graphbolt"]
+                try:
+                    graph = _check_graph(_graphbolt_graph(gb, cfg, part_id), gb, cfg, part_id)
+                except FormatError:
+                    raise
+                except GraphpartError as exc:  # ids the book refuses: name the file
+                    raise FormatError(f"{gb}: {exc}") from None
             feats = []
             for flag, key, bounds, types in (
                 (load_nodes, "node_feats", cfg["_node_bounds"], cfg["_ntypes"]),

@@ -129,3 +129,28 @@ def test_a_config_with_graphbolt_files_only_loads(tmp_path, name):
         gp.metrics.metrics_from_disk(cfg_path).edge_cut
         == gp.metrics.metrics_from_disk(FIXTURES / name / "dgl" / f"{name}.json").edge_cut
     )
+
+
+def test_graphbolt_ids_outside_the_book_name_the_file(tmp_path):
+    import shutil
+
+    from graphpart.datasets import peer_partitions
+    from graphpart.interop.graphbolt import load_graphbolt, save_graphbolt
+
+    from ..fuzzing import graphbolt_only
+
+    root = tmp_path / "gb"
+    shutil.copytree(peer_partitions("karate", "dgl").parent, root)
+    graphbolt_only(root)
+    path = root / "part0" / "fused_csc_sampling_graph.pt"
+    gb = load_graphbolt(path)
+    nid = gb.node_attributes["_ID"].clone()
+    nid[0] = 10**6
+    src, dst = gb.coo()
+    ndata = {"_ID": nid, "inner_node": gb.node_attributes["inner_node"]}
+    edata = {k: gb.edge_attributes[k] for k in ("_ID", "inner_edge")}
+    save_graphbolt(
+        path, gp.Graph.from_edges(src, dst, num_nodes=gb.num_nodes, ndata=ndata, edata=edata)
+    )
+    with pytest.raises(gp.FormatError, match=r"fused_csc_sampling_graph.pt: node ids must lie in"):
+        gp.storage.open_partitions(root / "karate.json").load(0)
