@@ -7,9 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from .._check import describe_exception, short_repr
+from .._untrusted import check_regular_file
 from ..errors import GraphpartError
 
-__all__ = ["FORMATS", "read_array", "write_array", "check_format"]
+__all__ = ["FORMATS", "NUMERIC_KINDS", "read_array", "write_array", "check_format"]
 
 #: Chunk formats of the chunked graph format, and the file suffix graphpart writes for each.
 FORMATS = {"csv": ".csv", "numpy": ".npy", "parquet": ".parquet"}
@@ -34,29 +36,70 @@ def check_format(fmt: object, where: str) -> dict:
 
 
 def read_array(path: Path, fmt: dict) -> np.ndarray:
-    """The array in one chunk file: 1-D for one column, 2-D ``(rows, columns)`` otherwise."""
+    """The array in one chunk file: 1-D for one column, 2-D ``(rows, columns)`` otherwise.
+
+    The file is hostile until checked: a regular file only; a ``.npy`` header must describe
+    exactly the bytes that follow it (before anything is sized by it); the values must be
+    numbers (a CSV column of text is refused, not read as objects).
+    """
+    path = check_regular_file(path, "chunk file")
     try:
         if fmt["name"] == "numpy":
-            return np.load(path, allow_pickle=False)
-        if fmt["name"] == "parquet":
+            _check_npy(path)
+            cols = [np.load(path, allow_pickle=False)]
+        elif fmt["name"] == "parquet":
             import pyarrow.parquet as pq
 
             table = pq.read_table(path)
             cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
         else:
             cols = _read_csv(path, fmt["delimiter"])
-    except FileNotFoundError:
-        raise GraphpartError(f"chunk file {path} does not exist") from None
-    except (OSError, ValueError) as e:
-        raise GraphpartError(f"chunk file {path} cannot be read as {fmt['name']}: {e}") from None
+    except GraphpartError:
+        raise
+    except Exception as e:  # numpy and pyarrow raise many types for damaged files
+        raise GraphpartError(
+            f"chunk file {path} cannot be read as {fmt['name']} ({describe_exception(e)})"
+        ) from None
     if fmt["name"] != "numpy":
-        cols = [
-            np.array(c) for c in cols
-        ]  # own the memory, so Arrow's can go back to the system now
+        cols = [np.array(c) for c in cols]  # own the memory, so Arrow's can go back now
         _release_arrow_memory()
+    for c in cols:
+        if c.dtype.kind not in NUMERIC_KINDS or c.dtype.fields is not None:
+            raise GraphpartError(
+                f"chunk file {path} holds {c.dtype} values ({short_repr(c[:3].tolist())}...); "
+                "chunks hold numbers (bool, int, uint or float)"
+            )
     if len(cols) == 1:
         return np.ascontiguousarray(cols[0])
     return np.stack(cols, axis=1) if cols else np.zeros((0,), dtype=np.int64)
+
+
+#: numpy dtype kinds a chunk may hold: bool, signed and unsigned ints, floats.
+NUMERIC_KINDS = "biuf"
+
+
+def _check_npy(path: Path) -> None:
+    """A ``.npy`` header whose shape and dtype match the bytes after it (checked before
+    ``np.load`` sizes anything by it)."""
+    with open(path, "rb") as f:
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+        else:
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+        start = f.tell()
+    if dtype.kind not in NUMERIC_KINDS or dtype.fields is not None or dtype.hasobject:
+        raise GraphpartError(
+            f"chunk file {path} holds {dtype} values; chunks hold numbers (bool, int, uint or "
+            "float)"
+        )
+    expected = int(np.prod(shape, dtype=object)) * dtype.itemsize
+    found = path.stat().st_size - start
+    if expected != found:
+        raise GraphpartError(
+            f"chunk file {path}: its header declares shape {short_repr(shape)} of {dtype} "
+            f"({expected:,} bytes), but {found:,} bytes follow"
+        )
 
 
 def _release_arrow_memory() -> None:

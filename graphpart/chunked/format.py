@@ -11,22 +11,26 @@ back with its original dtype.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .._check import is_file_name
+from .._check import is_file_name, short_repr
 from .._schema import etype_str, parse_etype
+from .._untrusted import check_regular_file, read_json
 from ..errors import GraphpartError
 from ..typing import CanonicalEType
-from ._files import check_format, read_array
+from ._files import NUMERIC_KINDS, check_format, read_array
 
 __all__ = ["ChunkSpec", "ChunkedMetadata", "read_metadata", "METADATA"]
 
 METADATA = "metadata.json"
+#: Counts in the metadata (nodes, edges, rows) lie below this.
+MAX_COUNT = 1 << 62
+#: At most this many trailing dimensions, of at most this many values per row, in a data spec.
+MAX_DIMS, MAX_ROW = 8, 1 << 32
 
 
 @dataclass(frozen=True)
@@ -40,13 +44,27 @@ class ChunkSpec:
     shape: tuple[int, ...] = ()
 
     def read(self, i: int) -> np.ndarray:
-        """Chunk ``i`` as an array, in the recorded dtype and trailing shape when known."""
+        """Chunk ``i`` as an array, in the recorded dtype and trailing shape when known.
+
+        Its rows are checked against the recorded count, and its values against the recorded
+        shape, before anything uses them (the metadata may lie)."""
         a = read_array(self.paths[i], self.format)
+        if self.counts is not None and len(a) != self.counts[i]:
+            raise GraphpartError(
+                f"chunk file {self.paths[i]} holds {len(a):,} rows, but the metadata's counts "
+                f"say {self.counts[i]:,}"
+            )
         if not a.flags.writeable:  # arrow-backed: torch wants to own writable memory
             a = a.copy()
         if self.dtype is not None and a.dtype != np.dtype(self.dtype):
             a = a.astype(self.dtype)
-        if self.shape and a.ndim != 1 + len(self.shape):
+        if self.shape and a.shape[1:] != self.shape:
+            if a.size != len(a) * int(np.prod(self.shape)):
+                raise GraphpartError(
+                    f"chunk file {self.paths[i]} holds rows of {a.size // max(len(a), 1)} "
+                    f"values, but the metadata's shape {list(self.shape)} needs "
+                    f"{int(np.prod(self.shape))}"
+                )
             a = a.reshape(len(a), *self.shape)
         return a
 
@@ -87,10 +105,14 @@ def _fail(path: Path, msg: str) -> GraphpartError:
 def _str_list(meta: dict, key: str, path: Path) -> list[str]:
     v = meta.get(key)
     if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
-        raise _fail(path, f"'{key}' must be a list of non-empty strings, got {v!r}")
+        raise _fail(path, f"'{key}' must be a list of non-empty strings, got {short_repr(v)}")
     if len(set(v)) != len(v):
-        raise _fail(path, f"'{key}' lists a name twice: {v}")
+        raise _fail(path, f"'{key}' lists a name twice: {short_repr(v)}")
     return v
+
+
+def _is_count(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_COUNT
 
 
 def _counts(meta: dict, key: str, n: int, path: Path) -> list[int]:
@@ -101,48 +123,68 @@ def _counts(meta: dict, key: str, n: int, path: Path) -> list[int]:
             f"'{key}' is missing; it must list {n} counts (DGL's chunking script "
             "omits it, but the pipeline needs it)",
         )
-    if (
-        not isinstance(v, list)
-        or len(v) != n
-        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)
-    ):
-        raise _fail(path, f"'{key}' must be a list of {n} non-negative integers, got {v!r}")
+    if not isinstance(v, list) or len(v) != n or not all(_is_count(x) for x in v):
+        raise _fail(
+            path, f"'{key}' must be a list of {n} integers in [0, 2^62), got {short_repr(v)}"
+        )
     return v
 
 
 def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
     if not isinstance(raw, dict) or "format" not in raw or "data" not in raw:
-        raise _fail(path, f"{where} must be an object with 'format' and 'data', got {raw!r}")
+        raise _fail(
+            path, f"{where} must be an object with 'format' and 'data', got {short_repr(raw)}"
+        )
     fmt = check_format(raw["format"], f"{path}: {where}")
     data = raw["data"]
     if not isinstance(data, list) or not data or not all(isinstance(p, str) and p for p in data):
-        raise _fail(path, f"{where}.data must be a non-empty list of file paths, got {data!r}")
+        raise _fail(
+            path, f"{where}.data must be a non-empty list of file paths, got {short_repr(data)}"
+        )
     paths = tuple(Path(p) if os.path.isabs(p) else root / p for p in data)
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise _fail(path, f"{where}: chunk file(s) missing: {missing}")
+    for p in paths:
+        check_regular_file(p, f"{path}: {where} chunk file")
     counts = raw.get("counts")
     if counts is not None and (
         not isinstance(counts, list)
         or len(counts) != len(paths)
-        or not all(isinstance(c, int) and c >= 0 for c in counts)
+        or not all(_is_count(c) for c in counts)
     ):
         raise _fail(
-            path, f"{where}.counts must list one non-negative row count per chunk, got {counts!r}"
+            path,
+            f"{where}.counts must list one row count in [0, 2^62) per chunk, got "
+            f"{short_repr(counts)}",
         )
     dtype = raw.get("dtype")
-    if dtype is not None:
-        try:
-            np.dtype(dtype)
-        except TypeError:
-            raise _fail(path, f"{where}.dtype {dtype!r} is not a numpy dtype") from None
-    return ChunkSpec(
-        fmt,
-        paths,
-        tuple(counts) if counts is not None else None,
-        dtype,
-        tuple(raw.get("shape", ())),
-    )
+    if dtype is not None and not _numeric_dtype(dtype):
+        raise _fail(
+            path,
+            f"{where}.dtype must name a numeric numpy dtype (bool, int, uint, float), got "
+            f"{short_repr(dtype)}",
+        )
+    shape = raw.get("shape", [])
+    if (
+        not isinstance(shape, list)
+        or len(shape) > MAX_DIMS
+        or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape)
+        or int(np.prod(shape, dtype=object)) > MAX_ROW
+    ):
+        raise _fail(
+            path,
+            f"{where}.shape must list at most {MAX_DIMS} positive trailing dimensions, got "
+            f"{short_repr(shape)}",
+        )
+    return ChunkSpec(fmt, paths, tuple(counts) if counts is not None else None, dtype, tuple(shape))
+
+
+def _numeric_dtype(name: object) -> bool:
+    if not isinstance(name, str):
+        return False
+    try:
+        dt = np.dtype(name)
+    except Exception:  # numpy raises TypeError, ValueError or SyntaxError for odd strings
+        return False
+    return dt.kind in NUMERIC_KINDS and dt.fields is None and dt.subdtype is None
 
 
 def _data_specs(
@@ -151,9 +193,14 @@ def _data_specs(
     """``node_data`` or ``edge_data``: ``{type: {feature: ChunkSpec}}`` for declared types only."""
     out = {}
     kind = "node" if key == "node_data" else "edge"
-    for t, fields in (meta.get(key) or {}).items():
+    raw = meta.get(key) or {}
+    if not isinstance(raw, dict):
+        raise _fail(path, f"{key} must map {kind} types to their data, got {short_repr(raw)}")
+    for t, fields in raw.items():
         if t not in known:
-            raise _fail(path, f"{key} has unknown {kind} type {t!r}; {kind} types: {known}")
+            raise _fail(
+                path, f"{key} has unknown {kind} type {short_repr(t)}; {kind} types: {known[:10]}"
+            )
         if not isinstance(fields, dict):
             raise _fail(path, f"{key}[{t!r}] must map feature names to chunk specs")
         out[t] = {k: _spec(s, f"{key}[{t!r}][{k!r}]", root, path) for k, s in fields.items()}
@@ -170,12 +217,9 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     path = Path(path).absolute()  # chunk paths stay valid for workers started elsewhere
     if path.is_dir():
         path = path / METADATA
-    try:
-        meta = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise GraphpartError(f"chunked graph metadata {path} does not exist") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise _fail(path, f"malformed JSON: {e}") from None
+    if not path.exists():
+        raise GraphpartError(f"chunked graph metadata {path} does not exist")
+    meta = read_json(path, "chunked graph metadata")
     if not isinstance(meta, dict):
         raise _fail(path, f"the top level must be a JSON object, got {type(meta).__name__}")
     name = meta.get("graph_name")
@@ -204,7 +248,11 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     raw_edges = meta.get("edges")
     if not isinstance(raw_edges, dict) or set(raw_edges) != set(etype_names):
         got = sorted(raw_edges) if isinstance(raw_edges, dict) else raw_edges
-        raise _fail(path, f"'edges' must hold one entry per edge type {etype_names}, got {got!r}")
+        raise _fail(
+            path,
+            f"'edges' must hold one entry per edge type {short_repr(etype_names)}, got "
+            f"{short_repr(got)}",
+        )
     edges = {parse_etype(e): _spec(s, f"edges[{e!r}]", root, path) for e, s in raw_edges.items()}
     node_data = _data_specs(meta, "node_data", ntypes, root, path)
     raw_edge_data = _data_specs(meta, "edge_data", etype_names, root, path)

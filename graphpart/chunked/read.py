@@ -28,10 +28,6 @@ def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.nda
             f"{spec.paths[i]}: an edge chunk must hold two integer columns (src dst), "
             f"got shape {a.shape} and dtype {a.dtype}"
         )
-    if spec.counts is not None and len(a) != spec.counts[i]:
-        raise GraphpartError(
-            f"{spec.paths[i]}: {len(a)} edges, but metadata counts say {spec.counts[i]}"
-        )
     src, dst = a[:, 0].astype(np.int64), a[:, 1].astype(np.int64)
     for ids, t, side in ((src, etype[0], "source"), (dst, etype[2], "destination")):
         n = meta.num_nodes[t]
@@ -72,10 +68,6 @@ def read_data(spec: ChunkSpec, expect_rows: list[int] | None, what: str) -> np.n
     parts = []
     for i in range(len(spec.paths)):
         a = spec.read(i)
-        if spec.counts is not None and len(a) != spec.counts[i]:
-            raise GraphpartError(
-                f"{spec.paths[i]}: {len(a)} rows, but metadata counts say {spec.counts[i]}"
-            )
         if expect_rows is not None and len(a) != expect_rows[i]:
             raise GraphpartError(
                 f"{spec.paths[i]}: {what} chunk {i} has {len(a)} rows but its edge chunk has "

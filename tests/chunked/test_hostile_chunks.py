@@ -1,0 +1,130 @@
+"""Hostile chunked graphs: each metadata value or chunk file the issue found, planted in a real
+chunked graph; every one is a one-line GraphpartError before anything is sized by it, and a
+dispatch over a lying chunk leaves the earlier output as it was."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+import graphpart as gp
+from graphpart.chunked import assign, load_chunked, read_metadata, write_chunked
+from graphpart.chunked.dispatch import dispatch
+from graphpart.datasets import sbm
+
+from ..helpers import runs_within
+
+
+def _graph():
+    g = sbm(block_sizes=[30, 30], p_in=0.2, p_out=0.02, seed=0, feat_dim=3, train_frac=0.3)
+    g.edata["w"] = torch.rand(g.num_edges(), dtype=torch.float32)
+    return g
+
+
+@pytest.fixture
+def chunked(tmp_path):
+    write_chunked(_graph(), tmp_path / "g", 2, node_data_format="numpy")
+    return tmp_path / "g"
+
+
+def _edit(folder, change):
+    meta = json.loads((folder / "metadata.json").read_text())
+    change(meta)
+    (folder / "metadata.json").write_text(json.dumps(meta))
+
+
+def _feat(meta):
+    return meta["node_data"]["_N"]["feat"]
+
+
+HOSTILE = {
+    "node_data as a list": (
+        lambda m: m.__setitem__("node_data", [1, 2]),
+        "node_data must map node types to their data",
+    ),
+    "shape 5": (lambda m: _feat(m).__setitem__("shape", 5), "shape must list at most 8"),
+    "shape 'abc'": (lambda m: _feat(m).__setitem__("shape", "abc"), "shape must list"),
+    "shape [1000000]": (
+        lambda m: _feat(m).__setitem__("shape", [1000000]),
+        r"holds rows of 3 values, but the metadata's shape \[1000000\] needs 1000000",
+    ),
+    "dtype object": (lambda m: _feat(m).__setitem__("dtype", "object"), "numeric numpy dtype"),
+    "dtype U10": (lambda m: _feat(m).__setitem__("dtype", "U10"), "numeric numpy dtype"),
+    "dtype i4,i4": (lambda m: _feat(m).__setitem__("dtype", "i4,i4"), "numeric numpy dtype"),
+    "dtype 5": (lambda m: _feat(m).__setitem__("dtype", 5), "numeric numpy dtype"),
+    "num_nodes 2^62": (
+        lambda m: m.__setitem__("num_nodes_per_type", [2**62]),
+        r"integers in \[0, 2\^62\)",
+    ),
+    "counts of a bool": (
+        lambda m: _feat(m).__setitem__("counts", [True, 30]),
+        "counts must list one row count",
+    ),
+    "deeply nested": (
+        lambda m: m.__setitem__("edge_data", "__DEEP__"),
+        "not a JSON document .nested too deeply",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_metadata_is_one_clear_error(chunked, name):
+    change, pattern = HOSTILE[name]
+    _edit(chunked, change)
+    if name == "deeply nested":
+        text = (chunked / "metadata.json").read_text()
+        deep = "[" * 100_000 + "]" * 100_000
+        (chunked / "metadata.json").write_text(text.replace('"__DEEP__"', deep))
+    with pytest.raises(gp.GraphpartError, match=pattern):
+        load_chunked(chunked)
+
+
+def test_text_in_a_csv_data_chunk_is_refused(tmp_path):
+    write_chunked(_graph(), tmp_path / "g", 2, node_data_format="csv")
+    meta = read_metadata(tmp_path / "g")
+    path = meta.node_data["_N"]["feat"].paths[0]
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(["\x1b[2Jabc def ghi"] + lines[1:]) + "\n")
+    with pytest.raises(gp.GraphpartError, match=r"holds object values \(\['\\x1b\[2Jabc'") as e:
+        load_chunked(tmp_path / "g")
+    assert str(e.value).isprintable()
+
+
+def test_a_npy_header_of_2_40_rows_is_refused_before_sizing(chunked):
+    path = read_metadata(chunked).node_data["_N"]["feat"].paths[0]
+    raw = path.read_bytes()
+    rows = np.load(path).shape[0]
+    header_end = raw.index(b"\n") + 1
+    header = raw[:header_end].decode("latin1").replace(f"({rows}, 3)", f"({2**40}, 3)")
+    header = header[: header_end - 1].ljust(header_end - 1) + "\n"  # keep the header length
+    path.write_bytes(header.encode("latin1") + raw[header_end:])
+    run = runs_within(
+        "import resource, graphpart as gp\n"
+        "from graphpart.chunked import load_chunked\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (8 * 2**30, 8 * 2**30))\n"
+        "try:\n"
+        f"    load_chunked({str(chunked)!r})\n"
+        "except gp.GraphpartError as e:\n"
+        "    print(e)\n",
+        60,
+    )
+    assert f"declares shape ({2**40}, 3)" in run.stdout, run.stdout + run.stderr[-1000:]
+
+
+def test_dispatch_over_a_chunk_with_the_wrong_row_count_keeps_the_earlier_output(
+    tmp_path, dask_client
+):
+    write_chunked(_graph(), tmp_path / "ch", 2, node_data_format="csv")
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    before = {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    path = read_metadata(tmp_path / "ch").node_data["_N"]["feat"].paths[1]
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines + lines[:1]) + "\n")  # one row more than the counts say
+    with pytest.raises(gp.GraphpartError, match="holds 31 rows, but the metadata's counts say 30"):
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    after = {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    assert after == before and cfg.exists()
