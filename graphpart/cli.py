@@ -207,10 +207,17 @@ def _inspect(args) -> int:
     return 0
 
 
+def _quiet_dask(record: logging.LogRecord) -> bool:
+    return record.levelno >= logging.WARNING or not record.name.startswith("distributed")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``graphpart`` command; returns the exit status."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if not args.debug:  # Dask's own INFO lines (scheduler, nanny, comms) are not the user's news
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(_quiet_dask)
     try:
         commands = {"partition": _partition, "inspect": _inspect, **CHUNKED_COMMANDS}
         return (

@@ -6,11 +6,11 @@ import contextlib
 import logging
 import sys
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..errors import GraphpartError
 
-__all__ = ["dask_client", "run_tasks"]
+__all__ = ["dask_client", "run_tasks", "worker_memory_limit"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,17 +83,43 @@ def _in_notebook() -> bool:
     return ip is not None and type(ip).__name__ == "ZMQInteractiveShell"
 
 
-def run_tasks(client, fn, args: Sequence[tuple], progress: bool, what: str) -> list:
+def _guarded(fn, *args):
+    """``fn(*args)`` on a worker; a GraphpartError comes back as a value (bad input is the
+    user's news, told once on the client, not a worker traceback in the log)."""
+    try:
+        return True, fn(*args)
+    except GraphpartError as exc:
+        return False, exc
+
+
+def worker_memory_limit(client) -> int:
+    """The smallest memory limit of the cluster's workers, in bytes (0: none set)."""
+    limits = [w.get("memory_limit") or 0 for w in client.scheduler_info()["workers"].values()]
+    return int(min(limits, default=0))
+
+
+def run_tasks(
+    client,
+    fn,
+    args: Sequence[tuple],
+    progress: bool,
+    what: str,
+    killed: Callable[[int, int], str] | None = None,
+) -> list:
     """Submit ``fn(*a)`` for every ``a`` in ``args``, wait for all, return results in order.
 
     With ``progress`` a terminal gets Dask's progress bar and Jupyter a link to
     the Dask dashboard. Tasks are pure (their outputs are files written through
     temporary names), so Dask may rerun them on another worker after a failure.
+    A task's :class:`GraphpartError` is raised here; a task that kept killing its workers
+    (out of memory) is a :class:`GraphpartError` too, worded by ``killed(i, memory_limit)``
+    for task ``i`` when given.
     """
+    from distributed import KilledWorker, wait
+
     run = uuid.uuid4().hex[:8]
-    futures = [
-        client.submit(fn, *a, key=f"{what}-{run}-{i}", retries=1) for i, a in enumerate(args)
-    ]
+    keys = [f"{what}-{run}-{i}" for i in range(len(args))]
+    futures = [client.submit(_guarded, fn, *a, key=key, retries=1) for key, a in zip(keys, args)]
     if progress and futures:
         if _in_notebook():
             from IPython.display import HTML, display
@@ -108,13 +134,27 @@ def run_tasks(client, fn, args: Sequence[tuple], progress: bool, what: str) -> l
             from distributed import progress as dask_progress
 
             dask_progress(futures, notebook=False)
-    from distributed import wait
-
     try:
         # Wait for every task, failed or not, before raising: no task may still be writing into the
         # temporary output when the caller removes it.
         wait(futures)
-        return client.gather(futures)
+        try:
+            results = client.gather(futures)
+        except KilledWorker as exc:
+            key = getattr(exc, "task", None) or (exc.args[0] if exc.args else None)
+            i = keys.index(key) if key in keys else -1
+            limit = worker_memory_limit(client)
+            if killed is not None and i >= 0:
+                raise GraphpartError(killed(i, limit)) from None
+            raise GraphpartError(
+                f"a Dask worker died running {what} task {i} (out of memory, most likely; "
+                f"worker memory limit {limit / 2**30:.1f} GB): give the workers more memory "
+                "(--memory-limit) or split the work finer"
+            ) from None
     finally:
         for f in futures:
             f.release()
+    for ok, value in results:
+        if not ok:
+            raise value
+    return [value for _, value in results]

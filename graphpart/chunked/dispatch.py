@@ -45,6 +45,7 @@ from ..storage.config import build_config, check_graph_name, check_out_path, gra
 from ..storage.files import check_format
 from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part
 from ._cluster import dask_client, run_tasks
+from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
 from ._shuffle import Plan, chunk_rows, shuffle_edges, shuffle_node_data
 from .assign import (
@@ -237,7 +238,14 @@ def dispatch(
             )
             for p in range(num_parts)
         ]
-        stats = run_tasks(c, build_part, args, progress, "write-partitions")
+        stats = run_tasks(
+            c,
+            build_part,
+            args,
+            progress,
+            "write-partitions",
+            killed=partition_too_big(maps.counts.sum(axis=1), counts, plan.meta),
+        )
         for p, s in enumerate(stats):
             logger.info(
                 "partition %d: %d nodes + %d HALO, %d edges",

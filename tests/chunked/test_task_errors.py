@@ -1,0 +1,73 @@
+"""Errors inside Dask tasks reach the user as one GraphpartError: bad input from a worker without
+a worker traceback in the log, and a worker killed for memory as a sentence that says which
+partition, how much memory, and what to do."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+
+import pytest
+
+import graphpart as gp
+from graphpart.chunked import assign, write_chunked
+from graphpart.chunked._cluster import run_tasks
+from graphpart.chunked.dispatch import dispatch
+from graphpart.datasets import load_karate_club
+
+
+def _refuse(x):
+    raise gp.GraphpartError(f"chunk {x} is bad")
+
+
+def test_a_graphpart_error_in_a_task_is_raised_without_a_worker_traceback(dask_client, caplog):
+    with caplog.at_level(logging.WARNING), pytest.raises(gp.GraphpartError, match="chunk 1 is bad"):
+        run_tasks(dask_client, _refuse, [(1,), (2,)], False, "refuse")
+    assert not [r for r in caplog.records if "Compute Failed" in r.getMessage()]
+
+
+def test_a_killed_worker_names_the_partition_its_size_and_what_to_do(
+    tmp_path, dask_client, monkeypatch
+):
+    from distributed import KilledWorker
+
+    write_chunked(load_karate_club(), tmp_path / "ch", 2)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
+    real_gather = dask_client.gather
+
+    def gather(futures, *args, **kwargs):
+        if futures and futures[0].key.startswith("write-partitions"):
+            raise KilledWorker(futures[1].key, "tcp://127.0.0.1:1", 3)
+        return real_gather(futures, *args, **kwargs)
+
+    monkeypatch.setattr(dask_client, "gather", gather)
+    with pytest.raises(gp.GraphpartError) as e:
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    message = str(e.value)
+    assert message.startswith("partition 1 did not fit in a Dask worker:")
+    assert "edges need about" in message and "worker memory limit is" in message
+    assert "more partitions" in message and "--memory-limit" in message
+    assert "--balance-edges" in message
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_cli_prints_one_line_for_a_bad_chunk_on_a_dask_cluster(tmp_path):
+    write_chunked(load_karate_club(), tmp_path / "ch", 2)
+    edge = sorted((tmp_path / "ch" / "edges").iterdir())[0]
+    lines = edge.read_text().splitlines()
+    edge.write_text("\n".join(["0 99"] + lines[1:]) + "\n")
+    (tmp_path / "asg").mkdir()
+    (tmp_path / "asg" / "_N.txt").write_text("0\n1\n" * 17)
+    run = subprocess.run(
+        [sys.executable, "-m", "graphpart.cli", "dispatch", "--in-dir", str(tmp_path / "ch")]
+        + ["--partitions-dir", str(tmp_path / "asg"), "--out-dir", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert run.returncode == 2, run.stderr[-2000:]
+    assert run.stderr.strip().splitlines() == [
+        f"graphpart: error: {edge}: destination id 99 is out of range for node type '_N', "
+        "which has 34 nodes"
+    ], run.stderr[-3000:]
