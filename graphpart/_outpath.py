@@ -6,13 +6,13 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ._check import short_repr
 from .errors import GraphpartError
 
-__all__ = ["check_output_path", "TEMP_EXTRA"]
+__all__ = ["check_output_path", "check_replaceable", "TEMP_EXTRA"]
 
 
 #: What atomic_dir / atomic_write add to a name for its temporary sibling: "." + ".XXXXXXXX.tmp".
@@ -110,3 +110,40 @@ def check_output_path(
                 f"{what} {text} {rel} {k}, which writing {what} would replace; write elsewhere"
             )
     return Path(text)
+
+
+def check_replaceable(
+    out: str | os.PathLike, what: str, marker: str, ours: Callable[[Path], bool]
+) -> Path:
+    """Refuse to replace the folder ``out`` unless it is empty, or holds an earlier output of
+    the same step (its ``marker`` file) and nothing else (every entry passes ``ours``, none is
+    a symlink). The files in the way are named.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "partition_meta.json").write_text("{}"); _ = (d / "train.py").write_text("")
+    >>> check_replaceable(d, "--out-dir", "partition_meta.json", lambda p: p.suffix == ".json")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: --out-dir ... holds files graphpart did not write ('train.py...
+    """
+    out = check_output_path(out, what)
+    if not out.exists():
+        return out
+    entries = sorted(out.iterdir())
+    if entries and not (out / marker).is_file():
+        raise GraphpartError(
+            f"{what} {out} is not empty and holds no earlier output of this step (no {marker}); "
+            "it is replaced whole, so give a new or empty folder"
+        )
+    foreign = [p.name for p in entries if p.is_symlink() or not ours(p)]
+    if foreign:
+        shown = ", ".join(repr(name) for name in foreign[:5])
+        more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+        raise GraphpartError(
+            f"{what} {out} holds files graphpart did not write ({shown}{more}); it is replaced "
+            "whole, so move them out or give a new folder"
+        )
+    return out

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._check import check_count, check_file_name
 from .._io import atomic_dir
+from .._outpath import check_replaceable
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
@@ -41,6 +42,17 @@ RANDOM_CHUNK = 1 << 20
 VERSION = "1.0.0"
 
 
+def check_assignment_dir(out_dir: str | os.PathLike) -> Path:
+    """``out_dir`` if an assignment may be written there: new, empty, or an earlier assignment
+    (``partition_meta.json`` and ``<ntype>.txt`` files) and nothing else."""
+    return check_replaceable(
+        out_dir,
+        "assignment folder",
+        PARTITION_META,
+        lambda p: p.is_file() and (p.name == PARTITION_META or p.suffix == ".txt"),
+    )
+
+
 def write_assignment(
     out_dir: str | os.PathLike,
     parts: dict[str, np.ndarray],
@@ -53,7 +65,7 @@ def write_assignment(
     ``balance`` (``{"ntypes": field or None, "edges": bool}``) records what the assignment
     balanced; ``dispatch`` turns it into the config's balance record.
     """
-    out_dir = Path(out_dir)
+    out_dir = check_assignment_dir(out_dir)
     for t in parts:
         check_file_name(t, "node type")
     with atomic_dir(out_dir) as tmp:
@@ -279,7 +291,7 @@ def assign(
             "memory_limit": memory_limit,
             "processes": processes,
         }
-        out_dir = Path(out_dir).absolute()
+        out_dir = check_assignment_dir(Path(out_dir).absolute())
         with atomic_dir(out_dir) as tmp:
             _random_on_dask(meta, tmp, k, seed, client_args)
             _write_meta(tmp, k, algorithm)

@@ -177,6 +177,21 @@ def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
     return ChunkSpec(fmt, paths, tuple(counts) if counts is not None else None, dtype, tuple(shape))
 
 
+def _check_fits(num_nodes: int, path: Path) -> None:
+    """Every step holds at least one int64 per node (its partition, its new id): refuse a node
+    count this machine cannot hold before anything is sized by it."""
+    import psutil
+
+    total = psutil.virtual_memory().total
+    if 8 * num_nodes > total:
+        raise _fail(
+            path,
+            f"num_nodes_per_type adds up to {num_nodes:,} nodes; the pipeline holds 8 bytes per "
+            f"node ({8 * num_nodes / 2**30:,.0f} GB), more than this machine's "
+            f"{total / 2**30:,.0f} GB",
+        )
+
+
 def _numeric_dtype(name: object) -> bool:
     if not isinstance(name, str):
         return False
@@ -245,6 +260,7 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
             raise _fail(path, f"edge type {e!r} joins a node type not in node_type {ntypes}")
         etypes.append(parse_etype(e))
     ne = dict(zip(etypes, _counts(meta, "num_edges_per_type", len(etypes), path)))
+    _check_fits(sum(nn.values()), path)
     raw_edges = meta.get("edges")
     if not isinstance(raw_edges, dict) or set(raw_edges) != set(etype_names):
         got = sorted(raw_edges) if isinstance(raw_edges, dict) else raw_edges

@@ -32,6 +32,7 @@ import numpy as np
 
 from .._check import check_file_name
 from .._io import atomic_dir
+from .._outpath import check_replaceable
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ._files import write_array
@@ -83,7 +84,14 @@ def export_parmetis(
     keep = edges[:, 0] != edges[:, 1]
     _, first = np.unique(edges[keep, 0] * max(n, 1) + edges[keep, 1], return_index=True)
     edges = edges[np.flatnonzero(keep)[np.sort(first)]]
-    out = Path(out_dir)
+    out = check_replaceable(
+        out_dir,
+        "ParMETIS folder",
+        f"{name}_stats.txt",
+        lambda p: (
+            p.is_file() and p.name in {f"{name}_{x}.txt" for x in ("nodes", "edges", "stats")}
+        ),
+    )
     with atomic_dir(out) as tmp:
         write_array(tmp / f"{name}_nodes.txt", nodes, _SPACE)
         write_array(tmp / f"{name}_edges.txt", edges, _SPACE)

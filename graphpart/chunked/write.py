@@ -10,12 +10,15 @@ import numpy as np
 
 from .._check import check_count
 from .._io import atomic_dir
+from .._outpath import check_replaceable
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..graph import Graph
 from ..storage.config import check_graph_name
 from ._files import FORMATS, check_format, write_array
 from .format import METADATA
+
+_SUBFOLDERS = ("edges", "node_data", "edge_data")
 
 __all__ = ["write_chunked"]
 
@@ -82,12 +85,14 @@ def write_chunked(
         ("edge_data_format", edge_data_format),
     ):
         fmts[kind] = check_format({"name": f, "delimiter": delimiter}, kind)
-    if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / METADATA).is_file():
-        raise GraphpartError(
-            f"{out_dir} exists and is not a chunked graph folder; refusing to replace it"
-        )
+    check_replaceable(
+        out_dir,
+        "chunked graph folder",
+        METADATA,
+        lambda p: p.name == METADATA or (p.is_dir() and p.name in _SUBFOLDERS),
+    )
     with atomic_dir(out_dir) as tmp:
-        for sub in ("edges", "node_data", "edge_data"):
+        for sub in _SUBFOLDERS:
             (tmp / sub).mkdir()
         meta = {
             "graph_name": name,

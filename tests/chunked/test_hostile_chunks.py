@@ -128,3 +128,35 @@ def test_dispatch_over_a_chunk_with_the_wrong_row_count_keeps_the_earlier_output
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
     after = {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
     assert after == before and cfg.exists()
+
+
+def test_assign_refuses_a_folder_with_the_users_files(chunked, tmp_path, dask_client):
+    out = tmp_path / "mine"
+    assign(chunked, out, 2, "random", seed=0, client=dask_client)
+    (out / "notes.md").write_text("mine")
+    with pytest.raises(gp.GraphpartError, match="holds files graphpart did not write .'notes.md'"):
+        assign(chunked, out, 2, "fennel", seed=0)
+    assert (out / "notes.md").read_text() == "mine"
+
+
+def test_parmetis_export_refuses_a_folder_with_the_users_files(chunked, tmp_path):
+    from graphpart.chunked.parmetis import export_parmetis
+
+    out = tmp_path / "pm"
+    export_parmetis(chunked, out)
+    (out / "run.sh").write_text("mpirun ...")
+    with pytest.raises(gp.GraphpartError, match="holds files graphpart did not write .'run.sh'"):
+        export_parmetis(chunked, out)
+    (out / "run.sh").unlink()
+    export_parmetis(chunked, out)  # an earlier output alone is replaced
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "data.bin").write_bytes(b"1")
+    with pytest.raises(gp.GraphpartError, match="holds no earlier output of this step"):
+        export_parmetis(chunked, other)
+
+
+def test_a_node_count_no_machine_can_hold_is_refused_up_front(chunked):
+    _edit(chunked, lambda m: m.__setitem__("num_nodes_per_type", [2**61]))
+    with pytest.raises(gp.GraphpartError, match="the pipeline holds 8 bytes per node"):
+        read_metadata(chunked)
