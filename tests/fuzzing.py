@@ -36,6 +36,7 @@ from pathlib import Path
 import torch
 
 import graphpart as gp
+from graphpart.chunked import load_chunked, write_chunked
 from graphpart.datasets import peer_partitions
 from graphpart.errors import GraphpartError
 
@@ -51,7 +52,7 @@ TARGET_NAMES = [
     f"{graph}-{fmt}"
     for graph in ("karate", "hetero3")
     for fmt in ("dgl", "graphbolt", "pyg", "glt")
-] + ["karate-graphpart"]
+] + ["karate-graphpart", "hetero3-chunked"]
 
 
 @dataclass(frozen=True)
@@ -107,12 +108,26 @@ def make_targets(workdir: Path) -> list[Target]:
         gp.datasets.load_karate_club(), "karate", 2, own, num_hops=1, seed=0, return_mapping=False
     )
     targets.append(Target("karate-graphpart", own, "karate.json", _files(own)))
+    chunked = workdir / "hetero3-chunked"
+    write_chunked(
+        gp.storage.open_partitioning(peer_partitions("hetero3", "dgl")).graph,
+        chunked,
+        2,
+        graph_name="hetero3",
+        edge_format="csv",
+        node_data_format="numpy",
+        edge_data_format="parquet",
+    )
+    targets.append(Target("hetero3-chunked", chunked, "metadata.json", _files(chunked)))
     return targets
 
 
 def load_everything(path: Path) -> None:
     """Open ``path`` the way every reader does: the source, each partition, the whole
-    partitioning."""
+    partitioning (a chunked graph: every chunk, into one graph)."""
+    if path.name == "metadata.json":
+        load_chunked(path)
+        return
     src = gp.storage.open_partitions(path, _quiet=True)
     for part in range(src.num_parts):
         src.load(part)
