@@ -12,7 +12,7 @@ from pathlib import Path
 from ._check import short_repr
 from .errors import GraphpartError
 
-__all__ = ["check_output_path", "check_replaceable", "TEMP_EXTRA"]
+__all__ = ["check_output_path", "check_replaceable", "refuse_foreign", "TEMP_EXTRA"]
 
 
 #: What atomic_dir / atomic_write add to a name for its temporary sibling: "." + ".XXXXXXXX.tmp".
@@ -138,7 +138,13 @@ def check_replaceable(
             f"{what} {out} is not empty and holds no earlier output of this step (no {marker}); "
             "it is replaced whole, so give a new or empty folder"
         )
-    foreign = [p.name for p in entries if p.is_symlink() or not ours(p)]
+    refuse_foreign(out, [p.name for p in entries if p.is_symlink() or not ours(p)], what)
+    return out
+
+
+def refuse_foreign(out: Path, foreign: list[str], what: str) -> None:
+    """A :class:`GraphpartError` naming (the first few of) ``foreign``, the entries of ``out``
+    graphpart did not write, if there are any."""
     if foreign:
         shown = ", ".join(repr(name) for name in foreign[:5])
         more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
@@ -146,4 +152,3 @@ def check_replaceable(
             f"{what} {out} holds files graphpart did not write ({shown}{more}); it is replaced "
             "whole, so move them out or give a new folder"
         )
-    return out

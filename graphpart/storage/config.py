@@ -16,7 +16,7 @@ import numpy as np
 
 from .._check import check_part_id, describe_exception, short_repr
 from .._io import restore_output
-from .._outpath import check_output_path
+from .._outpath import check_output_path, refuse_foreign
 from .._untrusted import check_regular_file, read_json
 from ..errors import FormatError, GraphpartError
 from ..index import stack_ranges
@@ -307,14 +307,9 @@ def check_out_path(out: Path) -> None:
         for key, entry in cfg.items():
             if key.startswith("part-") and isinstance(entry, dict):
                 ours |= {v.split("/")[0] for v in entry.values() if isinstance(v, str)}
-    foreign = [p.name for p in entries if p.name not in ours or p.is_symlink()]
-    if foreign:
-        shown = ", ".join(repr(name) for name in foreign[:5])
-        more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
-        raise GraphpartError(
-            f"out_path {out} holds files graphpart did not write ({shown}{more}); it replaces its "
-            "out_path whole, so move them out or give a new folder"
-        )
+    refuse_foreign(
+        out, [p.name for p in entries if p.name not in ours or p.is_symlink()], "out_path"
+    )
 
 
 def _config_of_ours(p: Path) -> dict | None:
