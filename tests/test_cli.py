@@ -365,3 +365,10 @@ def test_error_messages_cannot_drive_the_terminal(tmp_path, capsys):
     assert main(["inspect", str(hostile)]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and err.count("\n") == 1 and "\\x1b[2J" in err
+
+
+def test_inspect_of_a_path_too_long_for_the_system_is_one_short_line(capsys):
+    assert main(["inspect", "x/" * 2600 + "a.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("graphpart: error: no partitions at 'x/x/") and len(err) < 500, err
+    assert "File name too long" in err

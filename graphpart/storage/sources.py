@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._check import check_part_id, describe_exception
+from .._check import check_part_id, describe_exception, short_repr
 from .._io import restore_output
 from .._schema import parse_etype
 from ..errors import FormatError, GraphpartError
@@ -228,7 +228,13 @@ def _config_path(path: Path) -> Path:
 def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionSource:
     """The partitions at ``path`` (a config file or a folder), in whichever format they are."""
     path = Path(path)
-    if not path.exists() and not (restore_output(path) and path.exists()):
+    try:
+        found = path.exists() or (restore_output(path) and path.exists())
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+        raise FormatError(
+            f"no partitions at {short_repr(str(path), 120)} ({describe_exception(exc, 80)})"
+        ) from None
+    if not found:
         raise FormatError(
             f"no partitions at {path}: it does not exist (expected a partition config "
             f"<out_path>/<graph_name>.json, or a PyG / GLT partition folder)"
