@@ -225,9 +225,9 @@ def test_from_metadata_missing_counts():
 def test_from_metadata_bad_files(tmp_path):
     bad = tmp_path / "metadata.json"
     bad.write_text("{not json")
-    with pytest.raises(FormatError, match="metadata.json is not valid JSON"):
+    with pytest.raises(FormatError, match="metadata.json is not a JSON document"):
         IDConverter.from_metadata(bad)
-    with pytest.raises(FormatError, match="does not exist"):
+    with pytest.raises(FormatError, match="nope.json is missing"):
         IDConverter.from_metadata(tmp_path / "nope.json")
     bad.write_text("[1, 2]")
     with pytest.raises(FormatError, match="must hold a JSON object"):
