@@ -79,3 +79,18 @@ def test_typed_lookup_on_a_heterograph_needs_a_known_type(hetero3):
         locate_node(hetero3, 0, "typed", ntype="nope")
     with pytest.raises(gp.GraphpartError, match="'tag' has 12 nodes"):
         locate_node(hetero3, 12, "typed", ntype="tag")
+
+
+@pytest.mark.parametrize("hops", [0, 1, 2])
+def test_node_table_equals_locate_node_for_every_node(hops):
+    from graphpart.lookup import node_table
+
+    from .graphs import hetero_graph
+
+    p = gp.partition(hetero_graph(), 3, num_hops=hops, seed=0)
+    table = node_table(p)
+    n = p.graph.num_nodes()
+    assert [table.location(i) for i in range(n)] == [locate_node(p, i) for i in range(n)]
+    assert len(table.halo) == sum(
+        len(p.view(q).nodes) - p.view(q).num_inner_nodes for q in range(3)
+    )
