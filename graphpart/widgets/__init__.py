@@ -5,6 +5,8 @@
 ``BalancePlayground``       compare balance settings side by side: table and trade-off plot
 ``CacheSimulator``          stream mini-batches through feature caches; hit rates as lookups happen
 ``PartitioningComparison``  partitionings of one graph (in memory or on disk) side by side
+``PartitionGraph``          WebGL view: hover a node for its ids, click to select it
+``PartitionViews``          one linked WebGL view per partition: select a node, see every copy
 
 Importing this module imports ipywidgets; ``import graphpart`` does not.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 from .cache import CacheSimulator
 from .compare import PartitioningComparison
 from .explorer import PartitionExplorer
+from .graph_view import PartitionGraph, PartitionViews
 from .halo import HaloInspector
 from .playground import BalancePlayground
 
@@ -23,4 +26,6 @@ __all__ = [
     "BalancePlayground",
     "CacheSimulator",
     "PartitioningComparison",
+    "PartitionGraph",
+    "PartitionViews",
 ]

@@ -1,0 +1,166 @@
+"""What the interactive graph views draw, as plain data: nodes keyed by original id with
+the facts their hover card shows, positions, owner colours, cut edges, HALO rings.
+
+Computed here, from a :class:`~graphpart.Partitioning` and :func:`graphpart.lookup.node_table`;
+``graphpart.widgets.graph_view`` only hands it to the WebGL widget. Nodes are keyed by original
+id (``"17"``, or ``"paper:17"`` on a heterograph), so a node has the same key in every view: a
+node selected in one partition's view is selected in every view that holds a copy of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..homogeneous import HomogeneousGraph
+from ..lookup import NodeTable, node_table
+from ._style import part_colors
+from .layout import node_positions
+
+__all__ = ["GraphData", "graph_data", "node_keys", "MAX_NODES", "MAX_EDGES", "CUT_COLOR"]
+
+#: Above these, a view draws the quotient graph (one node per partition) instead.
+MAX_NODES, MAX_EDGES = 100_000, 1_000_000
+#: Edges between partitions; edges inside one take their partition's colour, lighter.
+CUT_COLOR, HALO_BORDER = "#d62728", "#222222"
+
+
+@dataclass(frozen=True)
+class GraphData:
+    """One view's nodes and edges.
+
+    ``nodes`` maps each key to its attributes (``x``, ``y``, ``owner``, ``color``, ``kind``,
+    the hover facts); ``edges`` is a list of ``(key, key, attributes)``; ``palette`` maps each
+    owner label to its colour (the legend).
+    """
+
+    nodes: dict[str, dict]
+    edges: list[tuple[str, str, dict]]
+    palette: dict[str, str]
+    title: str
+
+
+def _hex(rgba) -> str:
+    r, g, b = (int(round(255 * float(c))) for c in rgba[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def node_keys(p, table: NodeTable | None = None) -> list[str]:
+    """The key of every node (original homogeneous id order): ``"17"``, or ``"paper:17"``."""
+    table = table or node_table(p)
+    ids = table.orig_id.astype(str)
+    if len(table.ntypes) == 1:
+        return ids.tolist()
+    types = np.asarray(table.ntypes, dtype=object)[table.ntype]
+    return (types + ":" + ids.astype(object)).tolist()
+
+
+def _copies_text(table: NodeTable, nodes: np.ndarray) -> list[str]:
+    counts = np.diff(table.halo_ptr)[nodes]
+    out = []
+    for node, c in zip(nodes.tolist(), counts.tolist()):  # only nodes with copies are formatted
+        if c == 0:
+            out.append("none")
+        else:
+            out.append(
+                "; ".join(f"part {q}: local {lid}, hop {h}" for q, lid, h in table.copies(node))
+            )
+    return out
+
+
+def graph_data(p, part: int | None = None, table: NodeTable | None = None) -> GraphData:
+    """The whole graph (``part=None``) or partition ``part``'s local graph (its inner nodes and
+    HALO copies, with the edges it stores), ready for a view.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> p = gp.partition(load_karate_club(), 2, num_hops=1, seed=0)
+    >>> d = graph_data(p)
+    >>> len(d.nodes), len(d.edges), sorted(d.palette)
+    (34, 78, ['part 0', 'part 1'])
+    >>> card = d.nodes["0"]
+    >>> card["owner"] == f"part {int(p.node_part[0])}", card["original id"], card["kind"]
+    (True, 0, 'inner')
+    >>> local = graph_data(p, part=0)
+    >>> sorted({n["kind"] for n in local.nodes.values()})
+    ['HALO (hop 1)', 'inner']
+    """
+    table = table or node_table(p)
+    keys = np.asarray(node_keys(p, table), dtype=object)
+    pos = node_positions(p.graph)
+    h = HomogeneousGraph.of(p.graph)  # with edges (a Partitioning keeps only the offsets)
+    src, dst = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)
+    n = len(keys)
+    colors = [_hex(c) for c in part_colors(p.num_parts)]
+    palette = {f"part {q}": colors[q] for q in range(p.num_parts)}
+    degree = np.bincount(src, minlength=n) + np.bincount(dst, minlength=n)
+    if part is None:
+        nodes = np.arange(n)
+        hop = np.zeros(n, dtype=np.int64)
+        title = f"{n:,} nodes in {p.num_parts} partitions"
+    else:
+        v = p.view(part)
+        new2old = np.asarray(p.shuffle.new2old_nid, dtype=np.int64)
+        nodes = new2old[np.asarray(v.nodes, dtype=np.int64)]
+        hop = np.asarray(v.hop, dtype=np.int64)
+        halo = len(nodes) - v.num_inner_nodes
+        title = f"partition {part}: {v.num_inner_nodes:,} inner + {halo:,} HALO"
+    owner = table.owner[nodes]
+    copies = _copies_text(table, nodes)
+    kinds = np.where(hop > 0, "HALO (hop " + hop.astype(str).astype(object) + ")", "inner")
+    attrs = {
+        "x": pos[nodes, 0].tolist(),
+        "y": pos[nodes, 1].tolist(),
+        "owner": [f"part {q}" for q in owner.tolist()],
+        "kind": kinds.tolist(),
+        "original id": nodes.tolist() if len(table.ntypes) == 1 else table.orig_id[nodes].tolist(),
+        "new id": table.shuffled_id[nodes].tolist(),
+        "local id in owner": table.local_id[nodes].tolist(),
+        "HALO copies": copies,
+        "degree": degree[nodes].tolist(),
+    }
+    if len(table.ntypes) > 1:
+        attrs["type"] = np.asarray(table.ntypes, dtype=object)[table.ntype[nodes]].tolist()
+        attrs["homogeneous id"] = nodes.tolist()
+        attrs["new type-wise id"] = table.shuffled_typed_id[nodes].tolist()
+    if part is not None:
+        attrs["local id here"] = list(range(len(nodes)))
+    for split in ("train_mask", "val_mask", "test_mask"):
+        mask = _mask(p, split)
+        if mask is not None:
+            attrs[split.removesuffix("_mask")] = mask[nodes].tolist()
+    names = list(attrs)
+    node_out = {
+        k: dict(zip(names, values)) for k, values in zip(keys[nodes].tolist(), zip(*attrs.values()))
+    }
+    edges = _edges(p, part, src, dst, keys, table)
+    return GraphData(node_out, edges, palette, title)
+
+
+def _mask(p, name: str) -> np.ndarray | None:
+    """A node split mask over homogeneous ids, if every node type has it."""
+    g = p.graph
+    parts = [g.node_data(t).get(name) for t in g.ntypes]
+    if any(x is None for x in parts):
+        return None
+    return np.concatenate([np.asarray(x, dtype=bool) for x in parts])
+
+
+def _edges(p, part, src, dst, keys, table) -> list[tuple[str, str, dict]]:
+    if part is not None:
+        v = p.view(part)
+        new2old = np.asarray(p.shuffle.new2old_nid, dtype=np.int64)
+        ls, ld = np.asarray(v.src, dtype=np.int64), np.asarray(v.dst, dtype=np.int64)
+        nodes = new2old[np.asarray(v.nodes, dtype=np.int64)]
+        src, dst = nodes[ls], nodes[ld]
+    lo, hi = np.minimum(src, dst), np.maximum(src, dst)
+    pair = np.unique(lo * max(len(keys), 1) + hi)  # both directions drawn once
+    lo, hi = pair // max(len(keys), 1), pair % max(len(keys), 1)
+    cut = table.owner[lo] != table.owner[hi]
+    return [
+        (a, b, {"cut": bool(c), "color": CUT_COLOR if c else "#c7c7c7"})
+        for a, b, c in zip(keys[lo].tolist(), keys[hi].tolist(), cut.tolist())
+    ]

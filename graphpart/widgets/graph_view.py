@@ -1,0 +1,191 @@
+"""Interactive WebGL views of a partitioning: hover a node for its ids, click it to select it.
+
+Built on ipysigma (sigma.js + graphology, its JupyterLab extension ships in the wheel). The
+views draw :func:`graphpart.viz.graph_data.graph_data`; they compute nothing of their own.
+
+``PartitionGraph``   the whole graph coloured by owner (cut edges red), or one partition's
+                     local graph (HALO copies ringed); the selected node's card below it
+``PartitionViews``   one linked view per partition: camera, hover and selection are shared, so
+                     selecting a node in one view selects all its copies in the others
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from ..lookup import NodeLocation, NodeTable, node_table
+from ..viz.graph_data import HALO_BORDER, GraphData, graph_data
+
+__all__ = ["PartitionGraph", "PartitionViews", "location_card"]
+
+
+def _sigma(data: GraphData, sync_key: str | None, height: int):
+    import networkx as nx
+    from ipysigma import Sigma
+
+    g = nx.Graph()
+    g.add_nodes_from(
+        (k, {n: v for n, v in a.items() if n not in ("x", "y")}) for k, a in data.nodes.items()
+    )
+    g.add_edges_from(data.edges)
+    halo = {k: a["kind"] != "inner" for k, a in data.nodes.items()}
+    for k in g.nodes:
+        g.nodes[k]["border"] = HALO_BORDER if halo[k] else data.palette[g.nodes[k]["owner"]]
+        g.nodes[k]["border size"] = 3 if halo[k] else 0
+    return Sigma(
+        g,
+        layout={k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()},
+        name=data.title,
+        height=height,
+        node_color="owner",
+        node_color_palette=data.palette,
+        raw_node_border_color="border",
+        raw_node_border_size="border size",
+        node_size="degree",
+        raw_edge_color="color",
+        sync_key=sync_key,
+        sync_targets=["camera", "selection", "hover"] if sync_key else ["layout"],
+        hide_search=False,
+    )
+
+
+def location_card(loc: NodeLocation | None) -> str:
+    """An HTML table of one node's ids, owner and HALO copies (empty for ``None``).
+
+    Examples
+    --------
+    >>> from graphpart.lookup import NodeLocation
+    >>> "HALO copies" in location_card(NodeLocation("_N", 3, 3, 5, 5, 1, 2, ((0, 9, 1),)))
+    True
+    """
+    if loc is None:
+        return ""
+    copies = "; ".join(f"part {q} (local {lid}, hop {h})" for q, lid, h in loc.halo) or "none"
+    rows = [
+        ("node type", loc.ntype),
+        ("original id (type-wise)", loc.orig_id),
+        ("original homogeneous id", loc.orig_homo_id),
+        ("new (shuffled) id", loc.shuffled_id),
+        ("new type-wise id", loc.shuffled_typed_id),
+        ("owner", f"part {loc.owner} (local id {loc.local_id})"),
+        ("HALO copies", copies),
+    ]
+    body = "".join(
+        f"<tr><th>{html.escape(a)}</th><td>{html.escape(str(b))}</td></tr>" for a, b in rows
+    )
+    return f'<table class="graphpart-node-card">{body}</table>'
+
+
+class _Selection:
+    """The key -> homogeneous id map of the drawn nodes, and the card of the selected one."""
+
+    def __init__(self, p, table: NodeTable, keys: dict[str, int]) -> None:
+        self.p, self.table, self.keys = p, table, keys
+        self.card = w.HTML("")
+        self.card.add_class("graphpart-selection")
+        self.location: NodeLocation | None = None
+
+    def show(self, key: str | None) -> None:
+        node = self.keys.get(key) if key is not None else None
+        self.location = None if node is None else self.table.location(node)
+        self.card.value = location_card(self.location)
+
+
+def _keys(data: GraphData) -> dict[str, int]:
+    id_name = "homogeneous id" if any("homogeneous id" in a for a in data.nodes.values()) else None
+    return {k: int(a[id_name] if id_name else a["original id"]) for k, a in data.nodes.items()}
+
+
+class PartitionGraph(w.VBox):
+    """The whole graph (``part=None``) or partition ``part``'s local graph, drawn in WebGL.
+
+    Hover shows a node's card (original, new and type-wise ids, owner and local id, HALO
+    copies, degree, split); clicking selects it (:attr:`selected`, :attr:`location`) and the
+    card below the view follows; setting :attr:`selected` from Python selects it in the view.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> view = PartitionGraph(gp.partition(load_karate_club(), 2, num_hops=1, seed=0))
+    >>> view.selected = "0"
+    >>> view.location.orig_id, "HALO copies" in view.card.value
+    (0, True)
+    """
+
+    def __init__(
+        self,
+        p,
+        part: int | None = None,
+        *,
+        table: NodeTable | None = None,
+        sync_key: str | None = None,
+        height: int = 460,
+    ) -> None:
+        table = table or node_table(p)
+        data = graph_data(p, part, table)
+        self.sigma = _sigma(data, sync_key, height)
+        self._selection = _Selection(p, table, _keys(data))
+        self.card = self._selection.card
+        self.sigma.observe(lambda change: self._selection.show(change["new"]), "selected_node")
+        super().__init__([self.sigma, self.card])
+        self.add_class("graphpart-graph-view")
+
+    @property
+    def selected(self) -> str | None:
+        """The key of the selected node (``"17"``, or ``"paper:17"``), or ``None``."""
+        return self.sigma.selected_node
+
+    @selected.setter
+    def selected(self, key: str | None) -> None:
+        self.sigma.selected_node = key
+
+    @property
+    def location(self) -> NodeLocation | None:
+        """Every id of the selected node (:func:`graphpart.lookup.locate_node`)."""
+        return self._selection.location
+
+
+class PartitionViews(w.VBox):
+    """One view per partition (its inner nodes and HALO copies), side by side and linked:
+    selecting a node in one selects every copy of it; the card lists where they live.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> views = PartitionViews(gp.partition(load_karate_club(), 2, num_hops=1, seed=0))
+    >>> len(views.views), views.views[0].sigma.sync_key == views.views[1].sigma.sync_key
+    (2, True)
+    """
+
+    def __init__(self, p, *, height: int = 380) -> None:
+        import uuid
+
+        table = node_table(p)
+        key = f"graphpart-{uuid.uuid4().hex[:8]}"
+        self.views = [
+            PartitionGraph(p, q, table=table, sync_key=key, height=height)
+            for q in range(p.num_parts)
+        ]
+        self._selection = _Selection(p, table, {})
+        self.card = self._selection.card
+        for v in self.views:
+            self._selection.keys.update(v._selection.keys)
+            v.card.layout.display = "none"
+            v.sigma.observe(lambda change: self._select(change["new"]), "selected_node")
+        row = w.HBox(self.views, layout=w.Layout(width="100%"))
+        super().__init__([row, self.card])
+        self.add_class("graphpart-partition-views")
+
+    def _select(self, key: str | None) -> None:
+        self._selection.show(key)
+        for v in self.views:  # a node no view holds is not selected anywhere
+            if v.sigma.selected_node != key and (key is None or key in v._selection.keys):
+                v.sigma.selected_node = key
+
+    @property
+    def location(self) -> NodeLocation | None:
+        return self._selection.location

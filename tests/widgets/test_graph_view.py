@@ -1,0 +1,77 @@
+"""The WebGL partition views: what they draw equals the partitioning, and selection set from
+Python (or in the browser) gives every id of the node; linked views select every copy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import graphpart as gp
+from graphpart.lookup import locate_node
+from graphpart.viz.graph_data import CUT_COLOR, graph_data
+from graphpart.widgets import PartitionGraph, PartitionViews
+
+from ..graphs import hetero_graph
+
+
+@pytest.fixture(scope="module")
+def hetero():
+    return gp.partition(hetero_graph(), 3, num_hops=1, seed=0)
+
+
+def test_the_whole_graph_is_drawn_coloured_by_owner_with_cut_edges_marked(karate3):
+    view = PartitionGraph(karate3)
+    data = view.sigma.data
+    assert len(data["nodes"]) == 34
+    owner = {n["key"]: n["attributes"]["owner"] for n in data["nodes"]}
+    assert owner == {str(i): f"part {int(karate3.node_part[i])}" for i in range(34)}
+    for e in data["edges"]:
+        cut = owner[e["source"]] != owner[e["target"]]
+        assert (e["attributes"]["color"] == CUT_COLOR) == cut
+    assert sum(e["attributes"]["cut"] for e in data["edges"]) * 2 == karate3.metrics.edge_cut
+
+
+def test_a_partition_view_holds_its_inner_nodes_and_halo_copies_ringed(karate3):
+    for q in range(3):
+        v = karate3.view(q)
+        expected = karate3.shuffle.new2old_nid[v.nodes]
+        d = graph_data(karate3, part=q)
+        assert list(d.nodes) == [str(i) for i in expected]
+        kinds = [a["kind"] for a in d.nodes.values()]
+        assert kinds.count("inner") == v.num_inner_nodes
+        assert {k for k in kinds if k != "inner"} <= {"HALO (hop 1)", "HALO (hop 2)"}
+
+
+def test_selecting_a_node_gives_every_id_of_it(karate3):
+    view = PartitionGraph(karate3)
+    for node in (0, 33, 17):
+        view.selected = str(node)
+        assert view.location == locate_node(karate3, node)
+        assert f"<td>{node}</td>" in view.card.value
+    view.selected = None
+    assert view.location is None and view.card.value == ""
+
+
+def test_heterograph_nodes_are_keyed_by_type_and_type_wise_id(hetero):
+    view = PartitionGraph(hetero)
+    keys = {n["key"] for n in view.sigma.data["nodes"]}
+    g = hetero.graph
+    assert keys == {f"{t}:{i}" for t in g.ntypes for i in range(g.num_nodes(t))}
+    t = g.ntypes[-1]
+    view.selected = f"{t}:3"
+    assert view.location == locate_node(hetero, 3, "typed", ntype=t)
+
+
+def test_linked_views_select_every_copy_and_only_there():
+    from graphpart.datasets import load_karate_club
+
+    karate3 = gp.partition(load_karate_club(), 3, num_hops=1, seed=0)
+    views = PartitionViews(karate3)
+    new2old = np.asarray(karate3.shuffle.new2old_nid)
+    halo_of = {q: set(new2old[karate3.view(q).nodes].tolist()) for q in range(3)}
+    node = next(i for i in range(34) if sum(i in halo_of[q] for q in range(3)) == 2)
+    views.views[int(karate3.node_part[node])].selected = str(node)
+    for q in range(3):
+        assert views.views[q].selected == (str(node) if node in halo_of[q] else None)
+    assert views.location == locate_node(karate3, node)
+    assert len(views.location.halo) >= 1 and "HALO copies" in views.card.value
