@@ -400,6 +400,35 @@ def clear_outputs(path: Path) -> None:
     path.write_text(json.dumps(nb, indent=1))
 
 
+def write_code_notebook(path: Path, cells: list[str]) -> Path:
+    """A notebook of the given code cells (for a browser test of one widget)."""
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": f"c{i}",
+                "metadata": {},
+                "outputs": [],
+                "source": code.strip(),
+            }
+            for i, code in enumerate(cells)
+        ],
+        "metadata": {
+            "kernelspec": {
+                "display_name": "Python 3 (ipykernel)",
+                "language": "python",
+                "name": "python3",
+            },
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb, indent=1))
+    return path
+
+
 def write_standin_notebook(path: Path) -> Path:
     """A notebook whose last cell shows a fake explorer with the same DOM contract."""
     nb = {

@@ -32,6 +32,7 @@ from tests import _lab
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = "01_partitioning_basics.ipynb"
 STANDIN = "_browser_standin.ipynb"  # written into the tmp copy only, never into notebooks/
+GRAPH_VIEWS = "_graph_views.ipynb"  # likewise: PartitionViews alone
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -55,6 +56,16 @@ def lab(tmp_path_factory, sync_playwright):
     for nb in root.glob("*.ipynb"):
         _lab.clear_outputs(nb)
     _lab.write_standin_notebook(root / STANDIN)
+    _lab.write_code_notebook(
+        root / GRAPH_VIEWS,
+        [
+            "import graphpart as gp\n"
+            "from graphpart.datasets import load_karate_club\n"
+            "from graphpart.widgets import PartitionViews\n"
+            "p = gp.partition(load_karate_club(), 3, num_hops=1, seed=0)",
+            "views = PartitionViews(p)\nviews",
+        ],
+    )
     server = _lab.LabServer(root, tmp_path_factory.mktemp("lab-state"))
     try:
         server.start(timeout=90)
@@ -197,6 +208,55 @@ def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
     except BaseException:
         try:
             page.screenshot(path=str(shots / f"{prefix}-failure.png"))
+        except Exception:
+            pass
+        raise
+
+
+def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page, shots):
+    """PartitionViews in JupyterLab: one WebGL canvas set per partition; picking node 3 in the
+    first view's search box reaches Python, whose card of node 3 (owner, local ids, its HALO
+    copy in partition 0) appears below the views; no view throws for a node it lacks."""
+    logs = []
+    page.on("console", lambda m: logs.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: logs.append(f"pageerror: {e}"))
+    try:
+        _lab.open_notebook(page, lab, GRAPH_VIEWS)
+        _lab.run_all_cells(page)
+        _lab.wait_run_all_done(page, timeout_ms=180_000)
+        assert not _lab.error_outputs(page)
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-partition-views").first
+        root.wait_for(state="visible", timeout=60_000)
+        views = root.locator(".ipysigma-widget")
+        page.wait_for_function(
+            "el => el.querySelectorAll('.ipysigma-widget canvas').length >= 3",
+            arg=root.element_handle(),
+            timeout=60_000,
+        )
+        assert views.count() == 3
+        root.screenshot(path=str(shots / "graph-views-before.png"))
+        first = views.nth(0)
+        first.locator(".choices").click()
+        search = first.locator(".choices input[type=search], .choices input").first
+        search.press_sequentially("3", delay=50)  # key events: Choices.js filters on keyup
+        first.locator('.choices__item--choice.is-highlighted[data-value="3"]').wait_for(
+            state="attached"
+        )
+        search.press("Enter")
+        card = root.locator(".graphpart-views-selection")
+        page.wait_for_function(
+            "el => /original homogeneous id/.test(el.textContent)",
+            arg=card.element_handle(),
+            timeout=30_000,
+        )
+        text = card.inner_text()
+        assert "HALO copies" in text and "part " in text
+        assert "part 0 (local 12, hop 1)" in text  # node 3's copy in partition 0
+        assert not [line for line in logs if line.startswith("pageerror: Graph")], logs
+        root.screenshot(path=str(shots / "graph-views-selected.png"))
+    except BaseException:
+        try:
+            page.screenshot(path=str(shots / "graph-views-failure.png"), full_page=True)
         except Exception:
             pass
         raise

@@ -21,7 +21,7 @@ from ..viz.graph_data import HALO_BORDER, GraphData, graph_data
 __all__ = ["PartitionGraph", "PartitionViews", "location_card"]
 
 
-def _sigma(data: GraphData, sync_key: str | None, height: int):
+def _sigma(data: GraphData, sync_key: str | None, height: int, panel: bool = True):
     import networkx as nx
     from ipysigma import Sigma
 
@@ -45,9 +45,11 @@ def _sigma(data: GraphData, sync_key: str | None, height: int):
         raw_node_border_size="border size",
         node_size="degree",
         raw_edge_color="color",
+        # camera only: sigma's own selection sync throws in a view that lacks the node, so
+        # selection is passed on in Python, to the views that hold a copy
         sync_key=sync_key,
-        sync_targets=["camera", "selection", "hover"] if sync_key else ["layout"],
-        hide_search=False,
+        sync_targets=["camera"],
+        hide_info_panel=not panel,
     )
 
 
@@ -123,14 +125,15 @@ class PartitionGraph(w.VBox):
         table: NodeTable | None = None,
         sync_key: str | None = None,
         height: int = 460,
+        panel: bool = True,
     ) -> None:
         table = table or node_table(p)
         data = graph_data(p, part, table)
-        self.sigma = _sigma(data, sync_key, height)
+        self.sigma = _sigma(data, sync_key, height, panel)
         self._selection = _Selection(p, table, _keys(data))
         self.card = self._selection.card
         self.sigma.observe(lambda change: self._selection.show(change["new"]), "selected_node")
-        super().__init__([self.sigma, self.card])
+        super().__init__([self.sigma, self.card], layout=w.Layout(width="100%"))
         self.add_class("graphpart-graph-view")
 
     @property
@@ -167,16 +170,18 @@ class PartitionViews(w.VBox):
         table = node_table(p)
         key = f"graphpart-{uuid.uuid4().hex[:8]}"
         self.views = [
-            PartitionGraph(p, q, table=table, sync_key=key, height=height)
+            PartitionGraph(p, q, table=table, sync_key=key, height=height, panel=False)
             for q in range(p.num_parts)
         ]
         self._selection = _Selection(p, table, {})
         self.card = self._selection.card
+        self.card.add_class("graphpart-views-selection")
         for v in self.views:
             self._selection.keys.update(v._selection.keys)
-            v.card.layout.display = "none"
             v.sigma.observe(lambda change: self._select(change["new"]), "selected_node")
-        row = w.HBox(self.views, layout=w.Layout(width="100%"))
+        # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
+        # another box they are drawn before that box has a width, and sigma refuses to draw
+        row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
         super().__init__([row, self.card])
         self.add_class("graphpart-partition-views")
 
