@@ -252,6 +252,14 @@ def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page,
         text = card.inner_text()
         assert "HALO copies" in text and "part " in text
         assert "part 0 (local 12, hop 1)" in text  # node 3's copy in partition 0
+        chosen = '.choices__list--single .choices__item[data-value="3"]'
+        page.wait_for_function(  # Python draws the view of partition 1 again, node 3 selected
+            "([el, sel]) => el.querySelectorAll('.ipysigma-widget')[1].querySelector(sel)",
+            arg=[root.element_handle(), chosen],
+            timeout=30_000,
+        )
+        shown = [root.locator(".ipysigma-widget").nth(q).locator(chosen).count() for q in range(3)]
+        assert shown == [1, 1, 0], shown  # node 3 lives in partitions 0 and 1 only
         assert not [line for line in logs if line.startswith("pageerror: Graph")], logs
         root.screenshot(path=str(shots / "graph-views-selected.png"))
     except BaseException:

@@ -21,9 +21,9 @@ from ..viz.graph_data import HALO_BORDER, GraphData, graph_data
 __all__ = ["PartitionGraph", "PartitionViews", "location_card"]
 
 
-def _sigma(data: GraphData, sync_key: str | None, height: int, panel: bool = True):
+def _sigma_args(data: GraphData, sync_key: str | None, height: int, panel: bool):
+    """The networkx graph and the ``Sigma`` arguments of one view."""
     import networkx as nx
-    from ipysigma import Sigma
 
     g = nx.Graph()
     g.add_nodes_from(
@@ -34,8 +34,7 @@ def _sigma(data: GraphData, sync_key: str | None, height: int, panel: bool = Tru
     for k in g.nodes:
         g.nodes[k]["border"] = HALO_BORDER if halo[k] else data.palette[g.nodes[k]["owner"]]
         g.nodes[k]["border size"] = 3 if halo[k] else 0
-    return Sigma(
-        g,
+    kwargs = dict(
         layout={k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()},
         name=data.title,
         height=height,
@@ -51,6 +50,7 @@ def _sigma(data: GraphData, sync_key: str | None, height: int, panel: bool = Tru
         sync_targets=["camera"],
         hide_info_panel=not panel,
     )
+    return g, kwargs
 
 
 def location_card(loc: NodeLocation | None) -> str:
@@ -129,12 +129,32 @@ class PartitionGraph(w.VBox):
     ) -> None:
         table = table or node_table(p)
         data = graph_data(p, part, table)
-        self.sigma = _sigma(data, sync_key, height, panel)
+        self._graph, self._kwargs = _sigma_args(data, sync_key, height, panel)
         self._selection = _Selection(p, table, _keys(data))
         self.card = self._selection.card
-        self.sigma.observe(lambda change: self._selection.show(change["new"]), "selected_node")
+        self._listeners: list = []
+        self.sigma = self._new_sigma(None, None)
         super().__init__([self.sigma, self.card], layout=w.Layout(width="100%"))
         self.add_class("graphpart-graph-view")
+
+    def _new_sigma(self, selected: str | None, camera: dict | None):
+        from ipysigma import Sigma
+
+        extra = {"camera_state": camera} if camera else {}
+        sigma = Sigma(self._graph, selected_node=selected, **self._kwargs, **extra)
+        sigma.observe(lambda change: self._selection.show(change["new"]), "selected_node")
+        for fn in self._listeners:
+            sigma.observe(fn, "selected_node")
+        return sigma
+
+    def redraw(self, selected: str | None) -> None:
+        """Draw the view again with ``selected`` selected (and its neighbourhood highlighted),
+        keeping the camera. ipysigma reads a selection made in Python only when it draws."""
+        if selected is not None and selected not in self._selection.keys:
+            selected = None
+        self.sigma = self._new_sigma(selected, dict(self.sigma.camera_state))
+        self._selection.show(selected)
+        self.children = [self.sigma, self.card]
 
     @property
     def selected(self) -> str | None:
@@ -143,7 +163,9 @@ class PartitionGraph(w.VBox):
 
     @selected.setter
     def selected(self, key: str | None) -> None:
-        self.sigma.selected_node = key
+        self.redraw(key)  # the browser shows a selection made in Python only when it draws
+        for fn in self._listeners:
+            fn({"name": "selected_node", "new": self.sigma.selected_node})
 
     @property
     def location(self) -> NodeLocation | None:
@@ -176,20 +198,24 @@ class PartitionViews(w.VBox):
         self._selection = _Selection(p, table, {})
         self.card = self._selection.card
         self.card.add_class("graphpart-views-selection")
-        for v in self.views:
+        for q, v in enumerate(self.views):
             self._selection.keys.update(v._selection.keys)
-            v.sigma.observe(lambda change: self._select(change["new"]), "selected_node")
+            v._listeners.append(lambda change, q=q: self._select(q, change["new"]))
+            v.sigma.observe(v._listeners[-1], "selected_node")
         # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
         # another box they are drawn before that box has a width, and sigma refuses to draw
-        row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
-        super().__init__([row, self.card])
+        self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
+        super().__init__([self._row, self.card])
         self.add_class("graphpart-partition-views")
 
-    def _select(self, key: str | None) -> None:
+    def _select(self, origin: int, key: str | None) -> None:
+        """A node was selected in view ``origin``: select it in every other view that holds a
+        copy (drawn again, camera kept), clear the others, and show its card."""
         self._selection.show(key)
-        for v in self.views:  # a node no view holds is not selected anywhere
-            if v.sigma.selected_node != key and (key is None or key in v._selection.keys):
-                v.sigma.selected_node = key
+        for q, v in enumerate(self.views):
+            if q != origin and v.sigma.selected_node != (key if key in v._selection.keys else None):
+                v.redraw(key)
+        self._row.children = [v.sigma for v in self.views]
 
     @property
     def location(self) -> NodeLocation | None:
