@@ -400,20 +400,22 @@ def clear_outputs(path: Path) -> None:
     path.write_text(json.dumps(nb, indent=1))
 
 
-def write_code_notebook(path: Path, cells: list[str]) -> Path:
-    """A notebook of the given code cells (for a browser test of one widget)."""
+def write_code_notebook(path: Path, cells: list[str], intro: str | None = None) -> Path:
+    """A notebook of the given code cells, after an ``intro`` markdown cell if given."""
+    code = [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": f"c{i}",
+            "metadata": {},
+            "outputs": [],
+            "source": source.strip(),
+        }
+        for i, source in enumerate(cells)
+    ]
+    markdown = [{"cell_type": "markdown", "id": "intro", "metadata": {}, "source": intro}]
     nb = {
-        "cells": [
-            {
-                "cell_type": "code",
-                "execution_count": None,
-                "id": f"c{i}",
-                "metadata": {},
-                "outputs": [],
-                "source": code.strip(),
-            }
-            for i, code in enumerate(cells)
-        ],
+        "cells": (markdown if intro else []) + code,
         "metadata": {
             "kernelspec": {
                 "display_name": "Python 3 (ipykernel)",
@@ -431,36 +433,4 @@ def write_code_notebook(path: Path, cells: list[str]) -> Path:
 
 def write_standin_notebook(path: Path) -> Path:
     """A notebook whose last cell shows a fake explorer with the same DOM contract."""
-    nb = {
-        "cells": [
-            {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": "# Stand-in"},
-            {
-                "cell_type": "code",
-                "execution_count": None,
-                "id": "setup",
-                "metadata": {},
-                "outputs": [],
-                "source": "print('hello')",
-            },
-            {
-                "cell_type": "code",
-                "execution_count": None,
-                "id": "explorer",
-                "metadata": {},
-                "outputs": [],
-                "source": STANDIN_CODE.strip(),
-            },
-        ],
-        "metadata": {
-            "kernelspec": {
-                "display_name": "Python 3 (ipykernel)",
-                "language": "python",
-                "name": "python3",
-            },
-            "language_info": {"name": "python"},
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    path.write_text(json.dumps(nb, indent=1))
-    return path
+    return write_code_notebook(path, ["print('hello')", STANDIN_CODE], intro="# Stand-in")
