@@ -13,12 +13,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import GraphpartError
 from ..homogeneous import HomogeneousGraph
 from ..lookup import NodeTable, node_table
+from ..structure import quotient_graph
 from ._style import part_colors
 from .layout import node_positions
 
-__all__ = ["GraphData", "graph_data", "node_keys", "MAX_NODES", "MAX_EDGES", "CUT_COLOR"]
+__all__ = [
+    "GraphData",
+    "graph_data",
+    "quotient_data",
+    "too_big",
+    "node_keys",
+    "MAX_NODES",
+    "MAX_EDGES",
+    "CUT_COLOR",
+]
 
 #: Above these, a view draws the quotient graph (one node per partition) instead.
 MAX_NODES, MAX_EDGES = 100_000, 1_000_000
@@ -88,6 +99,16 @@ def graph_data(p, part: int | None = None, table: NodeTable | None = None) -> Gr
     >>> sorted({n["kind"] for n in local.nodes.values()})
     ['HALO (hop 1)', 'inner']
     """
+    if part is None and too_big(p.graph.num_nodes(), p.graph.num_edges()):
+        return quotient_data(p)
+    if part is not None:
+        v = p.view(part)
+        if too_big(len(v.nodes), len(v.src)):
+            raise GraphpartError(
+                f"partition {part} holds {len(v.nodes):,} nodes and {len(v.src):,} edges; a "
+                f"view draws at most {MAX_NODES:,} nodes and {MAX_EDGES:,} edges (use more "
+                "partitions, or the whole graph's quotient view)"
+            )
     table = table or node_table(p)
     keys = np.asarray(node_keys(p, table), dtype=object)
     pos = node_positions(p.graph)
@@ -138,6 +159,48 @@ def graph_data(p, part: int | None = None, table: NodeTable | None = None) -> Gr
     }
     edges = _edges(p, part, src, dst, keys, table)
     return GraphData(node_out, edges, palette, title)
+
+
+def too_big(num_nodes: int, num_edges: int) -> bool:
+    """Whether a view of this many nodes and edges draws the quotient graph instead."""
+    return num_nodes > MAX_NODES or num_edges > MAX_EDGES
+
+
+def quotient_data(p) -> GraphData:
+    """The quotient graph as a view's data: one node per partition (its size by node count),
+    one edge per pair of partitions with edges between them (their count on hover).
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> d = quotient_data(gp.partition(load_karate_club(), 3, seed=0))
+    >>> list(d.nodes), d.nodes["part 0"]["kind"], len(d.edges)
+    (['part 0', 'part 1', 'part 2'], 'partition', 3)
+    """
+    q = quotient_graph(p)
+    k = p.num_parts
+    angle = 2 * np.pi * np.arange(k) / max(k, 1)
+    colors = [_hex(c) for c in part_colors(k)]
+    palette = {f"part {i}": colors[i] for i in range(k)}
+    nodes = {
+        f"part {i}": {
+            "x": float(np.cos(angle[i])),
+            "y": float(np.sin(angle[i])),
+            "owner": f"part {i}",
+            "kind": "partition",
+            "nodes": int(q.sizes[i]),
+            "edges inside": int(q.internal[i]),
+            "degree": int(q.sizes[i]),
+        }
+        for i in range(k)
+    }
+    edges = [
+        (f"part {a}", f"part {b}", {"cut": True, "cut edges": int(w), "color": CUT_COLOR})
+        for a, b, w in zip(q.src.tolist(), q.dst.tolist(), q.weight.tolist())
+    ]
+    n, m = p.graph.num_nodes(), p.graph.num_edges()
+    return GraphData(nodes, edges, palette, f"quotient graph: {n:,} nodes, {m:,} edges")
 
 
 def _mask(p, name: str) -> np.ndarray | None:

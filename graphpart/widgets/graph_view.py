@@ -30,7 +30,7 @@ def _sigma_args(data: GraphData, sync_key: str | None, height: int, panel: bool)
         (k, {n: v for n, v in a.items() if n not in ("x", "y")}) for k, a in data.nodes.items()
     )
     g.add_edges_from(data.edges)
-    halo = {k: a["kind"] != "inner" for k, a in data.nodes.items()}
+    halo = {k: a["kind"].startswith("HALO") for k, a in data.nodes.items()}
     for k in g.nodes:
         g.nodes[k]["border"] = HALO_BORDER if halo[k] else data.palette[g.nodes[k]["owner"]]
         g.nodes[k]["border size"] = 3 if halo[k] else 0
@@ -96,8 +96,13 @@ class _Selection:
 
 
 def _keys(data: GraphData) -> dict[str, int]:
-    id_name = "homogeneous id" if any("homogeneous id" in a for a in data.nodes.values()) else None
-    return {k: int(a[id_name] if id_name else a["original id"]) for k, a in data.nodes.items()}
+    """Each drawn node's original homogeneous id (none for a quotient graph's partitions)."""
+    out = {}
+    for k, a in data.nodes.items():
+        node = a.get("homogeneous id", a.get("original id"))
+        if node is not None:
+            out[k] = int(node)
+    return out
 
 
 class PartitionGraph(w.VBox):

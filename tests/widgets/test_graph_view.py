@@ -75,3 +75,21 @@ def test_linked_views_select_every_copy_and_only_there():
         assert views.views[q].selected == (str(node) if node in halo_of[q] else None)
     assert views.location == locate_node(karate3, node)
     assert len(views.location.halo) >= 1 and "HALO copies" in views.card.value
+
+
+def test_a_graph_above_the_limit_is_drawn_as_its_quotient(karate3, monkeypatch):
+    import graphpart.viz.graph_data as gd
+
+    monkeypatch.setattr(gd, "MAX_NODES", 20)
+    view = PartitionGraph(karate3)
+    keys = [n["key"] for n in view.sigma.data["nodes"]]
+    assert keys == ["part 0", "part 1", "part 2"]
+    q = gp.structure.quotient_graph(karate3)
+    sizes = [n["attributes"]["nodes"] for n in view.sigma.data["nodes"]]
+    assert sizes == q.sizes.tolist()
+    cut = sum(e["attributes"]["cut edges"] for e in view.sigma.data["edges"])
+    assert cut == karate3.metrics.edge_cut
+    with pytest.raises(gp.GraphpartError, match="a view draws at most 20 nodes"):
+        PartitionGraph(karate3, part=0)
+    view.selected = "part 1"  # a partition has no node card
+    assert view.location is None
