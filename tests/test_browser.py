@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = "01_partitioning_basics.ipynb"
 STANDIN = "_browser_standin.ipynb"  # written into the tmp copy only, never into notebooks/
 GRAPH_VIEWS = "_graph_views.ipynb"  # likewise: PartitionViews alone
+CLICK_VIEW = "_click_view.ipynb"  # likewise: a three-node path whose middle node sits centred
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -64,6 +65,17 @@ def lab(tmp_path_factory, sync_playwright):
             "from graphpart.widgets import PartitionViews\n"
             "p = gp.partition(load_karate_club(), 3, num_hops=1, seed=0)",
             "views = PartitionViews(p)\nviews",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / CLICK_VIEW,
+        [
+            "import torch, graphpart as gp\n"
+            "from graphpart.widgets import PartitionGraph\n"
+            "pos = torch.tensor([[-1.0, 0.0], [0.0, 0.0], [1.0, 0.0]])\n"
+            "g = gp.Graph.from_edges([0, 1], [1, 2], num_nodes=3, ndata={'pos': pos})\n"
+            "p = gp.partition(g, 2, part_method=torch.tensor([0, 0, 1]))",
+            "view = PartitionGraph(p, height=300)\nview",
         ],
     )
     server = _lab.LabServer(root, tmp_path_factory.mktemp("lab-state"))
@@ -265,6 +277,42 @@ def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page,
     except BaseException:
         try:
             page.screenshot(path=str(shots / "graph-views-failure.png"), full_page=True)
+        except Exception:
+            pass
+        raise
+
+
+def test_clicking_a_node_on_the_canvas_selects_it_in_python(lab, page, shots):
+    """A real click on the WebGL canvas: the path 0-1-2 is drawn centred, so the middle of the
+    drawing is node 1; clicking there makes Python compute node 1's card (owner part 0, its
+    HALO copy in part 1)."""
+    try:
+        _lab.open_notebook(page, lab, CLICK_VIEW)
+        _lab.run_all_cells(page)
+        _lab.wait_run_all_done(page, timeout_ms=180_000)
+        assert not _lab.error_outputs(page)
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
+        root.wait_for(state="visible", timeout=60_000)
+        stage = root.locator(".ipysigma-container").first
+        stage.wait_for(state="visible", timeout=60_000)
+        page.wait_for_timeout(1500)  # sigma's first frame
+        box = stage.bounding_box()
+        root.screenshot(path=str(shots / "click-view-before.png"))
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.up()
+        card = root.locator(".graphpart-selection")
+        page.wait_for_function(
+            "el => /original homogeneous id/.test(el.textContent)",
+            arg=card.element_handle(),
+            timeout=30_000,
+        )
+        text = card.inner_text()
+        assert "part 0 (local id 1)" in text and "part 1 (local 1, hop 1)" in text, text
+        root.screenshot(path=str(shots / "click-view-selected.png"))
+    except BaseException:
+        try:
+            page.screenshot(path=str(shots / "click-view-failure.png"), full_page=True)
         except Exception:
             pass
         raise
