@@ -28,6 +28,8 @@ from .measures import (
 from .storage.sources import open_partitions
 
 __all__ = [
+    "headline",
+    "metric_deltas",
     "PartSummary",
     "PartitionMetrics",
     "partition_metrics",
@@ -92,6 +94,45 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
     return summarize(parts, cfg["num_nodes"], cfg["num_edges"], ntypes, cfg.get("_balance_loads"))
 
 
+def headline(m: PartitionMetrics) -> dict[str, object]:
+    """The figures a reader compares first, formatted: cut, cut %, volume, replication, HALO
+    nodes and the worst node and edge balance (``"-"`` where not measured)."""
+    return {
+        "edge cut": m.edge_cut if m.edge_cut is not None else "-",
+        "cut %": f"{100 * m.edge_cut_fraction:.1f}" if m.edge_cut_fraction is not None else "-",
+        "volume": m.communication_volume if m.communication_volume is not None else "-",
+        "replication": f"{m.replication_factor:.3f}",
+        "HALO nodes": int(m.halo_nodes.sum()),
+        "max/mean nodes": f"{m.balance['nodes']:.3f}",
+        "max/mean edges": f"{m.balance['edges']:.3f}",
+    }
+
+
+def metric_deltas(before: PartitionMetrics | None, after: PartitionMetrics) -> list[str]:
+    """What changed between two partitionings' headline figures, as ``"edge cut 10 -> 22"``
+    (nothing for the first one, or when nothing changed).
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> g = load_karate_club()
+    >>> a, b = (gp.partition(g, 2, part_method=m, seed=0).metrics for m in ("metis", "random"))
+    >>> metric_deltas(a, b)[0].startswith("edge cut 20 -> ")
+    True
+    >>> metric_deltas(a, a), metric_deltas(None, a)
+    ([], [])
+    """
+    if before is None:
+        return []
+    old, new = headline(before), headline(after)
+
+    def fmt(x: object) -> str:
+        return f"{x:,}" if isinstance(x, int) else str(x)
+
+    return [f"{k} {fmt(old[k])} -> {fmt(new[k])}" for k in new if old[k] != new[k]]
+
+
 def compare_metrics(metrics: dict[str, PartitionMetrics]) -> Report:
     """One row per partitioning: its cut, volume, replication and worst balance, for side-by-side
     reading.
@@ -112,27 +153,10 @@ def compare_metrics(metrics: dict[str, PartitionMetrics]) -> Report:
             f"compare_metrics compares partitionings of one graph; got (nodes, edges) "
             f"{sorted(sizes)}"
         )
-    cols: dict[str, list] = {
-        "parts": [],
-        "edge cut": [],
-        "cut %": [],
-        "volume": [],
-        "replication": [],
-        "HALO nodes": [],
-        "max/mean nodes": [],
-        "max/mean edges": [],
-    }
+    cols: dict[str, list] = {}
     for m in metrics.values():
-        cols["parts"].append(m.num_parts)
-        cols["edge cut"].append(m.edge_cut if m.edge_cut is not None else "-")
-        cols["cut %"].append(
-            f"{100 * m.edge_cut_fraction:.1f}" if m.edge_cut_fraction is not None else "-"
-        )
-        cols["volume"].append(m.communication_volume if m.communication_volume is not None else "-")
-        cols["replication"].append(f"{m.replication_factor:.3f}")
-        cols["HALO nodes"].append(int(m.halo_nodes.sum()))
-        cols["max/mean nodes"].append(f"{m.balance['nodes']:.3f}")
-        cols["max/mean edges"].append(f"{m.balance['edges']:.3f}")
+        for name, value in {"parts": m.num_parts, **headline(m)}.items():
+            cols.setdefault(name, []).append(value)
     n, e = next(iter(sizes)) if sizes else (0, 0)
     return Report(
         f"{len(metrics)} partitionings of one graph ({n:,} nodes, {e:,} edges)",

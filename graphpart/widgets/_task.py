@@ -67,7 +67,7 @@ class Task:
             self.status.value = f"<span style='color:#555'>&#9203; {html.escape(text)}</span>"
 
         try:
-            work(report)
+            note = work(report)
         except _Superseded:
             return
         except GraphpartError as e:
@@ -91,7 +91,10 @@ class Task:
             self.progress.value = self.progress.max
             self.progress.layout.visibility = "hidden"
             took = time.perf_counter() - t0
-            self.status.value = f"<span style='color:#1b5e20'>&#10003; Ready ({took:.2f} s)</span>"
+            said = f" &mdash; {html.escape(note)}" if isinstance(note, str) and note else ""
+            self.status.value = (
+                f"<span style='color:#1b5e20'>&#10003; Ready ({took:.2f} s)</span>{said}"
+            )
 
     @property
     def busy(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..graph import Graph
+from ..metrics import headline, metric_deltas
 from ..sweep import Setting, balance_sources
 from ..viz import DRAW_MODES, draw_partition, plot_balance
 from ..viz.drawing import DEFAULT_MAX_NODES
@@ -128,11 +129,14 @@ class PartitionExplorer:
         self.balance_plot = image("graphpart-balance")
         self.table = w.HTML()
         self.table.add_class("graphpart-metrics")
+        self.history = w.HTML()
+        self.history.add_class("graphpart-history")
+        self.past: list[tuple[str, dict]] = []  # (setting, headline figures), newest first
         self.task = Task(self.status, self.progress, threaded)
         for c in self.controls.values():
             c.observe(self._on_change, names="value")
         left = w.VBox(
-            [*self.controls.values(), self.progress, self.status],
+            [*self.controls.values(), self.progress, self.status, self.history],
             layout=w.Layout(width="290px", flex="0 0 290px"),
         )
         tabs = w.Tab(children=[self.drawing, self.balance_plot, self.table])
@@ -172,12 +176,38 @@ class PartitionExplorer:
         balance = render(lambda ax: plot_balance(p, ax=ax), (8.5, 4.2))
         table = html_table(p.report())
         report(3, "showing...")
+        before = self.partitioning.metrics if self.partitioning is not None else None
         self.partitioning, self.setting = p, setting
         self.drawing.value, self.balance_plot.value, self.table.value = drawing, balance, table
+        figures = headline(p.metrics)
+        self.past = [(setting.label, figures), *self.past][:HISTORY]
+        self.history.value = _history_table(self.past)
+        return "; ".join(metric_deltas(before, p.metrics))
 
     def wait(self, timeout: float | None = 60.0) -> None:
-        """Block until the latest change has been drawn."""
+        """Block until the latest change has been drawn (the status then names what changed:
+        ``edge cut 20 -> 68; max/mean nodes 1.000 -> 1.059``)."""
         self.task.wait(timeout)
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+#: Settings the explorer's history table keeps.
+HISTORY = 5
+
+
+def _history_table(past: list[tuple[str, dict]]) -> str:
+    """The last settings and their headline figures, newest first."""
+    import html
+
+    cols = ("edge cut", "max/mean nodes", "HALO nodes")
+    head = "".join(f"<th>{c}</th>" for c in ("setting", *cols))
+    rows = "".join(
+        "<tr>"
+        + f"<td>{html.escape(label)}</td>"
+        + "".join(f"<td>{html.escape(str(fig[c]))}</td>" for c in cols)
+        + "</tr>"
+        for label, fig in past
+    )
+    return f"<table style='font-size:11px'><tr>{head}</tr>{rows}</table>"

@@ -157,3 +157,16 @@ def test_threaded_playground_reports_progress_then_ready():
     pg.add(*pg.presets())
     pg.wait(120)
     assert "Ready" in pg.status.value and len(pg.results) == 1 + 2 * 2
+
+
+def test_explorer_status_names_what_changed_and_history_keeps_the_settings(explorer):
+    before = explorer.partitioning.metrics
+    explorer.controls["num_parts"].value = 4
+    explorer.wait()
+    after = explorer.partitioning.metrics
+    assert f"edge cut {before.edge_cut:,} -&gt; {after.edge_cut:,}" in explorer.status.value
+    assert explorer.status.value.count("Ready") == 1
+    labels = [label for label, _ in explorer.past]
+    assert len(labels) == 2 and labels[0] == explorer.setting.label
+    assert explorer.past[0][1]["edge cut"] == after.edge_cut
+    assert explorer.history.value.count("<tr>") == 3  # header + two settings
