@@ -44,41 +44,100 @@ def _adjacency(src: np.ndarray, dst: np.ndarray, n: int) -> sp.csr_matrix:
     return a
 
 
+#: Up to this many nodes the layout sums every pair's repulsion; above, it is read off a grid.
+EXACT_LAYOUT_NODES = 2000
+
+
 def _spring(a: sp.csr_matrix, seed: int, iterations: int = 100) -> np.ndarray:
-    """Fruchterman-Reingold force-directed layout, vectorised over node pairs (O(n^2) memory)."""
+    """Fruchterman-Reingold force-directed layout in the unit square, then centred and scaled.
+
+    Repulsion between every pair of nodes up to :data:`EXACT_LAYOUT_NODES` (O(n^2) memory);
+    above, the particle-mesh approximation of :func:`_mesh_repulsion` (O(n + grid log grid)).
+    """
     n = a.shape[0]
     if n <= 1:
         return np.zeros((n, 2))
     rng = np.random.default_rng(seed)
-    x, y = (rng.random(n).astype(np.float32) for _ in range(2))
+    exact = n <= EXACT_LAYOUT_NODES
+    dtype = np.float32 if exact else np.float64
+    x, y = (rng.random(n).astype(dtype) for _ in range(2))
     coo = sp.triu(a, k=1).tocoo()
     i, j = coo.row, coo.col
-    k2 = np.float32(1.0 / n)
+    k2 = dtype(1.0 / n)
     t = 0.1
     dt = t / (iterations + 1)
     for _ in range(iterations):
-        dx = x[:, None] - x[None, :]
-        dy = y[:, None] - y[None, :]
-        rep = dx * dx
-        rep += dy * dy
-        np.maximum(rep, 1e-4, out=rep)
-        np.divide(k2, rep, out=rep)  # repulsion k^2 / d, times the unit vector (dx, dy) / d
-        fx, fy = (dx * rep).sum(axis=1), (dy * rep).sum(axis=1)
+        fx, fy = _pair_repulsion(x, y, k2) if exact else _mesh_repulsion(x, y, k2)
         ex, ey = x[i] - x[j], y[i] - y[j]  # attraction d^2 / k along each edge
-        pull = np.sqrt(ex * ex + ey * ey) * np.float32(np.sqrt(n))
+        pull = np.sqrt(ex * ex + ey * ey) * dtype(np.sqrt(n))
         ax_, ay_ = ex * pull, ey * pull
         fx -= np.bincount(i, weights=ax_, minlength=n) - np.bincount(j, weights=ax_, minlength=n)
         fy -= np.bincount(i, weights=ay_, minlength=n) - np.bincount(j, weights=ay_, minlength=n)
         length = np.maximum(np.sqrt(fx * fx + fy * fy), 1e-2)
-        x += (fx * (t / length)).astype(np.float32)
-        y += (fy * (t / length)).astype(np.float32)
+        x += (fx * (t / length)).astype(dtype)
+        y += (fy * (t / length)).astype(dtype)
         t -= dt
     pos = np.stack([x, y], axis=1).astype(np.float64)
-    pos -= np.median(pos, axis=0)
-    scale = max(
-        float(np.quantile(np.abs(pos), 0.99)), 1e-9
-    )  # isolated nodes drift far: clip them in
-    return np.clip(pos / scale, -1.05, 1.05)
+    linked = np.diff(a.indptr) > 0  # isolated nodes drift far: scale by the others, clip them in
+    ref = pos[linked] if linked.sum() > 1 else pos
+    pos -= np.median(ref, axis=0)
+    scale = max(float(np.quantile(np.abs(pos[linked] if linked.sum() > 1 else pos), 0.99)), 1e-9)
+    pos /= scale
+    radius = np.maximum(np.hypot(pos[:, 0], pos[:, 1]), 1.0)
+    pos = np.where(radius[:, None] > 1.05, pos * (1.05 / radius)[:, None], pos)
+    alone = np.flatnonzero(~linked)
+    if linked.any() and len(alone) > 0.01 * n:  # many edgeless nodes: a ring around the rest
+        angle = 2 * np.pi * np.arange(len(alone)) / len(alone)
+        pos[alone] = 1.15 * np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    return pos
+
+
+def _pair_repulsion(x: np.ndarray, y: np.ndarray, k2) -> tuple[np.ndarray, np.ndarray]:
+    """Repulsion ``k^2 / d`` along each pair's unit vector, summed exactly over all pairs."""
+    dx = x[:, None] - x[None, :]
+    dy = y[:, None] - y[None, :]
+    rep = dx * dx
+    rep += dy * dy
+    np.maximum(rep, 1e-4, out=rep)
+    np.divide(k2, rep, out=rep)
+    return (dx * rep).sum(axis=1), (dy * rep).sum(axis=1)
+
+
+def _mesh_repulsion(
+    x: np.ndarray, y: np.ndarray, k2: float, grid: int = 128
+) -> tuple[np.ndarray, np.ndarray]:
+    """The same repulsion read off a grid (particle-mesh): each node is spread over its four
+    nearest cell centres, the cell masses are convolved (by FFT, zero-padded) with the field of
+    one node, ``r / |r|^2``, and the field is read back at each node the same way. Exact down to
+    about 1/128 of the layout's width."""
+    lo_x, lo_y = x.min(), y.min()
+    h = max(x.max() - lo_x, y.max() - lo_y, 1e-9) * 1.0001 / (grid - 1)
+    gx, gy = (x - lo_x) / h, (y - lo_y) / h
+    cx, cy = np.minimum(gx.astype(np.int64), grid - 2), np.minimum(gy.astype(np.int64), grid - 2)
+    wx, wy = gx - cx, gy - cy
+    size = 2 * grid
+    corners = [
+        (0, 0, (1 - wx) * (1 - wy)),
+        (1, 0, wx * (1 - wy)),
+        (0, 1, (1 - wx) * wy),
+        (1, 1, wx * wy),
+    ]
+    rho = np.zeros(size * size)
+    for ox, oy, wt in corners:
+        rho += np.bincount((cx + ox) * size + cy + oy, weights=wt, minlength=size * size)
+    rho = rho.reshape(size, size)
+    u = np.arange(-grid, grid) * h
+    ux, uy = np.meshgrid(u, u, indexing="ij")
+    d2 = ux * ux + uy * uy
+    d2[grid, grid] = np.inf  # a cell does not push itself
+    r = np.fft.rfft2(rho)
+    field_x = np.fft.irfft2(r * np.fft.rfft2(np.fft.ifftshift(ux / d2)), s=rho.shape)
+    field_y = np.fft.irfft2(r * np.fft.rfft2(np.fft.ifftshift(uy / d2)), s=rho.shape)
+    fx, fy = np.zeros_like(x), np.zeros_like(y)
+    for ox, oy, wt in corners:
+        fx += wt * field_x[cx + ox, cy + oy]
+        fy += wt * field_y[cx + ox, cy + oy]
+    return k2 * fx, k2 * fy
 
 
 def node_positions(g: Graph, seed: int = 0, nodes: np.ndarray | None = None) -> np.ndarray:
