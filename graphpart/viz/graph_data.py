@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..homogeneous import HomogeneousGraph
+from ..index import expand_ranges
 from ..lookup import NodeTable, node_table
 from ..structure import quotient_graph
 from ._style import part_colors
@@ -24,6 +25,7 @@ __all__ = [
     "GraphData",
     "graph_data",
     "quotient_data",
+    "neighbourhood_data",
     "too_big",
     "node_keys",
     "MAX_NODES",
@@ -80,85 +82,177 @@ def _copies_text(table: NodeTable, nodes: np.ndarray) -> list[str]:
     return out
 
 
-def graph_data(p, part: int | None = None, table: NodeTable | None = None) -> GraphData:
+def graph_data(
+    p, part: int | None = None, table: NodeTable | None = None, *, hops: int | None = None
+) -> GraphData:
     """The whole graph (``part=None``) or partition ``part``'s local graph (its inner nodes and
-    HALO copies, with the edges it stores), ready for a view.
+    HALO copies up to ``hops``, default all it stores, with the edges it stores), for a view.
 
     Examples
     --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
-    >>> p = gp.partition(load_karate_club(), 2, num_hops=1, seed=0)
+    >>> p = gp.partition(load_karate_club(), 2, num_hops=2, seed=0)
     >>> d = graph_data(p)
     >>> len(d.nodes), len(d.edges), sorted(d.palette)
     (34, 78, ['part 0', 'part 1'])
     >>> card = d.nodes["0"]
     >>> card["owner"] == f"part {int(p.node_part[0])}", card["original id"], card["kind"]
     (True, 0, 'inner')
+    >>> card["label"].startswith("node 0 | part ")
+    True
     >>> local = graph_data(p, part=0)
     >>> sorted({n["kind"] for n in local.nodes.values()})
+    ['HALO (hop 1)', 'HALO (hop 2)', 'inner']
+    >>> sorted({n["kind"] for n in graph_data(p, part=0, hops=1).nodes.values()})
     ['HALO (hop 1)', 'inner']
     """
     if part is None and too_big(p.graph.num_nodes(), p.graph.num_edges()):
         return quotient_data(p)
-    if part is not None:
-        v = p.view(part)
-        if too_big(len(v.nodes), len(v.src)):
-            raise GraphpartError(
-                f"partition {part} holds {len(v.nodes):,} nodes and {len(v.src):,} edges; a "
-                f"view draws at most {MAX_NODES:,} nodes and {MAX_EDGES:,} edges (use more "
-                "partitions, or the whole graph's quotient view)"
-            )
     table = table or node_table(p)
-    keys = np.asarray(node_keys(p, table), dtype=object)
-    pos = node_positions(p.graph)
     h = HomogeneousGraph.of(p.graph)  # with edges (a Partitioning keeps only the offsets)
     src, dst = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)
-    n = len(keys)
-    colors = [_hex(c) for c in part_colors(p.num_parts)]
-    palette = {f"part {q}": colors[q] for q in range(p.num_parts)}
-    degree = np.bincount(src, minlength=n) + np.bincount(dst, minlength=n)
+    n = h.num_nodes
     if part is None:
-        nodes = np.arange(n)
-        hop = np.zeros(n, dtype=np.int64)
+        nodes, hop = np.arange(n), np.zeros(n, dtype=np.int64)
         title = f"{n:,} nodes in {p.num_parts} partitions"
     else:
         v = p.view(part)
         new2old = np.asarray(p.shuffle.new2old_nid, dtype=np.int64)
-        nodes = new2old[np.asarray(v.nodes, dtype=np.int64)]
         hop = np.asarray(v.hop, dtype=np.int64)
-        halo = len(nodes) - v.num_inner_nodes
-        title = f"partition {part}: {v.num_inner_nodes:,} inner + {halo:,} HALO"
+        keep = hop <= (p.num_hops if hops is None else hops)
+        if too_big(int(keep.sum()), len(v.src)):
+            raise GraphpartError(
+                f"partition {part} holds {int(keep.sum()):,} nodes and {len(v.src):,} edges; a "
+                f"view draws at most {MAX_NODES:,} nodes and {MAX_EDGES:,} edges (use more "
+                "partitions, the whole graph's quotient view, or a node's neighbourhood)"
+            )
+        nodes = new2old[np.asarray(v.nodes, dtype=np.int64)]
+        ls, ld = np.asarray(v.src, dtype=np.int64), np.asarray(v.dst, dtype=np.int64)
+        stored = keep[ls] & keep[ld]
+        src, dst = nodes[ls[stored]], nodes[ld[stored]]
+        nodes, hop = nodes[keep], hop[keep]
+        shown = "" if hops is None else f" within {hops} hop{'s' if hops != 1 else ''}"
+        title = (
+            f"partition {part}: {v.num_inner_nodes:,} inner + "
+            f"{len(nodes) - v.num_inner_nodes:,} HALO{shown}"
+        )
+    data = _assemble(p, table, nodes, hop, src, dst, title)
+    if part is not None:
+        for i, a in enumerate(data.nodes.values()):
+            a["local id here"] = i
+    return data
+
+
+def neighbourhood_data(
+    p, node: int, hops: int = 2, table: NodeTable | None = None, max_nodes: int = 2000
+) -> GraphData:
+    """The nodes within ``hops`` of ``node`` (original homogeneous id) in the whole graph,
+    breadth first and at most ``max_nodes`` of them, coloured by owner, for graphs too big to
+    draw whole. ``node`` is marked ``kind="chosen"``.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> p = gp.partition(load_karate_club(), 2, seed=0)
+    >>> d = neighbourhood_data(p, 0, hops=1)
+    >>> len(d.nodes), d.nodes["0"]["kind"], d.title
+    (17, 'chosen', 'node 0 and 16 nodes within 1 hop')
+    """
+    n = p.graph.num_nodes()
+    node = int(node)
+    if not 0 <= node < n:
+        raise GraphpartError(f"node must be a homogeneous id in [0, {n}), got {node}")
+    table = table or node_table(p)
+    h = HomogeneousGraph.of(p.graph)
+    src, dst = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)
+    both_s = np.concatenate([src, dst])
+    both_d = np.concatenate([dst, src])
+    order = np.argsort(both_s, kind="stable")
+    ptr = np.searchsorted(both_s[order], np.arange(n + 1))
+    nbr = both_d[order]
+    dist = np.full(n, -1, dtype=np.int64)
+    dist[node] = 0
+    frontier, taken = np.array([node]), 1
+    for d in range(1, hops + 1):
+        if not len(frontier) or taken >= max_nodes:
+            break
+        reach = np.unique(nbr[expand_ranges(ptr, frontier)])
+        reach = reach[dist[reach] < 0][: max_nodes - taken]
+        dist[reach] = d
+        frontier, taken = reach, taken + len(reach)
+    nodes = np.flatnonzero(dist >= 0)
+    inside = dist >= 0
+    keep = inside[src] & inside[dst]
+    plural = "s" if hops != 1 else ""
+    title = f"node {node} and {len(nodes) - 1:,} nodes within {hops} hop{plural}"
+    hop = np.zeros(len(nodes), dtype=np.int64)
+    data = _assemble(p, table, nodes, hop, src[keep], dst[keep], title)
+    keys = node_keys(p, table)
+    data.nodes[keys[node]]["kind"] = "chosen"
+    return data
+
+
+def _assemble(p, table: NodeTable, nodes, hop, src, dst, title: str) -> GraphData:
+    """The view data of ``nodes`` (original homogeneous ids) and the edges ``src -> dst`` among
+    them: every node's hover facts and card label, owner colours, cut edges."""
+    keys = np.asarray(node_keys(p, table), dtype=object)
+    n = len(keys)
+    pos = node_positions(p.graph)
+    colors = [_hex(c) for c in part_colors(p.num_parts)]
+    palette = {f"part {q}": colors[q] for q in range(p.num_parts)}
+    h = HomogeneousGraph.of(p.graph)
+    degree = np.bincount(h.src, minlength=n) + np.bincount(h.dst, minlength=n)
     owner = table.owner[nodes]
     copies = _copies_text(table, nodes)
     kinds = np.where(hop > 0, "HALO (hop " + hop.astype(str).astype(object) + ")", "inner")
+    hetero = len(table.ntypes) > 1
     attrs = {
         "x": pos[nodes, 0].tolist(),
         "y": pos[nodes, 1].tolist(),
         "owner": [f"part {q}" for q in owner.tolist()],
         "kind": kinds.tolist(),
-        "original id": nodes.tolist() if len(table.ntypes) == 1 else table.orig_id[nodes].tolist(),
+        "original id": (table.orig_id[nodes] if hetero else nodes).tolist(),
         "new id": table.shuffled_id[nodes].tolist(),
         "local id in owner": table.local_id[nodes].tolist(),
         "HALO copies": copies,
         "degree": degree[nodes].tolist(),
     }
-    if len(table.ntypes) > 1:
+    if hetero:
         attrs["type"] = np.asarray(table.ntypes, dtype=object)[table.ntype[nodes]].tolist()
         attrs["homogeneous id"] = nodes.tolist()
         attrs["new type-wise id"] = table.shuffled_typed_id[nodes].tolist()
-    if part is not None:
-        attrs["local id here"] = list(range(len(nodes)))
+    splits = []
     for split in ("train_mask", "val_mask", "test_mask"):
         mask = _mask(p, split)
         if mask is not None:
-            attrs[split.removesuffix("_mask")] = mask[nodes].tolist()
+            name = split.removesuffix("_mask")
+            attrs[name] = mask[nodes].tolist()
+            splits.append(np.where(mask[nodes], f" | {name}", ""))
+    attrs["label"] = _labels(keys[nodes], attrs, copies, splits, hetero)
     names = list(attrs)
     node_out = {
         k: dict(zip(names, values)) for k, values in zip(keys[nodes].tolist(), zip(*attrs.values()))
     }
-    edges = _edges(p, part, src, dst, keys, table)
-    return GraphData(node_out, edges, palette, title)
+    return GraphData(node_out, _edges(src, dst, keys, table), palette, title)
+
+
+def _labels(keys, attrs: dict, copies: list[str], splits: list, hetero: bool) -> list[str]:
+    """The one-line card sigma shows on hover: ids, owner, local id, copies, degree, split."""
+    s = lambda values: np.asarray(values).astype(str).astype(object)  # noqa: E731
+    out = "node " + keys.astype(object)
+    if hetero:
+        out = out + " (homogeneous " + s(attrs["homogeneous id"]) + ")"
+    out = out + " | " + np.asarray(attrs["owner"], dtype=object)
+    out = out + " (local " + s(attrs["local id in owner"]) + ") | new id " + s(attrs["new id"])
+    if hetero:
+        out = out + " (type-wise " + s(attrs["new type-wise id"]) + ")"
+    out = out + " | HALO copies: " + np.asarray(copies, dtype=object)
+    out = out + " | degree " + s(attrs["degree"])
+    for flag in splits:
+        out = out + flag.astype(object)
+    return out.tolist()
 
 
 def too_big(num_nodes: int, num_edges: int) -> bool:
@@ -212,16 +306,12 @@ def _mask(p, name: str) -> np.ndarray | None:
     return np.concatenate([np.asarray(x, dtype=bool) for x in parts])
 
 
-def _edges(p, part, src, dst, keys, table) -> list[tuple[str, str, dict]]:
-    if part is not None:
-        v = p.view(part)
-        new2old = np.asarray(p.shuffle.new2old_nid, dtype=np.int64)
-        ls, ld = np.asarray(v.src, dtype=np.int64), np.asarray(v.dst, dtype=np.int64)
-        nodes = new2old[np.asarray(v.nodes, dtype=np.int64)]
-        src, dst = nodes[ls], nodes[ld]
+def _edges(src, dst, keys, table) -> list[tuple[str, str, dict]]:
+    """Each undirected pair once, red when its ends have different owners."""
+    m = max(len(keys), 1)
     lo, hi = np.minimum(src, dst), np.maximum(src, dst)
-    pair = np.unique(lo * max(len(keys), 1) + hi)  # both directions drawn once
-    lo, hi = pair // max(len(keys), 1), pair % max(len(keys), 1)
+    pair = np.unique(lo * m + hi)
+    lo, hi = pair // m, pair % m
     cut = table.owner[lo] != table.owner[hi]
     return [
         (a, b, {"cut": bool(c), "color": CUT_COLOR if c else "#c7c7c7"})

@@ -5,10 +5,10 @@ from __future__ import annotations
 from ..graph import Graph
 from ..metrics import headline, metric_deltas
 from ..sweep import Setting, balance_sources
-from ..viz import DRAW_MODES, draw_partition, plot_balance
-from ..viz.drawing import DEFAULT_MAX_NODES
+from ..viz import plot_balance
 from ._common import html_table, image, render, status_widgets
 from ._task import Task
+from .graph_view import PartitionGraph
 
 __all__ = ["PartitionExplorer"]
 
@@ -17,16 +17,16 @@ class PartitionExplorer:
     """Controls for method, parts, ``balance_ntypes`` source, ``balance_edges``, hops and seed.
 
     Every change re-partitions the graph in a background thread (the newest
-    change wins) and redraws the partition, the balance plot and the metrics
-    table. The first partitioning happens when the explorer is created.
+    change wins) and redraws the WebGL views (the whole graph coloured by owner; one chosen
+    partition with its HALO up to ``num_hops``), the balance plot and the metrics table; the
+    status names what changed and a history table keeps the last settings. Hover a node for
+    its ids, click it for its card. The first partitioning happens when the explorer is created.
 
     Parameters
     ----------
     graph : Graph
     num_parts, method, balance, balance_edges, num_hops, seed
         Initial control values (see :class:`graphpart.sweep.Setting`).
-    max_nodes : int
-        Draw every node up to this many nodes, else the quotient graph.
     threaded : bool
         ``False`` recomputes in the caller's thread (scripts, tests).
 
@@ -58,13 +58,11 @@ class PartitionExplorer:
         balance_edges: bool = False,
         num_hops: int = 1,
         seed: int = 0,
-        max_nodes: int = DEFAULT_MAX_NODES,
         threaded: bool = True,
     ) -> None:
         import ipywidgets as w
 
         self.graph = graph
-        self.max_nodes = max_nodes
         self.partitioning = None
         self.setting: Setting | None = None
         style = {"description_width": "110px"}
@@ -116,16 +114,13 @@ class PartitionExplorer:
                 style=style,
                 layout=lay,
             ),
-            "view": w.Dropdown(
-                options=list(DRAW_MODES),
-                value="auto",
-                description="drawing",
-                style=style,
-                layout=lay,
-            ),
         }
+        self.halo_part = w.Dropdown(options=[0], value=0, description="partition", style=style)
+        self.halo_part.add_class("graphpart-halo-part")
         self.status, self.progress = status_widgets()
-        self.drawing = image("graphpart-drawing")
+        self.graph_view = None  # PartitionGraph of the whole graph, once partitioned
+        self.halo_view = None  # PartitionGraph of partition halo_part.value
+        self._graph_box, self._halo_box = w.VBox(), w.VBox()
         self.balance_plot = image("graphpart-balance")
         self.table = w.HTML()
         self.table.add_class("graphpart-metrics")
@@ -139,9 +134,12 @@ class PartitionExplorer:
             [*self.controls.values(), self.progress, self.status, self.history],
             layout=w.Layout(width="290px", flex="0 0 290px"),
         )
-        tabs = w.Tab(children=[self.drawing, self.balance_plot, self.table])
-        for i, title in enumerate(["partition", "balance", "metrics"]):
+        self.halo_part.observe(self._on_halo_part, names="value")
+        halo_tab = w.VBox([self.halo_part, self._halo_box])
+        tabs = w.Tab(children=[self._graph_box, halo_tab, self.balance_plot, self.table])
+        for i, title in enumerate(["graph", "HALO", "balance", "metrics"]):
             tabs.set_title(i, title)
+        tabs.layout = w.Layout(flex="1 1 auto", min_width="0")
         self.widget = w.HBox([left, tabs], layout=w.Layout(align_items="flex-start"))
         self.widget.add_class("graphpart-explorer")
         self.task.start(self._recompute, 3, sync=True)
@@ -162,27 +160,39 @@ class PartitionExplorer:
 
     def _recompute(self, report) -> None:
         setting = self._current_setting()
-        mode = self.controls["view"].value
         report(0, f"partitioning ({setting.label})...")
         p = setting.run(self.graph)
-        report(1, "measuring and drawing...")
-        drawing = render(
-            lambda ax: draw_partition(
-                p, ax=ax, mode=mode, max_nodes=self.max_nodes, seed=setting.seed
-            ),
-            (8.5, 6.2),
-        )
+        report(1, "drawing...")
+        graph_view = PartitionGraph(p)
+        part = min(self.halo_part.value, p.num_parts - 1)
+        halo_view = PartitionGraph(p, part, table=graph_view.table)
         report(2, "balance plot...")
         balance = render(lambda ax: plot_balance(p, ax=ax), (8.5, 4.2))
         table = html_table(p.report())
         report(3, "showing...")
         before = self.partitioning.metrics if self.partitioning is not None else None
         self.partitioning, self.setting = p, setting
-        self.drawing.value, self.balance_plot.value, self.table.value = drawing, balance, table
+        self.graph_view, self.halo_view = graph_view, halo_view
+        self._graph_box.children = [graph_view]
+        self._halo_box.children = [halo_view]
+        with self.halo_part.hold_trait_notifications():
+            self._showing_part = part
+            self.halo_part.options = list(range(p.num_parts))
+            self.halo_part.value = part
+        self.balance_plot.value, self.table.value = balance, table
         figures = headline(p.metrics)
         self.past = [(setting.label, figures), *self.past][:HISTORY]
         self.history.value = _history_table(self.past)
         return "; ".join(metric_deltas(before, p.metrics))
+
+    def _on_halo_part(self, change) -> None:
+        """Another partition chosen for the HALO tab: draw it (no new partitioning)."""
+        p, part = self.partitioning, change["new"]
+        if p is None or part is None or part == getattr(self, "_showing_part", None):
+            return
+        self._showing_part = part
+        self.halo_view = PartitionGraph(p, part, table=self.graph_view.table)
+        self._halo_box.children = [self.halo_view]
 
     def wait(self, timeout: float | None = 60.0) -> None:
         """Block until the latest change has been drawn (the status then names what changed:

@@ -14,43 +14,79 @@ from __future__ import annotations
 import html
 
 import ipywidgets as w
+import numpy as np
 
+from ..errors import GraphpartError
 from ..lookup import NodeLocation, NodeTable, node_table
-from ..viz.graph_data import HALO_BORDER, GraphData, graph_data
+from ..viz.graph_data import HALO_BORDER, GraphData, graph_data, neighbourhood_data
 
-__all__ = ["PartitionGraph", "PartitionViews", "location_card"]
+__all__ = ["PartitionGraph", "PartitionViews", "location_card", "frame_of", "FRAME"]
 
 
-def _sigma_args(data: GraphData, sync_key: str | None, height: int, panel: bool):
-    """The networkx graph and the ``Sigma`` arguments of one view."""
+def _sigma_args(
+    data: GraphData, sync_key: str | None, height: int, panel: bool, frame=None
+) -> tuple:
+    """The networkx graph and the ``Sigma`` arguments of one view.
+
+    ``frame`` (``(xmin, ymin, xmax, ymax)``) adds two size-0 nodes at its corners: sigma fits
+    its camera to the nodes' extent, so views given the same frame share one coordinate system
+    and their linked cameras line up.
+    """
     import networkx as nx
 
     g = nx.Graph()
-    g.add_nodes_from(
-        (k, {n: v for n, v in a.items() if n not in ("x", "y")}) for k, a in data.nodes.items()
-    )
+    top = max((a["degree"] for a in data.nodes.values()), default=1) or 1
+    for k, a in data.nodes.items():
+        halo = a["kind"].startswith("HALO")
+        g.add_node(
+            k,
+            **{n: v for n, v in a.items() if n not in ("x", "y")},
+            border=HALO_BORDER if halo else data.palette[a["owner"]],
+            **{"border size": 3 if halo else 0, "size": 3 + 9 * (a["degree"] / top) ** 0.5},
+        )
     g.add_edges_from(data.edges)
-    halo = {k: a["kind"].startswith("HALO") for k, a in data.nodes.items()}
-    for k in g.nodes:
-        g.nodes[k]["border"] = HALO_BORDER if halo[k] else data.palette[g.nodes[k]["owner"]]
-        g.nodes[k]["border size"] = 3 if halo[k] else 0
+    layout = {k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()}
+    if frame is not None:
+        first = next(iter(data.palette))
+        for i, (x, y) in enumerate((frame[:2], frame[2:])):
+            key = f"{FRAME}{i}"
+            g.add_node(key, owner=first, size=0, border=HALO_BORDER, label="", degree=0)
+            g.nodes[key]["border size"] = 0
+            layout[key] = {"x": float(x), "y": float(y)}
     kwargs = dict(
-        layout={k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()},
-        name=data.title,
+        layout=layout,
         height=height,
         node_color="owner",
         node_color_palette=data.palette,
         raw_node_border_color="border",
         raw_node_border_size="border size",
-        node_size="degree",
+        raw_node_size="size",
         raw_edge_color="color",
         # camera only: sigma's own selection sync throws in a view that lacks the node, so
         # selection is passed on in Python, to the views that hold a copy
         sync_key=sync_key,
         sync_targets=["camera"],
         hide_info_panel=not panel,
+        # the label is the node's one-line card: drawn on hover (and for the selection) only
+        label_rendered_size_threshold=10_000,
     )
     return g, kwargs
+
+
+#: Key prefix of the invisible corner nodes that give linked views one frame.
+FRAME = "graphpart-frame-"
+
+
+def frame_of(p) -> tuple[float, float, float, float]:
+    """The extent of the whole graph's layout (every view of ``p`` lies inside it): views given
+    it as ``frame`` share one coordinate system, so their linked cameras line up."""
+    from ..viz.layout import node_positions
+
+    pos = node_positions(p.graph)
+    if not len(pos):
+        return 0.0, 0.0, 1.0, 1.0
+    (x0, y0), (x1, y1) = pos.min(axis=0), pos.max(axis=0)
+    return float(x0), float(y0), float(x1), float(y1)
 
 
 def location_card(loc: NodeLocation | None) -> str:
@@ -106,11 +142,15 @@ def _keys(data: GraphData) -> dict[str, int]:
 
 
 class PartitionGraph(w.VBox):
-    """The whole graph (``part=None``) or partition ``part``'s local graph, drawn in WebGL.
+    """The whole graph (``part=None``), partition ``part``'s local graph (HALO copies up to
+    ``hops``) or the neighbourhood of ``node`` (``hops`` hops), drawn in WebGL.
 
-    Hover shows a node's card (original, new and type-wise ids, owner and local id, HALO
-    copies, degree, split); clicking selects it (:attr:`selected`, :attr:`location`) and the
-    card below the view follows; setting :attr:`selected` from Python selects it in the view.
+    Hovering a node shows its card (original, new and type-wise ids, owner and local id, HALO
+    copies, degree, split); clicking selects it (:attr:`selected`, :attr:`location`), highlights
+    its neighbours and edges, and the card below the view follows; setting :attr:`selected`
+    from Python selects it in the view. A graph above the drawing limits is drawn as its
+    quotient graph: clicking a partition opens it (its local graph, or the neighbourhood of its
+    best-connected node when that is too big too); "whole graph" goes back.
 
     Examples
     --------
@@ -120,6 +160,9 @@ class PartitionGraph(w.VBox):
     >>> view.selected = "0"
     >>> view.location.orig_id, "HALO copies" in view.card.value
     (0, True)
+    >>> view.show(node=0, hops=1)
+    >>> view.title
+    'node 0 and 16 nodes within 1 hop'
     """
 
     def __init__(
@@ -127,30 +170,83 @@ class PartitionGraph(w.VBox):
         p,
         part: int | None = None,
         *,
+        hops: int | None = None,
+        node: int | None = None,
         table: NodeTable | None = None,
         sync_key: str | None = None,
         height: int = 460,
         panel: bool = True,
+        frame: tuple[float, float, float, float] | None = None,
     ) -> None:
-        table = table or node_table(p)
-        data = graph_data(p, part, table)
-        self._graph, self._kwargs = _sigma_args(data, sync_key, height, panel)
-        self._selection = _Selection(p, table, _keys(data))
+        self.p = p
+        self.table = table or node_table(p)
+        self._opts = (sync_key, height, panel, frame)
+        self._selection = _Selection(p, self.table, {})
         self.card = self._selection.card
+        self.caption = w.HTML()
+        self.caption.add_class("graphpart-view-title")
+        self.back = w.Button(description="whole graph", layout=w.Layout(width="auto"))
+        self.back.on_click(lambda _: self.show())
         self._listeners: list = []
-        self.sigma = self._new_sigma(None, None)
-        super().__init__([self.sigma, self.card], layout=w.Layout(width="100%"))
+        super().__init__(layout=w.Layout(width="100%"))
         self.add_class("graphpart-graph-view")
+        self.show(part, hops=hops, node=node)
+
+    def show(self, part: int | None = None, *, hops: int | None = None, node: int | None = None):
+        """Draw the whole graph, partition ``part`` (HALO up to ``hops``) or the ``hops``-hop
+        neighbourhood of ``node`` (an original homogeneous id) instead, camera reset."""
+        if node is not None:
+            data = neighbourhood_data(self.p, node, 2 if hops is None else hops, self.table)
+        else:
+            data = graph_data(self.p, part, self.table, hops=hops)
+        self.data = data
+        self.title = data.title
+        self._graph, self._kwargs = _sigma_args(data, *self._opts)
+        self._selection.keys = _keys(data)
+        self._selection.show(None)
+        self.sigma = self._new_sigma(None, None)
+        self.caption.value = f"<b>{html.escape(data.title)}</b>"
+        top = [self.caption] + ([self.back] if part is not None or node is not None else [])
+        self.children = [w.HBox(top), self.sigma, self.card]
 
     def _new_sigma(self, selected: str | None, camera: dict | None):
         from ipysigma import Sigma
 
         extra = {"camera_state": camera} if camera else {}
         sigma = Sigma(self._graph, selected_node=selected, **self._kwargs, **extra)
-        sigma.observe(lambda change: self._selection.show(change["new"]), "selected_node")
+        sigma.observe(self._on_select, "selected_node")
         for fn in self._listeners:
             sigma.observe(fn, "selected_node")
         return sigma
+
+    def on_select(self, callback) -> None:
+        """Call ``callback(key)`` whenever a node is selected (in the browser or from Python)."""
+        listener = lambda change: callback(change["new"])  # noqa: E731
+        self._listeners.append(listener)
+        self.sigma.observe(listener, "selected_node")
+
+    def _on_select(self, change) -> None:
+        key = change["new"]
+        attrs = self.data.nodes.get(key) if key is not None else None
+        if attrs is not None and attrs.get("kind") == "partition":  # a quotient graph's node
+            self._open(int(key.split()[-1]))
+        else:
+            self._selection.show(key)
+
+    def _open(self, part: int) -> None:
+        try:
+            self.show(part)
+        except GraphpartError:  # too big to draw whole: its best-connected node's surroundings
+            v = self.p.view(part)
+            inner = self.p.shuffle.new2old_nid[v.nodes[: v.num_inner_nodes]]
+            deg = self._degrees()[inner]
+            self.show(node=int(inner[int(deg.argmax())]), hops=2)
+
+    def _degrees(self):
+        from ..homogeneous import HomogeneousGraph
+
+        h = HomogeneousGraph.of(self.p.graph)
+        return np.bincount(h.src, minlength=h.num_nodes) + np.bincount(h.dst, minlength=h.num_nodes)
 
     def redraw(self, selected: str | None) -> None:
         """Draw the view again with ``selected`` selected (and its neighbourhood highlighted),
@@ -159,7 +255,7 @@ class PartitionGraph(w.VBox):
             selected = None
         self.sigma = self._new_sigma(selected, dict(self.sigma.camera_state))
         self._selection.show(selected)
-        self.children = [self.sigma, self.card]
+        self.children = [self.children[0], self.sigma, self.card]
 
     @property
     def selected(self) -> str | None:
@@ -177,6 +273,11 @@ class PartitionGraph(w.VBox):
         """Every id of the selected node (:func:`graphpart.lookup.locate_node`)."""
         return self._selection.location
 
+    @property
+    def keys(self) -> dict[str, int]:
+        """The key of every node drawn -> its original homogeneous id."""
+        return self._selection.keys
+
 
 class PartitionViews(w.VBox):
     """One view per partition (its inner nodes and HALO copies), side by side and linked:
@@ -191,26 +292,38 @@ class PartitionViews(w.VBox):
     (2, True)
     """
 
-    def __init__(self, p, *, height: int = 380) -> None:
+    def __init__(
+        self,
+        p,
+        *,
+        hops: int | None = None,
+        parts: list[int] | None = None,
+        height: int = 380,
+    ) -> None:
         import uuid
 
         table = node_table(p)
         key = f"graphpart-{uuid.uuid4().hex[:8]}"
+        self.parts = list(range(p.num_parts)) if parts is None else [int(q) for q in parts]
+        frame = frame_of(p)
         self.views = [
-            PartitionGraph(p, q, table=table, sync_key=key, height=height, panel=False)
-            for q in range(p.num_parts)
+            PartitionGraph(
+                p, q, hops=hops, table=table, sync_key=key, height=height, panel=False, frame=frame
+            )
+            for q in self.parts
         ]
         self._selection = _Selection(p, table, {})
+        self._callbacks: list = []
         self.card = self._selection.card
         self.card.add_class("graphpart-views-selection")
         for q, v in enumerate(self.views):
-            self._selection.keys.update(v._selection.keys)
-            v._listeners.append(lambda change, q=q: self._select(q, change["new"]))
-            v.sigma.observe(v._listeners[-1], "selected_node")
+            self._selection.keys.update(v.keys)
+            v.on_select(lambda key, q=q: self._select(q, key))
         # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
         # another box they are drawn before that box has a width, and sigma refuses to draw
         self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
-        super().__init__([self._row, self.card])
+        titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
+        super().__init__([w.HBox(titles, layout=w.Layout(width="100%")), self._row, self.card])
         self.add_class("graphpart-partition-views")
 
     def _select(self, origin: int, key: str | None) -> None:
@@ -218,9 +331,16 @@ class PartitionViews(w.VBox):
         copy (drawn again, camera kept), clear the others, and show its card."""
         self._selection.show(key)
         for q, v in enumerate(self.views):
-            if q != origin and v.sigma.selected_node != (key if key in v._selection.keys else None):
+            if q != origin and v.sigma.selected_node != (key if key in v.keys else None):
                 v.redraw(key)
         self._row.children = [v.sigma for v in self.views]
+        for fn in self._callbacks:
+            fn(self._selection.location)
+
+    def on_select(self, callback) -> None:
+        """Call ``callback(location)`` (a :class:`~graphpart.lookup.NodeLocation`, or ``None``)
+        whenever a node is selected in any of the views."""
+        self._callbacks.append(callback)
 
     @property
     def location(self) -> NodeLocation | None:

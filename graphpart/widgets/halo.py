@@ -1,4 +1,5 @@
-"""``HaloInspector``: one partition's inner and HALO nodes, and every id of any node."""
+"""``HaloInspector``: a partition's inner and HALO nodes beside the partitions holding copies of a
+node, in linked WebGL views; every id of any node, looked up or clicked."""
 
 from __future__ import annotations
 
@@ -7,21 +8,27 @@ import html
 from ..errors import GraphpartError
 from ..lookup import ID_KINDS, locate_node
 from ..storage.reopen import as_partitioning
-from ..viz import draw_partition
-from ..viz.drawing import DEFAULT_MAX_NODES
-from ._common import image, render
+from ..viz.graph_data import node_keys
+from .graph_view import PartitionGraph, PartitionViews, location_card
 
-__all__ = ["HaloInspector"]
+__all__ = ["HaloInspector", "MAX_VIEWS"]
+
+#: Linked views side by side at most (each holds WebGL contexts; browsers allow a few dozen).
+MAX_VIEWS = 4
 
 
 class HaloInspector:
-    """Pick a partition and a hop count; look a node up by any of its ids.
+    """Pick a partition and a hop count; look a node up by any of its ids, or click it.
+
+    The views show the chosen partition (its inner nodes and its HALO copies up to ``hops``,
+    ringed) beside every partition that holds the node looked up (its owner and its HALO
+    copies), at most :data:`MAX_VIEWS` views, all partitions when there are that few. The node is
+    selected in each view that holds it; clicking another node selects it everywhere and its
+    ids replace the lookup table.
 
     Parameters
     ----------
-    partitioning : Partitioning
-    max_nodes : int
-        Larger graphs are drawn as a sampled neighbourhood around the looked-up node.
+    partitioning : Partitioning, or partitions on disk in any format graphpart reads
 
     Attributes
     ----------
@@ -43,11 +50,12 @@ class HaloInspector:
     33
     """
 
-    def __init__(self, partitioning, *, max_nodes: int = DEFAULT_MAX_NODES) -> None:
+    def __init__(self, partitioning) -> None:
         import ipywidgets as w
 
         p = self.partitioning = as_partitioning(partitioning)
-        self.max_nodes = max_nodes
+        self._keys = node_keys(p)
+        self.views: PartitionViews | None = None
         self.counts: dict = {}
         self.location = None
         style = {"description_width": "90px"}
@@ -94,7 +102,8 @@ class HaloInspector:
                 layout=lay,
             ),
         }
-        self.drawing = image("graphpart-halo-drawing")
+        self.drawing = w.VBox(layout=w.Layout(flex="1 1 auto", min_width="0"))
+        self.drawing.add_class("graphpart-halo-drawing")
         self.summary = w.HTML()
         self.summary.add_class("graphpart-halo-counts")
         self.lookup = w.HTML()
@@ -134,32 +143,11 @@ class HaloInspector:
             self.location = None
             self.lookup.value = f"<span style='color:#b00020'>{html.escape(str(e))}</span>"
             return
-        loc = self.location
-        halo = (
-            ", ".join(f"partition {q} (local {lid}, hop {h})" for q, lid, h in loc.halo)
-            or "nowhere"
-        )
-        rows = [
-            ("node type", loc.ntype),
-            ("original id (type-wise)", loc.orig_id),
-            ("original homogeneous id", loc.orig_homo_id),
-            ("shuffled id", loc.shuffled_id),
-            ("shuffled id (type-wise)", loc.shuffled_typed_id),
-            ("owner partition", loc.owner),
-            ("local id in owner", loc.local_id),
-            ("HALO copy in", halo),
-        ]
-        self.lookup.value = (
-            "<table style='font-size:12px'>"
-            + "".join(
-                "<tr><th "
-                f"style='text-align:left'>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
-                for k, v in rows
-            )
-            + "</table>"
-        )
+        self.lookup.value = location_card(self.location)
 
     def _view(self) -> None:
+        import ipywidgets as w
+
         p = self.partitioning
         part, hops = self.controls["part"].value, self.controls["hops"].value
         halo_by_hop = p.metrics.halo_by_hop[part] if p.num_hops else []
@@ -177,21 +165,34 @@ class HaloInspector:
             f"{self.counts['halo']:,} HALO nodes within {hops} hop(s)"
             + (f" ({by_hop})" if by_hop else "")
         )
-        node = self.location.orig_homo_id if self.location is not None else None
-        mode = "nodes" if len(p.node_part) <= self.max_nodes else "sample"
-        self.drawing.value = render(
-            lambda ax: draw_partition(
-                p,
-                ax=ax,
-                mode=mode,
-                max_nodes=self.max_nodes,
-                halo_of=part,
-                hops=hops,
-                highlight=node,
-                center=node,
-            ),
-            (8.5, 6.2),
-        )
+        shown = [part]
+        if self.location is not None:
+            holders = [self.location.owner, *(q for q, _, h in self.location.halo if h <= hops)]
+            shown += [q for q in holders if q not in shown]
+        if p.num_parts <= MAX_VIEWS:
+            shown = list(range(p.num_parts))
+        try:
+            self.views = PartitionViews(p, hops=hops, parts=shown[:MAX_VIEWS], height=360)
+        except GraphpartError as e:  # partitions too big to draw: the node's surroundings
+            node = self.location.orig_homo_id if self.location is not None else 0
+            self.views = None
+            near = PartitionGraph(p, node=node, hops=max(hops, 1), height=460)
+            near.on_select(lambda key: self._on_click(near.location))
+            note = w.HTML(f"<i>{html.escape(str(e))}; showing node {node}'s surroundings</i>")
+            self.drawing.children = [note, near]
+            return
+        self.views.on_select(self._on_click)
+        if self.location is not None:
+            key = self._keys[self.location.orig_homo_id]
+            holder = next((v for v in self.views.views if key in v.keys), None)
+            if holder is not None:
+                holder.selected = key
+        self.drawing.children = [self.views]
+
+    def _on_click(self, location) -> None:
+        """A node clicked in a view: its ids replace the lookup table."""
+        self.location = location
+        self.lookup.value = location_card(location)
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

@@ -96,3 +96,22 @@ def test_figures_and_halo_inspector_take_paths(peer):
     assert h.counts["inner"] == gp.load_partition(path, 1).book.metadata()[1]["num_nodes"]
     with pytest.raises(gp.GraphpartError, match="expected a Partitioning"):
         HaloInspector(42)
+
+
+def test_comparison_views_are_linked_by_camera_and_selection():
+    g = load_karate_club()
+    sources = {
+        "metis": gp.partition(g, 2, seed=0),
+        "random": gp.partition(g, 3, part_method="random", seed=0),
+        "PyG": peer_partitions("karate", "pyg"),
+        "DGL": peer_partitions("karate", "dgl"),  # DGL's files hold its shuffled ids only
+    }
+    cmp = PartitioningComparison(sources)
+    assert cmp.linked == [True, True, True, False]
+    linked = cmp.graphs[:3]
+    assert len({v.sigma.sync_key for v in linked}) == 1 and cmp.graphs[3].sigma.sync_key is None
+    assert all(v.sigma.layout == linked[0].sigma.layout for v in linked)
+    cmp.graphs[1].sigma.selected_node = "12"  # a click in the second view
+    for v, p in zip(linked, list(cmp.partitionings.values())[:3]):
+        assert v.selected == "12" and v.location.owner == int(p.node_part[12])
+    assert cmp.graphs[3].selected is None

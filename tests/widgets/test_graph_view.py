@@ -93,3 +93,76 @@ def test_a_graph_above_the_limit_is_drawn_as_its_quotient(karate3, monkeypatch):
         PartitionGraph(karate3, part=0)
     view.selected = "part 1"  # a partition has no node card
     assert view.location is None
+
+
+def test_clicking_a_partition_of_the_quotient_opens_it_and_back_returns(karate3, monkeypatch):
+    import graphpart.viz.graph_data as gd
+
+    monkeypatch.setattr(gd, "MAX_NODES", 33)
+    view = PartitionGraph(karate3)
+    assert view.data.nodes["part 1"]["kind"] == "partition"
+    view.sigma.selected_node = "part 1"  # what a click in the browser does
+    assert view.title.startswith("partition 1:") and view.back in view.children[0].children
+    v = karate3.view(1)
+    assert set(view.keys) == {str(int(i)) for i in karate3.shuffle.new2old_nid[v.nodes]}
+    view.back.click()
+    assert list(view.data.nodes) == ["part 0", "part 1", "part 2"]
+
+
+def test_a_partition_too_big_to_open_shows_its_best_connected_nodes_surroundings(
+    karate3, monkeypatch
+):
+    import graphpart.viz.graph_data as gd
+
+    monkeypatch.setattr(gd, "MAX_NODES", 5)
+    view = PartitionGraph(karate3)
+    view.sigma.selected_node = "part 2"
+    chosen = [k for k, a in view.data.nodes.items() if a["kind"] == "chosen"]
+    assert len(chosen) == 1 and int(karate3.node_part[int(chosen[0])]) == 2
+    import networkx as nx
+
+    g = nx.Graph(karate3.graph.to_networkx().to_undirected())
+    inner = [i for i in range(34) if int(karate3.node_part[i]) == 2]
+    assert int(chosen[0]) in [max(inner, key=g.degree)]
+
+
+def test_a_nodes_neighbourhood_is_every_node_within_k_hops(karate3):
+    import networkx as nx
+
+    from graphpart.viz.graph_data import neighbourhood_data
+
+    g = nx.Graph(karate3.graph.to_networkx().to_undirected())
+    for hops in (1, 2):
+        d = neighbourhood_data(karate3, 16, hops=hops)
+        near = nx.single_source_shortest_path_length(g, 16, cutoff=hops)
+        assert set(d.nodes) == {str(i) for i in near}
+        pairs = {frozenset((a, b)) for a, b, _ in d.edges}
+        assert pairs == {frozenset((str(a), str(b))) for a, b in g.subgraph(near).edges}
+    capped = neighbourhood_data(karate3, 0, hops=3, max_nodes=10)
+    assert len(capped.nodes) == 10 and capped.nodes["0"]["kind"] == "chosen"
+    with pytest.raises(gp.GraphpartError, match="homogeneous id"):
+        neighbourhood_data(karate3, 34)
+
+
+def test_the_hover_card_label_carries_every_id(hetero):
+    t = hetero.graph.ntypes[-1]
+    view = PartitionGraph(hetero)
+    loc = locate_node(hetero, 2, "typed", ntype=t)
+    label = view.data.nodes[f"{t}:2"]["label"]
+    assert label.startswith(f"node {t}:2 (homogeneous {loc.orig_homo_id}) | part {loc.owner}")
+    assert f"(local {loc.local_id})" in label and f"new id {loc.shuffled_id}" in label
+    copies = "; ".join(f"part {q}: local {lid}, hop {h}" for q, lid, h in loc.halo) or "none"
+    assert f"HALO copies: {copies}" in label
+
+
+def test_linked_views_share_one_frame_so_their_cameras_line_up(karate3):
+    from graphpart.viz.layout import node_positions
+
+    views = PartitionViews(karate3)
+    pos = node_positions(karate3.graph)
+    for v in views.views:
+        layout = v.sigma.layout
+        xs = [p["x"] for p in layout.values()]
+        ys = [p["y"] for p in layout.values()]
+        assert (min(xs), max(xs)) == (pos[:, 0].min(), pos[:, 0].max())
+        assert (min(ys), max(ys)) == (pos[:, 1].min(), pos[:, 1].max())

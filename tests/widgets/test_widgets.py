@@ -12,6 +12,7 @@ import pytest  # noqa: E402
 import graphpart as gp  # noqa: E402
 from graphpart.datasets import load_davis_southern_women, load_karate_club  # noqa: E402
 from graphpart.widgets import BalancePlayground, HaloInspector, PartitionExplorer  # noqa: E402
+from graphpart.widgets.graph_view import FRAME  # noqa: E402
 
 from ..graphs import masked_sbm  # noqa: E402
 
@@ -21,11 +22,18 @@ def explorer():
     return PartitionExplorer(masked_sbm(), num_parts=2, threaded=False)
 
 
+def _owners(view) -> dict:
+    return {n["key"]: n["attributes"]["owner"] for n in view.sigma.data["nodes"]}
+
+
 def test_explorer_partitions_on_creation(explorer):
-    assert explorer.partitioning.num_parts == 2
-    assert (
-        explorer.drawing.value[:4] == b"\x89PNG" and explorer.balance_plot.value[:4] == b"\x89PNG"
-    )
+    p = explorer.partitioning
+    assert p.num_parts == 2 and explorer.balance_plot.value[:4] == b"\x89PNG"
+    assert _owners(explorer.graph_view) == {
+        str(i): f"part {int(q)}" for i, q in enumerate(p.node_part)
+    }
+    v = p.view(0)
+    assert len(explorer.halo_view.sigma.data["nodes"]) == len(v.nodes)
     assert "edge cut" in explorer.table.value and "Ready" in explorer.status.value
 
 
@@ -45,20 +53,31 @@ def test_explorer_partitions_on_creation(explorer):
     ],
 )
 def test_each_control_repartitions(explorer, control, value, check):
-    before = explorer.drawing.value, explorer.table.value
+    before = _owners(explorer.graph_view), explorer.halo_view.sigma.data
     explorer.controls[control].value = value
     assert check(explorer.partitioning)
     assert getattr(explorer.setting, control) == value
-    if control == "num_hops":  # HALO shows in the metrics, not in the drawing
-        assert explorer.table.value != before[1]
-    elif control != "balance_edges":  # balance_edges can leave the drawing unchanged on this graph
-        assert explorer.drawing.value != before[0]
+    if control == "num_hops":  # the whole graph's owners stay; the HALO view grows a hop
+        kinds = {n["attributes"]["kind"] for n in explorer.halo_view.sigma.data["nodes"]}
+        assert "HALO (hop 2)" in kinds and explorer.halo_view.sigma.data != before[1]
+    elif control != "balance_edges":  # balance_edges can leave the split unchanged on this graph
+        assert _owners(explorer.graph_view) != before[0]
 
 
-def test_view_control_switches_to_the_quotient_drawing(explorer):
-    small = explorer.drawing.value
-    explorer.controls["view"].value = "quotient"
-    assert explorer.drawing.value != small and explorer.partitioning is not None
+def test_explorer_halo_tab_draws_the_chosen_partition_without_repartitioning(explorer):
+    p = explorer.partitioning
+    explorer.halo_part.value = 1
+    assert explorer.partitioning is p
+    new2old = p.shuffle.new2old_nid[p.view(1).nodes]
+    keys = [n["key"] for n in explorer.halo_view.sigma.data["nodes"]]
+    assert keys[: len(new2old)] == [str(int(i)) for i in new2old]
+    assert explorer.halo_view.title.startswith("partition 1:")
+
+
+def test_explorer_graph_view_card_follows_a_click(explorer):
+    explorer.graph_view.selected = "5"
+    assert explorer.graph_view.location.orig_homo_id == 5
+    assert "HALO copies" in explorer.graph_view.card.value
 
 
 def test_explorer_balance_choices_come_from_the_graph(explorer):
@@ -106,11 +125,13 @@ def test_halo_inspector_counts_follow_part_and_hops():
 def test_halo_inspector_looks_up_every_kind_of_id():
     p = gp.partition(load_karate_club(), 3, num_hops=1, seed=0)
     hi = HaloInspector(p)
-    before = hi.drawing.value
     hi.controls["node"].value = 33
     loc = hi.location
     assert loc.orig_id == 33 and f"<td>{loc.shuffled_id}</td>" in hi.lookup.value
-    assert hi.drawing.value != before  # the star moved
+    holders = {loc.owner, *(q for q, _, _ in loc.halo)}
+    assert [v.selected for v in hi.views.views] == [
+        "33" if q in holders else None for q in hi.views.parts
+    ]  # selected in every view holding a copy
     hi.controls["kind"].value = "shuffled"
     hi.controls["node"].value = loc.shuffled_id
     assert hi.location == loc
@@ -170,3 +191,33 @@ def test_explorer_status_names_what_changed_and_history_keeps_the_settings(explo
     assert len(labels) == 2 and labels[0] == explorer.setting.label
     assert explorer.past[0][1]["edge cut"] == after.edge_cut
     assert explorer.history.value.count("<tr>") == 3  # header + two settings
+
+
+def test_halo_inspector_views_show_the_chosen_hops():
+    p = gp.partition(load_karate_club(), 2, num_hops=2, seed=0)
+    hi = HaloInspector(p)
+    for hops in (0, 1, 2):
+        hi.controls["hops"].value = hops
+        for q, view in zip(hi.views.parts, hi.views.views):
+            v = p.view(q)
+            drawn = [n for n in view.sigma.data["nodes"] if not n["key"].startswith(FRAME)]
+            assert len(drawn) == int((v.hop <= hops).sum())
+
+
+def test_halo_inspector_with_many_parts_shows_the_chosen_one_and_the_nodes_holders():
+    p = gp.partition(load_karate_club(), 8, num_hops=1, seed=0)
+    hi = HaloInspector(p)
+    hi.controls["part"].value = 5
+    hi.controls["node"].value = 0
+    loc = hi.location
+    holders = [loc.owner, *(q for q, _, _ in loc.halo)]
+    assert hi.views.parts[0] == 5 and len(hi.views.parts) <= 4
+    assert set(hi.views.parts[1:]) <= set(holders)
+    assert all(v.selected == "0" for q, v in zip(hi.views.parts, hi.views.views) if q in holders)
+
+
+def test_clicking_a_node_in_the_inspector_views_replaces_the_lookup():
+    p = gp.partition(load_karate_club(), 2, num_hops=1, seed=0)
+    hi = HaloInspector(p)
+    hi.views.views[int(p.node_part[17])].selected = "17"
+    assert hi.location.orig_homo_id == 17 and "<td>17</td>" in hi.lookup.value
