@@ -34,6 +34,7 @@ NOTEBOOK = "01_partitioning_basics.ipynb"
 STANDIN = "_browser_standin.ipynb"  # written into the tmp copy only, never into notebooks/
 GRAPH_VIEWS = "_graph_views.ipynb"  # likewise: PartitionViews alone
 CLICK_VIEW = "_click_view.ipynb"  # likewise: a three-node path whose middle node sits centred
+EXPLORER = "_explorer.ipynb"  # likewise: PartitionExplorer on karate
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -76,6 +77,20 @@ def lab(tmp_path_factory, sync_playwright):
             "g = gp.Graph.from_edges([0, 1], [1, 2], num_nodes=3, ndata={'pos': pos})\n"
             "p = gp.partition(g, 2, part_method=torch.tensor([0, 0, 1]))",
             "view = PartitionGraph(p, height=300)\nview",
+            "import ipywidgets as widgets\n"
+            "camera = widgets.HTML('zoom 1.000')\n"
+            "camera.add_class('camera-readout')\n"
+            "view.sigma.observe(lambda c: setattr(camera, 'value', "
+            "f\"zoom {c['new']['ratio']:.3f}\"), 'camera_state')\n"
+            "camera",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / EXPLORER,
+        [
+            "from graphpart.datasets import load_karate_club\n"
+            "from graphpart.widgets import PartitionExplorer\n"
+            "ex = PartitionExplorer(load_karate_club(), num_parts=2, num_hops=1)\nex",
         ],
     )
     server = _lab.LabServer(root, tmp_path_factory.mktemp("lab-state"))
@@ -135,34 +150,41 @@ def _exercise_explorer(page, lab, notebook, shots, prefix, new_parts):
     explorer.wait_for(state="attached", timeout=60_000)
     explorer.scroll_into_view_if_needed()
     explorer.wait_for(state="visible")
-    drawing = explorer.locator("img.graphpart-drawing, .graphpart-drawing img").first
-    drawing.wait_for(state="visible")
-    page.wait_for_function(
-        "el => el.getAttribute('src') && el.complete && el.naturalWidth > 0",
-        arg=drawing.element_handle(),
+    # the drawing: a PNG in the stand-in, the WebGL view's caption in the real explorer
+    drawing = explorer.locator(".graphpart-view-title, img.graphpart-drawing").first
+    drawing.wait_for(state="visible", timeout=60_000)
+    shown = (
+        "el => el.tagName === 'IMG' ? (el.complete && el.naturalWidth > 0 && el.src)"
+        " : el.textContent"
     )
+    page.wait_for_function(f"el => !!({shown})(el)", arg=drawing.element_handle())
     status = explorer.locator(".graphpart-status").first
     status.wait_for(state="visible")
     page.wait_for_function("el => /ready/i.test(el.textContent)", arg=status.element_handle())
-    before = drawing.get_attribute("src")
-    assert before, "the explorer's drawing has no src"
+    before = drawing.evaluate(shown)
+    assert before, "the explorer shows no drawing"
 
     box = explorer.locator(".graphpart-num-parts input").first
     target = str(new_parts if str(new_parts) != box.input_value() else new_parts + 1)
 
     explorer.scroll_into_view_if_needed()
+    page.wait_for_timeout(1000)  # sigma's first frame
     page.screenshot(path=str(shots / f"{prefix}-page-before.png"), full_page=True)
     explorer.screenshot(path=str(shots / f"{prefix}-explorer-before.png"))
 
     box.fill(target)
     box.press("Enter")
+    drawing = explorer.locator(".graphpart-view-title, img.graphpart-drawing").first
     page.wait_for_function(
-        """([el, old]) => el.getAttribute('src') && el.getAttribute('src') !== old
-                          && el.complete && el.naturalWidth > 0""",
-        arg=[drawing.element_handle(), before],
+        f"""([root, old]) => {{
+            const el = root.querySelector('.graphpart-view-title, img.graphpart-drawing');
+            const now = el && ({shown})(el);
+            return now && now !== old;
+        }}""",
+        arg=[explorer.element_handle(), before],
         timeout=60_000,
     )
-    after = drawing.get_attribute("src")
+    after = drawing.evaluate(shown)
     assert after and after != before
     assert box.input_value() == target
     # the recomputation is over once the status reads Ready again
@@ -170,6 +192,7 @@ def _exercise_explorer(page, lab, notebook, shots, prefix, new_parts):
         "el => /ready/i.test(el.textContent)", arg=status.element_handle(), timeout=60_000
     )
     assert not _lab.error_outputs(page)
+    page.wait_for_timeout(1000)
 
     explorer.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / f"{prefix}-page-after.png"), full_page=True)
@@ -313,6 +336,109 @@ def test_clicking_a_node_on_the_canvas_selects_it_in_python(lab, page, shots):
     except BaseException:
         try:
             page.screenshot(path=str(shots / "click-view-failure.png"), full_page=True)
+        except Exception:
+            pass
+        raise
+
+
+def _hover_pixels(page, root) -> int:
+    """Painted pixels on sigma's hover layer (a 2-D canvas: the hovered node and its label)."""
+    return root.evaluate(
+        """el => {
+            const c = el.querySelector('canvas.sigma-hovers');
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+            return n;
+        }"""
+    )
+
+
+def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
+    """Moving the real mouse over the centred node draws its one-line card on sigma's hover
+    layer (nothing is drawn there before) and turns the cursor into a pointer; the wheel
+    zooms, and Python sees the new camera."""
+    try:
+        _lab.open_notebook(page, lab, CLICK_VIEW)
+        _lab.run_all_cells(page)
+        _lab.wait_run_all_done(page, timeout_ms=180_000)
+        assert not _lab.error_outputs(page)
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
+        stage = root.locator(".ipysigma-container").first
+        stage.wait_for(state="visible", timeout=60_000)
+        page.wait_for_timeout(1500)  # sigma's first frame
+        box = stage.bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(cx, cy + box["height"] / 3)  # empty canvas below the path
+        page.wait_for_timeout(300)
+        assert _hover_pixels(page, root) == 0
+        page.mouse.move(cx, cy, steps=5)
+        page.wait_for_function(
+            "el => el.querySelector('.ipysigma-container').style.cursor === 'pointer'",
+            arg=root.element_handle(),
+            timeout=10_000,
+        )
+        page.wait_for_timeout(300)
+        painted = _hover_pixels(page, root)
+        root.screenshot(path=str(shots / "hover-card.png"))
+        # the card "node 1 | part 0 (local 1) | new id 1 | HALO copies: ..." is a long label
+        assert painted > 3000, painted
+        readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .camera-readout").first
+        assert "zoom 1.000" in readout.inner_text()
+        page.mouse.wheel(0, -600)
+        page.wait_for_function(
+            "el => /zoom 0\\.[0-9]+/.test(el.textContent)",
+            arg=readout.element_handle(),
+            timeout=15_000,
+        )
+        root.screenshot(path=str(shots / "wheel-zoomed.png"))
+    except BaseException:
+        try:
+            page.screenshot(path=str(shots / "hover-failure.png"), full_page=True)
+        except Exception:
+            pass
+        raise
+
+
+def test_changing_num_hops_changes_the_explorers_halo_drawing(lab, page, shots):
+    """The explorer's HALO tab draws partition 0 with its HALO; moving the num_hops slider
+    (keyboard on its handle) re-partitions and the drawing gains the second hop's copies."""
+    try:
+        _lab.open_notebook(page, lab, EXPLORER)
+        _lab.run_all_cells(page)
+        _lab.wait_run_all_done(page, timeout_ms=180_000)
+        assert not _lab.error_outputs(page)
+        explorer = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-explorer").first
+        explorer.wait_for(state="visible", timeout=60_000)
+        status = explorer.locator(".graphpart-status").first
+        page.wait_for_function("el => /ready/i.test(el.textContent)", arg=status.element_handle())
+        explorer.locator(".lm-TabBar-tab", has_text="HALO").first.click()
+        title = explorer.locator(".graphpart-view-title", has_text="partition 0").first
+        title.wait_for(state="visible", timeout=30_000)
+        before = title.inner_text()
+        page.wait_for_timeout(1000)
+        explorer.screenshot(path=str(shots / "explorer-halo-1hop.png"))
+        handle = explorer.locator(".graphpart-num-hops .noUi-handle").first
+        handle.click()
+        handle.press("ArrowRight")
+        page.wait_for_function(
+            """([root, old]) => {
+                const t = [...root.querySelectorAll('.graphpart-view-title')]
+                    .find(e => /partition 0/.test(e.textContent));
+                return t && t.textContent !== old;
+            }""",
+            arg=[explorer.element_handle(), before],
+            timeout=60_000,
+        )
+        after = explorer.locator(".graphpart-view-title", has_text="partition 0").first
+        halo = [int(t.split("+ ")[1].split(" HALO")[0]) for t in (before, after.inner_text())]
+        assert halo[1] > halo[0], (before, after.inner_text())
+        page.wait_for_function("el => /ready/i.test(el.textContent)", arg=status.element_handle())
+        page.wait_for_timeout(1000)
+        explorer.screenshot(path=str(shots / "explorer-halo-2hops.png"))
+    except BaseException:
+        try:
+            page.screenshot(path=str(shots / "explorer-hops-failure.png"), full_page=True)
         except Exception:
             pass
         raise

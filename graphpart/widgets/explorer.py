@@ -77,6 +77,16 @@ class PartitionExplorer:
             layout=lay,
         )
         parts.add_class("graphpart-num-parts")
+        hops = w.IntSlider(
+            value=num_hops,
+            min=0,
+            max=3,
+            description="num_hops",
+            continuous_update=False,
+            style=style,
+            layout=lay,
+        )
+        hops.add_class("graphpart-num-hops")
         self.controls = {
             "method": w.Dropdown(
                 options=["metis", "random"],
@@ -96,15 +106,7 @@ class PartitionExplorer:
             "balance_edges": w.Checkbox(
                 value=balance_edges, description="balance_edges", indent=False
             ),
-            "num_hops": w.IntSlider(
-                value=num_hops,
-                min=0,
-                max=3,
-                description="num_hops",
-                continuous_update=False,
-                style=style,
-                layout=lay,
-            ),
+            "num_hops": hops,
             "seed": w.BoundedIntText(
                 value=seed,
                 min=0,
@@ -137,6 +139,7 @@ class PartitionExplorer:
         self.halo_part.observe(self._on_halo_part, names="value")
         halo_tab = w.VBox([self.halo_part, self._halo_box])
         tabs = w.Tab(children=[self._graph_box, halo_tab, self.balance_plot, self.table])
+        self.tabs = tabs
         for i, title in enumerate(["graph", "HALO", "balance", "metrics"]):
             tabs.set_title(i, title)
         tabs.layout = w.Layout(flex="1 1 auto", min_width="0")
@@ -163,9 +166,9 @@ class PartitionExplorer:
         report(0, f"partitioning ({setting.label})...")
         p = setting.run(self.graph)
         report(1, "drawing...")
-        graph_view = PartitionGraph(p)
+        graph_view = PartitionGraph(p, panel=False)
         part = min(self.halo_part.value, p.num_parts - 1)
-        halo_view = PartitionGraph(p, part, table=graph_view.table)
+        halo_view = PartitionGraph(p, part, table=graph_view.table, panel=False)
         report(2, "balance plot...")
         balance = render(lambda ax: plot_balance(p, ax=ax), (8.5, 4.2))
         table = html_table(p.report())
@@ -181,7 +184,8 @@ class PartitionExplorer:
             self.halo_part.value = part
         self.balance_plot.value, self.table.value = balance, table
         figures = headline(p.metrics)
-        self.past = [(setting.label, figures), *self.past][:HISTORY]
+        label = f"{setting.label} hops={setting.num_hops}"
+        self.past = [(label, figures), *self.past][:HISTORY]
         self.history.value = _history_table(self.past)
         return "; ".join(metric_deltas(before, p.metrics))
 
@@ -191,7 +195,7 @@ class PartitionExplorer:
         if p is None or part is None or part == getattr(self, "_showing_part", None):
             return
         self._showing_part = part
-        self.halo_view = PartitionGraph(p, part, table=self.graph_view.table)
+        self.halo_view = PartitionGraph(p, part, table=self.graph_view.table, panel=False)
         self._halo_box.children = [self.halo_view]
 
     def wait(self, timeout: float | None = 60.0) -> None:

@@ -89,6 +89,18 @@ def frame_of(p) -> tuple[float, float, float, float]:
     return float(x0), float(y0), float(x1), float(y1)
 
 
+def _legend(data: GraphData) -> str:
+    """Colour swatches of the owners, and what red edges and rings mean."""
+    swatches = " ".join(
+        f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(k)}"
+        for k, c in data.palette.items()
+    )
+    return (
+        f"<span style='font-size:11px'>{swatches} &middot; red edges: cut &middot; "
+        "ringed: HALO copy &middot; hover a node for its ids, click to select</span>"
+    )
+
+
 def location_card(loc: NodeLocation | None) -> str:
     """An HTML table of one node's ids, owner and HALO copies (empty for ``None``).
 
@@ -186,7 +198,8 @@ class PartitionGraph(w.VBox):
         self.caption = w.HTML()
         self.caption.add_class("graphpart-view-title")
         self.back = w.Button(description="whole graph", layout=w.Layout(width="auto"))
-        self.back.on_click(lambda _: self.show())
+        self.back.on_click(lambda _: self.show(*self._home[:1], **self._home[1]))
+        self._home = (part, {"hops": hops, "node": node})
         self._listeners: list = []
         super().__init__(layout=w.Layout(width="100%"))
         self.add_class("graphpart-graph-view")
@@ -205,8 +218,9 @@ class PartitionGraph(w.VBox):
         self._selection.keys = _keys(data)
         self._selection.show(None)
         self.sigma = self._new_sigma(None, None)
-        self.caption.value = f"<b>{html.escape(data.title)}</b>"
-        top = [self.caption] + ([self.back] if part is not None or node is not None else [])
+        self.caption.value = f"<b>{html.escape(data.title)}</b> {_legend(data)}"
+        home = (part, {"hops": hops, "node": node}) == self._home
+        top = [self.caption] + ([] if home else [self.back])
         self.children = [w.HBox(top), self.sigma, self.card]
 
     def _new_sigma(self, selected: str | None, camera: dict | None):
@@ -274,7 +288,7 @@ class PartitionGraph(w.VBox):
         return self._selection.location
 
     @property
-    def keys(self) -> dict[str, int]:
+    def node_ids(self) -> dict[str, int]:
         """The key of every node drawn -> its original homogeneous id."""
         return self._selection.keys
 
@@ -317,7 +331,7 @@ class PartitionViews(w.VBox):
         self.card = self._selection.card
         self.card.add_class("graphpart-views-selection")
         for q, v in enumerate(self.views):
-            self._selection.keys.update(v.keys)
+            self._selection.keys.update(v.node_ids)
             v.on_select(lambda key, q=q: self._select(q, key))
         # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
         # another box they are drawn before that box has a width, and sigma refuses to draw
@@ -331,7 +345,7 @@ class PartitionViews(w.VBox):
         copy (drawn again, camera kept), clear the others, and show its card."""
         self._selection.show(key)
         for q, v in enumerate(self.views):
-            if q != origin and v.sigma.selected_node != (key if key in v.keys else None):
+            if q != origin and v.sigma.selected_node != (key if key in v.node_ids else None):
                 v.redraw(key)
         self._row.children = [v.sigma for v in self.views]
         for fn in self._callbacks:

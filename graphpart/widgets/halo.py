@@ -184,7 +184,7 @@ class HaloInspector:
         self.views.on_select(self._on_click)
         if self.location is not None:
             key = self._keys[self.location.orig_homo_id]
-            holder = next((v for v in self.views.views if key in v.keys), None)
+            holder = next((v for v in self.views.views if key in v.node_ids), None)
             if holder is not None:
                 holder.selected = key
         self.drawing.children = [self.views]

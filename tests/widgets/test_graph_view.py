@@ -104,7 +104,7 @@ def test_clicking_a_partition_of_the_quotient_opens_it_and_back_returns(karate3,
     view.sigma.selected_node = "part 1"  # what a click in the browser does
     assert view.title.startswith("partition 1:") and view.back in view.children[0].children
     v = karate3.view(1)
-    assert set(view.keys) == {str(int(i)) for i in karate3.shuffle.new2old_nid[v.nodes]}
+    assert set(view.node_ids) == {str(int(i)) for i in karate3.shuffle.new2old_nid[v.nodes]}
     view.back.click()
     assert list(view.data.nodes) == ["part 0", "part 1", "part 2"]
 

@@ -188,7 +188,7 @@ def test_explorer_status_names_what_changed_and_history_keeps_the_settings(explo
     assert f"edge cut {before.edge_cut:,} -&gt; {after.edge_cut:,}" in explorer.status.value
     assert explorer.status.value.count("Ready") == 1
     labels = [label for label, _ in explorer.past]
-    assert len(labels) == 2 and labels[0] == explorer.setting.label
+    assert len(labels) == 2 and labels[0] == f"{explorer.setting.label} hops=1"
     assert explorer.past[0][1]["edge cut"] == after.edge_cut
     assert explorer.history.value.count("<tr>") == 3  # header + two settings
 
