@@ -136,7 +136,9 @@ locate_node(p, 33)
 
 # %% [markdown]
 # The inspector does the same interactively: pick a partition and a hop count, and look a node up by
-# original id, new (shuffled) id or type-wise id. The star marks the node you looked up.
+# original id, new (shuffled) id or type-wise id. It draws the chosen partition beside every
+# partition holding a copy of that node, the node selected in each (HALO copies are ringed); hover
+# any node for its ids, click it and the table on the left shows it instead.
 
 # %%
 from graphpart.widgets import HaloInspector

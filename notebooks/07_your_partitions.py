@@ -28,6 +28,7 @@
 # %%
 # %matplotlib inline
 import json
+import tempfile
 from pathlib import Path
 
 import graphpart as gp
@@ -40,15 +41,15 @@ from graphpart.datasets import peer_partitions
 # `format="dgl"` writes DGL's binary files instead of graphpart's torch files; `format="graphbolt"`
 # adds GraphBolt's sampling graph. The folder layout and the config are DGL's:
 # `dgl.distributed.load_partition` and `DistGraph` load it (graphpart's test suite checks this with
-# the real DGL 2.1).
+# the real DGL 2.1). This notebook writes into a fresh temporary folder, never beside itself.
 
 # %%
+work = Path(tempfile.mkdtemp(prefix="graphpart-"))  # this notebook's files go here
+out = work / "karate_dgl"
 g = datasets.load_karate_club()
-config = Path("karate_dgl") / "karate.json"
-gp.partition_graph(g, "karate", 2, "karate_dgl", num_hops=1, seed=0, format="graphbolt")
-print(
-    sorted(str(p.relative_to("karate_dgl")) for p in Path("karate_dgl").rglob("*") if p.is_file())
-)
+config = out / "karate.json"
+gp.partition_graph(g, "karate", 2, out, num_hops=1, seed=0, format="graphbolt")
+print(sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()))
 print(json.dumps(json.loads(config.read_text())["part-0"], indent=1))
 
 # %% [markdown]
@@ -58,7 +59,7 @@ print(json.dumps(json.loads(config.read_text())["part-0"], indent=1))
 # 10 GB partition costs page cache, not 10 GB of RAM (see `benchmarks/RESULTS.md`).
 
 # %%
-(local,), labels = interop.load_graphs("karate_dgl/part0/graph.dgl")
+(local,), labels = interop.load_graphs(out / "part0" / "graph.dgl")
 local
 
 # %% [markdown]
@@ -126,18 +127,21 @@ lg.ndata["_ID"][:5], lg.ndata["orig_id"][:5]
 #
 # Here are three partitionings of the karate club: DGL's METIS run, PyG's (a fixed half/half split,
 # since PyG's METIS needs an extra compiled package), and GLT's random partitioner. Add graphpart's
-# own METIS run, held in memory. `PartitioningComparison` draws the same figure for each, over one
-# table. Switch the figure with the buttons.
+# own METIS run, held in memory. `PartitioningComparison` draws the same graph for each, coloured by
+# owner, in linked views: pan or zoom one and all follow; click a node (or search it) and every
+# view selects it, the card under each saying where that partitioning put it. Below, the same
+# figure for each (switch it with the buttons) and one table. DGL's files keep only DGL's shuffled
+# ids, not the original ones, so its view is drawn on its own and the caption says so.
 
 # %%
 from graphpart.widgets import PartitioningComparison
 
 cmp = PartitioningComparison(
     {
-        "DGL 2.1, METIS": peer_partitions("karate", "dgl"),
+        "graphpart, METIS": gp.partition(datasets.load_karate_club(), 2, seed=0),
         "PyG, half/half": peer_partitions("karate", "pyg"),
         "GLT, random": peer_partitions("karate", "glt"),
-        "graphpart, METIS": gp.partition(datasets.load_karate_club(), 2, seed=0),
+        "DGL 2.1, METIS": peer_partitions("karate", "dgl"),
     }
 )
 cmp
@@ -161,7 +165,7 @@ viz.draw_partition(peer_partitions("karate", "dgl"), halo_of=1)
 
 # %%
 p = gp.partition(datasets.load_karate_club(), 2, seed=0)
-root = interop.export_pyg(p, "karate_pyg")
+root = interop.export_pyg(p, work / "karate_pyg")
 print(sorted(str(x.relative_to(root)) for x in root.rglob("*") if x.is_file()))
 gp.metrics.metrics_from_disk(root).edge_cut == p.metrics.edge_cut
 

@@ -64,7 +64,7 @@ class Task:
                 raise _Superseded
             self.progress.value = step
             self.progress.layout.visibility = "visible"
-            self.status.value = f"<span style='color:#555'>&#9203; {html.escape(text)}</span>"
+            self.status.value = f"<span style='color:#555'>Working: {html.escape(text)}</span>"
 
         try:
             note = work(report)
