@@ -233,12 +233,14 @@ def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
             widget.wait_for(state="attached", timeout=60_000)
             widget.scroll_into_view_if_needed()
             widget.wait_for(state="visible")
-            img = widget.locator("img").first
-            page.wait_for_function(
-                "el => el.getAttribute('src') && el.complete && el.naturalWidth > 0",
-                arg=img.element_handle(),
+            page.wait_for_function(  # a figure (PNG) or a WebGL view has drawn
+                """el => el.querySelector('.ipysigma-container canvas.sigma-nodes') ||
+                         [...el.querySelectorAll('img')].some(
+                             i => i.getAttribute('src') && i.complete && i.naturalWidth > 0)""",
+                arg=widget.element_handle(),
                 timeout=60_000,
             )
+            page.wait_for_timeout(1000)
             widget.screenshot(path=str(shots / f"{prefix}-widget.png"))
     except BaseException:
         try:

@@ -336,8 +336,13 @@ class PartitionViews(w.VBox):
         # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
         # another box they are drawn before that box has a width, and sigma refuses to draw
         self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
+        for v in self.views:  # one legend line for the row, above it
+            v.caption.value = f"<b>{html.escape(v.title)}</b>"
+        legend = w.HTML(_legend(self.views[0].data) if self.views else "")
         titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
-        super().__init__([w.HBox(titles, layout=w.Layout(width="100%")), self._row, self.card])
+        super().__init__(
+            [legend, w.HBox(titles, layout=w.Layout(width="100%")), self._row, self.card]
+        )
         self.add_class("graphpart-partition-views")
 
     def _select(self, origin: int, key: str | None) -> None:

@@ -182,6 +182,7 @@ class HaloInspector:
             self.drawing.children = [note, near]
             return
         self.views.on_select(self._on_click)
+        self.views.card.layout.display = "none"  # the lookup table on the left shows it
         if self.location is not None:
             key = self._keys[self.location.orig_homo_id]
             holder = next((v for v in self.views.views if key in v.node_ids), None)
