@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import GraphpartError
 from ..index import unique_int
 from ._style import CUT_COLOR, cut_text, method_name, part_colors
 from .layout import node_positions
@@ -192,8 +193,10 @@ def draw_nodes(
     highlight: int | None,
     seed: int,
     legend: bool,
+    labels: str | None = None,
 ) -> None:
-    """Every node (or the sampled ``nodes``), its edges, one partition's HALO, a starred node."""
+    """Every node (or the sampled ``nodes``), its edges, one partition's HALO, a starred node,
+    and each drawn node's ``labels`` id (``"original"`` or ``"new"``) beside it."""
     n = len(p.node_part)
     scene = _scene(p, nodes, seed)
     _draw_edges(p, ax, scene)
@@ -211,6 +214,8 @@ def draw_nodes(
         lines.append(line)
     if highlight is not None:
         handles += _draw_star(ax, scene, int(highlight))
+    if labels is not None:
+        _draw_labels(p, ax, scene, labels)
     if legend:
         ax.legend(
             handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8
@@ -218,3 +223,29 @@ def draw_nodes(
     ax.set_title("\n".join(lines), fontsize=10)
     ax.set_aspect("equal")
     ax.autoscale_view()
+
+
+#: The most node labels a drawing writes (one text artist each).
+MAX_LABELS = 2000
+
+
+def _draw_labels(p, ax, scene: _Scene, kind: str) -> None:
+    """Each drawn node's original id (``"17"``, ``"paper:17"``) or new (shuffled) id."""
+    from ..lookup import node_table
+    from .graph_data import node_keys
+
+    shown = scene.shown
+    if len(shown) > MAX_LABELS:
+        raise GraphpartError(
+            f"labels: {len(shown):,} nodes drawn, at most {MAX_LABELS:,} can be labelled "
+            "(draw a sample, or labels=None)"
+        )
+    table = node_table(p)
+    if kind == "original":
+        text = np.asarray(node_keys(p, table), dtype=object)[shown]
+    else:
+        text = table.shuffled_id[shown].astype(str)
+    x, y = scene.xy(shown)
+    size = 7 if len(shown) <= 100 else 5
+    for xi, yi, t in zip(x.tolist(), y.tolist(), text.tolist()):  # one artist per label
+        ax.annotate(t, (xi, yi), xytext=(3, 3), textcoords="offset points", fontsize=size, zorder=5)

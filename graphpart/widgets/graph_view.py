@@ -36,13 +36,17 @@ def _sigma_args(
 
     g = nx.Graph()
     top = max((a["degree"] for a in data.nodes.values()), default=1) or 1
+    shrink = min(1.0, max(0.25, (2000 / max(len(data.nodes), 1)) ** 0.5))  # crowded: smaller
     for k, a in data.nodes.items():
         halo = a["kind"].startswith("HALO")
         g.add_node(
             k,
             **{n: v for n, v in a.items() if n not in ("x", "y")},
             border=HALO_BORDER if halo else data.palette[a["owner"]],
-            **{"border size": 3 if halo else 0, "size": 3 + 9 * (a["degree"] / top) ** 0.5},
+            **{
+                "border size": 3 if halo else 0,
+                "size": shrink * (3 + 9 * (a["degree"] / top) ** 0.5),
+            },
         )
     g.add_edges_from(data.edges)
     layout = {k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()}

@@ -198,3 +198,25 @@ def test_every_figure_accepts_an_axes_and_draws_on_it(karate3):
     assert viz.plot_tradeoff(results, ax=axes[1, 1]) is axes[1, 1]
     png = viz.to_png(fig)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_draw_partition_labels_nodes_by_original_or_new_id():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import graphpart as gp
+    from graphpart import viz
+    from graphpart.datasets import load_davis_southern_women
+
+    p = gp.partition(load_davis_southern_women(), 2, seed=0)
+    g = p.graph
+    ax = viz.draw_partition(p, labels="original")
+    expected = {f"{t}:{i}" for t in g.ntypes for i in range(g.num_nodes(t))}
+    assert {t.get_text() for t in ax.texts} == expected
+    ax = viz.draw_partition(p, labels="new")
+    assert sorted(int(t.get_text()) for t in ax.texts) == list(range(g.num_nodes()))
+    big = gp.partition(gp.datasets.sbm([40, 40], 0.2, 0.01, seed=0), 2, seed=0)
+    assert len(viz.draw_partition(big).texts) == 0  # "auto": 80 nodes is too many to label
+    assert len(viz.draw_partition(big, labels=True).texts) == 80
+    with pytest.raises(gp.GraphpartError, match="labels must be"):
+        viz.draw_partition(big, labels="typed")

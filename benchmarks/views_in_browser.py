@@ -1,0 +1,148 @@
+"""The WebGL views in a real browser: time to first frame and to re-colour, 10K and 100K nodes.
+
+    .venv/bin/python benchmarks/views_in_browser.py [--sizes 10000 100000]
+
+For each size, an SBM graph (10 blocks, about 4-5 edges per node) is partitioned twice (METIS
+into 8, random into 9). In JupyterLab in headless Debian Chromium (WebGL through SwiftShader, no
+GPU), one cell draws the first partitioning (``PartitionGraph``) and a second cell swaps in the
+second one, as the explorer does after a control change. Reported per size:
+
+- kernel: the Python time of building the view (graph_data + the ipysigma widget), printed by the
+  cell itself;
+- first frame: from pressing Shift+Enter on the drawing cell until sigma has drawn the graph
+  (its node canvas exists and the view's caption is on screen);
+- re-colour: from Shift+Enter on the swap cell until the new view's caption and canvas are on
+  screen;
+- payload: the JSON the widget sends to the browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests import _lab  # noqa: E402
+
+SETUP = """
+import json, time
+import ipywidgets as widgets
+import graphpart as gp
+from graphpart.datasets import sbm
+from graphpart.widgets import PartitionGraph
+n = {n}
+g = sbm([n // 10] * 10, p_in=45 / n, p_out=0.5 / n, seed=0)
+p1 = gp.partition(g, 8, seed=0)
+p2 = gp.partition(g, 9, part_method="random", seed=0)
+print(g)
+"""
+DRAW = """
+t = time.perf_counter()
+view = PartitionGraph(p1, panel=False)
+box = widgets.VBox([view])
+kernel_first = time.perf_counter() - t
+payload = len(json.dumps(view.sigma.data))
+box
+"""
+SWAP = """
+t = time.perf_counter()
+view2 = PartitionGraph(p2, panel=False)
+box.children = [view2]
+kernel_swap = time.perf_counter() - t
+"""
+REPORT = """
+print(json.dumps({"kernel_first": kernel_first, "kernel_swap": kernel_swap,
+                  "payload": payload, "nodes": g.num_nodes(), "edges": g.num_edges()}))
+"""
+
+
+def _run_cell(page, index: int) -> None:
+    cell = page.locator(f"{_lab.NOTEBOOK_PANEL} {_lab.CODE_CELL}").nth(index)
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+
+
+def _wait_drawn(page, parts: int, timeout_ms: int) -> None:
+    page.wait_for_function(
+        """parts => [...document.querySelectorAll('.graphpart-graph-view')].some(v =>
+              v.textContent.includes(`in ${parts} partitions`) &&
+              v.querySelector('.ipysigma-container canvas.sigma-nodes'))""",
+        arg=parts,
+        timeout=timeout_ms,
+    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def measure(browser, lab, root: Path, n: int) -> dict:
+    name = f"_views_{n}.ipynb"
+    _lab.write_code_notebook(root / name, [SETUP.format(n=n), DRAW, SWAP, REPORT])
+    page = browser.new_context(viewport=_lab.VIEWPORT).new_page()
+    page.set_default_timeout(600_000)
+    _lab.open_notebook(page, lab, name)
+    _run_cell(page, 0)
+    _lab.wait_kernel_idle(page, 600_000)
+    t = time.perf_counter()
+    _run_cell(page, 1)
+    _wait_drawn(page, 8, 600_000)
+    first = time.perf_counter() - t
+    _lab.wait_kernel_idle(page, 600_000)
+    t = time.perf_counter()
+    _run_cell(page, 2)
+    _wait_drawn(page, 9, 600_000)
+    swap = time.perf_counter() - t
+    _lab.wait_kernel_idle(page, 600_000)
+    _run_cell(page, 3)
+    _lab.wait_kernel_idle(page, 600_000)
+    out = page.locator(f"{_lab.NOTEBOOK_PANEL} {_lab.CODE_CELL}").nth(3)
+    facts = json.loads(out.locator(".jp-OutputArea-output").last.inner_text().strip())
+    page.screenshot(path=str(root / f"views_{n}.png"))
+    page.context.close()
+    return {**facts, "first_frame": first, "recolour": swap}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--keep", help="copy the screenshots here")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    root = Path(tempfile.mkdtemp(prefix="graphpart-views-"))
+    lab = _lab.LabServer(root, Path(tempfile.mkdtemp(prefix="graphpart-lab-")))
+    lab.start(timeout=120)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=str(_lab.CHROMIUM), args=_lab.CHROMIUM_ARGS
+            )
+            print(
+                "| nodes | edges | kernel: build view | first frame | kernel: new view | "
+                "re-colour (swap) | payload |"
+            )
+            print("|---|---|---|---|---|---|---|")
+            for n in args.sizes:
+                r = measure(browser, lab, root, n)
+                print(
+                    f"| {r['nodes']:,} | {r['edges']:,} | {r['kernel_first']:.2f} s | "
+                    f"{r['first_frame']:.2f} s | {r['kernel_swap']:.2f} s | "
+                    f"{r['recolour']:.2f} s | {r['payload'] / 2**20:.0f} MiB |",
+                    flush=True,
+                )
+            browser.close()
+    finally:
+        lab.stop()
+        if args.keep:
+            for png in root.glob("views_*.png"):
+                shutil.copy(png, args.keep)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
