@@ -35,6 +35,7 @@ STANDIN = "_browser_standin.ipynb"  # written into the tmp copy only, never into
 GRAPH_VIEWS = "_graph_views.ipynb"  # likewise: PartitionViews alone
 CLICK_VIEW = "_click_view.ipynb"  # likewise: a three-node path whose middle node sits centred
 EXPLORER = "_explorer.ipynb"  # likewise: PartitionExplorer on karate
+INSPECTOR = "_inspector.ipynb"  # likewise: HaloInspector on karate in 3 parts
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -83,6 +84,16 @@ def lab(tmp_path_factory, sync_playwright):
             "view.sigma.observe(lambda c: setattr(camera, 'value', "
             "f\"zoom {c['new']['ratio']:.3f}\"), 'camera_state')\n"
             "camera",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / INSPECTOR,
+        [
+            "import graphpart as gp\n"
+            "from graphpart.datasets import load_karate_club\n"
+            "from graphpart.widgets import HaloInspector\n"
+            "hi = HaloInspector(gp.partition(load_karate_club(), 3, num_hops=1, seed=0))\n"
+            "hi",
         ],
     )
     _lab.write_code_notebook(
@@ -253,7 +264,8 @@ def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
 def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page, shots):
     """PartitionViews in JupyterLab: one WebGL canvas set per partition; picking node 3 in the
     first view's search box reaches Python, whose card of node 3 (owner, local ids, its HALO
-    copy in partition 0) appears below the views; no view throws for a node it lacks."""
+    copy in partition 0) appears below the views; ipysigma selects it in the other views too
+    (their selection comes back to Python: drawn in 0 and 1, not in 2); no view throws."""
     logs = []
     page.on("console", lambda m: logs.append(f"{m.type}: {m.text}"))
     page.on("pageerror", lambda e: logs.append(f"pageerror: {e}"))
@@ -272,14 +284,7 @@ def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page,
         )
         assert views.count() == 3
         root.screenshot(path=str(shots / "graph-views-before.png"))
-        first = views.nth(0)
-        first.locator(".choices").click()
-        search = first.locator(".choices input[type=search], .choices input").first
-        search.press_sequentially("3", delay=50)  # key events: Choices.js filters on keyup
-        first.locator('.choices__item--choice.is-highlighted[data-value="3"]').wait_for(
-            state="attached"
-        )
-        search.press("Enter")
+        _search_select(views.nth(0), "3")
         card = root.locator(".graphpart-views-selection")
         page.wait_for_function(
             "el => /original homogeneous id/.test(el.textContent)",
@@ -289,19 +294,64 @@ def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page,
         text = card.inner_text()
         assert "HALO copies" in text and "part " in text
         assert "part 0 (local 12, hop 1)" in text  # node 3's copy in partition 0
-        chosen = '.choices__list--single .choices__item[data-value="3"]'
-        page.wait_for_function(  # Python draws the view of partition 1 again, node 3 selected
-            "([el, sel]) => el.querySelectorAll('.ipysigma-widget')[1].querySelector(sel)",
-            arg=[root.element_handle(), chosen],
+        # ipysigma selects node 3 in every view; each view's selected_node comes back to
+        # Python, which lists the views that draw it
+        where = root.locator(".graphpart-views-where")
+        page.wait_for_function(
+            "el => /drawn in partition\\(s\\) 0, 1; not in 2/.test(el.textContent)",
+            arg=where.element_handle(),
             timeout=30_000,
         )
-        shown = [root.locator(".ipysigma-widget").nth(q).locator(chosen).count() for q in range(3)]
-        assert shown == [1, 1, 0], shown  # node 3 lives in partitions 0 and 1 only
+        assert root.locator(".ipysigma-widget").count() == 3  # no view left behind
         assert not [line for line in logs if line.startswith("pageerror: Graph")], logs
         root.screenshot(path=str(shots / "graph-views-selected.png"))
     except BaseException:
         try:
             page.screenshot(path=str(shots / "graph-views-failure.png"), full_page=True)
+        except Exception:
+            pass
+        raise
+
+
+def _search_select(view, key: str) -> None:
+    """Pick node ``key`` in a sigma view's search box, as a user does (typing, then Enter)."""
+    view.locator(".choices").click()
+    search = view.locator(".choices input[type=search], .choices input").first
+    search.press_sequentially(key, delay=50)  # key events: Choices.js filters on keyup
+    view.locator(f'.choices__item--choice.is-highlighted[data-value="{key}"]').wait_for(
+        state="attached"
+    )
+    search.press("Enter")
+
+
+def test_selecting_a_node_in_the_inspector_replaces_its_lookup_table(lab, page, shots):
+    """HaloInspector (notebook 02): picking node 33 in a view's search box makes Python look it
+    up; the table on the left shows node 33's ids instead of node 0's."""
+    try:
+        _lab.open_notebook(page, lab, INSPECTOR)
+        _lab.run_all_cells(page)
+        _lab.wait_run_all_done(page, timeout_ms=180_000)
+        assert not _lab.error_outputs(page)
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-halo-inspector").first
+        root.wait_for(state="visible", timeout=60_000)
+        page.wait_for_function(
+            "el => el.querySelectorAll('.ipysigma-widget canvas').length >= 3",
+            arg=root.element_handle(),
+            timeout=60_000,
+        )
+        lookup = root.locator(".graphpart-lookup")
+        assert "part 0 (local id 0)" in lookup.inner_text()  # node 0, looked up at start
+        _search_select(root.locator(".ipysigma-widget").nth(1), "33")
+        page.wait_for_function(
+            "el => /original homogeneous id\\s*33/.test(el.innerText)",
+            arg=lookup.element_handle(),
+            timeout=30_000,
+        )
+        page.wait_for_timeout(800)
+        root.screenshot(path=str(shots / "inspector-selected.png"))
+    except BaseException:
+        try:
+            page.screenshot(path=str(shots / "inspector-failure.png"), full_page=True)
         except Exception:
             pass
         raise

@@ -24,9 +24,13 @@ __all__ = ["PartitionGraph", "PartitionViews", "location_card", "frame_of", "FRA
 
 
 def _sigma_args(
-    data: GraphData, sync_key: str | None, height: int, panel: bool, frame=None
+    data: GraphData, sync_key: str | None, height: int, panel: bool, frame=None, others=None
 ) -> tuple:
     """The networkx graph and the ``Sigma`` arguments of one view.
+
+    ``others`` (key -> attributes, from linked views) adds every node drawn there and not here
+    as an invisible size-0 node: ipysigma then links selection and hover across the views
+    itself (its sync fails on a node a view lacks), and all views span the same extent.
 
     ``frame`` (``(xmin, ymin, xmax, ymax)``) adds two size-0 nodes at its corners: sigma fits
     its camera to the nodes' extent, so views given the same frame share one coordinate system
@@ -56,6 +60,14 @@ def _sigma_args(
     else:
         g.add_edges_from(data.edges)
     layout = {k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()}
+    for k, a in (others or {}).items():
+        if k not in layout:
+            label = f"{k}: not in this view"
+            g.add_node(
+                k, owner=a["owner"], kind="not here", label=label, size=0, border=HALO_BORDER
+            )
+            g.nodes[k]["border size"] = 0
+            layout[k] = {"x": a["x"], "y": a["y"]}
     if frame is not None:
         first = next(iter(data.palette))
         for i, (x, y) in enumerate((frame[:2], frame[2:])):
@@ -72,10 +84,10 @@ def _sigma_args(
         raw_node_border_size="border size",
         raw_node_size="size",
         raw_edge_color="color",
-        # camera only: sigma's own selection sync throws in a view that lacks the node, so
-        # selection is passed on in Python, to the views that hold a copy
+        # selection and hover too when every view holds every node (others): sigma's own
+        # selection sync throws in a view that lacks the node
         sync_key=sync_key,
-        sync_targets=["camera"],
+        sync_targets=["camera", "selection", "hover"] if others else ["camera"],
         hide_info_panel=not panel,
         # the label is the node's one-line card: drawn on hover (and for the selection) only
         label_rendered_size_threshold=10_000,
@@ -202,10 +214,16 @@ class PartitionGraph(w.VBox):
         height: int = 460,
         panel: bool = True,
         frame: tuple[float, float, float, float] | None = None,
+        data: GraphData | None = None,
+        others: dict[str, dict] | None = None,
+        selected: str | None = None,
+        camera: dict | None = None,
     ) -> None:
         self.p = p
         self.table = table or node_table(p)
-        self._opts = (sync_key, height, panel, frame)
+        self._opts = (sync_key, height, panel, frame, others)
+        self._given = data
+        self._first = (selected, camera)  # the first drawing's selection and camera
         self._selection = _Selection(p, self.table, {})
         self.card = self._selection.card
         self.caption = w.HTML()
@@ -221,7 +239,9 @@ class PartitionGraph(w.VBox):
     def show(self, part: int | None = None, *, hops: int | None = None, node: int | None = None):
         """Draw the whole graph, partition ``part`` (HALO up to ``hops``) or the ``hops``-hop
         neighbourhood of ``node`` (an original homogeneous id) instead, camera reset."""
-        if node is not None:
+        if self._given is not None:  # computed by the caller (linked views)
+            data, self._given = self._given, None
+        elif node is not None:
             data = neighbourhood_data(self.p, node, 2 if hops is None else hops, self.table)
         else:
             data = graph_data(self.p, part, self.table, hops=hops)
@@ -229,8 +249,9 @@ class PartitionGraph(w.VBox):
         self.title = data.title
         self._graph, self._kwargs = _sigma_args(data, *self._opts)
         self._selection.keys = _keys(data)
-        self._selection.show(None)
-        self.sigma = self._new_sigma(None, None)
+        (selected, camera), self._first = self._first, (None, None)
+        self.sigma = self._new_sigma(selected, camera)
+        self._selection.show(selected if selected in self._selection.keys else None)
         self.caption.value = f"<b>{html.escape(data.title)}</b> {_legend(data)}"
         home = (part, {"hops": hops, "node": node}) == self._home
         top = [self.caption] + ([] if home else [self.back])
@@ -278,7 +299,7 @@ class PartitionGraph(w.VBox):
     def redraw(self, selected: str | None) -> None:
         """Draw the view again with ``selected`` selected (and its neighbourhood highlighted),
         keeping the camera. ipysigma reads a selection made in Python only when it draws."""
-        if selected is not None and selected not in self._selection.keys:
+        if selected is not None and selected not in self._graph:
             selected = None
         self.sigma = self._new_sigma(selected, dict(self.sigma.camera_state))
         self._selection.show(selected)
@@ -286,8 +307,10 @@ class PartitionGraph(w.VBox):
 
     @property
     def selected(self) -> str | None:
-        """The key of the selected node (``"17"``, or ``"paper:17"``), or ``None``."""
-        return self.sigma.selected_node
+        """The key of the selected node (``"17"``, or ``"paper:17"``), or ``None``; ``None``
+        too when the node selected in a linked view is not drawn in this one."""
+        key = self.sigma.selected_node
+        return key if key in self._selection.keys else None
 
     @selected.setter
     def selected(self, key: str | None) -> None:
@@ -307,8 +330,9 @@ class PartitionGraph(w.VBox):
 
 
 class PartitionViews(w.VBox):
-    """One view per partition (its inner nodes and HALO copies), side by side and linked:
-    selecting a node in one selects every copy of it; the card lists where they live.
+    """One view per partition (its inner nodes and HALO copies), side by side and linked: pan,
+    zoom, hover and selection are shared (ipysigma's own sync), so selecting a node in one
+    selects every copy of it; the card lists where they live and which views hold it.
 
     Examples
     --------
@@ -317,6 +341,9 @@ class PartitionViews(w.VBox):
     >>> views = PartitionViews(gp.partition(load_karate_club(), 2, num_hops=1, seed=0))
     >>> len(views.views), views.views[0].sigma.sync_key == views.views[1].sigma.sync_key
     (2, True)
+    >>> views.select("0")
+    >>> [v.selected for v in views.views], views.holders
+    (['0', '0'], [0, 1])
     """
 
     def __init__(
@@ -326,48 +353,91 @@ class PartitionViews(w.VBox):
         hops: int | None = None,
         parts: list[int] | None = None,
         height: int = 380,
+        selected: str | None = None,
     ) -> None:
         import uuid
 
-        table = node_table(p)
-        key = f"graphpart-{uuid.uuid4().hex[:8]}"
+        self.p, self._hops, self._height = p, hops, height
+        self.table = node_table(p)
+        self._key = f"graphpart-{uuid.uuid4().hex[:8]}"
         self.parts = list(range(p.num_parts)) if parts is None else [int(q) for q in parts]
-        frame = frame_of(p)
-        self.views = [
-            PartitionGraph(
-                p, q, hops=hops, table=table, sync_key=key, height=height, panel=False, frame=frame
-            )
-            for q in self.parts
-        ]
-        self._selection = _Selection(p, table, {})
+        self._data = [graph_data(p, q, self.table, hops=hops) for q in self.parts]
+        self._others = {k: a for d in self._data for k, a in d.nodes.items()}
+        self._selection = _Selection(p, self.table, {})
         self._callbacks: list = []
+        self._shown: str | None = None
         self.card = self._selection.card
         self.card.add_class("graphpart-views-selection")
-        for q, v in enumerate(self.views):
-            self._selection.keys.update(v.node_ids)
-            v.on_select(lambda key, q=q: self._select(q, key))
+        self.where = w.HTML()
+        self.where.add_class("graphpart-views-where")
+        self._draw(selected)
+        legend = w.HTML(_legend(self._data[0]) if self._data else "")
+        titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
+        self._titles = w.HBox(titles, layout=w.Layout(width="100%"))
+        super().__init__([legend, self._titles, self._row, self.where, self.card])
+        self.add_class("graphpart-partition-views")
+        self._show(selected)
+
+    def _draw(self, selected: str | None, cameras: list | None = None) -> None:
+        """Every view drawn (again), with ``selected`` selected in all of them."""
+        self.views = []
+        for i, (q, d) in enumerate(zip(self.parts, self._data)):
+            v = PartitionGraph(
+                self.p,
+                q,
+                hops=self._hops,
+                table=self.table,
+                sync_key=self._key,
+                height=self._height,
+                panel=False,
+                data=d,
+                others=self._others,
+                selected=selected,
+                camera=cameras[i] if cameras else None,
+            )
+            v.caption.value = f"<b>{html.escape(v.title)}</b>"
+            v.on_select(self._show)
+            self.views.append(v)
+        for k in (d.nodes for d in self._data):
+            self._selection.keys.update(_keys_of(k))
         # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
         # another box they are drawn before that box has a width, and sigma refuses to draw
         self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
-        for v in self.views:  # one legend line for the row, above it
-            v.caption.value = f"<b>{html.escape(v.title)}</b>"
-        legend = w.HTML(_legend(self.views[0].data) if self.views else "")
-        titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
-        super().__init__(
-            [legend, w.HBox(titles, layout=w.Layout(width="100%")), self._row, self.card]
-        )
-        self.add_class("graphpart-partition-views")
 
-    def _select(self, origin: int, key: str | None) -> None:
-        """A node was selected in view ``origin``: select it in every other view that holds a
-        copy (drawn again, camera kept), clear the others, and show its card."""
-        self._selection.show(key)
-        for q, v in enumerate(self.views):
-            if q != origin and v.sigma.selected_node != (key if key in v.node_ids else None):
-                v.redraw(key)
-        self._row.children = [v.sigma for v in self.views]
-        for fn in self._callbacks:
-            fn(self._selection.location)
+    def select(self, key: str | None) -> None:
+        """Select node ``key`` in every view from Python (all views are drawn again, cameras
+        kept: ipysigma reads a selection made in Python only when it draws)."""
+        cameras = [dict(v.sigma.camera_state) for v in self.views]
+        self._draw(key, cameras)
+        self.children = [*self.children[:2], self._row, *self.children[3:]]
+        self._show(key)
+
+    def _show(self, key: str | None) -> None:
+        """A node was selected (in any view; ipysigma selects it in all, each view reporting
+        back in turn): its card once, and which views hold it, as the reports arrive."""
+        if key != self._shown or key is None:
+            self._shown = key
+            self._selection.show(key)
+            for fn in self._callbacks:
+                fn(self._selection.location)
+        held = self.holders
+        self.where.value = (
+            ""
+            if key is None
+            else f"<b>{html.escape(key)}</b> is drawn in partition(s) "
+            + ", ".join(str(q) for q in held)
+            + (
+                f"; not in {', '.join(str(q) for q in self.parts if q not in held)}"
+                if len(held) < len(self.parts)
+                else ""
+            )
+        )
+
+    @property
+    def holders(self) -> list[int]:
+        """The partitions whose view holds the selected node and has it selected (read from
+        each view's synced ``selected_node``)."""
+        return [q for q, v in zip(self.parts, self.views) if v.selected is not None]
 
     def on_select(self, callback) -> None:
         """Call ``callback(location)`` (a :class:`~graphpart.lookup.NodeLocation`, or ``None``)
@@ -377,3 +447,7 @@ class PartitionViews(w.VBox):
     @property
     def location(self) -> NodeLocation | None:
         return self._selection.location
+
+
+def _keys_of(nodes: dict) -> dict[str, int]:
+    return _keys(GraphData(nodes, [], {}, ""))

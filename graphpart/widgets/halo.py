@@ -171,8 +171,11 @@ class HaloInspector:
             shown += [q for q in holders if q not in shown]
         if p.num_parts <= MAX_VIEWS:
             shown = list(range(p.num_parts))
+        key = self._keys[self.location.orig_homo_id] if self.location is not None else None
         try:
-            self.views = PartitionViews(p, hops=hops, parts=shown[:MAX_VIEWS], height=360)
+            self.views = PartitionViews(
+                p, hops=hops, parts=shown[:MAX_VIEWS], height=360, selected=key
+            )
         except GraphpartError as e:  # partitions too big to draw: the node's surroundings
             node = self.location.orig_homo_id if self.location is not None else 0
             self.views = None
@@ -183,11 +186,6 @@ class HaloInspector:
             return
         self.views.on_select(self._on_click)
         self.views.card.layout.display = "none"  # the lookup table on the left shows it
-        if self.location is not None:
-            key = self._keys[self.location.orig_homo_id]
-            holder = next((v for v in self.views.views if key in v.node_ids), None)
-            if holder is not None:
-                holder.selected = key
         self.drawing.children = [self.views]
 
     def _on_click(self, location) -> None:

@@ -70,11 +70,33 @@ def test_linked_views_select_every_copy_and_only_there():
     new2old = np.asarray(karate3.shuffle.new2old_nid)
     halo_of = {q: set(new2old[karate3.view(q).nodes].tolist()) for q in range(3)}
     node = next(i for i in range(34) if sum(i in halo_of[q] for q in range(3)) == 2)
-    views.views[int(karate3.node_part[node])].selected = str(node)
+    views.select(str(node))  # from Python: every view drawn again with it selected
     for q in range(3):
         assert views.views[q].selected == (str(node) if node in halo_of[q] else None)
+    assert views.holders == [q for q in range(3) if node in halo_of[q]]
+    assert "not in 2" in views.where.value or "not in 0" in views.where.value
     assert views.location == locate_node(karate3, node)
     assert len(views.location.halo) >= 1 and "HALO copies" in views.card.value
+
+
+def test_linked_views_let_ipysigma_sync_selection_and_hover_over_every_node():
+    from graphpart.datasets import load_karate_club
+
+    karate3 = gp.partition(load_karate_club(), 3, num_hops=1, seed=0)
+    views = PartitionViews(karate3)
+    drawn = {k for v in views.views for k in v.node_ids}
+    for v in views.views:  # nodes a view lacks are there, invisible, so sigma's sync finds them
+        assert set(v.sigma.layout) == drawn
+        assert {"camera", "selection", "hover"} <= set(v.sigma.sync_targets)
+        hidden = [n for n in v.sigma.data["nodes"] if n["key"] not in v.node_ids]
+        assert all(n["attributes"]["size"] == 0 for n in hidden)
+    seen = []
+    views.on_select(seen.append)
+    for v in views.views:  # what the browser does: sigma selects node 5 in every view
+        v.sigma.selected_node = "5"
+    assert views.location.orig_homo_id == 5 and len(seen) == 1  # one card per selection
+    copies = {int(karate3.node_part[5]), *(q for q, _, _ in views.location.halo)}
+    assert views.holders == sorted(copies)
 
 
 def test_a_graph_above_the_limit_is_drawn_as_its_quotient(karate3, monkeypatch):
