@@ -12,7 +12,7 @@ from ..metrics import compare_metrics
 from ..storage.reopen import as_partitioning
 from ..viz import plot_balance, plot_cut_matrix, plot_halo_growth
 from ._common import html_table, image, render
-from .graph_view import PartitionGraph, frame_of
+from .graph_view import PartitionGraph
 
 __all__ = ["PartitioningComparison", "FIGURES"]
 
@@ -47,7 +47,7 @@ class PartitioningComparison:
     >>> cmp.controls["figure"].value = "cut matrix"
     >>> cmp.shown, len(cmp.images)
     ('cut matrix', 2)
-    >>> cmp.graphs[0].selected = "33"
+    >>> cmp.select("33")
     >>> [v.location.owner for v in cmp.graphs] == [int(p.node_part[33]) for p in
     ...                                            cmp.partitionings.values()]
     True
@@ -74,23 +74,12 @@ class PartitioningComparison:
         self.metrics_html = w.HTML(html_table(self.table))
         key = f"graphpart-{uuid.uuid4().hex[:8]}"
         first = next(iter(self.partitionings.values()))
-        frame, edges = frame_of(first), _edge_codes(first)
+        edges = _edge_codes(first)
         #: Whether each source numbers the nodes as the first does: DGL's files keep no original
         #: ids (they are in DGL's shuffled ids), so such a view is drawn alone, not linked
         self.linked = [np.array_equal(_edge_codes(p), edges) for p in self.partitionings.values()]
-        self.graphs = [
-            PartitionGraph(
-                p,
-                sync_key=key if same else None,
-                height=height,
-                panel=False,
-                frame=frame if same else None,
-            )
-            for p, same in zip(self.partitionings.values(), self.linked)
-        ]
-        for i, view in enumerate(self.graphs):
-            if self.linked[i]:
-                view.on_select(lambda key, i=i: self._select(i, key))
+        self._view_args = (key, height)
+        self.graphs = self._views(None, None)
         for t, same in zip(titles, self.linked):
             if not same:
                 t.value += (
@@ -103,6 +92,7 @@ class PartitioningComparison:
         graphs = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
         self._graph_row = graphs
+        self._layout = (captions, cards)
         self.controls["figure"].observe(lambda change: self._draw(), names="value")
         row = w.HBox([w.Box([i], layout=flex) for i in self.images])
         self.widget = w.VBox(
@@ -112,13 +102,35 @@ class PartitioningComparison:
         self.shown = None
         self._draw()
 
-    def _select(self, origin: int, key: str | None) -> None:
-        """A node selected in view ``origin``: select it in the others (drawn again, camera
-        kept); each card shows where that partitioning put it."""
-        for i, view in enumerate(self.graphs):
-            if i != origin and self.linked[i] and view.selected != key:
-                view.redraw(key)
-        self._graph_row.children = [v.sigma for v in self.graphs]
+    def _views(self, selected: str | None, cameras: list | None) -> list[PartitionGraph]:
+        """One view per source; the linked ones share ipysigma's camera, hover and selection
+        sync (each card then shows where that source put the selected node)."""
+        key, height = self._view_args
+        return [
+            PartitionGraph(
+                p,
+                sync_key=key if same else None,
+                height=height,
+                panel=False,
+                others={} if same else None,  # same nodes in every linked view
+                selected=selected if same else None,
+                camera=cameras[i] if cameras else None,
+            )
+            for i, (p, same) in enumerate(zip(self.partitionings.values(), self.linked))
+        ]
+
+    def select(self, key: str | None) -> None:
+        """Select node ``key`` in every linked view from Python (drawn again, cameras kept)."""
+        import ipywidgets as w
+
+        cameras = [dict(v.sigma.camera_state) for v in self.graphs]
+        self.graphs = self._views(key, cameras)
+        captions, _ = self._layout
+        flex = w.Layout(flex="1 1 0", min_width="0")
+        cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
+        self._graph_row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
+        self._layout = (captions, cards)
+        self.widget.children = [captions, self._graph_row, cards, *self.widget.children[3:]]
 
     def _draw(self) -> None:
         name = self.controls["figure"].value

@@ -20,21 +20,18 @@ from ..errors import GraphpartError
 from ..lookup import NodeLocation, NodeTable, node_table
 from ..viz.graph_data import HALO_BORDER, GraphData, graph_data, neighbourhood_data
 
-__all__ = ["PartitionGraph", "PartitionViews", "location_card", "frame_of", "FRAME"]
+__all__ = ["PartitionGraph", "PartitionViews", "location_card"]
 
 
 def _sigma_args(
-    data: GraphData, sync_key: str | None, height: int, panel: bool, frame=None, others=None
+    data: GraphData, sync_key: str | None, height: int, panel: bool, others=None
 ) -> tuple:
     """The networkx graph and the ``Sigma`` arguments of one view.
 
-    ``others`` (key -> attributes, from linked views) adds every node drawn there and not here
-    as an invisible size-0 node: ipysigma then links selection and hover across the views
-    itself (its sync fails on a node a view lacks), and all views span the same extent.
-
-    ``frame`` (``(xmin, ymin, xmax, ymax)``) adds two size-0 nodes at its corners: sigma fits
-    its camera to the nodes' extent, so views given the same frame share one coordinate system
-    and their linked cameras line up.
+    ``others`` (key -> attributes, from linked views; ``{}`` when they draw the same nodes)
+    adds every node drawn there and not here as an invisible size-0 node and links selection
+    and hover too: ipysigma then syncs them across the views itself (its sync fails on a node a
+    view lacks), and all views span the same extent.
     """
     import networkx as nx
 
@@ -68,13 +65,6 @@ def _sigma_args(
             )
             g.nodes[k]["border size"] = 0
             layout[k] = {"x": a["x"], "y": a["y"]}
-    if frame is not None:
-        first = next(iter(data.palette))
-        for i, (x, y) in enumerate((frame[:2], frame[2:])):
-            key = f"{FRAME}{i}"
-            g.add_node(key, owner=first, size=0, border=HALO_BORDER, label="", degree=0)
-            g.nodes[key]["border size"] = 0
-            layout[key] = {"x": float(x), "y": float(y)}
     kwargs = dict(
         layout=layout,
         height=height,
@@ -87,7 +77,7 @@ def _sigma_args(
         # selection and hover too when every view holds every node (others): sigma's own
         # selection sync throws in a view that lacks the node
         sync_key=sync_key,
-        sync_targets=["camera", "selection", "hover"] if others else ["camera"],
+        sync_targets=["camera", "selection", "hover"] if others is not None else ["camera"],
         hide_info_panel=not panel,
         # the label is the node's one-line card: drawn on hover (and for the selection) only
         label_rendered_size_threshold=10_000,
@@ -97,21 +87,6 @@ def _sigma_args(
 
 #: Above this many nodes, a view sends each node's owner, kind and card label only.
 COMPACT_NODES = 10_000
-
-#: Key prefix of the invisible corner nodes that give linked views one frame.
-FRAME = "graphpart-frame-"
-
-
-def frame_of(p) -> tuple[float, float, float, float]:
-    """The extent of the whole graph's layout (every view of ``p`` lies inside it): views given
-    it as ``frame`` share one coordinate system, so their linked cameras line up."""
-    from ..viz.layout import node_positions
-
-    pos = node_positions(p.graph)
-    if not len(pos):
-        return 0.0, 0.0, 1.0, 1.0
-    (x0, y0), (x1, y1) = pos.min(axis=0), pos.max(axis=0)
-    return float(x0), float(y0), float(x1), float(y1)
 
 
 def _legend(data: GraphData) -> str:
@@ -213,7 +188,6 @@ class PartitionGraph(w.VBox):
         sync_key: str | None = None,
         height: int = 460,
         panel: bool = True,
-        frame: tuple[float, float, float, float] | None = None,
         data: GraphData | None = None,
         others: dict[str, dict] | None = None,
         selected: str | None = None,
@@ -221,7 +195,7 @@ class PartitionGraph(w.VBox):
     ) -> None:
         self.p = p
         self.table = table or node_table(p)
-        self._opts = (sync_key, height, panel, frame, others)
+        self._opts = (sync_key, height, panel, others)
         self._given = data
         self._first = (selected, camera)  # the first drawing's selection and camera
         self._selection = _Selection(p, self.table, {})

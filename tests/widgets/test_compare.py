@@ -111,7 +111,11 @@ def test_comparison_views_are_linked_by_camera_and_selection():
     linked = cmp.graphs[:3]
     assert len({v.sigma.sync_key for v in linked}) == 1 and cmp.graphs[3].sigma.sync_key is None
     assert all(v.sigma.layout == linked[0].sigma.layout for v in linked)
-    cmp.graphs[1].sigma.selected_node = "12"  # a click in the second view
+    assert all({"camera", "selection", "hover"} <= set(v.sigma.sync_targets) for v in linked)
+    for v in linked:  # a click in one view: ipysigma selects node 12 in every linked view
+        v.sigma.selected_node = "12"
     for v, p in zip(linked, list(cmp.partitionings.values())[:3]):
         assert v.selected == "12" and v.location.owner == int(p.node_part[12])
-    assert cmp.graphs[3].selected is None
+        assert f"part {int(p.node_part[12])} (local id" in v.card.value
+    cmp.select("20")  # from Python: every linked view drawn again with it selected
+    assert [v.selected for v in cmp.graphs] == ["20", "20", "20", None]

@@ -177,7 +177,7 @@ def test_the_hover_card_label_carries_every_id(hetero):
     assert f"HALO copies: {copies}" in label
 
 
-def test_linked_views_share_one_frame_so_their_cameras_line_up(karate3):
+def test_linked_views_span_one_extent_so_their_cameras_line_up(karate3):
     from graphpart.viz.layout import node_positions
 
     views = PartitionViews(karate3)
