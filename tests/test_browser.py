@@ -36,6 +36,7 @@ GRAPH_VIEWS = "_graph_views.ipynb"  # likewise: PartitionViews alone
 CLICK_VIEW = "_click_view.ipynb"  # likewise: a three-node path whose middle node sits centred
 EXPLORER = "_explorer.ipynb"  # likewise: PartitionExplorer on karate
 INSPECTOR = "_inspector.ipynb"  # likewise: HaloInspector on karate in 3 parts
+ID_VIEW = "_id_view.ipynb"  # likewise: IdView of a path whose middle node sits centred
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -94,6 +95,16 @@ def lab(tmp_path_factory, sync_playwright):
             "from graphpart.widgets import HaloInspector\n"
             "hi = HaloInspector(gp.partition(load_karate_club(), 3, num_hops=1, seed=0))\n"
             "hi",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / ID_VIEW,
+        [
+            "import torch, graphpart as gp\n"
+            "from graphpart.widgets import IdView\n"
+            "g = gp.Graph.from_edges([0, 1], [1, 2], num_nodes=3)\n"
+            "p = gp.partition(g, 3, part_method=torch.tensor([0, 1, 2]))",
+            "view = IdView(p, height=260)\nview",
         ],
     )
     _lab.write_code_notebook(
@@ -491,6 +502,62 @@ def test_changing_num_hops_changes_the_explorers_halo_drawing(lab, page, shots):
     except BaseException:
         try:
             page.screenshot(path=str(shots / "explorer-hops-failure.png"), full_page=True)
+        except Exception:
+            pass
+        raise
+
+
+def test_id_view_hover_shows_a_nodes_ids_and_a_click_reaches_python(lab, page, shots):
+    """IdView of the path 0-1-2, one node per partition: node 1 (new id 1, row 1) sits at the
+    centre of the new-id plot. Hovering there shows jupyter-scatter's tooltip with its ids;
+    clicking selects it, and Python's card gives its owner and local id."""
+    try:
+        _lab.open_notebook(page, lab, ID_VIEW)
+        _lab.run_all_cells(page)
+        _lab.wait_run_all_done(page, timeout_ms=180_000)
+        assert not _lab.error_outputs(page)
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-id-view").first
+        root.wait_for(state="visible", timeout=60_000)
+        page.wait_for_function(
+            "el => [...el.querySelectorAll('canvas')].filter(c => c.width > 200).length >= 8",
+            arg=root.element_handle(),
+            timeout=60_000,
+        )
+        page.wait_for_timeout(1500)  # the first frames
+        boxes = root.evaluate(
+            """el => [...el.querySelectorAll('canvas')].map(c => c.getBoundingClientRect())
+                .filter(r => r.width > 200).map(r => ({x: r.x, y: r.y, w: r.width, h: r.height}))"""
+        )
+        after = boxes[2]  # two canvases per plot: the second plot is "new ids"
+        x, y = after["x"] + after["w"] / 2, after["y"] + after["h"] / 2
+        page.mouse.move(x - 40, y - 40)
+        page.mouse.move(x, y, steps=4)
+        page.wait_for_function(
+            """el => {
+                // the innermost element holding the tooltip's text, shown (not at opacity 0)
+                const has = d => /Original Homogeneous Id/i.test(d.textContent);
+                const tips = [...el.querySelectorAll('div')].filter(
+                    d => has(d) && ![...d.children].some(has));
+                return tips.some(d => /part 1/.test(d.closest('div:not(:empty)').parentElement
+                                                      .textContent)
+                    && d.checkVisibility({opacityProperty: true, visibilityProperty: true}));
+            }""",
+            arg=root.element_handle(),
+            timeout=15_000,
+        )
+        root.screenshot(path=str(shots / "id-view-hover.png"))
+        page.mouse.down()
+        page.mouse.up()
+        card = root.locator(".graphpart-id-card")
+        page.wait_for_function(
+            "el => /original homogeneous id/.test(el.textContent)",
+            arg=card.element_handle(),
+            timeout=15_000,
+        )
+        assert "part 1 (local id 0)" in card.inner_text()
+    except BaseException:
+        try:
+            page.screenshot(path=str(shots / "id-view-failure.png"), full_page=True)
         except Exception:
             pass
         raise

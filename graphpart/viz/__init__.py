@@ -10,6 +10,8 @@
 ``plot_hit_rate_curve``    hit rate vs cache ratio for every policy, with the oracles
 ``plot_bytes_per_epoch``   host-to-GPU bytes per epoch for each policy
 ``plot_partition_access``  each trainer's lookups: local inner / HALO / remote (cached or fetched)
+``plot_id_line``           the homogeneous id line before and after the reshuffle
+``plot_adjacency``         the adjacency in original ids and in new ids (partition blocks)
 =========================  =====================================================
 """
 
@@ -25,6 +27,7 @@ from .cache import (
 )
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
+from .ids import plot_adjacency, plot_id_line
 from .layout import node_positions, sample_neighbourhood
 from .tradeoff import plot_tradeoff
 
@@ -38,6 +41,8 @@ __all__ = [
     "plot_hit_rate_curve",
     "plot_bytes_per_epoch",
     "plot_partition_access",
+    "plot_id_line",
+    "plot_adjacency",
     "node_positions",
     "sample_neighbourhood",
     "part_colors",

@@ -31,6 +31,7 @@ __all__ = [
     "MAX_NODES",
     "MAX_EDGES",
     "CUT_COLOR",
+    "part_hex",
 ]
 
 #: Above these, a view draws the quotient graph (one node per partition) instead.
@@ -54,9 +55,18 @@ class GraphData:
     title: str
 
 
-def _hex(rgba) -> str:
-    r, g, b = (int(round(255 * float(c))) for c in rgba[:3])
-    return f"#{r:02x}{g:02x}{b:02x}"
+def part_hex(k: int) -> list[str]:
+    """The colour of each of ``k`` partitions as ``#rrggbb`` (the figures' colours).
+
+    Examples
+    --------
+    >>> part_hex(2)
+    ['#1f77b4', '#ff7f0e']
+    """
+    return [
+        "#{:02x}{:02x}{:02x}".format(*(int(round(255 * float(c))) for c in rgba[:3]))
+        for rgba in part_colors(k)
+    ]
 
 
 def node_keys(p, table: NodeTable | None = None) -> list[str]:
@@ -200,7 +210,7 @@ def _assemble(p, table: NodeTable, nodes, hop, src, dst, title: str) -> GraphDat
     keys = np.asarray(node_keys(p, table), dtype=object)
     n = len(keys)
     pos = node_positions(p.graph)
-    colors = [_hex(c) for c in part_colors(p.num_parts)]
+    colors = part_hex(p.num_parts)
     palette = {f"part {q}": colors[q] for q in range(p.num_parts)}
     h = HomogeneousGraph.of(p.graph)
     degree = np.bincount(h.src, minlength=n) + np.bincount(h.dst, minlength=n)
@@ -275,7 +285,7 @@ def quotient_data(p) -> GraphData:
     q = quotient_graph(p)
     k = p.num_parts
     angle = 2 * np.pi * np.arange(k) / max(k, 1)
-    colors = [_hex(c) for c in part_colors(k)]
+    colors = part_hex(k)
     palette = {f"part {i}": colors[i] for i in range(k)}
     nodes = {
         f"part {i}": {

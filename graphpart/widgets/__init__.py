@@ -7,6 +7,7 @@
 ``PartitioningComparison``  partitionings of one graph (in memory or on disk) side by side
 ``PartitionGraph``          WebGL view: hover a node for its ids, click to select it
 ``PartitionViews``          one linked WebGL view per partition: select a node, see every copy
+``IdView``                  the reshuffle: id line and adjacency before/after, hover for ids
 
 Importing this module imports ipywidgets; ``import graphpart`` does not.
 """
@@ -18,6 +19,7 @@ from .compare import PartitioningComparison
 from .explorer import PartitionExplorer
 from .graph_view import PartitionGraph, PartitionViews
 from .halo import HaloInspector
+from .id_view import IdView
 from .playground import BalancePlayground
 
 __all__ = [
@@ -28,4 +30,5 @@ __all__ = [
     "PartitioningComparison",
     "PartitionGraph",
     "PartitionViews",
+    "IdView",
 ]
