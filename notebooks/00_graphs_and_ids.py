@@ -108,6 +108,32 @@ except gp.GraphpartError as err:
     print(err)
 
 # %% [markdown]
+# ## Seeing the id line
+#
+# Partitioning adds a third numbering. graphpart (like DGL) renumbers the nodes so that each
+# partition owns one contiguous range of **new** ids, and inside it each type one contiguous block.
+# The top bar below is the homogeneous id line you just built (events 0-13, then women 14-31); the
+# bottom bar is the new id line after a split into two partitions (colour = owner, hatching =
+# type), and the arrows follow a sample of nodes from old id to new. Notebook 02 explains why
+# systems renumber.
+
+# %%
+from graphpart import viz
+
+split = gp.partition(davis, 2, seed=0)
+viz.plot_id_line(split)
+# %% [markdown]
+# The same, interactively: one point per node at its original id (left) and at its new id (right),
+# one row per (type, owner). **Hover** a point for every id of that node — the same node lights up
+# in the other plot — and **click** it to read its card below. The lower pair shows the edges as a
+# matrix, before and after: after the renumbering, the edges inside a partition gather in blocks.
+
+# %%
+from graphpart.widgets import IdView
+
+IdView(split)
+
+# %% [markdown]
 # ## Graphs for scale
 #
 # R-MAT draws graphs with the skewed degrees of real networks; the stochastic block model plants

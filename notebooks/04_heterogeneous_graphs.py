@@ -89,6 +89,13 @@ axes[1].set_title(f"node count only: edge cut {100 * merged.metrics.edge_cut_fra
 for t, ranges in p.book.node_map.items():
     print(f"{t:>22}:", ranges)
 
+# %% [markdown]
+# Drawn: the top bar is WordNet's homogeneous id line, one block per type in `wn.ntypes` order; the
+# bottom bar is the new id line, partition by partition, each cut into the same types (hatching).
+# Every block is one range of the book above.
+
+# %%
+viz.plot_id_line(p)
 # %%
 # Which partition owns the first 3 nodes of the last type, and what are their type-wise new ids?
 new_homo = p.shuffle.old2new_nid[homo.numpy()]
@@ -131,6 +138,17 @@ inspector.controls["kind"].value = "typed"
 inspector.controls["ntype"].value = "event"
 inspector.controls["node"].value = 6
 inspector
+
+# %% [markdown]
+# And every id at once: `IdView` puts each node at its original homogeneous id (left) and its new id
+# (right), one row per (type, owner). Before, events take ids 0-13 and women 14-31, whatever their
+# owner; after, each partition's events and then its women form one block each. Hover a point for
+# its type-wise and homogeneous ids; the same node lights up in the other plot.
+
+# %%
+from graphpart.widgets import IdView
+
+IdView(davis)
 
 # %%
 loc = inspector.location
