@@ -218,7 +218,12 @@ class PartitionGraph(w.VBox):
         elif node is not None:
             data = neighbourhood_data(self.p, node, 2 if hops is None else hops, self.table)
         else:
-            data = graph_data(self.p, part, self.table, hops=hops)
+            try:
+                data = graph_data(self.p, part, self.table, hops=hops)
+            except GraphpartError:
+                if part is None:
+                    raise
+                data = self._piece_of(part)
         self.data = data
         self.title = data.title
         self._graph, self._kwargs = _sigma_args(data, *self._opts)
@@ -256,19 +261,23 @@ class PartitionGraph(w.VBox):
             self._selection.show(key)
 
     def _open(self, part: int) -> None:
-        try:
-            self.show(part)
-        except GraphpartError:  # too big to draw whole: its best-connected node's surroundings
-            v = self.p.view(part)
-            inner = self.p.shuffle.new2old_nid[v.nodes[: v.num_inner_nodes]]
-            deg = self._degrees()[inner]
-            self.show(node=int(inner[int(deg.argmax())]), hops=2)
+        self.show(part)
 
-    def _degrees(self):
+    def _piece_of(self, part: int) -> GraphData:
+        """A partition too big to draw whole: its best-connected inner node's surroundings."""
+        from dataclasses import replace
+
         from ..homogeneous import HomogeneousGraph
 
         h = HomogeneousGraph.of(self.p.graph)
-        return np.bincount(h.src, minlength=h.num_nodes) + np.bincount(h.dst, minlength=h.num_nodes)
+        degree = np.bincount(h.src, minlength=h.num_nodes) + np.bincount(
+            h.dst, minlength=h.num_nodes
+        )
+        v = self.p.view(part)
+        inner = np.asarray(self.p.shuffle.new2old_nid)[np.asarray(v.nodes[: v.num_inner_nodes])]
+        node = int(inner[int(degree[inner].argmax())])
+        data = neighbourhood_data(self.p, node, 2, self.table)
+        return replace(data, title=f"partition {part} is too big to draw whole; {data.title}")
 
     def redraw(self, selected: str | None) -> None:
         """Draw the view again with ``selected`` selected (and its neighbourhood highlighted),

@@ -112,7 +112,11 @@ def test_a_graph_above_the_limit_is_drawn_as_its_quotient(karate3, monkeypatch):
     cut = sum(e["attributes"]["cut edges"] for e in view.sigma.data["edges"])
     assert cut == karate3.metrics.edge_cut
     with pytest.raises(gp.GraphpartError, match="a view draws at most 20 nodes"):
-        PartitionGraph(karate3, part=0)
+        graph_data(karate3, part=0)
+    piece = PartitionGraph(karate3, part=0)  # the view shows a piece of it instead
+    assert piece.title.startswith("partition 0 is too big to draw whole; node ")
+    chosen = [k for k, a in piece.data.nodes.items() if a["kind"] == "chosen"]
+    assert int(karate3.node_part[int(chosen[0])]) == 0
     view.selected = "part 1"  # a partition has no node card
     assert view.location is None
 
@@ -135,6 +139,7 @@ def test_a_partition_too_big_to_open_shows_its_best_connected_nodes_surroundings
     karate3, monkeypatch
 ):
     import graphpart.viz.graph_data as gd
+    from graphpart.widgets import PartitionExplorer
 
     monkeypatch.setattr(gd, "MAX_NODES", 5)
     view = PartitionGraph(karate3)
@@ -146,6 +151,9 @@ def test_a_partition_too_big_to_open_shows_its_best_connected_nodes_surroundings
     g = nx.Graph(karate3.graph.to_networkx().to_undirected())
     inner = [i for i in range(34) if int(karate3.node_part[i]) == 2]
     assert int(chosen[0]) in [max(inner, key=g.degree)]
+    ex = PartitionExplorer(karate3.graph, num_parts=3, threaded=False)  # too big for both views
+    assert ex.task.error is None and list(ex.graph_view.data.nodes)[0] == "part 0"
+    assert ex.halo_view.title.startswith("partition 0 is too big to draw whole")
 
 
 def test_a_nodes_neighbourhood_is_every_node_within_k_hops(karate3):
