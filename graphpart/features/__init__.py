@@ -25,7 +25,13 @@ from .caches import (
 )
 from .oracles import BeladyCache, hotness_order, next_use, oracle_order
 from .orderings import ORDERINGS, degree_order, presample_order, random_order
-from .partition import PartitionAccess, access_by_partition, node_locality, partition_access
+from .partition import (
+    PartitionAccess,
+    access_by_partition,
+    locality_table,
+    node_locality,
+    partition_access,
+)
 from .session import STREAM_POLICIES, LookupSession
 from .simulate import CacheRun, HitRateTable, capacity_for, hit_rate_table, simulate
 from .store import Feature, LookupStats
@@ -60,6 +66,7 @@ __all__ = [
     "PartitionAccess",
     "partition_access",
     "access_by_partition",
+    "locality_table",
     "node_locality",
     "LookupSession",
     "STREAM_POLICIES",

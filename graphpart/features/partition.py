@@ -25,6 +25,8 @@ __all__ = [
     "node_locality",
     "partition_access",
     "access_by_partition",
+    "locality_table",
+    "SERVED_BY",
     "INNER",
     "HALO",
     "REMOTE",
@@ -167,3 +169,39 @@ def access_by_partition(
             )
         )
     return out
+
+
+#: Where a lookup is served, in the order of :func:`locality_table`'s columns.
+SERVED_BY = ("local inner", "local HALO", "served by remote cache", "remote fetched")
+
+
+def locality_table(runs: dict, *, title: str = "where lookups are served"):
+    """One row per labelled run (``label -> (partitioning, access_by_partition(...))``): the HALO
+    rows the partitions hold, and the share of all trainers' lookups served by each of
+    :data:`SERVED_BY`. Every row's shares sum to 100%.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.sampling import Topology
+    >>> g = load_karate_club()
+    >>> p = gp.partition(g, 2, num_hops=1, seed=0)
+    >>> acc = access_by_partition(p, Topology.from_graph(g), [5], batch_size=8, remote_cache=0.1)
+    >>> table = locality_table({"metis, 1 hop": (p, acc)})
+    >>> table.columns["HALO rows held"], sorted(table.columns)[0]
+    ([13], 'HALO rows held')
+    """
+    from .._report import Report
+
+    columns: dict[str, list] = {"HALO rows held": [], **{k: [] for k in SERVED_BY}}
+    for p, acc in runs.values():
+        inner = sum(int(a.inner.sum()) for a in acc)
+        halo = sum(int(a.halo.sum()) for a in acc)
+        cached = sum(int(a.remote_cached.sum()) for a in acc)
+        fetched = sum(int(a.remote.sum()) for a in acc) - cached
+        total = max(inner + halo + cached + fetched, 1)
+        columns["HALO rows held"].append(int(np.asarray(p.metrics.halo_nodes).sum()))
+        for name, n in zip(SERVED_BY, (inner, halo, cached, fetched)):
+            columns[name].append(f"{n / total:.1%}")
+    return Report(title, columns, {}, index="setting", labels=list(runs))

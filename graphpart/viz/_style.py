@@ -55,6 +55,31 @@ def fmt_count(x: float) -> str:
     return f"{x:g}"
 
 
+def fmt_bytes(x: float) -> str:
+    """Bytes with a unit that keeps three significant digits: different sizes read differently.
+
+    >>> fmt_bytes(512), fmt_bytes(10_240_000), fmt_bytes(15_360_000), fmt_bytes(2.5e9)
+    ('512 B', '10.2 MB', '15.4 MB', '2.50 GB')
+    """
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if abs(x) >= size:
+            v = x / size
+            return f"{v:.2f} {unit}" if v < 10 else f"{v:.3g} {unit}"
+    return f"{x:.0f} B"
+
+
+def byte_unit(x: float) -> tuple[str, float]:
+    """The unit (and its size) an axis of values up to ``x`` bytes is labelled in.
+
+    >>> byte_unit(3e7)
+    ('MB', 1000000.0)
+    """
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if abs(x) >= size:
+            return unit, size
+    return "B", 1.0
+
+
 def method_name(p) -> str:
     return {"metis": "METIS", "random": "random", "custom": "custom"}.get(
         p.part_method, p.part_method

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import GraphpartError
-from ._style import fmt_count, get_axes
+from ._style import byte_unit, fmt_bytes, fmt_count, get_axes
 
 __all__ = [
     "plot_hit_rate_trace",
@@ -91,6 +91,9 @@ def plot_hit_rate_trace(
             run_rate = np.cumsum(hits) / np.maximum(np.cumsum(lookups), 1)
             ax.plot(x, run_rate, label=f"{label}: {run_rate[-1]:.1%}", **style)
     ax.set_xlabel("mini-batch")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # batches are counted, not measured
     ax.set_ylabel("hit rate")
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(_pct())
@@ -165,17 +168,18 @@ def plot_bytes_per_epoch(runs, row_bytes: int, *, ax=None, total_lookups: int | 
         if total_lookups
         else [policy_color(n) for n in names]
     )
-    bars = ax.bar(np.arange(len(names)), np.asarray(values) / 1e9, color=colors)
+    unit, size = byte_unit(max(values, default=0.0))
+    bars = ax.bar(np.arange(len(names)), np.asarray(values) / size, color=colors)
     for b, v in zip(bars, values):
         ax.annotate(
-            f"{v / 1e9:.2f}",
+            fmt_bytes(v),
             (b.get_x() + b.get_width() / 2, b.get_height()),
             ha="center",
             va="bottom",
             fontsize=7,
         )
     ax.set_xticks(np.arange(len(names)), names, rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("GB from host per epoch")
+    ax.set_ylabel(f"{unit} from host per epoch")
     ax.set_title(f"Host-to-GPU traffic per epoch ({fmt_count(row_bytes)} B rows)", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     return ax

@@ -81,7 +81,7 @@ class CacheSimulator:
         self.seed = seed
         style = {"description_width": "100px"}
         lay = w.Layout(width="270px")
-        parts = [("all nodes", None)]
+        parts = [("all nodes", ALL)]  # not None: a Dropdown shows None as no choice (blank)
         if self.partitioning is not None:
             parts += [(f"trainer of part {i}", i) for i in range(self.partitioning.num_parts)]
         self.controls = {
@@ -120,7 +120,7 @@ class CacheSimulator:
                 layout=lay,
             ),
             "partition": w.Dropdown(
-                options=parts, value=None, description="seeds", style=style, layout=lay
+                options=parts, value=ALL, description="seeds", style=style, layout=lay
             ),
             "per_tick": w.IntSlider(
                 value=1, min=1, max=20, description="batches/tick", style=style, layout=lay
@@ -162,7 +162,7 @@ class CacheSimulator:
         c = self.controls
         self.play.playing = False
         self._played = self.play.value
-        part = c["partition"].value
+        part = None if c["partition"].value == ALL else c["partition"].value
         try:
             self.session = LookupSession(
                 self.topo,
@@ -199,13 +199,15 @@ class CacheSimulator:
             self.status.value = (
                 f"<span style='color:#b00020'>{html.escape(self.error or '')}</span>"
             )
-            self.plot.value = self.where.value = b""
+            _show(self.plot, b"")
+            _show(self.where, b"")
             return
         runs = s.runs()
-        self.plot.value = render(lambda ax: plot_hit_rate_trace(runs, ax=ax), (7.5, 3.6))
-        acc = s.access()
-        self.where.value = (
-            render(lambda ax: plot_partition_access([acc], ax=ax), (7.5, 2.4)) if acc else b""
+        _show(self.plot, render(lambda ax: plot_hit_rate_trace(runs, ax=ax), (7.5, 3.6)))
+        acc = s.access()  # where a trainer's lookups land: only once a trainer is chosen
+        _show(
+            self.where,
+            render(lambda ax: plot_partition_access([acc], ax=ax), (7.5, 2.4)) if acc else b"",
         )
         rates = ", ".join(f"{p} {r:.1%}" for p, r in s.hit_rates().items())
         self.status.value = (
@@ -215,3 +217,14 @@ class CacheSimulator:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+#: The "seeds" choice for all training nodes (no trainer).
+ALL = -1
+
+
+def _show(img, png: bytes) -> None:
+    """Show ``png`` in ``img``, or hide ``img`` while there is nothing to show (an empty Image
+    draws a broken-image icon)."""
+    img.value = png
+    img.layout.display = None if png else "none"

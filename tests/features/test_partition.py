@@ -103,3 +103,30 @@ def test_trace_and_partitioning_must_agree(karate_parts):
         partition_access(karate_parts, 0, Trace.from_batches([[0]], 40))
     with pytest.raises(gp.GraphpartError, match="part_id"):
         node_locality(karate_parts, 3)
+
+
+def test_locality_table_rows_split_every_lookup_and_sum_to_100_percent():
+    import graphpart as gp
+    from graphpart.datasets import sbm
+    from graphpart.features import access_by_partition, locality_table
+    from graphpart.features.partition import SERVED_BY
+    from graphpart.sampling import Topology
+
+    g = sbm([150] * 4, 0.05, 0.005, seed=0)
+    topo = Topology.from_graph(g)
+    runs = {}
+    for hops in (0, 1):
+        p = gp.partition(g, 4, num_hops=hops, seed=0)
+        for cache in (0.0, 0.1):
+            acc = access_by_partition(p, topo, [5, 5], batch_size=32, remote_cache=cache, seed=0)
+            runs[f"hops={hops} cache={cache}"] = (p, acc)
+    table = locality_table(runs)
+    for i, (p, acc) in enumerate(runs.values()):
+        shares = [float(table.columns[k][i].rstrip("%")) for k in SERVED_BY]
+        assert abs(sum(shares) - 100) < 0.3  # each row accounts for every lookup
+        total = sum(int(a.inner.sum() + a.halo.sum() + a.remote.sum()) for a in acc)
+        cached = sum(int(a.remote_cached.sum()) for a in acc)
+        assert table.columns["served by remote cache"][i] == f"{cached / total:.1%}"
+        assert table.columns["HALO rows held"][i] == int(p.metrics.halo_nodes.sum())
+    assert table.columns["served by remote cache"][0] == "0.0%"  # no cache, nothing served by it
+    assert float(table.columns["served by remote cache"][1].rstrip("%")) > 0

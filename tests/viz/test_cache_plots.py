@@ -67,8 +67,29 @@ def test_bytes_per_epoch_bars_count_misses_times_row_bytes():
     run = simulate(t, make_cache("fifo", 50, 10))
     ax = viz.plot_bytes_per_epoch([run], row_bytes=512)
     heights = [b.get_height() for b in ax.patches]
-    assert heights[0] == pytest.approx(t.num_lookups / 2 * 512 / 1e9)
-    assert heights[1] == pytest.approx((run.lookups - run.hits).sum() / 2 * 512 / 1e9)
+    unit = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}[ax.get_ylabel().split()[0]]
+    assert heights[0] * unit == pytest.approx(t.num_lookups / 2 * 512)
+    assert heights[1] * unit == pytest.approx((run.lookups - run.hits).sum() / 2 * 512)
+
+
+def test_byte_labels_tell_different_sizes_apart():
+    from graphpart.features import make_cache
+
+    t = trace()
+    runs = [simulate(t, make_cache(p, 50, 10)) for p in ("fifo", "lru")]
+    ax = viz.plot_bytes_per_epoch(runs, row_bytes=4096)
+    values = [b.get_height() for b in ax.patches]
+    labels = [a.get_text() for a in ax.texts]
+    assert len(set(labels)) == len(set(round(v, 6) for v in values))  # 1.5x apart, read apart
+    assert all(label.split()[1] in ("B", "KB", "MB", "GB") for label in labels)
+
+
+def test_hit_rate_trace_counts_batches_in_whole_numbers():
+    run = simulate(trace(), make_cache("lru", 50, 10))
+    ax = viz.plot_hit_rate_trace([run])
+    ax.figure.canvas.draw()
+    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks)
 
 
 def test_partition_access_bars_stack_to_one():

@@ -73,10 +73,12 @@ def test_bad_fanouts_show_an_error_instead_of_raising():
 def test_with_a_partitioning_the_trainer_view_counts_locality():
     p = gp.partition(load_karate_club(), 2, num_hops=1, seed=0)
     sim = CacheSimulator(p, batch_size=4)
-    assert sim.where.value == b""
+    assert sim.controls["partition"].label == "all nodes"  # a choice shown, not a blank box
+    assert sim.where.value == b"" and sim.where.layout.display == "none"  # no broken image
     sim.controls["partition"].value = 1
     sim.step(3)
     acc = sim.session.access()
     assert set(sim.session.loader.seeds.tolist()) <= set((p.node_part == 1).nonzero()[0].tolist())
     assert acc.totals["inner"] > 0 and sim.where.value[:4] == b"\x89PNG"
+    assert sim.where.layout.display is None
     assert sum(acc.totals[k] for k in ("inner", "halo", "remote")) == sum(sim.session.lookups)
