@@ -134,7 +134,6 @@ def _partition(args) -> int:
 
     from ._io import atomic_write
     from ._outpath import check_output_path
-    from .partitioning.balance import field_balance
     from .partitioning.core import partition
     from .partitioning.metis import MetisOptions
     from .storage import save_partitions
@@ -169,7 +168,7 @@ def _partition(args) -> int:
         g,
         args.num_parts,
         part_method=args.part_method,
-        balance_ntypes=field_balance(g, args.balance_ntypes),
+        balance_ntypes=args.balance_ntypes,  # a field name: classes named after it
         balance_edges=args.balance_edges,
         num_hops=args.num_hops,
         num_trainers_per_machine=args.num_trainers_per_machine,

@@ -148,12 +148,19 @@ class Setting:
             g,
             self.num_parts,
             part_method=self.method,
-            balance_ntypes=balance_source(g, self.balance),
+            balance_ntypes=_named(g, self.balance),
             balance_edges=self.balance_edges,
             num_hops=self.num_hops,
             seed=self.seed,
             metis_options=options,
         )
+
+
+def _named(g: Graph, source: str):
+    """What ``partition`` is given for a balance source: a field is passed by name, so its
+    classes are named after it (``train`` / ``not train``, not ``True`` / ``False``)."""
+    value = balance_source(g, source)
+    return source if value is not None and source not in ("none", "ntype") else value
 
 
 def grid(**values: Sequence) -> list[Setting]:

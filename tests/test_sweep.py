@@ -43,8 +43,8 @@ def test_setting_runs_what_it_says():
         g
     )
     assert p.num_parts == 3 and p.num_hops == 2 and p.balance_edges
-    assert p.balance_labels == ("False", "True")
-    assert "class True" in p.metrics.balance
+    assert p.balance_labels == ("not train", "train")
+    assert "class train" in p.metrics.balance
 
 
 def test_random_setting_drops_balance_options():

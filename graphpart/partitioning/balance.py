@@ -7,7 +7,9 @@ the user's value          :func:`balance_classes`: an array over homogeneous nod
                           a dict ``{ntype: array}``, or ``None`` (a heterograph then
                           balances each node type, as DGL does)
 a node data field name    :func:`field_balance` turns it into that value (the CLI's
-                          ``--balance-ntypes FIELD``, the sweep's balance sources)
+                          ``--balance-ntypes FIELD``); ``partition`` given the name (the
+                          sweep's balance sources) names the classes after it
+                          (:func:`named_labels`: ``train`` / ``not train``)
 per-type values           :func:`classes_by_type`: node type crossed with its values
                           (the rule behind the dict form; the chunked pipeline reads
                           the values from chunks and calls it directly)
@@ -133,6 +135,9 @@ def balance_classes(
     homo = homo or HomogeneousGraph.of(g)
     if balance_ntypes is None:
         return (None, ()) if g.is_homogeneous else (homo.ntype, tuple(g.ntypes))
+    if isinstance(balance_ntypes, str):  # a node data field: its classes named after it
+        cls, labels = balance_classes(g, field_balance(g, balance_ntypes), homo)
+        return cls, named_labels(balance_ntypes, labels, g.ntypes)
     counts = [g.num_nodes(t) for t in g.ntypes]
     if isinstance(balance_ntypes, Mapping):
         unknown = sorted(set(map(str, balance_ntypes)) - set(g.ntypes))
@@ -149,6 +154,37 @@ def balance_classes(
         )
     cls, _, labels = _labelled(arr)
     return cls, tuple(labels)
+
+
+def named_labels(field: str, labels: Sequence[str], ntypes: Sequence[str] = ()) -> tuple[str, ...]:
+    """Class labels that say what they count: a mask's ``False``/``True`` become ``not train`` /
+    ``train`` (for ``train_mask``), other values ``field=value``; ``type:value`` keeps its type
+    and a whole type (one of ``ntypes``) stays as it is.
+
+    Examples
+    --------
+    >>> named_labels("train_mask", ("False", "True"))
+    ('not train', 'train')
+    >>> named_labels("label", ("0", "1"))
+    ('label=0', 'label=1')
+    >>> named_labels("train_mask", ("paper:True", "author"), ntypes=("paper", "author"))
+    ('paper:train', 'author')
+    """
+    short = field.removesuffix("_mask")
+
+    def value(v: str) -> str:
+        return short if v == "True" else f"not {short}" if v == "False" else f"{field}={v}"
+
+    out = []
+    for label in labels:
+        head, sep, v = label.partition(":")
+        if label in ntypes:
+            out.append(label)
+        elif sep and head in ntypes:
+            out.append(f"{head}:{value(v)}")
+        else:
+            out.append(value(label))
+    return tuple(out)
 
 
 def field_balance(g: Graph, field: str | None) -> object:

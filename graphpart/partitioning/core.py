@@ -263,9 +263,11 @@ def partition(
         or a dict ``{ntype: array}`` of type-wise values, is used as the
         assignment itself (values in ``[0, num_parts * num_trainers_per_machine)``:
         trainer ids when ``num_trainers_per_machine > 1``).
-    balance_ntypes : array or dict, optional
+    balance_ntypes : array, dict or str, optional
         METIS balances the nodes of each distinct value (e.g. a train mask)
-        across partitions. A heterograph balances each node type by default.
+        across partitions. A heterograph balances each node type by default. A
+        node data name (``"train_mask"``) balances that field, its classes named
+        after it (``train`` / ``not train``).
     balance_edges : bool
         METIS also balances in-degrees.
     num_hops : int

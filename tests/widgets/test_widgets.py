@@ -42,7 +42,7 @@ def test_explorer_partitions_on_creation(explorer):
         ("num_parts", 5, lambda p: p.num_parts == 5),
         ("method", "random", lambda p: p.part_method == "random"),
         ("num_hops", 2, lambda p: p.num_hops == 2),
-        ("balance", "train_mask", lambda p: p.balance_labels == ("False", "True")),
+        ("balance", "train_mask", lambda p: p.balance_labels == ("not train", "train")),
         ("balance_edges", True, lambda p: p.balance_edges),
         (
             "seed",
