@@ -58,20 +58,20 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
             )
         x = np.array([r.imbalance[imbalance] for r in results])
     y = np.array([100 * r.edge_cut_fraction for r in results])
-    ax = get_axes(ax, (7.5, 4.8))
+    ax = get_axes(ax, (10, 5))
     from matplotlib import colormaps
 
-    balances = list(dict.fromkeys((r.setting.balance, r.setting.balance_edges) for r in results))
-    colors = colormaps["tab10"](np.arange(len(balances)) % 10)
-    for b, color in zip(balances, colors):
+    # one colour per balance setting *and* tolerance: settings differing only in tolerance differ
+    keys = list(dict.fromkeys(_key(r.setting) for r in results))
+    colors = colormaps["tab10" if len(keys) <= 10 else "tab20"](np.arange(len(keys)) % 20)
+    for key, color in zip(keys, colors):
         for method, marker in _METHOD_MARKERS.items():
             sel = [
                 i
                 for i, r in enumerate(results)
-                if (r.setting.balance, r.setting.balance_edges) == b and r.setting.method == method
+                if _key(r.setting) == key and r.setting.method == method
             ]
             if sel:
-                label = f"{method}, balance {b[0]}" + (" + edges" if b[1] else "")
                 ax.scatter(
                     x[sel],
                     y[sel],
@@ -80,26 +80,14 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
                     color=color,
                     edgecolors="black",
                     linewidths=0.5,
-                    label=label,
+                    label=f"{method}, {_key_label(key)}",
                     zorder=3,
                 )
     front = _pareto(x, y)
     ax.plot(x[front], y[front], color="grey", ls="--", lw=1, zorder=2, label="best trade-offs")
+    ax.margins(x=0.15, y=0.12)
     if annotate and len(results) <= 24:
-        span_x, span_y = max(np.ptp(x), 1e-9), max(np.ptp(y), 1e-9)
-        for i, r in enumerate(results):  # stack the labels of points that nearly coincide
-            near = np.sum(
-                (np.abs(x[:i] - x[i]) < 0.15 * span_x) & (np.abs(y[:i] - y[i]) < 0.04 * span_y)
-            )
-            right = x[i] > x.min() + 0.6 * span_x  # labels of right-hand points go left
-            ax.annotate(
-                r.setting.label,
-                (x[i], y[i]),
-                textcoords="offset points",
-                xytext=(-6 if right else 6, 3 + 10 * near),
-                ha="right" if right else "left",
-                fontsize=7,
-            )
+        place_labels(ax, x, y, [r.setting.label for r in results])
     ax.set_xlabel(
         "imbalance: worst max/mean"
         if imbalance == "max"
@@ -108,5 +96,73 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
     ax.set_ylabel("edge cut (% of edges)")
     ax.set_title("Edge cut vs load imbalance (lower left is better)", fontsize=10)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
-    ax.margins(x=0.15, y=0.12)
     return ax
+
+
+def _key(s) -> tuple:
+    return (s.balance, s.balance_edges, s.ufactor)
+
+
+def _key_label(key: tuple) -> str:
+    balance, edges, ufactor = key
+    text = "no balance_ntypes" if balance == "none" else f"balance {balance}"
+    if edges:
+        text += " + edges"
+    if ufactor is not None:
+        text += f", tol {ufactor / 10:g}%"
+    return text
+
+
+#: Where a label may go, in points from its point: nearest first.
+_OFFSETS = [
+    (6, 3), (6, -3), (-6, 3), (-6, -3), (0, 9), (0, -9),
+    (10, 14), (10, -14), (-10, 14), (-10, -14), (0, 22), (0, -22),
+    (16, 26), (-16, 26), (16, -26), (-16, -26), (0, 36), (0, -36),
+]  # fmt: skip
+
+
+def place_labels(ax, x, y, texts, fontsize: int = 7) -> list:
+    """Write each text beside its point where it overlaps no label placed before it and no other
+    point: the offsets of ``_OFFSETS`` are tried in order (nearest first), measured in pixels.
+    Where none is free, the first offset is used."""
+    fig = ax.figure
+    if not hasattr(fig.canvas, "get_renderer"):  # a bare Figure (the widgets): give it Agg
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    fig.canvas.draw()  # positions in pixels need a layout
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)  # labels stay inside the axes
+    points = ax.transData.transform(np.column_stack([x, y])) if len(x) else np.zeros((0, 2))
+    taken, out = [], []
+    for i, text in enumerate(texts):
+        label = None
+        for dx, dy in _OFFSETS:
+            t = ax.annotate(
+                text,
+                (x[i], y[i]),
+                textcoords="offset points",
+                xytext=(dx, dy),
+                ha="left" if dx > 0 else "right" if dx < 0 else "center",
+                va="bottom" if dy > 0 else "top",
+                fontsize=fontsize,
+            )
+            box = t.get_window_extent(renderer)
+            hits_point = any(
+                box.x0 - 3 <= px <= box.x1 + 3 and box.y0 - 3 <= py <= box.y1 + 3
+                for j, (px, py) in enumerate(points)
+                if j != i
+            )
+            inside = frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1)
+            if inside and not hits_point and not any(box.overlaps(b) for b in taken):
+                label = t
+                break
+            t.remove()
+        if label is None:
+            dx, dy = _OFFSETS[0]
+            label = ax.annotate(
+                text, (x[i], y[i]), textcoords="offset points", xytext=(dx, dy), fontsize=fontsize
+            )
+        taken.append(label.get_window_extent(renderer))
+        out.append(label)
+    return out

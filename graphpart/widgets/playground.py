@@ -63,11 +63,14 @@ class BalancePlayground:
                 layout=lay,
             ),
             "balance_edges": w.Checkbox(value=False, description="balance_edges", indent=False),
-            "ufactor": w.IntSlider(
-                value=30,
-                min=1,
-                max=500,
-                description="tolerance (0.1%)",
+            # METIS's ufactor is in thousandths; the slider reads in percent (13.1 is 13.1%)
+            "ufactor": w.FloatSlider(
+                value=3.0,
+                min=0.1,
+                max=50.0,
+                step=0.1,
+                readout_format=".1f",
+                description="tolerance (%)",
                 style=style,
                 layout=lay,
                 continuous_update=False,
@@ -108,7 +111,7 @@ class BalancePlayground:
             method=c["method"].value,
             balance=c["balance"].value,
             balance_edges=c["balance_edges"].value,
-            ufactor=c["ufactor"].value,
+            ufactor=int(round(c["ufactor"].value * 10)),
             seed=0,
         )
 

@@ -85,7 +85,9 @@ def test_byte_labels_tell_different_sizes_apart():
 
 
 def test_hit_rate_trace_counts_batches_in_whole_numbers():
-    run = simulate(trace(), make_cache("lru", 50, 10))
+    g = torch.Generator().manual_seed(0)
+    few = Trace.from_batches([torch.randint(0, 50, (20,), generator=g) for _ in range(3)], 50)
+    run = simulate(few, make_cache("lru", 50, 10))  # 3 batches: matplotlib would tick 1.5, 2.5
     ax = viz.plot_hit_rate_trace([run])
     ax.figure.canvas.draw()
     ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]

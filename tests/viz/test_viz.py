@@ -220,3 +220,33 @@ def test_draw_partition_labels_nodes_by_original_or_new_id():
     assert len(viz.draw_partition(big, labels=True).texts) == 80
     with pytest.raises(gp.GraphpartError, match="labels must be"):
         viz.draw_partition(big, labels="typed")
+
+
+def test_tradeoff_labels_do_not_overlap_and_tolerances_differ_in_colour():
+    from graphpart.sweep import grid, sweep
+
+    g = sbm([60] * 4, 0.15, 0.01, seed=0, train_frac=0.3)
+    results = sweep(
+        g,
+        grid(
+            method=["random", "metis"],
+            num_parts=4,
+            balance=["none", "train_mask"],
+            balance_edges=[False, True],
+            ufactor=[10, 100],
+        ),
+    )
+    ax = viz.plot_tradeoff(results)
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in ax.texts]
+    assert len(boxes) == len(results)
+    clashes = [(i, j) for i in range(len(boxes)) for j in range(i) if boxes[i].overlaps(boxes[j])]
+    assert not clashes, [(ax.texts[i].get_text(), ax.texts[j].get_text()) for i, j in clashes]
+    colours = {}
+    for coll in ax.collections:
+        label = coll.get_label()
+        if label.startswith("metis"):
+            colours[label] = tuple(np.round(coll.get_facecolor()[0], 3))
+    tol = [c for k, c in colours.items() if "balance train_mask, tol" in k and "edges" not in k]
+    assert len(tol) == 2 and tol[0] != tol[1]  # tol 1% and tol 10%: two colours
+    assert all("False" not in k and "True" not in k for k in colours)

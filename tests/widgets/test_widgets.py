@@ -221,3 +221,13 @@ def test_clicking_a_node_in_the_inspector_views_replaces_the_lookup():
     hi = HaloInspector(p)
     hi.views.views[int(p.node_part[17])].selected = "17"
     assert hi.location.orig_homo_id == 17 and "<td>17</td>" in hi.lookup.value
+
+
+def test_playground_tolerance_slider_reads_in_percent():
+    pg = BalancePlayground(masked_sbm(), num_parts=2, threaded=False)
+    slider = pg.controls["ufactor"]
+    assert slider.description == "tolerance (%)" and slider.readout_format == ".1f"
+    slider.value = 13.1  # shows "13.1", meaning 13.1%
+    pg.controls["method"].value = "metis"
+    pg.add_button.click()
+    assert pg.results[-1].setting.ufactor == 131 and "tol=13.1%" in pg.results[-1].setting.label
