@@ -8,6 +8,7 @@
 ``load_wordnet``       WordNet 3.0 synsets and pointers, heterogeneous (``wordnet-base``)
 ``rmat``               Graph500-style R-MAT generator
 ``sbm``                stochastic block model with planted blocks
+``triangle_mesh``      a 2-D triangle mesh with coordinates (finite-element-like)
 =====================  ======================================================
 
 :func:`load` takes any of them by name.
@@ -29,6 +30,7 @@ from .optional import DEBIAN_PACKAGES, missing_package
 from .peer import peer_partitions
 from .rmat import rmat
 from .sbm import sbm
+from .trimesh import triangle_mesh
 from .wordnet import load_wordnet
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "load_wordnet",
     "rmat",
     "sbm",
+    "triangle_mesh",
     "attach_node_data",
     "cache_dir",
 ]
@@ -57,6 +60,7 @@ _LOADERS: dict[str, Callable[..., Graph]] = {
     "wordnet": load_wordnet,
     "rmat": rmat,
     "sbm": sbm,
+    "triangle_mesh": triangle_mesh,
     **{name: (lambda n: lambda **kw: load_metis_graph(n, **kw))(name) for name in METIS_GRAPHS},
 }
 
