@@ -12,6 +12,7 @@
 ``plot_partition_access``  each trainer's lookups: local inner / HALO / remote (cached or fetched)
 ``plot_id_line``           the homogeneous id line before and after the reshuffle
 ``plot_adjacency``         the adjacency in original ids and in new ids (partition blocks)
+``plot_ids``               both in one figure (the id line above, the adjacency below)
 ``plot_pipeline``          the chunked pipeline: chunks -> assign -> dispatch -> partitions
 =========================  =====================================================
 """
@@ -28,7 +29,8 @@ from .cache import (
 )
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
-from .ids import plot_adjacency, plot_id_line
+from .ids import plot_adjacency, plot_id_line, plot_ids
+from .ids_data import id_data, id_view_data
 from .layout import node_positions, sample_neighbourhood
 from .pipeline import plot_pipeline
 from .tradeoff import plot_tradeoff
@@ -45,6 +47,9 @@ __all__ = [
     "plot_partition_access",
     "plot_id_line",
     "plot_adjacency",
+    "plot_ids",
+    "id_data",
+    "id_view_data",
     "plot_pipeline",
     "node_positions",
     "sample_neighbourhood",

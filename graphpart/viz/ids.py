@@ -1,144 +1,88 @@
-"""How the reshuffle renumbers nodes: the homogeneous id line before and after, and the adjacency
-matrix in original ids and in new ids (partition-major: inner edges fall in diagonal blocks).
-
-``id_data`` computes the numbers (every node's ids, the edges in both numberings, the blocks);
-``plot_id_line`` and ``plot_adjacency`` draw them for papers, ``graphpart.widgets.IdView`` in the
-browser.
+"""How the reshuffle renumbers nodes, for papers: the homogeneous id line before and after, and
+the adjacency matrix in original ids and in new ids (partition-major: inner edges fall in the
+diagonal blocks). The numbers come from :mod:`graphpart.viz.ids_data`; ``graphpart.widgets.IdView``
+shows the same interactively.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..homogeneous import HomogeneousGraph, type_offsets
-from ..lookup import NodeTable, node_table
-from ._style import get_axes, part_colors
+from ..errors import GraphpartError
+from ._style import CUT_COLOR, get_axes, part_colors
+from .ids_data import IdData, id_data
 
-__all__ = ["IdData", "id_data", "plot_id_line", "plot_adjacency", "MAX_POINTS"]
+__all__ = ["plot_id_line", "plot_adjacency", "plot_ids", "MAX_SPY_EDGES", "MAX_DENSITY_EDGES"]
 
-#: The most edges an adjacency view draws (a uniform sample above; the figure says so).
-MAX_POINTS = 200_000
+#: Up to this many edges the adjacency is a spy plot (a dot per edge); above, a 2-D histogram.
+MAX_SPY_EDGES = 20_000
+#: The 2-D histogram counts every edge up to this many (a uniform sample above; the title says so).
+MAX_DENSITY_EDGES = 5_000_000
 
-
-@dataclass(frozen=True)
-class IdData:
-    """Every node's ids, the edges in both numberings, and the id blocks.
-
-    ``table`` holds every node's ids (:func:`graphpart.lookup.node_table`, indexed by original
-    homogeneous id). ``src``/``dst`` are edges in original homogeneous ids (at most
-    :data:`MAX_POINTS`, a uniform sample of ``num_edges``); ``new_src``/``new_dst`` the same edges
-    in new ids. ``type_bounds`` is the ``[start, end)`` of each type on the original id line;
-    ``blocks`` one ``(start, end, partition, type)`` row per block of the new id line.
-    """
-
-    table: NodeTable
-    src: np.ndarray
-    dst: np.ndarray
-    new_src: np.ndarray
-    new_dst: np.ndarray
-    num_edges: int
-    type_bounds: np.ndarray
-    blocks: np.ndarray
-
-    @property
-    def num_nodes(self) -> int:
-        return len(self.table.owner)
-
-    @property
-    def part_bounds(self) -> np.ndarray:
-        """Where each partition's range of new ids starts (and the last one ends)."""
-        starts = [self.blocks[self.blocks[:, 2] == q, 0].min() for q in self._parts]
-        return np.asarray([*starts, self.num_nodes], dtype=np.int64)
-
-    @property
-    def _parts(self) -> list[int]:
-        return sorted(set(self.blocks[:, 2].tolist()))
+_HATCHES = ["", "//", "..", "xx", "\\\\", "oo", "++", "--"]
+_WHICH = ("both", "before", "after")
 
 
-def id_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdData:
-    """The numbers behind the id views of partitioning ``p``.
+def _type_name(d: IdData, t: int) -> str:
+    return "all nodes" if len(d.table.ntypes) == 1 else d.table.ntypes[t]
 
-    Examples
-    --------
-    >>> import graphpart as gp
-    >>> from graphpart.datasets import load_davis_southern_women
-    >>> d = id_data(gp.partition(load_davis_southern_women(), 2, seed=0))
-    >>> d.type_bounds.tolist()  # events, then women, on the original id line
-    [[0, 14], [14, 32]]
-    >>> d.blocks.tolist()  # (start, end, partition, type) on the new id line
-    [[0, 7, 0, 0], [7, 16, 0, 1], [16, 23, 1, 0], [23, 32, 1, 1]]
-    """
-    table = node_table(p)
-    h = HomogeneousGraph.of(p.graph)
-    src, dst = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)
-    m = len(src)
-    if m > max_points:
-        keep = np.sort(np.random.default_rng(seed).choice(m, max_points, replace=False))
-        src, dst = src[keep], dst[keep]
-    offsets = type_offsets([p.graph.num_nodes(t) for t in p.graph.ntypes])
-    type_bounds = np.stack([offsets[:-1], offsets[1:]], axis=1)
-    rows = []
-    for t, ranges in enumerate(p.book.node_map.values()):
-        for q, (a, b) in enumerate(np.asarray(ranges, dtype=np.int64).reshape(-1, 2).tolist()):
-            if b > a:
-                rows.append((a, b, q, t))
-    blocks = np.asarray(sorted(rows), dtype=np.int64).reshape(-1, 4)
-    new = table.shuffled_id
-    return IdData(table, src, dst, new[src], new[dst], m, type_bounds, blocks)
+
+def _fits(ax, text: str, width: float, n: int, fontsize: float) -> bool:
+    """Whether ``text`` fits in ``width`` ids of the axes' width (an estimate before drawing)."""
+    inches = ax.get_figure(root=True).get_figwidth() * ax.get_position().width * width / max(n, 1)
+    return 0.7 * fontsize * len(text) / 72 < inches
+
+
+def _label(ax, x0: float, x1: float, y: float, options: list[str], n: int, size: float = 7):
+    """The first of ``options`` that fits between ``x0`` and ``x1`` (none if none fits)."""
+    for text in options:
+        if _fits(ax, text, x1 - x0, n, size):
+            ax.text((x0 + x1) / 2, y, text, ha="center", va="center", fontsize=size)
+            return
 
 
 def plot_id_line(p, *, ax=None, arrows: int = 24, seed: int = 0):
     """The homogeneous id line before (types in order) and after the reshuffle (partition-major,
-    then by type), with arrows from a sample of nodes' original ids to their new ids.
+    then by type): one block per type above, one block per partition and type below (colour =
+    partition, hatching = type), each partition's id range written under it, and arrows from a
+    sample of ``arrows`` nodes' original ids to their new ids.
 
     Examples
     --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_davis_southern_women
     >>> ax = plot_id_line(gp.partition(load_davis_southern_women(), 2, seed=0))
-    >>> [t.get_text() for t in ax.texts][:3]
-    ['event', 'woman', 'part 0 event']
+    >>> [t.get_text() for t in ax.texts if t.get_text()]  # doctest: +NORMALIZE_WHITESPACE
+    ['event: ids 0-13', 'woman: ids 14-31', 'event', 'woman', 'event', 'woman',
+     'part 0: ids 0-15', 'part 1: ids 16-31']
     """
-    from matplotlib.patches import Rectangle
+    from matplotlib.patches import Patch, Rectangle
 
-    d = p if isinstance(p, IdData) else id_data(p)
+    d = p if isinstance(p, IdData) else id_data(p, max_points=0)
     t = d.table
     n = max(d.num_nodes, 1)
-    ax = get_axes(ax, (10, 2.8))
-    colors = part_colors(int(d.blocks[:, 2].max()) + 1 if len(d.blocks) else 1)
-    hatches = ["", "//", "..", "xx", "\\\\", "oo", "++", "--"]
+    ax = get_axes(ax, (10, 3.2))
+    colors = part_colors(d.num_parts)
+    multi = len(t.ntypes) > 1
     for k, (a, b) in enumerate(d.type_bounds.tolist()):
         ax.add_patch(
-            Rectangle(
-                (a, 1.0), b - a, 0.5, facecolor="#dddddd", edgecolor="white", hatch=hatches[k % 8]
-            )
+            Rectangle((a, 1.0), b - a, 0.5, fc="#dddddd", ec="white", hatch=_HATCHES[k % 8])
         )
-        if b > a:
-            ax.text((a + b) / 2, 1.25, t.ntypes[k], ha="center", va="center", fontsize=8)
+        name = _type_name(d, k)
+        _label(ax, a, b, 1.25, [f"{name}: ids {a}-{b - 1}", name], n, 8)
     for a, b, q, k in d.blocks.tolist():
         ax.add_patch(
             Rectangle(
-                (a, 0.0),
-                b - a,
-                0.5,
-                facecolor=colors[q],
-                edgecolor="white",
-                hatch=hatches[k % 8],
-                alpha=0.85,
+                (a, 0.0), b - a, 0.5, fc=colors[q], ec="white", hatch=_HATCHES[k % 8], alpha=0.85
             )
         )
-        label = f"part {q}" + (f" {t.ntypes[k]}" if len(t.ntypes) > 1 else "")
-        ax.text(
-            (a + b) / 2,
-            0.25,
-            label,
-            ha="center",
-            va="center",
-            fontsize=7,
-            rotation=0 if (b - a) / n > 0.08 else 90,
-        )
+        if multi:
+            _label(ax, a, b, 0.25, [t.ntypes[k]], n)
+    bounds = d.part_bounds.tolist()
+    for q in range(d.num_parts):
+        a, b = bounds[q], bounds[q + 1]
+        if b > a:
+            _label(ax, a, b, -0.17, [f"part {q}: ids {a}-{b - 1}", f"part {q}", f"{q}"], n)
     rng = np.random.default_rng(seed)
     shown = np.sort(rng.choice(d.num_nodes, min(arrows, d.num_nodes), replace=False))
     for node in shown.tolist():  # a few dozen arrows at most
@@ -149,21 +93,39 @@ def plot_id_line(p, *, ax=None, arrows: int = 24, seed: int = 0):
             arrowprops={"arrowstyle": "->", "color": colors[t.owner[node]], "lw": 0.8},
         )
     ax.set_xlim(0, n)
-    ax.set_ylim(-0.1, 1.6)
+    ax.set_ylim(-0.3, 1.55)
     ax.set_yticks([0.25, 1.25], ["new ids\n(partition-major)", "original ids\n(types in order)"])
     ax.set_xlabel("homogeneous id")
     ax.set_title(
-        f"How the reshuffle renumbers {d.num_nodes:,} nodes ({len(shown)} arrows)", fontsize=10
+        f"How the reshuffle renumbers {d.num_nodes:,} nodes (arrows: {len(shown)} of them)",
+        fontsize=10,
+    )
+    handles = [Patch(fc=colors[q], label=f"part {q}") for q in range(min(d.num_parts, 12))]
+    if multi:
+        handles += [
+            Patch(fc="white", ec="#555555", hatch=_HATCHES[k % 8], label=name)
+            for k, name in enumerate(t.ntypes[:12])
+        ]
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        fontsize=7,
+        frameon=False,
+        handleheight=1.4,
     )
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
     return ax
 
 
-def plot_adjacency(p, *, axes=None, markersize: float | None = None):
-    """The adjacency matrix in original ids and in new ids, one dot per edge coloured by the
-    partition that owns its destination (which stores the edge). After the reshuffle the inner
-    edges fill the diagonal blocks of each partition's id range; the rest are cut edges.
+def plot_adjacency(p, *, ax=None, which: str = "both", max_edges: int = MAX_DENSITY_EDGES):
+    """The adjacency matrix in original ids (``which="before"``), in new ids (``"after"``) or
+    both side by side (``ax`` then a pair of axes): inner edges in their partition's colour, cut
+    edges in black. After the reshuffle the inner edges fill the diagonal blocks of the
+    partitions' id ranges (dashed), cut into type blocks (thin lines) on heterographs. A dot per
+    edge up to :data:`MAX_SPY_EDGES` edges; above, a 2-D histogram whose cells take the colour
+    of most of their edges and the shade of their count (log scale). Returns the axes.
 
     Examples
     --------
@@ -171,33 +133,99 @@ def plot_adjacency(p, *, axes=None, markersize: float | None = None):
     >>> from graphpart.datasets import load_karate_club
     >>> ax_before, ax_after = plot_adjacency(gp.partition(load_karate_club(), 2, seed=0))
     >>> ax_after.get_title()
-    'after: new ids (2 partition blocks)'
+    'after: new ids (2 partitions; 20 cut edges, black)'
+    """
+    if which not in _WHICH:
+        raise GraphpartError(f"which must be one of {_WHICH}, got {which!r}")
+    d = p if isinstance(p, IdData) else id_data(p, max_points=max_edges)
+    sides = ["before", "after"] if which == "both" else [which]
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(1, len(sides), figsize=(5.2 * len(sides), 5.4), layout="constrained")
+        axes = np.atleast_1d(axes).tolist()
+    else:
+        axes = list(ax) if which == "both" else [ax]
+        if len(axes) != len(sides):
+            raise GraphpartError(f"which={which!r} draws on {len(sides)} axes, got {len(axes)}")
+    for a, side in zip(axes, sides):
+        _draw_matrix(a, d, side == "after")
+    return tuple(axes) if which == "both" else axes[0]
+
+
+def _draw_matrix(ax, d: IdData, after: bool) -> None:
+    n = max(d.num_nodes, 1)
+    x, y = (d.new_dst, d.new_src) if after else (d.dst, d.src)
+    inner = d.inner
+    k = d.num_parts
+    cat = np.where(inner, d.table.owner[d.dst], k)  # the partition of an inner edge, or k: cut
+    palette = np.vstack([part_colors(k), _rgba(CUT_COLOR)])
+    extent = (-0.5, n - 0.5, n - 0.5, -0.5)
+    if len(x) <= MAX_SPY_EDGES:
+        size = float(np.clip(3000 / max(len(x), 1), 0.3, 12))
+        ax.scatter(x, y, s=size, c=palette[cat], marker="s", linewidths=0)
+        kind = "a dot per edge"
+    else:
+        ax.imshow(_density(x, y, cat, n, palette), extent=extent, interpolation="nearest")
+        kind = "edge density, log scale"
+    ax.set_xlim(extent[0], extent[1])
+    ax.set_ylim(extent[2], extent[3])
+    ax.set_aspect("equal")
+    ax.set_xlabel("destination id")
+    ax.set_ylabel("source id")
+    sample = f", {len(x):,} of {d.num_edges:,} edges sampled" if d.sampled else ""
+    if after:
+        cut = int((~inner).sum())
+        title = f"after: new ids ({k} partitions; {cut:,} cut edges, black{sample})"
+        thin = np.setdiff1d(d.blocks[1:, 0], d.part_bounds)  # type blocks inside a partition
+        lines = [(thin, "#aaaaaa", 0.5, "-"), (d.part_bounds[1:-1], "#333333", 0.8, "--")]
+    else:
+        title = f"before: original ids ({kind}{sample})"
+        lines = [(d.type_bounds[1:, 0], "#aaaaaa", 0.6, "-")]
+    for at, color, lw, ls in lines:
+        for a in np.asarray(at).tolist():
+            ax.axhline(a - 0.5, color=color, lw=lw, ls=ls)
+            ax.axvline(a - 0.5, color=color, lw=lw, ls=ls)
+    ax.set_title(title, fontsize=9)
+
+
+def _rgba(color: str) -> np.ndarray:
+    from matplotlib.colors import to_rgba
+
+    return np.asarray([to_rgba(color)])
+
+
+def _density(x, y, cat, n: int, palette: np.ndarray) -> np.ndarray:
+    """An RGBA image of the edges in (at most) 400 x 400 cells: each cell the colour of the
+    category most of its edges have, its opacity the log of its count (vectorised)."""
+    c = len(palette)
+    bins = int(min(n, 400, max(16, np.sqrt(4_000_000 // c))))
+    cell = (y * bins // n) * bins + (x * bins // n)
+    counts = np.bincount(cell * c + cat, minlength=bins * bins * c).reshape(bins * bins, c)
+    total = counts.sum(axis=1)
+    image = palette[counts.argmax(axis=1)].copy()
+    shade = np.log1p(total) / np.log1p(max(int(total.max()), 1))
+    image[:, 3] = np.where(total > 0, 0.2 + 0.8 * shade, 0.0)
+    return image.reshape(bins, bins, 4)
+
+
+def plot_ids(p, *, arrows: int = 24, max_edges: int = MAX_DENSITY_EDGES):
+    """One figure of the reshuffle: the id line on top (:func:`plot_id_line`), the adjacency
+    before and after below (:func:`plot_adjacency`). Returns the figure.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_davis_southern_women
+    >>> fig = plot_ids(gp.partition(load_davis_southern_women(), 2, seed=0))
+    >>> [ax.get_title()[:6] for ax in fig.axes]
+    ['How th', 'before', 'after:']
     """
     import matplotlib.pyplot as plt
 
-    d = p if isinstance(p, IdData) else id_data(p)
-    if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10, 5), layout="constrained")
-    n = d.num_nodes
-    colors = part_colors(len(d._parts) or 1)
-    c = colors[d.table.owner[d.dst]] if len(d.dst) else "k"
-    size = markersize or float(np.clip(3000 / max(len(d.src), 1), 0.3, 12))
-    sample = "" if len(d.src) == d.num_edges else f" ({len(d.src):,} of {d.num_edges:,} edges)"
-    for ax, (x, y), title in (
-        (axes[0], (d.dst, d.src), f"before: original ids{sample}"),
-        (axes[1], (d.new_dst, d.new_src), f"after: new ids ({len(d._parts)} partition blocks)"),
-    ):
-        ax.scatter(x, y, s=size, c=c, marker="s", linewidths=0, rasterized=len(x) > 20_000)
-        ax.set_xlim(-0.5, n - 0.5)
-        ax.set_ylim(n - 0.5, -0.5)
-        ax.set_aspect("equal")
-        ax.set_xlabel("destination id")
-        ax.set_ylabel("source id")
-        ax.set_title(title, fontsize=10)
-    for a, b in d.type_bounds[1:].tolist():  # type boundaries on the original line
-        axes[0].axhline(a - 0.5, color="#999999", lw=0.6)
-        axes[0].axvline(a - 0.5, color="#999999", lw=0.6)
-    for a in d.part_bounds[1:-1].tolist():  # partition boundaries on the new line
-        axes[1].axhline(a - 0.5, color="#333333", lw=0.8, ls="--")
-        axes[1].axvline(a - 0.5, color="#333333", lw=0.8, ls="--")
-    return axes[0], axes[1]
+    d = p if isinstance(p, IdData) else id_data(p, max_points=max_edges)
+    fig = plt.figure(figsize=(10.5, 8.4), layout="constrained")
+    top, bottom = fig.subfigures(2, 1, height_ratios=[1, 2.2])
+    plot_id_line(d, ax=top.subplots(), arrows=arrows)
+    plot_adjacency(d, ax=bottom.subplots(1, 2))
+    return fig

@@ -2,9 +2,9 @@
 adjacency matrix before and after; hover any point for its ids, click it to select it.
 
 Built on jupyter-scatter (WebGL scatter plots with HTML tooltips, its JavaScript bundled in the
-wheel). The numbers come from :func:`graphpart.viz.ids.id_data`; this module only draws them.
-Each pair of plots is linked: hovering or selecting a node (an edge) in one highlights the same
-node (edge) in the other, so you can follow it through the reshuffle.
+wheel). The tables come from :func:`graphpart.viz.ids_data.id_view_data`; this module only draws
+them. Each pair of plots is linked: hovering or selecting a node (an edge) in one highlights the
+same node (edge) in the other, so you can follow it through the reshuffle.
 """
 
 from __future__ import annotations
@@ -13,13 +13,17 @@ import html
 import warnings
 
 import ipywidgets as w
-import numpy as np
 
-from ..viz.graph_data import node_keys, part_hex
-from ..viz.ids import MAX_POINTS, IdData, id_data
+from ..viz._style import CUT_COLOR
+from ..viz.graph_data import part_hex
+from ..viz.ids_data import CUT_LABEL, MAX_POINTS, id_view_data
 from .graph_view import location_card
 
 __all__ = ["IdView"]
+
+_NODE_TIP = ["node", "original homogeneous id", "new id", "new type-wise id", "owner", "local id"]
+_EDGE_TIP = ["source", "destination", "new source id", "new destination id"]
+_EDGE_TIP_TYPED = ["edge type", "new source type-wise id", "new destination type-wise id"]
 
 
 class IdView(w.VBox):
@@ -27,11 +31,13 @@ class IdView(w.VBox):
     reshuffle, in linked WebGL scatter plots.
 
     Top: one point per node at its original homogeneous id (left) and at its new id (right),
-    one row per node type, coloured by owner: the colours mix before and form one block per
-    partition after. Bottom: one point per edge (source id down, destination id across),
-    coloured by the partition that stores it, in original ids and in new ids, where the inner
-    edges fill the diagonal blocks. Hover a point for a tooltip with its ids; click it and
-    :attr:`selected` and the card below hold its every id.
+    one row per node type and owner, coloured by owner: the colours mix before and form one
+    block per partition after. Bottom: one point per edge (source id down, destination id
+    across) in original ids and in new ids; inner edges take their partition's colour and fill
+    the diagonal blocks after the reshuffle, cut edges are black. Hover a point for a tooltip
+    with its ids (:attr:`hovered` holds them in Python); click it and :attr:`selected` and the
+    card below hold them. Above ``max_points`` edges a uniform sample is drawn (the plot's
+    title says so).
 
     Examples
     --------
@@ -45,6 +51,9 @@ class IdView(w.VBox):
     >>> h = view.hovered
     >>> h["source"], h["destination"], h["new source id"], h["new destination id"], h["edge"]
     ('event:0', 'woman:0', 0, 7, 'inner')
+    >>> view.edges_after.widget.hovering = None  # the mouse leaves
+    >>> view.hovered is None
+    True
     """
 
     def __init__(self, p, *, max_points: int = MAX_POINTS, height: int = 300) -> None:
@@ -55,28 +64,26 @@ class IdView(w.VBox):
     def _build(self, p, max_points: int, height: int) -> None:
         import jscatter
 
-        d = id_data(p, max_points)
-        self.data = d
-        self._nodes = _node_frame(p, d)
-        self._edges = _edge_frame(p, d, self._nodes)
-        colors = dict(zip([f"part {q}" for q in range(p.num_parts)], part_hex(p.num_parts)))
+        frames = id_view_data(p, max_points)
+        d = self.data = frames.data
+        self._nodes, self._edges = frames.nodes, frames.edges
+        k = d.num_parts
+        colors = dict(zip([f"part {q}" for q in range(k)], part_hex(k)))
+        colors[CUT_LABEL] = CUT_COLOR
         ids = (-0.5, d.num_nodes - 0.5)
-        k = int(d.table.owner.max()) + 1 if d.num_nodes else 1
         rows = (-0.75, len(d.table.ntypes) * k - 0.25)
-        self.nodes_before = _scatter(
-            self._nodes, "original id line", "row", colors, height, ids, rows
+        typed = len(d.table.ntypes) > 1
+        node_tip = _NODE_TIP
+        edge_tip = _EDGE_TIP + (_EDGE_TIP_TYPED if typed else []) + ["owner", "edge"]
+        plot = _scatter_maker(colors, height)
+        self.nodes_before = plot(self._nodes, "original homogeneous id", "row", ids, rows, node_tip)
+        self.nodes_after = plot(self._nodes, "new id", "row", ids, rows, node_tip)
+        self.edges_before = plot(self._edges, "destination id", "source id", ids, ids, edge_tip)
+        self.edges_after = plot(
+            self._edges, "new destination id", "new source id", ids, ids, edge_tip
         )
-        self.nodes_after = _scatter(self._nodes, "new id line", "row", colors, height, ids, rows)
-        self.edges_before = _scatter(
-            self._edges, "destination id", "source id", colors, height, ids, ids, edges=True
-        )
-        self.edges_after = _scatter(
-            self._edges, "new destination id", "new source id", colors, height, ids, ids, True
-        )
-        ntypes = d.table.ntypes
-        k = int(d.table.owner.max()) + 1 if d.num_nodes else 1
         types = ", ".join(
-            f"{i * k + q}: {t} in part {q}" for i, t in enumerate(ntypes) for q in range(k)
+            f"{i * k + q}: {t} in part {q}" for i, t in enumerate(d.table.ntypes) for q in range(k)
         )
         top = jscatter.compose(
             [(self.nodes_before, "original ids"), (self.nodes_after, "new ids (partition-major)")],
@@ -84,7 +91,7 @@ class IdView(w.VBox):
             sync_selection=True,
             row_height=height,
         )
-        sample = "" if len(d.src) == d.num_edges else f" ({len(d.src):,} of {d.num_edges:,})"
+        sample = f" ({len(d.src):,} of {d.num_edges:,}, sampled)" if d.sampled else ""
         bottom = jscatter.compose(
             [
                 (self.edges_before, f"edges in original ids{sample}"),
@@ -109,7 +116,7 @@ class IdView(w.VBox):
         note = w.HTML(
             "<span style='font-size:12px'>node rows by type and owner ("
             + html.escape(types)
-            + "); "
+            + "); cut edges in black; "
             "hover a point for its ids, click it to select it in both plots</span>"
         )
         super().__init__([note, top, bottom, self.card])
@@ -119,7 +126,7 @@ class IdView(w.VBox):
         if index is None or int(index) < 0:
             return None
         frame = self._nodes if kind == "node" else self._edges
-        row = frame.iloc[int(index)]
+        row = frame.iloc[int(index)].drop(["row", "colour"], errors="ignore")
         return {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
 
     def _hover(self, kind: str, index) -> None:
@@ -137,88 +144,27 @@ class IdView(w.VBox):
             rows = "".join(
                 f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
                 for k, v in self.selected.items()
-                if k not in ("source id", "destination id", "new source id", "new destination id")
             )
             self.card.value = f'<table class="graphpart-node-card">{rows}</table>'
 
 
-def _node_frame(p, d: IdData):
-    import pandas as pd
+def _scatter_maker(colors: dict[str, str], height: int):
+    """A function drawing one jupyter-scatter plot over the whole id range (half an id of
+    margin), coloured by the table's ``colour`` column (edges) or ``owner`` (nodes)."""
 
-    t = d.table
-    n = d.num_nodes
-    keys = node_keys(p, t)
-    return pd.DataFrame(
-        {
-            "node": keys,
-            "original id line": np.arange(n),
-            "new id line": t.shuffled_id,
-            # one row per (type, partition): scattered before the reshuffle, a block after
-            "row": (t.ntype * (int(t.owner.max()) + 1 if n else 1) + t.owner).astype(np.float64),
-            "type": np.asarray(t.ntypes, dtype=object)[t.ntype],
-            "original homogeneous id": np.arange(n),
-            "new id": t.shuffled_id,
-            "new type-wise id": t.shuffled_typed_id,
-            "owner": _parts(t.owner, p.num_parts),
-            "local id": t.local_id,
-        }
-    )
+    def plot(frame, x: str, y: str, x_range, y_range, tip: list[str]):
+        import jscatter
 
+        s = jscatter.Scatter(data=frame, x=x, y=y, height=height)
+        s.x(x, scale=x_range)
+        if y_range[1] - y_range[0] > 1.5:  # a fixed range over one row crashes the renderer
+            s.y(y, scale=y_range)
+        by = "colour" if "colour" in frame else "owner"
+        s.color(by=by, map=[colors[c] for c in frame[by].cat.categories])
+        s.size(default=6 if len(frame) <= 2000 else 3 if len(frame) <= 50_000 else 1)
+        s.axes(True, grid=False, labels=[x, y])
+        s.legend(True, position="top-right", size="small")
+        s.tooltip(True, properties=tip, size="small")
+        return s
 
-def _edge_frame(p, d: IdData, nodes):
-    import pandas as pd
-
-    keys = nodes["node"].to_numpy()
-    owner = d.table.owner[d.dst]
-    return pd.DataFrame(
-        {
-            "source": keys[d.src],
-            "destination": keys[d.dst],
-            "source id": d.src,
-            "destination id": d.dst,
-            "new source id": d.new_src,
-            "new destination id": d.new_dst,
-            "owner": _parts(owner, p.num_parts),
-            "stored by": [f"part {q}" for q in owner.tolist()],
-            "edge": np.where(d.table.owner[d.src] != owner, "cut", "inner"),
-        }
-    )
-
-
-def _parts(owner: np.ndarray, k: int):
-    """Owners as a categorical column whose categories are every partition, in order."""
-    import pandas as pd
-
-    names = [f"part {q}" for q in range(k)]
-    cat = pd.Categorical.from_codes(owner.astype(np.int64), categories=names)
-    return cat.remove_unused_categories()  # jupyter-scatter's legend mislabels unused ones
-
-
-def _scatter(
-    frame,
-    x: str,
-    y: str,
-    colors: dict[str, str],
-    height: int,
-    x_range: tuple[float, float],
-    y_range: tuple[float, float],
-    edges: bool = False,
-):
-    """One jupyter-scatter plot over the whole id range (half an id of margin)."""
-    import jscatter
-
-    s = jscatter.Scatter(data=frame, x=x, y=y, height=height)
-    s.x(x, scale=x_range)
-    if y_range[1] - y_range[0] > 1.5:  # a fixed range over one row crashes the renderer
-        s.y(y, scale=y_range)
-    s.color(by="owner", map=[colors[c] for c in frame["owner"].cat.categories])
-    s.size(default=6 if len(frame) <= 2000 else 3 if len(frame) <= 50_000 else 1)
-    s.axes(True, grid=False, labels=[x, y])
-    s.legend(True, position="top-right", size="small")
-    props = (
-        ["source", "destination", "new source id", "new destination id", "stored by", "edge"]
-        if edges
-        else ["node", "original homogeneous id", "new id", "new type-wise id", "owner", "local id"]
-    )
-    s.tooltip(True, properties=props, size="small")
-    return s
+    return plot
