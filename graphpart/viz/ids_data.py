@@ -132,9 +132,11 @@ def id_view_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
     (type-wise), ``original homogeneous id``, ``new id``, ``new type-wise id``, ``owner``,
     ``local id`` and ``row`` (one row per type and owner, where the id lines draw it). Edge
     columns: ``source``/``destination`` (node keys), ``source id``/``destination id`` and
-    ``new source id``/``new destination id`` (homogeneous), on heterographs ``edge type`` and
-    the new type-wise ids of both ends, ``owner`` (the destination's, which stores the edge),
-    ``edge`` (``inner`` or ``cut``) and ``colour`` (the owner, or ``cut``).
+    ``new source id``/``new destination id`` (homogeneous), ``original ids`` and ``new ids``
+    (``"8 \u2192 14"``: both ends on one line), on heterographs ``edge type`` and the new
+    type-wise ids of both ends (``new type-wise ids`` on one line too), ``owner`` (the
+    destination's, which stores the edge), ``edge`` (``inner`` or ``cut``) and ``colour`` (the
+    owner, or ``cut``).
 
     Examples
     --------
@@ -147,6 +149,8 @@ def id_view_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
     array([['event:0', 'woman:0', 0, 7]], dtype=object)
     >>> f.edges.loc[[0], ["edge type", "new destination type-wise id", "edge"]].values
     array([['event:attended_by:woman', 0, 'inner']], dtype=object)
+    >>> f.edges.loc[0, "new ids"]
+    '0 \u2192 7'
     """
     import pandas as pd
 
@@ -178,15 +182,23 @@ def id_view_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
         "new source id": d.new_src,
         "new destination id": d.new_dst,
     }
+    edges["original ids"] = _arrows(d.src, d.dst)
+    edges["new ids"] = _arrows(d.new_src, d.new_dst)
     if len(t.ntypes) > 1:
         etype = np.searchsorted(d.edge_offsets, d.eids, side="right") - 1
         edges["edge type"] = np.asarray(d.etypes, dtype=object)[etype]
         edges["new source type-wise id"] = t.shuffled_typed_id[d.src]
         edges["new destination type-wise id"] = t.shuffled_typed_id[d.dst]
+        edges["new type-wise ids"] = _arrows(t.shuffled_typed_id[d.src], t.shuffled_typed_id[d.dst])
     edges["owner"] = _categories(owner, k)
     edges["edge"] = np.where(inner, "inner", CUT_LABEL)
     edges["colour"] = _categories(np.where(inner, owner, k), k, [CUT_LABEL])
     return IdFrames(nodes, pd.DataFrame(edges), d)
+
+
+def _arrows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``"a -> b"`` for each pair (one tooltip line per numbering)."""
+    return np.char.add(np.char.add(a.astype(str), " \u2192 "), b.astype(str)).astype(object)
 
 
 def _categories(codes: np.ndarray, k: int, extra: list[str] = ()):

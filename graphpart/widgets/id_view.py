@@ -22,8 +22,7 @@ from .graph_view import location_card
 __all__ = ["IdView"]
 
 _NODE_TIP = ["node", "original homogeneous id", "new id", "new type-wise id", "owner", "local id"]
-_EDGE_TIP = ["source", "destination", "new source id", "new destination id"]
-_EDGE_TIP_TYPED = ["edge type", "new source type-wise id", "new destination type-wise id"]
+_EDGE_TIP = ["source", "destination", "original ids", "new ids"]  # source -> destination
 
 
 class IdView(w.VBox):
@@ -34,7 +33,8 @@ class IdView(w.VBox):
     one row per node type and owner, coloured by owner: the colours mix before and form one
     block per partition after. Bottom: one point per edge (source id down, destination id
     across) in original ids and in new ids; inner edges take their partition's colour and fill
-    the diagonal blocks after the reshuffle, cut edges are black. Hover a point for a tooltip
+    the diagonal blocks after the reshuffle, cut edges are black (unlike the matplotlib figure,
+    source ids grow upwards). Hover a point for a tooltip
     with its ids (:attr:`hovered` holds them in Python); click it and :attr:`selected` and the
     card below hold them. Above ``max_points`` edges a uniform sample is drawn (the plot's
     title says so).
@@ -74,7 +74,7 @@ class IdView(w.VBox):
         rows = (-0.75, len(d.table.ntypes) * k - 0.25)
         typed = len(d.table.ntypes) > 1
         node_tip = _NODE_TIP
-        edge_tip = _EDGE_TIP + (_EDGE_TIP_TYPED if typed else []) + ["owner", "edge"]
+        edge_tip = _EDGE_TIP + (["new type-wise ids"] if typed else []) + ["edge"]
         plot = _scatter_maker(colors, height)
         self.nodes_before = plot(self._nodes, "original homogeneous id", "row", ids, rows, node_tip)
         self.nodes_after = plot(self._nodes, "new id", "row", ids, rows, node_tip)
@@ -164,7 +164,7 @@ def _scatter_maker(colors: dict[str, str], height: int):
         s.size(default=6 if len(frame) <= 2000 else 3 if len(frame) <= 50_000 else 1)
         s.axes(True, grid=False, labels=[x, y])
         s.legend(True, position="top-right", size="small")
-        s.tooltip(True, properties=tip, size="small")
+        s.tooltip(True, properties=tip, histograms=False, size="small")
         return s
 
     return plot
