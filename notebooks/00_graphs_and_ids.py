@@ -124,9 +124,11 @@ split = gp.partition(davis, 2, seed=0)
 viz.plot_id_line(split)
 # %% [markdown]
 # The same, interactively: one point per node at its original id (left) and at its new id (right),
-# one row per (type, owner). **Hover** a point for every id of that node — the same node lights up
-# in the other plot — and **click** it to read its card below. The lower pair shows the edges as a
-# matrix, before and after: after the renumbering, the edges inside a partition gather in blocks.
+# one row per (type, owner). **Hover** a point for every id of that node (its key such as
+# `woman:6`, its homogeneous id, its new id and new type-wise id, owner and local id): the same
+# node lights up in the other plot. **Click** it to read its card below. The lower pair shows the
+# edges as a matrix, before and after: after the renumbering, the edges inside a partition gather
+# in one coloured block per partition, and the cut edges (black) fall outside.
 
 # %%
 from graphpart.widgets import IdView

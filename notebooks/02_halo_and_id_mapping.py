@@ -98,22 +98,27 @@ print(f"orig_nids: {len(orig_nids)} original ids, one per new id")
 # %% [markdown]
 # A list of 34 integers says little; a picture says where every id went. The top bar is the
 # original id line, the bottom bar the new one: each partition owns one contiguous range (one
-# colour), and the arrows follow a sample of nodes. Below it, the adjacency matrix before and
-# after: in original ids the edges are scattered; in new ids the edges inside a partition fill
-# three blocks on the diagonal, and what falls outside them are the cut edges.
+# colour, its range written under it), and the arrows follow a sample of nodes. Below it, the
+# adjacency matrix before and after, one dot per edge: inner edges in their partition's colour,
+# cut edges in black. In original ids the colours are scattered; in new ids each partition's inner
+# edges fill its block on the diagonal (dashed lines: the partitions' ranges), and only the black
+# cut edges fall outside.
 
 # %%
-viz.plot_id_line(p)
-viz.plot_adjacency(p)
+fig = viz.plot_ids(p)
 # %% [markdown]
-# The same views, interactive: hover any point for its ids (the node, or the edge's two ends, in
-# both numberings), click it to keep its card. Hovering a node in the left plot highlights it in the
-# right one, so you can follow it through the renumbering.
+# The same views, interactive. Hover any dot for its ids: a node's original and new id, owner and
+# local id; an edge's two ends, with `original ids 0 → 31` and `new ids` in the same order. The
+# plots are linked in pairs, so the node (or edge) you hover lights up in the other numbering too:
+# hover a black dot in the lower right plot to see which nodes a cut edge joins and where it was
+# before the reshuffle. Click a dot to keep its ids in the card below; Python sees them as
+# `view.selected` (and the hovered one as `view.hovered`).
 
 # %%
 from graphpart.widgets import IdView
 
-IdView(p)
+view = IdView(p)
+view
 
 # %% [markdown]
 # A model trained on the partitions produces outputs in **new** id order (each machine writes its

@@ -143,7 +143,10 @@ inspector
 # And every id at once: `IdView` puts each node at its original homogeneous id (left) and its new id
 # (right), one row per (type, owner). Before, events take ids 0-13 and women 14-31, whatever their
 # owner; after, each partition's events and then its women form one block each. Hover a point for
-# its type-wise and homogeneous ids; the same node lights up in the other plot.
+# its type-wise and homogeneous ids; the same node lights up in the other plot. Below, hover an
+# edge: the tooltip names its two ends (`event:8`, `woman:0`) and gives their ids source first in
+# each numbering, homogeneous before and after, and type-wise after (`new type-wise ids 8 → 0`:
+# event 8 and woman 0 of the new numbering).
 
 # %%
 from graphpart.widgets import IdView
