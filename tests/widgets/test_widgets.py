@@ -231,3 +231,35 @@ def test_playground_tolerance_slider_reads_in_percent():
     pg.controls["method"].value = "metis"
     pg.add_button.click()
     assert pg.results[-1].setting.ufactor == 131 and "tol=13.1%" in pg.results[-1].setting.label
+
+
+def test_status_line_uses_only_glyphs_debian_fonts_have():
+    """Debian's Chromium draws the status with DejaVu: no emoji (the hourglass was a box)."""
+    import re
+
+    import ipywidgets as w
+
+    from graphpart.widgets._task import Task
+
+    # U+26A0 (warning sign) and U+2713 (check mark) are in DejaVu Sans; so is the em dash
+    allowed = {0x26A0, 0x2713, 0x2014}
+    status, progress = w.HTML(), w.IntProgress()
+    seen = []
+
+    def works(report):
+        report(0, "partitioning")
+        seen.append(status.value)  # the line while it works
+        return "done"
+
+    def fails(report):
+        raise gp.GraphpartError("bad input")
+
+    task = Task(status, progress, threaded=False)
+    task.start(works, 1)
+    seen.append(status.value)
+    task.start(fails, 1)
+    seen.append(status.value)
+    assert "Working: partitioning" in seen[0] and "Ready" in seen[1] and "bad input" in seen[2]
+    text = " ".join(seen).replace("&mdash;", "\u2014")
+    codes = {int(c) for c in re.findall(r"&#(\d+);", text)} | {ord(c) for c in text if ord(c) > 127}
+    assert codes <= allowed, sorted(map(hex, codes - allowed))
