@@ -109,10 +109,12 @@ viz.plot_tradeoff(results)
 sweep_report(results)
 
 # %% [markdown]
-# Reading it: random partitioning is balanced on everything but cuts ~75% of edges. METIS with no
-# constraint has the lowest cut and the worst training imbalance. Balancing the train mask fixes the
-# training load for a modest cut increase; adding `balance_edges` evens the aggregation work too.
-# A looser tolerance buys back some cut at the price of imbalance.
+# Reading it: random partitioning is balanced on everything but cuts ~75% of edges. METIS without
+# the train-mask constraint has the lowest cuts and the worst imbalance: some partition gets about
+# twice its share of the training nodes (the worst point adds `balance_edges` and a 10% tolerance,
+# which balance the edges, not the training load). Balancing the train mask fixes the training load
+# for a modest cut increase; adding `balance_edges` evens the aggregation work too. A looser
+# tolerance buys back some cut at the price of imbalance.
 #
 # ## Playground
 #

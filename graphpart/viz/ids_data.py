@@ -14,15 +14,26 @@ import numpy as np
 
 from ..homogeneous import HomogeneousGraph, type_offsets
 from ..lookup import NodeTable, node_table
+from ._style import CUT_COLOR
 from .graph_data import node_keys
 
-__all__ = ["IdData", "IdFrames", "id_data", "id_view_data", "MAX_POINTS", "CUT_LABEL"]
+__all__ = [
+    "IdData",
+    "IdFrames",
+    "id_data",
+    "id_view_data",
+    "MAX_POINTS",
+    "CUT_LABEL",
+    "CUT_EDGE_COLOR",
+]
 
 #: The most edges the interactive view draws (a uniform sample above; the view says so).
 MAX_POINTS = 200_000
 
 #: The colour category of an edge between two partitions.
 CUT_LABEL = "cut"
+#: The colour of cut edges in the id views (the figures' cut colour).
+CUT_EDGE_COLOR = CUT_COLOR
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,8 @@ import warnings
 
 import ipywidgets as w
 
-from ..viz._style import CUT_COLOR
 from ..viz.graph_data import part_hex
-from ..viz.ids_data import CUT_LABEL, MAX_POINTS, id_view_data
+from ..viz.ids_data import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
 from .graph_view import location_card
 
 __all__ = ["IdView"]
@@ -69,7 +68,7 @@ class IdView(w.VBox):
         self._nodes, self._edges = frames.nodes, frames.edges
         k = d.num_parts
         colors = dict(zip([f"part {q}" for q in range(k)], part_hex(k)))
-        colors[CUT_LABEL] = CUT_COLOR
+        colors[CUT_LABEL] = CUT_EDGE_COLOR
         ids = (-0.5, d.num_nodes - 0.5)
         rows = (-0.75, len(d.table.ntypes) * k - 0.25)
         typed = len(d.table.ntypes) > 1
