@@ -6,6 +6,7 @@ Nothing here imports playwright at module level, so importing this module (pytes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -434,3 +435,25 @@ def write_code_notebook(path: Path, cells: list[str], intro: str | None = None) 
 def write_standin_notebook(path: Path) -> Path:
     """A notebook whose last cell shows a fake explorer with the same DOM contract."""
     return write_code_notebook(path, ["print('hello')", STANDIN_CODE], intro="# Stand-in")
+
+
+@contextlib.contextmanager
+def failure_shot(page, path: Path):
+    """Save a screenshot of the whole page at ``path`` if the block fails, then fail."""
+    try:
+        yield
+    except BaseException:
+        try:
+            page.screenshot(path=str(path), full_page=True)
+        except Exception:
+            pass
+        raise
+
+
+def run_notebook(page, lab: LabServer, name: str, timeout_ms: int = 180_000) -> None:
+    """Open notebook ``name``, run all its cells, and check that none shows an error."""
+    open_notebook(page, lab, name)
+    run_all_cells(page)
+    wait_run_all_done(page, timeout_ms=timeout_ms)
+    errors = error_outputs(page)
+    assert not errors, f"{name} shows errors:\n" + "\n---\n".join(errors)

@@ -151,22 +151,12 @@ def shots(tmp_path):
 
 
 def exercise_explorer(page, lab, notebook: str, shots: Path, prefix: str, new_parts: int = 6):
-    try:
+    with _lab.failure_shot(page, shots / f"{prefix}-failure.png"):
         _exercise_explorer(page, lab, notebook, shots, prefix, new_parts)
-    except BaseException:
-        try:  # what the page looked like when it went wrong
-            page.screenshot(path=str(shots / f"{prefix}-failure.png"))
-        except Exception:
-            pass
-        raise
 
 
 def _exercise_explorer(page, lab, notebook, shots, prefix, new_parts):
-    _lab.open_notebook(page, lab, notebook)
-    _lab.run_all_cells(page)
-    _lab.wait_run_all_done(page, timeout_ms=240_000)
-    errors = _lab.error_outputs(page)
-    assert not errors, f"{notebook} shows errors:\n" + "\n---\n".join(errors)
+    _lab.run_notebook(page, lab, notebook, timeout_ms=240_000)
 
     explorer = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-explorer").first
     explorer.wait_for(state="attached", timeout=60_000)
@@ -242,12 +232,8 @@ WIDGETS = {  # the graphpart widget each later notebook shows, by its root CSS c
 def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
     """Notebooks 02-04 run all cells in JupyterLab with no error output; their widgets render."""
     prefix = notebook[:2]
-    try:
-        _lab.open_notebook(page, lab, notebook)
-        _lab.run_all_cells(page)
-        _lab.wait_run_all_done(page, timeout_ms=240_000)
-        errors = _lab.error_outputs(page)
-        assert not errors, f"{notebook} shows errors:\n" + "\n---\n".join(errors)
+    with _lab.failure_shot(page, shots / f"{prefix}-failure.png"):
+        _lab.run_notebook(page, lab, notebook, timeout_ms=240_000)
         images = page.locator(f"{_lab.NOTEBOOK_PANEL} .jp-RenderedImage img")
         assert images.count() >= 2, "the notebook's figures did not render"
         if WIDGETS[notebook]:
@@ -264,12 +250,6 @@ def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
             )
             page.wait_for_timeout(1000)
             widget.screenshot(path=str(shots / f"{prefix}-widget.png"))
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / f"{prefix}-failure.png"))
-        except Exception:
-            pass
-        raise
 
 
 def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page, shots):
@@ -280,11 +260,8 @@ def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page,
     logs = []
     page.on("console", lambda m: logs.append(f"{m.type}: {m.text}"))
     page.on("pageerror", lambda e: logs.append(f"pageerror: {e}"))
-    try:
-        _lab.open_notebook(page, lab, GRAPH_VIEWS)
-        _lab.run_all_cells(page)
-        _lab.wait_run_all_done(page, timeout_ms=180_000)
-        assert not _lab.error_outputs(page)
+    with _lab.failure_shot(page, shots / "graph-views-failure.png"):
+        _lab.run_notebook(page, lab, GRAPH_VIEWS)
         root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-partition-views").first
         root.wait_for(state="visible", timeout=60_000)
         views = root.locator(".ipysigma-widget")
@@ -316,12 +293,6 @@ def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page,
         assert root.locator(".ipysigma-widget").count() == 3  # no view left behind
         assert not [line for line in logs if line.startswith("pageerror: Graph")], logs
         root.screenshot(path=str(shots / "graph-views-selected.png"))
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / "graph-views-failure.png"), full_page=True)
-        except Exception:
-            pass
-        raise
 
 
 def _search_select(view, key: str) -> None:
@@ -338,11 +309,8 @@ def _search_select(view, key: str) -> None:
 def test_selecting_a_node_in_the_inspector_replaces_its_lookup_table(lab, page, shots):
     """HaloInspector (notebook 02): picking node 33 in a view's search box makes Python look it
     up; the table on the left shows node 33's ids instead of node 0's."""
-    try:
-        _lab.open_notebook(page, lab, INSPECTOR)
-        _lab.run_all_cells(page)
-        _lab.wait_run_all_done(page, timeout_ms=180_000)
-        assert not _lab.error_outputs(page)
+    with _lab.failure_shot(page, shots / "inspector-failure.png"):
+        _lab.run_notebook(page, lab, INSPECTOR)
         root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-halo-inspector").first
         root.wait_for(state="visible", timeout=60_000)
         page.wait_for_function(
@@ -360,23 +328,14 @@ def test_selecting_a_node_in_the_inspector_replaces_its_lookup_table(lab, page, 
         )
         page.wait_for_timeout(800)
         root.screenshot(path=str(shots / "inspector-selected.png"))
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / "inspector-failure.png"), full_page=True)
-        except Exception:
-            pass
-        raise
 
 
 def test_clicking_a_node_on_the_canvas_selects_it_in_python(lab, page, shots):
     """A real click on the WebGL canvas: the path 0-1-2 is drawn centred, so the middle of the
     drawing is node 1; clicking there makes Python compute node 1's card (owner part 0, its
     HALO copy in part 1)."""
-    try:
-        _lab.open_notebook(page, lab, CLICK_VIEW)
-        _lab.run_all_cells(page)
-        _lab.wait_run_all_done(page, timeout_ms=180_000)
-        assert not _lab.error_outputs(page)
+    with _lab.failure_shot(page, shots / "click-view-failure.png"):
+        _lab.run_notebook(page, lab, CLICK_VIEW)
         root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
         root.wait_for(state="visible", timeout=60_000)
         stage = root.locator(".ipysigma-container").first
@@ -396,12 +355,6 @@ def test_clicking_a_node_on_the_canvas_selects_it_in_python(lab, page, shots):
         text = card.inner_text()
         assert "part 0 (local id 1)" in text and "part 1 (local 1, hop 1)" in text, text
         root.screenshot(path=str(shots / "click-view-selected.png"))
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / "click-view-failure.png"), full_page=True)
-        except Exception:
-            pass
-        raise
 
 
 def _hover_pixels(page, root) -> int:
@@ -421,11 +374,8 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
     """Moving the real mouse over the centred node draws its one-line card on sigma's hover
     layer (nothing is drawn there before) and turns the cursor into a pointer; the wheel
     zooms, and Python sees the new camera."""
-    try:
-        _lab.open_notebook(page, lab, CLICK_VIEW)
-        _lab.run_all_cells(page)
-        _lab.wait_run_all_done(page, timeout_ms=180_000)
-        assert not _lab.error_outputs(page)
+    with _lab.failure_shot(page, shots / "hover-failure.png"):
+        _lab.run_notebook(page, lab, CLICK_VIEW)
         root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
         stage = root.locator(".ipysigma-container").first
         stage.wait_for(state="visible", timeout=60_000)
@@ -455,22 +405,13 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
             timeout=15_000,
         )
         root.screenshot(path=str(shots / "wheel-zoomed.png"))
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / "hover-failure.png"), full_page=True)
-        except Exception:
-            pass
-        raise
 
 
 def test_changing_num_hops_changes_the_explorers_halo_drawing(lab, page, shots):
     """The explorer's HALO tab draws partition 0 with its HALO; moving the num_hops slider
     (keyboard on its handle) re-partitions and the drawing gains the second hop's copies."""
-    try:
-        _lab.open_notebook(page, lab, EXPLORER)
-        _lab.run_all_cells(page)
-        _lab.wait_run_all_done(page, timeout_ms=180_000)
-        assert not _lab.error_outputs(page)
+    with _lab.failure_shot(page, shots / "explorer-hops-failure.png"):
+        _lab.run_notebook(page, lab, EXPLORER)
         explorer = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-explorer").first
         explorer.wait_for(state="visible", timeout=60_000)
         status = explorer.locator(".graphpart-status").first
@@ -499,23 +440,14 @@ def test_changing_num_hops_changes_the_explorers_halo_drawing(lab, page, shots):
         page.wait_for_function("el => /ready/i.test(el.textContent)", arg=status.element_handle())
         page.wait_for_timeout(1000)
         explorer.screenshot(path=str(shots / "explorer-halo-2hops.png"))
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / "explorer-hops-failure.png"), full_page=True)
-        except Exception:
-            pass
-        raise
 
 
 def test_id_view_hover_shows_a_nodes_ids_and_a_click_reaches_python(lab, page, shots):
     """IdView of the path 0-1-2, one node per partition: node 1 (new id 1, row 1) sits at the
     centre of the new-id plot. Hovering there shows jupyter-scatter's tooltip with its ids;
     clicking selects it, and Python's card gives its owner and local id."""
-    try:
-        _lab.open_notebook(page, lab, ID_VIEW)
-        _lab.run_all_cells(page)
-        _lab.wait_run_all_done(page, timeout_ms=180_000)
-        assert not _lab.error_outputs(page)
+    with _lab.failure_shot(page, shots / "id-view-failure.png"):
+        _lab.run_notebook(page, lab, ID_VIEW)
         root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-id-view").first
         root.wait_for(state="visible", timeout=60_000)
         page.wait_for_function(
@@ -555,9 +487,3 @@ def test_id_view_hover_shows_a_nodes_ids_and_a_click_reaches_python(lab, page, s
             timeout=15_000,
         )
         assert "part 1 (local id 0)" in card.inner_text()
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / "id-view-failure.png"), full_page=True)
-        except Exception:
-            pass
-        raise

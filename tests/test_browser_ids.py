@@ -98,11 +98,7 @@ def _pixel(axes: dict, x: float, y: float) -> tuple[float, float]:
 
 
 def _open_view(page, lab, shots):
-    _lab.open_notebook(page, lab, NOTEBOOK)
-    _lab.run_all_cells(page)
-    _lab.wait_run_all_done(page, timeout_ms=180_000)
-    errors = _lab.error_outputs(page)
-    assert not errors, "\n---\n".join(errors)
+    _lab.run_notebook(page, lab, NOTEBOOK)
     root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-id-view").first
     root.wait_for(state="visible", timeout=60_000)
     page.wait_for_function(
@@ -140,7 +136,7 @@ def test_hovering_a_node_shows_its_ids_python_follows_and_a_click_fills_the_card
     shots,
     frames,
 ):
-    try:
+    with _lab.failure_shot(page, shots / "id-view-davis-node-failure.png"):
         root, axes = _open_view(page, lab, shots)
         assert len(axes) == 4  # nodes before / after, edges before / after
         node = frames.nodes.loc[20]  # woman 6: new id 13, row 2 (women in part 0)
@@ -162,12 +158,6 @@ def test_hovering_a_node_shows_its_ids_python_follows_and_a_click_fills_the_card
         card_text = card.inner_text()
         assert "woman" in card_text and f"part 0 (local id {node['local id']})" in card_text
         root.screenshot(path=str(shots / "id-view-davis-node-click.png"))
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / "id-view-davis-node-failure.png"), full_page=True)
-        except Exception:
-            pass
-        raise
 
 
 def test_hovering_an_edge_after_the_reshuffle_shows_both_ends_ids_in_both_numberings(
@@ -176,7 +166,7 @@ def test_hovering_an_edge_after_the_reshuffle_shows_both_ends_ids_in_both_number
     shots,
     frames,
 ):
-    try:
+    with _lab.failure_shot(page, shots / "id-view-davis-edge-failure.png"):
         root, axes = _open_view(page, lab, shots)
         edges = frames.edges
         cut = edges[edges["edge"] == "cut"]
@@ -190,9 +180,3 @@ def test_hovering_an_edge_after_the_reshuffle_shows_both_ends_ids_in_both_number
         assert f"'new destination id': {e['new destination id']}" in text
         assert f"'source id': {e['source id']}" in text and "'edge': 'cut'" in text
         assert f"'edge type': '{e['edge type']}'" in text
-    except BaseException:
-        try:
-            page.screenshot(path=str(shots / "id-view-davis-edge-failure.png"), full_page=True)
-        except Exception:
-            pass
-        raise
