@@ -14,6 +14,7 @@ import warnings
 
 import ipywidgets as w
 
+from ..errors import GraphpartError
 from ..viz.graph_data import part_hex
 from ..viz.ids_data import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
 from .graph_view import location_card
@@ -74,6 +75,11 @@ class IdView(w.VBox):
         typed = len(d.table.ntypes) > 1
         node_tip = _NODE_TIP
         edge_tip = _EDGE_TIP + (["new type-wise ids"] if typed else []) + ["edge"]
+        if d.num_nodes == 0 or len(self._edges) == 0:  # jupyter-scatter cannot draw no points
+            raise GraphpartError(
+                f"IdView draws nodes and edges; this graph has {d.num_nodes} nodes and "
+                f"{d.num_edges} edges (plot_id_line draws the id line of any graph)"
+            )
         plot = _scatter_maker(colors, height)
         self.nodes_before = plot(self._nodes, "original homogeneous id", "row", ids, rows, node_tip)
         self.nodes_after = plot(self._nodes, "new id", "row", ids, rows, node_tip)

@@ -196,3 +196,12 @@ def test_the_view_forgets_the_hovered_point_when_the_mouse_leaves(davis):
     assert view.hovered["original homogeneous id"] == 3 and view.hovered["node"] == "event:3"
     view.nodes_before.widget.hovering = None
     assert view.hovered is None
+
+
+def test_the_interactive_view_of_a_graph_without_edges_says_what_it_needs():
+    from graphpart.widgets import IdView
+
+    p = gp.partition(gp.Graph.from_edges([], [], num_nodes=4), 2, part_method="random", seed=0)
+    with pytest.raises(gp.GraphpartError, match="4 nodes and 0 edges"):
+        IdView(p)
+    plot_id_line(p)  # the figure still draws
