@@ -17,9 +17,10 @@ from __future__ import annotations
 from .cache import CacheSimulator
 from .compare import PartitioningComparison
 from .explorer import PartitionExplorer
-from .graph_view import PartitionGraph, PartitionViews
+from .graph_view import PartitionGraph
 from .halo import HaloInspector
 from .id_view import IdView
+from .partition_views import PartitionViews
 from .playground import BalancePlayground
 
 __all__ = [

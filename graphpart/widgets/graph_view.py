@@ -1,12 +1,10 @@
-"""Interactive WebGL views of a partitioning: hover a node for its ids, click it to select it.
+"""``PartitionGraph``: a WebGL view of a partitioning. Hover a node for its ids, click it to
+select it (Python sees the selection and shows the node's card).
 
-Built on ipysigma (sigma.js + graphology, its JupyterLab extension ships in the wheel). The
-views draw :func:`graphpart.viz.graph_data.graph_data`; they compute nothing of their own.
-
-``PartitionGraph``   the whole graph coloured by owner (cut edges red), or one partition's
-                     local graph (HALO copies ringed); the selected node's card below it
-``PartitionViews``   one linked view per partition: camera, hover and selection are shared, so
-                     selecting a node in one view selects all its copies in the others
+Built on ipysigma (sigma.js + graphology, its JupyterLab extension ships in the wheel). The view
+draws :func:`graphpart.viz.graph_data.graph_data` (the whole graph coloured by owner, cut edges
+red; one partition's local graph with its HALO copies ringed; a node's neighbourhood; or the
+quotient graph of a big graph); it computes nothing of its own.
 """
 
 from __future__ import annotations
@@ -18,139 +16,11 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..lookup import NodeLocation, NodeTable, node_table
-from ..viz.graph_data import HALO_BORDER, GraphData, graph_data, neighbourhood_data
+from ..viz.graph_data import GraphData, graph_data, neighbourhood_data
+from .node_card import NodeSelection, drawn_ids, location_card
+from .sigma_style import legend_html, sigma_args
 
-__all__ = ["PartitionGraph", "PartitionViews", "location_card"]
-
-
-def _sigma_args(
-    data: GraphData, sync_key: str | None, height: int, panel: bool, others=None
-) -> tuple:
-    """The networkx graph and the ``Sigma`` arguments of one view.
-
-    ``others`` (key -> attributes, from linked views; ``{}`` when they draw the same nodes)
-    adds every node drawn there and not here as an invisible size-0 node and links selection
-    and hover too: ipysigma then syncs them across the views itself (its sync fails on a node a
-    view lacks), and all views span the same extent.
-    """
-    import networkx as nx
-
-    g = nx.Graph()
-    top = max((a["degree"] for a in data.nodes.values()), default=1) or 1
-    shrink = min(1.0, max(0.25, (2000 / max(len(data.nodes), 1)) ** 0.5))  # crowded: smaller
-    # a big view sends only what it draws and the card (its label): half the bytes to the browser
-    big = len(data.nodes) > COMPACT_NODES
-    kept = ("owner", "kind", "label") if big else None
-    for k, a in data.nodes.items():
-        halo = a["kind"].startswith("HALO")
-        g.add_node(
-            k,
-            **{n: v for n, v in a.items() if n not in ("x", "y") and (not big or n in kept)},
-            border=HALO_BORDER if halo else data.palette[a["owner"]],
-            **{
-                "border size": 3 if halo else 0,
-                "size": round(shrink * (3 + 9 * (a["degree"] / top) ** 0.5), 2),
-            },
-        )
-    if big:
-        g.add_edges_from((s, t, {"color": e["color"]}) for s, t, e in data.edges)
-    else:
-        g.add_edges_from(data.edges)
-    layout = {k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()}
-    for k, a in (others or {}).items():
-        if k not in layout:
-            label = f"{k}: not in this view"
-            g.add_node(
-                k, owner=a["owner"], kind="not here", label=label, size=0, border=HALO_BORDER
-            )
-            g.nodes[k]["border size"] = 0
-            layout[k] = {"x": a["x"], "y": a["y"]}
-    kwargs = dict(
-        layout=layout,
-        height=height,
-        node_color="owner",
-        node_color_palette=data.palette,
-        raw_node_border_color="border",
-        raw_node_border_size="border size",
-        raw_node_size="size",
-        raw_edge_color="color",
-        # selection and hover too when every view holds every node (others): sigma's own
-        # selection sync throws in a view that lacks the node
-        sync_key=sync_key,
-        sync_targets=["camera", "selection", "hover"] if others is not None else ["camera"],
-        hide_info_panel=not panel,
-        # the label is the node's one-line card: drawn on hover (and for the selection) only
-        label_rendered_size_threshold=10_000,
-    )
-    return g, kwargs
-
-
-#: Above this many nodes, a view sends each node's owner, kind and card label only.
-COMPACT_NODES = 10_000
-
-
-def _legend(data: GraphData) -> str:
-    """Colour swatches of the owners, and what red edges and rings mean."""
-    swatches = " ".join(
-        f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(k)}"
-        for k, c in data.palette.items()
-    )
-    return (
-        f"<span style='font-size:11px'>{swatches} &middot; red edges: cut &middot; "
-        "ringed: HALO copy &middot; hover a node for its ids, click to select</span>"
-    )
-
-
-def location_card(loc: NodeLocation | None) -> str:
-    """An HTML table of one node's ids, owner and HALO copies (empty for ``None``).
-
-    Examples
-    --------
-    >>> from graphpart.lookup import NodeLocation
-    >>> "HALO copies" in location_card(NodeLocation("_N", 3, 3, 5, 5, 1, 2, ((0, 9, 1),)))
-    True
-    """
-    if loc is None:
-        return ""
-    copies = "; ".join(f"part {q} (local {lid}, hop {h})" for q, lid, h in loc.halo) or "none"
-    rows = [
-        ("node type", loc.ntype),
-        ("original id (type-wise)", loc.orig_id),
-        ("original homogeneous id", loc.orig_homo_id),
-        ("new (shuffled) id", loc.shuffled_id),
-        ("new type-wise id", loc.shuffled_typed_id),
-        ("owner", f"part {loc.owner} (local id {loc.local_id})"),
-        ("HALO copies", copies),
-    ]
-    body = "".join(
-        f"<tr><th>{html.escape(a)}</th><td>{html.escape(str(b))}</td></tr>" for a, b in rows
-    )
-    return f'<table class="graphpart-node-card">{body}</table>'
-
-
-class _Selection:
-    """The key -> homogeneous id map of the drawn nodes, and the card of the selected one."""
-
-    def __init__(self, p, table: NodeTable, keys: dict[str, int]) -> None:
-        self.p, self.table, self.keys = p, table, keys
-        self.card = w.HTML("")
-        self.card.add_class("graphpart-selection")
-        self.location: NodeLocation | None = None
-
-    def show(self, key: str | None) -> None:
-        node = self.keys.get(key) if key is not None else None
-        self.location = None if node is None else self.table.location(node)
-        self.card.value = location_card(self.location)
-
-
-def _keys(data: GraphData) -> dict[str, int]:
-    """Each drawn node's original homogeneous id (none for a quotient graph's partitions)."""
-    out = {}
-    for k, a in data.nodes.items():
-        node = a.get("homogeneous id", a.get("original id"))
-        if node is not None:
-            out[k] = int(node)
-    return out
+__all__ = ["PartitionGraph"]
 
 
 class PartitionGraph(w.VBox):
@@ -198,7 +68,7 @@ class PartitionGraph(w.VBox):
         self._opts = (sync_key, height, panel, others)
         self._given = data
         self._first = (selected, camera)  # the first drawing's selection and camera
-        self._selection = _Selection(p, self.table, {})
+        self._selection = NodeSelection(p, self.table, {})
         self.card = self._selection.card
         self.caption = w.HTML()
         self.caption.add_class("graphpart-view-title")
@@ -226,12 +96,12 @@ class PartitionGraph(w.VBox):
                 data = self._piece_of(part)
         self.data = data
         self.title = data.title
-        self._graph, self._kwargs = _sigma_args(data, *self._opts)
-        self._selection.keys = _keys(data)
+        self._graph, self._kwargs = sigma_args(data, *self._opts)
+        self._selection.keys = drawn_ids(data)
         (selected, camera), self._first = self._first, (None, None)
         self.sigma = self._new_sigma(selected, camera)
         self._selection.show(selected if selected in self._selection.keys else None)
-        self.caption.value = f"<b>{html.escape(data.title)}</b> {_legend(data)}"
+        self.caption.value = f"<b>{html.escape(data.title)}</b> {legend_html(data)}"
         home = (part, {"hops": hops, "node": node}) == self._home
         top = [self.caption] + ([] if home else [self.back])
         self.children = [w.HBox(top), self.sigma, self.card]
@@ -310,127 +180,3 @@ class PartitionGraph(w.VBox):
     def node_ids(self) -> dict[str, int]:
         """The key of every node drawn -> its original homogeneous id."""
         return self._selection.keys
-
-
-class PartitionViews(w.VBox):
-    """One view per partition (its inner nodes and HALO copies), side by side and linked: pan,
-    zoom, hover and selection are shared (ipysigma's own sync), so selecting a node in one
-    selects every copy of it; the card lists where they live and which views hold it.
-
-    Examples
-    --------
-    >>> import graphpart as gp
-    >>> from graphpart.datasets import load_karate_club
-    >>> views = PartitionViews(gp.partition(load_karate_club(), 2, num_hops=1, seed=0))
-    >>> len(views.views), views.views[0].sigma.sync_key == views.views[1].sigma.sync_key
-    (2, True)
-    >>> views.select("0")
-    >>> [v.selected for v in views.views], views.holders
-    (['0', '0'], [0, 1])
-    """
-
-    def __init__(
-        self,
-        p,
-        *,
-        hops: int | None = None,
-        parts: list[int] | None = None,
-        height: int = 380,
-        selected: str | None = None,
-    ) -> None:
-        import uuid
-
-        self.p, self._hops, self._height = p, hops, height
-        self.table = node_table(p)
-        self._key = f"graphpart-{uuid.uuid4().hex[:8]}"
-        self.parts = list(range(p.num_parts)) if parts is None else [int(q) for q in parts]
-        self._data = [graph_data(p, q, self.table, hops=hops) for q in self.parts]
-        self._others = {k: a for d in self._data for k, a in d.nodes.items()}
-        self._selection = _Selection(p, self.table, {})
-        self._callbacks: list = []
-        self._shown: str | None = None
-        self.card = self._selection.card
-        self.card.add_class("graphpart-views-selection")
-        self.where = w.HTML()
-        self.where.add_class("graphpart-views-where")
-        self._draw(selected)
-        legend = w.HTML(_legend(self._data[0]) if self._data else "")
-        titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
-        self._titles = w.HBox(titles, layout=w.Layout(width="100%"))
-        super().__init__([legend, self._titles, self._row, self.where, self.card])
-        self.add_class("graphpart-partition-views")
-        self._show(selected)
-
-    def _draw(self, selected: str | None, cameras: list | None = None) -> None:
-        """Every view drawn (again), with ``selected`` selected in all of them."""
-        self.views = []
-        for i, (q, d) in enumerate(zip(self.parts, self._data)):
-            v = PartitionGraph(
-                self.p,
-                q,
-                hops=self._hops,
-                table=self.table,
-                sync_key=self._key,
-                height=self._height,
-                panel=False,
-                data=d,
-                others=self._others,
-                selected=selected,
-                camera=cameras[i] if cameras else None,
-            )
-            v.caption.value = f"<b>{html.escape(v.title)}</b>"
-            v.on_select(self._show)
-            self.views.append(v)
-        for k in (d.nodes for d in self._data):
-            self._selection.keys.update(_keys_of(k))
-        # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
-        # another box they are drawn before that box has a width, and sigma refuses to draw
-        self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
-
-    def select(self, key: str | None) -> None:
-        """Select node ``key`` in every view from Python (all views are drawn again, cameras
-        kept: ipysigma reads a selection made in Python only when it draws)."""
-        cameras = [dict(v.sigma.camera_state) for v in self.views]
-        self._draw(key, cameras)
-        self.children = [*self.children[:2], self._row, *self.children[3:]]
-        self._show(key)
-
-    def _show(self, key: str | None) -> None:
-        """A node was selected (in any view; ipysigma selects it in all, each view reporting
-        back in turn): its card once, and which views hold it, as the reports arrive."""
-        if key != self._shown or key is None:
-            self._shown = key
-            self._selection.show(key)
-            for fn in self._callbacks:
-                fn(self._selection.location)
-        held = self.holders
-        self.where.value = (
-            ""
-            if key is None
-            else f"<b>{html.escape(key)}</b> is drawn in partition(s) "
-            + ", ".join(str(q) for q in held)
-            + (
-                f"; not in {', '.join(str(q) for q in self.parts if q not in held)}"
-                if len(held) < len(self.parts)
-                else ""
-            )
-        )
-
-    @property
-    def holders(self) -> list[int]:
-        """The partitions whose view holds the selected node and has it selected (read from
-        each view's synced ``selected_node``)."""
-        return [q for q, v in zip(self.parts, self.views) if v.selected is not None]
-
-    def on_select(self, callback) -> None:
-        """Call ``callback(location)`` (a :class:`~graphpart.lookup.NodeLocation`, or ``None``)
-        whenever a node is selected in any of the views."""
-        self._callbacks.append(callback)
-
-    @property
-    def location(self) -> NodeLocation | None:
-        return self._selection.location
-
-
-def _keys_of(nodes: dict) -> dict[str, int]:
-    return _keys(GraphData(nodes, [], {}, ""))

@@ -9,7 +9,9 @@ from ..errors import GraphpartError
 from ..lookup import ID_KINDS, locate_node
 from ..storage.reopen import as_partitioning
 from ..viz.graph_data import node_keys
-from .graph_view import PartitionGraph, PartitionViews, location_card
+from .graph_view import PartitionGraph
+from .node_card import location_card
+from .partition_views import PartitionViews
 
 __all__ = ["HaloInspector", "MAX_VIEWS"]
 

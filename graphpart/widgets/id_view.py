@@ -17,7 +17,7 @@ import ipywidgets as w
 from ..errors import GraphpartError
 from ..viz.graph_data import part_hex
 from ..viz.ids_data import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
-from .graph_view import location_card
+from .node_card import location_card
 
 __all__ = ["IdView"]
 

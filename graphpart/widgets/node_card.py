@@ -1,0 +1,65 @@
+"""A node's card: every id, owner and HALO copy of the selected node, as HTML, and the selection
+state a view keeps (drawn key -> original homogeneous id)."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from ..lookup import NodeLocation, NodeTable
+from ..viz.graph_data import GraphData
+
+__all__ = ["location_card", "NodeSelection", "drawn_ids"]
+
+
+def location_card(loc: NodeLocation | None) -> str:
+    """An HTML table of one node's ids, owner and HALO copies (empty for ``None``).
+
+    Examples
+    --------
+    >>> from graphpart.lookup import NodeLocation
+    >>> "HALO copies" in location_card(NodeLocation("_N", 3, 3, 5, 5, 1, 2, ((0, 9, 1),)))
+    True
+    """
+    if loc is None:
+        return ""
+    copies = "; ".join(f"part {q} (local {lid}, hop {h})" for q, lid, h in loc.halo) or "none"
+    rows = [
+        ("node type", loc.ntype),
+        ("original id (type-wise)", loc.orig_id),
+        ("original homogeneous id", loc.orig_homo_id),
+        ("new (shuffled) id", loc.shuffled_id),
+        ("new type-wise id", loc.shuffled_typed_id),
+        ("owner", f"part {loc.owner} (local id {loc.local_id})"),
+        ("HALO copies", copies),
+    ]
+    body = "".join(
+        f"<tr><th>{html.escape(a)}</th><td>{html.escape(str(b))}</td></tr>" for a, b in rows
+    )
+    return f'<table class="graphpart-node-card">{body}</table>'
+
+
+class NodeSelection:
+    """The key -> homogeneous id map of the drawn nodes, and the card of the selected one."""
+
+    def __init__(self, p, table: NodeTable, keys: dict[str, int]) -> None:
+        self.p, self.table, self.keys = p, table, keys
+        self.card = w.HTML("")
+        self.card.add_class("graphpart-selection")
+        self.location: NodeLocation | None = None
+
+    def show(self, key: str | None) -> None:
+        node = self.keys.get(key) if key is not None else None
+        self.location = None if node is None else self.table.location(node)
+        self.card.value = location_card(self.location)
+
+
+def drawn_ids(data: GraphData) -> dict[str, int]:
+    """Each drawn node's original homogeneous id (none for a quotient graph's partitions)."""
+    out = {}
+    for k, a in data.nodes.items():
+        node = a.get("homogeneous id", a.get("original id"))
+        if node is not None:
+            out[k] = int(node)
+    return out

@@ -1,0 +1,137 @@
+"""``PartitionViews``: one WebGL view per partition, side by side and linked. Camera, hover and
+selection are shared by ipysigma itself, so selecting a node in one view selects every copy of it;
+the card lists where they live, the line above it which views hold the node."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from ..lookup import NodeLocation, node_table
+from ..viz.graph_data import GraphData, graph_data
+from .graph_view import PartitionGraph
+from .node_card import NodeSelection, drawn_ids
+from .sigma_style import legend_html
+
+__all__ = ["PartitionViews"]
+
+
+class PartitionViews(w.VBox):
+    """One view per partition (its inner nodes and HALO copies), side by side and linked: pan,
+    zoom, hover and selection are shared (ipysigma's own sync), so selecting a node in one
+    selects every copy of it; the card lists where they live and which views hold it.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> views = PartitionViews(gp.partition(load_karate_club(), 2, num_hops=1, seed=0))
+    >>> len(views.views), views.views[0].sigma.sync_key == views.views[1].sigma.sync_key
+    (2, True)
+    >>> views.select("0")
+    >>> [v.selected for v in views.views], views.holders
+    (['0', '0'], [0, 1])
+    """
+
+    def __init__(
+        self,
+        p,
+        *,
+        hops: int | None = None,
+        parts: list[int] | None = None,
+        height: int = 380,
+        selected: str | None = None,
+    ) -> None:
+        import uuid
+
+        self.p, self._hops, self._height = p, hops, height
+        self.table = node_table(p)
+        self._key = f"graphpart-{uuid.uuid4().hex[:8]}"
+        self.parts = list(range(p.num_parts)) if parts is None else [int(q) for q in parts]
+        self._data = [graph_data(p, q, self.table, hops=hops) for q in self.parts]
+        self._others = {k: a for d in self._data for k, a in d.nodes.items()}
+        self._selection = NodeSelection(p, self.table, {})
+        self._callbacks: list = []
+        self._shown: str | None = None
+        self.card = self._selection.card
+        self.card.add_class("graphpart-views-selection")
+        self.where = w.HTML()
+        self.where.add_class("graphpart-views-where")
+        self._draw(selected)
+        legend = w.HTML(legend_html(self._data[0]) if self._data else "")
+        titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
+        self._titles = w.HBox(titles, layout=w.Layout(width="100%"))
+        super().__init__([legend, self._titles, self._row, self.where, self.card])
+        self.add_class("graphpart-partition-views")
+        self._show(selected)
+
+    def _draw(self, selected: str | None, cameras: list | None = None) -> None:
+        """Every view drawn (again), with ``selected`` selected in all of them."""
+        self.views = []
+        for i, (q, d) in enumerate(zip(self.parts, self._data)):
+            v = PartitionGraph(
+                self.p,
+                q,
+                hops=self._hops,
+                table=self.table,
+                sync_key=self._key,
+                height=self._height,
+                panel=False,
+                data=d,
+                others=self._others,
+                selected=selected,
+                camera=cameras[i] if cameras else None,
+            )
+            v.caption.value = f"<b>{html.escape(v.title)}</b>"
+            v.on_select(self._show)
+            self.views.append(v)
+        for k in (d.nodes for d in self._data):
+            self._selection.keys.update(drawn_ids(GraphData(k, [], {}, "")))
+        # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
+        # another box they are drawn before that box has a width, and sigma refuses to draw
+        self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
+
+    def select(self, key: str | None) -> None:
+        """Select node ``key`` in every view from Python (all views are drawn again, cameras
+        kept: ipysigma reads a selection made in Python only when it draws)."""
+        cameras = [dict(v.sigma.camera_state) for v in self.views]
+        self._draw(key, cameras)
+        self.children = [*self.children[:2], self._row, *self.children[3:]]
+        self._show(key)
+
+    def _show(self, key: str | None) -> None:
+        """A node was selected (in any view; ipysigma selects it in all, each view reporting
+        back in turn): its card once, and which views hold it, as the reports arrive."""
+        if key != self._shown or key is None:
+            self._shown = key
+            self._selection.show(key)
+            for fn in self._callbacks:
+                fn(self._selection.location)
+        held = self.holders
+        self.where.value = (
+            ""
+            if key is None
+            else f"<b>{html.escape(key)}</b> is drawn in partition(s) "
+            + ", ".join(str(q) for q in held)
+            + (
+                f"; not in {', '.join(str(q) for q in self.parts if q not in held)}"
+                if len(held) < len(self.parts)
+                else ""
+            )
+        )
+
+    @property
+    def holders(self) -> list[int]:
+        """The partitions whose view holds the selected node and has it selected (read from
+        each view's synced ``selected_node``)."""
+        return [q for q, v in zip(self.parts, self.views) if v.selected is not None]
+
+    def on_select(self, callback) -> None:
+        """Call ``callback(location)`` (a :class:`~graphpart.lookup.NodeLocation`, or ``None``)
+        whenever a node is selected in any of the views."""
+        self._callbacks.append(callback)
+
+    @property
+    def location(self) -> NodeLocation | None:
+        return self._selection.location

@@ -1,0 +1,88 @@
+"""How a view's plain data becomes an ipysigma widget: node sizes, HALO rings, the hover label,
+invisible stand-ins for linked views, the camera sync, and the legend line above a view."""
+
+from __future__ import annotations
+
+import html
+
+from ..viz.graph_data import HALO_BORDER, GraphData
+
+__all__ = ["sigma_args", "legend_html", "COMPACT_NODES"]
+
+
+def sigma_args(
+    data: GraphData, sync_key: str | None, height: int, panel: bool, others=None
+) -> tuple:
+    """The networkx graph and the ``Sigma`` arguments of one view.
+
+    ``others`` (key -> attributes, from linked views; ``{}`` when they draw the same nodes)
+    adds every node drawn there and not here as an invisible size-0 node and links selection
+    and hover too: ipysigma then syncs them across the views itself (its sync fails on a node a
+    view lacks), and all views span the same extent.
+    """
+    import networkx as nx
+
+    g = nx.Graph()
+    top = max((a["degree"] for a in data.nodes.values()), default=1) or 1
+    shrink = min(1.0, max(0.25, (2000 / max(len(data.nodes), 1)) ** 0.5))  # crowded: smaller
+    # a big view sends only what it draws and the card (its label): half the bytes to the browser
+    big = len(data.nodes) > COMPACT_NODES
+    kept = ("owner", "kind", "label") if big else None
+    for k, a in data.nodes.items():
+        halo = a["kind"].startswith("HALO")
+        g.add_node(
+            k,
+            **{n: v for n, v in a.items() if n not in ("x", "y") and (not big or n in kept)},
+            border=HALO_BORDER if halo else data.palette[a["owner"]],
+            **{
+                "border size": 3 if halo else 0,
+                "size": round(shrink * (3 + 9 * (a["degree"] / top) ** 0.5), 2),
+            },
+        )
+    if big:
+        g.add_edges_from((s, t, {"color": e["color"]}) for s, t, e in data.edges)
+    else:
+        g.add_edges_from(data.edges)
+    layout = {k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()}
+    for k, a in (others or {}).items():
+        if k not in layout:
+            label = f"{k}: not in this view"
+            g.add_node(
+                k, owner=a["owner"], kind="not here", label=label, size=0, border=HALO_BORDER
+            )
+            g.nodes[k]["border size"] = 0
+            layout[k] = {"x": a["x"], "y": a["y"]}
+    kwargs = dict(
+        layout=layout,
+        height=height,
+        node_color="owner",
+        node_color_palette=data.palette,
+        raw_node_border_color="border",
+        raw_node_border_size="border size",
+        raw_node_size="size",
+        raw_edge_color="color",
+        # selection and hover too when every view holds every node (others): sigma's own
+        # selection sync throws in a view that lacks the node
+        sync_key=sync_key,
+        sync_targets=["camera", "selection", "hover"] if others is not None else ["camera"],
+        hide_info_panel=not panel,
+        # the label is the node's one-line card: drawn on hover (and for the selection) only
+        label_rendered_size_threshold=10_000,
+    )
+    return g, kwargs
+
+
+#: Above this many nodes, a view sends each node's owner, kind and card label only.
+COMPACT_NODES = 10_000
+
+
+def legend_html(data: GraphData) -> str:
+    """Colour swatches of the owners, and what red edges and rings mean."""
+    swatches = " ".join(
+        f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(k)}"
+        for k, c in data.palette.items()
+    )
+    return (
+        f"<span style='font-size:11px'>{swatches} &middot; red edges: cut &middot; "
+        "ringed: HALO copy &middot; hover a node for its ids, click to select</span>"
+    )
