@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..lookup import NodeLocation, NodeTable, node_table
 from ..viz.graph_data import GraphData, graph_data, neighbourhood_data
-from .node_card import NodeSelection, drawn_ids, location_card
+from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html, sigma_args
 
 __all__ = ["PartitionGraph"]
