@@ -13,6 +13,7 @@ from ..storage.reopen import as_partitioning
 from ..viz import plot_balance, plot_cut_matrix, plot_halo_growth
 from ._common import html_table, image, render
 from .graph_view import PartitionGraph
+from .partition_views import CAMERA
 
 __all__ = ["PartitioningComparison", "FIGURES"]
 
@@ -114,7 +115,7 @@ class PartitioningComparison:
                 panel=False,
                 others={} if same else None,  # same nodes in every linked view
                 selected=selected if same else None,
-                camera=cameras[i] if cameras else None,
+                camera=cameras[i] if cameras else dict(CAMERA),
             )
             for i, (p, same) in enumerate(zip(self.partitionings.values(), self.linked))
         ]

@@ -14,7 +14,11 @@ from .graph_view import PartitionGraph
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html
 
-__all__ = ["PartitionViews"]
+__all__ = ["PartitionViews", "CAMERA"]
+
+#: Where linked views look first: zoomed out a little and the graph moved right and down, clear
+#: of ipysigma's buttons and graph box in the top-left corner of narrow views.
+CAMERA = {"x": 0.4, "y": 0.6, "ratio": 1.3, "angle": 0}
 
 
 class PartitionViews(w.VBox):
@@ -81,7 +85,7 @@ class PartitionViews(w.VBox):
                 data=d,
                 others=self._others,
                 selected=selected,
-                camera=cameras[i] if cameras else None,
+                camera=cameras[i] if cameras else dict(CAMERA),
             )
             v.caption.value = f"<b>{html.escape(v.title)}</b>"
             v.on_select(self._show)

@@ -7,7 +7,11 @@ import html
 
 from ..viz.graph_data import HALO_BORDER, GraphData
 
-__all__ = ["sigma_args", "legend_html", "COMPACT_NODES"]
+__all__ = ["sigma_args", "legend_html", "COMPACT_NODES", "NOT_HERE"]
+
+#: The colour class of a linked view's stand-ins for nodes it does not hold: drawn in the
+#: background colour (sigma still draws a size-0 node as a dot).
+NOT_HERE, BACKGROUND = "not here", "#ffffff"
 
 
 def sigma_args(
@@ -48,7 +52,7 @@ def sigma_args(
         if k not in layout:
             label = f"{k}: not in this view"
             g.add_node(
-                k, owner=a["owner"], kind="not here", label=label, size=0, border=HALO_BORDER
+                k, owner=NOT_HERE, kind="not here", label=label, size=0, border=BACKGROUND
             )
             g.nodes[k]["border size"] = 0
             layout[k] = {"x": a["x"], "y": a["y"]}
@@ -56,7 +60,7 @@ def sigma_args(
         layout=layout,
         height=height,
         node_color="owner",
-        node_color_palette=data.palette,
+        node_color_palette={**data.palette, NOT_HERE: BACKGROUND},
         raw_node_border_color="border",
         raw_node_border_size="border size",
         raw_node_size="size",
