@@ -51,9 +51,7 @@ def sigma_args(
     for k, a in (others or {}).items():
         if k not in layout:
             label = f"{k}: not in this view"
-            g.add_node(
-                k, owner=NOT_HERE, kind="not here", label=label, size=0, border=BACKGROUND
-            )
+            g.add_node(k, owner=NOT_HERE, kind="not here", label=label, size=0, border=BACKGROUND)
             g.nodes[k]["border size"] = 0
             layout[k] = {"x": a["x"], "y": a["y"]}
     kwargs = dict(
