@@ -146,3 +146,11 @@ def test_fmt_bytes_reads_sizes_apart_and_back_and_agrees_with_the_axis_unit():
         assert float(number) * scale[unit] == pytest.approx(x, rel=0.006)
         assert 1 <= float(number) < 1000 and unit == byte_unit(x)[0]
         assert fmt_bytes(x) != fmt_bytes(1.5 * x) and fmt_bytes(x) != fmt_bytes(1.02 * x)
+
+
+def test_partition_access_legend_uses_the_locality_tables_names():
+    from graphpart.features.partition import SERVED_BY
+
+    acc = [PartitionAccess(0, np.array([5]), np.array([2]), np.array([3]), np.array([1]), 4)]
+    ax = viz.plot_partition_access(acc)
+    assert tuple(t.get_text() for t in ax.get_legend().get_texts()) == SERVED_BY
