@@ -99,7 +99,7 @@ def plot_hit_rate_trace(
     ax.yaxis.set_major_formatter(_pct())
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="lower right", title="running hit rate", title_fontsize=8)
+        ax.legend(fontsize=8, loc="best", title="running hit rate", title_fontsize=8)
     ax.set_title(
         title or "Hit rate as features are looked up (thin: each batch; bold: so far)", fontsize=10
     )
