@@ -26,6 +26,7 @@ __all__ = [
     "partition_access",
     "access_by_partition",
     "locality_table",
+    "percent_tenths",
     "SERVED_BY",
     "INNER",
     "HALO",
@@ -178,7 +179,8 @@ SERVED_BY = ("local inner", "local HALO", "served by remote cache", "remote fetc
 def locality_table(runs: dict, *, title: str = "where lookups are served"):
     """One row per labelled run (``label -> (partitioning, access_by_partition(...))``): the HALO
     rows the partitions hold, and the share of all trainers' lookups served by each of
-    :data:`SERVED_BY`. Every row's shares sum to 100%.
+    :data:`SERVED_BY`, in tenths of a percent that add up to exactly 100.0% on every row
+    (:func:`percent_tenths`).
 
     Examples
     --------
@@ -194,14 +196,46 @@ def locality_table(runs: dict, *, title: str = "where lookups are served"):
     """
     from .._report import Report
 
-    columns: dict[str, list] = {"HALO rows held": [], **{k: [] for k in SERVED_BY}}
-    for p, acc in runs.values():
-        inner = sum(int(a.inner.sum()) for a in acc)
-        halo = sum(int(a.halo.sum()) for a in acc)
-        cached = sum(int(a.remote_cached.sum()) for a in acc)
-        fetched = sum(int(a.remote.sum()) for a in acc) - cached
-        total = max(inner + halo + cached + fetched, 1)
-        columns["HALO rows held"].append(int(np.asarray(p.metrics.halo_nodes).sum()))
-        for name, n in zip(SERVED_BY, (inner, halo, cached, fetched)):
-            columns[name].append(f"{n / total:.1%}")
+    counts = np.array(
+        [
+            [
+                sum(int(a.inner.sum()) for a in acc),
+                sum(int(a.halo.sum()) for a in acc),
+                sum(int(a.remote_cached.sum()) for a in acc),
+                sum(int(a.remote.sum()) - int(a.remote_cached.sum()) for a in acc),
+            ]
+            for _, acc in runs.values()
+        ],
+        dtype=np.int64,
+    ).reshape(-1, len(SERVED_BY))
+    tenths = percent_tenths(counts)
+    columns: dict[str, list] = {
+        "HALO rows held": [int(np.asarray(p.metrics.halo_nodes).sum()) for p, _ in runs.values()]
+    }
+    for j, name in enumerate(SERVED_BY):
+        columns[name] = [f"{t / 10:.1f}%" for t in tenths[:, j].tolist()]
     return Report(title, columns, {}, index="setting", labels=list(runs))
+
+
+def percent_tenths(counts) -> np.ndarray:
+    """Each row of ``counts`` as shares in tenths of a percent that sum to exactly 1000.
+
+    Every share is rounded down, and the tenths left over go to the largest remainders (Hamilton's
+    method), so a table of these shares adds up to 100.0% on every row where rounding each share
+    on its own could print 99.9% or 100.1%. A row of zeros stays zeros.
+
+    Examples
+    --------
+    >>> percent_tenths([[1, 1, 1], [1, 0, 3], [0, 0, 0]]).tolist()
+    [[334, 333, 333], [250, 0, 750], [0, 0, 0]]
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    if c.ndim != 2 or (c < 0).any() or not np.isfinite(c).all():
+        raise GraphpartError(f"counts must be a 2-D array of counts >= 0, got shape {c.shape}")
+    total = c.sum(axis=1, keepdims=True)
+    exact = np.divide(c * 1000, total, out=np.zeros_like(c), where=total > 0)
+    base = np.floor(exact).astype(np.int64)
+    left = np.where(total[:, 0] > 0, 1000 - base.sum(axis=1), 0)
+    # rank of each remainder within its row, largest first (ties: leftmost column first)
+    rank = np.argsort(np.argsort(-(exact - base), axis=1, kind="stable"), axis=1, kind="stable")
+    return base + (rank < left[:, None])

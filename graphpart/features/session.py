@@ -107,7 +107,9 @@ class LookupSession:
         if policy in DYNAMIC_POLICIES:
             return make_cache(policy, n, self.capacity)
         if policy == "random":
-            order = random_order(n, seed)
+            # its own stream: with the loader's seed, the order would be the loader's shuffle, and
+            # the cache would hold exactly the seeds of the next batches
+            order = random_order(n, _other(seed, stream=2))
         elif policy == "presample":
             pre = NeighborLoader(
                 self.topo,
@@ -169,12 +171,11 @@ class LookupSession:
         )
 
 
-def _other(seed: Seed) -> Seed:
-    """A seed for pre-sampling, different from the measured run's."""
+def _other(seed: Seed, stream: int = 1) -> Seed:
+    """A seed for another random stream than the measured run's (1: pre-sampling, 2: the random
+    order); a Generator is shared, each draw moving it on."""
     from .._random import check_random_state
 
-    return (
-        int(check_random_state(seed).integers(2**31))
-        if not isinstance(seed, np.random.Generator)
-        else seed
-    )
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return int(check_random_state(seed).integers(2**31, size=stream)[-1])

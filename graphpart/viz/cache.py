@@ -99,7 +99,7 @@ def plot_hit_rate_trace(
     ax.yaxis.set_major_formatter(_pct())
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="lower right", title="running hit rate", title_fontsize=8)
+        ax.legend(fontsize=8, loc="best", title="running hit rate", title_fontsize=8)
     ax.set_title(
         title or "Hit rate as features are looked up (thin: each batch; bold: so far)", fontsize=10
     )
@@ -190,12 +190,11 @@ def plot_partition_access(accesses, *, ax=None, normalize: bool = True):
     remotely."""
     ax = get_axes(ax, (7.0, 3.8))
     parts = [a.part_id for a in accesses]
-    cols = {
-        "inner": ("#4c9be8", "local inner"),
-        "halo": ("#a6cee3", "local HALO"),
-        "remote_cached": ("#f6c85f", "remote, cached"),
-        "remote_fetched": ("#e45756", "remote fetch"),
-    }
+    from ..features.partition import SERVED_BY  # the locality table's column names
+
+    colors = ("#4c9be8", "#a6cee3", "#f6c85f", "#e45756")
+    keys = ("inner", "halo", "remote_cached", "remote_fetched")
+    cols = {k: (c, label) for k, c, label in zip(keys, colors, SERVED_BY)}
     data = {k: [] for k in cols}
     for a in accesses:
         t = a.totals

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Sequence
 
 from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
@@ -46,6 +47,9 @@ class CacheSimulator:
     source : Graph or Partitioning
     seeds : ids or mask, optional
         Training nodes (default: the graph's ``train_mask`` if any, else every node).
+    policies : sequence of str
+        The policies chosen at the start, from :data:`~graphpart.features.STREAM_POLICIES`
+        (``"random"`` is the baseline a cache must beat).
 
     Examples
     --------
@@ -63,6 +67,7 @@ class CacheSimulator:
         source,
         *,
         seeds=None,
+        policies: Sequence[str] = ("in-degree", "presample", "lru"),
         fanouts: str = "10,5",
         cache_ratio: float = 0.1,
         batch_size: int = 256,
@@ -79,9 +84,16 @@ class CacheSimulator:
         self.topo = Topology.from_graph(self.graph)
         self.seeds = _train_seeds(self.graph) if seeds is None else seeds
         self.seed = seed
+        policies = tuple(policies) if not isinstance(policies, str) else (policies,)
+        bad = [p for p in policies if p not in STREAM_POLICIES]
+        if bad or not policies:
+            raise GraphpartError(
+                f"policies must be one or more of {list(STREAM_POLICIES)}, got {list(policies)}"
+            )
         style = {"description_width": "100px"}
         lay = w.Layout(width="270px")
-        parts = [("all nodes", ALL)]  # not None: a Dropdown shows None as no choice (blank)
+        every = "all nodes" if self.seeds is None else "all training nodes"
+        parts = [(every, ALL)]  # not None: a Dropdown shows None as no choice (blank)
         if self.partitioning is not None:
             parts += [(f"trainer of part {i}", i) for i in range(self.partitioning.num_parts)]
         self.controls = {
@@ -98,7 +110,7 @@ class CacheSimulator:
             ),
             "policies": w.SelectMultiple(
                 options=list(STREAM_POLICIES),
-                value=("in-degree", "presample", "lru"),
+                value=policies,
                 rows=len(STREAM_POLICIES),
                 description="policies",
                 style=style,
@@ -203,7 +215,7 @@ class CacheSimulator:
             _show(self.where, b"")
             return
         runs = s.runs()
-        _show(self.plot, render(lambda ax: plot_hit_rate_trace(runs, ax=ax), (7.5, 3.6)))
+        _show(self.plot, render(lambda ax: _trace(ax, runs, s.num_batches), (7.5, 3.6)))
         acc = s.access()  # where a trainer's lookups land: only once a trainer is chosen
         _show(
             self.where,
@@ -221,6 +233,21 @@ class CacheSimulator:
 
 #: The "seeds" choice for all training nodes (no trainer).
 ALL = -1
+
+
+def _trace(ax, runs, num_batches: int) -> None:
+    plot_hit_rate_trace(runs, ax=ax)
+    if not num_batches:  # an empty plot says what fills it (no batch ticks yet)
+        ax.set_xticks([])
+        ax.text(
+            0.5,
+            0.5,
+            "press Step or play to look up the first mini-batch",
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            color="#666",
+        )
 
 
 def _show(img, png: bytes) -> None:

@@ -123,10 +123,44 @@ def test_locality_table_rows_split_every_lookup_and_sum_to_100_percent():
     table = locality_table(runs)
     for i, (p, acc) in enumerate(runs.values()):
         shares = [float(table.columns[k][i].rstrip("%")) for k in SERVED_BY]
-        assert abs(sum(shares) - 100) < 0.3  # each row accounts for every lookup
+        assert round(10 * sum(shares)) == 1000  # each row accounts for every lookup: 100.0%
         total = sum(int(a.inner.sum() + a.halo.sum() + a.remote.sum()) for a in acc)
         cached = sum(int(a.remote_cached.sum()) for a in acc)
-        assert table.columns["served by remote cache"][i] == f"{cached / total:.1%}"
+        served = float(table.columns["served by remote cache"][i].rstrip("%"))
+        assert abs(served - 100 * cached / total) < 0.1 + 1e-9
         assert table.columns["HALO rows held"][i] == int(p.metrics.halo_nodes.sum())
     assert table.columns["served by remote cache"][0] == "0.0%"  # no cache, nothing served by it
     assert float(table.columns["served by remote cache"][1].rstrip("%")) > 0
+
+
+def test_locality_table_rows_print_100_percent_where_each_share_rounds_down():
+    from graphpart.features import PartitionAccess, locality_table
+    from graphpart.features.partition import SERVED_BY
+
+    class Parts:  # what locality_table reads of a partitioning
+        class metrics:
+            halo_nodes = np.array([0])
+
+    def one(*n):  # one trainer, one batch: inner, halo, remote (cached included), cached
+        return PartitionAccess(0, *(np.array([k]) for k in n), 1)
+
+    runs = {"thirds": (Parts, [one(1, 1, 1, 0)]), "cached thirds": (Parts, [one(0, 1, 2, 1)])}
+    table = locality_table(runs)
+    rows = [[table.columns[k][i] for k in SERVED_BY] for i in range(2)]
+    assert rows == [["33.4%", "33.3%", "0.0%", "33.3%"], ["0.0%", "33.4%", "33.3%", "33.3%"]]
+
+
+def test_percent_tenths_sum_to_exactly_1000_and_stay_within_a_tenth():
+    from graphpart.features.partition import percent_tenths
+
+    counts = np.random.default_rng(0).integers(0, 1000, (500, 4))
+    counts[::7, 1:] = 0  # rows with one nonzero share
+    counts[3] = 0  # a row without lookups stays zeros
+    tenths = percent_tenths(counts)
+    total = counts.sum(axis=1, keepdims=True)
+    exact = 1000 * counts / np.maximum(total, 1)
+    assert (tenths.sum(axis=1) == np.where(total[:, 0] > 0, 1000, 0)).all()
+    assert (np.abs(tenths - exact) < 1).all() and tenths[3].tolist() == [0, 0, 0, 0]
+    for bad in ([1, 2], [[1, -1]], [[np.nan, 1]]):
+        with pytest.raises(gp.GraphpartError, match="counts"):
+            percent_tenths(bad)

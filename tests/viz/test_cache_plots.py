@@ -113,3 +113,44 @@ def test_partition_access_bars_stack_to_one():
 def test_plots_refuse_what_they_cannot_draw():
     with pytest.raises(gp.GraphpartError, match="CacheRun"):
         viz.plot_hit_rate_trace(["not a run"])
+
+
+@pytest.mark.parametrize(
+    "nbytes, text",
+    [
+        (0, "0 B"),
+        (512, "512 B"),
+        (999.7, "1.00 KB"),  # rounds up into the next unit, not "1000 B"
+        (10_240_000, "10.2 MB"),
+        (15_360_000, "15.4 MB"),
+        (999_600, "1.00 MB"),  # not "1e+03 KB"
+        (9_996_000, "10.0 MB"),  # three significant digits after rounding, not "10.00 MB"
+        (123_456, "123 KB"),
+        (2.5e9, "2.50 GB"),
+        (-2048, "-2.05 KB"),
+    ],
+)
+def test_fmt_bytes_shows_three_significant_digits_in_an_adaptive_unit(nbytes, text):
+    from graphpart.viz._style import fmt_bytes
+
+    assert fmt_bytes(nbytes) == text
+
+
+def test_fmt_bytes_reads_sizes_apart_and_back_and_agrees_with_the_axis_unit():
+    from graphpart.viz._style import byte_unit, fmt_bytes
+
+    scale = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15}
+    sizes = np.geomspace(1, 1e15, 400)
+    for x in sizes:
+        number, unit = fmt_bytes(x).split()
+        assert float(number) * scale[unit] == pytest.approx(x, rel=0.006)
+        assert 1 <= float(number) < 1000 and unit == byte_unit(x)[0]
+        assert fmt_bytes(x) != fmt_bytes(1.5 * x) and fmt_bytes(x) != fmt_bytes(1.02 * x)
+
+
+def test_partition_access_legend_uses_the_locality_tables_names():
+    from graphpart.features.partition import SERVED_BY
+
+    acc = [PartitionAccess(0, np.array([5]), np.array([2]), np.array([3]), np.array([1]), 4)]
+    ax = viz.plot_partition_access(acc)
+    assert tuple(t.get_text() for t in ax.get_legend().get_texts()) == SERVED_BY

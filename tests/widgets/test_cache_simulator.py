@@ -82,3 +82,37 @@ def test_with_a_partitioning_the_trainer_view_counts_locality():
     assert acc.totals["inner"] > 0 and sim.where.value[:4] == b"\x89PNG"
     assert sim.where.layout.display is None
     assert sum(acc.totals[k] for k in ("inner", "halo", "remote")) == sum(sim.session.lookups)
+
+
+def test_policies_chosen_at_the_start_random_included():
+    sim = CacheSimulator(graph(), policies=("random", "in-degree"), batch_size=16)
+    assert sim.controls["policies"].value == ("random", "in-degree")
+    sim.step(2)
+    assert list(sim.session.hit_rates()) == ["random", "in-degree"]
+    for bad in (("in-degree", "mru"), ()):
+        with pytest.raises(gp.GraphpartError, match="policies must be"):
+            CacheSimulator(graph(), policies=bad)
+
+
+def test_seeds_choice_names_what_the_seeds_are():
+    assert CacheSimulator(graph()).controls["partition"].label == "all training nodes"
+    assert CacheSimulator(load_karate_club()).controls["partition"].label == "all nodes"
+
+
+def _dark_center(png: bytes) -> bool:
+    import io
+
+    from matplotlib.image import imread
+
+    rgb = imread(io.BytesIO(png))[..., :3]
+    h, w = rgb.shape[:2]
+    center = rgb[int(0.45 * h) : int(0.55 * h), int(0.3 * w) : int(0.7 * w)]
+    return bool((center.mean(axis=-1) < 0.6).any())
+
+
+def test_the_empty_plot_says_how_to_fill_it():
+    sim = CacheSimulator(graph(), policies=("random",), batch_size=16)
+    assert sim.plot.layout.display is None and _dark_center(sim.plot.value)  # the hint
+    sim.controls["cache_ratio"].value = 0.0  # random at 0%: a line along the bottom only
+    sim.step(2)
+    assert not _dark_center(sim.plot.value)  # the hint is gone once batches are drawn
