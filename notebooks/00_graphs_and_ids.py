@@ -121,7 +121,7 @@ except gp.GraphpartError as err:
 from graphpart import viz
 
 split = gp.partition(davis, 2, seed=0)
-viz.plot_id_line(split)
+ax = viz.plot_id_line(split)
 # %% [markdown]
 # The same, interactively: one point per node at its original id (left) and at its new id (right),
 # one row per (type, owner). **Hover** a point for every id of that node (its key such as

@@ -48,7 +48,7 @@ metis = gp.partition(karate, 2, part_method="metis", seed=0)
 
 fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
 viz.draw_partition(rand, ax=axes[0], legend=False)
-viz.draw_partition(metis, ax=axes[1])
+ax = viz.draw_partition(metis, ax=axes[1])
 # %% [markdown]
 # Both splits are perfectly balanced (17 nodes each), but the random one cuts about half of all
 # edges: a random pair of neighbours lands on different machines half of the time. METIS keeps the
@@ -106,7 +106,7 @@ for method in ("random", "metis"):
 
 # %%
 metis4 = gp.partition(karate, 4, seed=0)
-viz.plot_cut_matrix(metis4)
+ax = viz.plot_cut_matrix(metis4)
 # %% [markdown]
 # ## A larger graph: a finite-element mesh
 #

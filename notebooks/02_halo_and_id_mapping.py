@@ -34,7 +34,7 @@ from graphpart import datasets, viz
 # %%
 karate = datasets.load_karate_club()
 p = gp.partition(karate, 3, num_hops=2, seed=0)
-viz.draw_partition(p, halo_of=0, hops=1)
+ax = viz.draw_partition(p, halo_of=0, hops=1)
 # %% [markdown]
 # Partition 0's own nodes are solid; the ringed nodes are its HALO: owned by other partitions,
 # copied into partition 0 because an edge reaches it. Everything partition 0 does not hold at all is
@@ -76,7 +76,7 @@ PartitionViews(gp.partition(karate, 3, num_hops=1, seed=0))
 # sampling rather than full neighbourhoods.
 
 # %%
-viz.plot_halo_growth(p, max_hops=3)
+ax = viz.plot_halo_growth(p, max_hops=3)
 # %% [markdown]
 # ## Original ids, new ids, and the way back
 #

@@ -61,7 +61,7 @@ print(g, "\ntraining nodes:", int(train.sum()))
 
 # %%
 plain = gp.partition(g, 4, seed=0)
-viz.plot_balance(plain, quantities=["nodes", "train nodes", "edges"])
+ax = viz.plot_balance(plain, quantities=["nodes", "train nodes", "edges"])
 # %% [markdown]
 # Nodes are balanced, but one or two partitions hold most training nodes and the densest communities
 # hold many more edges: in a training step, those machines do several times the work of the others.

@@ -95,7 +95,7 @@ for t, ranges in p.book.node_map.items():
 # Every block is one range of the book above.
 
 # %%
-viz.plot_id_line(p)
+ax = viz.plot_id_line(p)
 # %%
 # Which partition owns the first 3 nodes of the last type, and what are their type-wise new ids?
 new_homo = p.shuffle.old2new_nid[homo.numpy()]
@@ -115,7 +115,7 @@ orig = p.orig_nids
 # types:
 
 # %%
-viz.plot_cut_matrix(p)
+ax = viz.plot_cut_matrix(p)
 
 # %% [markdown]
 # ## Every id of a typed node, interactively

@@ -46,7 +46,7 @@ g
 # partition folders. Only METIS, in step 1, ever loads every edge at once.
 
 # %%
-viz.plot_pipeline(num_chunks=4, num_parts=4)
+ax = viz.plot_pipeline(num_chunks=4, num_parts=4)
 
 # %% [markdown]
 # ## 1 · Chunk the graph

@@ -155,7 +155,7 @@ cmp
 # partition 1, drawn from its files:
 
 # %%
-viz.draw_partition(peer_partitions("karate", "dgl"), halo_of=1)
+ax = viz.draw_partition(peer_partitions("karate", "dgl"), halo_of=1)
 # %% [markdown]
 # ## 5 · Hand a partitioning to PyG
 #
