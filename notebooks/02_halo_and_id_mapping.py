@@ -160,12 +160,8 @@ from graphpart.lookup import locate_node
 locate_node(p, 33)
 
 # %% [markdown]
-# The inspector does the same interactively: pick a partition and a hop count, and look a node up by
-# original id, new (shuffled) id or type-wise id. It draws the chosen partition beside every
-# partition holding a copy of that node, the node selected in each (HALO copies are ringed); hover
-# any node for its ids, click it and the table on the left shows it instead.
-
-# %%
-from graphpart.widgets import HaloInspector
-
-HaloInspector(p)
+# `HaloInspector(p)` does the same interactively: pick a partition and a hop count, look a node up
+# by original, new (shuffled) or type-wise id, and it draws the chosen partition beside every
+# partition holding a copy of that node, the node selected in each. Notebook 04 uses it on a
+# heterograph. (It is not shown here: a browser draws at most about 16 WebGL canvases at once, and
+# the views above already use most of them.)

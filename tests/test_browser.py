@@ -222,7 +222,7 @@ def test_partition_explorer_in_browser(lab, page, shots):
 
 
 WIDGETS = {  # the graphpart widget each later notebook shows, by its root CSS class
-    "02_halo_and_id_mapping.ipynb": ".graphpart-halo-inspector",
+    "02_halo_and_id_mapping.ipynb": ".graphpart-partition-views",
     "03_balance_ntypes.ipynb": ".graphpart-playground",
     "04_heterogeneous_graphs.ipynb": ".graphpart-halo-inspector",
 }

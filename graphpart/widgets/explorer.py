@@ -140,6 +140,7 @@ class PartitionExplorer:
         halo_tab = w.VBox([self.halo_part, self._halo_box])
         tabs = w.Tab(children=[self._graph_box, halo_tab, self.balance_plot, self.table])
         self.tabs = tabs
+        tabs.observe(self._on_tab, names="selected_index")
         for i, title in enumerate(["graph", "HALO", "balance", "metrics"]):
             tabs.set_title(i, title)
         tabs.layout = w.Layout(flex="1 1 auto", min_width="0")
@@ -188,6 +189,13 @@ class PartitionExplorer:
         self.past = [(label, figures), *self.past][:HISTORY]
         self.history.value = _history_table(self.past)
         return "; ".join(metric_deltas(before, p.metrics))
+
+    def _on_tab(self, change) -> None:
+        """A tab shown: draw its view again. Sigma cannot draw in a hidden tab (its container
+        has no width), so a view made while its tab was hidden stays blank until drawn again."""
+        view = {0: self.graph_view, 1: self.halo_view}.get(change["new"])
+        if view is not None:
+            view.redraw(view.selected)
 
     def _on_halo_part(self, change) -> None:
         """Another partition chosen for the HALO tab: draw it (no new partitioning)."""

@@ -87,8 +87,10 @@ class IdView(w.VBox):
         self.edges_after = plot(
             self._edges, "new destination id", "new source id", ids, ids, edge_tip
         )
-        types = ", ".join(
-            f"{i * k + q}: {t} in part {q}" for i, t in enumerate(d.table.ntypes) for q in range(k)
+        types = ", ".join(  # a homogeneous graph's one type ("_N") goes unsaid
+            f"{i * k + q}: " + (f"{t} in part {q}" if typed else f"part {q}")
+            for i, t in enumerate(d.table.ntypes)
+            for q in range(k)
         )
         top = jscatter.compose(
             [(self.nodes_before, "original ids"), (self.nodes_after, "new ids (partition-major)")],

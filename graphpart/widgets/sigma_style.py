@@ -58,7 +58,7 @@ def sigma_args(
         layout=layout,
         height=height,
         node_color="owner",
-        node_color_palette={**data.palette, NOT_HERE: BACKGROUND},
+        node_color_palette={**data.palette, NOT_HERE: BACKGROUND} if others else data.palette,
         raw_node_border_color="border",
         raw_node_border_size="border size",
         raw_node_size="size",
@@ -79,12 +79,15 @@ COMPACT_NODES = 10_000
 
 
 def legend_html(data: GraphData) -> str:
-    """Colour swatches of the owners, and what red edges and rings mean."""
+    """Colour swatches of the owners, and what red edges, rings and grey mean."""
     swatches = " ".join(
         f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(k)}"
         for k, c in data.palette.items()
     )
+    rings = any(a["kind"].startswith("HALO") for a in data.nodes.values())
     return (
-        f"<span style='font-size:11px'>{swatches} &middot; red edges: cut &middot; "
-        "ringed: HALO copy &middot; hover a node for its ids, click to select</span>"
+        f"<span style='font-size:11px'>{swatches} &middot; red edges: cut"
+        + (" &middot; ringed: HALO copy" if rings else "")
+        + " &middot; each pair of nodes joined once &middot; hover a node for its ids, click to"
+        " select (grey: not next to the selection)</span>"
     )

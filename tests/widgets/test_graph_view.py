@@ -196,3 +196,9 @@ def test_linked_views_span_one_extent_so_their_cameras_line_up(karate3):
         ys = [p["y"] for p in layout.values()]
         assert (min(xs), max(xs)) == (pos[:, 0].min(), pos[:, 0].max())
         assert (min(ys), max(ys)) == (pos[:, 1].min(), pos[:, 1].max())
+
+
+def test_the_degree_a_view_shows_counts_distinct_neighbours(karate3):
+    d = graph_data(karate3)
+    assert d.nodes["0"]["degree"] == 16 and d.nodes["33"]["degree"] == 17  # friends, not arcs
+    assert "| degree 16" in d.nodes["0"]["label"]

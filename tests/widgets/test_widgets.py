@@ -263,3 +263,11 @@ def test_status_line_uses_only_glyphs_debian_fonts_have():
     text = " ".join(seen).replace("&mdash;", "\u2014")
     codes = {int(c) for c in re.findall(r"&#(\d+);", text)} | {ord(c) for c in text if ord(c) > 127}
     assert codes <= allowed, sorted(map(hex, codes - allowed))
+
+
+def test_showing_a_tab_draws_its_view_again(explorer):
+    halo, graph = explorer.halo_view.sigma, explorer.graph_view.sigma
+    explorer.tabs.selected_index = 1  # sigma cannot draw in a hidden tab: drawn when shown
+    assert explorer.halo_view.sigma is not halo and explorer.halo_view.children[1] is not halo
+    explorer.tabs.selected_index = 0
+    assert explorer.graph_view.sigma is not graph
