@@ -118,7 +118,7 @@ LAYERS = [
     ("graphpart.interop",),
     ("graphpart.storage",),
     ("graphpart.metrics",),
-    ("graphpart.structure", "graphpart.lookup", "graphpart.sweep"),
+    ("graphpart.structure", "graphpart.lookup", "graphpart.sweep", "graphpart.training"),
     ("graphpart.viz",),
     ("graphpart.widgets",),
     ("graphpart.chunked", "graphpart.cli", "graphpart._cli_chunked"),

@@ -1,0 +1,35 @@
+"""What a partitioning costs distributed training: every trainer's epoch, replayed and timed.
+
+:func:`replay_epochs` counts what DGL-style distributed training asks of every trainer (seeds
+split by :func:`node_split`, DGL's layer-by-layer neighbour sampling, feature rows from the GPU
+cache, the own machine or another); a :class:`ClusterModel` turns the counts into step and
+epoch times (:func:`estimate_epoch`), with every assumption visible.
+"""
+
+from .counts import EDGE_BYTES, LAYER_FIELDS, STEP_FIELDS, EpochCounts
+from .estimate import PARTS, EpochEstimate, epoch_cost, estimate_epoch
+from .model import SOURCES, ClusterModel, calibrate
+from .replay import CACHE_POLICIES, replay_epochs, row_bytes
+from .split import even_offsets, node_split
+from .trainset import TrainSet, train_set
+
+__all__ = [
+    "epoch_cost",
+    "estimate_epoch",
+    "EpochEstimate",
+    "PARTS",
+    "ClusterModel",
+    "calibrate",
+    "SOURCES",
+    "replay_epochs",
+    "row_bytes",
+    "EpochCounts",
+    "STEP_FIELDS",
+    "LAYER_FIELDS",
+    "EDGE_BYTES",
+    "CACHE_POLICIES",
+    "node_split",
+    "even_offsets",
+    "TrainSet",
+    "train_set",
+]

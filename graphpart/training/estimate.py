@@ -1,0 +1,210 @@
+"""Step and epoch times from an epoch's counts and a :class:`~.model.ClusterModel`.
+
+Training is synchronous: every step waits for the slowest trainer that runs it, so the epoch is
+the sum over steps of the slowest trainer's step time (a trainer with fewer steps waits, as under
+DDP's ``join``). The breakdown adds up, step by step, the parts of whichever trainer was slowest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._report import Report
+from .counts import EDGE_BYTES, EpochCounts
+from .model import ClusterModel
+
+__all__ = ["EpochEstimate", "estimate_epoch", "epoch_cost", "PARTS"]
+
+#: The parts of a step, in the order the views stack them.
+PARTS = ("sampling", "fetch", "compute")
+
+
+def _step_parts(c: EpochCounts, m: ClusterModel) -> dict[str, np.ndarray]:
+    """Seconds of each part per (epoch, trainer, step)."""
+    net = m.network_bytes_s(c.num_trainers_per_machine)
+    lat, rate = m.rpc_latency_us * 1e-6, m.sample_medges_s * 1e6
+    L, rb = c.layer, c.row_bytes
+    asked = L["sample_machines"]
+    local = L["edges_local"] / rate
+    remote = np.where(
+        asked > 0,
+        lat
+        + L["edges_remote"] / (rate * np.maximum(asked, 1))
+        + L["edges_remote"] * EDGE_BYTES / net,
+        0.0,
+    )
+    sampling = np.maximum(local, remote).sum(axis=3)
+    S = c.step
+    host = np.maximum(
+        S["inputs_local"] * rb / (m.gather_gbyte_s * 1e9),
+        np.where(S["fetch_machines"] > 0, lat + S["inputs_remote"] * rb / net, 0.0),
+    )
+    fetch = host + (S["inputs_local"] + S["inputs_remote"]) * rb / (m.pcie_gbyte_s * 1e9)
+    layers = len(c.fanouts)
+    d_in = np.full(layers, float(m.hidden))
+    d_in[-1] = c.feat_dim  # the outermost layer reads the features
+    edges = L["edges_local"] + L["edges_remote"]
+    flops = 3 * (2 * edges * d_in + 4 * L["dst"] * d_in * m.hidden)
+    compute = flops.sum(axis=3) / (m.gpu_tflops * 1e12)
+    return {"sampling": sampling, "fetch": fetch, "compute": compute}
+
+
+@dataclass(frozen=True)
+class EpochEstimate:
+    """Estimated times of an epoch: per trainer, per step, and the epoch as training sees it.
+
+    Attributes
+    ----------
+    counts : EpochCounts
+    model : ClusterModel
+    parts : dict of str to ndarray
+        Seconds of ``"sampling"``, ``"fetch"`` and ``"compute"`` per (epoch, trainer, step).
+    label : str
+        A name for tables and figures.
+    """
+
+    counts: EpochCounts
+    model: ClusterModel
+    parts: dict
+    label: str = ""
+
+    @property
+    def step_s(self) -> np.ndarray:
+        """Seconds per (epoch, trainer, step)."""
+        return sum(self.parts[p] for p in PARTS)
+
+    @property
+    def epoch_s(self) -> float:
+        """The epoch estimate: per step the slowest trainer, summed (mean over epochs)."""
+        return float(self.step_s.max(axis=1).sum(axis=1).mean())
+
+    def per_trainer(self, part: str | None = None) -> np.ndarray:
+        """Busy seconds per trainer and epoch (one part, or all)."""
+        a = self.step_s if part is None else self.parts[part]
+        return a.sum(axis=2).mean(axis=0)
+
+    @property
+    def breakdown(self) -> dict[str, float]:
+        """The epoch split into parts: at each step, the slowest trainer's parts."""
+        t = self.step_s
+        slow = t.argmax(axis=1)[:, None, :]
+        return {
+            p: float(np.take_along_axis(self.parts[p], slow, 1).sum(axis=(1, 2)).mean())
+            for p in PARTS
+        }
+
+    @property
+    def straggler(self) -> int:
+        """The trainer with the most busy time."""
+        return int(np.argmax(self.per_trainer()))
+
+    @property
+    def straggler_ratio(self) -> float:
+        """Busy time of the slowest trainer over the mean (1.0: perfectly even)."""
+        busy = self.per_trainer()
+        return float(busy.max() / busy.mean()) if busy.mean() > 0 else 1.0
+
+    def why(self) -> str:
+        """One sentence: which trainer is slowest, which part dominates it, and what drives it."""
+        c, r = self.counts, self.straggler
+        parts = {p: float(self.per_trainer(p)[r]) for p in PARTS}
+        top = max(parts, key=parts.get)
+        busy = sum(parts.values()) or 1.0
+        seeds = c.per_trainer("seeds")[r]
+        remote_seeds = seeds - c.per_trainer("seeds_local")[r]
+        inputs = c.per_trainer("inputs")[r]
+        edges = c.per_trainer("edges_local")[r] + c.per_trainer("edges_remote")[r]
+        reason = {
+            "sampling": f"{_pct(c.per_trainer('requests_remote')[r], c.per_trainer('dst')[r])} of "
+            f"its sampling requests go to other machines",
+            "fetch": f"{_pct(c.per_trainer('inputs_remote')[r], inputs)} of its input rows come "
+            f"from other machines",
+            "compute": f"it computes over {edges:,.0f} sampled edges",
+        }[top]
+        return (
+            f"trainer {r} (machine {r // c.num_trainers_per_machine}) is the slowest: "
+            f"{top} is {parts[top] / busy:.0%} of its time; {reason}; "
+            f"{_pct(remote_seeds, seeds)} of its {seeds:,.0f} seeds are remote"
+        )
+
+    def table(self) -> Report:
+        """Per trainer: seeds, remote rows and bytes, and the parts' seconds; the epoch below."""
+        c = self.counts
+        seeds = c.per_trainer("seeds")
+        inputs = np.maximum(c.per_trainer("inputs"), 1)
+        cols = {
+            "machine": c.machine.tolist(),
+            "steps": c.num_steps.tolist(),
+            "seeds": seeds.round().astype(int).tolist(),
+            "remote seeds %": (100 * (1 - c.per_trainer("seeds_local") / np.maximum(seeds, 1))),
+            "remote rows %": 100 * c.per_trainer("inputs_remote") / inputs,
+            "remote MB": c.bytes("inputs_remote") / 1e6,
+        }
+        if c.cache:
+            cols["cached %"] = 100 * c.per_trainer("inputs_cached") / inputs
+        for p in PARTS:
+            cols[f"{p} s"] = self.per_trainer(p)
+        cols["busy s"] = self.per_trainer()
+        b = self.breakdown
+        summary = {
+            "epoch": f"{self.epoch_s:.3f} s ("
+            + ", ".join(f"{p} {b[p]:.3f} s" for p in PARTS)
+            + ")",
+            "straggler": f"{self.straggler_ratio:.2f}x the mean trainer",
+            "why": self.why(),
+            "model": ", ".join(f"{k}={v}" for k, v in vars(self.model).items()),
+        }
+        title = f"{self.label + ': ' if self.label else ''}{c.num_trainers} trainers"
+        return Report(title, cols, summary, index="trainer")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+    def __repr__(self) -> str:
+        return str(self.table())
+
+
+def _pct(a: float, b: float) -> str:
+    return f"{100 * a / b:.0f}%" if b else "0%"
+
+
+def estimate_epoch(
+    counts: EpochCounts, model: ClusterModel | None = None, label: str = ""
+) -> EpochEstimate:
+    """Times of ``counts`` under ``model`` (default: :class:`ClusterModel`'s published figures).
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.training import replay_epochs
+    >>> p = gp.partition(load_karate_club(), 2, seed=0)
+    >>> c = replay_epochs(p, [5, 5], batch_size=8, train=None, seed=0)
+    >>> est = estimate_epoch(c)
+    >>> est.epoch_s > 0, sorted(est.breakdown) == sorted(PARTS), est.straggler_ratio >= 1
+    (True, True, True)
+    """
+    model = ClusterModel() if model is None else model
+    return EpochEstimate(counts, model, _step_parts(counts, model), label)
+
+
+def epoch_cost(
+    partitioning, fanouts, *, model: ClusterModel | None = None, label: str = "", **replay
+) -> EpochEstimate:
+    """Replay ``partitioning``'s epoch (:func:`~graphpart.training.replay_epochs`, ``**replay``
+    passed on) and time it under ``model``.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> p = gp.partition(load_karate_club(), 2, seed=0)
+    >>> est = epoch_cost(p, [5, 5], batch_size=8, train=None, seed=0, label="METIS")
+    >>> est.counts.num_trainers, est.label
+    (2, 'METIS')
+    """
+    from .replay import replay_epochs
+
+    return estimate_epoch(replay_epochs(partitioning, fanouts, **replay), model, label)

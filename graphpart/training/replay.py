@@ -1,0 +1,244 @@
+"""Replay the mini-batches of distributed training over a partitioning and count what each
+trainer's every step asks of its machine, the other machines and its GPU.
+
+Each trainer gets its seeds as DGL's ``node_split`` gives them (:mod:`.split`), shuffles them every
+epoch and samples every batch the way DGL's ``NeighborSampler`` walks a ``DistGraph``: layer by
+layer from the seeds, *every* node of the current frontier (the seeds included) draws up to
+``fanout`` in-neighbours, and the next frontier is the frontier plus the new neighbours (the
+block's source nodes). A frontier node is sampled by the machine that owns it: locally when that
+is the trainer's machine, else by a request to its owner. The last frontier is the input nodes,
+whose feature rows the trainer gathers: from its GPU cache if it has one and holds the row, else
+from its own machine when the machine owns the node, else from the owner (DGL keeps feature rows
+of owned nodes only: HALO copies help sampling, never feature fetching).
+
+``fanouts`` go from the seeds outwards, as in graphpart's and PyG's samplers (DGL's
+``NeighborSampler`` lists them input layer first: ``NeighborSampler([5, 10, 15])`` is
+``fanouts=(15, 10, 5)`` here). Everything is counted with array operations per batch; the Python
+loop runs over batches, never over nodes or edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from .._check import check_count
+from .._random import check_random_state, torch_generator
+from ..errors import GraphpartError
+from ..features.caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
+from ..features.orderings import degree_order, hotness_order, random_order
+from ..features.simulate import capacity_for
+from ..sampling.neighbors import check_fanouts, sample_neighbors
+from ..sampling.topology import Topology
+from ..typing import Seed
+from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts
+from .split import node_split
+from .trainset import train_set
+
+__all__ = ["replay_epochs", "CACHE_POLICIES"]
+
+#: GPU cache policies a trainer may run (``None``: no cache).
+CACHE_POLICIES = ("in-degree", "out-degree", "random", "presample", *DYNAMIC_POLICIES)
+
+_DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1}
+
+
+def row_bytes(feat_dim: int, dtype: str) -> int:
+    """Bytes of one feature row.
+
+    >>> row_bytes(128, "float32")
+    512
+    """
+    if dtype not in _DTYPE_BYTES:
+        raise GraphpartError(f"dtype must be one of {sorted(_DTYPE_BYTES)}, got {dtype!r}")
+    return check_count(feat_dim, "feat_dim", low=1) * _DTYPE_BYTES[dtype]
+
+
+class _Walker:
+    """Samples batches the DGL way and counts per layer; keeps its scratch mask between batches."""
+
+    def __init__(self, topo: Topology, owner: torch.Tensor, num_machines: int, fanouts) -> None:
+        self.topo, self.owner, self.m = topo, owner, num_machines
+        self.fanouts = fanouts
+        self.deg = topo.degree()
+        self.seen = torch.zeros(topo.num_nodes, dtype=torch.bool)
+
+    def walk(self, seeds: torch.Tensor, me: int, gen: torch.Generator, out: dict | None):
+        """The input nodes of one batch; per-layer counts go into ``out`` (when given)."""
+        seen, frontier = self.seen, seeds
+        seen[seeds] = True
+        try:
+            for layer, k in enumerate(self.fanouts):
+                if out is not None:
+                    self._count(frontier, me, k, layer, out)
+                nbr, _, _ = sample_neighbors(self.topo, frontier, k, generator=gen)
+                new = torch.unique(nbr[~seen[nbr]])
+                seen[new] = True
+                frontier = torch.cat([frontier, new])
+                if out is not None:
+                    out["src"][layer] = len(frontier)
+        finally:
+            seen[frontier] = False
+        return frontier
+
+    def _count(self, frontier: torch.Tensor, me: int, k: int, layer: int, out: dict) -> None:
+        own = self.owner[frontier]
+        local = own == me
+        deg = self.deg[frontier]
+        take = deg if k < 0 else torch.clamp(deg, max=k)
+        out["dst"][layer] = len(frontier)
+        out["requests_local"][layer] = int(local.sum())
+        out["requests_remote"][layer] = len(frontier) - int(local.sum())
+        out["edges_local"][layer] = int(take[local].sum())
+        out["edges_remote"][layer] = int(take[~local].sum())
+        out["sample_machines"][layer] = _machines(own[~local], self.m)
+
+
+def _machines(owners: torch.Tensor, m: int) -> int:
+    """How many distinct machines ``owners`` name (one request each)."""
+    return int((torch.bincount(owners, minlength=m) > 0).sum()) if len(owners) else 0
+
+
+def _cache(policy, capacity: int, walker: _Walker, seeds, me, batch_size, gen) -> Cache | None:
+    n = walker.topo.num_nodes
+    if policy is None or capacity == 0:
+        return None
+    if policy in DYNAMIC_POLICIES:
+        return make_cache(policy, n, capacity)
+    if policy == "random":
+        order = random_order(n, int(torch.randint(2**62, (1,), generator=gen)))
+    elif policy == "presample":  # one epoch of this trainer's own batches, counted (GNNLab)
+        counts = torch.zeros(n, dtype=torch.int64)
+        for batch in torch.split(seeds[torch.randperm(len(seeds), generator=gen)], batch_size):
+            counts[walker.walk(batch, me, gen, None)] += 1
+        order = hotness_order(counts)
+    else:
+        order = degree_order(walker.topo, policy.split("-")[0])
+    return StaticCache(order, capacity)
+
+
+def replay_epochs(
+    partitioning,
+    fanouts: Sequence[int],
+    *,
+    batch_size: int = 1024,
+    train: object = "train_mask",
+    num_trainers_per_machine: int | None = None,
+    force_even: bool = True,
+    by_trainer_id: bool = False,
+    feat_dim: int = 128,
+    dtype: str = "float32",
+    cache: str | None = None,
+    cache_ratio: float = 0.0,
+    epochs: int = 1,
+    drop_last: bool = False,
+    seed: Seed = None,
+) -> EpochCounts:
+    """Count, per trainer and step, the seeds, sampling requests, sampled edges and feature rows
+    of ``epochs`` epochs of distributed training over ``partitioning``.
+
+    Parameters
+    ----------
+    partitioning : Partitioning or path
+        :func:`graphpart.partition`'s result, or partitions on disk in any format graphpart
+        reads (graphpart, DGL, GraphBolt, PyG, GLT).
+    fanouts : sequence of int
+        Neighbours per node at each layer, from the seeds outwards (``-1``: all).
+    batch_size : int
+        Seeds per mini-batch of each trainer.
+    train : str, mask, ids, dict or None
+        The training nodes (:func:`~graphpart.training.train_set`).
+    num_trainers_per_machine : int, optional
+        Trainers per machine; default: the partitioning's.
+    force_even, by_trainer_id : bool
+        How seeds are split (:func:`~graphpart.training.node_split`).
+    feat_dim, dtype :
+        One feature row: ``feat_dim`` values of ``dtype``.
+    cache : str, optional
+        A GPU cache per trainer: one of :data:`CACHE_POLICIES`; ``cache_ratio`` of all rows.
+    epochs : int
+    drop_last : bool
+        Skip each trainer's last, smaller batch.
+    seed : int, numpy.random.Generator or None
+        Fixes every trainer's shuffles and samples.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> p = gp.partition(load_karate_club(), 2, seed=0)
+    >>> c = replay_epochs(p, [5, 5], batch_size=8, train=None, num_trainers_per_machine=2, seed=0)
+    >>> c.num_trainers, c.num_steps.tolist(), c.per_trainer("seeds").tolist()
+    (4, [2, 1, 2, 1], [9, 8, 9, 8])
+    """
+    from ..storage.reopen import as_partitioning
+
+    p = as_partitioning(partitioning)
+    fanouts = check_fanouts(fanouts)
+    batch_size = check_count(batch_size, "batch_size", low=1)
+    epochs = check_count(epochs, "epochs", low=1)
+    if cache is not None and cache not in CACHE_POLICIES:
+        raise GraphpartError(f"cache must be None or one of {list(CACHE_POLICIES)}, got {cache!r}")
+    trainers = (
+        p.num_trainers_per_machine
+        if num_trainers_per_machine is None
+        else check_count(num_trainers_per_machine, "num_trainers_per_machine", low=1)
+    )
+    sh, m = p.shuffle, p.num_parts
+    n = len(sh.new2old_nid)
+    topo = Topology.from_coo(sh.src, sh.dst, num_nodes=n)  # CSC: in-neighbours, DGL's default
+    owner = torch.from_numpy(sh.node_part())
+    walker = _Walker(topo, owner, m, fanouts)
+    split = node_split(
+        train_set(p, train), trainers, force_even=force_even, by_trainer_id=by_trainer_id
+    )
+    capacity = capacity_for(cache_ratio, n) if cache is not None else 0
+    rng = check_random_state(seed)
+    steps = np.array(
+        [len(s) // batch_size if drop_last else -(-len(s) // batch_size) for s in split]
+    )
+    shape = (epochs, len(split), int(steps.max(initial=0)))
+    step = {f: np.zeros(shape, np.int64) for f in STEP_FIELDS}
+    per_layer = {f: np.zeros((*shape, len(fanouts)), np.int64) for f in LAYER_FIELDS}
+    for r, seeds_np in enumerate(split):
+        me, gen = r // trainers, torch_generator(rng)
+        seeds = torch.from_numpy(seeds_np)
+        store = _cache(cache, capacity, walker, seeds, me, batch_size, gen)
+        for e in range(epochs):
+            order = seeds[torch.randperm(len(seeds), generator=gen)]
+            for s, batch in enumerate(torch.split(order, batch_size)[: steps[r]]):
+                layers = {f: per_layer[f][e, r, s] for f in LAYER_FIELDS}
+                inputs = walker.walk(batch, me, gen, layers)
+                _fetch(step, (e, r, s), batch, inputs, owner, me, m, store)
+    return EpochCounts(
+        num_machines=m,
+        num_trainers_per_machine=trainers,
+        fanouts=fanouts,
+        batch_size=batch_size,
+        feat_dim=feat_dim,
+        row_bytes=row_bytes(feat_dim, dtype),
+        cache=cache if capacity else None,
+        cache_rows=capacity,
+        num_steps=steps,
+        step=step,
+        layer=per_layer,
+        seeds=tuple(split),
+    )
+
+
+def _fetch(step: dict, at: tuple, batch, inputs, owner, me: int, m: int, store) -> None:
+    """Where the batch's seeds and input rows live, counted into ``step`` at ``at``."""
+    step["seeds"][at] = len(batch)
+    step["seeds_local"][at] = int((owner[batch] == me).sum())
+    own = owner[inputs]
+    hit = store.access(inputs)[0] if store is not None else torch.zeros(len(inputs), dtype=bool)
+    miss_own = own[~hit]
+    local = miss_own == me
+    step["inputs"][at] = len(inputs)
+    step["inputs_cached"][at] = int(hit.sum())
+    step["inputs_local"][at] = int(local.sum())
+    step["inputs_remote"][at] = len(miss_own) - int(local.sum())
+    step["inputs_remote_owned"][at] = int((own != me).sum())
+    step["fetch_machines"][at] = _machines(miss_own[~local], m)

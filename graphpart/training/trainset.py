@@ -1,0 +1,156 @@
+"""The training nodes of a partitioning, in the partitions' (new) ids, ready to be split.
+
+What users pass as ``train`` — a node data field (``"train_mask"``), a boolean mask or ids over
+the original homogeneous ids, ``{ntype: mask or ids}`` for a heterograph, or ``None`` for every
+node — becomes one :class:`TrainSet`: per node type, the sorted new ids of its training nodes and
+where each machine's id range starts among them (what DGL's ``node_split`` cuts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..errors import GraphpartError
+
+__all__ = ["TrainSet", "train_set"]
+
+
+@dataclass(frozen=True)
+class TrainSet:
+    """Training nodes in new homogeneous ids, grouped by node type.
+
+    Attributes
+    ----------
+    num_parts : int
+        Machines (partitions).
+    ids_by_type : tuple of ndarray
+        Sorted new ids of the training nodes of each node type that has any.
+    type_starts : tuple of ndarray
+        For each of those types, ``num_parts + 1`` positions: machine ``m``'s nodes are
+        ``ids[starts[m]:starts[m + 1]]``.
+    ntypes : tuple of str
+        The node type of each group.
+    trainer_id : ndarray or None
+        Trainer of every node by new id, where the partitioning knows it.
+    """
+
+    num_parts: int
+    ids_by_type: tuple[np.ndarray, ...]
+    type_starts: tuple[np.ndarray, ...]
+    ntypes: tuple[str, ...]
+    trainer_id: np.ndarray | None
+
+    @property
+    def ids(self) -> np.ndarray:
+        """Every training node (new ids, by type)."""
+        return np.concatenate(self.ids_by_type) if self.ids_by_type else np.zeros(0, np.int64)
+
+    @property
+    def per_machine(self) -> np.ndarray:
+        """Training nodes each machine owns."""
+        return sum((np.diff(s) for s in self.type_starts), np.zeros(self.num_parts, np.int64))
+
+
+def _mask(partitioning, train: object) -> np.ndarray:
+    """``train`` as a boolean mask over original homogeneous ids."""
+    g = partitioning.graph
+    offsets = partitioning.homogeneous.node_offsets
+    n = int(offsets[-1])
+    if train is None:
+        return np.ones(n, dtype=bool)
+    if isinstance(train, str):
+        have = {t: g.node_data(t)[train] for t in g.ntypes if train in g.node_data(t)}
+        if not have:
+            names = sorted({k for t in g.ntypes for k in g.node_data(t)})
+            raise GraphpartError(
+                f"no node data named {train!r} to train on; node data: {names} (pass a mask, "
+                f"ids, or None for every node)"
+            )
+        train = have
+    if isinstance(train, Mapping):
+        out = np.zeros(n, dtype=bool)
+        for t, v in train.items():
+            if t not in g.ntypes:
+                raise GraphpartError(f"train names node type {t!r}; the graph has {g.ntypes}")
+            i = g.ntypes.index(t)
+            out[offsets[i] : offsets[i + 1]] = _one(v, int(offsets[i + 1] - offsets[i]), t)
+        return out
+    return _one(train, n, "the graph")
+
+
+def _one(v: object, n: int, what: str) -> np.ndarray:
+    a = v.numpy() if isinstance(v, torch.Tensor) else np.asarray(v)
+    if a.ndim != 1:
+        raise GraphpartError(f"train for {what} must be one-dimensional, got shape {a.shape}")
+    if a.dtype == bool or (a.dtype.kind in "iu" and len(a) == n and a.size and a.max() <= 1):
+        if len(a) != n:
+            raise GraphpartError(
+                f"a train mask for {what} needs one entry per node ({n}), got {len(a)}"
+            )
+        return a.astype(bool)
+    if a.dtype.kind not in "iu":
+        raise GraphpartError(f"train for {what} must be a mask or integer ids, got {a.dtype}")
+    if a.size and (a.min() < 0 or a.max() >= n):
+        raise GraphpartError(f"train ids for {what} must be in [0, {n}), got {a.min()}..{a.max()}")
+    out = np.zeros(n, dtype=bool)
+    out[a] = True
+    return out
+
+
+def train_set(partitioning, train: object = "train_mask") -> TrainSet:
+    """The training nodes of ``partitioning`` in its new ids.
+
+    Parameters
+    ----------
+    partitioning : Partitioning
+    train : str, mask, ids, dict or None
+        A node data field (on every node type that has it), a boolean mask or integer ids over
+        the original homogeneous ids, ``{ntype: mask or ids}`` (type-wise), or ``None``: every
+        node. A 0/1 integer array as long as the graph counts as a mask (as DGL stores masks).
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> p = gp.partition(load_karate_club(), 2, seed=0)
+    >>> ts = train_set(p, [0, 1, 2, 33])
+    >>> len(ts.ids), int(ts.per_machine.sum()), ts.ntypes
+    (4, 4, ('_N',))
+    """
+    mask = _mask(partitioning, train)
+    sh = partitioning.shuffle
+    new_mask = mask[sh.new2old_nid]
+    ids_by_type, starts, names = [], [], []
+    for i, t in enumerate(partitioning.graph.ntypes):
+        bounds = sh.node_bounds[:, i, :]
+        ids = np.concatenate([np.flatnonzero(new_mask[a:b]) + a for a, b in bounds])
+        if not len(ids):
+            continue
+        ids_by_type.append(ids)
+        starts.append(np.searchsorted(ids, np.append(bounds[:, 0], bounds[-1, 1])))
+        names.append(t)
+    if not ids_by_type:
+        raise GraphpartError("there are no training nodes: the train mask selects none")
+    return TrainSet(
+        partitioning.num_parts,
+        tuple(ids_by_type),
+        tuple(starts),
+        tuple(names),
+        _trainers(partitioning),
+    )
+
+
+def _trainers(partitioning) -> np.ndarray | None:
+    """Trainer of every new id: the partitioner's, or the ``trainer_id`` node data of files."""
+    new2old = partitioning.shuffle.new2old_nid
+    if partitioning.num_trainers_per_machine > 1:
+        return np.asarray(partitioning.trainer_id)[new2old]
+    g = partitioning.graph
+    if all("trainer_id" in g.node_data(t) for t in g.ntypes):
+        tid = np.concatenate([g.node_data(t)["trainer_id"].numpy() for t in g.ntypes])
+        return tid.astype(np.int64)[new2old]
+    return None
