@@ -1,5 +1,5 @@
-"""The ``graphpart`` command: ``partition`` and ``inspect`` here, the chunked pipeline in
-``_cli_chunked``."""
+"""The ``graphpart`` command: ``partition`` and ``inspect`` here, ``cost`` in ``_cli_cost``, the
+chunked pipeline in ``_cli_chunked``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 
 from ._cli_chunked import CHUNKED_COMMANDS, add_chunked_commands
+from ._cli_cost import add_cost_command, cost
 from .errors import GraphpartError, one_line
 from .partitioning.core import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS
 
@@ -98,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
         "or GLT partition folder",
     )
     i.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    add_cost_command(sub)
     add_chunked_commands(sub, _graph_source)
     return parser
 
@@ -218,7 +220,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for handler in logging.getLogger().handlers:
             handler.addFilter(_quiet_dask)
     try:
-        commands = {"partition": _partition, "inspect": _inspect, **CHUNKED_COMMANDS}
+        commands = {
+            "partition": _partition,
+            "inspect": _inspect,
+            "cost": cost,
+            **CHUNKED_COMMANDS,
+        }
         return (
             commands[args.command](args, _load)
             if args.command in CHUNKED_COMMANDS

@@ -7,7 +7,7 @@ epoch times (:func:`estimate_epoch`), with every assumption visible.
 """
 
 from .counts import EDGE_BYTES, LAYER_FIELDS, STEP_FIELDS, EpochCounts
-from .estimate import PARTS, EpochEstimate, epoch_cost, estimate_epoch
+from .estimate import PARTS, EpochEstimate, epoch_cost, estimate_epoch, seconds
 from .model import SOURCES, ClusterModel, calibrate
 from .replay import CACHE_POLICIES, replay_epochs, row_bytes
 from .split import even_offsets, node_split
@@ -18,6 +18,7 @@ __all__ = [
     "estimate_epoch",
     "EpochEstimate",
     "PARTS",
+    "seconds",
     "ClusterModel",
     "calibrate",
     "SOURCES",

@@ -15,7 +15,7 @@ from .._report import Report
 from .counts import EDGE_BYTES, EpochCounts
 from .model import ClusterModel
 
-__all__ = ["EpochEstimate", "estimate_epoch", "epoch_cost", "PARTS"]
+__all__ = ["EpochEstimate", "estimate_epoch", "epoch_cost", "seconds", "PARTS"]
 
 #: The parts of a step, in the order the views stack them.
 PARTS = ("sampling", "fetch", "compute")
@@ -138,21 +138,21 @@ class EpochEstimate:
             "machine": c.machine.tolist(),
             "steps": c.num_steps.tolist(),
             "seeds": seeds.round().astype(int).tolist(),
-            "remote seeds %": (100 * (1 - c.per_trainer("seeds_local") / np.maximum(seeds, 1))),
-            "remote rows %": 100 * c.per_trainer("inputs_remote") / inputs,
-            "remote MB": c.bytes("inputs_remote") / 1e6,
+            "remote seeds %": _pcts(seeds - c.per_trainer("seeds_local"), seeds),
+            "remote rows %": _pcts(c.per_trainer("inputs_remote"), inputs),
+            "remote MB": [f"{x:.3g}" for x in c.bytes("inputs_remote") / 1e6],
         }
         if c.cache:
-            cols["cached %"] = 100 * c.per_trainer("inputs_cached") / inputs
+            cols["cached %"] = _pcts(c.per_trainer("inputs_cached"), inputs)
         for p in PARTS:
-            cols[f"{p} s"] = self.per_trainer(p)
-        cols["busy s"] = self.per_trainer()
+            cols[f"{p} ms"] = [f"{1e3 * x:.3g}" for x in self.per_trainer(p)]
+        cols["busy ms"] = [f"{1e3 * x:.3g}" for x in self.per_trainer()]
         b = self.breakdown
         summary = {
-            "epoch": f"{self.epoch_s:.3f} s ("
-            + ", ".join(f"{p} {b[p]:.3f} s" for p in PARTS)
+            "epoch": f"{seconds(self.epoch_s)} ("
+            + ", ".join(f"{p} {seconds(b[p])}" for p in PARTS)
             + ")",
-            "straggler": f"{self.straggler_ratio:.2f}x the mean trainer",
+            "straggler": f"{self.straggler_ratio:.2f}x the mean trainer's busy time",
             "why": self.why(),
             "model": ", ".join(f"{k}={v}" for k, v in vars(self.model).items()),
         }
@@ -164,6 +164,22 @@ class EpochEstimate:
 
     def __repr__(self) -> str:
         return str(self.table())
+
+
+def _pcts(a: np.ndarray, b: np.ndarray) -> list[str]:
+    return [f"{100 * x / y:.1f}" if y else "0.0" for x, y in zip(a, b)]
+
+
+def seconds(x: float) -> str:
+    """A duration at three significant digits in s, ms or us.
+
+    >>> seconds(0.4391), seconds(0.00123), seconds(2.5e-6), seconds(12.0)
+    ('0.439 s', '1.23 ms', '2.5 us', '12 s')
+    """
+    for unit, size in (("s", 1.0), ("ms", 1e-3)):
+        if abs(x) >= size:
+            return f"{x / size:.3g} {unit}"
+    return f"{x / 1e-6:.3g} us"
 
 
 def _pct(a: float, b: float) -> str:
