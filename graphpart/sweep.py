@@ -22,6 +22,8 @@ from .graph import Graph
 from .partitioning.balance import field_balance
 from .partitioning.core import Partitioning, partition
 from .partitioning.metis import MetisOptions
+from .training.estimate import EpochEstimate, seconds
+from .training.setup import TrainingSetup
 
 __all__ = [
     "Setting",
@@ -200,6 +202,13 @@ class SweepResult:
     imbalance: dict[str, float]
     seconds: float
     partitioning: Partitioning = field(repr=False, compare=False)
+    #: The estimated epoch (:mod:`graphpart.training`), when ``sweep`` was given a training setup.
+    epoch: EpochEstimate | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def epoch_s(self) -> float | None:
+        """Estimated seconds per epoch, or ``None`` without a training setup."""
+        return None if self.epoch is None else self.epoch.epoch_s
 
     @property
     def max_imbalance(self) -> float:
@@ -211,8 +220,23 @@ def sweep(
     g: Graph,
     settings: Iterable[Setting],
     progress: Callable[[int, int, Setting], None] | None = None,
+    training: TrainingSetup | None = None,
 ) -> list[SweepResult]:
-    """Run every setting on ``g``; ``progress(i, total, setting)`` is called before each."""
+    """Run every setting on ``g``; ``progress(i, total, setting)`` is called before each.
+
+    With a :class:`~graphpart.training.TrainingSetup`, every partitioning's epoch is also
+    replayed and timed (``SweepResult.epoch``): cut and balance against the estimated epoch.
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.training import TrainingSetup
+    >>> setup = TrainingSetup(fanouts=(5,), batch_size=8, train=None)
+    >>> settings = grid(method=["random", "metis"], num_parts=2)
+    >>> res = sweep(load_karate_club(), settings, training=setup)
+    >>> [r.epoch_s > 0 for r in res]
+    [True, True]
+    """
     settings = list(settings)
     for s in settings:
         if not isinstance(s, Setting):
@@ -238,6 +262,7 @@ def sweep(
                 _comparable(m.balance),
                 seconds,
                 p,
+                None if training is None else training.estimate(p, label=s.label),
             )
         )
     return out
@@ -263,5 +288,8 @@ def sweep_report(results: Sequence[SweepResult]) -> Report:
     }
     for k in keys:
         cols[f"{k} max/mean"] = [round(r.imbalance.get(k, float("nan")), 3) for r in results]
+    if any(r.epoch is not None for r in results):
+        cols["epoch (est.)"] = [seconds(r.epoch_s) if r.epoch else "" for r in results]
+        cols["straggler"] = [f"{r.epoch.straggler_ratio:.2f}x" if r.epoch else "" for r in results]
     cols["seconds"] = [round(r.seconds, 2) for r in results]
     return Report(f"{len(results)} settings", cols, {}, index="#")

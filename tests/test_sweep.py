@@ -92,3 +92,34 @@ def test_sweep_report_has_one_row_per_setting():
     assert report.columns["setting"] == [r.setting.label for r in results]
     assert report.columns["edge cut"] == [r.edge_cut for r in results]
     assert "<table>" in report._repr_html_() and np.isfinite(report.columns["nodes max/mean"]).all()
+
+
+def test_a_sweep_with_a_training_setup_prices_every_setting_and_plots_cut_vs_epoch():
+    from graphpart.datasets import load_karate_club
+    from graphpart.sweep import grid, sweep, sweep_report
+    from graphpart.training import ClusterModel, TrainingSetup
+    from graphpart.viz import plot_tradeoff
+
+    setup = TrainingSetup(fanouts=(5, 5), batch_size=4, train=None, model=ClusterModel(1))
+    res = sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=2), training=setup)
+    assert [r.epoch.label for r in res] == ["random k=2", "metis k=2"]
+    assert all(r.epoch_s == r.epoch.epoch_s > 0 for r in res)
+    table = sweep_report(res)
+    assert "epoch (est.)" in table.columns and "straggler" in table.columns
+    ax = plot_tradeoff(res, imbalance="epoch")
+    assert ax.get_xlabel() == "estimated epoch (ms), 1 Gb/s network"
+    assert sorted(
+        ax.collections[0].get_offsets()[:, 0].tolist()
+        + ax.collections[1].get_offsets()[:, 0].tolist()
+    ) == sorted(1e3 * r.epoch_s for r in res)
+
+
+def test_an_epoch_axis_without_a_training_setup_says_what_is_missing():
+    from graphpart.datasets import load_karate_club
+    from graphpart.errors import GraphpartError
+    from graphpart.sweep import grid, sweep
+    from graphpart.viz import plot_tradeoff
+
+    res = sweep(load_karate_club(), grid(method=["random"], num_parts=2))
+    with pytest.raises(GraphpartError, match="sweep\\(..., training=TrainingSetup"):
+        plot_tradeoff(res, imbalance="epoch")

@@ -10,6 +10,7 @@ from .counts import EDGE_BYTES, LAYER_FIELDS, STEP_FIELDS, EpochCounts
 from .estimate import PARTS, EpochEstimate, epoch_cost, estimate_epoch, seconds
 from .model import SOURCES, ClusterModel, calibrate
 from .replay import CACHE_POLICIES, replay_epochs, row_bytes
+from .setup import TrainingSetup
 from .split import even_offsets, node_split
 from .trainset import TrainSet, train_set
 
@@ -23,6 +24,7 @@ __all__ = [
     "calibrate",
     "SOURCES",
     "replay_epochs",
+    "TrainingSetup",
     "row_bytes",
     "EpochCounts",
     "STEP_FIELDS",

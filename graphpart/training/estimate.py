@@ -174,7 +174,7 @@ def seconds(x: float) -> str:
     """A duration at three significant digits in s, ms or us.
 
     >>> seconds(0.4391), seconds(0.00123), seconds(2.5e-6), seconds(12.0)
-    ('0.439 s', '1.23 ms', '2.5 us', '12 s')
+    ('439 ms', '1.23 ms', '2.5 us', '12 s')
     """
     for unit, size in (("s", 1.0), ("ms", 1e-3)):
         if abs(x) >= size:

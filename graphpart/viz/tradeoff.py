@@ -32,8 +32,9 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
     ----------
     results : list of SweepResult
     imbalance : str
-        ``"max"`` (the worst max/mean over the balanced quantities) or one quantity's
-        name, e.g. ``"train nodes"`` or ``"edges"``.
+        ``"max"`` (the worst max/mean over the balanced quantities), one quantity's
+        name, e.g. ``"train nodes"`` or ``"edges"``, or ``"epoch"``: the estimated epoch
+        time of a sweep run with a training setup (cut vs epoch: what the trade-off costs).
     annotate : bool
         Label each point with its setting.
 
@@ -49,6 +50,15 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
         raise GraphpartError("plot_tradeoff needs at least one sweep result, got none")
     if imbalance == "max":
         x = np.array([r.max_imbalance for r in results])
+    elif imbalance == "epoch":
+        if any(r.epoch is None for r in results):
+            raise GraphpartError(
+                "an epoch axis needs sweep(..., training=TrainingSetup(...)): some results have "
+                "no epoch estimate"
+            )
+        x = np.array([r.epoch_s for r in results])
+        unit = "ms" if x.max() < 1 else "s"
+        x = x * 1e3 if unit == "ms" else x
     else:
         missing = [r.setting.label for r in results if imbalance not in r.imbalance]
         if missing:
@@ -88,15 +98,23 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
     ax.margins(x=0.15, y=0.12)
     if annotate and len(results) <= 24:
         place_labels(ax, x, y, [r.setting.label for r in results])
-    ax.set_xlabel(
-        "imbalance: worst max/mean"
-        if imbalance == "max"
-        else f"imbalance of {imbalance} (max/mean)"
-    )
+    if imbalance == "epoch":
+        ax.set_xlabel(f"estimated epoch ({unit}), {_model_label(results[0].epoch.model)}")
+        ax.set_title("Edge cut vs estimated epoch time (lower left is better)", fontsize=10)
+    else:
+        ax.set_xlabel(
+            "imbalance: worst max/mean"
+            if imbalance == "max"
+            else f"imbalance of {imbalance} (max/mean)"
+        )
+        ax.set_title("Edge cut vs load imbalance (lower left is better)", fontsize=10)
     ax.set_ylabel("edge cut (% of edges)")
-    ax.set_title("Edge cut vs load imbalance (lower left is better)", fontsize=10)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     return ax
+
+
+def _model_label(model) -> str:
+    return f"{model.network_gbit_s:g} Gb/s network"
 
 
 def _key(s) -> tuple:

@@ -1,0 +1,66 @@
+"""One training configuration to price many partitionings with (what ``sweep`` and the widgets
+take)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .counts import EpochCounts
+from .estimate import EpochEstimate, estimate_epoch
+from .model import ClusterModel
+from .replay import replay_epochs
+
+__all__ = ["TrainingSetup"]
+
+
+@dataclass(frozen=True)
+class TrainingSetup:
+    """How training runs: the sampler, the split, the features, the cache and the cluster.
+
+    Every field is an argument of :func:`~graphpart.training.replay_epochs` except ``model``,
+    the :class:`ClusterModel` that prices the counts. ``train`` is a node data field name or
+    ``None`` (every node), so one setup applies to every partitioning of a graph.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> setup = TrainingSetup(fanouts=(5, 5), batch_size=8, train=None)
+    >>> est = setup.estimate(gp.partition(load_karate_club(), 2, seed=0), label="METIS")
+    >>> est.label, est.counts.num_trainers, est.epoch_s > 0
+    ('METIS', 2, True)
+    """
+
+    fanouts: tuple[int, ...] = (15, 10, 5)
+    batch_size: int = 1024
+    train: str | None = "train_mask"
+    num_trainers_per_machine: int | None = None
+    force_even: bool = True
+    feat_dim: int = 128
+    dtype: str = "float32"
+    cache: str | None = None
+    cache_ratio: float = 0.0
+    epochs: int = 1
+    seed: int = 0
+    model: ClusterModel = field(default_factory=ClusterModel)
+
+    def replay(self, partitioning) -> EpochCounts:
+        """The counts of ``partitioning``'s epoch(s) under this setup."""
+        return replay_epochs(
+            partitioning,
+            self.fanouts,
+            batch_size=self.batch_size,
+            train=self.train,
+            num_trainers_per_machine=self.num_trainers_per_machine,
+            force_even=self.force_even,
+            feat_dim=self.feat_dim,
+            dtype=self.dtype,
+            cache=self.cache,
+            cache_ratio=self.cache_ratio,
+            epochs=self.epochs,
+            seed=self.seed,
+        )
+
+    def estimate(self, partitioning, label: str = "") -> EpochEstimate:
+        """The epoch estimate of ``partitioning`` under this setup's model."""
+        return estimate_epoch(self.replay(partitioning), self.model, label)
