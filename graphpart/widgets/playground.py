@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..graph import Graph
 from ..sweep import Setting, SweepResult, balance_sources, grid, sweep, sweep_report
+from ..training import TrainingSetup
 from ..viz import plot_tradeoff
 from ._common import html_table, image, render, status_widgets
 from ._task import Task
@@ -19,6 +22,10 @@ class BalancePlayground:
     graph : Graph
     num_parts : int
         Initial number of parts.
+    training : TrainingSetup, optional
+        How training would run (sampler, features, cluster). With it, the "x axis" control can
+        show the estimated epoch time instead of the imbalance; default: fanouts 10, 5, batch
+        256, the ``train_mask`` field when the graph has one (else every node).
     threaded : bool
         ``False`` runs settings in the caller's thread (scripts, tests).
 
@@ -37,11 +44,22 @@ class BalancePlayground:
     ['random k=2']
     """
 
-    def __init__(self, graph: Graph, *, num_parts: int = 4, threaded: bool = True) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        *,
+        num_parts: int = 4,
+        training: TrainingSetup | None = None,
+        threaded: bool = True,
+    ) -> None:
         import ipywidgets as w
 
         self.graph = graph
         self.results: list[SweepResult] = []
+        has_mask = any("train_mask" in graph.node_data(t) for t in graph.ntypes)
+        self.training = training or TrainingSetup(
+            fanouts=(10, 5), batch_size=256, train="train_mask" if has_mask else None
+        )
         style = {"description_width": "110px"}
         lay = w.Layout(width="270px")
         self.controls = {
@@ -75,7 +93,26 @@ class BalancePlayground:
                 layout=lay,
                 continuous_update=False,
             ),
+            "x_axis": w.ToggleButtons(
+                options=[("imbalance", "max"), ("epoch time", "epoch")],
+                value="max",
+                description="x axis",
+                style={"description_width": "110px", "button_width": "80px"},
+            ),
+            "network": w.FloatLogSlider(
+                value=self.training.model.network_gbit_s,
+                base=10,
+                min=0,
+                max=2.6,
+                step=0.1,
+                description="network Gb/s",
+                style=style,
+                layout=lay,
+                continuous_update=False,
+            ),
         }
+        self.controls["x_axis"].observe(lambda _: self._redraw(), "value")
+        self.controls["network"].observe(lambda ch: self._set_network(ch["new"]), "value")
         self.add_button = w.Button(description="Add setting", button_style="primary", icon="plus")
         self.preset_button = w.Button(
             description="Add presets", tooltip="random, METIS, each balance source"
@@ -132,16 +169,43 @@ class BalancePlayground:
 
         def work(report) -> None:
             new = sweep(
-                self.graph, todo, progress=lambda i, n, s: report(i, f"{i + 1}/{n}: {s.label}")
+                self.graph,
+                todo,
+                progress=lambda i, n, s: report(i, f"{i + 1}/{n}: {s.label}"),
+                training=self.training,
             )
             report(len(todo), "drawing...")
-            results = self.results + new
-            png = render(lambda ax: plot_tradeoff(results, ax=ax), (8.0, 4.6))
-            self.results = results
-            self.plot.value, self.table.value = png, html_table(sweep_report(results))
+            self.results = self.results + new
+            self._draw()
 
         if todo:
             self.task.start(work, len(todo) + 1)
+
+    def _draw(self) -> None:
+        results, axis = self.results, self.controls["x_axis"].value
+        if not results:
+            return
+        png = render(lambda ax: plot_tradeoff(results, imbalance=axis, ax=ax), (8.0, 4.6))
+        self.plot.value, self.table.value = png, html_table(sweep_report(results))
+
+    def _redraw(self) -> None:
+        self.task.start(lambda report: self._draw(), 1)
+
+    def _set_network(self, gbit_s: float) -> None:
+        """Re-price every result under the new link speed (the counts are kept: instant)."""
+        from ..training import estimate_epoch
+
+        model = self.training.model.with_(network_gbit_s=round(float(gbit_s), 3))
+        self.training = replace(self.training, model=model)
+
+        def work(report) -> None:
+            self.results = [
+                replace(r, epoch=estimate_epoch(r.epoch.counts, model, r.epoch.label))
+                for r in self.results
+            ]
+            self._draw()
+
+        self.task.start(work, 1)
 
     def clear(self) -> None:
         self.results = []

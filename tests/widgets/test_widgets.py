@@ -271,3 +271,18 @@ def test_showing_a_tab_draws_its_view_again(explorer):
     assert explorer.halo_view.sigma is not halo and explorer.halo_view.children[1] is not halo
     explorer.tabs.selected_index = 0
     assert explorer.graph_view.sigma is not graph
+
+
+def test_playground_plots_cut_against_epoch_time_and_reprices_on_a_network_change():
+    pg = BalancePlayground(masked_sbm(), num_parts=3, threaded=False)
+    pg.add(*pg.presets()[:2])
+    assert all(r.epoch is not None and r.epoch.counts.fanouts == (10, 5) for r in pg.results)
+    before = pg.plot.value
+    pg.controls["x_axis"].value = "epoch"
+    assert pg.plot.value != before
+    epochs = [r.epoch_s for r in pg.results]
+    pg.controls["network"].value = 1.0
+    assert pg.training.model.network_gbit_s == 1.0
+    assert all(r.epoch.model.network_gbit_s == 1.0 for r in pg.results)
+    assert all(a < b for a, b in zip(epochs, (r.epoch_s for r in pg.results)))
+    assert "epoch (est.)" in pg.table.value
