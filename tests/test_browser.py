@@ -487,3 +487,28 @@ def test_id_view_hover_shows_a_nodes_ids_and_a_click_reaches_python(lab, page, s
             timeout=15_000,
         )
         assert "part 1 (local id 0)" in card.inner_text()
+
+
+def test_epoch_cost_presets_in_the_browser_change_the_winner_in_python(lab, page, shots):
+    """Notebook 08's EpochCostView: clicking the 1 Gb/s and 100 Gb/s buttons in the browser
+    re-prices every setting in Python, and the verdict the page shows names another winner."""
+    with _lab.failure_shot(page, shots / "08-failure.png"):
+        _lab.run_notebook(page, lab, "08_which_setting_trains_fastest.ipynb", timeout_ms=240_000)
+        view = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-epoch-cost").first
+        view.wait_for(state="attached", timeout=60_000)
+        view.scroll_into_view_if_needed()
+        verdict = view.locator(".graphpart-epoch-verdict").first
+        for button, text in (
+            ("1 Gb/s", "metis k=4 bal=train_mask +edges ("),
+            ("100 Gb/s", "random k=4 ("),
+        ):
+            view.locator("button", has_text=button).first.click()
+            page.wait_for_function(
+                "([el, t]) => el.textContent.includes(t)",
+                arg=[verdict.element_handle(), f"At {button.split()[0]} Gb/s, fastest: {text}"],
+                timeout=60_000,
+            )
+            page.wait_for_timeout(800)
+            view.screenshot(path=str(shots / f"08-epoch-cost-{button.split()[0]}gbit.png"))
+        slider = view.locator(".widget-readout").first  # the network slider's readout
+        assert slider.inner_text().strip() == "100", slider.inner_text()

@@ -29,6 +29,7 @@ from .cache import (
 )
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
+from .epoch import PART_COLORS, plot_epoch_estimates, plot_trainer_times
 from .ids import plot_adjacency, plot_id_line, plot_ids
 from .ids_data import id_data, id_view_data
 from .layout import node_positions, sample_neighbourhood
@@ -41,6 +42,9 @@ __all__ = [
     "plot_cut_matrix",
     "plot_halo_growth",
     "plot_tradeoff",
+    "plot_trainer_times",
+    "plot_epoch_estimates",
+    "PART_COLORS",
     "plot_hit_rate_trace",
     "plot_hit_rate_curve",
     "plot_bytes_per_epoch",

@@ -8,6 +8,7 @@
 ``PartitionGraph``          WebGL view: hover a node for its ids, click to select it
 ``PartitionViews``          one linked WebGL view per partition: select a node, see every copy
 ``IdView``                  the reshuffle: id line and adjacency before/after, hover for ids
+``EpochCostView``           set the machine model; which setting trains fastest, and why
 
 Importing this module imports ipywidgets; ``import graphpart`` does not.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from .cache import CacheSimulator
 from .compare import PartitioningComparison
+from .epoch_cost import EpochCostView
 from .explorer import PartitionExplorer
 from .graph_view import PartitionGraph
 from .halo import HaloInspector
@@ -32,4 +34,5 @@ __all__ = [
     "PartitionGraph",
     "PartitionViews",
     "IdView",
+    "EpochCostView",
 ]

@@ -1,0 +1,110 @@
+"""Epoch estimates drawn: each trainer's sampling / fetch / compute, and settings side by side."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import GraphpartError
+from ._style import get_axes
+
+__all__ = ["plot_trainer_times", "plot_epoch_estimates", "PART_COLORS"]
+
+#: One colour per part of a step, the same in every figure and widget.
+PART_COLORS = {"sampling": "#4c72b0", "fetch": "#dd8452", "compute": "#55a868"}
+
+
+def _unit(seconds: float) -> tuple[str, float]:
+    return ("ms", 1e3) if seconds < 1 else ("s", 1.0)
+
+
+def plot_trainer_times(estimate, *, ax=None):
+    """One stacked bar per trainer: its sampling, fetch and compute seconds per epoch.
+
+    Trainers are grouped by machine (dotted lines between machines); the slowest trainer's
+    label is bold, and a dashed line marks the epoch estimate (the slowest trainer of every step,
+    summed: a trainer below it waits the difference).
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.training import epoch_cost
+    >>> est = epoch_cost(gp.partition(load_karate_club(), 2, seed=0), [5], train=None, seed=0)
+    >>> ax = plot_trainer_times(est)
+    >>> len(ax.patches), ax.get_xlabel()
+    (6, 'trainer (machine)')
+    """
+    from ..training import PARTS
+
+    c = estimate.counts
+    unit, scale = _unit(max(estimate.epoch_s, float(estimate.per_trainer().max(initial=0))))
+    ax = get_axes(ax, (max(5.0, 0.55 * c.num_trainers + 2.5), 3.8))
+    x = np.arange(c.num_trainers)
+    bottom = np.zeros(c.num_trainers)
+    for part in PARTS:
+        h = estimate.per_trainer(part) * scale
+        ax.bar(x, h, bottom=bottom, color=PART_COLORS[part], label=part, width=0.7)
+        bottom += h
+    ax.axhline(estimate.epoch_s * scale, color="black", ls="--", lw=1, label="epoch (estimate)")
+    per = c.num_trainers_per_machine
+    for b in range(per, c.num_trainers, per):
+        ax.axvline(b - 0.5, color="grey", ls=":", lw=1)
+    ax.set_xticks(x, [f"{r}\n(m{r // per})" for r in x], fontsize=8)
+    ax.get_xticklabels()[estimate.straggler].set_fontweight("bold")
+    ax.set_xlabel("trainer (machine)")
+    ax.set_ylabel(f"busy time per epoch ({unit})")
+    name = f"{estimate.label}: " if estimate.label else ""
+    ax.set_title(
+        f"{name}time per trainer; slowest is trainer {estimate.straggler}, "
+        f"{estimate.straggler_ratio:.2f}x the mean",
+        fontsize=10,
+    )
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
+    return ax
+
+
+def plot_epoch_estimates(estimates: Sequence, *, ax=None):
+    """One stacked bar per setting: its estimated epoch split into sampling, fetch and compute
+    (the slowest trainer's parts at every step). The fastest setting's bar is outlined.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.training import epoch_cost
+    >>> g = load_karate_club()
+    >>> ests = [epoch_cost(gp.partition(g, 2, part_method=m, seed=0), [5], train=None, seed=0,
+    ...                    label=m) for m in ("random", "metis")]
+    >>> ax = plot_epoch_estimates(ests)
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['random', 'metis']
+    """
+    from ..training import PARTS
+
+    if not estimates:
+        raise GraphpartError("plot_epoch_estimates needs at least one estimate, got none")
+    epochs = np.array([e.epoch_s for e in estimates])
+    unit, scale = _unit(float(epochs.max()))
+    ax = get_axes(ax, (max(5.0, 1.3 * len(estimates) + 2.5), 3.8))
+    x = np.arange(len(estimates))
+    bottom = np.zeros(len(estimates))
+    for part in PARTS:
+        h = np.array([e.breakdown[part] for e in estimates]) * scale
+        ax.bar(x, h, bottom=bottom, color=PART_COLORS[part], label=part, width=0.6)
+        bottom += h
+    best = int(np.argmin(epochs))
+    ax.bar(x[best], bottom[best], width=0.6, fill=False, edgecolor="black", lw=2, label="fastest")
+    for i, v in enumerate(bottom):
+        ax.annotate(f"{v:.3g} {unit}", (x[i], v), ha="center", va="bottom", fontsize=8,
+                    xytext=(0, 2), textcoords="offset points")  # fmt: skip
+    names = ["\n".join(textwrap.wrap(e.label or str(i), 18)) for i, e in enumerate(estimates)]
+    ax.set_xticks(x, names, fontsize=8)
+    ax.set_ylabel(f"estimated epoch ({unit})")
+    ax.margins(y=0.12)
+    net = estimates[0].model.network_gbit_s
+    ax.set_title(f"Estimated epoch per setting ({net:g} Gb/s network)", fontsize=10)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
+    return ax

@@ -1,0 +1,71 @@
+"""EpochCostView: model and sliders in sync both ways; presets re-price; the fastest follows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from graphpart.datasets import sbm  # noqa: E402
+from graphpart.errors import GraphpartError  # noqa: E402
+from graphpart.sweep import grid, sweep  # noqa: E402
+from graphpart.training import ClusterModel, TrainingSetup  # noqa: E402
+from graphpart.widgets import EpochCostView  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def counts():
+    """Notebook 08's graph: 8 communities, the train nodes concentrated in two."""
+    g = sbm([1000] * 8, 0.01, 0.0005, seed=0)
+    rng = np.random.default_rng(0)
+    train = np.zeros(g.num_nodes(), bool)
+    train[:2000] = rng.random(2000) < 0.5
+    train[2000:] = rng.random(6000) < 0.05
+    g.ndata["train_mask"] = train
+    setup = TrainingSetup(fanouts=(10, 5), batch_size=64, num_trainers_per_machine=2)
+    settings = grid(method=["random", "metis"], num_parts=4, balance=["none", "train_mask"])
+    return {r.setting.label: r.epoch.counts for r in sweep(g, settings, training=setup)}
+
+
+def test_setting_the_model_moves_the_sliders_and_a_slider_sets_the_model(counts):
+    view = EpochCostView(counts, threaded=False)
+    view.model = ClusterModel(network_gbit_s=25, gpu_tflops=20)
+    assert view.sliders["network_gbit_s"].value == pytest.approx(25)
+    assert view.sliders["gpu_tflops"].value == 20
+    before = {k: e.epoch_s for k, e in view.estimates.items()}
+    view.sliders["pcie_gbyte_s"].value = 2.0
+    assert view.model.pcie_gbyte_s == 2.0 and view.model.network_gbit_s == pytest.approx(25)
+    assert all(view.estimates[k].epoch_s > before[k] for k in before)
+
+
+def test_the_network_preset_decides_which_setting_wins(counts):
+    view = EpochCostView(counts, threaded=False)
+    view.presets[0].click()  # 1 Gb/s: remote rows are dear, the balanced METIS cut wins
+    assert view.model.network_gbit_s == 1.0
+    slow = view.fastest
+    assert slow == "metis k=4 bal=train_mask" and "fastest: metis k=4 bal=train_mask" in (
+        view.verdict.value
+    )
+    view.presets[2].click()  # 100 Gb/s: the network is cheap, random's even work wins
+    assert view.fastest == "random k=4" != slow
+    assert view.settings_plot.value[:4] == b"\x89PNG"
+
+
+def test_choosing_a_setting_draws_its_trainers(counts):
+    view = EpochCostView(counts, threaded=False)
+    before = view.trainers_plot.value
+    view.setting.value = "metis k=4"
+    assert view.trainers_plot.value != before and "metis k=4: trainer" in view.verdict.value
+
+
+def test_calibrate_replaces_gather_and_sampling_only(counts):
+    view = EpochCostView(counts, ClusterModel(gather_gbyte_s=0.1234), threaded=False)
+    view.calibrate()
+    assert view.model.gather_gbyte_s != 0.1234 and view.model.network_gbit_s == 10
+    assert view.sliders["gather_gbyte_s"].value == pytest.approx(view.model.gather_gbyte_s)
+
+
+def test_it_needs_counts():
+    with pytest.raises(GraphpartError, match="EpochCostView needs"):
+        EpochCostView({})
