@@ -77,15 +77,11 @@ def _fanouts(text: str) -> list[int]:
 
 
 def cost(args: argparse.Namespace) -> int:
-    from .training import ClusterModel, calibrate, epoch_cost
+    from .training import ClusterModel, TrainingSetup, calibrate
 
     model = ClusterModel(**{f.name: getattr(args, f.name) for f in fields(ClusterModel)})
-    if args.calibrate:
-        model = calibrate(model)
-    est = epoch_cost(
-        args.config,
-        _fanouts(args.fanouts),
-        model=model,
+    setup = TrainingSetup(
+        fanouts=tuple(_fanouts(args.fanouts)),
         batch_size=args.batch_size,
         train=None if args.train == "all" else args.train,
         num_trainers_per_machine=args.trainers_per_machine,
@@ -97,7 +93,9 @@ def cost(args: argparse.Namespace) -> int:
         cache_ratio=args.cache_ratio if args.cache else 0.0,
         epochs=args.epochs,
         seed=args.seed,
+        model=calibrate(model) if args.calibrate else model,
     )
+    est = setup.estimate(args.config)
     if args.json:
         t = est.table()
         out = {
@@ -106,7 +104,7 @@ def cost(args: argparse.Namespace) -> int:
             "straggler": est.straggler,
             "straggler_ratio": est.straggler_ratio,
             "why": est.why(),
-            "model": vars(model),
+            "model": vars(setup.model),
             "trainers": {k: [float(x) for x in v] for k, v in t.columns.items()},
         }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")

@@ -36,6 +36,7 @@ class TrainingSetup:
     train: str | None = "train_mask"
     num_trainers_per_machine: int | None = None
     force_even: bool = True
+    by_trainer_id: bool = False
     feat_dim: int = 128
     dtype: str = "float32"
     cache: str | None = None
@@ -53,6 +54,7 @@ class TrainingSetup:
             train=self.train,
             num_trainers_per_machine=self.num_trainers_per_machine,
             force_even=self.force_even,
+            by_trainer_id=self.by_trainer_id,
             feat_dim=self.feat_dim,
             dtype=self.dtype,
             cache=self.cache,
