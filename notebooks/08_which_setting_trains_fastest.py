@@ -174,8 +174,8 @@ for r in rmat_results:
 #
 # A real heterogeneous graph: WordNet's synsets. The train nodes are typed: 20% of the nouns and
 # of the verbs, no adjectives or adverbs. DGL splits each type's training nodes on its own (in
-# type-wise ids), and so does the replay. It needs the Debian package `wordnet-base`; without it a
-# small heterograph stands in.
+# type-wise ids) and samples the fanout once per relation type, and so does the replay. It needs
+# the Debian package `wordnet-base`; without it a small heterograph stands in.
 
 # %%
 try:

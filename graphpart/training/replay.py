@@ -28,7 +28,7 @@ from .._check import check_count
 from .._random import check_random_state, torch_generator
 from ..errors import GraphpartError
 from ..features.caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
-from ..features.orderings import degree_order, hotness_order, random_order
+from ..features.orderings import hotness_order, random_order
 from ..features.simulate import capacity_for
 from ..sampling.neighbors import check_fanouts, sample_neighbors
 from ..sampling.topology import Topology
@@ -57,13 +57,44 @@ def row_bytes(feat_dim: int, dtype: str) -> int:
 
 
 class _Walker:
-    """Samples batches the DGL way and counts per layer; keeps its scratch mask between batches."""
+    """Samples batches the DGL way and counts per layer; keeps its scratch mask between batches.
 
-    def __init__(self, topo: Topology, owner: torch.Tensor, num_machines: int, fanouts) -> None:
-        self.topo, self.owner, self.m = topo, owner, num_machines
-        self.fanouts = fanouts
-        self.deg = topo.degree()
-        self.seen = torch.zeros(topo.num_nodes, dtype=torch.bool)
+    Sampling rows are *segments*: the in-edges of one node of one edge type. On a graph with one
+    edge type a segment is a node's in-edges; on a heterograph each node has one per relation
+    type it receives, and ``fanout`` applies to each (DGL's ``sample_etype_neighbors``).
+    """
+
+    def __init__(self, p, owner: torch.Tensor, num_machines: int, fanouts) -> None:
+        sh = p.shuffle
+        n = len(sh.new2old_nid)
+        src, dst = torch.from_numpy(sh.src), torch.from_numpy(sh.dst)
+        etype = p.homogeneous.etype
+        r = 1 if etype is None else int(p.homogeneous.edge_offsets.size - 1)
+        key = dst if r == 1 else dst * r + torch.from_numpy(etype[sh.new2old_eid]).long()
+        key, order = torch.sort(key, stable=True)
+        seg_key, seg_size = torch.unique_consecutive(key, return_counts=True)
+        seg_ptr = torch.zeros(len(seg_size) + 1, dtype=torch.int64)
+        torch.cumsum(seg_size, 0, out=seg_ptr[1:])
+        self.topo = Topology(seg_ptr, src[order], order)  # rows: segments
+        self.node_seg = torch.zeros(n + 1, dtype=torch.int64)
+        torch.cumsum(torch.bincount(seg_key // r, minlength=n), 0, out=self.node_seg[1:])
+        self.seg_deg = seg_size
+        self.degree = {
+            "in": torch.bincount(dst, minlength=n),
+            "out": torch.bincount(src, minlength=n),
+        }
+        self.owner, self.m, self.fanouts = owner, num_machines, fanouts
+        self.seen = torch.zeros(n, dtype=torch.bool)
+
+    def _segments(self, frontier: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The segments of ``frontier``'s nodes, and the frontier position of each."""
+        start = self.node_seg[frontier]
+        count = self.node_seg[frontier + 1] - start
+        at = torch.repeat_interleave(torch.arange(len(frontier)), count)
+        offset = torch.arange(len(at)) - torch.repeat_interleave(
+            torch.cumsum(count, 0) - count, count
+        )
+        return start[at] + offset, at
 
     def walk(self, seeds: torch.Tensor, me: int, gen: torch.Generator, out: dict | None):
         """The input nodes of one batch; per-layer counts go into ``out`` (when given)."""
@@ -71,9 +102,10 @@ class _Walker:
         seen[seeds] = True
         try:
             for layer, k in enumerate(self.fanouts):
+                segs, at = self._segments(frontier)
                 if out is not None:
-                    self._count(frontier, me, k, layer, out)
-                nbr, _, _ = sample_neighbors(self.topo, frontier, k, generator=gen)
+                    self._count(frontier, segs, at, me, k, layer, out)
+                nbr, _, _ = sample_neighbors(self.topo, segs, k, generator=gen)
                 new = torch.unique(nbr[~seen[nbr]])
                 seen[new] = True
                 frontier = torch.cat([frontier, new])
@@ -83,11 +115,12 @@ class _Walker:
             seen[frontier] = False
         return frontier
 
-    def _count(self, frontier: torch.Tensor, me: int, k: int, layer: int, out: dict) -> None:
+    def _count(self, frontier, segs, at, me: int, k: int, layer: int, out: dict) -> None:
         own = self.owner[frontier]
         local = own == me
-        deg = self.deg[frontier]
-        take = deg if k < 0 else torch.clamp(deg, max=k)
+        deg = self.seg_deg[segs]
+        take_seg = deg if k < 0 else torch.clamp(deg, max=k)
+        take = torch.zeros(len(frontier), dtype=torch.int64).index_add_(0, at, take_seg)
         out["dst"][layer] = len(frontier)
         out["requests_local"][layer] = int(local.sum())
         out["requests_remote"][layer] = len(frontier) - int(local.sum())
@@ -102,7 +135,7 @@ def _machines(owners: torch.Tensor, m: int) -> int:
 
 
 def _cache(policy, capacity: int, walker: _Walker, seeds, me, batch_size, gen) -> Cache | None:
-    n = walker.topo.num_nodes
+    n = len(walker.seen)
     if policy is None or capacity == 0:
         return None
     if policy in DYNAMIC_POLICIES:
@@ -115,7 +148,7 @@ def _cache(policy, capacity: int, walker: _Walker, seeds, me, batch_size, gen) -
             counts[walker.walk(batch, me, gen, None)] += 1
         order = hotness_order(counts)
     else:
-        order = degree_order(walker.topo, policy.split("-")[0])
+        order = hotness_order(walker.degree[policy.split("-")[0]])
     return StaticCache(order, capacity)
 
 
@@ -188,9 +221,8 @@ def replay_epochs(
     )
     sh, m = p.shuffle, p.num_parts
     n = len(sh.new2old_nid)
-    topo = Topology.from_coo(sh.src, sh.dst, num_nodes=n)  # CSC: in-neighbours, DGL's default
     owner = torch.from_numpy(sh.node_part())
-    walker = _Walker(topo, owner, m, fanouts)
+    walker = _Walker(p, owner, m, fanouts)  # in-neighbours, DGL's default edge direction
     split = node_split(
         train_set(p, train), trainers, force_even=force_even, by_trainer_id=by_trainer_id
     )

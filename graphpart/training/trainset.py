@@ -70,7 +70,7 @@ def _mask(partitioning, train: object) -> np.ndarray:
                 f"no node data named {train!r} to train on; node data: {names} (pass a mask, "
                 f"ids, or None for every node)"
             )
-        train = have
+        return _mask(partitioning, {t: _as_mask(v, t) for t, v in have.items()})
     if isinstance(train, Mapping):
         out = np.zeros(n, dtype=bool)
         for t, v in train.items():
@@ -82,11 +82,22 @@ def _mask(partitioning, train: object) -> np.ndarray:
     return _one(train, n, "the graph")
 
 
+def _as_mask(v, ntype: str) -> np.ndarray:
+    """A node data field as a mask: stored masks are bool or 0/1 integers (DGL keeps uint8)."""
+    a = v.numpy() if isinstance(v, torch.Tensor) else np.asarray(v)
+    if a.ndim != 1 or a.dtype.kind not in "biu" or (a.size and (a.min() < 0 or a.max() > 1)):
+        raise GraphpartError(
+            f"a train field must hold one 0/1 or bool value per node; {ntype!r} has "
+            f"{a.dtype} of shape {a.shape}"
+        )
+    return a.astype(bool)
+
+
 def _one(v: object, n: int, what: str) -> np.ndarray:
     a = v.numpy() if isinstance(v, torch.Tensor) else np.asarray(v)
     if a.ndim != 1:
         raise GraphpartError(f"train for {what} must be one-dimensional, got shape {a.shape}")
-    if a.dtype == bool or (a.dtype.kind in "iu" and len(a) == n and a.size and a.max() <= 1):
+    if a.dtype == bool or a.dtype == np.uint8:
         if len(a) != n:
             raise GraphpartError(
                 f"a train mask for {what} needs one entry per node ({n}), got {len(a)}"
@@ -110,7 +121,8 @@ def train_set(partitioning, train: object = "train_mask") -> TrainSet:
     train : str, mask, ids, dict or None
         A node data field (on every node type that has it), a boolean mask or integer ids over
         the original homogeneous ids, ``{ntype: mask or ids}`` (type-wise), or ``None``: every
-        node. A 0/1 integer array as long as the graph counts as a mask (as DGL stores masks).
+        node. A bool or uint8 array is a mask (DGL stores masks as uint8), other integers are
+        ids; a field may hold bool or 0/1 integers.
 
     Examples
     --------

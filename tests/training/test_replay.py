@@ -67,9 +67,10 @@ def _brute(p, seeds: np.ndarray, me: int, layers: int) -> dict:
     }
 
 
+@pytest.mark.parametrize("hetero", [False, True], ids=["homogeneous", "heterograph"])
 @pytest.mark.parametrize("trainers", [1, 2])
-def test_counts_equal_a_brute_force_walk_with_all_neighbours(trainers):
-    g = sbm([30, 30, 30], 0.15, 0.02, seed=1)
+def test_counts_equal_a_brute_force_walk_with_all_neighbours(trainers, hetero):
+    g = hetero_graph(1) if hetero else sbm([30, 30, 30], 0.15, 0.02, seed=1)
     p = gp.partition(g, 3, seed=0)
     c = replay_epochs(
         p, [-1, -1], batch_size=10_000, train=None, num_trainers_per_machine=trainers, seed=0
@@ -201,3 +202,29 @@ def test_node_split_of_a_train_set_matches_the_replays_seeds():
     c = replay_epochs(p, [2], train=None, by_trainer_id=True, seed=0)
     want = node_split(train_set(p, None), 2, by_trainer_id=True)
     assert all(np.array_equal(a, b) for a, b in zip(c.seeds, want))
+
+
+def test_a_heterograph_draws_the_fanout_per_relation_type_as_dgl_does():
+    """Node b0 receives 3 edges of relation r1 and 3 of r2: fanout 2 samples 2 of each."""
+    src = torch.arange(6)
+    g = gp.Graph.from_typed_edges(
+        {("a", "r1", "b"): (src[:3], torch.zeros(3, dtype=torch.int64)),
+         ("a", "r2", "b"): (src[3:], torch.zeros(3, dtype=torch.int64))},
+        num_nodes={"a": 6, "b": 1},
+    )  # fmt: skip
+    p = gp.partition(g, 1)
+    c = replay_epochs(p, [2], train={"b": [0]}, seed=0)
+    assert c.layer["edges_local"][0, 0, 0].tolist() == [4]
+    assert c.step["inputs"][0, 0, 0] == 5  # b0 and 2 + 2 distinct sources
+    homo = replay_epochs(gp.partition(g.to_homogeneous(), 1), [2], train=[6], seed=0)
+    assert homo.layer["edges_local"][0, 0, 0].tolist() == [2]  # one relation: 2 in all
+
+
+def test_int_ids_are_ids_even_when_they_look_like_a_mask_and_fields_must_be_masks():
+    g = load_karate_club()
+    p = gp.partition(g, 2, seed=0)
+    assert len(train_set(p, [0, 1]).ids) == 2  # two ids, not a mask of two entries
+    assert len(train_set(p, np.ones(34, np.uint8)).ids) == 34  # uint8: DGL's mask dtype
+    g.ndata["year"] = torch.full((34,), 2020)
+    with pytest.raises(GraphpartError, match="a train field must hold one 0/1 or bool value"):
+        train_set(gp.partition(g, 2, seed=0), "year")
