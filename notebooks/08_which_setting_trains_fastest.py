@@ -29,8 +29,8 @@
 # `graphpart.training` replays an epoch the way DGL runs it — seeds split by DGL's `node_split`,
 # DGL's layer-by-layer sampling — and counts, for every trainer and step, what each of the three
 # asks. A `ClusterModel` turns the counts into seconds; every rate in it is a field you can change.
-# graphpart's tests check the seed split against real DGL 2.1's `node_split`: every trainer gets
-# exactly the seeds DGL gives it.
+# graphpart's tests check the replay against real DGL 2.1 trainers loading mini-batches from real
+# DistGraph servers: the same seeds, steps and local seeds, and remote input nodes within 3%.
 
 # %%
 # %matplotlib inline

@@ -12,7 +12,7 @@ from .model import SOURCES, ClusterModel, calibrate
 from .replay import CACHE_POLICIES, replay_epochs, row_bytes
 from .setup import TrainingSetup
 from .split import even_offsets, node_split
-from .trainset import TrainSet, train_set
+from .trainset import TrainSet, train_set, trainers_per_machine
 
 __all__ = [
     "epoch_cost",
@@ -35,4 +35,5 @@ __all__ = [
     "even_offsets",
     "TrainSet",
     "train_set",
+    "trainers_per_machine",
 ]

@@ -35,7 +35,7 @@ from ..sampling.topology import Topology
 from ..typing import Seed
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts
 from .split import node_split
-from .trainset import train_set
+from .trainset import train_set, trainers_per_machine
 
 __all__ = ["replay_epochs", "CACHE_POLICIES"]
 
@@ -184,7 +184,8 @@ def replay_epochs(
     train : str, mask, ids, dict or None
         The training nodes (:func:`~graphpart.training.train_set`).
     num_trainers_per_machine : int, optional
-        Trainers per machine; default: the partitioning's.
+        Trainers per machine; default: the partitioning's (for files, what their ``trainer_id``
+        implies).
     force_even, by_trainer_id : bool
         How seeds are split (:func:`~graphpart.training.node_split`).
     feat_dim, dtype :
@@ -215,7 +216,7 @@ def replay_epochs(
     if cache is not None and cache not in CACHE_POLICIES:
         raise GraphpartError(f"cache must be None or one of {list(CACHE_POLICIES)}, got {cache!r}")
     trainers = (
-        p.num_trainers_per_machine
+        trainers_per_machine(p)
         if num_trainers_per_machine is None
         else check_count(num_trainers_per_machine, "num_trainers_per_machine", low=1)
     )

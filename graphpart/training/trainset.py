@@ -16,7 +16,7 @@ import torch
 
 from ..errors import GraphpartError
 
-__all__ = ["TrainSet", "train_set"]
+__all__ = ["TrainSet", "train_set", "trainers_per_machine"]
 
 
 @dataclass(frozen=True)
@@ -166,3 +166,20 @@ def _trainers(partitioning) -> np.ndarray | None:
         tid = np.concatenate([g.node_data(t)["trainer_id"].numpy() for t in g.ntypes])
         return tid.astype(np.int64)[new2old]
     return None
+
+
+def trainers_per_machine(partitioning) -> int:
+    """The partitioning's trainers per machine: its own, or what the ``trainer_id`` the files
+    store implies (DGL writes ids ``machine * T + trainer``), else 1.
+
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> trainers_per_machine(gp.partition(load_karate_club(), 2, num_trainers_per_machine=3))
+    3
+    """
+    if partitioning.num_trainers_per_machine > 1:
+        return partitioning.num_trainers_per_machine
+    tid = _trainers(partitioning)
+    if tid is None or not len(tid):
+        return 1
+    return max(1, (int(tid.max()) + 1) // partitioning.num_parts)

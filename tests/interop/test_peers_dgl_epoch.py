@@ -1,10 +1,14 @@
-"""graphpart's epoch replay against real DGL 2.1: the seeds every trainer gets.
+"""graphpart's epoch replay against real DGL 2.1.
 
-DGL's own ``node_split`` (run in the peer venv over graphpart's DGL-format files, see
-``peer/dgl_node_split.py``) must give every trainer exactly the seeds graphpart's
-:func:`graphpart.training.node_split` gives it: force_even on and off, one and two trainers per
-machine, random within a machine and by the files' trainer ids, with the training nodes balanced
-and unbalanced across machines.
+1. DGL's own ``node_split`` (``peer/dgl_node_split.py``) gives every trainer exactly the seeds
+   :func:`graphpart.training.node_split` gives it: force_even on and off, one to three trainers
+   per machine, random within a machine and by the files' trainer ids, with the training nodes
+   balanced and unbalanced across machines.
+2. Real distributed data loading (``peer/dgl_epoch.py``: two DistGraphServers on loopback, two
+   trainers per machine, ``DistNodeDataLoader`` with ``NeighborSampler``) over graphpart's files:
+   the same seeds, steps and local seeds exactly, the same seed-layer edges exactly (every
+   seed once per epoch), and per-trainer remote input nodes within 3% of DGL's mean over epochs
+   (sampling is random on both sides).
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ import pytest
 
 import graphpart as gp
 from graphpart.datasets import sbm
-from graphpart.training import node_split, train_set
+from graphpart.training import node_split, replay_epochs, train_set
 
 from .peers import load_dump, run_peer
+from .test_peers_dgl import _free_ports
 
 
 def _graph(skewed: bool):
@@ -50,3 +55,33 @@ def test_every_trainer_gets_the_seeds_dgls_node_split_gives_it(tmp_path, trainer
         owner = gp.storage.open_partitioning(config).shuffle.node_part()
         even = node_split(ts, trainers)
         assert any((owner[s] != r // trainers).any() for r, s in enumerate(even))
+
+
+def test_an_epoch_replay_counts_what_real_dgl_trainers_load(tmp_path):
+    g = sbm([500] * 8, 0.02, 0.001, seed=0)
+    g.ndata["train_mask"] = np.random.default_rng(0).random(4000) < 0.2
+    g.ndata["feat"] = np.zeros((4000, 2), np.float32)
+    gp.partition_graph(g, "g", 2, tmp_path / "p", format="dgl", num_trainers_per_machine=2, seed=0)
+    config, epochs = tmp_path / "p" / "g.json", 6
+    # DGL lists fanouts input layer first: [10, 5] samples 5 next to the seeds, then 10
+    args = (config, tmp_path / "out.npz", *_free_ports(2), 2, 50, "10,5", epochs)
+    run_peer("dgl_epoch.py", *args, timeout=500)
+    dgl = load_dump(tmp_path / "out.npz")
+    ours = replay_epochs(config, [5, 10], batch_size=50, epochs=30, seed=0)
+    assert ours.num_trainers == 4
+    for r in range(4):
+        rows = dgl[f"steps/r{r}"]  # epoch, step, seeds, local seeds, inputs, remote inputs, ...
+        assert np.array_equal(dgl[f"seeds/r{r}"], ours.seeds[r]), r
+        assert int(dgl[f"machine/r{r}"]) == r // 2
+        assert len(rows) == epochs * ours.num_steps[r]
+        per_epoch = lambda col: rows[:, col].sum() / epochs  # noqa: E731
+        assert per_epoch(2) == ours.per_trainer("seeds")[r]
+        assert per_epoch(3) == ours.per_trainer("seeds_local")[r]
+        seed_layer = rows[:, -1].sum() / epochs  # DGL's last block is the one at the seeds
+        assert (
+            seed_layer
+            == ours.layer["edges_local"][0, r, :, 0].sum()
+            + ours.layer["edges_remote"][0, r, :, 0].sum()
+        )
+        for col, field in ((5, "inputs_remote_owned"), (4, "inputs")):
+            assert ours.per_trainer(field)[r] == pytest.approx(per_epoch(col), rel=0.03), (r, field)
