@@ -232,3 +232,16 @@ dgl_est.table()
 # %%
 for name, text in ClusterModel().describe().items():
     print(f"{name:16s} {text}")
+
+# %% [markdown]
+# And what it leaves out, so read the estimates as a *comparison* of settings on one cluster,
+# not a forecast of your run:
+#
+# - **no contention**: a machine serving another's sampling requests is assumed idle, so spreading
+#   requests over many machines (as a random split does) looks cheaper than it is under load;
+# - **no overlap**: a step's sampling, fetch and compute add up, while DGL can prepare the next
+#   mini-batch during the GPU's work;
+# - **GraphSAGE-mean compute**: attention or wider layers shift the balance towards compute.
+#
+# The counts underneath (seeds, requests, edges and rows per trainer and step) make no such
+# assumptions: they follow DGL's trainers step by step, and the tests check them against real DGL.

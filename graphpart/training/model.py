@@ -13,6 +13,17 @@ the trainer's machine link shared by its ``T`` trainers:
 - **compute**: a GraphSAGE layer per fanout (mean over the sampled edges, then two
   ``d_in x hidden`` matrix products per destination node), forward and backward (3x forward),
   at ``gpu_tflops``.
+
+What the model leaves out, so read its estimates as a comparison of settings, not a forecast:
+
+- **No contention.** Every serving machine is assumed idle, so a layer's remote edges spread
+  over ``k`` machines sample ``k`` times faster; under load the servers also sample for their
+  own trainers, which makes spreading requests (random partitioning) look cheaper than it is.
+- **No overlap.** Sampling, fetch and compute of a step add up; DGL can prefetch the next
+  mini-batch while the GPU computes, which hides part of the first two.
+- **One round trip per part,** whatever the number of machines asked (they are asked at once);
+  a machine's link is shared evenly by its trainers.
+- **GraphSAGE-mean compute.** Attention or wider models move the balance towards compute.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ class EpochCostView:
             extra = {"base": 10} if log else {}
             self.sliders[name] = kind(
                 value=getattr(self._model, name), min=lo, max=hi, step=step, description=label,
-                style=style, layout=lay, continuous_update=False, readout_format=".3g", **extra,
+                style=style, layout=lay, continuous_update=False, readout_format=".3", **extra,
             )  # fmt: skip
             self.sliders[name].observe(self._slid, "value")
         self.presets = [w.Button(description=f"{g:g} Gb/s", layout=w.Layout(width="90px"))
