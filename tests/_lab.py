@@ -7,6 +7,7 @@ Nothing here imports playwright at module level, so importing this module (pytes
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -33,6 +34,24 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
+
+# The notebooks tests/test_browser.py runs top to bottom in JupyterLab, failing on any error
+# output; where that test can run, test_notebooks.py does not run them a second time.
+RUN_IN_BROWSER = frozenset(
+    {
+        "01_partitioning_basics.ipynb",
+        "02_halo_and_id_mapping.ipynb",
+        "03_balance_ntypes.ipynb",
+        "04_heterogeneous_graphs.ipynb",
+        "08_which_setting_trains_fastest.ipynb",
+    }
+)
+
+
+def browser_tests_can_run() -> bool:
+    """Whether Debian Chromium and playwright are here, so the real-browser tests run."""
+    return CHROMIUM.exists() and importlib.util.find_spec("playwright") is not None
+
 
 # JupyterLab 4 DOM, checked against JupyterLab 4.6 / ipywidgets 8.1.
 NOTEBOOK_PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"

@@ -1,5 +1,8 @@
 """Every notebook runs top to bottom in a fresh kernel, and each is a consistent jupytext pair.
 
+Notebooks that tests/test_browser.py runs in JupyterLab (``_lab.RUN_IN_BROWSER``) are run here
+only where that test cannot run (no Debian Chromium or playwright), so none runs twice.
+
 A notebook is two committed files in notebooks/: NAME.py (jupytext percent format; reviewed and
 linted) and NAME.ipynb (what JupyterLab opens). notebooks/jupytext.toml pairs them, so saving in
 JupyterLab rewrites both; after editing a .py by hand, `jupytext --sync notebooks/*.py`.
@@ -19,6 +22,8 @@ import pytest
 from jupytext.config import load_jupytext_config
 from nbclient import NotebookClient
 
+from tests import _lab
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
@@ -27,6 +32,8 @@ SCRIPTS = sorted(NOTEBOOK_DIR.glob("*.py"))
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path, tmp_path):
+    if path.name in _lab.RUN_IN_BROWSER and _lab.browser_tests_can_run():
+        pytest.skip("run top to bottom in JupyterLab by tests/test_browser.py, failing on errors")
     nb = nbformat.read(path, as_version=4)
     NotebookClient(
         nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
