@@ -15,6 +15,7 @@ __all__ = [
     "as_id_tensor",
     "as_data_tensor",
     "check_count",
+    "check_trainers_per_machine",
     "check_ids_in_range",
     "check_part_id",
     "check_file_name",
@@ -65,8 +66,14 @@ def as_id_tensor(ids: IdArray, name: str = "ids") -> torch.Tensor:
     return t.to(torch.int64)
 
 
-def check_count(n: object, name: str, low: int = 0) -> int:
-    """Return ``n`` as an int ``>= low`` (default: non-negative) or raise.
+#: The largest count anything may hold: an int64 (torch's and numpy's index type).
+INT64_MAX = 2**63 - 1
+#: Trainer processes on one machine (one per GPU, or per few CPU cores, in practice).
+MAX_TRAINERS_PER_MACHINE = 1024
+
+
+def check_count(n: object, name: str, low: int = 0, high: int = INT64_MAX) -> int:
+    """Return ``n`` as an int in ``[low, high]`` (default: a non-negative int64) or raise.
 
     Examples
     --------
@@ -76,11 +83,32 @@ def check_count(n: object, name: str, low: int = 0) -> int:
     Traceback (most recent call last):
     ...
     graphpart.errors.GraphpartError: num_nodes must be a non-negative integer, got -1
+    >>> check_count(5, "num_hops", high=3)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: num_hops must be at most 3, got 5
     """
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < low:
         bound = "a non-negative integer" if low == 0 else f"an integer >= {low}"
-        raise GraphpartError(f"{name} must be {bound}, got {n!r}")
+        raise GraphpartError(f"{name} must be {bound}, got {short_repr(n, 60)}")
+    if n > high:
+        raise GraphpartError(f"{name} must be at most {high}, got {n}")
     return int(n)
+
+
+def check_trainers_per_machine(n: object, source: str = "num_trainers_per_machine") -> int:
+    """Return ``n`` as a number of trainer processes per machine, ``1 ..`` 1024, or raise.
+
+    Examples
+    --------
+    >>> check_trainers_per_machine(4)
+    4
+    >>> check_trainers_per_machine(10**8)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: num_trainers_per_machine must be at most 1024, got 100000000
+    """
+    return check_count(n, source, low=1, high=MAX_TRAINERS_PER_MACHINE)
 
 
 def short_repr(obj: object, limit: int = 200) -> str:

@@ -36,8 +36,15 @@ def _kv(text: str) -> tuple[str, object]:
     return key, _value(val)
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and exit status 2), like every other error."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="graphpart", description="Partition graphs for distributed GNN training."
     )
     parser.add_argument("--debug", action="store_true", help="on an error, show the full traceback")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from .._check import check_count, check_part_id
+from .._check import check_count, check_part_id, check_trainers_per_machine
 from .._random import check_random_state
 from .._report import Report
 from .._schema import etype_str
@@ -312,7 +312,7 @@ def partition(
         raise GraphpartError(f"g must be a graphpart.Graph, got {type(g).__name__}")
     num_parts = check_num_parts(num_parts)
     num_hops = check_count(num_hops, "num_hops")
-    trainers = check_count(num_trainers_per_machine, "num_trainers_per_machine", low=1)
+    trainers = check_trainers_per_machine(num_trainers_per_machine)
     if objtype not in ("cut", "vol"):
         raise GraphpartError(f"objtype must be 'cut' or 'vol', got {objtype!r}")
     rng = check_random_state(seed)

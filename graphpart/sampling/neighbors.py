@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .._check import as_id_tensor, check_ids_in_range
+from .._check import INT64_MAX, as_id_tensor, check_ids_in_range, short_repr
 from .._random import torch_generator
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
@@ -107,9 +107,13 @@ def check_fanouts(fanouts: object) -> tuple[int, ...]:
             f"fanouts must be a non-empty sequence of ints (one per hop), got {fanouts!r}"
         )
     out = tuple(fanouts)
-    if not all(isinstance(f, int) and not isinstance(f, bool) and (f > 0 or f == -1) for f in out):
+    if not all(
+        isinstance(f, int) and not isinstance(f, bool) and (0 < f <= INT64_MAX or f == -1)
+        for f in out
+    ):
         raise GraphpartError(
-            f"each fanout must be a positive int or -1 (all neighbours), got {list(out)}"
+            "each fanout must be a positive int64 or -1 (all neighbours), "
+            f"got {short_repr(list(out), 80)}"
         )
     return out
 

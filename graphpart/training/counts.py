@@ -109,7 +109,7 @@ class EpochCounts:
         """Bytes per trainer and epoch of the rows in ``field`` (``"inputs_remote"``, ...)."""
         if not field.startswith("inputs"):
             raise GraphpartError(f"bytes are counted for input rows, got {field!r}")
-        return self.per_trainer(field) * self.row_bytes
+        return self.per_trainer(field) * float(self.row_bytes)  # float: no int64 overflow
 
     def totals(self) -> dict[str, float]:
         """Every count summed over trainers (one epoch; the mean of epochs)."""

@@ -25,7 +25,7 @@ def _step_parts(c: EpochCounts, m: ClusterModel) -> dict[str, np.ndarray]:
     """Seconds of each part per (epoch, trainer, step)."""
     net = m.network_bytes_s(c.num_trainers_per_machine)
     lat, rate = m.rpc_latency_us * 1e-6, m.sample_medges_s * 1e6
-    L, rb = c.layer, c.row_bytes
+    L, rb = c.layer, float(c.row_bytes)  # float: rows x bytes may not fit an int64
     asked = L["sample_machines"]
     local = L["edges_local"] / rate
     remote = np.where(

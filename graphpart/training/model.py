@@ -28,12 +28,14 @@ What the model leaves out, so read its estimates as a comparison of settings, no
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
 import torch
 
+from .._check import short_repr
 from ..errors import GraphpartError
 
 __all__ = ["ClusterModel", "calibrate", "SOURCES"]
@@ -92,8 +94,8 @@ class ClusterModel:
     def __post_init__(self) -> None:
         for f in fields(self):
             v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
-                raise GraphpartError(f"{f.name} must be a finite number, got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v):
+                raise GraphpartError(f"{f.name} must be a finite number, got {short_repr(v, 60)}")
             if v <= 0 and f.name != "rpc_latency_us" or v < 0:
                 raise GraphpartError(f"{f.name} must be positive, got {v!r}")
 
@@ -143,6 +145,13 @@ def calibrate(model: ClusterModel | None = None, *, rows: int = 1_000_000, dim: 
         gather_gbyte_s=round(len(idx) * dim * 4 / gather / 1e9, 2),
         sample_medges_s=round(edges / sample / 1e6, 2),
     )
+
+
+def _finite(v: float) -> bool:
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int past the float range
+        return False
 
 
 def _fastest(fn, repeats: int = 5) -> float:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from .._check import check_count
+from .._check import check_count, check_trainers_per_machine
 from .._random import check_random_state, torch_generator
 from ..errors import GraphpartError
 from ..features.caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
@@ -42,6 +42,10 @@ __all__ = ["replay_epochs", "CACHE_POLICIES"]
 #: GPU cache policies a trainer may run (``None``: no cache).
 CACHE_POLICIES = ("in-degree", "out-degree", "random", "presample", *DYNAMIC_POLICIES)
 
+#: The most counts a replay keeps (int64 each: 800 MB).
+MAX_COUNTS = 10**8
+#: The widest feature row, in values.
+MAX_FEAT_DIM = 2**31
 _DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1}
 
 
@@ -53,7 +57,7 @@ def row_bytes(feat_dim: int, dtype: str) -> int:
     """
     if dtype not in _DTYPE_BYTES:
         raise GraphpartError(f"dtype must be one of {sorted(_DTYPE_BYTES)}, got {dtype!r}")
-    return check_count(feat_dim, "feat_dim", low=1) * _DTYPE_BYTES[dtype]
+    return check_count(feat_dim, "feat_dim", low=1, high=MAX_FEAT_DIM) * _DTYPE_BYTES[dtype]
 
 
 class _Walker:
@@ -218,7 +222,7 @@ def replay_epochs(
     trainers = (
         trainers_per_machine(p)
         if num_trainers_per_machine is None
-        else check_count(num_trainers_per_machine, "num_trainers_per_machine", low=1)
+        else check_trainers_per_machine(num_trainers_per_machine)
     )
     sh, m = p.shuffle, p.num_parts
     n = len(sh.new2old_nid)
@@ -233,6 +237,7 @@ def replay_epochs(
         [len(s) // batch_size if drop_last else -(-len(s) // batch_size) for s in split]
     )
     shape = (epochs, len(split), int(steps.max(initial=0)))
+    _check_size(shape, len(fanouts))
     step = {f: np.zeros(shape, np.int64) for f in STEP_FIELDS}
     per_layer = {f: np.zeros((*shape, len(fanouts)), np.int64) for f in LAYER_FIELDS}
     for r, seeds_np in enumerate(split):
@@ -259,6 +264,18 @@ def replay_epochs(
         layer=per_layer,
         seeds=tuple(split),
     )
+
+
+def _check_size(shape: tuple[int, int, int], layers: int) -> None:
+    """Refuse a replay whose counts (per epoch, trainer, step and layer) would not fit."""
+    cells = int(np.prod(shape, dtype=object)) * (len(STEP_FIELDS) + len(LAYER_FIELDS) * layers)
+    if cells > MAX_COUNTS:
+        epochs, trainers, steps = shape
+        raise GraphpartError(
+            f"{epochs} epochs of {trainers} trainers, up to {steps} steps each, with {layers} "
+            f"layers would keep {cells:,} counts; at most {MAX_COUNTS:,}: ask for fewer epochs "
+            "(each adds little to the average) or a larger batch_size"
+        )
 
 
 def _fetch(step: dict, at: tuple, batch, inputs, owner, me: int, m: int, store) -> None:

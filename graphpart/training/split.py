@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._check import check_count
+from .._check import check_trainers_per_machine
 from ..errors import GraphpartError
 from .trainset import TrainSet
 
@@ -81,7 +81,7 @@ def node_split(
     >>> [len(s) for s in node_split(ts, 2)]
     [9, 8, 9, 8]
     """
-    trainers = check_count(num_trainers_per_machine, "num_trainers_per_machine", low=1)
+    trainers = check_trainers_per_machine(num_trainers_per_machine)
     if by_trainer_id and train.trainer_id is None:
         raise GraphpartError(
             "by_trainer_id needs the trainer of every node: partition with "

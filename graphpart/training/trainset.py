@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from .._check import check_trainers_per_machine
 from ..errors import GraphpartError
 
 __all__ = ["TrainSet", "train_set", "trainers_per_machine"]
@@ -178,8 +179,11 @@ def trainers_per_machine(partitioning) -> int:
     3
     """
     if partitioning.num_trainers_per_machine > 1:
-        return partitioning.num_trainers_per_machine
+        return check_trainers_per_machine(
+            partitioning.num_trainers_per_machine, "the partitioning's num_trainers_per_machine"
+        )
     tid = _trainers(partitioning)
     if tid is None or not len(tid):
         return 1
-    return max(1, (int(tid.max()) + 1) // partitioning.num_parts)
+    implied = max(1, (int(tid.max()) + 1) // partitioning.num_parts)
+    return check_trainers_per_machine(implied, "trainers per machine (from the files' trainer_id)")

@@ -34,12 +34,69 @@ def test_cost_json_carries_the_model_and_every_trainer(capsys):
     "extra, message",
     [
         (["--fanouts", "5,x"], "--fanouts must be integers separated by commas"),
-        (["--fanouts", "0"], "each fanout must be a positive int or -1"),
+        (["--fanouts", "0"], "each fanout must be a positive int64 or -1"),
         (["--fanouts", "5", "--train", "nope"], "no node data named 'nope' to train on"),
         (["--fanouts", "5", "--gpu-tflops", "0"], "gpu_tflops must be positive"),
+        # sizes past an int64, or past what a replay can keep, are refused before they size
+        # anything (they were tracebacks, or a hang for 10**8 trainers)
+        (["--fanouts", str(10**23)], "each fanout must be a positive int64 or -1"),
+        (["--fanouts", "5", "--batch-size", str(10**20)], "batch_size must be at most"),
+        (["--fanouts", "5", "--feat-dim", str(10**20)], "feat_dim must be at most 2147483648"),
+        (["--fanouts", "5", "--hidden", str(10**400)], "hidden must be a finite number"),
+        (
+            ["--fanouts", "5", "--trainers-per-machine", str(10**8)],
+            "num_trainers_per_machine must be at most 1024",
+        ),
+        (["--fanouts", "5", "--epochs", str(10**11)], "counts; at most 100,000,000: ask for"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_status_2(capsys, extra, message):
     rc = main(["cost", DGL_KARATE, *extra])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["cost", DGL_KARATE],  # --fanouts missing
+        ["cost", DGL_KARATE, "--fanouts", "5", "--hidden", "1e400"],  # not an int
+        ["partition", "--graph", "g", "--graph-name", "g", "--num-parts", "x", "--out-path", "o"],
+    ],
+)
+def test_a_usage_error_is_one_line_and_exit_status_2(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "--help)" in err, err
+
+
+def test_a_replay_never_sizes_its_counts_by_a_huge_request():
+    """10**8 trainers per machine, or epochs past what fits, fail at once (no hang, no GBs)."""
+    import graphpart as gp
+    from graphpart.datasets import load_karate_club
+    from graphpart.training import replay_epochs
+
+    p = gp.partition(load_karate_club(), 2, seed=0)
+    with pytest.raises(gp.GraphpartError, match="at most 1024"):
+        replay_epochs(p, [5], num_trainers_per_machine=10**8, train=None)
+    with pytest.raises(gp.GraphpartError, match="at most 1024"):
+        gp.partition(load_karate_club(), 2, num_trainers_per_machine=10**8)
+    with pytest.raises(gp.GraphpartError, match="counts; at most"):
+        replay_epochs(p, [5] * 3, epochs=10**9, train=None)
+
+
+def test_a_files_trainer_id_cannot_ask_for_millions_of_trainers():
+    """``trainer_id`` node data read from files sets the default trainers per machine; a hostile
+    value (10**12) is refused, where it once sized a list of that many trainers."""
+    import torch
+
+    import graphpart as gp
+    from graphpart.datasets import load_karate_club
+    from graphpart.training import replay_epochs
+
+    g = load_karate_club()
+    g.ndata["trainer_id"] = torch.full((g.num_nodes(),), 10**12)
+    p = gp.partition(g, 2, seed=0)
+    with pytest.raises(gp.GraphpartError, match="from the files' trainer_id"):
+        replay_epochs(p, [5], train=None)
