@@ -178,10 +178,10 @@ def metis_assignment(
     ([3, 3], 1, 1)
     """
     if num_parts > num_nodes:
+        fewer = f"num_parts <= {num_nodes} or " if num_nodes else ""
         raise GraphpartError(
-            f"METIS cannot split {num_nodes} nodes into {num_parts} parts; use num_parts <= "
-            f"{num_nodes} "
-            "or part_method='random'"
+            f"METIS cannot split {num_nodes} nodes into {num_parts} parts; use {fewer}"
+            "part_method='random'"
         )
     if max_edges is not None:
         max_edges = check_count(max_edges, "max_edges (the edges METIS may see; None for all)")
