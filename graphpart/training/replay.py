@@ -202,6 +202,14 @@ def replay_epochs(
     seed : int, numpy.random.Generator or None
         Fixes every trainer's shuffles and samples.
 
+    Raises
+    ------
+    GraphpartError
+        On bad input, and before anything is sized by a request too large to hold: more than
+        1024 trainers per machine (also when a file's ``trainer_id`` implies them), a
+        ``feat_dim`` over ``2**31``, or more than :data:`MAX_COUNTS` counts (epochs x trainers
+        x steps x layers).
+
     Examples
     --------
     >>> import graphpart as gp
