@@ -54,8 +54,17 @@ from graphpart.widgets import EpochCostView
 # A stochastic block model: 8 communities of 1,000 nodes, dense inside, sparse between. The
 # training nodes are not spread evenly: half of the first two communities' nodes train, only 5%
 # of the others' (the usual case: a train split by time, by source or by label). The cluster has
-# 4 machines with 2 trainers each; the sampler is GraphSAGE's: 10 neighbours, then 5 (from the
-# seeds outwards), batches of 64 seeds; features are 128 floats per node.
+# 4 machines with 2 trainers each. Each trainer takes its training nodes in mini-batches of 64
+# **seeds** (the nodes whose loss the step computes) and samples GraphSAGE-style: 10 neighbours
+# of each seed, then 5 of each of those. The nodes the sample reaches are the step's **input
+# nodes**; each needs its feature **row** (128 floats here) on the trainer's GPU.
+#
+# `fanouts` are listed from the seeds outwards, the reverse of DGL's: DGL's
+# `NeighborSampler([5, 10])` (or `--fan_out 5,10`) is `fanouts=(10, 5)` here.
+#
+# The four settings: a **random** split; plain **METIS** (fewest cut edges); METIS with
+# `balance_ntypes=train_mask` (**bal=train_mask**: every machine gets about as many training
+# nodes); and that plus `balance_edges=True` (**+edges**: about as many edges too).
 
 # %%
 g = datasets.sbm([1000] * 8, 0.01, 0.0005, seed=0)
@@ -73,8 +82,10 @@ sweep_report(results)
 
 # %% [markdown]
 # The table has two new columns: the **estimated epoch** (under the default model: a 10 Gb/s
-# network) and the **straggler** ratio (the busiest trainer's time over the mean). Cut against
-# epoch time, with the best trade-offs joined:
+# network) and the **straggler** ratio (the busiest trainer's time over the mean; 1.0 is perfect
+# balance). Sampling is random, so a gap of a few percent between two settings can flip with the
+# seed: read differences under about 3% as a tie. Cut against epoch time, with the best
+# trade-offs joined:
 
 # %%
 ax = viz.plot_tradeoff(results, imbalance="epoch")
@@ -91,7 +102,9 @@ for r in results:
 # ## Where remote seeds come from
 #
 # DGL's `node_split(..., force_even=True)` (its default) sorts the training ids and cuts them into
-# one even slice per machine, *whoever owns them*. Partition-major ids make a slice mostly the
+# one even slice per machine, *whoever owns them*. After partitioning, DGL renumbers nodes so that
+# each machine owns one contiguous id range (notebook 02, "partition-major ids"); that makes a
+# slice mostly the
 # machine's own nodes — but only if every machine owns about the same number of training nodes.
 # Plain METIS puts the two train-heavy communities on few machines, so the other machines' slices
 # run into their neighbours' id ranges: those seeds are remote, and each is sampled and fetched
@@ -119,6 +132,12 @@ ax = viz.plot_trainer_times(by_label["metis k=4 bal=train_mask"].epoch)
 by_label["metis k=4"].epoch.table()
 
 # %% [markdown]
+# Under plain METIS, the trainers of machines 1 and 2 (few training nodes of their own) get most
+# of their seeds from other machines, and their fetch bars are the longest: they set every step's
+# pace. Balancing the train mask evens the bars out, yet fetch still dominates: even with local
+# seeds, half or more of the input rows two hops out belong to other machines. That is why
+# balancing saves about a tenth of the epoch, not more.
+#
 # (`force_even=False` would keep every seed local instead, at the price of machines with more
 # seeds than others: the replay takes it as `TrainingSetup(force_even=False)`.)
 #
@@ -173,7 +192,8 @@ for r in rmat_results:
 # ## WordNet, with typed train nodes
 #
 # A real heterogeneous graph: WordNet's synsets. The train nodes are typed: 20% of the nouns and
-# of the verbs, no adjectives or adverbs. DGL splits each type's training nodes on its own (in
+# of the verbs, no adjectives or adverbs. Here 4 machines run one trainer each (`epoch_cost`'s
+# default). DGL splits each type's training nodes on its own (in
 # type-wise ids) and samples the fanout once per relation type, and so does the replay. It needs
 # the Debian package `wordnet-base`; without it a small heterograph stands in.
 
@@ -204,19 +224,22 @@ for est in wn_estimates:
 # With WordNet, METIS is the fastest here. A random split sends most input rows over the network
 # (the orange part); METIS keeps most rows and sampling requests on the machine, and its slowest
 # trainer is busy *sampling*: the fanout applies per relation type, so a synset with many kinds of
-# pointers draws many edges. Balancing the typed train nodes gains little here, as METIS already
-# left only a few percent of the seeds remote.
+# pointers draws many edges. Balancing the typed train nodes does not help here (it comes out a
+# little slower than plain METIS, within the noise of a few percent): METIS already left only a
+# few percent of the seeds remote.
 
 # %% [markdown]
 # ## Your own partitions: a partitioning written by DGL
 #
 # The replay reads any partitioning graphpart can open, including DGL's own. This one was written
-# by DGL 2.1's `partition_graph` (karate club, 2 parts, METIS) and ships with graphpart. The same
-# table comes from the command line:
+# by DGL 2.1's `partition_graph` (karate club, 2 parts, METIS) and ships with graphpart; it trains
+# on the 12 nodes of DGL's own `train_mask`. The same table comes from the command line, given
+# the config path printed below:
 # `graphpart cost PATH/karate.json --fanouts 5,5 --batch-size 4 --trainers-per-machine 2`.
 
 # %%
 dgl_config = datasets.peer_partitions("karate", "dgl")
+print(dgl_config)
 dgl_est = epoch_cost(
     dgl_config, (5, 5), batch_size=4, num_trainers_per_machine=2, seed=0, label="DGL's files"
 )

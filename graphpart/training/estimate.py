@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._report import Report
+from ..errors import GraphpartError
 from .counts import EDGE_BYTES, EpochCounts
 from .model import ClusterModel
 
@@ -22,7 +23,19 @@ PARTS = ("sampling", "fetch", "compute")
 
 
 def _step_parts(c: EpochCounts, m: ClusterModel) -> dict[str, np.ndarray]:
-    """Seconds of each part per (epoch, trainer, step)."""
+    """Seconds of each part per (epoch, trainer, step); a model whose rates are too small for
+    the times to be finite numbers is refused."""
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        parts = _seconds(c, m)
+    if not all(np.isfinite(p).all() for p in parts.values()):
+        raise GraphpartError(
+            f"the model's rates are too small for finite times (got {m}); "
+            "give rates a real cluster could have"
+        )
+    return parts
+
+
+def _seconds(c: EpochCounts, m: ClusterModel) -> dict[str, np.ndarray]:
     net = m.network_bytes_s(c.num_trainers_per_machine)
     lat, rate = m.rpc_latency_us * 1e-6, m.sample_medges_s * 1e6
     L, rb = c.layer, float(c.row_bytes)  # float: rows x bytes may not fit an int64
@@ -203,6 +216,11 @@ def estimate_epoch(
     (True, True, True)
     """
     model = ClusterModel() if model is None else model
+    if not isinstance(model, ClusterModel) or not isinstance(counts, EpochCounts):
+        raise GraphpartError(
+            "estimate_epoch takes EpochCounts and a ClusterModel, got "
+            f"{type(counts).__name__} and {type(model).__name__}"
+        )
     return EpochEstimate(counts, model, _step_parts(counts, model), label)
 
 

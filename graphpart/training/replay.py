@@ -55,7 +55,7 @@ def row_bytes(feat_dim: int, dtype: str) -> int:
     >>> row_bytes(128, "float32")
     512
     """
-    if dtype not in _DTYPE_BYTES:
+    if not isinstance(dtype, str) or dtype not in _DTYPE_BYTES:
         raise GraphpartError(f"dtype must be one of {sorted(_DTYPE_BYTES)}, got {dtype!r}")
     return check_count(feat_dim, "feat_dim", low=1, high=MAX_FEAT_DIM) * _DTYPE_BYTES[dtype]
 
@@ -223,6 +223,7 @@ def replay_epochs(
 
     p = as_partitioning(partitioning)
     fanouts = check_fanouts(fanouts)
+    row = row_bytes(feat_dim, dtype)  # checked before the replay, not after
     batch_size = check_count(batch_size, "batch_size", low=1)
     epochs = check_count(epochs, "epochs", low=1)
     if cache is not None and cache not in CACHE_POLICIES:
@@ -264,7 +265,7 @@ def replay_epochs(
         fanouts=fanouts,
         batch_size=batch_size,
         feat_dim=feat_dim,
-        row_bytes=row_bytes(feat_dim, dtype),
+        row_bytes=row,
         cache=cache if capacity else None,
         cache_rows=capacity,
         num_steps=steps,

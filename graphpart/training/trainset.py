@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._check import check_trainers_per_machine
+from .._check import as_id_tensor, check_trainers_per_machine
 from ..errors import GraphpartError
 
 __all__ = ["TrainSet", "train_set", "trainers_per_machine"]
@@ -164,8 +164,12 @@ def _trainers(partitioning) -> np.ndarray | None:
         return np.asarray(partitioning.trainer_id)[new2old]
     g = partitioning.graph
     if all("trainer_id" in g.node_data(t) for t in g.ntypes):
-        tid = np.concatenate([g.node_data(t)["trainer_id"].numpy() for t in g.ntypes])
-        return tid.astype(np.int64)[new2old]
+        parts = [as_id_tensor(g.node_data(t)["trainer_id"], f"trainer_id of {t!r} nodes")
+                 for t in g.ntypes]  # fmt: skip
+        tid = np.concatenate([t.numpy() for t in parts])
+        if len(tid) and tid.min() < 0:
+            raise GraphpartError(f"trainer_id must be non-negative, got {int(tid.min())}")
+        return tid[new2old]
     return None
 
 

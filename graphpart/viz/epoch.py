@@ -105,6 +105,6 @@ def plot_epoch_estimates(estimates: Sequence, *, ax=None):
     ax.set_ylabel(f"estimated epoch ({unit})")
     ax.margins(y=0.12)
     net = estimates[0].model.network_gbit_s
-    ax.set_title(f"Estimated epoch per setting ({net:g} Gb/s network)", fontsize=10)
+    ax.set_title(f"Estimated epoch per setting ({net:.4g} Gb/s network)", fontsize=10)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     return ax

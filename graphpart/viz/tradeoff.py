@@ -114,7 +114,7 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
 
 
 def _model_label(model) -> str:
-    return f"{model.network_gbit_s:g} Gb/s network"
+    return f"{model.network_gbit_s:.4g} Gb/s network"
 
 
 def _key(s) -> tuple:

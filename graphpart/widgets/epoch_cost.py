@@ -7,6 +7,7 @@ which is array arithmetic, and redraws.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from ..errors import GraphpartError
@@ -19,6 +20,8 @@ __all__ = ["EpochCostView", "PRESETS"]
 
 #: Network presets (Gbit/s) the view offers as buttons.
 PRESETS = (1, 10, 100)
+#: Two settings whose epochs differ by less than this factor are a tie (sampling noise, ~3%).
+TIE = 1.03
 
 #: Slider per model field: (label, min, max, step, log scale).
 _SLIDERS = {
@@ -89,7 +92,7 @@ class EpochCostView:
             extra = {"base": 10} if log else {}
             self.sliders[name] = kind(
                 value=getattr(self._model, name), min=lo, max=hi, step=step, description=label,
-                style=style, layout=lay, continuous_update=False, readout_format=".3", **extra,
+                style=style, layout=lay, continuous_update=False, readout_format=".4", **extra,
             )  # fmt: skip
             self.sliders[name].observe(self._slid, "value")
         self.presets = [w.Button(description=f"{g:g} Gb/s", layout=w.Layout(width="90px"))
@@ -98,7 +101,7 @@ class EpochCostView:
             b.on_click(lambda _, g=g: self._set(network_gbit_s=float(g)))
         self.calibrate_button = w.Button(description="calibrate", icon="stopwatch")
         self.calibrate_button.on_click(lambda _: self.calibrate())
-        self.setting = w.Dropdown(options=list(self.counts), description="trainers of",
+        self.setting = w.Dropdown(options=list(self.counts), description="show trainers of",
                                   style=style, layout=lay)  # fmt: skip
         self.setting.observe(lambda _: self._draw(), "value")
         self.status, self.progress = status_widgets()
@@ -142,10 +145,19 @@ class EpochCostView:
         self._set(**{name: float(change["new"])})
 
     def _sync_sliders(self) -> None:
+        import ipywidgets as w
+
         self._syncing = True
         try:
             for name, s in self.sliders.items():
-                s.value = getattr(self._model, name)
+                v = getattr(self._model, name)
+                # a model set from Python may lie past a slider's range: widen it, so the slider
+                # shows the value the estimate uses rather than a clamped one
+                if isinstance(s, w.FloatLogSlider) and v > 0:
+                    s.max, s.min = max(s.max, math.log10(v)), min(s.min, math.log10(v))
+                elif not isinstance(s, w.FloatLogSlider):
+                    s.max, s.min = max(s.max, v), min(s.min, v)
+                s.value = v
         finally:
             self._syncing = False
 
@@ -170,12 +182,16 @@ class EpochCostView:
         ests = list(self.estimates.values())
         best = self.fastest
         ranked = sorted(e.epoch_s for e in ests)
-        lead = f", {ranked[1] / ranked[0]:.2f}x ahead of the next" if len(ranked) > 1 else ""
+        lead = ""
+        if len(ranked) > 1:
+            ratio = ranked[1] / ranked[0] if ranked[0] > 0 else 1.0
+            tie = f"; the next is within {TIE - 1:.0%}: a tie, as sampling noise goes"
+            lead = f", {ratio:.2f}x ahead of the next" if ratio >= TIE else tie
         chosen = self.estimates[self.setting.value]
         self.verdict.value = (
-            f"<b>At {self._model.network_gbit_s:g} Gb/s, fastest: {best}</b> "
+            f"<b>At {self._model.network_gbit_s:.4g} Gb/s, fastest: {best}</b> "
             f"({self.estimates[best].epoch_s * 1e3:.3g} ms per epoch{lead}).<br>"
-            f"{chosen.label}: {chosen.why()}"
+            f"Selected {chosen.label}: {chosen.why()}"
         )
         self.settings_plot.value = render(lambda ax: plot_epoch_estimates(ests, ax=ax), (7.5, 3.6))
         self.trainers_plot.value = render(lambda ax: plot_trainer_times(chosen, ax=ax), (7.5, 3.6))

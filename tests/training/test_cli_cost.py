@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import torch
 
 from graphpart.cli import main
 from graphpart.datasets import peer_partitions
@@ -100,3 +101,31 @@ def test_a_files_trainer_id_cannot_ask_for_millions_of_trainers():
     p = gp.partition(g, 2, seed=0)
     with pytest.raises(gp.GraphpartError, match="from the files' trainer_id"):
         replay_epochs(p, [5], train=None)
+
+
+@pytest.mark.parametrize(
+    "tid, message",
+    [
+        (lambda n: torch.zeros((n, 3), dtype=torch.int64), "must be one-dimensional"),
+        (lambda n: torch.full((n,), float("nan")), "must hold integers"),
+        (lambda n: torch.full((n,), -1), "trainer_id must be non-negative"),
+    ],
+)
+def test_a_files_trainer_id_must_be_one_non_negative_int_per_node(tid, message):
+    """Once a traceback (2-D) or a silent cast of NaN into garbage trainer ids."""
+    import graphpart as gp
+    from graphpart.datasets import load_karate_club
+    from graphpart.training import replay_epochs
+
+    g = load_karate_club()
+    g.ndata["trainer_id"] = tid(g.num_nodes())
+    p = gp.partition(g, 2, seed=0)
+    with pytest.raises(gp.GraphpartError, match=message):
+        replay_epochs(p, [3], train=None, by_trainer_id=True, num_trainers_per_machine=2)
+
+
+def test_rates_too_small_for_finite_times_are_refused(capsys):
+    """--gpu-tflops 1e-320 once printed "epoch_s": Infinity (invalid JSON) and NaN ratios."""
+    rc = main(["cost", DGL_KARATE, "--fanouts", "5", "--gpu-tflops", "1e-320", "--json"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "too small for finite times" in err

@@ -69,3 +69,30 @@ def test_calibrate_replaces_gather_and_sampling_only(counts):
 def test_it_needs_counts():
     with pytest.raises(GraphpartError, match="EpochCostView needs"):
         EpochCostView({})
+
+
+def test_a_model_set_past_a_sliders_range_widens_it(counts):
+    """The sliders once showed clamped values (398 Gb/s for 1000) while the verdict used 1000."""
+    view = EpochCostView(counts, threaded=False)
+    view.model = ClusterModel(network_gbit_s=1000, rpc_latency_us=5000, pcie_gbyte_s=0.5)
+    got = {k: view.sliders[k].value for k in ("network_gbit_s", "rpc_latency_us", "pcie_gbyte_s")}
+    assert got == pytest.approx(
+        {"network_gbit_s": 1000, "rpc_latency_us": 5000, "pcie_gbyte_s": 0.5}
+    )
+    assert "At 1000 Gb/s" in view.verdict.value
+
+
+def test_settings_within_noise_are_a_tie_and_zero_epochs_do_not_divide(karate_counts):
+    """Two equal estimates (here every epoch 0 s: no full batch with drop_last) read as a tie."""
+    view = EpochCostView({"a": karate_counts, "b": karate_counts}, threaded=False)
+    assert "a tie" in view.verdict.value and "x ahead" not in view.verdict.value
+
+
+@pytest.fixture
+def karate_counts():
+    import graphpart as gp
+    from graphpart.datasets import load_karate_club
+    from graphpart.training import replay_epochs
+
+    p = gp.partition(load_karate_club(), 2, seed=0)
+    return replay_epochs(p, [3], batch_size=100, drop_last=True, train=None)
