@@ -241,7 +241,7 @@ def assign(
     algorithm: str = "random",
     *,
     balance_ntypes: str | None = None,
-    balance_edges: bool = False,
+    balance_edges: bool | None = None,
     seed: Seed = None,
     scheduler: str | None = None,
     client=None,
@@ -259,9 +259,12 @@ def assign(
     * ``"metis"``: loads every edge chunk into one graph (it must fit in memory) and
       runs the same METIS path as :func:`graphpart.partition`: each node type
       balanced, and each value of node data ``balance_ntypes`` too.
-    * ``"fennel"`` / ``"ldg"``: one streaming pass over the edge chunks, memory
+    * ``"fennel"`` / ``"ldg"``: streaming passes over the edge chunks, memory
       linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`;
-      ``stream_options`` go to it).
+      ``stream_options`` go to it), with a hard cap on every ``balance_ntypes`` class of each
+      part and, with ``balance_edges``, on its in-degree. ``balance_edges=None`` (the default)
+      balances the in-degree too where in-degrees are spread unevenly (power-law graphs) and
+      says so in the log; METIS takes ``None`` as ``False``.
 
     Examples
     --------
@@ -307,16 +310,25 @@ def assign(
             int(counts.sum()),
             k,
             balance_ntypes=classes if classes.max(initial=0) > 0 else None,
-            balance_edges=balance_edges,
+            balance_edges=bool(balance_edges),
             seed=seed,
         )
+        edges = bool(balance_edges)
     else:
-        from .stream import stream_partition
+        from .stream import edge_balance, stream_partition
 
-        homo = stream_partition(meta, k, algorithm, **stream_options)
+        classes = balance_classes_of(meta, balance_ntypes)[0]
+        deg = edge_balance(meta, k, balance_edges, algorithm)
+        homo = stream_partition(
+            meta,
+            k,
+            algorithm,
+            classes=classes,
+            balance_edges=False if deg is None else deg,
+            **stream_options,
+        )
+        edges = deg is not None
     offsets = type_offsets(counts)
     parts = {t: homo[offsets[i] : offsets[i + 1]] for i, t in enumerate(ntypes)}
-    balance = (
-        {"ntypes": balance_ntypes, "edges": bool(balance_edges)} if algorithm == "metis" else None
-    )
+    balance = {"ntypes": balance_ntypes, "edges": edges}
     return write_assignment(out_dir, parts, k, algorithm, balance)

@@ -1,20 +1,27 @@
-"""Streaming partitioners for chunked graphs: Fennel and LDG, in one pass over the edge chunks.
+"""Streaming partitioners for chunked graphs: Fennel and LDG over the edge chunks, balancing nodes
+and in-degree.
 
-Memory is linear in the number of nodes (one partition id per node) plus one
-edge chunk: the edges are never held together. Each chunk is read once; the
-nodes it reaches first are placed in batches of ``batch_size``, each node in
-the partition holding most of its neighbours seen so far, minus a load penalty:
+Memory is linear in the number of nodes (a part, a class and an in-degree per node) plus one edge
+chunk: the edges are never held together. Each pass reads every chunk once; the nodes a chunk
+reaches first are placed in batches of ``batch_size``, each node in the part holding most of its
+neighbours seen so far, minus a load penalty:
 
 * Fennel (Tsourakakis et al., WSDM 2014):
   ``neighbours(p) - alpha * gamma * load(p) ** (gamma - 1)``;
   ``alpha`` defaults to half the paper's ``sqrt(k) * m / n ** gamma``, which gave lower cuts at the
-  same balance on SBM, mesh (4elt) and R-MAT graphs;
-* LDG (Stanton & Kliot, KDD 2012): ``neighbours(p) * (1 - load(p) / capacity)``.
+  same balance on SBM, mesh (4elt) and R-MAT graphs. With ``balance_edges`` the load is the mean
+  of the node and in-degree loads, both in node units (Cuttana's edge-balanced Fennel);
+* LDG (Stanton & Kliot, KDD 2012): ``neighbours(p) * (1 - load(p) / capacity)``, one factor per
+  constraint (XtraPuLP's product form).
 
-Inside a batch the scores are computed together (no per-node Python loop), so a
-batch sees the nodes placed by earlier batches but not each other. Loads are
-kept per node type and capped at ``(1 + slack) * n_type / k``; nodes no edge
-reaches are spread over the least loaded partitions at the end.
+Every constraint has a hard cap (:class:`~graphpart.chunked._loads.Loads`): nodes per balance
+class (node type, crossed with the values of ``balance_ntypes``) and, with ``balance_edges``, the
+in-degree, which is what a partition's edges are under DGL's rule (an edge goes with its
+destination). The in-degrees take one extra pass over the edges. Later passes (``passes > 1``,
+restreaming as Nishimura & Ugander) place every node again, seeing the previous pass's parts of
+neighbours not yet placed. Inside a batch the scores are computed together (no per-node Python
+loop), so a batch sees the nodes placed by earlier batches but not each other; nodes no edge reaches
+are dealt out at the end.
 """
 
 from __future__ import annotations
@@ -25,98 +32,98 @@ import math
 import numpy as np
 
 from ..errors import GraphpartError
-from ..homogeneous import to_typed, type_offsets
-from ..index import group_order, group_rank
+from ..homogeneous import type_offsets
+from ._loads import Loads
 from .format import ChunkedMetadata
 from .read import read_edges
 
-__all__ = ["stream_partition", "STREAMING"]
+__all__ = [
+    "stream_partition",
+    "in_degrees",
+    "edge_spread",
+    "edge_balance",
+    "STREAMING",
+    "SPREAD_LIMIT",
+]
 
 STREAMING = ("fennel", "ldg")
+#: ``balance_edges=None`` balances the in-degree too when :func:`edge_spread` exceeds this.
+SPREAD_LIMIT = 1.0
 logger = logging.getLogger(__name__)
 
 
-class _State:
-    """Partition of every homogeneous node (-1 while unplaced) and loads per (node type, part)."""
-
-    def __init__(
-        self,
-        counts: np.ndarray,
-        k: int,
-        slack: float,
-        algorithm: str,
-        num_edges: int,
-        gamma: float,
-        alpha: float | None,
-    ) -> None:
-        self.k, self.algorithm, self.gamma = k, algorithm, gamma
-        self.offsets = type_offsets(counts)
-        self.n = int(self.offsets[-1])
-        self.part = np.full(self.n, -1, dtype=np.int32)
-        self.load = np.zeros((len(counts), k), dtype=np.int64)
-        self.cap = np.ceil((1 + slack) * counts / k).astype(np.int64)
-        self.scale = self.n / np.maximum(
-            counts, 1
-        )  # a type's load, as if every node were of that type
-        paper = math.sqrt(k) * max(num_edges, 1) / max(self.n, 1) ** gamma
-        self.alpha = 0.5 * paper if alpha is None else alpha
-
-    def type_of(self, nodes: np.ndarray) -> np.ndarray:
-        return to_typed(nodes, self.offsets)[0]
-
-    def place(self, nodes: np.ndarray, nbr_counts: np.ndarray) -> None:
-        """Place ``nodes`` given their neighbour counts per partition (rows: nodes, columns: parts).
-
-        What would overflow a part's capacity is placed again among the parts
-        with room (at most ``k`` rounds: each round fills a part).
-        """
-        todo = np.arange(len(nodes))
-        for _ in range(self.k + 1):
-            t = self.type_of(nodes[todo])
-            load = self.load[t].astype(np.float64)
-            counts = nbr_counts[todo]
-            if self.algorithm == "fennel":
-                score = counts - self.alpha * self.gamma * (load * self.scale[t, None]) ** (
-                    self.gamma - 1
-                )
-            else:
-                score = counts * (1.0 - load / self.cap[t, None])
-            score = score - 1e-9 * load  # ties: the lighter part
-            score[load >= self.cap[t, None]] = -np.inf
-            choice = np.argmax(score, axis=1)
-            key = t * self.k + choice
-            over = _rank_within(key) >= (self.cap - self.load).ravel()[key]
-            ok = todo[~over]
-            self.part[nodes[ok]] = choice[~over]
-            np.add.at(self.load, (t[~over], choice[~over]), 1)
-            todo = todo[over]
-            if not len(todo):
-                return
-        self.fill(nodes[todo], self.type_of(nodes[todo]))
-
-    def fill(self, nodes: np.ndarray, t: np.ndarray) -> None:
-        """Spread ``nodes`` over the parts with the most room, per node type (a loop over types
-        only)."""
-        for ti in np.unique(t):
-            group = nodes[t == ti]
-            room = np.maximum(self.cap[ti] - self.load[ti], 0)
-            if room.sum() < len(group):  # cannot happen with slack >= 0, but never lose a node
-                room = room + int(np.ceil((len(group) - room.sum()) / self.k))
-            slots = np.repeat(np.arange(self.k), room)
-            # Water-filling: take the free slots in order of the load each would bring its part to.
-            level = self.load[ti][slots] + _rank_within(slots)
-            slots = slots[np.argsort(level, kind="stable")][: len(group)]
-            self.part[group] = slots
-            self.load[ti] += np.bincount(slots, minlength=self.k)
+def _homogeneous_chunks(meta: ChunkedMetadata):
+    """Every edge chunk as ``(src, dst)`` in homogeneous ids (node types in sorted order)."""
+    ntypes = sorted(meta.ntypes)
+    offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
+    for e in sorted(meta.etypes):
+        so, do = offsets[ntypes.index(e[0])], offsets[ntypes.index(e[2])]
+        for c in range(len(meta.edges[e].paths)):
+            s, d = read_edges(meta, e, c)
+            yield e, c, s + so, d + do
 
 
-def _rank_within(values: np.ndarray) -> np.ndarray:
-    return group_rank(*group_order(values, int(values.max()) + 1 if len(values) else 0))
+def in_degrees(meta: ChunkedMetadata) -> np.ndarray:
+    """In-degree of every homogeneous node (types in sorted order), in one pass over the edges.
+
+    Memory: ``8 N`` bytes plus one chunk.
+    """
+    n = sum(meta.num_nodes.values())
+    deg = np.zeros(n, dtype=np.int64)
+    for _, _, _, d in _homogeneous_chunks(meta):
+        deg += np.bincount(d, minlength=n)
+    return deg
+
+
+def edge_spread(in_degree: np.ndarray, num_parts: int) -> float:
+    """How unevenly a node-balanced assignment may spread the edges: the in-degrees' coefficient
+    of variation (standard deviation over mean; 0 for a regular graph, well above 1 for power-law
+    graphs such as R-MAT), 0 for one part.
+
+    Examples
+    --------
+    >>> edge_spread(np.array([2, 2, 2, 2]), 2), round(edge_spread(np.array([0, 0, 0, 8]), 2), 2)
+    (0.0, 1.73)
+    """
+    if num_parts < 2 or not len(in_degree) or not in_degree.any():
+        return 0.0
+    return float(in_degree.std() / in_degree.mean())
+
+
+def edge_balance(
+    meta: ChunkedMetadata, num_parts: int, balance_edges: bool | None, who: str = "streaming"
+) -> np.ndarray | None:
+    """The in-degrees to balance (``None``: nodes only): all of them for ``balance_edges=True``,
+    none for ``False``; for ``None`` where :func:`edge_spread` exceeds :data:`SPREAD_LIMIT`,
+    which is logged as a warning (the user did not ask for it)."""
+    if balance_edges is False:
+        return None
+    deg = in_degrees(meta)
+    spread = edge_spread(deg, num_parts)
+    if balance_edges is None:
+        if spread <= SPREAD_LIMIT:
+            return None
+        logger.warning(
+            "%s: the in-degrees are spread unevenly (coefficient of variation %.2f > %.1f), so "
+            "each part's in-degree (its edges) is balanced too; balance_edges=False "
+            "(--no-balance-edges) balances nodes only",
+            who,
+            spread,
+            SPREAD_LIMIT,
+        )
+    return deg
 
 
 def _process_chunk(
-    state: _State, u: np.ndarray, v: np.ndarray, batch_size: int, refine: int
+    state: Loads,
+    prev: np.ndarray | None,
+    u: np.ndarray,
+    v: np.ndarray,
+    batch_size: int,
+    refine: int,
 ) -> None:
+    """Place the nodes of one edge chunk not yet placed in this pass; ``prev``: the last pass's
+    parts, for neighbours this pass has not placed yet."""
     a = np.concatenate([u, v])  # undirected: each edge makes both ends neighbours
     b = np.concatenate([v, u])
     mine = state.part[a] < 0
@@ -125,9 +132,14 @@ def _process_chunk(
     if not len(new):
         return
     idx = np.searchsorted(new, a)
+
+    def parts_of(nodes: np.ndarray) -> np.ndarray:
+        p = state.part[nodes]
+        return p if prev is None else np.where(p >= 0, p, prev[nodes])
+
     # Most informed first: nodes with more already placed neighbours in this chunk go in earlier
     # batches.
-    informed = np.bincount(idx[state.part[b] >= 0], minlength=len(new))
+    informed = np.bincount(idx[parts_of(b) >= 0], minlength=len(new))
     by_info = np.argsort(-informed, kind="stable")
     rank_of = np.empty(len(new), dtype=np.int64)
     rank_of[by_info] = np.arange(len(new))
@@ -140,13 +152,13 @@ def _process_chunk(
         lo, hi = np.searchsorted(rank, [start, stop])
         r, nb, nodes = rank[lo:hi] - start, b[lo:hi], new[start:stop]
         for step in range(1 + refine):  # refinement: again, now seeing the batch's own placements
-            if step:
-                np.subtract.at(state.load, (state.type_of(nodes), state.part[nodes]), 1)
-            p = state.part[nb]
+            p = parts_of(nb)
             seen = p >= 0
             counts = np.bincount(r[seen] * k + p[seen], minlength=(stop - start) * k).reshape(
                 stop - start, k
             )
+            if step:
+                state.remove(nodes)
             state.place(nodes, counts.astype(np.float64))
 
 
@@ -155,22 +167,34 @@ def stream_partition(
     num_parts: int,
     algorithm: str = "fennel",
     *,
+    classes: np.ndarray | None = None,
+    balance_edges: bool | np.ndarray | None = None,
+    passes: int = 1,
     slack: float = 0.05,
     gamma: float = 1.5,
     batch_size: int = 64,
     refine: int = 1,
     alpha: float | None = None,
 ) -> np.ndarray:
-    """Partition of every homogeneous node (types in sorted order), in one pass over the edge
-    chunks.
+    """Partition of every homogeneous node (types in sorted order), streaming over the edge chunks.
 
     Parameters
     ----------
     meta : ChunkedMetadata
     num_parts : int
     algorithm : {"fennel", "ldg"}
+    classes : ndarray of int, optional
+        The balance class of every homogeneous node (e.g. node type x train mask, from
+        :func:`~graphpart.chunked.assign.balance_classes_of`); default: its node type.
+    balance_edges : bool or None
+        Also cap every part's in-degree at ``(1 + slack)`` times the mean. ``None`` turns it on
+        when :func:`edge_spread` exceeds :data:`SPREAD_LIMIT` (and logs that it did); an array
+        is taken as the in-degrees to balance (:func:`edge_balance`'s answer).
+    passes : int
+        Streaming passes; each after the first places every node again (restreaming).
     slack : float
-        Each part holds at most ``(1 + slack) * n_type / num_parts`` nodes of each type.
+        Each part holds at most ``(1 + slack)`` times its share of every class's nodes (and of
+        the in-degree).
     gamma : float
         Fennel's load exponent.
     batch_size : int
@@ -184,35 +208,58 @@ def stream_partition(
     --------
     >>> import tempfile
     >>> from graphpart.chunked import write_chunked, read_metadata
-    >>> from graphpart.datasets import sbm
-    >>> g = sbm(block_sizes=[300] * 4, p_in=0.05, p_out=0.002, seed=0)
-    >>> meta = read_metadata(write_chunked(g, tempfile.mkdtemp() + "/sbm", 4))
-    >>> parts = stream_partition(meta, 4, "fennel")
-    >>> bool(np.bincount(parts).max() <= 1.05 * g.num_nodes() / 4)
+    >>> from graphpart.datasets import rmat
+    >>> g = rmat(12, seed=0)
+    >>> meta = read_metadata(write_chunked(g, tempfile.mkdtemp() + "/rmat", 4))
+    >>> parts = stream_partition(meta, 4, "fennel", balance_edges=True)
+    >>> in_degree = np.bincount(parts[g.edges()[1].numpy()], minlength=4)
+    >>> bool(np.bincount(parts).max() <= np.ceil(1.05 * g.num_nodes() / 4))
+    True
+    >>> bool(in_degree.max() <= np.ceil(1.05 * g.num_edges() / 4))
     True
     """
     if algorithm not in STREAMING:
         raise GraphpartError(f"streaming algorithm must be one of {STREAMING}, got {algorithm!r}")
-    if not slack >= 0 or not gamma > 1 or int(batch_size) < 1:
+    if not slack >= 0 or not gamma > 1 or int(batch_size) < 1 or int(passes) < 1:
         raise GraphpartError(
-            f"need slack >= 0, gamma > 1 and batch_size >= 1, got {slack}, {gamma}, {batch_size}"
+            "need slack >= 0, gamma > 1, batch_size >= 1 and passes >= 1, got "
+            f"{slack}, {gamma}, {batch_size}, {passes}"
         )
     ntypes = sorted(meta.ntypes)
     counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
-    state = _State(counts, num_parts, slack, algorithm, sum(meta.num_edges.values()), gamma, alpha)
-    for e in sorted(meta.etypes):
-        so, do = state.offsets[ntypes.index(e[0])], state.offsets[ntypes.index(e[2])]
-        for c in range(len(meta.edges[e].paths)):
-            s, d = read_edges(meta, e, c)
-            _process_chunk(state, s + so, d + do, int(batch_size), int(refine))
+    n = int(counts.sum())
+    if classes is None:
+        classes = np.repeat(np.arange(len(ntypes), dtype=np.int32), counts)
+    elif len(classes) != n:
+        raise GraphpartError(f"classes must have one entry per node ({n}), got {len(classes)}")
+    if isinstance(balance_edges, np.ndarray):
+        deg = balance_edges
+        if len(deg) != n:
+            raise GraphpartError(f"in-degrees: need one per node ({n}), got {len(deg)}")
+    else:
+        deg = edge_balance(meta, num_parts, balance_edges, algorithm)
+    m = sum(meta.num_edges.values())
+    paper = math.sqrt(num_parts) * max(m, 1) / max(n, 1) ** gamma
+    state = Loads(
+        classes, deg, num_parts, slack, algorithm, gamma, 0.5 * paper if alpha is None else alpha
+    )
+    prev = None
+    for step in range(int(passes)):
+        for e, c, s, d in _homogeneous_chunks(meta):
+            _process_chunk(state, prev, s, d, int(batch_size), int(refine))
             logger.info(
-                "%s: edge chunk %d of %s placed; %d nodes unplaced",
+                "%s pass %d: edge chunk %d of %s placed; %d nodes unplaced",
                 algorithm,
+                step + 1,
                 c,
                 e,
                 int((state.part < 0).sum()),
             )
-    rest = np.flatnonzero(state.part < 0)
-    if len(rest):
-        state.fill(rest, state.type_of(rest))
+        rest = np.flatnonzero(state.part < 0)
+        if len(rest):
+            state.fill(rest)
+        if step + 1 < passes:
+            prev = state.part.copy()
+            state.reset()
+    state.warn_over_caps(algorithm)
     return state.part.astype(np.int64)

@@ -211,3 +211,101 @@ def test_a_part_count_beyond_the_node_count_is_refused(tmp_path):
         gp.GraphpartError, match="between 1 and the graph's 34 nodes, got 5,000,000"
     ):
         read_assignment(out, ch)
+
+
+def _loads(g, parts, k):
+    """Node count and in-degree (edges under DGL's rule) of every part, over all types."""
+    offsets = np.cumsum([0] + [g.num_nodes(t) for t in g.ntypes])
+    homo = np.concatenate([parts[t] for t in g.ntypes])
+    nodes = np.bincount(homo, minlength=k)
+    indeg = np.zeros(k, dtype=np.int64)
+    for e in g.canonical_etypes:
+        d = g.edges(e)[1].numpy() + offsets[g.ntypes.index(e[2])]
+        indeg += np.bincount(homo[d], minlength=k)
+    return nodes, indeg
+
+
+@pytest.mark.parametrize("algorithm", ["fennel", "ldg"])
+@pytest.mark.parametrize("k", [2, 4, 5])
+def test_streaming_on_a_heterograph_whatever_the_number_of_types(algorithm, k, tmp_path):
+    # 3 node types into 2, 4 or 5 parts: the caps were a (type x part) table indexed as (part),
+    # a ValueError unless the counts matched, and wrong caps when they did
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "h", 3)
+    out = assign(tmp_path / "h", tmp_path / "p", k, algorithm, slack=0.1, balance_edges=True)
+    parts, _ = read_assignment(out, tmp_path / "h")
+    for t, p in parts.items():
+        assert np.bincount(p, minlength=k).max() <= np.ceil(1.1 * g.num_nodes(t) / k), t
+    _, indeg = _loads(g, parts, k)
+    # 82 nodes: where the last nodes fit under no in-degree cap (12 tags take 50 edges), the cap
+    # gives by at most one node's in-degree, never a node type's cap
+    most = max(int(np.bincount(g.edges(e)[1].numpy()).max()) for e in g.canonical_etypes)
+    assert indeg.max() <= np.ceil(1.1 * g.num_edges() / k) + most
+
+
+@pytest.mark.parametrize("algorithm", ["fennel", "ldg"])
+def test_streaming_caps_in_degree_on_a_power_law_graph(algorithm, tmp_path):
+    g = gp.datasets.rmat(13, seed=1)
+    write_chunked(g, tmp_path / "r", 4, edge_format="numpy")
+    k, m = 8, g.num_edges()
+    plain = assign(tmp_path / "r", tmp_path / "plain", k, algorithm, balance_edges=False)
+    nodes, indeg = _loads(g, read_assignment(plain, tmp_path / "r")[0], k)
+    assert indeg.max() > 1.5 * m / k  # hubs pile up when only nodes are balanced
+    both = assign(tmp_path / "r", tmp_path / "both", k, algorithm, balance_edges=True)
+    nodes, indeg = _loads(g, read_assignment(both, tmp_path / "r")[0], k)
+    assert nodes.max() <= np.ceil(1.05 * g.num_nodes() / k)
+    assert indeg.max() <= np.ceil(1.05 * m / k)
+    record = json.loads((both / "partition_meta.json").read_text())["balance"]
+    assert record == {"ntypes": None, "edges": True}
+
+
+def test_streaming_balances_in_degree_by_default_where_it_is_spread_and_says_so(tmp_path, caplog):
+    g = gp.datasets.rmat(12, seed=0)
+    write_chunked(g, tmp_path / "r", 2, edge_format="numpy")
+    with caplog.at_level("WARNING", logger="graphpart.chunked.stream"):
+        out = assign(tmp_path / "r", tmp_path / "p", 4, "fennel")
+    assert "balanced too" in caplog.text and "--no-balance-edges" in caplog.text
+    assert json.loads((out / "partition_meta.json").read_text())["balance"]["edges"] is True
+    _, indeg = _loads(g, read_assignment(out, tmp_path / "r")[0], 4)
+    assert indeg.max() <= np.ceil(1.05 * g.num_edges() / 4)
+
+
+def test_streaming_leaves_in_degree_alone_where_it_is_even(homo, tmp_path, caplog):
+    _, folder = homo
+    with caplog.at_level("WARNING", logger="graphpart.chunked.stream"):
+        out = assign(folder, tmp_path / "p", 3, "fennel")
+    assert "balanced too" not in caplog.text
+    assert json.loads((out / "partition_meta.json").read_text())["balance"]["edges"] is False
+
+
+@pytest.mark.parametrize("algorithm", ["fennel", "ldg"])
+def test_streaming_balances_each_value_of_a_node_field(algorithm, tmp_path):
+    g = gp.datasets.rmat(12, seed=2, train_frac=0.1)
+    write_chunked(g, tmp_path / "r", 3, edge_format="numpy")
+    k = 4
+    out = assign(
+        tmp_path / "r",
+        tmp_path / "p",
+        k,
+        algorithm,
+        balance_ntypes="train_mask",
+        balance_edges=True,
+    )
+    p = read_assignment(out, tmp_path / "r")[0]["_N"]
+    train = g.ndata["train_mask"].numpy()
+    for value in (True, False):
+        assert np.bincount(p[train == value], minlength=k).max() <= np.ceil(
+            1.05 * (train == value).sum() / k
+        )
+    record = json.loads((out / "partition_meta.json").read_text())["balance"]
+    assert record == {"ntypes": "train_mask", "edges": True}
+
+
+def test_restreaming_passes_keep_every_cap(tmp_path):
+    g = gp.datasets.rmat(12, seed=3)
+    write_chunked(g, tmp_path / "r", 4, edge_format="numpy")
+    for passes in (1, 3):
+        out = assign(tmp_path / "r", tmp_path / f"p{passes}", 4, "fennel", passes=passes)
+        nodes, indeg = _loads(g, read_assignment(out, tmp_path / "r")[0], 4)
+        assert nodes.max() <= np.ceil(1.05 * g.num_nodes() / 4)
+        assert indeg.max() <= np.ceil(1.05 * g.num_edges() / 4)

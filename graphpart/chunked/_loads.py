@@ -1,0 +1,221 @@
+"""The loads a streaming partitioner keeps per part, their hard caps, and batch placement.
+
+Two kinds of constraint, each with a hard cap of ``(1 + slack)`` times its even share:
+
+* nodes per balance class (a node type, or a type crossed with the values of a node field such as
+  a train mask), as METIS's ``balance_ntypes`` weights;
+* in-degree (``balance_edges``): an edge belongs to its destination's partition (DGL's rule), so a
+  partition's edge load is the sum of its nodes' in-degrees.
+
+A batch of nodes is scored against every part at once (rows: nodes, columns: parts); what would
+overflow a cap goes round again among the parts with room. Memory: the class and in-degree of
+every node (``4 + 4`` bytes) and ``classes x parts`` counters.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from ..index import group_order, group_rank
+
+__all__ = ["Loads"]
+
+logger = logging.getLogger(__name__)
+
+
+def _rank_within(values: np.ndarray, num_groups: int) -> np.ndarray:
+    """Position of each value among the equal values before it."""
+    return group_rank(*group_order(values, num_groups))
+
+
+def _cumsum_within(groups: np.ndarray, weights: np.ndarray, num_groups: int) -> np.ndarray:
+    """Running total of ``weights`` within each group, in input order (inclusive)."""
+    order, counts = group_order(groups, num_groups)
+    total = np.cumsum(weights[order])
+    start = np.cumsum(counts) - counts
+    base = np.repeat(
+        total[start[counts > 0]] - weights[order][start[counts > 0]], counts[counts > 0]
+    )
+    out = np.empty(len(groups), dtype=total.dtype)
+    out[order] = total - base
+    return out
+
+
+class Loads:
+    """Part of every node (-1 while unplaced) and the loads of every constraint per part.
+
+    Parameters
+    ----------
+    classes : ndarray of int
+        The balance class of every node.
+    in_degree : ndarray of int or None
+        Every node's in-degree, to balance the edges too; ``None``: nodes only.
+    num_parts, slack, algorithm, gamma, alpha
+        As :func:`~graphpart.chunked.stream.stream_partition`.
+    """
+
+    def __init__(
+        self,
+        classes: np.ndarray,
+        in_degree: np.ndarray | None,
+        num_parts: int,
+        slack: float,
+        algorithm: str,
+        gamma: float,
+        alpha: float,
+    ) -> None:
+        k = self.k = num_parts
+        self.algorithm, self.gamma, self.alpha = algorithm, gamma, alpha
+        self.cls = classes.astype(np.int32, copy=False)
+        self.n = len(classes)
+        self.num_classes = int(classes.max()) + 1 if self.n else 1
+        self.count = np.bincount(self.cls, minlength=self.num_classes)
+        self.ncap = np.ceil((1 + slack) * self.count / k).astype(np.int64)
+        self.nload = np.zeros((self.num_classes, k), dtype=np.int64)
+        self.scale = self.n / np.maximum(self.count, 1)  # a class's load in whole-graph node units
+        self.deg = None if in_degree is None else in_degree.astype(np.int64, copy=False)
+        m = 0 if self.deg is None else int(self.deg.sum())
+        self.m = m
+        self.ecap = int(np.ceil((1 + slack) * m / k)) if m else 0
+        if self.deg is not None and self.n:
+            self.ecap = max(self.ecap, int(self.deg.max()))  # a hub alone must fit somewhere
+        self.eload = np.zeros(k, dtype=np.int64)
+        self.part = np.full(self.n, -1, dtype=np.int32)
+
+    @property
+    def balances_edges(self) -> bool:
+        return self.deg is not None and self.m > 0
+
+    def reset(self) -> None:
+        """Forget every placement (a new restreaming pass)."""
+        self.part[:] = -1
+        self.nload[:] = 0
+        self.eload[:] = 0
+
+    def _scores(self, t: np.ndarray, d: np.ndarray | None, counts: np.ndarray) -> np.ndarray:
+        """Each row's score for every part: its neighbours there, less the load penalty.
+
+        With edges balanced too, each constraint's penalty is weighted by what the node adds to
+        it (its in-degree against the mean): a node with no in-edges is drawn to parts light in
+        nodes, a hub to parts light in edges, so the two caps fill together instead of some parts
+        filling with edges and others with nodes until the last nodes fit nowhere.
+        """
+        nodes = self.nload[t] * self.scale[t, None]  # in whole-graph node units
+        edges = None
+        if self.balances_edges:
+            edges = (self.eload * (self.n / self.m))[None, :]
+            w = (d * (self.n / self.m))[:, None]  # the node's in-degree against the mean
+        if self.algorithm == "fennel":
+            g = self.gamma - 1
+            penalty = nodes**g if edges is None else 0.5 * (nodes**g + w * edges**g)
+            score = counts - self.alpha * self.gamma * penalty
+        else:  # LDG's product form, one factor per constraint (XtraPuLP)
+            score = counts * (1.0 - self.nload[t] / np.maximum(self.ncap[t, None], 1))
+            if edges is not None:
+                score = score * (1.0 - self.eload / max(self.ecap, 1))[None, :] ** np.minimum(w, 8)
+        load = nodes if edges is None else nodes + edges
+        return score - 1e-9 * load  # ties: the lighter part
+
+    def place(self, nodes: np.ndarray, nbr_counts: np.ndarray) -> None:
+        """Place ``nodes`` given their neighbour counts per part (rows: nodes, columns: parts).
+
+        Each round places every node whose choice still has room; the rest are scored again
+        (at most ``k`` rounds: each fills a part), and what remains is dealt by :meth:`fill`.
+        """
+        k = self.k
+        todo = np.arange(len(nodes))
+        for _ in range(k + 1):
+            t = self.cls[nodes[todo]]
+            counts = nbr_counts[todo]
+            d = self.deg[nodes[todo]] if self.balances_edges else None
+            score = self._scores(t, d, counts)
+            full = self.nload[t] >= self.ncap[t, None]
+            if d is not None:
+                full |= self.eload[None, :] + d[:, None] > self.ecap
+            score[full] = -np.inf
+            choice = np.argmax(score, axis=1)
+            stuck = full[np.arange(len(todo)), choice]  # no part has room for these
+            key = t.astype(np.int64) * k + choice
+            room = (self.ncap[:, None] - self.nload).ravel()
+            over = _rank_within(key, self.num_classes * k) >= room[key]
+            if self.balances_edges:
+                over |= _cumsum_within(choice, d, k) > (self.ecap - self.eload)[choice]
+            ok = ~over & ~stuck
+            self._add(nodes[todo[ok]], choice[ok])
+            todo = todo[~ok]
+            if not len(todo) or stuck.all():
+                break
+        if len(todo):
+            self.fill(nodes[todo])
+
+    def warn_over_caps(self, who: str) -> None:
+        """Log each constraint left over its cap (the last nodes fit under no cap: a best
+        effort), with its largest load against the mean."""
+        over = [
+            (f"nodes of class {c}", self.nload[c].max(), self.count[c] / self.k)
+            for c in np.flatnonzero((self.nload > self.ncap[:, None]).any(axis=1))
+        ]
+        if self.balances_edges and self.eload.max() > self.ecap:
+            over.append(("in-degree", self.eload.max(), self.m / self.k))
+        for name, top, mean in over:
+            logger.warning(
+                "%s: %s over its cap, at %.3f x the mean (the last nodes fit under no cap)",
+                who,
+                name,
+                top / mean,
+            )
+
+    def remove(self, nodes: np.ndarray) -> None:
+        """Take placed ``nodes`` out of their parts again."""
+        parts = self.part[nodes].astype(np.int64)
+        key = self.cls[nodes].astype(np.int64) * self.k + parts
+        self.nload -= np.bincount(key, minlength=self.nload.size).reshape(self.nload.shape)
+        if self.deg is not None:
+            self.eload -= np.bincount(parts, weights=self.deg[nodes], minlength=self.k).astype(
+                np.int64
+            )
+        self.part[nodes] = -1
+
+    def _add(self, nodes: np.ndarray, parts: np.ndarray) -> None:
+        self.part[nodes] = parts
+        key = self.cls[nodes].astype(np.int64) * self.k + parts
+        self.nload += np.bincount(key, minlength=self.nload.size).reshape(self.nload.shape)
+        if self.deg is not None:
+            self.eload += np.bincount(parts, weights=self.deg[nodes], minlength=self.k).astype(
+                np.int64
+            )
+
+    def fill(self, nodes: np.ndarray) -> None:
+        """Deal ``nodes`` out where there is room: those with in-edges heaviest first, each to the
+        part it fills least, by the fuller of its class's and the in-degree's share of their caps
+        (greedy LPT, as 2PS places its clusters; rounds of at most one node per part); the rest
+        by water-filling each class's free slots."""
+        if self.balances_edges:
+            heavy = nodes[self.deg[nodes] > 0]
+            heavy = heavy[np.argsort(-self.deg[heavy], kind="stable")]
+            while len(heavy):  # rounds: the heaviest node per part goes to its best part
+                t, d = self.cls[heavy], self.deg[heavy]
+                fill = np.maximum(
+                    (self.nload[t] + 1) / np.maximum(self.ncap[t, None], 1),
+                    (self.eload[None, :] + d[:, None]) / max(self.ecap, 1),
+                )
+                choice = np.argmin(fill, axis=1)  # under both caps if it can, else least over
+                first = _rank_within(choice, self.k) == 0
+                self._add(heavy[first], choice[first])
+                heavy = heavy[~first]
+            nodes = nodes[self.deg[nodes] == 0]
+        t = self.cls[nodes]
+        order, sizes = group_order(t, self.num_classes)
+        ends = np.cumsum(sizes)
+        for c in np.flatnonzero(sizes):  # a loop over classes only
+            group = nodes[order[ends[c] - sizes[c] : ends[c]]]
+            room = np.maximum(self.ncap[c] - self.nload[c], 0)
+            if room.sum() < len(group):  # cannot happen with slack >= 0, but never lose a node
+                room = room + int(np.ceil((len(group) - room.sum()) / self.k))
+            slots = np.repeat(np.arange(self.k), room)
+            # Water-filling: take the free slots in order of the load each would bring its part to.
+            level = self.nload[c][slots] + _rank_within(slots, self.k)
+            slots = slots[np.argsort(level, kind="stable")][: len(group)]
+            self._add(group, slots)
