@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from ._outpath import check_output_path
+from .errors import GraphpartError
 
 __all__ = ["add_chunked_commands", "CHUNKED_COMMANDS"]
 
@@ -16,7 +17,10 @@ def add_chunked_commands(sub, graph_source) -> None:
     c = sub.add_parser(
         "chunk", help="write a graph in the chunked graph format (metadata.json + chunk files)"
     )
-    graph_source(c)
+    graph_source(c, edges=True)
+    c.add_argument(
+        "--num-nodes", type=int, help="with --edges: the node count (default: largest id + 1)"
+    )
     c.add_argument("--out-dir", required=True)
     c.add_argument("--num-chunks", type=int, required=True)
     c.add_argument("--graph-name", help="default: the output folder's name")
@@ -36,9 +40,23 @@ def add_chunked_commands(sub, graph_source) -> None:
         help="random (on Dask), metis (edges in memory), fennel / ldg (one streaming pass)",
     )
     a.add_argument(
-        "--balance-ntypes", metavar="FIELD", help="metis: also balance each value of this node data"
+        "--balance-ntypes",
+        metavar="FIELD",
+        help="metis, fennel, ldg: also balance each value of this node data (e.g. train_mask)",
     )
-    a.add_argument("--balance-edges", action="store_true", help="metis: also balance in-degrees")
+    a.add_argument(
+        "--balance-edges",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also balance each partition's in-degree (its edges). Default: off for metis; for "
+        "fennel / ldg on where in-degrees are spread unevenly (power-law graphs), said on stderr",
+    )
+    a.add_argument(
+        "--passes",
+        type=int,
+        default=1,
+        help="fennel / ldg: streaming passes (each after the first places every node again)",
+    )
     a.add_argument("--seed", type=int)
     _cluster_flags(a)
     d = sub.add_parser("dispatch", help="step 2: write the partitions of a chunked graph on Dask")
@@ -111,18 +129,42 @@ def _cluster(args) -> dict:
 
 def _chunk(args, load) -> int:
     from .chunked import write_chunked
+    from .chunked.ingest import edges_chunked, rmat_chunked
 
-    check_output_path(args.out_dir, "--out-dir", keep=[args.graph])
-    meta = write_chunked(
-        load(args),
-        args.out_dir,
-        args.num_chunks,
-        graph_name=args.graph_name,
-        edge_format=args.edge_format,
-        node_data_format=args.node_data_format,
-        edge_data_format=args.edge_data_format,
-        delimiter=args.delimiter,
-    )
+    check_output_path(args.out_dir, "--out-dir", keep=[p for p in (args.graph, args.edges) if p])
+    formats = {"graph_name": args.graph_name, "edge_format": args.edge_format}
+    formats["delimiter"] = args.delimiter
+    if args.num_nodes is not None and not args.edges:
+        raise GraphpartError("--num-nodes goes with --edges")
+    if args.edges:  # read in blocks: the file may be larger than memory
+        meta = edges_chunked(
+            args.edges, args.out_dir, args.num_chunks, num_nodes=args.num_nodes, **formats
+        )
+    elif args.dataset == "rmat":  # generated in blocks, the same graph as datasets.rmat
+        import inspect
+
+        from .datasets import rmat
+
+        known = inspect.signature(rmat).parameters
+        unknown = sorted(set(dict(args.dataset_arg)) - set(known))
+        if unknown:
+            raise GraphpartError(f"rmat takes no argument {unknown[0]!r}; it takes {list(known)}")
+        meta = rmat_chunked(
+            args.out_dir,
+            args.num_chunks,
+            node_data_format=args.node_data_format,
+            **formats,
+            **dict(args.dataset_arg),
+        )
+    else:
+        meta = write_chunked(
+            load(args),
+            args.out_dir,
+            args.num_chunks,
+            node_data_format=args.node_data_format,
+            edge_data_format=args.edge_data_format,
+            **formats,
+        )
     sys.stdout.write(f"wrote {meta}\n")
     return 0
 
@@ -132,6 +174,10 @@ def _assign(args, load) -> int:
 
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
     cluster = _cluster(args) if args.algorithm == "random" else {}
+    if args.algorithm in ("fennel", "ldg"):
+        cluster["passes"] = args.passes
+    elif args.passes != 1:
+        raise GraphpartError(f"--passes applies to fennel and ldg, not {args.algorithm}")
     out = assign(
         args.in_dir,
         args.out_dir,

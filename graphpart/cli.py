@@ -111,12 +111,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _graph_source(p: argparse.ArgumentParser) -> None:
+def _graph_source(p: argparse.ArgumentParser, edges: bool = False) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument(
         "--dataset", help="a graphpart.datasets name (karate_club, wordnet, rmat, 4elt, ...)"
     )
     src.add_argument("--graph", help="a graph saved with graphpart (.npz)")
+    if edges:
+        src.add_argument(
+            "--edges",
+            metavar="FILE",
+            help="an edge list, read in blocks: text (two integers a line, # comments; SNAP, "
+            "OGB), .npy of shape (E, 2), or parquet with two integer columns",
+        )
     p.add_argument(
         "--dataset-arg",
         action="append",

@@ -65,7 +65,7 @@ def dask_client(
         memory_limit=memory_limit,
         processes=processes,
         dashboard_address=":0",
-        silence_logs=logging.WARNING,
+        silence_logs=logging.ERROR,  # workers' memory warnings are not the user's news
     )
     try:
         with Client(cluster) as c:
@@ -115,7 +115,7 @@ def run_tasks(
     (out of memory) is a :class:`GraphpartError` too, worded by ``killed(i, memory_limit)``
     for task ``i`` when given.
     """
-    from distributed import KilledWorker, wait
+    from distributed import KilledWorker
 
     run = uuid.uuid4().hex[:8]
     keys = [f"{what}-{run}-{i}" for i in range(len(args))]
@@ -134,23 +134,36 @@ def run_tasks(
             from distributed import progress as dask_progress
 
             dask_progress(futures, notebook=False)
+    from distributed import as_completed
+
+    index = {key: i for i, key in enumerate(keys)}
+    results: list = [None] * len(futures)
+    killed_at = None
     try:
-        # Wait for every task, failed or not, before raising: no task may still be writing into the
-        # temporary output when the caller removes it.
-        wait(futures)
-        try:
-            results = client.gather(futures)
-        except KilledWorker as exc:
-            key = getattr(exc, "task", None) or (exc.args[0] if exc.args else None)
-            i = keys.index(key) if key in keys else -1
+        # Each result comes to the client as its task ends and the future is released, so a worker
+        # that dies later takes no finished result with it (Dask would run that task again). Every
+        # task, failed or not, ends before anything is raised: no task may still be writing into
+        # the temporary output when the caller removes it.
+        failure = None
+        for fut in as_completed(futures):
+            try:
+                results[index[fut.key]] = fut.result()
+            except KilledWorker:
+                killed_at = index[fut.key] if killed_at is None else killed_at
+            except Exception as exc:  # raised once every task has ended
+                failure = failure or exc
+            fut.release()
+        if killed_at is not None:
             limit = worker_memory_limit(client)
-            if killed is not None and i >= 0:
-                raise GraphpartError(killed(i, limit)) from None
+            if killed is not None:
+                raise GraphpartError(killed(killed_at, limit)) from None
             raise GraphpartError(
-                f"a Dask worker died running {what} task {i} (out of memory, most likely; "
-                f"worker memory limit {limit / 2**30:.1f} GB): give the workers more memory "
-                "(--memory-limit) or split the work finer"
+                f"a Dask worker died running {what} task {killed_at} (out of memory, most "
+                f"likely; worker memory limit {limit / 2**30:.1f} GB): give the workers more "
+                "memory (--memory-limit) or split the work finer"
             ) from None
+        if failure is not None:
+            raise failure
     finally:
         for f in futures:
             f.release()

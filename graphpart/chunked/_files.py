@@ -11,7 +11,14 @@ from .._check import describe_exception, short_repr
 from .._untrusted import check_regular_file
 from ..errors import GraphpartError
 
-__all__ = ["FORMATS", "NUMERIC_KINDS", "read_array", "write_array", "check_format"]
+__all__ = [
+    "FORMATS",
+    "NUMERIC_KINDS",
+    "read_array",
+    "write_array",
+    "check_format",
+    "check_npy_header",
+]
 
 #: Chunk formats of the chunked graph format, and the file suffix graphpart writes for each.
 FORMATS = {"csv": ".csv", "numpy": ".npy", "parquet": ".parquet"}
@@ -45,7 +52,7 @@ def read_array(path: Path, fmt: dict) -> np.ndarray:
     path = check_regular_file(path, "chunk file")
     try:
         if fmt["name"] == "numpy":
-            _check_npy(path)
+            check_npy_header(path)
             cols = [np.load(path, allow_pickle=False)]
         elif fmt["name"] == "parquet":
             import pyarrow.parquet as pq
@@ -78,7 +85,7 @@ def read_array(path: Path, fmt: dict) -> np.ndarray:
 NUMERIC_KINDS = "biuf"
 
 
-def _check_npy(path: Path) -> None:
+def check_npy_header(path: Path) -> None:
     """A ``.npy`` header whose shape and dtype match the bytes after it (checked before
     ``np.load`` sizes anything by it)."""
     with open(path, "rb") as f:

@@ -5,12 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .format import ChunkedMetadata
+from .plan import BYTES_PER_EDGE, BYTES_PER_NODE
 
-__all__ = ["partition_too_big", "BYTES_PER_NODE", "BYTES_PER_EDGE"]
-
-#: Bytes a worker holds per node and per edge while it builds a partition (ids, maps, the local
-#: graph and its copy on write), measured on R-MAT partitions; features come on top.
-BYTES_PER_NODE, BYTES_PER_EDGE = 64, 96
+__all__ = ["partition_too_big"]
 
 
 def partition_too_big(nodes: np.ndarray, counts: list[np.ndarray], meta: ChunkedMetadata):
@@ -41,7 +38,7 @@ def partition_too_big(nodes: np.ndarray, counts: list[np.ndarray], meta: Chunked
             f"{int(edges[p]):,} edges need about {need / 2**30:.1f} GB to build (the largest "
             f"partition has {int(edges.max()):,} edges), and the worker memory limit is {have}. "
             "Use more partitions, a higher --memory-limit (or fewer workers per machine), or an "
-            "edge-balanced assignment (assign --algorithm metis --balance-edges)"
+            "edge-balanced assignment (assign --algorithm fennel --balance-edges)"
         )
 
     return message

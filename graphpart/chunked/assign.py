@@ -17,6 +17,7 @@ import numpy as np
 from .._check import check_count, check_file_name
 from .._io import atomic_dir
 from .._outpath import check_replaceable
+from .._untrusted import read_json
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
@@ -33,6 +34,8 @@ __all__ = [
     "read_assignment",
     "assignment_algorithm",
     "PARTITION_META",
+    "part_in_degrees",
+    "assignment_loads",
 ]
 
 PARTITION_META = "partition_meta.json"
@@ -59,11 +62,13 @@ def write_assignment(
     num_parts: int,
     algorithm: str,
     balance: dict | None = None,
+    loads: dict | None = None,
 ) -> Path:
     """Write ``{ntype: partition per node}`` as assignment files, atomically.
 
     ``balance`` (``{"ntypes": field or None, "edges": bool}``) records what the assignment
-    balanced; ``dispatch`` turns it into the config's balance record.
+    balanced; ``dispatch`` turns it into the config's balance record. ``loads`` (``{"nodes":
+    [...], "in-degree": [...]}`` per part) lets ``dispatch`` check its memory before it starts.
     """
     out_dir = check_assignment_dir(out_dir)
     for t in parts:
@@ -73,14 +78,22 @@ def write_assignment(
             write_array(
                 tmp / f"{t}.txt", np.asarray(p, dtype=np.int64), {"name": "csv", "delimiter": " "}
             )
-        _write_meta(tmp, num_parts, algorithm, balance)
+        _write_meta(tmp, num_parts, algorithm, balance, loads)
     return out_dir
 
 
-def _write_meta(folder: Path, num_parts: int, algorithm: str, balance: dict | None = None) -> None:
+def _write_meta(
+    folder: Path,
+    num_parts: int,
+    algorithm: str,
+    balance: dict | None = None,
+    loads: dict | None = None,
+) -> None:
     record = {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}
     if balance is not None:
         record["balance"] = balance
+    if loads is not None:  # nodes and in-degree per part: what dispatch checks memory against
+        record["loads"] = loads
     (folder / PARTITION_META).write_text(json.dumps(record, indent=2))
 
 
@@ -300,6 +313,15 @@ def assign(
             _write_meta(tmp, k, algorithm)
         return out_dir
     if algorithm == "metis":
+        from .plan import check_memory, metis_need
+
+        n, m = int(counts.sum()), sum(meta.num_edges.values())
+        check_memory(
+            metis_need(n, m),
+            f"assign --algorithm metis on {n:,} nodes and {m:,} edges",
+            "use --algorithm fennel or ldg (streaming: memory linear in the nodes, in-degree "
+            "balanced too), or a machine with more memory",
+        )
         src, dst, _, _ = homogeneous_edges(
             meta, ntypes, sorted(meta.etypes)
         )  # ids as Graph numbers them
@@ -314,6 +336,8 @@ def assign(
             seed=seed,
         )
         edges = bool(balance_edges)
+        in_degree = np.bincount(homo[dst], minlength=k)
+        del src, dst
     else:
         from .stream import edge_balance, stream_partition
 
@@ -328,7 +352,38 @@ def assign(
             **stream_options,
         )
         edges = deg is not None
+        in_degree = part_in_degrees(meta, homo, k, deg)
     offsets = type_offsets(counts)
     parts = {t: homo[offsets[i] : offsets[i + 1]] for i, t in enumerate(ntypes)}
     balance = {"ntypes": balance_ntypes, "edges": edges}
-    return write_assignment(out_dir, parts, k, algorithm, balance)
+    loads = {"nodes": np.bincount(homo, minlength=k).tolist(), "in-degree": in_degree.tolist()}
+    return write_assignment(out_dir, parts, k, algorithm, balance, loads)
+
+
+def part_in_degrees(
+    meta: ChunkedMetadata, homo: np.ndarray, k: int, in_degree: np.ndarray | None = None
+) -> np.ndarray:
+    """Each part's in-degree (its edges under DGL's rule) for the part ``homo`` of every
+    homogeneous node: from the nodes' in-degrees when known, else in one pass over the edges."""
+    if in_degree is not None:
+        return np.bincount(homo, weights=in_degree, minlength=k).astype(np.int64)
+    from .stream import in_degrees
+
+    return part_in_degrees(meta, homo, k, in_degrees(meta))
+
+
+def assignment_loads(folder: str | os.PathLike, num_parts: int, meta: ChunkedMetadata):
+    """``(nodes, in-degree)`` per part as ``assign`` recorded them in ``partition_meta.json``, or
+    ``None`` where they are missing or do not add up to the graph's nodes and edges."""
+    pm = Path(folder) / PARTITION_META
+    try:
+        loads = read_json(pm, "assignment metadata").get("loads") if pm.is_file() else None
+        nodes = np.asarray(loads["nodes"], dtype=np.int64)
+        indeg = np.asarray(loads["in-degree"], dtype=np.int64)
+    except (GraphpartError, AttributeError, KeyError, TypeError, ValueError, OverflowError):
+        return None
+    n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
+    ok = nodes.shape == indeg.shape == (num_parts,) and nodes.min(initial=0) >= 0
+    if not ok or nodes.sum() != n or indeg.min(initial=0) < 0 or indeg.sum() != m:
+        return None
+    return nodes, indeg

@@ -44,17 +44,20 @@ from ..index import block_bounds, part_ranges
 from ..storage.config import build_config, check_graph_name, check_out_path, graphbolt_meta
 from ..storage.files import check_format
 from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part
-from ._cluster import dask_client, run_tasks
+from ._cluster import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
 from ._shuffle import Plan, chunk_rows, shuffle_edges, shuffle_node_data
 from .assign import (
     assignment_algorithm,
     assignment_balance,
+    assignment_loads,
     balance_classes_of,
+    part_in_degrees,
     read_assignment,
 )
 from .format import read_metadata
+from .plan import check_disk, plan_pipeline
 
 __all__ = ["dispatch", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
 
@@ -200,6 +203,18 @@ def dispatch(
     out = Path(out_dir).absolute()
     check_out_path(out)
     ntypes, etypes = sorted(meta.ntypes), tuple(sorted(meta.etypes))
+    loads = assignment_loads(partitions_dir, num_parts, meta)
+    if loads is None:  # a user's assignment: count each part's in-degree, one pass over the edges
+        homo = np.concatenate([np.asarray(parts[t], dtype=np.int64) for t in ntypes])
+        loads = np.bincount(homo, minlength=num_parts), part_in_degrees(meta, homo, num_parts)
+        del homo
+    needs = {
+        s.step: s
+        for s in plan_pipeline(
+            meta, num_parts, "none", workers=workers, part_nodes=loads[0], part_edges=loads[1]
+        )
+    }
+    check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")
     with (
         atomic_dir(out) as tmp,
         dask_client(
@@ -211,6 +226,7 @@ def dispatch(
             processes=processes,
         ) as c,
     ):
+        _check_worker_memory(c, needs)
         work = tmp / "_work"
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
         del parts
@@ -283,6 +299,25 @@ def dispatch(
             )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
+
+
+def _check_worker_memory(client, needs: dict) -> None:
+    """Refuse before any task when a worker cannot hold what a task of either phase needs."""
+    limit = worker_memory_limit(client)
+    for step in ("dispatch phase 1", "dispatch phase 2"):
+        need = needs[step]
+        if limit and need.memory > limit:
+            raise GraphpartError(
+                f"{step} needs about {need.memory / 2**30:.1f} GB per Dask worker "
+                f"({need.formula}) and the workers' memory limit is {limit / 2**30:.1f} GB: give "
+                "them more (--memory-limit, fewer --workers), or use more partitions or an "
+                "edge-balanced assignment (assign --algorithm fennel --balance-edges)"
+            )
+    logger.info(
+        "dispatch: a worker needs about %.1f GB (limit %.1f GB)",
+        needs["dispatch phase 2"].memory / 2**30,
+        limit / 2**30,
+    )
 
 
 def _balance_record(meta, parts: dict[str, np.ndarray], num_parts: int, setting: dict) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ from .format import METADATA
 
 _SUBFOLDERS = ("edges", "node_data", "edge_data")
 
-__all__ = ["write_chunked"]
+__all__ = ["write_chunked", "write_edge_stream"]
 
 
 def _bounds(n: int, k: int) -> np.ndarray:
@@ -85,12 +86,7 @@ def write_chunked(
         ("edge_data_format", edge_data_format),
     ):
         fmts[kind] = check_format({"name": f, "delimiter": delimiter}, kind)
-    check_replaceable(
-        out_dir,
-        "chunked graph folder",
-        METADATA,
-        lambda p: p.name == METADATA or (p.is_dir() and p.name in _SUBFOLDERS),
-    )
+    _check_out(out_dir)
     with atomic_dir(out_dir) as tmp:
         for sub in _SUBFOLDERS:
             (tmp / sub).mkdir()
@@ -145,5 +141,92 @@ def write_chunked(
             }
             if fields:
                 meta["node_data"][t] = fields
+        (tmp / METADATA).write_text(json.dumps(meta, indent=2))
+    return out_dir / METADATA
+
+
+def _check_out(out_dir: Path) -> None:
+    check_replaceable(
+        out_dir,
+        "chunked graph folder",
+        METADATA,
+        lambda p: p.name == METADATA or (p.is_dir() and p.name in _SUBFOLDERS),
+    )
+
+
+def _stream_chunks(
+    folder: Path, stem: str, blocks: Iterable[np.ndarray], total: int, k: int, fmt: dict, root: Path
+) -> dict:
+    """Write ``total`` rows arriving in ``blocks`` as ``k`` near-equal chunks (the cut points of
+    :func:`write_chunked`), holding at most one chunk and one block."""
+    cut = _bounds(total, k)
+    paths, pending, held, i, seen = [], [], 0, 0, 0
+    for block in blocks:
+        seen += len(block)
+        if seen > total:
+            raise GraphpartError(f"{stem}: more than the {total:,} rows counted arrived")
+        pending.append(block)
+        held += len(block)
+        while i < k and held >= cut[i + 1] - cut[i]:
+            rows = np.concatenate(pending) if len(pending) > 1 else pending[0]
+            size = int(cut[i + 1] - cut[i])
+            file = folder / f"{stem}-part{i}{FORMATS[fmt['name']]}"
+            write_array(file, rows[:size], fmt)
+            paths.append(file.relative_to(root).as_posix())
+            pending, held, i = [rows[size:]], held - size, i + 1
+    if seen != total:
+        raise GraphpartError(f"{stem}: {seen:,} rows arrived but {total:,} were counted")
+    return {"format": fmt, "data": paths, "counts": np.diff(cut).tolist()}
+
+
+def write_edge_stream(
+    out_dir: str | os.PathLike,
+    num_chunks: int,
+    num_nodes: int,
+    edge_blocks: Callable[[], Iterable[np.ndarray]],
+    num_edges: int,
+    node_data: dict[str, np.ndarray],
+    *,
+    graph_name: str | None = None,
+    edge_format: str = "csv",
+    node_data_format: str = "numpy",
+    delimiter: str = " ",
+) -> Path:
+    """Write a graph of one node and edge type whose ``num_edges`` edges arrive as ``(rows, 2)``
+    blocks from ``edge_blocks()`` (called once); returns the metadata path.
+
+    The files and ``metadata.json`` are those :func:`write_chunked` writes for the same graph;
+    memory is one chunk and one block, plus ``node_data``.
+    """
+    k = check_count(num_chunks, "num_chunks", low=1)
+    out_dir = Path(out_dir)
+    name = check_graph_name(graph_name if graph_name is not None else out_dir.name)
+    efmt = check_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
+    nfmt = check_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
+    _check_out(out_dir)
+    etype = "_N:_E:_N"
+    with atomic_dir(out_dir) as tmp:
+        for sub in _SUBFOLDERS:
+            (tmp / sub).mkdir()
+        meta = {
+            "graph_name": name,
+            "node_type": ["_N"],
+            "num_nodes_per_type": [int(num_nodes)],
+            "edge_type": [etype],
+            "num_edges_per_type": [int(num_edges)],
+            "edges": {},
+            "node_data": {},
+            "edge_data": {},
+        }
+        blocks = (np.asarray(b, dtype=np.int64).reshape(-1, 2) for b in edge_blocks())
+        meta["edges"][etype] = _stream_chunks(
+            tmp / "edges", etype.replace(":", "_"), blocks, int(num_edges), k, efmt, tmp
+        )
+        fields = {
+            field: _write_chunks(tmp / "node_data", f"_N-{field}", v, k, nfmt, tmp, data=True)
+            for field, v in node_data.items()
+        }
+        if fields:
+            meta["node_data"]["_N"] = fields
         (tmp / METADATA).write_text(json.dumps(meta, indent=2))
     return out_dir / METADATA

@@ -13,9 +13,26 @@ from ..graph import Graph
 from ..typing import Seed
 from ._synthetic import attach_node_data, dedupe_edges
 
-__all__ = ["rmat"]
+__all__ = ["rmat", "check_rmat_args"]
 
 log = logging.getLogger(__name__)
+
+
+def check_rmat_args(scale: object, edge_factor: object, a: object, b: object, c: object) -> None:
+    """Refuse R-MAT arguments out of range with a :class:`GraphpartError`."""
+    if isinstance(scale, bool) or not isinstance(scale, numbers.Integral) or not 0 <= scale <= 31:
+        raise GraphpartError(f"scale must be an int in [0, 31], got {scale!r}")
+    if (
+        isinstance(edge_factor, bool)
+        or not isinstance(edge_factor, numbers.Integral)
+        or edge_factor < 0
+    ):
+        raise GraphpartError(f"edge_factor must be a non-negative int, got {edge_factor!r}")
+    probs = [a, b, c]
+    if any(not isinstance(p, numbers.Real) or not p >= 0 for p in probs) or not sum(probs) <= 1:
+        raise GraphpartError(
+            f"a, b, c must be non-negative with a + b + c <= 1, got a={a}, b={b}, c={c}"
+        )
 
 
 def rmat(
@@ -66,19 +83,7 @@ def rmat(
     >>> g.num_nodes(), g.num_edges() <= 16 * 256
     (256, True)
     """
-    if isinstance(scale, bool) or not isinstance(scale, numbers.Integral) or not 0 <= scale <= 31:
-        raise GraphpartError(f"scale must be an int in [0, 31], got {scale!r}")
-    if (
-        isinstance(edge_factor, bool)
-        or not isinstance(edge_factor, numbers.Integral)
-        or edge_factor < 0
-    ):
-        raise GraphpartError(f"edge_factor must be a non-negative int, got {edge_factor!r}")
-    probs = [a, b, c]
-    if any(not isinstance(p, numbers.Real) or not p >= 0 for p in probs) or not sum(probs) <= 1:
-        raise GraphpartError(
-            f"a, b, c must be non-negative with a + b + c <= 1, got a={a}, b={b}, c={c}"
-        )
+    check_rmat_args(scale, edge_factor, a, b, c)
     rng = check_random_state(seed)
     n, m = 1 << scale, edge_factor << scale
     src = np.zeros(m, dtype=np.uint32)

@@ -30,18 +30,18 @@ def test_a_graphpart_error_in_a_task_is_raised_without_a_worker_traceback(dask_c
 def test_a_killed_worker_names_the_partition_its_size_and_what_to_do(
     tmp_path, dask_client, monkeypatch
 ):
-    from distributed import KilledWorker
+    from distributed import Future, KilledWorker
 
     write_chunked(load_karate_club(), tmp_path / "ch", 2)
     assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
-    real_gather = dask_client.gather
+    real_result = Future.result
 
-    def gather(futures, *args, **kwargs):
-        if futures and futures[0].key.startswith("write-partitions"):
-            raise KilledWorker(futures[1].key, "tcp://127.0.0.1:1", 3)
-        return real_gather(futures, *args, **kwargs)
+    def result(self, *args, **kwargs):
+        if self.key.startswith("write-partitions") and self.key.endswith("-1"):
+            raise KilledWorker(self.key, "tcp://127.0.0.1:1", 3)
+        return real_result(self, *args, **kwargs)
 
-    monkeypatch.setattr(dask_client, "gather", gather)
+    monkeypatch.setattr(Future, "result", result)
     with pytest.raises(gp.GraphpartError) as e:
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
     message = str(e.value)
@@ -71,3 +71,29 @@ def test_the_cli_prints_one_line_for_a_bad_chunk_on_a_dask_cluster(tmp_path):
         f"graphpart: error: {edge}: destination id 99 is out of range for node type '_N', "
         "which has 34 nodes"
     ], run.stderr[-3000:]
+
+
+def test_dispatch_refuses_before_any_task_when_a_worker_cannot_hold_a_partition(tmp_path):
+    g = gp.datasets.rmat(10, seed=0)
+    write_chunked(g, tmp_path / "ch", 2)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel")
+    with pytest.raises(gp.GraphpartError, match=r"dispatch phase \d needs about .* GB per Dask"):
+        dispatch(
+            tmp_path / "ch",
+            tmp_path / "asg",
+            tmp_path / "out",
+            workers=1,
+            processes=False,
+            memory_limit="50MB",
+        )
+    assert not (tmp_path / "out").exists()
+
+
+def test_assign_metis_refuses_in_one_line_when_the_edges_cannot_fit(tmp_path, monkeypatch):
+    from graphpart.chunked import plan
+
+    write_chunked(gp.datasets.rmat(10, seed=0), tmp_path / "ch", 2)
+    monkeypatch.setattr(plan, "available_memory", lambda: 100 << 20)
+    with pytest.raises(gp.GraphpartError, match="metis on 1,024 nodes .* --algorithm fennel"):
+        assign(tmp_path / "ch", tmp_path / "asg", 2, "metis")
+    assert not (tmp_path / "asg").exists()

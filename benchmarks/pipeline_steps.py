@@ -1,0 +1,212 @@
+"""The chunked pipeline's CLI steps end to end at R-MAT scales, with every process's peak RSS.
+
+Each step runs as the user would run it (``graphpart chunk | assign | dispatch | verify``), as a
+subprocess whose process tree (Dask's scheduler-side process and its worker processes included) is
+polled every 0.2 s: the table gives each step's wall time, the peak RSS of its main process and of
+its largest child, the disk its output takes, and for ``assign`` the cut and the largest part's
+node count and in-degree against the mean.
+
+Usage::
+
+    .venv/bin/python benchmarks/pipeline_steps.py --scales 20 22 --parts 16 --workdir /work/scale
+
+Keep ``--workdir`` on a disk with room (``graphpart plan`` says how much); outputs of a scale are
+deleted before the next unless ``--keep``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import psutil
+
+GiB = 1 << 30
+EXE = str(Path(sys.executable).with_name("graphpart"))
+
+
+class TreePeaks:
+    """Peak RSS of a process and of each of its descendants, sampled in a thread."""
+
+    def __init__(self, pid: int) -> None:
+        self.root = psutil.Process(pid)
+        self.peaks: dict[int, int] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                procs = [self.root, *self.root.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                return
+            for p in procs:
+                try:
+                    self.peaks[p.pid] = max(self.peaks.get(p.pid, 0), p.memory_info().rss)
+                except psutil.NoSuchProcess:
+                    pass
+            time.sleep(0.2)
+
+    def close(self) -> tuple[int, int]:
+        self.stop.set()
+        self.thread.join()
+        main = self.peaks.pop(self.root.pid, 0)
+        return main, max(self.peaks.values(), default=0)
+
+
+def run_step(name: str, args: list[str]) -> dict:
+    t = time.perf_counter()
+    proc = subprocess.Popen([EXE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peaks = TreePeaks(proc.pid)
+    out, err = proc.communicate()
+    main, child = peaks.close()
+    row = {
+        "step": name,
+        "seconds": round(time.perf_counter() - t, 1),
+        "main_gib": round(main / GiB, 2),
+        "child_gib": round(child / GiB, 2),
+        "rc": proc.returncode,
+        "stderr": err.decode()[-400:].strip(),
+    }
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def disk(path: Path) -> float:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / GiB
+
+
+def assignment_quality(chunked: Path, assignment: Path) -> dict:
+    """Cut fraction, and the largest part's nodes and in-degree against the mean (one chunk at a
+    time)."""
+    from graphpart.chunked import read_assignment, read_metadata
+    from graphpart.chunked.read import read_edges
+
+    meta = read_metadata(chunked)
+    parts, k = read_assignment(assignment, meta)
+    p = parts["_N"]
+    e = next(iter(meta.etypes))
+    cut = m = 0
+    indeg = np.zeros(k, dtype=np.int64)
+    for c in range(len(meta.edges[e].paths)):
+        s, d = read_edges(meta, e, c)
+        cut += int((p[s] != p[d]).sum())
+        indeg += np.bincount(p[d], minlength=k)
+        m += len(s)
+    nodes = np.bincount(p, minlength=k)
+    return {
+        "cut": round(cut / max(m, 1), 4),
+        "nodes_max_mean": round(float(nodes.max() / nodes.mean()), 3),
+        "indeg_max_mean": round(float(indeg.max() / indeg.mean()), 3),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--scales", type=int, nargs="+", default=[20])
+    ap.add_argument("--parts", type=int, default=16)
+    ap.add_argument("--chunks", type=int, default=64)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--memory-limit", default="7GB")
+    ap.add_argument("--algorithm", default="fennel")
+    ap.add_argument("--workdir", type=Path, default=Path("/tmp/pipeline_steps"))
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--steps", default="chunk,assign,dispatch,verify")
+    args = ap.parse_args()
+    steps = args.steps.split(",")
+    rows = []
+    for scale in args.scales:
+        w = args.workdir / f"rmat{scale}"
+        w.mkdir(parents=True, exist_ok=True)
+        chunks, asg, out = w / "chunks", w / f"asg-{args.algorithm}", w / "parts"
+        if "chunk" in steps:
+            rows.append(
+                run_step(
+                    f"chunk {scale}",
+                    [
+                        "chunk",
+                        "--dataset",
+                        "rmat",
+                        "--dataset-arg",
+                        f"scale={scale}",
+                        "--dataset-arg",
+                        "seed=0",
+                        "--num-chunks",
+                        str(args.chunks),
+                        "--edge-format",
+                        "numpy",
+                        "--out-dir",
+                        str(chunks),
+                    ],
+                )
+            )
+            rows[-1]["disk_gib"] = round(disk(chunks), 2)
+        if "assign" in steps:
+            rows.append(
+                run_step(
+                    f"assign {args.algorithm} {scale}",
+                    [
+                        "assign",
+                        "--in-dir",
+                        str(chunks),
+                        "--out-dir",
+                        str(asg),
+                        "--num-parts",
+                        str(args.parts),
+                        "--algorithm",
+                        args.algorithm,
+                    ],
+                )
+            )
+            if rows[-1]["rc"] == 0:
+                rows[-1].update(assignment_quality(chunks, asg))
+        if "dispatch" in steps:
+            rows.append(
+                run_step(
+                    f"dispatch {scale}",
+                    [
+                        "dispatch",
+                        "--in-dir",
+                        str(chunks),
+                        "--partitions-dir",
+                        str(asg),
+                        "--out-dir",
+                        str(out),
+                        "--workers",
+                        str(args.workers),
+                        "--memory-limit",
+                        args.memory_limit,
+                    ],
+                )
+            )
+            if rows[-1]["rc"] == 0:
+                rows[-1]["disk_gib"] = round(disk(out), 2)
+        if "verify" in steps:
+            cfg = next(out.glob("*.json"), out / "missing.json")
+            rows.append(
+                run_step(f"verify {scale}", ["verify", str(cfg), "--chunked-dir", str(chunks)])
+            )
+        if not args.keep:
+            shutil.rmtree(w, ignore_errors=True)
+    print("\n| step | wall s | main GiB | largest child GiB | disk GiB | notes |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        notes = {k: r[k] for k in ("cut", "nodes_max_mean", "indeg_max_mean") if k in r}
+        if r["rc"]:
+            notes["failed"] = r["stderr"][-200:]
+        print(
+            f"| {r['step']} | {r['seconds']} | {r['main_gib']} | {r['child_gib']} | "
+            f"{r.get('disk_gib', '')} | {notes or ''} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

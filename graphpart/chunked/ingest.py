@@ -1,0 +1,254 @@
+"""Write graphs larger than memory in the chunked format, chunk by chunk: R-MAT generated in
+blocks, and edge-list files (text, ``.npy``, parquet) read in blocks.
+
+Memory: one block of edges (``block_edges``, 16M by default: about 0.5 GB in flight), one output
+chunk, and ``O(N)`` for node data. R-MAT's edges are deduplicated and sorted by source as
+:func:`graphpart.datasets.rmat` does, out of core: each block's edges go to ``buckets`` files by
+source range (their keys ``src * n + dst``, 8 bytes an edge on disk, deleted as they are
+consumed), and each bucket is sorted and deduplicated alone: sorted buckets in source order are
+the sorted edge list. Every random draw is taken from the place in the generator's stream where
+``rmat`` takes it (PCG64 ``advance``), so the output equals ``write_chunked(rmat(...))`` for the
+same seed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from .._check import check_count
+from .._random import check_random_state
+from ..datasets._synthetic import attach_node_data
+from ..errors import GraphpartError
+from ..graph import Graph
+from ..index import unique_int
+from ..typing import Seed
+from .write import write_edge_stream
+
+__all__ = ["rmat_chunked", "edges_chunked", "BLOCK_EDGES"]
+
+#: Edges generated or read at a time.
+BLOCK_EDGES = 1 << 24
+#: Edges drawn per sort bucket (by default): 16M, about 0.4 GB while sorted.
+BUCKET_EDGES = 1 << 24
+logger = logging.getLogger(__name__)
+
+
+def _stream_at(state: dict, floats: int) -> np.random.Generator:
+    """A generator positioned ``floats`` float32 draws after ``state`` (an even count)."""
+    bg = np.random.PCG64()
+    bg.state = state
+    bg.advance(floats // 2)
+    return np.random.Generator(bg)
+
+
+def _rmat_block(state, scale, m, a, b, c, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """Edges ``lo..hi`` of ``rmat``'s draw, before the permutation."""
+    size = hi - lo
+    src = np.zeros(size, dtype=np.uint32)
+    dst = np.zeros(size, dtype=np.uint32)
+    u = np.empty(size, dtype=np.float32)
+    lower = np.empty(size, dtype=bool)
+    for level in range(scale):
+        _stream_at(state, level * m + lo).random(out=u, dtype=np.float32)
+        np.greater_equal(u, a + b, out=lower)
+        src += lower.view(np.uint8).astype(np.uint32) << np.uint32(level)
+        right = ((u >= a) & ~lower) | (u >= a + b + c)
+        dst += right.view(np.uint8).astype(np.uint32) << np.uint32(level)
+    return src, dst
+
+
+class _Buckets:
+    """Edge keys on disk, one file per source range; read back sorted and deduplicated."""
+
+    def __init__(self, folder: Path, n: int, num_buckets: int) -> None:
+        self.folder, self.n = folder, n
+        self.shift = max(int(np.ceil(np.log2(max(n, 1)))) - int(np.log2(num_buckets)), 0)
+        self.count = -(-n // (1 << self.shift)) if n else 1
+        self.files = [open(folder / f"b{i}.bin", "wb") for i in range(self.count)]  # noqa: SIM115
+
+    def add(self, src: np.ndarray, dst: np.ndarray) -> None:
+        key = src.astype(np.int64) * self.n + dst
+        bucket = (src >> self.shift).astype(np.int64)
+        order = np.argsort(bucket, kind="stable")
+        bounds = np.searchsorted(bucket[order], np.arange(self.count + 1))
+        key = key[order]
+        for i in np.flatnonzero(np.diff(bounds)):  # a loop over buckets
+            key[bounds[i] : bounds[i + 1]].tofile(self.files[i])
+
+    def sorted_blocks(self) -> Iterator[np.ndarray]:
+        """Each bucket's unique keys in order, as ``(rows, 2)`` int64 edges; files deleted."""
+        for f in self.files:
+            f.close()
+        for i in range(self.count):
+            path = self.folder / f"b{i}.bin"
+            key = unique_int(np.fromfile(path, dtype=np.int64))
+            path.unlink()
+            yield np.stack([key // self.n, key % self.n], axis=1)
+
+
+def rmat_chunked(
+    out_dir: str | os.PathLike,
+    num_chunks: int,
+    scale: int,
+    edge_factor: int = 16,
+    a: float = 0.57,
+    b: float = 0.19,
+    c: float = 0.19,
+    *,
+    symmetric: bool = False,
+    self_loops: bool = False,
+    permute: bool = True,
+    seed: Seed = None,
+    num_classes: int = 0,
+    feat_dim: int = 0,
+    train_frac: float = 0.0,
+    val_frac: float = 0.0,
+    test_frac: float = 0.0,
+    graph_name: str | None = None,
+    edge_format: str = "csv",
+    node_data_format: str = "numpy",
+    delimiter: str = " ",
+    block_edges: int = BLOCK_EDGES,
+    buckets: int | None = None,
+) -> Path:
+    """``write_chunked(rmat(scale, ...), out_dir, num_chunks)`` without the graph in memory;
+    returns the metadata path.
+
+    The arguments are :func:`graphpart.datasets.rmat`'s and
+    :func:`~graphpart.chunked.write_chunked`'s. ``buckets`` (default: one per 16M edges drawn,
+    a power of two) sets the sort's pieces: each holds about ``edge_factor * 2**scale / buckets``
+    edges, 24 bytes each while it is sorted.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphpart.chunked import load_chunked, write_chunked
+    >>> from graphpart.datasets import rmat
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = rmat_chunked(d / "a", 3, 8, seed=1, block_edges=1000, buckets=4)
+    >>> g = load_chunked(d / "a")
+    >>> [x.tolist() for x in g.edges()] == [x.tolist() for x in rmat(8, seed=1).edges()]
+    True
+    """
+    from ..datasets.rmat import check_rmat_args
+
+    check_rmat_args(scale, edge_factor, a, b, c)
+    k = check_count(num_chunks, "num_chunks", low=1)
+    block = check_count(block_edges, "block_edges", low=2)
+    rng = check_random_state(seed)
+    state = rng.bit_generator.state
+    if state.get("bit_generator") != "PCG64" or state.get("has_uint32"):
+        raise GraphpartError(
+            "rmat_chunked draws from a PCG64 generator at a fresh 64-bit boundary (an int seed, "
+            f"None or numpy.random.default_rng()); got {state.get('bit_generator')}"
+        )
+    n, m = 1 << scale, edge_factor << scale
+    block -= block % 2
+    if buckets is None:
+        buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
+    out_dir = Path(out_dir)
+    with tempfile.TemporaryDirectory(prefix=".rmat-", dir=out_dir.absolute().parent) as work:
+        store = _Buckets(Path(work), n, check_count(buckets, "buckets", low=1))
+        rng.bit_generator.advance(scale * m // 2)  # past every level's floats, as rmat draws
+        perm = rng.permutation(n).astype(np.uint32) if permute else None
+        for lo in range(0, m, block):  # a loop over blocks of edges
+            src, dst = _rmat_block(state, scale, m, a, b, c, lo, min(lo + block, m))
+            if perm is not None:
+                src, dst = perm[src], perm[dst]
+            if not self_loops:
+                keep = src != dst
+                src, dst = src[keep], dst[keep]
+            store.add(src, dst)
+            if symmetric:
+                store.add(dst, src)
+            logger.info("rmat_chunked: %d of %d edges drawn", min(lo + block, m), m)
+        del perm
+        counts = _dedupe_counts(store)
+        g = attach_node_data(
+            Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64), num_nodes=n),
+            rng,
+            num_classes=num_classes,
+            feat_dim=feat_dim,
+            train_frac=train_frac,
+            val_frac=val_frac,
+            test_frac=test_frac,
+        )
+        return write_edge_stream(
+            out_dir,
+            k,
+            n,
+            lambda: _read_deduped(store, counts),
+            int(sum(counts)),
+            {name: v.numpy() for name, v in g.ndata.items()},
+            graph_name=graph_name,
+            edge_format=edge_format,
+            node_data_format=node_data_format,
+            delimiter=delimiter,
+        )
+
+
+def _dedupe_counts(store: _Buckets) -> list[int]:
+    """Sort and deduplicate every bucket in place (as ``.npy`` files); their edge counts."""
+    counts = []
+    for i, edges in enumerate(store.sorted_blocks()):
+        np.save(store.folder / f"d{i}.npy", edges, allow_pickle=False)
+        counts.append(len(edges))
+    return counts
+
+
+def _read_deduped(store: _Buckets, counts: list[int]) -> Iterator[np.ndarray]:
+    for i in range(len(counts)):
+        path = store.folder / f"d{i}.npy"
+        edges = np.load(path, allow_pickle=False)
+        path.unlink()
+        yield edges
+
+
+def edges_chunked(
+    edges: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    num_chunks: int,
+    *,
+    num_nodes: int | None = None,
+    graph_name: str | None = None,
+    edge_format: str = "csv",
+    delimiter: str = " ",
+    block_edges: int = BLOCK_EDGES,
+) -> Path:
+    """An edge-list file (``.npy`` of shape ``(E, 2)``, parquet with two integer columns, or text:
+    two integers a line, ``#`` / ``%`` comment lines as SNAP writes them) as a chunked graph of one
+    node and edge type, in file order; returns the metadata path.
+
+    Read twice in blocks of ``block_edges``: once to count the edges and check the ids (the node
+    count is the largest id plus one unless ``num_nodes`` is given), once to write the chunks.
+    """
+    from .edge_files import count_and_check, edge_blocks
+
+    k = check_count(num_chunks, "num_chunks", low=1)
+    block = check_count(block_edges, "block_edges", low=1)
+    total, top = count_and_check(edges, block)
+    if num_nodes is None:
+        num_nodes = top + 1
+    else:
+        num_nodes = check_count(num_nodes, "num_nodes")
+        if top >= num_nodes:
+            raise GraphpartError(
+                f"{edges}: node id {top} is out of range for num_nodes={num_nodes}"
+            )
+    return write_edge_stream(
+        out_dir,
+        k,
+        num_nodes,
+        lambda: edge_blocks(edges, block),
+        total,
+        {},
+        graph_name=graph_name,
+        edge_format=edge_format,
+        delimiter=delimiter,
+    )

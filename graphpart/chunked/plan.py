@@ -1,0 +1,233 @@
+"""What each step of the chunked pipeline will need, from the metadata alone: peak memory per
+process and disk, as formulas with measured constants, and the checks that refuse a step before
+it starts when this machine cannot hold it.
+
+For ``N`` nodes, ``E`` edges, ``C`` edges in the largest chunk, ``k`` parts, ``F`` bytes of node
+data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and pyarrow imported):
+
+================================  ===============================================================
+step, process                     peak memory
+================================  ===============================================================
+assign fennel / ldg (one process) ``B + 24 N (+ 4 N per extra pass) + 80 C``
+assign metis (one process)        ``B + 48 N + 300 E``
+assign random (each Dask worker)  ``B + 24 * 2**20``
+dispatch, driver                  ``B + 40 N``
+dispatch, phase 1 (each worker)   ``B + 64 C + 16 N`` (node maps, memory-mapped)
+dispatch, phase 2 (each worker)   ``B + (64 + F) n_p + 96 e_p + 8 N`` for its partition's ``n_p``
+                                  nodes and ``e_p`` edges (owned plus leaving, HALO edges)
+verify (one process)              ``B + 40 N + 96 e_p`` (one partition at a time)
+================================  ===============================================================
+
+Disk: dispatch writes its pieces (``24 E`` bytes owned, ``40`` per cut edge, ``F N``) beside its
+output (:data:`OUTPUT_BYTES_PER_EDGE` per edge plus ``F N``) and deletes the pieces at the end.
+The constants were measured on R-MAT (``benchmarks/pipeline_steps.py``; see RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import GraphpartError
+from .format import ChunkedMetadata
+
+__all__ = [
+    "StepNeed",
+    "plan_pipeline",
+    "check_memory",
+    "check_disk",
+    "available_memory",
+    "partition_need",
+    "metis_need",
+    "BASE",
+    "METIS_BYTES_PER_EDGE",
+    "OUTPUT_BYTES_PER_EDGE",
+    "BYTES_PER_NODE",
+    "BYTES_PER_EDGE",
+]
+
+GiB = 1 << 30
+#: A Python process with graphpart (numpy, torch, pyarrow) imported.
+BASE = 300 << 20
+#: What METIS assign holds per edge at its peak: the homogeneous edge list, the symmetric CSR, the
+#: refinement's tables (measured: 4.9 GiB for R-MAT scale 20, 16.1M edges).
+METIS_BYTES_PER_EDGE = 300
+#: Bytes a dispatch worker holds per node and per edge while it builds a partition (ids, maps,
+#: the local graph and its copy on write), measured on R-MAT partitions; features come on top.
+BYTES_PER_NODE, BYTES_PER_EDGE = 64, 96
+#: Bytes of partition files per edge of the graph (graphpart's format, one HALO hop).
+OUTPUT_BYTES_PER_EDGE = 56
+
+
+@dataclass(frozen=True)
+class StepNeed:
+    """One step's predicted peak memory (per process) and disk."""
+
+    step: str
+    process: str
+    memory: int
+    disk: int
+    formula: str
+
+    def row(self) -> str:
+        return (
+            f"{self.step:<28} {self.process:<22} {_gb(self.memory):>9} {_gb(self.disk):>9}  "
+            f"{self.formula}"
+        )
+
+
+def _gb(b: int) -> str:
+    return f"{b / GiB:.2f} GB"
+
+
+def _row_bytes(meta: ChunkedMetadata) -> int:
+    total = 0
+    for specs in meta.node_data.values():
+        for spec in specs.values():
+            width = int(np.prod(spec.shape)) if spec.shape else 1
+            total += width * (np.dtype(spec.dtype).itemsize if spec.dtype else 8)
+    return total
+
+
+def _largest_chunk(meta: ChunkedMetadata) -> int:
+    sizes = [
+        max(spec.counts) if spec.counts else -(-meta.num_edges[e] // max(len(spec.paths), 1))
+        for e, spec in meta.edges.items()
+    ]
+    return int(max(sizes, default=0))
+
+
+def metis_need(num_nodes: int, num_edges: int) -> int:
+    """Peak memory of ``assign --algorithm metis``."""
+    return BASE + 48 * num_nodes + METIS_BYTES_PER_EDGE * num_edges
+
+
+def partition_need(nodes: int, edges: int, num_nodes: int, row_bytes: int) -> int:
+    """Peak memory of the dispatch worker that builds a partition of ``nodes`` nodes and ``edges``
+    edges (owned plus leaving) in a graph of ``num_nodes`` nodes."""
+    return BASE + nodes * (BYTES_PER_NODE + row_bytes) + edges * BYTES_PER_EDGE + 8 * num_nodes
+
+
+def plan_pipeline(
+    meta: ChunkedMetadata,
+    num_parts: int,
+    algorithm: str = "fennel",
+    *,
+    passes: int = 1,
+    workers: int = 2,
+    slack: float = 0.05,
+    part_edges: np.ndarray | None = None,
+    part_nodes: np.ndarray | None = None,
+) -> list[StepNeed]:
+    """The peak memory and disk of every step, for ``num_parts`` parts by ``algorithm``.
+
+    Without the per-part loads of an assignment (``part_nodes``, ``part_edges``: nodes and
+    in-degree per part) the largest partition is taken as a balanced one at ``1 + slack`` times
+    the mean, holding twice its edges (owned plus leaving).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> meta = SimpleNamespace(num_nodes={"_N": 2**20}, num_edges={("_N", "_E", "_N"): 16 * 2**20},
+    ...     edges={("_N", "_E", "_N"): SimpleNamespace(counts=[2**20] * 16, paths=[""] * 16)},
+    ...     node_data={})
+    >>> [s.step for s in plan_pipeline(meta, 8)]
+    ['assign fennel', 'dispatch (driver)', 'dispatch phase 1', 'dispatch phase 2', 'verify']
+    """
+    n = int(sum(meta.num_nodes.values()))
+    e = int(sum(meta.num_edges.values()))
+    c = _largest_chunk(meta)
+    f = _row_bytes(meta)
+    k = max(int(num_parts), 1)
+    if part_edges is not None and part_nodes is not None and len(part_edges):
+        top = int(np.argmax(part_edges))
+        n_p, e_p = int(part_nodes[top]), 2 * int(part_edges[top])
+        where = f"partition {top}: {n_p:,} nodes, {e_p:,} edges with HALO"
+    else:
+        n_p, e_p = int((1 + slack) * n / k), int(2 * (1 + slack) * e / k)
+        where = f"a balanced partition: {n_p:,} nodes, {e_p:,} edges with HALO"
+    steps = []
+    if algorithm in ("fennel", "ldg"):
+        mem = BASE + (24 + 4 * (passes > 1)) * n + 80 * c
+        steps.append(StepNeed(f"assign {algorithm}", "main", mem, 8 * n, "B + 24 N + 80 C"))
+    elif algorithm == "metis":
+        steps.append(StepNeed("assign metis", "main", metis_need(n, e), 8 * n, "B + 48 N + 300 E"))
+    elif algorithm == "random":
+        steps.append(
+            StepNeed(
+                "assign random", f"each of {workers} workers", BASE + (24 << 20), 8 * n, "B + 24 MB"
+            )
+        )
+    pieces = 24 * e + 40 * e + f * n
+    output = OUTPUT_BYTES_PER_EDGE * e + f * n
+    steps += [
+        StepNeed("dispatch (driver)", "main", BASE + 40 * n, 0, "B + 40 N"),
+        StepNeed(
+            "dispatch phase 1",
+            f"each of {workers} workers",
+            BASE + 64 * c + 16 * n,
+            pieces,
+            "B + 64 C + 16 N",
+        ),
+        StepNeed(
+            "dispatch phase 2",
+            f"each of {workers} workers",
+            partition_need(n_p, e_p, n, f),
+            pieces + output,
+            f"B + (64 + F) n_p + 96 e_p + 8 N; {where}",
+        ),
+        StepNeed("verify", "main", BASE + 40 * n + 96 * e_p, 0, "B + 40 N + 96 e_p"),
+    ]
+    return steps
+
+
+def available_memory() -> int:
+    """Memory this machine can give a new process now (bytes): what the kernel calls available,
+    within a cgroup limit when there is one."""
+    import psutil
+
+    free = int(psutil.virtual_memory().available)
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = Path(path).read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            used = 0
+            for cur in (
+                "/sys/fs/cgroup/memory.current",
+                "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+            ):
+                try:
+                    used = int(Path(cur).read_text().strip())
+                    break
+                except (OSError, ValueError):
+                    continue
+            free = min(free, int(text) - used)
+    return free
+
+
+def check_memory(need: int, what: str, instead: str, have: int | None = None) -> None:
+    """Refuse in one line, before any work, when ``need`` bytes exceed what is free."""
+    have = available_memory() if have is None else have
+    if need > have:
+        raise GraphpartError(
+            f"{what} needs about {_gb(need)} of memory and {_gb(have)} is free: {instead}"
+        )
+
+
+def check_disk(need: int, folder: str | os.PathLike, what: str) -> None:
+    """Refuse in one line, before any work, when the disk under ``folder`` lacks ``need`` bytes."""
+    probe = Path(folder).absolute()
+    while not probe.exists():
+        probe = probe.parent
+    free = shutil.disk_usage(probe).free
+    if need > free:
+        raise GraphpartError(
+            f"{what} needs about {_gb(need)} of disk under {probe} and {_gb(free)} is free: free "
+            "space or write elsewhere"
+        )

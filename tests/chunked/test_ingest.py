@@ -1,0 +1,112 @@
+"""Streaming ingest: R-MAT in blocks and edge-list files, equal to the in-memory writer."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+
+import numpy as np
+import pytest
+
+import graphpart as gp
+from graphpart.chunked import load_chunked, write_chunked
+from graphpart.chunked.ingest import edges_chunked, rmat_chunked
+from graphpart.datasets import rmat
+
+
+def _same_folders(a, b) -> None:
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    assert files_a == files_b
+    for f in files_a:
+        if f.name == "metadata.json":
+            assert json.loads((a / f).read_text()) == json.loads((b / f).read_text())
+        else:
+            assert filecmp.cmp(a / f, b / f, shallow=False), f
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"symmetric": True},
+        {"self_loops": True, "permute": False},
+        {"edge_factor": 5, "feat_dim": 3, "num_classes": 4, "train_frac": 0.2, "val_frac": 0.1},
+    ],
+)
+@pytest.mark.parametrize("fmt", ["csv", "numpy", "parquet"])
+def test_rmat_in_blocks_writes_what_write_chunked_writes(kwargs, fmt, tmp_path):
+    expect = write_chunked(
+        rmat(9, seed=3, **kwargs), tmp_path / "g", 5, edge_format=fmt, node_data_format="numpy"
+    ).parent
+    got = rmat_chunked(
+        tmp_path / "s",
+        5,
+        9,
+        seed=3,
+        edge_format=fmt,
+        block_edges=700,
+        buckets=8,
+        graph_name="g",
+        **kwargs,
+    ).parent
+    _same_folders(expect, got)
+
+
+def test_rmat_in_blocks_leaves_no_work_files(tmp_path):
+    rmat_chunked(tmp_path / "s", 2, 8, seed=0, block_edges=512, buckets=4)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]
+
+
+def test_rmat_in_blocks_refuses_a_generator_it_cannot_place(tmp_path):
+    with pytest.raises(gp.GraphpartError, match="PCG64"):
+        rmat_chunked(tmp_path / "s", 2, 6, seed=np.random.Generator(np.random.MT19937(0)))
+    with pytest.raises(gp.GraphpartError, match="scale"):
+        rmat_chunked(tmp_path / "s", 2, 40)
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("kind", ["txt", "npy", "parquet"])
+def test_an_edge_list_file_becomes_a_chunked_graph_in_file_order(kind, tmp_path):
+    rng = np.random.default_rng(0)
+    edges = rng.integers(0, 50, size=(333, 2))
+    path = tmp_path / f"e.{kind}"
+    if kind == "txt":
+        lines = "".join(f"{s}\t{d}\n" for s, d in edges)
+        path.write_text("# Directed graph (SNAP)\n# FromNodeId\tToNodeId\n" + lines)
+    elif kind == "npy":
+        np.save(path, edges)
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({"s": edges[:, 0], "d": edges[:, 1]}), path, row_group_size=50)
+    meta = edges_chunked(path, tmp_path / "c", 4, block_edges=40, edge_format="numpy")
+    g = load_chunked(meta)
+    assert g.num_nodes() == edges.max() + 1
+    s, d = (x.numpy() for x in g.edges())
+    assert np.array_equal(np.stack([s, d], 1), edges)
+    assert json.loads(meta.read_text())["edges"]["_N:_E:_N"]["counts"] == [83, 83, 83, 84]
+
+
+def test_an_edge_list_with_more_nodes_than_ids(tmp_path):
+    np.save(tmp_path / "e.npy", np.array([[0, 1], [1, 2]]))
+    g = load_chunked(edges_chunked(tmp_path / "e.npy", tmp_path / "c", 1, num_nodes=10))
+    assert g.num_nodes() == 10
+    with pytest.raises(gp.GraphpartError, match="out of range for num_nodes=2"):
+        edges_chunked(tmp_path / "e.npy", tmp_path / "d", 1, num_nodes=2)
+
+
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        ("0 1\n1 x\n", "two integers a line"),
+        ("0 1 2\n", "two integers a line"),
+        ("0 -1\n", "non-negative"),
+    ],
+)
+def test_bad_edge_lists_are_refused_in_one_line(content, match, tmp_path):
+    (tmp_path / "e.txt").write_text(content)
+    with pytest.raises(gp.GraphpartError, match=match):
+        edges_chunked(tmp_path / "e.txt", tmp_path / "c", 1)
+    assert not (tmp_path / "c").exists()
