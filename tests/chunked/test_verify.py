@@ -91,3 +91,36 @@ def test_partitions_without_original_ids_are_a_clear_error(tmp_path, peer):
     write_chunked(load_karate_club(), tmp_path / "ch", 2, graph_name="karate")
     with pytest.raises(GraphpartError, match="has none; verify partitions graphpart wrote"):
         verify(peer_partitions("karate", peer), tmp_path / "ch")
+
+
+def test_a_wrong_halo_edge_endpoint_is_reported(written):
+    cfg, chunks = written
+
+    def change(obj):
+        halo = np.flatnonzero(~obj["edata"]["inner_edge"].numpy().astype(bool))
+        obj["src"][halo[0]] = obj["dst"][halo[0]]
+
+    _edit(cfg.parent / "part1" / "graph.pt", change)
+    problems = verify(cfg, chunks).problems
+    assert any(p.startswith("partition 1: HALO") and "endpoints differ" in p for p in problems)
+
+
+def test_an_edge_dropped_from_its_owner_is_reported(written):
+    cfg, chunks = written
+
+    def change(obj):
+        own = np.flatnonzero(obj["edata"]["inner_edge"].numpy().astype(bool))
+        obj["edata"]["orig_id"][own[0]] = obj["edata"]["orig_id"][own[1]]
+
+    _edit(cfg.parent / "part0" / "graph.pt", change)
+    problems = verify(cfg, chunks).problems
+    assert any(p.startswith("partition 0: owned") for p in problems)
+
+
+def test_edge_fingerprints_tell_edges_apart():
+    from graphpart.chunked.verify import edge_hash
+
+    eid = np.arange(100_000)
+    h = edge_hash(eid, eid % 7, eid % 11)
+    assert len(np.unique(h)) == len(h)
+    assert not np.array_equal(edge_hash(eid, eid % 11, eid % 7), h)  # direction matters
