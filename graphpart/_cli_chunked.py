@@ -100,6 +100,19 @@ def add_chunked_commands(sub, graph_source) -> None:
     pi.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
     pi.add_argument("--out-dir", required=True)
     pi.add_argument("--graph-name", help="default: the metadata's graph_name")
+    pl = sub.add_parser(
+        "plan",
+        help="before running: each step's peak memory per process and disk, from the metadata",
+    )
+    pl.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
+    pl.add_argument("--num-parts", type=int, required=True)
+    pl.add_argument("--algorithm", default="fennel", choices=["random", "metis", "fennel", "ldg"])
+    pl.add_argument("--passes", type=int, default=1)
+    pl.add_argument("--workers", type=int, default=2)
+    pl.add_argument(
+        "--partitions-dir", help="an assignment: use its partition sizes instead of balanced ones"
+    )
+    pl.add_argument("--out-dir", help="where dispatch will write (default: beside --in-dir)")
     v = sub.add_parser("verify", help="check written partitions against their chunked input")
     v.add_argument("config", help="the <graph_name>.json of the partitions")
     v.add_argument("--chunked-dir", required=True)
@@ -238,7 +251,31 @@ def _parmetis_import(args, load) -> int:
     return 0
 
 
+def _plan(args, load) -> int:
+    from pathlib import Path
+
+    from .chunked import read_metadata
+    from .chunked.plan import format_plan
+
+    meta = read_metadata(args.in_dir)
+    out = Path(args.out_dir) if args.out_dir else Path(args.in_dir).absolute().parent
+    sys.stdout.write(
+        format_plan(
+            meta,
+            args.num_parts,
+            args.algorithm,
+            passes=args.passes,
+            workers=args.workers,
+            partitions_dir=args.partitions_dir,
+            out_dir=out,
+        )
+        + "\n"
+    )
+    return 0
+
+
 CHUNKED_COMMANDS = {
+    "plan": _plan,
     "parmetis-export": _parmetis_export,
     "parmetis-import": _parmetis_import,
     "chunk": _chunk,

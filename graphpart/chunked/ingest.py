@@ -23,11 +23,13 @@ import numpy as np
 
 from .._check import check_count
 from .._random import check_random_state
+from .._untrusted import check_regular_file
 from ..datasets._synthetic import attach_node_data
 from ..errors import GraphpartError
 from ..graph import Graph
 from ..index import unique_int
 from ..typing import Seed
+from .plan import check_disk
 from .write import write_edge_stream
 
 __all__ = ["rmat_chunked", "edges_chunked", "BLOCK_EDGES"]
@@ -153,6 +155,9 @@ def rmat_chunked(
     if buckets is None:
         buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
     out_dir = Path(out_dir)
+    # sort buckets (8 B an edge drawn) beside the chunks (numpy: 16 B an edge; text ~20) and data
+    row = 8 * feat_dim + 8 + 3 * (train_frac + val_frac + test_frac > 0)
+    check_disk((8 + 24 * (1 + symmetric)) * m + row * n, out_dir, "graphpart chunk")
     with tempfile.TemporaryDirectory(prefix=".rmat-", dir=out_dir.absolute().parent) as work:
         store = _Buckets(Path(work), n, check_count(buckets, "buckets", low=1))
         rng.bit_generator.advance(scale * m // 2)  # past every level's floats, as rmat draws
@@ -232,6 +237,8 @@ def edges_chunked(
 
     k = check_count(num_chunks, "num_chunks", low=1)
     block = check_count(block_edges, "block_edges", low=1)
+    size = check_regular_file(Path(edges), "edge list").stat().st_size
+    check_disk(2 * size, out_dir, "graphpart chunk")  # chunks: about the size of the list
     total, top = count_and_check(edges, block)
     if num_nodes is None:
         num_nodes = top + 1

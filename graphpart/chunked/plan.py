@@ -38,6 +38,7 @@ from .format import ChunkedMetadata
 __all__ = [
     "StepNeed",
     "plan_pipeline",
+    "format_plan",
     "check_memory",
     "check_disk",
     "available_memory",
@@ -222,12 +223,62 @@ def check_memory(need: int, what: str, instead: str, have: int | None = None) ->
 
 def check_disk(need: int, folder: str | os.PathLike, what: str) -> None:
     """Refuse in one line, before any work, when the disk under ``folder`` lacks ``need`` bytes."""
-    probe = Path(folder).absolute()
-    while not probe.exists():
-        probe = probe.parent
+    probe = _existing(folder)
     free = shutil.disk_usage(probe).free
     if need > free:
         raise GraphpartError(
             f"{what} needs about {_gb(need)} of disk under {probe} and {_gb(free)} is free: free "
             "space or write elsewhere"
         )
+
+
+def format_plan(
+    meta: ChunkedMetadata,
+    num_parts: int,
+    algorithm: str = "fennel",
+    *,
+    passes: int = 1,
+    workers: int = 2,
+    partitions_dir: str | os.PathLike | None = None,
+    out_dir: str | os.PathLike = ".",
+) -> str:
+    """The plan as a table: each step, the process, its peak memory and disk, against what this
+    machine has free (a step that does not fit is marked)."""
+    from .._check import check_count
+
+    k = check_count(num_parts, "num_parts", low=1)
+    loads = {}
+    if partitions_dir is not None:
+        from .assign import assignment_loads, read_assignment
+
+        k = read_assignment(partitions_dir, meta)[1]
+        found = assignment_loads(partitions_dir, k, meta)
+        if found is None:
+            raise GraphpartError(
+                f"{partitions_dir}: records no partition sizes (graphpart assign writes them); "
+                "plan without --partitions-dir for balanced partitions"
+            )
+        loads = {"part_nodes": found[0], "part_edges": found[1]}
+    steps = plan_pipeline(meta, k, algorithm, passes=passes, workers=workers, **loads)
+    mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
+    n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
+    lines = [
+        f"{meta.graph_name}: {n:,} nodes, {e:,} edges, {k} parts; free now: {_gb(mem)} of "
+        f"memory, {_gb(disk)} of disk under {_existing(out_dir)}",
+        f"{'step':<28} {'process':<22} {'memory':>9} {'disk':>9}  formula",
+    ]
+    for s in steps:
+        flag = "" if s.memory <= mem and s.disk <= disk else "  <- does not fit"
+        lines.append(s.row() + flag)
+    lines.append(
+        "B: a Python process with graphpart imported; N nodes, E edges, C edges in the "
+        "largest chunk, F bytes of node data per node"
+    )
+    return "\n".join(lines)
+
+
+def _existing(folder: str | os.PathLike) -> Path:
+    probe = Path(folder).absolute()
+    while not probe.exists():
+        probe = probe.parent
+    return probe

@@ -1,0 +1,203 @@
+"""The pipeline's commands for graphs beyond memory: chunk in blocks, assign's balance flags,
+plan."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from graphpart.chunked import load_chunked
+from graphpart.cli import main
+from graphpart.datasets import rmat
+
+
+def test_chunk_rmat_is_written_in_blocks_and_equals_the_dataset(tmp_path, capsys):
+    args = ["--dataset", "rmat", "--dataset-arg", "scale=9", "--dataset-arg", "seed=4"]
+    assert main(["chunk", *args, "--num-chunks", "3", "--out-dir", str(tmp_path / "c")]) == 0
+    g = load_chunked(tmp_path / "c")
+    want = rmat(9, seed=4)
+    assert [x.tolist() for x in g.edges()] == [x.tolist() for x in want.edges()]
+
+
+def test_chunk_rmat_refuses_an_unknown_argument_in_one_line(tmp_path, capsys):
+    args = ["--dataset", "rmat", "--dataset-arg", "scael=9"]
+    assert main(["chunk", *args, "--num-chunks", "3", "--out-dir", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rmat takes no argument 'scael'" in err
+
+
+def test_chunk_an_edge_list_file(tmp_path, capsys):
+    (tmp_path / "e.txt").write_text("# SNAP\n0\t1\n1\t2\n2\t0\n")
+    rc = main(
+        [
+            "chunk",
+            "--edges",
+            str(tmp_path / "e.txt"),
+            "--num-chunks",
+            "2",
+            "--num-nodes",
+            "5",
+            "--out-dir",
+            str(tmp_path / "c"),
+        ]
+    )
+    assert rc == 0
+    g = load_chunked(tmp_path / "c")
+    assert g.num_nodes() == 5 and g.edges()[0].tolist() == [0, 1, 2]
+    rc = main(
+        [
+            "chunk",
+            "--edges",
+            str(tmp_path / "nothere.txt"),
+            "--num-chunks",
+            "2",
+            "--out-dir",
+            str(tmp_path / "d"),
+        ]
+    )
+    assert rc == 2 and "nothere.txt" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag, edges", [("--balance-edges", True), ("--no-balance-edges", False)])
+def test_assign_streaming_takes_the_edge_balance_flags(flag, edges, tmp_path):
+    main(
+        [
+            "chunk",
+            "--dataset",
+            "rmat",
+            "--dataset-arg",
+            "scale=10",
+            "--num-chunks",
+            "2",
+            "--out-dir",
+            str(tmp_path / "c"),
+        ]
+    )
+    rc = main(
+        [
+            "assign",
+            "--in-dir",
+            str(tmp_path / "c"),
+            "--out-dir",
+            str(tmp_path / "a"),
+            "--num-parts",
+            "4",
+            "--algorithm",
+            "ldg",
+            flag,
+            "--passes",
+            "2",
+        ]
+    )
+    assert rc == 0
+    meta = json.loads((tmp_path / "a" / "partition_meta.json").read_text())
+    assert meta["balance"]["edges"] is edges
+    assert sum(meta["loads"]["nodes"]) == 1024 and len(meta["loads"]["in-degree"]) == 4
+
+
+def test_passes_apply_to_streaming_only(tmp_path, capsys):
+    main(
+        ["chunk", "--dataset", "karate_club", "--num-chunks", "1", "--out-dir", str(tmp_path / "c")]
+    )
+    rc = main(
+        [
+            "assign",
+            "--in-dir",
+            str(tmp_path / "c"),
+            "--out-dir",
+            str(tmp_path / "a"),
+            "--num-parts",
+            "2",
+            "--algorithm",
+            "metis",
+            "--passes",
+            "3",
+        ]
+    )
+    assert rc == 2 and "--passes applies to fennel and ldg" in capsys.readouterr().err
+
+
+def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, capsys):
+    main(
+        [
+            "chunk",
+            "--dataset",
+            "rmat",
+            "--dataset-arg",
+            "scale=10",
+            "--num-chunks",
+            "2",
+            "--out-dir",
+            str(tmp_path / "c"),
+        ]
+    )
+    capsys.readouterr()
+    assert main(["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4"]) == 0
+    out = capsys.readouterr().out
+    for step in (
+        "assign fennel",
+        "dispatch (driver)",
+        "dispatch phase 1",
+        "dispatch phase 2",
+        "verify",
+    ):
+        assert step in out
+    assert "a balanced partition" in out and "free now" in out
+    main(
+        [
+            "assign",
+            "--in-dir",
+            str(tmp_path / "c"),
+            "--out-dir",
+            str(tmp_path / "a"),
+            "--num-parts",
+            "4",
+            "--algorithm",
+            "fennel",
+            "--no-balance-edges",
+        ]
+    )
+    capsys.readouterr()
+    rc = main(
+        [
+            "plan",
+            "--in-dir",
+            str(tmp_path / "c"),
+            "--num-parts",
+            "4",
+            "--partitions-dir",
+            str(tmp_path / "a"),
+        ]
+    )
+    assert rc == 0
+    loads = json.loads((tmp_path / "a" / "partition_meta.json").read_text())["loads"]
+    top = int(np.argmax(loads["in-degree"]))
+    assert f"partition {top}: {loads['nodes'][top]:,} nodes" in capsys.readouterr().out
+
+
+def test_plan_of_metis_on_a_graph_too_big_says_it_does_not_fit(tmp_path, capsys, monkeypatch):
+    from graphpart.chunked import plan
+
+    main(
+        [
+            "chunk",
+            "--dataset",
+            "rmat",
+            "--dataset-arg",
+            "scale=10",
+            "--num-chunks",
+            "2",
+            "--out-dir",
+            str(tmp_path / "c"),
+        ]
+    )
+    monkeypatch.setattr(plan, "available_memory", lambda: 200 << 20)
+    capsys.readouterr()
+    assert (
+        main(["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4", "--algorithm", "metis"])
+        == 0
+    )
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("assign metis"))
+    assert line.endswith("<- does not fit")
