@@ -84,6 +84,12 @@ def add_chunked_commands(sub, graph_source) -> None:
         help="partition files: graphpart's torch files, DGL's .dgl files, or those plus "
         "GraphBolt's",
     )
+    d.add_argument(
+        "--resume",
+        action="store_true",
+        help="take over what a killed run on --out-dir left (its shuffle and every finished "
+        "partition) and write only the rest",
+    )
     _cluster_flags(d)
     pe = sub.add_parser(
         "parmetis-export", help="write ParMETIS input files (<name>_nodes/_edges/_stats.txt)"
@@ -219,6 +225,7 @@ def _dispatch(args, load) -> int:
         save_orig_eids=args.save_orig_eids,
         progress=sys.stdout.isatty(),
         format=args.format,
+        resume=args.resume,
         **_cluster(args),
     )
     sys.stdout.write(f"wrote {cfg}\n")

@@ -169,15 +169,31 @@ def restore_output(path: str | os.PathLike) -> bool:
     return False
 
 
+def _adopt(path: Path, new: Path) -> bool:
+    """Move the folder a killed run on ``path`` was building into ``new``: the newest work folder
+    whose owner has ended and that holds a ``new`` folder. True if one was taken."""
+    gone = [w for w, info in _works(path) if owner_gone(w, info) and (w / NEW).is_dir()]
+    for w in sorted(gone, key=lambda w: _mtime(w / NEW), reverse=True):
+        try:
+            os.rename(w / NEW, new)
+        except OSError:  # another process got there first
+            continue
+        logger.info("resuming in %s: the work a killed run left in %s", new, w)
+        return True
+    return False
+
+
 @contextlib.contextmanager
-def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
+def atomic_dir(path: str | os.PathLike, resume: bool = False) -> Iterator[Path]:
     """Build a directory in a temporary sibling; move it to ``path`` only on success.
 
     An existing ``path`` is swapped out in one atomic step where the system allows
     (``renameat2``), else by two renames; a failure or a kill while building leaves the
     earlier ``path`` as it was, and a kill between the two renames leaves it in the work
     folder, from where the next run (or :func:`restore_output`) puts it back. Work folders of
-    ended runs on ``path`` are removed first (the module docstring has the whole protocol).
+    ended runs on ``path`` are removed first (the module docstring has the whole protocol);
+    with ``resume``, the folder the newest of them was building is taken over first and yielded
+    with what it holds (the caller decides what of it to keep).
 
     Examples
     --------
@@ -190,7 +206,7 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    _recover(path, clean=True)
+    _recover(path, clean=False)
     work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
         claim = Claim(work, path.name)
@@ -199,7 +215,9 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
         raise
     new = work / NEW
     try:
-        new.mkdir(mode=0o700)  # as mkdtemp made the output folder before
+        if not (resume and _adopt(path, new)):
+            new.mkdir(mode=0o700)  # as mkdtemp made the output folder before
+        _recover(path, clean=True)
         yield new
         if not os.path.lexists(path):
             os.rename(new, path)

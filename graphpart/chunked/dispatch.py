@@ -156,6 +156,7 @@ def dispatch(
     processes: bool = True,
     progress: bool = False,
     format: str = "graphpart",
+    resume: bool = False,
 ) -> Path:
     """Write the partitions of a chunked graph under an assignment; returns the config path.
 
@@ -187,6 +188,9 @@ def dispatch(
     format : {"graphpart", "dgl", "graphbolt"}
         The partition files, as :func:`graphpart.partition_graph` writes them (``"dgl"``: DGL's
         ``.dgl`` files, which DGL's ``load_partition`` and ``DistGraph`` load).
+    resume : bool
+        Take over what a killed run on ``out_dir`` left: its phase 1 (when made from the same
+        inputs and options) and every partition it finished; write only the rest.
     """
     meta = read_metadata(in_dir)
     num_hops = check_count(num_hops, "num_hops")
@@ -216,7 +220,7 @@ def dispatch(
     }
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")
     with (
-        atomic_dir(out) as tmp,
+        atomic_dir(out, resume=resume) as tmp,
         dask_client(
             scheduler,
             client,
@@ -228,16 +232,32 @@ def dispatch(
     ):
         _check_worker_memory(c, needs)
         work = tmp / "_work"
+        key = _inputs_key(meta, partitions_dir, num_hops, format, save_orig_nids, save_orig_eids)
+        kept = _kept_work(tmp, work, key) if resume else None
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
         del parts
         plan = Plan(meta, work, maps, etypes, num_hops)
-        counts, rows, leaving = _shuffle(c, plan, progress)
+        if kept is None:
+            counts, rows, leaving = _shuffle(c, plan, progress)
+            _save_phase1(work, key, counts, rows, leaving)
+        else:
+            counts, rows, leaving = kept
         edge_bounds = block_bounds(
             np.stack([cnt.sum(axis=0) for cnt in counts], axis=1)
             if counts
             else np.zeros((num_parts, 0), dtype=np.int64)
         )
         file_meta = graphbolt_meta(ntypes, [etype_str(e) for e in etypes])
+        done = _finished_parts(tmp, num_parts) if kept is not None else {}
+        if done:
+            logger.warning(
+                "dispatch --resume: %d of %d partitions were finished by the killed run; "
+                "writing the other %d",
+                len(done),
+                num_parts,
+                num_parts - len(done),
+            )
+        todo = [p for p in range(num_parts) if p not in done]
         args = [
             (
                 plan,
@@ -252,16 +272,23 @@ def dispatch(
                 format,
                 file_meta,
             )
-            for p in range(num_parts)
+            for p in todo
         ]
-        stats = run_tasks(
+        fresh = run_tasks(
             c,
-            build_part,
+            _build_and_mark,
             args,
             progress,
             "write-partitions",
-            killed=partition_too_big(maps.counts.sum(axis=1), counts, plan.meta),
+            killed=lambda i, limit: partition_too_big(maps.counts.sum(axis=1), counts, plan.meta)(
+                todo[i], limit
+            ),
         )
+        stats = [done.get(p) for p in range(num_parts)]
+        for p, st in zip(todo, fresh):
+            stats[p] = st
+        for p in range(num_parts):
+            (tmp / f"part{p}" / DONE).unlink(missing_ok=True)
         for p, s in enumerate(stats):
             logger.info(
                 "partition %d: %d nodes + %d HALO, %d edges",
@@ -299,6 +326,75 @@ def dispatch(
             )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
+
+
+#: A partition folder's marker while a run is under way: its task finished (removed at the end).
+DONE = ".graphpart-part-done.json"
+PHASE1 = "phase1.npz"
+
+
+def _build_and_mark(*args) -> dict[str, int]:
+    """:func:`build_part`, then a marker saying the partition is whole (what ``--resume`` keeps)."""
+    stats = build_part(*args)
+    folder = args[2]
+    tmp = folder / f".{DONE}.{os.getpid()}.part"
+    tmp.write_text(json.dumps(stats))
+    os.replace(tmp, folder / DONE)
+    return stats
+
+
+def _inputs_key(meta, partitions_dir, num_hops, format, nids, eids) -> str:
+    """What the kept work of a killed run must have been made from: the metadata, the assignment
+    files (size and time) and the options."""
+    import hashlib
+
+    h = hashlib.sha256(Path(meta.path).read_bytes())
+    for f in sorted(Path(partitions_dir).iterdir()):
+        st = f.stat()
+        h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+    h.update(json.dumps([num_hops, format, bool(nids), bool(eids)]).encode())
+    return h.hexdigest()
+
+
+def _save_phase1(work: Path, key: str, counts, rows, leaving) -> None:
+    arrays = {f"counts{i}": c for i, c in enumerate(counts)}
+    arrays.update({f"rows{i}": r for i, r in enumerate(rows)})
+    tmp = work / f".{PHASE1}.part"
+    with open(tmp, "wb") as f:
+        np.savez(f, key=np.array(key), leaving=leaving, **arrays)
+    os.replace(tmp, work / PHASE1)
+
+
+def _kept_work(tmp: Path, work: Path, key: str):
+    """Phase 1's counts from a killed run taken over by ``--resume``, when made from the same
+    inputs; else ``None``, with everything it left removed."""
+    try:
+        with np.load(work / PHASE1, allow_pickle=False) as z:
+            if str(z["key"]) == key:
+                n = sum(1 for f in z.files if f.startswith("counts"))
+                return (
+                    [z[f"counts{i}"] for i in range(n)],
+                    [z[f"rows{i}"] for i in range(n)],
+                    z["leaving"],
+                )
+    except (OSError, KeyError, ValueError):
+        pass
+    for child in tmp.iterdir():
+        if child.is_dir():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+    return None
+
+
+def _finished_parts(tmp: Path, num_parts: int) -> dict[int, dict]:
+    done = {}
+    for p in range(num_parts):
+        try:
+            done[p] = json.loads((tmp / f"part{p}" / DONE).read_text())
+        except (OSError, ValueError):
+            continue
+    return done
 
 
 def _check_worker_memory(client, needs: dict) -> None:
