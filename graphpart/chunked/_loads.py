@@ -88,12 +88,6 @@ class Loads:
     def balances_edges(self) -> bool:
         return self.deg is not None and self.m > 0
 
-    def reset(self) -> None:
-        """Forget every placement (a new restreaming pass)."""
-        self.part[:] = -1
-        self.nload[:] = 0
-        self.eload[:] = 0
-
     def _scores(self, t: np.ndarray, d: np.ndarray | None, counts: np.ndarray) -> np.ndarray:
         """Each row's score for every part: its neighbours there, less the load penalty.
 
@@ -149,6 +143,23 @@ class Loads:
                 break
         if len(todo):
             self.fill(nodes[todo])
+
+    def move(self, nodes: np.ndarray, to: np.ndarray) -> int:
+        """Move placed ``nodes`` (in order of preference) to parts ``to`` where every cap still
+        holds after all the moves into that part; returns how many moved. Moves out are not
+        counted as room, so the caps hold whichever moves land."""
+        k = self.k
+        t = self.cls[nodes].astype(np.int64)
+        key = t * k + to
+        room = (self.ncap[:, None] - self.nload).ravel()
+        ok = _rank_within(key, self.num_classes * k) < room[key]
+        if self.balances_edges:
+            d = self.deg[nodes]
+            ok &= _cumsum_within(to, d * ok, k) <= (self.ecap - self.eload)[to]
+        nodes, to = nodes[ok], to[ok]
+        self.remove(nodes)
+        self._add(nodes, to)
+        return len(nodes)
 
     def warn_over_caps(self, who: str) -> None:
         """Log each constraint left over its cap (the last nodes fit under no cap: a best

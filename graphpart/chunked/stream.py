@@ -17,11 +17,21 @@ neighbours seen so far, minus a load penalty:
 Every constraint has a hard cap (:class:`~graphpart.chunked._loads.Loads`): nodes per balance
 class (node type, crossed with the values of ``balance_ntypes``) and, with ``balance_edges``, the
 in-degree, which is what a partition's edges are under DGL's rule (an edge goes with its
-destination). The in-degrees take one extra pass over the edges. Later passes (``passes > 1``,
-restreaming as Nishimura & Ugander) place every node again, seeing the previous pass's parts of
-neighbours not yet placed. Inside a batch the scores are computed together (no per-node Python
-loop), so a batch sees the nodes placed by earlier batches but not each other; nodes no edge reaches
-are dealt out at the end.
+destination). The in-degrees take one extra pass over the edges. Inside a batch the scores are
+computed together (no per-node Python loop), so a batch sees the nodes placed by earlier batches
+but not each other; nodes no edge reaches are dealt out at the end.
+
+Streaming places a node on first sight, from the few neighbours placed by then: on graphs with
+communities it splits them (an SBM of 256 blocks: 69% of edges cut, METIS 26%). Refinement
+passes then move nodes by label propagation, one chunk at a time, each to the part holding most
+of its neighbours in the chunk where every cap allows, largest gains first (XtraPuLP's refinement
+under hard caps; half the nodes may move each pass, alternating, as neighbours moving together
+swap parts for ever). Each pass measures the exact cut it starts from; refinement stops at the
+first pass that gains under 0.5% and keeps the parts with the lowest cut, so it never ends worse
+than streaming (the SBM: 27% after about ten passes; R-MAT, whose chunks show a node only part of
+its neighbours, gains nothing and stops after two). Restreaming from scratch (Nishimura &
+Ugander) was tried and gained under 1% here: its fresh loads let the first blocks fill the parts
+their neighbours chose before, and the rest scatter under the caps.
 """
 
 from __future__ import annotations
@@ -49,6 +59,8 @@ __all__ = [
 STREAMING = ("fennel", "ldg")
 #: ``balance_edges=None`` balances the in-degree too when :func:`edge_spread` exceeds this.
 SPREAD_LIMIT = 1.0
+#: Refinement stops when a pass lowers the cut by less than this fraction.
+MIN_GAIN = 0.005
 logger = logging.getLogger(__name__)
 
 
@@ -116,14 +128,12 @@ def edge_balance(
 
 def _process_chunk(
     state: Loads,
-    prev: np.ndarray | None,
     u: np.ndarray,
     v: np.ndarray,
     batch_size: int,
     refine: int,
 ) -> None:
-    """Place the nodes of one edge chunk not yet placed in this pass; ``prev``: the last pass's
-    parts, for neighbours this pass has not placed yet."""
+    """Place the nodes of one edge chunk not yet placed."""
     a = np.concatenate([u, v])  # undirected: each edge makes both ends neighbours
     b = np.concatenate([v, u])
     mine = state.part[a] < 0
@@ -134,8 +144,7 @@ def _process_chunk(
     idx = np.searchsorted(new, a)
 
     def parts_of(nodes: np.ndarray) -> np.ndarray:
-        p = state.part[nodes]
-        return p if prev is None else np.where(p >= 0, p, prev[nodes])
+        return state.part[nodes]
 
     # Most informed first: nodes with more already placed neighbours in this chunk go in earlier
     # batches.
@@ -162,6 +171,43 @@ def _process_chunk(
             state.place(nodes, counts.astype(np.float64))
 
 
+def _refine_chunk(state: Loads, u: np.ndarray, v: np.ndarray, step: int) -> int:
+    """One label-propagation step over an edge chunk: every node it touches moves to the part
+    holding most of its neighbours here, where that beats its own part and every cap allows
+    (largest gains first: XtraPuLP's refinement, on one chunk at a time). Returns the moves."""
+    k = state.k
+    a = np.concatenate([u, v])
+    pb = state.part[np.concatenate([v, u])].astype(np.int64)
+    key, count = np.unique(a * k + pb, return_counts=True)
+    node, part = key // k, key % k
+    first = np.r_[True, node[1:] != node[:-1]]
+    start = np.flatnonzero(first)
+    # per node: its best part here (most neighbours; ties: its own part) and its own part's count
+    own = part == state.part[node]
+    score = count * 2 + own  # the own part wins ties
+    best_at = np.maximum.reduceat(score, start) if len(start) else score[:0]
+    nodes = node[start]
+    mine = np.zeros(len(nodes), dtype=np.int64)
+    idx = np.repeat(np.arange(len(nodes)), np.diff(np.r_[start, len(node)]))
+    np.add.at(mine, idx[own], count[own])
+    winner = score == np.repeat(best_at, np.diff(np.r_[start, len(node)]))
+    best_part = np.zeros(len(nodes), dtype=np.int64)
+    best_part[idx[winner]] = part[winner]
+    gain = (best_at // 2) - mine
+    # half the nodes each pass (alternating): neighbours moving at once swap parts for ever
+    turn = (nodes + step) % 2 == 0
+    movers = np.flatnonzero((gain > 0) & (best_part != state.part[nodes]) & turn)
+    movers = movers[np.argsort(-gain[movers], kind="stable")]
+    moved = 0
+    for _ in range(4):  # again with the room the moves out of a part left there
+        done = state.move(nodes[movers], best_part[movers])
+        if not done:
+            break
+        moved += done
+        movers = movers[state.part[nodes[movers]] != best_part[movers]]
+    return moved
+
+
 def stream_partition(
     meta: ChunkedMetadata,
     num_parts: int,
@@ -169,7 +215,7 @@ def stream_partition(
     *,
     classes: np.ndarray | None = None,
     balance_edges: bool | np.ndarray | None = None,
-    passes: int = 1,
+    passes: int = 10,
     slack: float = 0.05,
     gamma: float = 1.5,
     batch_size: int = 64,
@@ -191,7 +237,11 @@ def stream_partition(
         when :func:`edge_spread` exceeds :data:`SPREAD_LIMIT` (and logs that it did); an array
         is taken as the in-degrees to balance (:func:`edge_balance`'s answer).
     passes : int
-        Streaming passes; each after the first places every node again (restreaming).
+        At most this many passes over the edges: the streaming pass, then refinement passes
+        (label propagation under every cap) until one lowers the cut by less than
+        :data:`MIN_GAIN` (0.5%); the parts with the lowest cut are kept. On graphs with
+        communities streaming alone cuts far more than METIS (an SBM: 0.69 against 0.26) and
+        refinement closes the gap (0.27); on R-MAT it finds nothing and stops after two.
     slack : float
         Each part holds at most ``(1 + slack)`` times its share of every class's nodes (and of
         the in-degree).
@@ -243,23 +293,39 @@ def stream_partition(
     state = Loads(
         classes, deg, num_parts, slack, algorithm, gamma, 0.5 * paper if alpha is None else alpha
     )
-    prev = None
-    for step in range(int(passes)):
-        for e, c, s, d in _homogeneous_chunks(meta):
-            _process_chunk(state, prev, s, d, int(batch_size), int(refine))
-            logger.info(
-                "%s pass %d: edge chunk %d of %s placed; %d nodes unplaced",
-                algorithm,
-                step + 1,
-                c,
-                e,
-                int((state.part < 0).sum()),
-            )
-        rest = np.flatnonzero(state.part < 0)
-        if len(rest):
-            state.fill(rest)
-        if step + 1 < passes:
-            prev = state.part.copy()
-            state.reset()
+    for e, c, s, d in _homogeneous_chunks(meta):
+        _process_chunk(state, s, d, int(batch_size), int(refine))
+        logger.info(
+            "%s: edge chunk %d of %s placed; %d nodes unplaced",
+            algorithm,
+            c,
+            e,
+            int((state.part < 0).sum()),
+        )
+    rest = np.flatnonzero(state.part < 0)
+    if len(rest):
+        state.fill(rest)
+    best, kept = np.inf, None
+    for step in range(int(passes) - 1):
+        start = (state.part.copy(), state.nload.copy(), state.eload.copy())
+        moved = cut = 0
+        for _, _, s, d in _homogeneous_chunks(meta):
+            cut += int((start[0][s] != start[0][d]).sum())  # the cut as the pass began
+            moved += _refine_chunk(state, s, d, step)
+        logger.info(
+            "%s refinement pass %d: cut %d edges before it, %d moves",
+            algorithm,
+            step + 1,
+            cut,
+            moved,
+        )
+        if cut < best:
+            best, kept, stale = cut, start, cut >= (1 - MIN_GAIN) * best
+        else:
+            stale = True
+        if stale or not moved:
+            break
+    if kept is not None:  # the parts at the start of the pass with the lowest cut
+        state.part[:], state.nload[:], state.eload[:] = kept
     state.warn_over_caps(algorithm)
     return state.part.astype(np.int64)

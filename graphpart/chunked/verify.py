@@ -29,6 +29,9 @@ from ..storage.sources import FORMAT_NAMES, open_partitions
 from .format import read_metadata
 from .read import read_data, read_edges
 
+#: Local edges fingerprinted at a time.
+SLICE = 1 << 22
+
 __all__ = ["verify", "Verification", "edge_hash", "row_hash", "feature_hash"]
 
 
@@ -140,24 +143,33 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
             problems.append(f"partition {p}: owned edges whose destination it does not own")
         for i, name in enumerate(etypes):
             e = by_name[name]
-            sel = et == i
-            if ((ntp[ls[sel]] != ntypes.index(e[0])) | (ntp[ld[sel]] != ntypes.index(e[2]))).any():
-                problems.append(f"partition {p}: {name!r} edges between the wrong node types")
-            h = edge_hash(oe[sel], on[ls[sel]], on[ld[sel]])
-            own = inner_e[sel]
-            for k, field_name in enumerate(sorted(meta.edge_data.get(e, {}))):
-                feat = (data.edge_feats or {}).get(f"{name}/{field_name}")
-                if feat is None or len(feat) != int(own.sum()):
+            sel = np.flatnonzero(et == i)
+            own_rows = np.cumsum(inner_e[sel]) - inner_e[sel]  # row of each owned edge's data
+            feats = [
+                (k, (data.edge_feats or {}).get(f"{name}/{field_name}"), field_name)
+                for k, field_name in enumerate(sorted(meta.edge_data.get(e, {})))
+            ]
+            for k, feat, field_name in feats:
+                if feat is None or len(feat) != int(inner_e[sel].sum()):
                     problems.append(f"partition {p}: edge feature {name}/{field_name} missing")
-                    continue
-                fh = feature_hash(oe[sel][own], feat.numpy(), k + 1)
-                got_feats[(i, k)][p] = fh.sum(dtype=np.uint64)
-            got_owned[i, p] = h[own].sum(dtype=np.uint64)
-            got_halo[i, p] = h[~own].sum(dtype=np.uint64)
-            halo_edges += int((~own).sum())
+            for lo in range(0, len(sel), SLICE):  # slices: temporaries stay small
+                rows = sel[lo : lo + SLICE]
+                s_, d_ = ls[rows], ld[rows]
+                if ((ntp[s_] != ntypes.index(e[0])) | (ntp[d_] != ntypes.index(e[2]))).any():
+                    problems.append(f"partition {p}: {name!r} edges between the wrong node types")
+                h = edge_hash(oe[rows], on[s_], on[d_])
+                own = inner_e[rows]
+                got_owned[i, p] += h[own].sum(dtype=np.uint64)
+                got_halo[i, p] += h[~own].sum(dtype=np.uint64)
+                halo_edges += int((~own).sum())
+                for k, feat, _ in feats:
+                    if feat is not None and len(feat) == int(inner_e[sel].sum()):
+                        at = own_rows[lo : lo + SLICE][own]
+                        fh = feature_hash(oe[rows][own], feat.numpy()[at], k + 1)
+                        got_feats[(i, k)][p] += fh.sum(dtype=np.uint64)
             checked["local edges, owned and HALO (endpoints)"] = checked.get(
                 "local edges, owned and HALO (endpoints)", 0
-            ) + int(sel.sum())
+            ) + len(sel)
         del data, lg, ls, ld, et, oe, inner_e, on, ntp
     for i, t in enumerate(ntypes):
         if np.any(counts[t] != 1):

@@ -301,11 +301,30 @@ def test_streaming_balances_each_value_of_a_node_field(algorithm, tmp_path):
     assert record == {"ntypes": "train_mask", "edges": True}
 
 
-def test_restreaming_passes_keep_every_cap(tmp_path):
+def test_refinement_passes_keep_every_cap(tmp_path):
     g = gp.datasets.rmat(12, seed=3)
     write_chunked(g, tmp_path / "r", 4, edge_format="numpy")
-    for passes in (1, 3):
+    for passes in (1, 4):
         out = assign(tmp_path / "r", tmp_path / f"p{passes}", 4, "fennel", passes=passes)
         nodes, indeg = _loads(g, read_assignment(out, tmp_path / "r")[0], 4)
         assert nodes.max() <= np.ceil(1.05 * g.num_nodes() / 4)
         assert indeg.max() <= np.ceil(1.05 * g.num_edges() / 4)
+
+
+@pytest.mark.parametrize("algorithm", ["fennel", "ldg"])
+def test_refinement_passes_recover_communities_streaming_splits(algorithm, tmp_path):
+    # 64 blocks of 32 nodes, a third of each node's edges to other blocks: streaming places a
+    # block's first nodes by their outside neighbours and splits it
+    g = sbm(block_sizes=[32] * 64, p_in=0.3, p_out=5 / 2048, seed=0)
+    write_chunked(g, tmp_path / "s", 4, edge_format="numpy")
+    s, d = (x.numpy() for x in g.edges())
+    blocks = np.repeat(np.arange(64), 32) % 8  # whole blocks, 8 to a part
+    planted = (blocks[s] != blocks[d]).mean()
+    cuts = []
+    for passes in (1, 10):
+        out = assign(tmp_path / "s", tmp_path / f"p{passes}", 8, algorithm, passes=passes)
+        p = read_assignment(out, tmp_path / "s")[0]["_N"]
+        cuts.append((p[s] != p[d]).mean())
+        assert np.bincount(p, minlength=8).max() <= np.ceil(1.05 * g.num_nodes() / 8)
+    assert cuts[0] > 1.5 * planted
+    assert cuts[1] < 0.8 * cuts[0]
