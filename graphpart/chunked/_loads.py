@@ -108,7 +108,8 @@ class Loads:
         else:  # LDG's product form, one factor per constraint (XtraPuLP)
             score = counts * (1.0 - self.nload[t] / np.maximum(self.ncap[t, None], 1))
             if edges is not None:
-                score = score * (1.0 - self.eload / max(self.ecap, 1))[None, :] ** np.minimum(w, 8)
+                room = np.maximum(1.0 - self.eload / max(self.ecap, 1), 0.0)  # a full part: 0
+                score = score * room[None, :] ** np.minimum(w, 8)
         load = nodes if edges is None else nodes + edges
         return score - 1e-9 * load  # ties: the lighter part
 
