@@ -5,7 +5,9 @@
 id ranges and edge-feature chunking. ``assign`` is step 1 of the pipeline: a partition
 assignment (``<ntype>.txt`` files), random or METIS; ``read_assignment`` validates any such folder.
 ``dispatch`` is step 2: it writes the partitions on Dask, exactly as ``partition_graph`` would;
-``verify`` checks written partitions against their chunked input.
+``verify`` checks written partitions against their chunked input, partition by partition.
+``rmat_chunked`` / ``edges_chunked`` write graphs larger than memory chunk by chunk;
+``plan_pipeline`` / ``format_plan`` say what every step will need before it runs.
 """
 
 from __future__ import annotations
@@ -13,13 +15,19 @@ from __future__ import annotations
 from .assign import ALGORITHMS, assign, read_assignment, write_assignment
 from .dispatch import dispatch, load_orig_ids
 from .format import METADATA, ChunkedMetadata, ChunkSpec, read_metadata
+from .ingest import edges_chunked, rmat_chunked
 from .parmetis import export_parmetis, import_parmetis
+from .plan import format_plan, plan_pipeline
 from .read import load_chunked, read_data, read_edges
 from .stream import stream_partition
 from .verify import Verification, verify
 from .write import write_chunked
 
 __all__ = [
+    "rmat_chunked",
+    "edges_chunked",
+    "plan_pipeline",
+    "format_plan",
     "export_parmetis",
     "import_parmetis",
     "stream_partition",

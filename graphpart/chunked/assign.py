@@ -34,7 +34,7 @@ __all__ = [
     "read_assignment",
     "assignment_algorithm",
     "PARTITION_META",
-    "part_in_degrees",
+    "part_edge_loads",
     "assignment_loads",
 ]
 
@@ -336,7 +336,7 @@ def assign(
             seed=seed,
         )
         edges = bool(balance_edges)
-        in_degree = np.bincount(homo[dst], minlength=k)
+        in_degree, leaving = _edge_loads(homo[src], homo[dst], k)
         del src, dst
     else:
         from .stream import edge_balance, stream_partition
@@ -352,38 +352,52 @@ def assign(
             **stream_options,
         )
         edges = deg is not None
-        in_degree = part_in_degrees(meta, homo, k, deg)
+        in_degree, leaving = part_edge_loads(meta, homo, k)
     offsets = type_offsets(counts)
     parts = {t: homo[offsets[i] : offsets[i + 1]] for i, t in enumerate(ntypes)}
     balance = {"ntypes": balance_ntypes, "edges": edges}
-    loads = {"nodes": np.bincount(homo, minlength=k).tolist(), "in-degree": in_degree.tolist()}
+    loads = {
+        "nodes": np.bincount(homo, minlength=k).tolist(),
+        "in-degree": in_degree.tolist(),
+        "leaving": leaving.tolist(),
+    }
     return write_assignment(out_dir, parts, k, algorithm, balance, loads)
 
 
-def part_in_degrees(
-    meta: ChunkedMetadata, homo: np.ndarray, k: int, in_degree: np.ndarray | None = None
-) -> np.ndarray:
-    """Each part's in-degree (its edges under DGL's rule) for the part ``homo`` of every
-    homogeneous node: from the nodes' in-degrees when known, else in one pass over the edges."""
-    if in_degree is not None:
-        return np.bincount(homo, weights=in_degree, minlength=k).astype(np.int64)
-    from .stream import in_degrees
+def _edge_loads(ps: np.ndarray, pd: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    cross = ps != pd
+    return np.bincount(pd, minlength=k), np.bincount(ps[cross], minlength=k)
 
-    return part_in_degrees(meta, homo, k, in_degrees(meta))
+
+def part_edge_loads(meta: ChunkedMetadata, homo: np.ndarray, k: int) -> tuple[np.ndarray, ...]:
+    """Each part's in-degree (the edges it owns under DGL's rule) and the edges leaving it (its
+    HALO edges with one hop), for the part ``homo`` of every homogeneous node; one pass over the
+    edges."""
+    from .stream import homogeneous_chunks
+
+    indeg, leaving = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
+    for _, _, s, d in homogeneous_chunks(meta):
+        a, b = _edge_loads(homo[s], homo[d], k)
+        indeg += a
+        leaving += b
+    return indeg, leaving
 
 
 def assignment_loads(folder: str | os.PathLike, num_parts: int, meta: ChunkedMetadata):
-    """``(nodes, in-degree)`` per part as ``assign`` recorded them in ``partition_meta.json``, or
-    ``None`` where they are missing or do not add up to the graph's nodes and edges."""
+    """``(nodes, in-degree, leaving)`` per part as ``assign`` recorded them in
+    ``partition_meta.json``, or ``None`` where they are missing or do not add up to the graph's
+    nodes and edges (``leaving``, the edges out of a part, is at most the edge count)."""
     pm = Path(folder) / PARTITION_META
     try:
         loads = read_json(pm, "assignment metadata").get("loads") if pm.is_file() else None
         nodes = np.asarray(loads["nodes"], dtype=np.int64)
         indeg = np.asarray(loads["in-degree"], dtype=np.int64)
+        leaving = np.asarray(loads["leaving"], dtype=np.int64)
     except (GraphpartError, AttributeError, KeyError, TypeError, ValueError, OverflowError):
         return None
     n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
-    ok = nodes.shape == indeg.shape == (num_parts,) and nodes.min(initial=0) >= 0
-    if not ok or nodes.sum() != n or indeg.min(initial=0) < 0 or indeg.sum() != m:
+    ok = nodes.shape == indeg.shape == leaving.shape == (num_parts,)
+    ok = ok and min(nodes.min(initial=0), indeg.min(initial=0), leaving.min(initial=0)) >= 0
+    if not ok or nodes.sum() != n or indeg.sum() != m or leaving.sum() > m:
         return None
-    return nodes, indeg
+    return nodes, indeg, leaving

@@ -53,7 +53,7 @@ from .assign import (
     assignment_balance,
     assignment_loads,
     balance_classes_of,
-    part_in_degrees,
+    part_edge_loads,
     read_assignment,
 )
 from .format import read_metadata
@@ -210,12 +210,17 @@ def dispatch(
     loads = assignment_loads(partitions_dir, num_parts, meta)
     if loads is None:  # a user's assignment: count each part's in-degree, one pass over the edges
         homo = np.concatenate([np.asarray(parts[t], dtype=np.int64) for t in ntypes])
-        loads = np.bincount(homo, minlength=num_parts), part_in_degrees(meta, homo, num_parts)
+        loads = (np.bincount(homo, minlength=num_parts), *part_edge_loads(meta, homo, num_parts))
         del homo
     needs = {
         s.step: s
         for s in plan_pipeline(
-            meta, num_parts, "none", workers=workers, part_nodes=loads[0], part_edges=loads[1]
+            meta,
+            num_parts,
+            "none",
+            workers=workers,
+            part_nodes=loads[0],
+            part_edges=loads[1] + loads[2],
         )
     }
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")

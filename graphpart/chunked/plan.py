@@ -8,18 +8,19 @@ data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and py
 ================================  ===============================================================
 step, process                     peak memory
 ================================  ===============================================================
-assign fennel / ldg (one process) ``B + 24 N (+ 4 N per extra pass) + 80 C``
+assign fennel / ldg (one process) ``B + 32 N + 200 C``
 assign metis (one process)        ``B + 48 N + 300 E``
 assign random (each Dask worker)  ``B + 24 * 2**20``
-dispatch, driver                  ``B + 40 N``
+dispatch, driver                  ``B + 64 N``
 dispatch, phase 1 (each worker)   ``B + 64 C + 16 N`` (node maps, memory-mapped)
-dispatch, phase 2 (each worker)   ``B + (64 + F) n_p + 96 e_p + 8 N`` for its partition's ``n_p``
+dispatch, phase 2 (each worker)   ``B + (64 + F) n_p + 52 e_p + 8 N`` for its partition's ``n_p``
                                   nodes and ``e_p`` edges (owned plus leaving, HALO edges)
-verify (one process)              ``B + 40 N + 96 e_p`` (one partition at a time)
+verify (one process)              ``B + 24 N + 48 e_p`` (one partition at a time)
 ================================  ===============================================================
 
 Disk: dispatch writes its pieces (``24 E`` bytes owned, ``40`` per cut edge, ``F N``) beside its
-output (:data:`OUTPUT_BYTES_PER_EDGE` per edge plus ``F N``) and deletes the pieces at the end.
+output (``36`` bytes per local edge, owned or HALO, plus ``(64 + F) N``) and deletes the pieces
+at the end.
 The constants were measured on R-MAT (``benchmarks/pipeline_steps.py``; see RESULTS.md).
 """
 
@@ -59,9 +60,10 @@ BASE = 300 << 20
 METIS_BYTES_PER_EDGE = 300
 #: Bytes a dispatch worker holds per node and per edge while it builds a partition (ids, maps,
 #: the local graph and its copy on write), measured on R-MAT partitions; features come on top.
-BYTES_PER_NODE, BYTES_PER_EDGE = 64, 96
-#: Bytes of partition files per edge of the graph (graphpart's format, one HALO hop).
-OUTPUT_BYTES_PER_EDGE = 56
+BYTES_PER_NODE, BYTES_PER_EDGE = 64, 52
+#: Bytes of partition files per local edge, owned or HALO (graphpart's format: local ends, ids,
+#: original ids, inner flag); 64 bytes per node come on top (measured: 16.96 GiB at scale 24).
+OUTPUT_BYTES_PER_EDGE = 36
 
 
 @dataclass(frozen=True)
@@ -123,12 +125,14 @@ def plan_pipeline(
     slack: float = 0.05,
     part_edges: np.ndarray | None = None,
     part_nodes: np.ndarray | None = None,
+    leaving: int | None = None,
 ) -> list[StepNeed]:
     """The peak memory and disk of every step, for ``num_parts`` parts by ``algorithm``.
 
-    Without the per-part loads of an assignment (``part_nodes``, ``part_edges``: nodes and
-    in-degree per part) the largest partition is taken as a balanced one at ``1 + slack`` times
-    the mean, holding twice its edges (owned plus leaving).
+    Without the per-part loads of an assignment (``part_nodes``, ``part_edges``: nodes and local
+    edges, owned plus leaving, per part) the largest partition is taken as a balanced one at
+    ``1 + slack`` times the mean, holding twice its edges (a cut near 1, as R-MAT's); ``leaving``
+    (the edges whose ends lie in two parts, default: all) sizes the HALO edges on disk.
 
     Examples
     --------
@@ -146,15 +150,15 @@ def plan_pipeline(
     k = max(int(num_parts), 1)
     if part_edges is not None and part_nodes is not None and len(part_edges):
         top = int(np.argmax(part_edges))
-        n_p, e_p = int(part_nodes[top]), 2 * int(part_edges[top])
+        n_p, e_p = int(part_nodes[top]), int(part_edges[top])
         where = f"partition {top}: {n_p:,} nodes, {e_p:,} edges with HALO"
     else:
         n_p, e_p = int((1 + slack) * n / k), int(2 * (1 + slack) * e / k)
         where = f"a balanced partition: {n_p:,} nodes, {e_p:,} edges with HALO"
     steps = []
     if algorithm in ("fennel", "ldg"):
-        mem = BASE + (24 + 4 * (passes > 1)) * n + 80 * c
-        steps.append(StepNeed(f"assign {algorithm}", "main", mem, 8 * n, "B + 24 N + 80 C"))
+        mem = BASE + 32 * n + 200 * c
+        steps.append(StepNeed(f"assign {algorithm}", "main", mem, 8 * n, "B + 32 N + 200 C"))
     elif algorithm == "metis":
         steps.append(StepNeed("assign metis", "main", metis_need(n, e), 8 * n, "B + 48 N + 300 E"))
     elif algorithm == "random":
@@ -163,10 +167,11 @@ def plan_pipeline(
                 "assign random", f"each of {workers} workers", BASE + (24 << 20), 8 * n, "B + 24 MB"
             )
         )
-    pieces = 24 * e + 40 * e + f * n
-    output = OUTPUT_BYTES_PER_EDGE * e + f * n
+    local = e + (int(leaving) if leaving is not None else e)  # owned plus HALO edges
+    pieces = 24 * e + 40 * (local - e) + f * n
+    output = OUTPUT_BYTES_PER_EDGE * local + 64 * n + f * n
     steps += [
-        StepNeed("dispatch (driver)", "main", BASE + 40 * n, 0, "B + 40 N"),
+        StepNeed("dispatch (driver)", "main", BASE + 64 * n, 0, "B + 64 N"),
         StepNeed(
             "dispatch phase 1",
             f"each of {workers} workers",
@@ -179,9 +184,9 @@ def plan_pipeline(
             f"each of {workers} workers",
             partition_need(n_p, e_p, n, f),
             pieces + output,
-            f"B + (64 + F) n_p + 96 e_p + 8 N; {where}",
+            f"B + (64 + F) n_p + 52 e_p + 8 N; {where}",
         ),
-        StepNeed("verify", "main", BASE + 40 * n + 96 * e_p, 0, "B + 40 N + 96 e_p"),
+        StepNeed("verify", "main", BASE + 24 * n + 48 * e_p, 0, "B + 24 N + 48 e_p"),
     ]
     return steps
 
@@ -258,7 +263,11 @@ def format_plan(
                 f"{partitions_dir}: records no partition sizes (graphpart assign writes them); "
                 "plan without --partitions-dir for balanced partitions"
             )
-        loads = {"part_nodes": found[0], "part_edges": found[1]}
+        loads = {
+            "part_nodes": found[0],
+            "part_edges": found[1] + found[2],
+            "leaving": int(found[2].sum()),
+        }
     steps = plan_pipeline(meta, k, algorithm, passes=passes, workers=workers, **loads)
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())

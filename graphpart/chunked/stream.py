@@ -52,6 +52,7 @@ __all__ = [
     "in_degrees",
     "edge_spread",
     "edge_balance",
+    "homogeneous_chunks",
     "STREAMING",
     "SPREAD_LIMIT",
 ]
@@ -64,7 +65,7 @@ MIN_GAIN = 0.005
 logger = logging.getLogger(__name__)
 
 
-def _homogeneous_chunks(meta: ChunkedMetadata):
+def homogeneous_chunks(meta: ChunkedMetadata):
     """Every edge chunk as ``(src, dst)`` in homogeneous ids (node types in sorted order)."""
     ntypes = sorted(meta.ntypes)
     offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
@@ -82,7 +83,7 @@ def in_degrees(meta: ChunkedMetadata) -> np.ndarray:
     """
     n = sum(meta.num_nodes.values())
     deg = np.zeros(n, dtype=np.int64)
-    for _, _, _, d in _homogeneous_chunks(meta):
+    for _, _, _, d in homogeneous_chunks(meta):
         deg += np.bincount(d, minlength=n)
     return deg
 
@@ -293,7 +294,7 @@ def stream_partition(
     state = Loads(
         classes, deg, num_parts, slack, algorithm, gamma, 0.5 * paper if alpha is None else alpha
     )
-    for e, c, s, d in _homogeneous_chunks(meta):
+    for e, c, s, d in homogeneous_chunks(meta):
         _process_chunk(state, s, d, int(batch_size), int(refine))
         logger.info(
             "%s: edge chunk %d of %s placed; %d nodes unplaced",
@@ -309,7 +310,7 @@ def stream_partition(
     for step in range(int(passes) - 1):
         start = (state.part.copy(), state.nload.copy(), state.eload.copy())
         moved = cut = 0
-        for _, _, s, d in _homogeneous_chunks(meta):
+        for _, _, s, d in homogeneous_chunks(meta):
             cut += int((start[0][s] != start[0][d]).sum())  # the cut as the pass began
             moved += _refine_chunk(state, s, d, step)
         logger.info(
