@@ -54,8 +54,8 @@ def add_chunked_commands(sub, graph_source) -> None:
     a.add_argument(
         "--passes",
         type=int,
-        default=1,
-        help="fennel / ldg: streaming passes (each after the first places every node again)",
+        help="fennel / ldg: at most this many passes over the edges, the streaming one and then "
+        "refinement until a pass gains under 0.5%% (default 30)",
     )
     a.add_argument("--seed", type=int)
     _cluster_flags(a)
@@ -113,7 +113,6 @@ def add_chunked_commands(sub, graph_source) -> None:
     pl.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
     pl.add_argument("--num-parts", type=int, required=True)
     pl.add_argument("--algorithm", default="fennel", choices=["random", "metis", "fennel", "ldg"])
-    pl.add_argument("--passes", type=int, default=1)
     pl.add_argument("--workers", type=int, default=2)
     pl.add_argument(
         "--partitions-dir", help="an assignment: use its partition sizes instead of balanced ones"
@@ -194,8 +193,9 @@ def _assign(args, load) -> int:
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
     cluster = _cluster(args) if args.algorithm == "random" else {}
     if args.algorithm in ("fennel", "ldg"):
-        cluster["passes"] = args.passes
-    elif args.passes != 1:
+        if args.passes is not None:
+            cluster["passes"] = args.passes
+    elif args.passes is not None:
         raise GraphpartError(f"--passes applies to fennel and ldg, not {args.algorithm}")
     out = assign(
         args.in_dir,
@@ -271,7 +271,6 @@ def _plan(args, load) -> int:
             meta,
             args.num_parts,
             args.algorithm,
-            passes=args.passes,
             workers=args.workers,
             partitions_dir=args.partitions_dir,
             out_dir=out,

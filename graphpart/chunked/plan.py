@@ -120,7 +120,6 @@ def plan_pipeline(
     num_parts: int,
     algorithm: str = "fennel",
     *,
-    passes: int = 1,
     workers: int = 2,
     slack: float = 0.05,
     part_edges: np.ndarray | None = None,
@@ -242,7 +241,6 @@ def format_plan(
     num_parts: int,
     algorithm: str = "fennel",
     *,
-    passes: int = 1,
     workers: int = 2,
     partitions_dir: str | os.PathLike | None = None,
     out_dir: str | os.PathLike = ".",
@@ -268,7 +266,7 @@ def format_plan(
             "part_edges": found[1] + found[2],
             "leaving": int(found[2].sum()),
         }
-    steps = plan_pipeline(meta, k, algorithm, passes=passes, workers=workers, **loads)
+    steps = plan_pipeline(meta, k, algorithm, workers=workers, **loads)
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     lines = [
