@@ -261,18 +261,26 @@ def _parmetis_import(args, load) -> int:
 def _plan(args, load) -> int:
     from pathlib import Path
 
-    from .chunked import read_metadata
-    from .chunked.plan import format_plan
+    from .chunked import assignment_loads, format_plan, read_assignment, read_metadata
 
     meta = read_metadata(args.in_dir)
     out = Path(args.out_dir) if args.out_dir else Path(args.in_dir).absolute().parent
+    loads, k = None, args.num_parts
+    if args.partitions_dir is not None:
+        k = read_assignment(args.partitions_dir, meta)[1]
+        loads = assignment_loads(args.partitions_dir, k, meta)
+        if loads is None:
+            raise GraphpartError(
+                f"{args.partitions_dir}: records no partition sizes (graphpart assign writes "
+                "them); plan without --partitions-dir for balanced partitions"
+            )
     sys.stdout.write(
         format_plan(
             meta,
-            args.num_parts,
+            k,
             args.algorithm,
             workers=args.workers,
-            partitions_dir=args.partitions_dir,
+            loads=loads,
             out_dir=out,
         )
         + "\n"

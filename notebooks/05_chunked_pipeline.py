@@ -194,14 +194,9 @@ _ = axes[1].legend()
 # out of memory halfway. Here for the SBM, with the partition sizes of the Fennel assignment:
 
 # %%
-print(
-    chunked.format_plan(
-        chunked.read_metadata(work / "chunks"),
-        num_parts,
-        "fennel",
-        partitions_dir=work / "assign-fennel",
-    )
-)
+meta = chunked.read_metadata(work / "chunks")
+loads = chunked.assignment_loads(work / "assign-fennel", num_parts, meta)
+print(chunked.format_plan(meta, num_parts, "fennel", loads=loads))
 
 # %% [markdown]
 # The formulas (in the `graphpart.chunked.plan` docstring) were measured on R-MAT up to scale 24

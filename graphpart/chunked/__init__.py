@@ -12,7 +12,7 @@ assignment (``<ntype>.txt`` files), random or METIS; ``read_assignment`` validat
 
 from __future__ import annotations
 
-from .assign import ALGORITHMS, assign, read_assignment, write_assignment
+from .assign import ALGORITHMS, assign, assignment_loads, read_assignment, write_assignment
 from .dispatch import dispatch, load_orig_ids
 from .format import METADATA, ChunkedMetadata, ChunkSpec, read_metadata
 from .ingest import edges_chunked, rmat_chunked
@@ -37,6 +37,7 @@ __all__ = [
     "Verification",
     "assign",
     "read_assignment",
+    "assignment_loads",
     "write_assignment",
     "ALGORITHMS",
     "write_chunked",

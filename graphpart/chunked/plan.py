@@ -242,31 +242,23 @@ def format_plan(
     algorithm: str = "fennel",
     *,
     workers: int = 2,
-    partitions_dir: str | os.PathLike | None = None,
+    loads: tuple | None = None,
     out_dir: str | os.PathLike = ".",
 ) -> str:
     """The plan as a table: each step, the process, its peak memory and disk, against what this
-    machine has free (a step that does not fit is marked)."""
+    machine has free (a step that does not fit is marked). ``loads``: an assignment's nodes,
+    in-degree and leaving edges per part (:func:`~graphpart.chunked.assign.assignment_loads`)
+    instead of balanced partitions."""
     from .._check import check_count
 
     k = check_count(num_parts, "num_parts", low=1)
-    loads = {}
-    if partitions_dir is not None:
-        from .assign import assignment_loads, read_assignment
-
-        k = read_assignment(partitions_dir, meta)[1]
-        found = assignment_loads(partitions_dir, k, meta)
-        if found is None:
-            raise GraphpartError(
-                f"{partitions_dir}: records no partition sizes (graphpart assign writes them); "
-                "plan without --partitions-dir for balanced partitions"
-            )
-        loads = {
-            "part_nodes": found[0],
-            "part_edges": found[1] + found[2],
-            "leaving": int(found[2].sum()),
-        }
-    steps = plan_pipeline(meta, k, algorithm, workers=workers, **loads)
+    sizes = {}
+    if loads is not None:
+        nodes, indeg, leaving = (np.asarray(x, dtype=np.int64) for x in loads)
+        if not len(nodes) == len(indeg) == len(leaving) == k:
+            raise GraphpartError(f"loads: need one entry per part ({k}), got {len(nodes)}")
+        sizes = {"part_nodes": nodes, "part_edges": indeg + leaving, "leaving": int(leaving.sum())}
+    steps = plan_pipeline(meta, k, algorithm, workers=workers, **sizes)
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     lines = [

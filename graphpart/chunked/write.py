@@ -24,6 +24,14 @@ _SUBFOLDERS = ("edges", "node_data", "edge_data")
 __all__ = ["write_chunked", "write_edge_stream"]
 
 
+def _default_name(out_dir: Path) -> str:
+    """The folder's name as a graph name: characters other than letters, digits and underscores
+    become underscores ("rmat-chunks" -> "rmat_chunks")."""
+    import re
+
+    return re.sub(r"\W", "_", out_dir.absolute().name, flags=re.ASCII) or "graph"
+
+
 def _bounds(n: int, k: int) -> np.ndarray:
     """``k + 1`` cut points splitting ``n`` rows into ``k`` near-equal chunks."""
     return (np.arange(k + 1, dtype=np.int64) * n) // k
@@ -69,7 +77,7 @@ def write_chunked(
     out_dir : path
     num_chunks : int
     graph_name : str, optional
-        Default: the folder's name.
+        Default: the folder's name, other characters than letters, digits and ``_`` as ``_``.
     edge_format, node_data_format, edge_data_format : {"csv", "numpy", "parquet"}
     delimiter : str
         The CSV delimiter (DGL's examples use a space).
@@ -78,7 +86,7 @@ def write_chunked(
         raise GraphpartError(f"g must be a graphpart.Graph, got {type(g).__name__}")
     k = check_count(num_chunks, "num_chunks", low=1)
     out_dir = Path(out_dir)
-    name = check_graph_name(graph_name if graph_name is not None else out_dir.name)
+    name = check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
     fmts = {}
     for kind, f in (
         ("edge_format", edge_format),
@@ -200,7 +208,7 @@ def write_edge_stream(
     """
     k = check_count(num_chunks, "num_chunks", low=1)
     out_dir = Path(out_dir)
-    name = check_graph_name(graph_name if graph_name is not None else out_dir.name)
+    name = check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
     efmt = check_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
     nfmt = check_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
     _check_out(out_dir)
