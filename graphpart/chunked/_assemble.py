@@ -23,7 +23,7 @@ from ..partitioning.halo import assemble_view, hop1_layer, local_data
 from ..storage.write import write_part
 from ._shuffle import Plan, load_piece
 
-__all__ = ["build_part", "ORIG_NIDS", "ORIG_EIDS"]
+__all__ = ["build_part", "drop_pieces", "ORIG_NIDS", "ORIG_EIDS"]
 
 #: Per-partition files of original ids (``--save-orig-nids`` / ``--save-orig-eids``).
 ORIG_NIDS, ORIG_EIDS = "orig_nids.pt", "orig_eids.pt"
@@ -116,6 +116,19 @@ def _node_feats(plan: Plan, p: int) -> dict[str, torch.Tensor]:
             ]
             out[f"{t}/{name}"] = _tensor(np.concatenate(rows))
     return out
+
+
+def drop_pieces(plan: Plan, p: int, edge_rows: list[np.ndarray]) -> None:
+    """Delete partition ``p``'s pieces (once its files are written and marked whole): the pieces
+    and the output never take the disk twice over."""
+    for ei in range(len(plan.etypes)):
+        for c in range(len(edge_rows[ei])):
+            plan.owned_piece(ei, c, p).unlink(missing_ok=True)
+            plan.cross_piece(ei, c, p).unlink(missing_ok=True)
+    for ti, t in enumerate(plan.maps.ntypes):
+        for k, name in enumerate(plan.node_names(ti)):
+            for c in range(len(plan.meta.node_data[t][name].paths)):
+                plan.node_piece(ti, k, c, p).unlink(missing_ok=True)
 
 
 def build_part(

@@ -43,7 +43,7 @@ from ..errors import GraphpartError
 from ..index import block_bounds, part_ranges
 from ..storage.config import build_config, check_graph_name, check_out_path, graphbolt_meta
 from ..storage.files import check_format
-from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part
+from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part, drop_pieces
 from ._cluster import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
@@ -339,12 +339,18 @@ PHASE1 = "phase1.npz"
 
 
 def _build_and_mark(*args) -> dict[str, int]:
-    """:func:`build_part`, then a marker saying the partition is whole (what ``--resume`` keeps)."""
+    """:func:`build_part`, then a marker saying the partition is whole (what ``--resume`` keeps),
+    then its pieces deleted. A task rerun after its marker was written returns the marker."""
+    plan, p, folder, rows = args[0], args[1], args[2], args[4]
+    try:
+        return json.loads((folder / DONE).read_text())
+    except (OSError, ValueError):
+        pass
     stats = build_part(*args)
-    folder = args[2]
     tmp = folder / f".{DONE}.{os.getpid()}.part"
     tmp.write_text(json.dumps(stats))
     os.replace(tmp, folder / DONE)
+    drop_pieces(plan, p, rows)
     return stats
 
 

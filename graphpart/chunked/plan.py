@@ -19,8 +19,9 @@ verify (one process)              ``B + 24 N + 48 e_p`` (one partition at a time
 ================================  ===============================================================
 
 Disk: dispatch writes its pieces (``24 E`` bytes owned, ``40`` per cut edge, ``F N``) beside its
-output (``36`` bytes per local edge, owned or HALO, plus ``(64 + F) N``) and deletes the pieces
-at the end.
+output (``36`` bytes per local edge, owned or HALO, plus ``(64 + F) N``); a partition's pieces
+are deleted once its files are whole, so phase 2 needs about the larger of the two plus what
+the partitions in flight hold.
 The constants were measured on R-MAT (``benchmarks/pipeline_steps.py``; see RESULTS.md).
 """
 
@@ -182,7 +183,7 @@ def plan_pipeline(
             "dispatch phase 2",
             f"each of {workers} workers",
             partition_need(n_p, e_p, n, f),
-            pieces + output,
+            max(pieces, output) + workers * (pieces + output) // k,
             f"B + (64 + F) n_p + 52 e_p + 8 N; {where}",
         ),
         StepNeed("verify", "main", BASE + 24 * n + 48 * e_p, 0, "B + 24 N + 48 e_p"),
