@@ -109,6 +109,21 @@ def assignment_quality(chunked: Path, assignment: Path) -> dict:
     }
 
 
+def predict(chunks: Path, args, assignment: Path | None) -> dict:
+    """``graphpart plan``'s peak memory (GiB) per step, and phase 2's disk."""
+    from graphpart.chunked import assignment_loads, plan_pipeline, read_metadata
+
+    meta = read_metadata(chunks)
+    sizes = {}
+    if assignment is not None:
+        nodes, indeg, leaving = assignment_loads(assignment, args.parts, meta)
+        sizes = {"part_nodes": nodes, "part_edges": indeg + leaving, "leaving": int(leaving.sum())}
+    steps = plan_pipeline(meta, args.parts, args.algorithm, workers=args.workers, **sizes)
+    out = {s.step: round(s.memory / GiB, 2) for s in steps}
+    out["disk"] = round(next(s.disk for s in steps if s.step == "dispatch phase 2") / GiB, 2)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scales", type=int, nargs="+", default=[20])
@@ -149,7 +164,9 @@ def main() -> None:
                 )
             )
             rows[-1]["disk_gib"] = round(disk(chunks), 2)
+        predicted = {}
         if "assign" in steps:
+            predicted = predict(chunks, args, None)
             rows.append(
                 run_step(
                     f"assign {args.algorithm} {scale}",
@@ -166,8 +183,10 @@ def main() -> None:
                     ],
                 )
             )
+            rows[-1]["predicted_gib"] = predicted.get(f"assign {args.algorithm}")
             if rows[-1]["rc"] == 0:
                 rows[-1].update(assignment_quality(chunks, asg))
+                predicted = predict(chunks, args, asg)
         if "dispatch" in steps:
             rows.append(
                 run_step(
@@ -187,6 +206,8 @@ def main() -> None:
                     ],
                 )
             )
+            rows[-1]["predicted_gib"] = predicted.get("dispatch phase 2")
+            rows[-1]["predicted_disk_gib"] = predicted.get("disk")
             if rows[-1]["rc"] == 0:
                 rows[-1]["disk_gib"] = round(disk(out), 2)
         if "verify" in steps:
@@ -194,17 +215,22 @@ def main() -> None:
             rows.append(
                 run_step(f"verify {scale}", ["verify", str(cfg), "--chunked-dir", str(chunks)])
             )
+            rows[-1]["predicted_gib"] = predicted.get("verify")
         if not args.keep:
             shutil.rmtree(w, ignore_errors=True)
-    print("\n| step | wall s | main GiB | largest child GiB | disk GiB | notes |")
-    print("|---|---|---|---|---|---|")
+    head = (
+        "| step | wall s | main GiB | largest child GiB | plan GiB | disk GiB | plan disk | notes |"
+    )
+    print("\n" + head)
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         notes = {k: r[k] for k in ("cut", "nodes_max_mean", "indeg_max_mean") if k in r}
         if r["rc"]:
             notes["failed"] = r["stderr"][-200:]
         print(
             f"| {r['step']} | {r['seconds']} | {r['main_gib']} | {r['child_gib']} | "
-            f"{r.get('disk_gib', '')} | {notes or ''} |"
+            f"{r.get('predicted_gib', '')} | {r.get('disk_gib', '')} | "
+            f"{r.get('predicted_disk_gib', '')} | {notes or ''} |"
         )
 
 
