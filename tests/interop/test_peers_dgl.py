@@ -169,3 +169,16 @@ def test_two_dist_graph_servers_serve_graphpart_partitions(tmp_path):
     assert sampled == sorted(
         zip(old2new[s[emap]].tolist(), old2new[d[emap]].tolist(), range(g.num_edges()))
     )
+
+
+def test_dgl_loads_what_the_out_of_core_pipeline_writes(tmp_path):
+    # R-MAT generated in blocks, the edge-balanced streaming assignment, dispatch in DGL's format
+    from graphpart import chunked
+
+    chunked.rmat_chunked(tmp_path / "c", 4, 11, seed=0, edge_format="numpy", graph_name="rmat")
+    chunked.assign(tmp_path / "c", tmp_path / "a", 3, "fennel", balance_edges=True)
+    config = chunked.dispatch(
+        tmp_path / "c", tmp_path / "a", tmp_path / "p", format="dgl", workers=1, processes=False
+    )
+    run_peer("dgl_dump.py", config, tmp_path / "dump.npz", env={"DGL_DIST_DEBUG": "1"})
+    _assert_same(load_dump(tmp_path / "dump.npz"), _graphpart_view(config, 3))
