@@ -233,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.debug:  # Dask's own INFO lines (scheduler, nanny, comms) are not the user's news
         for handler in logging.getLogger().handlers:
             handler.addFilter(_quiet_dask)
+    if sys.stderr.isatty():  # long steps say how far they are, with an estimate of what is left
+        logging.getLogger("graphpart.chunked.progress").setLevel(logging.INFO)
     try:
         commands = {
             "partition": _partition,

@@ -29,6 +29,7 @@ from ..errors import GraphpartError
 from ..graph import Graph
 from ..index import unique_int
 from ..typing import Seed
+from ._eta import Progress
 from .plan import check_disk
 from .write import write_edge_stream
 
@@ -162,6 +163,7 @@ def rmat_chunked(
         store = _Buckets(Path(work), n, check_count(buckets, "buckets", low=1))
         rng.bit_generator.advance(scale * m // 2)  # past every level's floats, as rmat draws
         perm = rng.permutation(n).astype(np.uint32) if permute else None
+        progress = Progress("chunk: R-MAT edges drawn, in blocks", -(-m // block))
         for lo in range(0, m, block):  # a loop over blocks of edges
             src, dst = _rmat_block(state, scale, m, a, b, c, lo, min(lo + block, m))
             if perm is not None:
@@ -172,7 +174,7 @@ def rmat_chunked(
             store.add(src, dst)
             if symmetric:
                 store.add(dst, src)
-            logger.info("rmat_chunked: %d of %d edges drawn", min(lo + block, m), m)
+            progress.advance()
         del perm
         counts = _dedupe_counts(store)
         g = attach_node_data(

@@ -44,6 +44,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
+from ._eta import Progress
 from ._loads import Loads
 from .format import ChunkedMetadata
 from .read import read_edges
@@ -295,15 +296,11 @@ def stream_partition(
     state = Loads(
         classes, deg, num_parts, slack, algorithm, gamma, 0.5 * paper if alpha is None else alpha
     )
-    for e, c, s, d in homogeneous_chunks(meta):
+    chunks = sum(len(spec.paths) for spec in meta.edges.values())
+    progress = Progress(f"{algorithm}: streaming pass", chunks)
+    for _, _, s, d in homogeneous_chunks(meta):
         _process_chunk(state, s, d, int(batch_size), int(refine))
-        logger.info(
-            "%s: edge chunk %d of %s placed; %d nodes unplaced",
-            algorithm,
-            c,
-            e,
-            int((state.part < 0).sum()),
-        )
+        progress.advance()
     rest = np.flatnonzero(state.part < 0)
     if len(rest):
         state.fill(rest)
@@ -311,9 +308,11 @@ def stream_partition(
     for step in range(int(passes) - 1):
         start = (state.part.copy(), state.nload.copy(), state.eload.copy())
         moved = cut = 0
+        progress = Progress(f"{algorithm}: refinement pass {step + 1}", chunks)
         for _, _, s, d in homogeneous_chunks(meta):
             cut += int((start[0][s] != start[0][d]).sum())  # the cut as the pass began
             moved += _refine_chunk(state, s, d, step)
+            progress.advance()
         logger.info(
             "%s refinement pass %d: cut %d edges before it, %d moves",
             algorithm,
