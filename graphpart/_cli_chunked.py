@@ -147,7 +147,7 @@ def _cluster(args) -> dict:
 
 def _chunk(args, load) -> int:
     from .chunked import write_chunked
-    from .chunked.ingest import edges_chunked, rmat_chunked
+    from .chunked.ingest import edges_chunked, rmat_chunked, sbm_chunked
 
     check_output_path(args.out_dir, "--out-dir", keep=[p for p in (args.graph, args.edges) if p])
     formats = {"graph_name": args.graph_name, "edge_format": args.edge_format}
@@ -158,16 +158,19 @@ def _chunk(args, load) -> int:
         meta = edges_chunked(
             args.edges, args.out_dir, args.num_chunks, num_nodes=args.num_nodes, **formats
         )
-    elif args.dataset == "rmat":  # generated in blocks, the same graph as datasets.rmat
+    elif args.dataset in ("rmat", "sbm"):  # generated in blocks: the same graph as datasets'
         import inspect
 
-        from .datasets import rmat
+        from . import datasets
 
-        known = inspect.signature(rmat).parameters
+        known = inspect.signature(getattr(datasets, args.dataset)).parameters
         unknown = sorted(set(dict(args.dataset_arg)) - set(known))
         if unknown:
-            raise GraphpartError(f"rmat takes no argument {unknown[0]!r}; it takes {list(known)}")
-        meta = rmat_chunked(
+            raise GraphpartError(
+                f"{args.dataset} takes no argument {unknown[0]!r}; it takes {list(known)}"
+            )
+        write = rmat_chunked if args.dataset == "rmat" else sbm_chunked
+        meta = write(
             args.out_dir,
             args.num_chunks,
             node_data_format=args.node_data_format,

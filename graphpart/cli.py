@@ -21,6 +21,13 @@ logger = logging.getLogger("graphpart.cli")
 
 
 def _value(text: str):
+    if text.startswith("["):  # a list, e.g. block_sizes=[400,400,400]
+        import json
+
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
     for cast in (int, float):
         try:
             return cast(text)

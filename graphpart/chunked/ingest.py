@@ -33,7 +33,7 @@ from ._eta import Progress
 from .plan import check_disk
 from .write import write_edge_stream
 
-__all__ = ["rmat_chunked", "edges_chunked", "BLOCK_EDGES"]
+__all__ = ["rmat_chunked", "sbm_chunked", "edges_chunked", "BLOCK_EDGES"]
 
 #: Edges generated or read at a time.
 BLOCK_EDGES = 1 << 24
@@ -215,6 +215,93 @@ def _read_deduped(store: _Buckets, counts: list[int]) -> Iterator[np.ndarray]:
         edges = np.load(path, allow_pickle=False)
         path.unlink()
         yield edges
+
+
+def sbm_chunked(
+    out_dir: str | os.PathLike,
+    num_chunks: int,
+    block_sizes,
+    p_in: float = 0.1,
+    p_out: float = 0.01,
+    *,
+    probs: np.ndarray | None = None,
+    directed: bool = False,
+    seed: Seed = None,
+    feat_dim: int = 0,
+    train_frac: float = 0.0,
+    val_frac: float = 0.0,
+    test_frac: float = 0.0,
+    graph_name: str | None = None,
+    edge_format: str = "csv",
+    node_data_format: str = "numpy",
+    delimiter: str = " ",
+) -> Path:
+    """``write_chunked(sbm(block_sizes, ...), out_dir, num_chunks)`` without the graph in memory;
+    returns the metadata path.
+
+    The block pairs are drawn as :func:`graphpart.datasets.sbm` draws them, from a copy of the
+    generator each time: once to count the edges, once to write them, and once more for the
+    reverse edges of an undirected graph (which ``sbm`` lists after all the others). Memory: one
+    block pair's edges and one chunk.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphpart.chunked import load_chunked
+    >>> from graphpart.datasets import sbm
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> g = load_chunked(sbm_chunked(d / "s", 3, [30, 40], 0.2, 0.05, seed=2))
+    >>> want = sbm([30, 40], 0.2, 0.05, seed=2)
+    >>> [x.tolist() for x in g.edges()] == [x.tolist() for x in want.edges()]
+    True
+    """
+    from ..datasets.sbm import block_pairs, check_sbm_args
+
+    sizes, probs = check_sbm_args(block_sizes, p_in, p_out, probs, directed)
+    k = check_count(num_chunks, "num_chunks", low=1)
+    rng = check_random_state(seed)
+    start = rng.bit_generator.state
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+    def pairs(reverse: bool) -> Iterator[np.ndarray]:
+        bg = type(rng.bit_generator)()
+        bg.state = start
+        for s, d in block_pairs(np.random.Generator(bg), sizes, probs, directed, offsets):
+            yield np.stack([d, s] if reverse else [s, d], axis=1)
+
+    total = sum(len(b) for b in pairs(False)) * (1 if directed else 2)
+    for _ in block_pairs(rng, sizes, probs, directed, offsets):  # rng as sbm leaves it
+        pass
+
+    def blocks() -> Iterator[np.ndarray]:
+        yield from pairs(False)
+        if not directed:
+            yield from pairs(True)
+
+    n = int(offsets[-1])
+    g = attach_node_data(
+        Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64), num_nodes=n),
+        rng,
+        labels=np.repeat(np.arange(len(sizes)), sizes),
+        feat_dim=feat_dim,
+        train_frac=train_frac,
+        val_frac=val_frac,
+        test_frac=test_frac,
+    )
+    row = 8 * feat_dim + 16
+    check_disk(24 * total + row * n, out_dir, "graphpart chunk")
+    return write_edge_stream(
+        out_dir,
+        k,
+        n,
+        blocks,
+        total,
+        {name: v.numpy() for name, v in g.ndata.items()},
+        graph_name=graph_name,
+        edge_format=edge_format,
+        node_data_format=node_data_format,
+        delimiter=delimiter,
+    )
 
 
 def edges_chunked(

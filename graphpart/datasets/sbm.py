@@ -13,7 +13,7 @@ from ..graph import Graph
 from ..typing import Seed
 from ._synthetic import attach_node_data
 
-__all__ = ["sbm"]
+__all__ = ["sbm", "check_sbm_args", "block_pairs"]
 
 
 def _triu_pairs(idx: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -44,6 +44,53 @@ def _block_edges(rng, ni: int, nj: int, p: float, diagonal: bool, directed: bool
         r, c = idx // (ni - 1), idx % (ni - 1)
         return r, c + (c >= r)
     return _triu_pairs(idx, ni)
+
+
+def check_sbm_args(block_sizes, p_in, p_out, probs, directed) -> tuple[list[int], np.ndarray]:
+    """The block sizes and the block probability matrix, or a :class:`GraphpartError`."""
+    if not isinstance(block_sizes, (list, tuple, np.ndarray, range)):
+        raise GraphpartError(
+            f"block_sizes must be a list of ints, got {type(block_sizes).__name__}"
+        )
+    sizes = list(block_sizes)
+    for name, p in (("p_in", p_in), ("p_out", p_out)):
+        if isinstance(p, bool) or not isinstance(p, numbers.Real):
+            raise GraphpartError(f"{name} must be a probability in [0, 1], got {p!r}")
+    if not sizes or any(
+        isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sizes
+    ):
+        raise GraphpartError(
+            f"block_sizes must be a non-empty list of non-negative ints, got {sizes!r}"
+        )
+    k = len(sizes)
+    if probs is None:
+        probs = np.full((k, k), float(p_out))
+        np.fill_diagonal(probs, float(p_in))
+    try:
+        probs = np.asarray(probs, dtype=float)
+    except (TypeError, ValueError):
+        raise GraphpartError(
+            f"probs must be a {k}x{k} matrix of probabilities, got {probs!r}"
+        ) from None
+    if probs.shape != (k, k) or not np.all((probs >= 0) & (probs <= 1)):
+        raise GraphpartError(
+            f"probs must be a {k}x{k} matrix of probabilities in [0, 1], got shape {probs.shape}"
+        )
+    if not directed and not np.allclose(probs, probs.T):
+        raise GraphpartError(
+            "probs must be symmetric for an undirected SBM (or pass directed=True)"
+        )
+    return sizes, probs
+
+
+def block_pairs(rng, sizes, probs, directed: bool, offsets: np.ndarray):
+    """The edges of each block pair in turn, as ``(src, dst)`` node ids (what :func:`sbm` draws,
+    one pair at a time)."""
+    k = len(sizes)
+    for i in range(k):  # a loop over block pairs, not over nodes
+        for j in range(k) if directed else range(i, k):
+            r, c = _block_edges(rng, sizes[i], sizes[j], probs[i, j], i == j, directed)
+            yield r + offsets[i], c + offsets[j]
 
 
 def sbm(
@@ -86,46 +133,14 @@ def sbm(
     >>> g.num_nodes(), bool((label[s] == label[d]).all())
     (100, True)
     """
-    if not isinstance(block_sizes, (list, tuple, np.ndarray, range)):
-        raise GraphpartError(
-            f"block_sizes must be a list of ints, got {type(block_sizes).__name__}"
-        )
-    sizes = list(block_sizes)
-    for name, p in (("p_in", p_in), ("p_out", p_out)):
-        if isinstance(p, bool) or not isinstance(p, numbers.Real):
-            raise GraphpartError(f"{name} must be a probability in [0, 1], got {p!r}")
-    if not sizes or any(
-        isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sizes
-    ):
-        raise GraphpartError(
-            f"block_sizes must be a non-empty list of non-negative ints, got {sizes!r}"
-        )
-    k = len(sizes)
-    if probs is None:
-        probs = np.full((k, k), float(p_out))
-        np.fill_diagonal(probs, float(p_in))
-    try:
-        probs = np.asarray(probs, dtype=float)
-    except (TypeError, ValueError):
-        raise GraphpartError(
-            f"probs must be a {k}x{k} matrix of probabilities, got {probs!r}"
-        ) from None
-    if probs.shape != (k, k) or not np.all((probs >= 0) & (probs <= 1)):
-        raise GraphpartError(
-            f"probs must be a {k}x{k} matrix of probabilities in [0, 1], got shape {probs.shape}"
-        )
-    if not directed and not np.allclose(probs, probs.T):
-        raise GraphpartError(
-            "probs must be symmetric for an undirected SBM (or pass directed=True)"
-        )
+    sizes, probs = check_sbm_args(block_sizes, p_in, p_out, probs, directed)
     rng = check_random_state(seed)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
+    k = len(sizes)
     src, dst = [], []
-    for i in range(k):  # a loop over block pairs, not over nodes
-        for j in range(k) if directed else range(i, k):
-            r, c = _block_edges(rng, sizes[i], sizes[j], probs[i, j], i == j, directed)
-            src.append(r + offsets[i])
-            dst.append(c + offsets[j])
+    for r, c in block_pairs(rng, sizes, probs, directed, offsets):
+        src.append(r)
+        dst.append(c)
     s, d = np.concatenate(src), np.concatenate(dst)
     if not directed:
         s, d = np.concatenate([s, d]), np.concatenate([d, s])

@@ -201,3 +201,12 @@ def test_plan_of_metis_on_a_graph_too_big_says_it_does_not_fit(tmp_path, capsys,
     )
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("assign metis"))
     assert line.endswith("<- does not fit")
+
+
+def test_chunk_sbm_is_written_in_blocks_and_equals_the_dataset(tmp_path):
+    args = ["--dataset", "sbm", "--dataset-arg", "block_sizes=[30,20]", "--dataset-arg", "seed=1"]
+    assert main(["chunk", *args, "--num-chunks", "2", "--out-dir", str(tmp_path / "c")]) == 0
+    from graphpart.datasets import sbm
+
+    got, want = load_chunked(tmp_path / "c"), sbm([30, 20], seed=1)
+    assert [x.tolist() for x in got.edges()] == [x.tolist() for x in want.edges()]

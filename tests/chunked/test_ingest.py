@@ -10,8 +10,8 @@ import pytest
 
 import graphpart as gp
 from graphpart.chunked import load_chunked, write_chunked
-from graphpart.chunked.ingest import edges_chunked, rmat_chunked
-from graphpart.datasets import rmat
+from graphpart.chunked.ingest import edges_chunked, rmat_chunked, sbm_chunked
+from graphpart.datasets import rmat, sbm
 
 
 def _same_folders(a, b) -> None:
@@ -110,3 +110,30 @@ def test_bad_edge_lists_are_refused_in_one_line(content, match, tmp_path):
     with pytest.raises(gp.GraphpartError, match=match):
         edges_chunked(tmp_path / "e.txt", tmp_path / "c", 1)
     assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"directed": True},
+        {"feat_dim": 3, "train_frac": 0.3, "test_frac": 0.1},
+        {"probs": [[0.2, 0.01, 0.0], [0.01, 0.3, 0.05], [0.0, 0.05, 0.1]]},
+    ],
+)
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_sbm_in_blocks_writes_what_write_chunked_writes(kwargs, fmt, tmp_path):
+    sizes = [40, 25, 60]
+    expect = write_chunked(
+        sbm(sizes, 0.2, 0.02, seed=5, **kwargs), tmp_path / "g", 4, edge_format=fmt
+    ).parent
+    got = sbm_chunked(
+        tmp_path / "s", 4, sizes, 0.2, 0.02, seed=5, edge_format=fmt, graph_name="g", **kwargs
+    ).parent
+    _same_folders(expect, got)
+
+
+def test_sbm_in_blocks_refuses_bad_blocks(tmp_path):
+    with pytest.raises(gp.GraphpartError, match="block_sizes"):
+        sbm_chunked(tmp_path / "s", 2, [10, -1])
+    assert not (tmp_path / "s").exists()
