@@ -145,9 +145,12 @@ def read_assignment(
     pm = folder / PARTITION_META
     if pm.is_file():
         try:
-            info = json.loads(pm.read_text())
-            num_parts = int(info["num_parts"])
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+            info = read_json(pm, "assignment metadata")
+            value = info["num_parts"]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"num_parts is {value!r}")
+            num_parts = value
+        except (GraphpartError, KeyError, TypeError, ValueError) as e:
             raise GraphpartError(f"{pm}: expected JSON with an integer 'num_parts' ({e})") from None
     parts = {}
     for t in meta.ntypes:

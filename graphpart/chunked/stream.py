@@ -42,6 +42,7 @@ import math
 
 import numpy as np
 
+from .._check import check_count
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ._eta import Progress
@@ -86,7 +87,8 @@ def in_degrees(meta: ChunkedMetadata) -> np.ndarray:
     n = sum(meta.num_nodes.values())
     deg = np.zeros(n, dtype=np.int64)
     for _, _, _, d in homogeneous_chunks(meta):
-        deg += np.bincount(d, minlength=n)
+        counts = np.bincount(d)  # up to the largest id of the chunk, not n
+        deg[: len(counts)] += counts
     return deg
 
 
@@ -273,6 +275,7 @@ def stream_partition(
     """
     if algorithm not in STREAMING:
         raise GraphpartError(f"streaming algorithm must be one of {STREAMING}, got {algorithm!r}")
+    num_parts = check_count(num_parts, "num_parts", low=1)
     if not slack >= 0 or not gamma > 1 or int(batch_size) < 1 or int(passes) < 1:
         raise GraphpartError(
             "need slack >= 0, gamma > 1, batch_size >= 1 and passes >= 1, got "
@@ -287,8 +290,11 @@ def stream_partition(
         raise GraphpartError(f"classes must have one entry per node ({n}), got {len(classes)}")
     if isinstance(balance_edges, np.ndarray):
         deg = balance_edges
-        if len(deg) != n:
-            raise GraphpartError(f"in-degrees: need one per node ({n}), got {len(deg)}")
+        if len(deg) != n or deg.dtype.kind not in "iu" or (len(deg) and deg.min() < 0):
+            raise GraphpartError(
+                f"in-degrees: need one non-negative integer per node ({n}), got {len(deg)} "
+                f"of {deg.dtype}"
+            )
     else:
         deg = edge_balance(meta, num_parts, balance_edges, algorithm)
     m = sum(meta.num_edges.values())
@@ -326,6 +332,14 @@ def stream_partition(
             stale = True
         if stale or not moved:
             break
+    else:
+        if kept is not None:  # the passes ran out while gaining: measure where the last one ended
+            cut = sum(
+                int((state.part[s] != state.part[d]).sum())
+                for _, _, s, d in homogeneous_chunks(meta)
+            )
+            if cut < best:
+                kept = None
     if kept is not None:  # the parts at the start of the pass with the lowest cut
         state.part[:], state.nload[:], state.eload[:] = kept
     state.warn_over_caps(algorithm)

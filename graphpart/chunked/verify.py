@@ -109,7 +109,6 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
         for i, name in enumerate(etypes)
         for k in range(len(meta.edge_data.get(by_name[name], {})))
     }
-    halo_edges = 0
     for p in range(num_parts):  # one partition in memory at a time
         data = load_partition(config, p)
         lg = data.graph
@@ -159,14 +158,15 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
                     problems.append(f"partition {p}: {name!r} edges between the wrong node types")
                 h = edge_hash(oe[rows], on[s_], on[d_])
                 own = inner_e[rows]
-                got_owned[i, p] += h[own].sum(dtype=np.uint64)
-                got_halo[i, p] += h[~own].sum(dtype=np.uint64)
-                halo_edges += int((~own).sum())
+                with np.errstate(over="ignore"):  # sums modulo 2^64
+                    got_owned[i, p] += h[own].sum(dtype=np.uint64)
+                    got_halo[i, p] += h[~own].sum(dtype=np.uint64)
                 for k, feat, _ in feats:
                     if feat is not None and len(feat) == int(inner_e[sel].sum()):
                         at = own_rows[lo : lo + SLICE][own]
                         fh = feature_hash(oe[rows][own], feat.numpy()[at], k + 1)
-                        got_feats[(i, k)][p] += fh.sum(dtype=np.uint64)
+                        with np.errstate(over="ignore"):
+                            got_feats[(i, k)][p] += fh.sum(dtype=np.uint64)
             checked["local edges, owned and HALO (endpoints)"] = checked.get(
                 "local edges, owned and HALO (endpoints)", 0
             ) + len(sel)
@@ -183,7 +183,7 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     for i, name in enumerate(etypes):
         e = by_name[name]
         want_owned, want_halo, want_feats = _expected_sums(
-            meta, e, owners, num_parts, halo_edges > 0
+            meta, e, owners, num_parts, int(cfg["halo_hops"])
         )
         for p in np.flatnonzero(want_owned != got_owned[i]):
             problems.append(
@@ -261,10 +261,11 @@ def feature_hash(eid: np.ndarray, rows: np.ndarray, salt: int) -> np.ndarray:
         return _mix(_mix(eid.astype(np.uint64) + np.uint64(salt)) ^ row_hash(rows, salt))
 
 
-def _expected_sums(meta, e, owners, num_parts: int, halo: bool):
+def _expected_sums(meta, e, owners, num_parts: int, hops: int):
     """Per partition, the fingerprint sums of the chunked edges it owns (into its nodes), of
     those it keeps as HALO copies (from its nodes into another's), and of each edge field's rows
-    it owns; one chunk at a time."""
+    it owns; one chunk at a time. Without HALO (``hops == 0``) a partition keeps only the edges
+    between its own nodes."""
     owned = np.zeros(num_parts, dtype=np.uint64)
     copies = np.zeros(num_parts, dtype=np.uint64)
     names = sorted(meta.edge_data.get(e, {}))
@@ -276,8 +277,10 @@ def _expected_sums(meta, e, owners, num_parts: int, halo: bool):
         h = edge_hash(eid, s, d)
         ps, pd = owners[e[0]][s], owners[e[2]][d]
         mine = pd >= 0
+        if hops == 0:  # a partition without HALO keeps only the edges between its own nodes
+            mine &= ps == pd
         np.add.at(owned, pd[mine], h[mine])
-        if halo:
+        if hops:
             cross = (ps != pd) & (ps >= 0)
             np.add.at(copies, ps[cross], h[cross])
         for k, name in enumerate(names):

@@ -124,3 +124,24 @@ def test_edge_fingerprints_tell_edges_apart():
     h = edge_hash(eid, eid % 7, eid % 11)
     assert len(np.unique(h)) == len(h)
     assert not np.array_equal(edge_hash(eid, eid % 11, eid % 7), h)  # direction matters
+
+
+def test_a_correct_output_without_halo_passes_and_a_lost_halo_edge_is_reported(tmp_path):
+    from graphpart.chunked import assign
+    from graphpart.datasets import rmat
+
+    write_chunked(rmat(8, seed=0), tmp_path / "ch", 2)
+    assign(tmp_path / "ch", tmp_path / "asg", 3, "fennel")
+    cfg0 = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "o0", num_hops=0, workers=1, processes=False
+    )
+    assert verify(cfg0, tmp_path / "ch").ok
+    cfg1 = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "o1", workers=1, processes=False)
+
+    def drop_halo(obj):  # keep only the owned edges, as if HALO edges were never written
+        own = obj["edata"]["inner_edge"].bool()
+        obj["src"], obj["dst"] = obj["src"][own], obj["dst"][own]
+        obj["edata"] = {k: v[own] for k, v in obj["edata"].items()}
+
+    _edit(cfg1.parent / "part0" / "graph.pt", drop_halo)
+    assert any(p.startswith("partition 0: HALO") for p in verify(cfg1, tmp_path / "ch").problems)
