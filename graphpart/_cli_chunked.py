@@ -226,7 +226,7 @@ def _dispatch(args, load) -> int:
         graph_name=args.graph_name,
         save_orig_nids=args.save_orig_nids,
         save_orig_eids=args.save_orig_eids,
-        progress=sys.stdout.isatty(),
+        progress=sys.stderr.isatty(),
         format=args.format,
         resume=args.resume,
         **_cluster(args),

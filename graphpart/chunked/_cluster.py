@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 
 from ..errors import GraphpartError
+from ._eta import Progress
 
 __all__ = ["dask_client", "run_tasks", "worker_memory_limit"]
 
@@ -108,9 +109,10 @@ def run_tasks(
 ) -> list:
     """Submit ``fn(*a)`` for every ``a`` in ``args``, wait for all, return results in order.
 
-    With ``progress`` a terminal gets Dask's progress bar and Jupyter a link to
-    the Dask dashboard. Tasks are pure (their outputs are files written through
-    temporary names), so Dask may rerun them on another worker after a failure.
+    With ``progress`` a terminal gets progress lines with an estimate of the time left (logged
+    as tasks end) and Jupyter a link to the Dask dashboard. Tasks are pure (their outputs are
+    files written through temporary names), so Dask may rerun them on another worker after a
+    failure.
     A task's :class:`GraphpartError` is raised here; a task that kept killing its workers
     (out of memory) is a :class:`GraphpartError` too, worded by ``killed(i, memory_limit)``
     for task ``i`` when given.
@@ -130,10 +132,6 @@ def run_tasks(
                     'target="_blank">Dask dashboard</a>'
                 )
             )
-        else:
-            from distributed import progress as dask_progress
-
-            dask_progress(futures, notebook=False)
     from distributed import as_completed
 
     index = {key: i for i, key in enumerate(keys)}
@@ -145,6 +143,7 @@ def run_tasks(
         # task, failed or not, ends before anything is raised: no task may still be writing into
         # the temporary output when the caller removes it.
         failure = None
+        bar = Progress(what, len(futures)) if progress and not _in_notebook() else None
         for fut in as_completed(futures):
             try:
                 results[index[fut.key]] = fut.result()
@@ -153,6 +152,8 @@ def run_tasks(
             except Exception as exc:  # raised once every task has ended
                 failure = failure or exc
             fut.release()
+            if bar is not None:
+                bar.advance()
         if killed_at is not None:
             limit = worker_memory_limit(client)
             if killed is not None:

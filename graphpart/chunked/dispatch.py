@@ -184,7 +184,7 @@ def dispatch(
     workers, threads_per_worker, memory_limit, processes
         The embedded ``LocalCluster`` when neither ``scheduler`` nor ``client`` is given.
     progress : bool
-        Dask's progress bar in a terminal, a dashboard link in Jupyter.
+        Progress lines with the time left (logged) in a terminal, a dashboard link in Jupyter.
     format : {"graphpart", "dgl", "graphbolt"}
         The partition files, as :func:`graphpart.partition_graph` writes them (``"dgl"``: DGL's
         ``.dgl`` files, which DGL's ``load_partition`` and ``DistGraph`` load).
@@ -220,7 +220,8 @@ def dispatch(
             "none",
             workers=workers,
             part_nodes=loads[0],
-            part_edges=loads[1] + loads[2],
+            part_edges=loads[1] + (loads[2] if num_hops else 0),
+            leaving=int(loads[2].sum()) if num_hops else 0,
         )
     }
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")
@@ -292,6 +293,7 @@ def dispatch(
         stats = [done.get(p) for p in range(num_parts)]
         for p, st in zip(todo, fresh):
             stats[p] = st
+        (work / PHASE1).unlink()  # first: without it no later run takes these folders as whole
         for p in range(num_parts):
             (tmp / f"part{p}" / DONE).unlink(missing_ok=True)
         for p, s in enumerate(stats):
@@ -347,7 +349,7 @@ def _build_and_mark(*args) -> dict[str, int]:
     except (OSError, ValueError):
         pass
     stats = build_part(*args)
-    tmp = folder / f".{DONE}.{os.getpid()}.part"
+    tmp = folder / f".{DONE}.{os.getpid()}.tmp"  # swept with the other temporary names
     tmp.write_text(json.dumps(stats))
     os.replace(tmp, folder / DONE)
     drop_pieces(plan, p, rows)
@@ -356,13 +358,17 @@ def _build_and_mark(*args) -> dict[str, int]:
 
 def _inputs_key(meta, partitions_dir, num_hops, format, nids, eids) -> str:
     """What the kept work of a killed run must have been made from: the metadata, the assignment
-    files (size and time) and the options."""
+    files and every chunk file (path, size and time), and the options."""
     import hashlib
 
     h = hashlib.sha256(Path(meta.path).read_bytes())
-    for f in sorted(Path(partitions_dir).iterdir()):
+    root = Path(meta.path).parent
+    chunks = [root / p for spec in meta.edges.values() for p in spec.paths]
+    for specs in (*meta.node_data.values(), *meta.edge_data.values()):
+        chunks += [root / p for spec in specs.values() for p in spec.paths]
+    for f in [*sorted(Path(partitions_dir).iterdir()), *chunks]:
         st = f.stat()
-        h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+        h.update(f"{f}:{st.st_size}:{st.st_mtime_ns}".encode())
     h.update(json.dumps([num_hops, format, bool(nids), bool(eids)]).encode())
     return h.hexdigest()
 
