@@ -202,6 +202,11 @@ def balance_classes_of(
         spec = meta.node_data.get(t, {}).get(field) if field else None
         if spec is not None:
             values[t] = read_data(spec, None, f"node_data[{t!r}][{field!r}]")
+    if field and not values:
+        have = sorted({name for specs in meta.node_data.values() for name in specs})
+        raise GraphpartError(
+            f"balance_ntypes: no node type has node data named {field!r}; the graph has {have}"
+        )
     classes, labels = classes_by_type(
         ntypes, [meta.num_nodes[t] for t in ntypes], values, f"balance field {field!r} of"
     )
@@ -302,6 +307,11 @@ def assign(
     ntypes = sorted(meta.ntypes)
     counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
     if algorithm == "random":
+        if balance_ntypes or balance_edges:
+            raise GraphpartError(
+                "random assignment balances node counts per type only; balance_ntypes and "
+                "balance_edges apply to metis, fennel and ldg"
+            )
         client_args = {
             "scheduler": scheduler,
             "client": client,

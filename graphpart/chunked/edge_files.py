@@ -29,6 +29,8 @@ def _check(block: np.ndarray, path: Path) -> np.ndarray:
             f"{path}: an edge list holds two integer columns (src dst), got shape "
             f"{block.shape} and dtype {block.dtype}"
         )
+    if block.dtype == np.uint64 and len(block) and block.max() >= 2**63:
+        raise GraphpartError(f"{path}: node id {int(block.max())} is past the largest int64")
     return block
 
 

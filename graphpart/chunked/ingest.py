@@ -30,8 +30,9 @@ from ..graph import Graph
 from ..index import unique_int
 from ..typing import Seed
 from ._eta import Progress
+from .format import MAX_COUNT
 from .plan import check_disk
-from .write import write_edge_stream
+from .write import check_stream_output, write_edge_stream
 
 __all__ = ["rmat_chunked", "sbm_chunked", "edges_chunked", "BLOCK_EDGES"]
 
@@ -73,7 +74,8 @@ class _Buckets:
         self.folder, self.n = folder, n
         self.shift = max(int(np.ceil(np.log2(max(n, 1)))) - int(np.log2(num_buckets)), 0)
         self.count = -(-n // (1 << self.shift)) if n else 1
-        self.files = [open(folder / f"b{i}.bin", "wb") for i in range(self.count)]  # noqa: SIM115
+        for i in range(self.count):
+            (folder / f"b{i}.bin").touch()
 
     def add(self, src: np.ndarray, dst: np.ndarray) -> None:
         key = src.astype(np.int64) * self.n + dst
@@ -81,13 +83,12 @@ class _Buckets:
         order = np.argsort(bucket, kind="stable")
         bounds = np.searchsorted(bucket[order], np.arange(self.count + 1))
         key = key[order]
-        for i in np.flatnonzero(np.diff(bounds)):  # a loop over buckets
-            key[bounds[i] : bounds[i + 1]].tofile(self.files[i])
+        for i in np.flatnonzero(np.diff(bounds)):  # a loop over buckets, one file open at a time
+            with open(self.folder / f"b{i}.bin", "ab") as f:
+                key[bounds[i] : bounds[i + 1]].tofile(f)
 
     def sorted_blocks(self) -> Iterator[np.ndarray]:
         """Each bucket's unique keys in order, as ``(rows, 2)`` int64 edges; files deleted."""
-        for f in self.files:
-            f.close()
         for i in range(self.count):
             path = self.folder / f"b{i}.bin"
             key = unique_int(np.fromfile(path, dtype=np.int64))
@@ -156,9 +157,11 @@ def rmat_chunked(
     if buckets is None:
         buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
     out_dir = Path(out_dir)
+    check_stream_output(out_dir, graph_name, edge_format, node_data_format, delimiter)
     # sort buckets (8 B an edge drawn) beside the chunks (numpy: 16 B an edge; text ~20) and data
     row = 8 * feat_dim + 8 + 3 * (train_frac + val_frac + test_frac > 0)
     check_disk((8 + 24 * (1 + symmetric)) * m + row * n, out_dir, "graphpart chunk")
+    out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".rmat-", dir=out_dir.absolute().parent) as work:
         store = _Buckets(Path(work), n, check_count(buckets, "buckets", low=1))
         rng.bit_generator.advance(scale * m // 2)  # past every level's floats, as rmat draws
@@ -259,6 +262,7 @@ def sbm_chunked(
 
     sizes, probs = check_sbm_args(block_sizes, p_in, p_out, probs, directed)
     k = check_count(num_chunks, "num_chunks", low=1)
+    check_stream_output(Path(out_dir), graph_name, edge_format, node_data_format, delimiter)
     rng = check_random_state(seed)
     start = rng.bit_generator.state
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
@@ -327,8 +331,11 @@ def edges_chunked(
     k = check_count(num_chunks, "num_chunks", low=1)
     block = check_count(block_edges, "block_edges", low=1)
     size = check_regular_file(Path(edges), "edge list").stat().st_size
+    check_stream_output(Path(out_dir), graph_name, edge_format, "numpy", delimiter)
     check_disk(2 * size, out_dir, "graphpart chunk")  # chunks: about the size of the list
     total, top = count_and_check(edges, block)
+    if top >= MAX_COUNT - 1:
+        raise GraphpartError(f"{edges}: node id {top} is past the largest the format holds")
     if num_nodes is None:
         num_nodes = top + 1
     else:
@@ -337,6 +344,7 @@ def edges_chunked(
             raise GraphpartError(
                 f"{edges}: node id {top} is out of range for num_nodes={num_nodes}"
             )
+    check_disk(24 * total, out_dir, "graphpart chunk")  # csv chunks: up to ~24 B an edge
     return write_edge_stream(
         out_dir,
         k,

@@ -203,18 +203,32 @@ def available_memory() -> int:
         except OSError:
             continue
         if text.isdigit():
-            used = 0
-            for cur in (
-                "/sys/fs/cgroup/memory.current",
-                "/sys/fs/cgroup/memory/memory.usage_in_bytes",
-            ):
-                try:
-                    used = int(Path(cur).read_text().strip())
-                    break
-                except (OSError, ValueError):
-                    continue
-            free = min(free, int(text) - used)
+            free = min(free, int(text) - _cgroup_used())
     return free
+
+
+def _cgroup_used() -> int:
+    """What the cgroup holds that it cannot give back: its usage less its inactive file pages
+    (page cache the kernel reclaims, e.g. the chunks just written)."""
+    used = 0
+    for cur in ("/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory/memory.usage_in_bytes"):
+        try:
+            used = int(Path(cur).read_text().strip())
+            break
+        except (OSError, ValueError):
+            continue
+    for stat, key in (
+        ("/sys/fs/cgroup/memory.stat", "inactive_file"),
+        ("/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"),
+    ):
+        try:
+            for line in Path(stat).read_text().splitlines():
+                name, _, value = line.partition(" ")
+                if name == key:
+                    return max(used - int(value), 0)
+        except (OSError, ValueError):
+            continue
+    return used
 
 
 def check_memory(need: int, what: str, instead: str, have: int | None = None) -> None:

@@ -14,12 +14,14 @@ neighbours seen so far, minus a load penalty:
 * LDG (Stanton & Kliot, KDD 2012): ``neighbours(p) * (1 - load(p) / capacity)``, one factor per
   constraint (XtraPuLP's product form).
 
-Every constraint has a hard cap (:class:`~graphpart.chunked._loads.Loads`): nodes per balance
-class (node type, crossed with the values of ``balance_ntypes``) and, with ``balance_edges``, the
-in-degree, which is what a partition's edges are under DGL's rule (an edge goes with its
-destination). The in-degrees take one extra pass over the edges. Inside a batch the scores are
-computed together (no per-node Python loop), so a batch sees the nodes placed by earlier batches
-but not each other; nodes no edge reaches are dealt out at the end.
+Every constraint has a cap that placement never crosses while some part has room
+(:class:`~graphpart.chunked._loads.Loads`); the last nodes, where no part has room for them under
+every cap, go where they overflow least, and each cap left exceeded is logged as a warning. The
+caps: nodes per balance class (node type, crossed with the values of ``balance_ntypes``) and,
+with ``balance_edges``, the in-degree, which is what a partition's edges are under DGL's rule (an
+edge goes with its destination). The in-degrees take one extra pass over the edges. Inside a
+batch the scores are computed together (no per-node Python loop), so a batch sees the nodes
+placed by earlier batches but not each other; nodes no edge reaches are dealt out at the end.
 
 Streaming places a node on first sight, from the few neighbours placed by then: on graphs with
 communities it splits them (an SBM of 256 blocks: 69% of edges cut, METIS 26%). Refinement

@@ -21,7 +21,7 @@ from .format import METADATA
 
 _SUBFOLDERS = ("edges", "node_data", "edge_data")
 
-__all__ = ["write_chunked", "write_edge_stream"]
+__all__ = ["write_chunked", "write_edge_stream", "check_stream_output"]
 
 
 def _default_name(out_dir: Path) -> str:
@@ -162,6 +162,17 @@ def _check_out(out_dir: Path) -> None:
     )
 
 
+def check_stream_output(
+    out_dir: Path, graph_name: str | None, edge_format: str, node_data_format: str, delimiter: str
+) -> None:
+    """What :func:`write_edge_stream` will refuse, checked before the work that feeds it: the
+    graph name, the formats, and an ``out_dir`` that may be replaced."""
+    check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
+    check_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
+    check_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
+    _check_out(out_dir)
+
+
 def _stream_chunks(
     folder: Path, stem: str, blocks: Iterable[np.ndarray], total: int, k: int, fmt: dict, root: Path
 ) -> dict:
@@ -184,6 +195,11 @@ def _stream_chunks(
             pending, held, i = [rows[size:]], held - size, i + 1
     if seen != total:
         raise GraphpartError(f"{stem}: {seen:,} rows arrived but {total:,} were counted")
+    while i < k:  # no edges at all: k empty chunks, as write_chunked writes them
+        file = folder / f"{stem}-part{i}{FORMATS[fmt['name']]}"
+        write_array(file, np.zeros((0, 2), dtype=np.int64), fmt)
+        paths.append(file.relative_to(root).as_posix())
+        i += 1
     return {"format": fmt, "data": paths, "counts": np.diff(cut).tolist()}
 
 

@@ -329,3 +329,12 @@ def test_refinement_passes_recover_communities_streaming_splits(algorithm, tmp_p
     assert cuts[0] > 1.5 * planted
     assert cuts[1] < cuts[0]  # one refinement pass is kept, not thrown away
     assert cuts[2] < 0.8 * cuts[0]
+
+
+def test_an_unknown_balance_field_and_balance_flags_for_random_are_refused(tmp_path):
+    write_chunked(gp.datasets.rmat(8, seed=0, train_frac=0.2), tmp_path / "r", 2)
+    with pytest.raises(gp.GraphpartError, match="no node type has node data named 'train_msk'"):
+        assign(tmp_path / "r", tmp_path / "a", 2, "fennel", balance_ntypes="train_msk")
+    with pytest.raises(gp.GraphpartError, match="random assignment balances node counts"):
+        assign(tmp_path / "r", tmp_path / "a", 2, "random", balance_edges=True)
+    assert not (tmp_path / "a").exists()

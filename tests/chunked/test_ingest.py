@@ -137,3 +137,34 @@ def test_sbm_in_blocks_refuses_bad_blocks(tmp_path):
     with pytest.raises(gp.GraphpartError, match="block_sizes"):
         sbm_chunked(tmp_path / "s", 2, [10, -1])
     assert not (tmp_path / "s").exists()
+
+
+def test_an_empty_edge_list_is_a_readable_graph(tmp_path):
+    np.save(tmp_path / "e.npy", np.zeros((0, 2), dtype=np.int64))
+    g = load_chunked(edges_chunked(tmp_path / "e.npy", tmp_path / "c", 3, num_nodes=4))
+    assert g.num_nodes() == 4 and g.num_edges() == 0
+
+
+def test_ids_past_int64_are_refused(tmp_path):
+    np.save(tmp_path / "e.npy", np.array([[0, 2**63 + 5]], dtype=np.uint64))
+    with pytest.raises(gp.GraphpartError, match="past the largest"):
+        edges_chunked(tmp_path / "e.npy", tmp_path / "c", 1)
+    assert not (tmp_path / "c").exists()
+
+
+def test_rmat_in_blocks_into_a_new_nested_folder(tmp_path):
+    load_chunked(rmat_chunked(tmp_path / "a" / "b" / "out", 2, 6, seed=0))
+
+
+def test_a_bad_name_or_folder_is_refused_before_any_edge_is_drawn(tmp_path, monkeypatch):
+    from graphpart.chunked import ingest
+
+    drawn = []
+    monkeypatch.setattr(ingest, "_rmat_block", lambda *a: drawn.append(1))
+    with pytest.raises(gp.GraphpartError, match="graph_name"):
+        rmat_chunked(tmp_path / "s", 2, 8, graph_name="bad/name")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    with pytest.raises(gp.GraphpartError):
+        rmat_chunked(tmp_path / "mine", 2, 8)
+    assert not drawn and (tmp_path / "mine" / "notes.txt").read_text() == "mine"
