@@ -13,6 +13,25 @@ from graphpart.cli import main
 from graphpart.datasets import rmat
 
 
+def _chunk_rmat10(out) -> None:
+    assert (
+        main(
+            [
+                "chunk",
+                "--dataset",
+                "rmat",
+                "--dataset-arg",
+                "scale=10",
+                "--num-chunks",
+                "2",
+                "--out-dir",
+                str(out),
+            ]
+        )
+        == 0
+    )
+
+
 def test_chunk_rmat_is_written_in_blocks_and_equals_the_dataset(tmp_path, capsys):
     args = ["--dataset", "rmat", "--dataset-arg", "scale=9", "--dataset-arg", "seed=4"]
     assert main(["chunk", *args, "--num-chunks", "3", "--out-dir", str(tmp_path / "c")]) == 0
@@ -62,19 +81,7 @@ def test_chunk_an_edge_list_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("flag, edges", [("--balance-edges", True), ("--no-balance-edges", False)])
 def test_assign_streaming_takes_the_edge_balance_flags(flag, edges, tmp_path):
-    main(
-        [
-            "chunk",
-            "--dataset",
-            "rmat",
-            "--dataset-arg",
-            "scale=10",
-            "--num-chunks",
-            "2",
-            "--out-dir",
-            str(tmp_path / "c"),
-        ]
-    )
+    _chunk_rmat10(tmp_path / "c")
     rc = main(
         [
             "assign",
@@ -120,19 +127,7 @@ def test_passes_apply_to_streaming_only(tmp_path, capsys):
 
 
 def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, capsys):
-    main(
-        [
-            "chunk",
-            "--dataset",
-            "rmat",
-            "--dataset-arg",
-            "scale=10",
-            "--num-chunks",
-            "2",
-            "--out-dir",
-            str(tmp_path / "c"),
-        ]
-    )
+    _chunk_rmat10(tmp_path / "c")
     capsys.readouterr()
     assert main(["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4"]) == 0
     out = capsys.readouterr().out
@@ -180,19 +175,7 @@ def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, cap
 def test_plan_of_metis_on_a_graph_too_big_says_it_does_not_fit(tmp_path, capsys, monkeypatch):
     from graphpart.chunked import plan
 
-    main(
-        [
-            "chunk",
-            "--dataset",
-            "rmat",
-            "--dataset-arg",
-            "scale=10",
-            "--num-chunks",
-            "2",
-            "--out-dir",
-            str(tmp_path / "c"),
-        ]
-    )
+    _chunk_rmat10(tmp_path / "c")
     monkeypatch.setattr(plan, "available_memory", lambda: 200 << 20)
     capsys.readouterr()
     assert (
