@@ -25,6 +25,7 @@ from ..partitioning.metis import metis_assignment
 from ..typing import Seed
 from ._files import write_array
 from .format import ChunkedMetadata, read_metadata
+from .plan import check_disk, check_memory, metis_need
 from .read import homogeneous_edges, read_data
 
 __all__ = [
@@ -300,6 +301,8 @@ def assign(
     """
     meta = read_metadata(in_dir)
     k = check_count(num_parts, "num_parts", low=1)
+    # one line of text per node: at most 20 digits and a newline
+    check_disk(min(21, len(str(k)) + 1) * sum(meta.num_nodes.values()), out_dir, "assign")
     if algorithm not in ALGORITHMS:
         raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
     if stream_options and algorithm not in ("fennel", "ldg"):
@@ -326,8 +329,6 @@ def assign(
             _write_meta(tmp, k, algorithm)
         return out_dir
     if algorithm == "metis":
-        from .plan import check_memory, metis_need
-
         n, m = int(counts.sum()), sum(meta.num_edges.values())
         check_memory(
             metis_need(n, m),
