@@ -230,7 +230,9 @@ def _inspect(args) -> int:
 
 
 def _quiet_dask(record: logging.LogRecord) -> bool:
-    return record.levelno >= logging.WARNING or not record.name.startswith("distributed")
+    """Dask's own lines below ERROR (scheduler, nanny, comms; a worker slow to close) are not the
+    user's news: what fails reaches the user as graphpart's one-line error."""
+    return record.levelno >= logging.ERROR or not record.name.startswith("distributed")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

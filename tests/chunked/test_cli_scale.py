@@ -193,3 +193,16 @@ def test_chunk_sbm_is_written_in_blocks_and_equals_the_dataset(tmp_path):
 
     got, want = load_chunked(tmp_path / "c"), sbm([30, 20], seed=1)
     assert [x.tolist() for x in got.edges()] == [x.tolist() for x in want.edges()]
+
+
+def test_dask_warnings_stay_off_the_terminal():
+    import logging
+
+    from graphpart.cli import _quiet_dask
+
+    def record(name, level):
+        return logging.LogRecord(name, level, "", 0, "Worker process still alive", None, None)
+
+    assert not _quiet_dask(record("distributed.nanny", logging.WARNING))
+    assert _quiet_dask(record("distributed.nanny", logging.ERROR))
+    assert _quiet_dask(record("graphpart.chunked.stream", logging.WARNING))
