@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .format import ChunkedMetadata
-from .plan import BYTES_PER_EDGE, BYTES_PER_NODE
+from .plan import partition_need
 
 __all__ = ["partition_too_big"]
 
@@ -22,7 +22,7 @@ def partition_too_big(nodes: np.ndarray, counts: list[np.ndarray], meta: Chunked
     >>> msg = partition_too_big(np.array([10**6, 10]), [np.array([[9 * 10**6, 5]])],
     ...                         SimpleNamespace(node_data={}))
     >>> m = msg(0, 2**30)
-    >>> m.split(":")[0], "need about 0.9 GB" in m, "memory limit is 1.0 GB" in m
+    >>> m.split(":")[0], "need about 0.8 GB" in m, "memory limit is 1.0 GB" in m
     ('partition 0 did not fit in a Dask worker', True, True)
     """
     edges = sum((c.sum(axis=0) for c in counts), np.zeros(len(nodes), dtype=np.int64))
@@ -31,7 +31,7 @@ def partition_too_big(nodes: np.ndarray, counts: list[np.ndarray], meta: Chunked
     )
 
     def message(p: int, limit: int) -> str:
-        need = int(nodes[p]) * (BYTES_PER_NODE + row_bytes) + int(edges[p]) * BYTES_PER_EDGE
+        need = partition_need(int(nodes[p]), int(edges[p]), int(nodes.sum()), row_bytes)
         have = f"{limit / 2**30:.1f} GB" if limit else "no limit set"
         return (
             f"partition {p} did not fit in a Dask worker: {int(nodes[p]):,} nodes and "

@@ -135,24 +135,31 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
                 if (data.node_feats or {}).get(key) is None:
                     problems.append(f"partition {p}: node feature {key!r} missing")
         ls, ld = (x.numpy() for x in lg.edges())
-        et = _types(lg, "e", lg.num_edges())
         oe = lg.edata["orig_id"].numpy()
-        inner_e = lg.edata["inner_edge"].numpy().astype(bool)
-        if not inner[ld[inner_e]].all():
-            problems.append(f"partition {p}: owned edges whose destination it does not own")
+        inner_e = lg.edata["inner_edge"].numpy()
+        inner_e = inner_e if inner_e.dtype == np.bool_ else inner_e.astype(bool)
+        for lo in range(0, len(ld), SLICE):
+            own = inner_e[lo : lo + SLICE]
+            if not inner[ld[lo : lo + SLICE][own]].all():
+                problems.append(f"partition {p}: owned edges whose destination it does not own")
+                break
+        typed = "_TYPE" in lg.edata
         for i, name in enumerate(etypes):
             e = by_name[name]
-            sel = np.flatnonzero(et == i)
-            own_rows = np.cumsum(inner_e[sel]) - inner_e[sel]  # row of each owned edge's data
+            # a graph of one edge type keeps no _TYPE: every edge, in slices, no index array
+            sel = np.flatnonzero(lg.edata["_TYPE"].numpy() == i) if typed else None
+            count = len(sel) if typed else len(ld)
+            num_owned = int(inner_e[sel].sum()) if typed else int(inner_e.sum())
             feats = [
                 (k, (data.edge_feats or {}).get(f"{name}/{field_name}"), field_name)
                 for k, field_name in enumerate(sorted(meta.edge_data.get(e, {})))
             ]
             for k, feat, field_name in feats:
-                if feat is None or len(feat) != int(inner_e[sel].sum()):
+                if feat is None or len(feat) != num_owned:
                     problems.append(f"partition {p}: edge feature {name}/{field_name} missing")
-            for lo in range(0, len(sel), SLICE):  # slices: temporaries stay small
-                rows = sel[lo : lo + SLICE]
+            owned_before = 0  # owned edges of this type in earlier slices
+            for lo in range(0, count, SLICE):  # slices: temporaries stay small
+                rows = sel[lo : lo + SLICE] if typed else slice(lo, lo + SLICE)
                 s_, d_ = ls[rows], ld[rows]
                 if ((ntp[s_] != ntypes.index(e[0])) | (ntp[d_] != ntypes.index(e[2]))).any():
                     problems.append(f"partition {p}: {name!r} edges between the wrong node types")
@@ -162,15 +169,16 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
                     got_owned[i, p] += h[own].sum(dtype=np.uint64)
                     got_halo[i, p] += h[~own].sum(dtype=np.uint64)
                 for k, feat, _ in feats:
-                    if feat is not None and len(feat) == int(inner_e[sel].sum()):
-                        at = own_rows[lo : lo + SLICE][own]
+                    if feat is not None and len(feat) == num_owned:
+                        at = owned_before + np.cumsum(own)[own] - 1  # rows of the owned edges' data
                         fh = feature_hash(oe[rows][own], feat.numpy()[at], k + 1)
                         with np.errstate(over="ignore"):
                             got_feats[(i, k)][p] += fh.sum(dtype=np.uint64)
-            checked["local edges, owned and HALO (endpoints)"] = checked.get(
-                "local edges, owned and HALO (endpoints)", 0
-            ) + len(sel)
-        del data, lg, ls, ld, et, oe, inner_e, on, ntp
+                owned_before += int(own.sum())
+            checked["local edges, owned and HALO (endpoints)"] = (
+                checked.get("local edges, owned and HALO (endpoints)", 0) + count
+            )
+        del data, lg, ls, ld, oe, inner_e, on, ntp
     for i, t in enumerate(ntypes):
         if np.any(counts[t] != 1):
             problems.append(
