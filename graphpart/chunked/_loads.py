@@ -9,7 +9,7 @@ Two kinds of constraint, each with a hard cap of ``(1 + slack)`` times its even 
 
 A batch of nodes is scored against every part at once (rows: nodes, columns: parts); what would
 overflow a cap goes round again among the parts with room. Memory: the class and in-degree of
-every node (``4 + 4`` bytes) and ``classes x parts`` counters.
+every node (``4 + 8`` bytes) and ``classes x parts`` counters.
 """
 
 from __future__ import annotations
