@@ -148,7 +148,10 @@ for ax, algo in zip(axes, ["fennel", "ldg"]):
 
 # %% [markdown]
 # Every load stays under its cap of 1.05: nodes, edges (each partition's in-degree: under DGL's
-# rule an edge belongs to the partition of its destination) and training nodes.
+# rule an edge belongs to the partition of its destination) and training nodes. A cap bounds
+# only the heaviest partition, which is what makes a straggler: a partition may end light (Fennel
+# leaves one at about 0.86 here), as refinement moves nodes to where most of their neighbours are
+# for as long as those partitions have room.
 #
 # ### Why the edges need their own cap
 #
