@@ -194,9 +194,10 @@ def _refine_chunk(state: Loads, u: np.ndarray, v: np.ndarray, step: int) -> int:
     score = count * 2 + own  # the own part wins ties
     best_at = np.maximum.reduceat(score, start) if len(start) else score[:0]
     nodes = node[start]
-    mine = np.zeros(len(nodes), dtype=np.int64)
     idx = np.repeat(np.arange(len(nodes)), np.diff(np.r_[start, len(node)]))
-    np.add.at(mine, idx[own], count[own])
+    # a node has at most one (node, own part) row: a scatter, not an accumulation
+    mine = np.zeros(len(nodes), dtype=np.int64)
+    mine[idx[own]] = count[own]
     winner = score == np.repeat(best_at, np.diff(np.r_[start, len(node)]))
     best_part = np.zeros(len(nodes), dtype=np.int64)
     best_part[idx[winner]] = part[winner]
