@@ -15,7 +15,7 @@ dispatch, driver                  ``B + 64 N``
 dispatch, phase 1 (each worker)   ``B + 64 C + 16 N`` (node maps, memory-mapped)
 dispatch, phase 2 (each worker)   ``B + (64 + F) n_p + 52 e_p + 8 N`` for its partition's ``n_p``
                                   nodes and ``e_p`` edges (owned plus leaving, HALO edges)
-verify (one process)              ``B + (24 + F) N + 48 e_p`` (one partition at a time; a node
+verify (one process)              ``B + (24 + F) N + 90 e_p`` (one partition at a time; a node
                                   field is read whole)
 ================================  ===============================================================
 
@@ -187,7 +187,7 @@ def plan_pipeline(
             max(pieces, output) + workers * (pieces + output) // k,
             f"B + (64 + F) n_p + 52 e_p + 8 N; {where}",
         ),
-        StepNeed("verify", "main", BASE + (24 + f) * n + 48 * e_p, 0, "B + (24 + F) N + 48 e_p"),
+        StepNeed("verify", "main", BASE + (24 + f) * n + 90 * e_p, 0, "B + (24 + F) N + 90 e_p"),
     ]
     return steps
 
