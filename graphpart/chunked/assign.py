@@ -24,6 +24,7 @@ from ..partitioning.balance import classes_by_type
 from ..partitioning.metis import metis_assignment
 from ..typing import Seed
 from ._files import write_array
+from ._random_assign import random_on_dask
 from .format import ChunkedMetadata, read_metadata
 from .plan import check_disk, check_memory, metis_need
 from .read import homogeneous_edges, read_data
@@ -41,8 +42,6 @@ __all__ = [
 
 PARTITION_META = "partition_meta.json"
 ALGORITHMS = ("random", "metis", "fennel", "ldg")
-#: Nodes per task of the random assignment on Dask.
-RANDOM_CHUNK = 1 << 20
 VERSION = "1.0.0"
 
 
@@ -216,46 +215,6 @@ def balance_classes_of(
     return classes, labels
 
 
-def _random_chunk(out: Path, start: int, stop: int, homo_start: int, num_parts: int, seed) -> Path:
-    """Nodes ``[start, stop)`` of one type: part ``homogeneous id % k``, shuffled within the
-    chunk."""
-    rng = np.random.default_rng(seed)
-    parts = rng.permutation(
-        (np.arange(stop - start, dtype=np.int64) + homo_start + start) % num_parts
-    )
-    write_array(out, parts, {"name": "csv", "delimiter": " "})
-    return out
-
-
-def _random_on_dask(
-    meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, client_args: dict
-) -> None:
-    """A balanced random assignment (each type and the total within one node of even),
-    chunk-parallel."""
-    from ._cluster import dask_client, run_tasks
-
-    ntypes = sorted(meta.ntypes)
-    offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
-    ranges = [
-        (t, a, min(a + RANDOM_CHUNK, meta.num_nodes[t]), int(offsets[i]))
-        for i, t in enumerate(ntypes)
-        for a in range(0, meta.num_nodes[t], RANDOM_CHUNK)
-    ]
-    seeds = np.random.SeedSequence(None if seed is None else int(seed)).spawn(len(ranges))
-    args = [
-        (tmp / f".{t}.{j}.part", a, b, off, k, sq)
-        for j, ((t, a, b, off), sq) in enumerate(zip(ranges, seeds))
-    ]
-    with dask_client(**client_args) as c:
-        files = run_tasks(c, _random_chunk, args, False, "random-assign")
-    for t in ntypes:
-        with open(tmp / f"{t}.txt", "wb") as out:
-            for (name, *_), f in zip(ranges, files):
-                if name == t:
-                    out.write(f.read_bytes())
-                    f.unlink()
-
-
 def assign(
     in_dir: str | os.PathLike,
     out_dir: str | os.PathLike,
@@ -325,7 +284,7 @@ def assign(
         }
         out_dir = check_assignment_dir(Path(out_dir).absolute())
         with atomic_dir(out_dir) as tmp:
-            _random_on_dask(meta, tmp, k, seed, client_args)
+            random_on_dask(meta, tmp, k, seed, client_args)
             _write_meta(tmp, k, algorithm)
         return out_dir
     if algorithm == "metis":

@@ -34,7 +34,6 @@ import shutil
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from .._check import check_count
 from .._io import atomic_dir
@@ -43,10 +42,19 @@ from ..errors import GraphpartError
 from ..index import block_bounds, part_ranges
 from ..storage.config import build_config, check_graph_name, check_out_path, graphbolt_meta
 from ..storage.files import check_format
-from ._assemble import ORIG_EIDS, ORIG_NIDS, build_part, drop_pieces
+from ._assemble import ORIG_EIDS, ORIG_NIDS
 from ._cluster import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
+from ._resume import (
+    DONE,
+    PHASE1,
+    build_and_mark,
+    finished_parts,
+    inputs_key,
+    kept_work,
+    save_phase1,
+)
 from ._shuffle import Plan, chunk_rows, shuffle_edges, shuffle_node_data
 from .assign import (
     assignment_algorithm,
@@ -57,6 +65,7 @@ from .assign import (
     read_assignment,
 )
 from .format import read_metadata
+from .orig_ids import load_orig_ids, merge_orig
 from .plan import check_disk, plan_pipeline
 
 __all__ = ["dispatch", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
@@ -118,25 +127,6 @@ def _shuffle(
                 f"chunks, but num_edges_per_type says {meta.num_edges[e]}"
             )
     return counts, rows, leaving
-
-
-def _merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:
-    """Concatenate the per-partition original ids into one ``.npy`` per type (bounded: one part at a
-    time)."""
-    folder = tmp / fname.removesuffix(".pt")
-    folder.mkdir()
-    maps = {
-        t: np.lib.format.open_memmap(folder / f"{t}.npy", mode="w+", dtype=np.int64, shape=(n,))
-        for t, n in sizes.items()
-    }
-    pos = dict.fromkeys(sizes, 0)
-    for p in range(num_parts):
-        part = torch.load(tmp / f"part{p}" / fname, weights_only=True, mmap=True)
-        for t, ids in part.items():
-            maps[t][pos[t] : pos[t] + len(ids)] = ids.numpy()
-            pos[t] += len(ids)
-    for m in maps.values():
-        m.flush()
 
 
 def dispatch(
@@ -238,14 +228,14 @@ def dispatch(
     ):
         _check_worker_memory(c, needs)
         work = tmp / "_work"
-        key = _inputs_key(meta, partitions_dir, num_hops, format, save_orig_nids, save_orig_eids)
-        kept = _kept_work(tmp, work, key) if resume else None
+        key = inputs_key(meta, partitions_dir, num_hops, format, save_orig_nids, save_orig_eids)
+        kept = kept_work(tmp, work, key) if resume else None
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
         del parts
         plan = Plan(meta, work, maps, etypes, num_hops)
         if kept is None:
             counts, rows, leaving = _shuffle(c, plan, progress)
-            _save_phase1(work, key, counts, rows, leaving)
+            save_phase1(work, key, counts, rows, leaving)
         else:
             counts, rows, leaving = kept
         edge_bounds = block_bounds(
@@ -254,7 +244,7 @@ def dispatch(
             else np.zeros((num_parts, 0), dtype=np.int64)
         )
         file_meta = graphbolt_meta(ntypes, [etype_str(e) for e in etypes])
-        done = _finished_parts(tmp, num_parts) if kept is not None else {}
+        done = finished_parts(tmp, num_parts) if kept is not None else {}
         if done:
             logger.warning(
                 "dispatch --resume: %d of %d partitions were finished by the killed run; "
@@ -282,7 +272,7 @@ def dispatch(
         ]
         fresh = run_tasks(
             c,
-            _build_and_mark,
+            build_and_mark,
             args,
             progress,
             "write-partitions",
@@ -306,11 +296,9 @@ def dispatch(
             )
         shutil.rmtree(work)
         if save_orig_nids:
-            _merge_orig(tmp, num_parts, ORIG_NIDS, {t: meta.num_nodes[t] for t in ntypes})
+            merge_orig(tmp, num_parts, ORIG_NIDS, {t: meta.num_nodes[t] for t in ntypes})
         if save_orig_eids:
-            _merge_orig(
-                tmp, num_parts, ORIG_EIDS, {etype_str(e): meta.num_edges[e] for e in etypes}
-            )
+            merge_orig(tmp, num_parts, ORIG_EIDS, {etype_str(e): meta.num_edges[e] for e in etypes})
         for stale in tmp.rglob(".*.tmp"):  # left by a task that died and was rerun elsewhere
             stale.unlink()
         cfg = build_config(
@@ -333,85 +321,6 @@ def dispatch(
             )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
-
-
-#: A partition folder's marker while a run is under way: its task finished (removed at the end).
-DONE = ".graphpart-part-done.json"
-PHASE1 = "phase1.npz"
-
-
-def _build_and_mark(*args) -> dict[str, int]:
-    """:func:`build_part`, then a marker saying the partition is whole (what ``--resume`` keeps),
-    then its pieces deleted. A task rerun after its marker was written returns the marker."""
-    plan, p, folder, rows = args[0], args[1], args[2], args[4]
-    try:
-        return json.loads((folder / DONE).read_text())
-    except (OSError, ValueError):
-        pass
-    stats = build_part(*args)
-    tmp = folder / f".{DONE}.{os.getpid()}.tmp"  # swept with the other temporary names
-    tmp.write_text(json.dumps(stats))
-    os.replace(tmp, folder / DONE)
-    drop_pieces(plan, p, rows)
-    return stats
-
-
-def _inputs_key(meta, partitions_dir, num_hops, format, nids, eids) -> str:
-    """What the kept work of a killed run must have been made from: the metadata, the assignment
-    files and every chunk file (path, size and time), and the options."""
-    import hashlib
-
-    h = hashlib.sha256(Path(meta.path).read_bytes())
-    root = Path(meta.path).parent
-    chunks = [root / p for spec in meta.edges.values() for p in spec.paths]
-    for specs in (*meta.node_data.values(), *meta.edge_data.values()):
-        chunks += [root / p for spec in specs.values() for p in spec.paths]
-    for f in [*sorted(Path(partitions_dir).iterdir()), *chunks]:
-        st = f.stat()
-        h.update(f"{f}:{st.st_size}:{st.st_mtime_ns}".encode())
-    h.update(json.dumps([num_hops, format, bool(nids), bool(eids)]).encode())
-    return h.hexdigest()
-
-
-def _save_phase1(work: Path, key: str, counts, rows, leaving) -> None:
-    arrays = {f"counts{i}": c for i, c in enumerate(counts)}
-    arrays.update({f"rows{i}": r for i, r in enumerate(rows)})
-    tmp = work / f".{PHASE1}.part"
-    with open(tmp, "wb") as f:
-        np.savez(f, key=np.array(key), leaving=leaving, **arrays)
-    os.replace(tmp, work / PHASE1)
-
-
-def _kept_work(tmp: Path, work: Path, key: str):
-    """Phase 1's counts from a killed run taken over by ``--resume``, when made from the same
-    inputs; else ``None``, with everything it left removed."""
-    try:
-        with np.load(work / PHASE1, allow_pickle=False) as z:
-            if str(z["key"]) == key:
-                n = sum(1 for f in z.files if f.startswith("counts"))
-                return (
-                    [z[f"counts{i}"] for i in range(n)],
-                    [z[f"rows{i}"] for i in range(n)],
-                    z["leaving"],
-                )
-    except (OSError, KeyError, ValueError):
-        pass
-    for child in tmp.iterdir():
-        if child.is_dir():
-            shutil.rmtree(child)
-        else:
-            child.unlink()
-    return None
-
-
-def _finished_parts(tmp: Path, num_parts: int) -> dict[int, dict]:
-    done = {}
-    for p in range(num_parts):
-        try:
-            done[p] = json.loads((tmp / f"part{p}" / DONE).read_text())
-        except (OSError, ValueError):
-            continue
-    return done
 
 
 def _check_worker_memory(client, needs: dict) -> None:
@@ -451,34 +360,3 @@ def _balance_record(meta, parts: dict[str, np.ndarray], num_parts: int, setting:
         if len(ntypes) == 1 or label not in ntypes  # whole types: "nodes of t" reports them
     }
     return record
-
-
-def load_orig_ids(config_path: str | os.PathLike):
-    """The merged original-id maps ``dispatch`` saved, shaped like
-    ``partition_graph(return_mapping=True)``.
-
-    Returns ``(orig_nids, orig_eids)``: tensors for a homogeneous graph, dicts by
-    node type / canonical edge type otherwise; ``None`` for a map not saved.
-    """
-    from .._schema import parse_etype
-    from ..storage.config import read_config
-
-    cfg = read_config(config_path)
-    root = Path(config_path).parent
-    out = []
-    for folder, types, key in (
-        ("orig_nids", cfg["_ntypes"], str),
-        ("orig_eids", cfg["_etypes"], parse_etype),
-    ):
-        if not (root / folder).is_dir():
-            out.append(None)
-            continue
-        maps = {
-            key(t): torch.from_numpy(
-                np.load(root / folder / f"{t}.npy", mmap_mode="r", allow_pickle=False).copy()
-            )
-            for t in types
-        }
-        homogeneous = len(cfg["_ntypes"]) == 1 and len(cfg["_etypes"]) == 1
-        out.append(next(iter(maps.values())) if homogeneous else maps)
-    return tuple(out)

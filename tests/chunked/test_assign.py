@@ -126,7 +126,7 @@ def test_random_is_balanced_overall_and_per_type_across_dask_chunks(
     import importlib
 
     monkeypatch.setattr(
-        importlib.import_module("graphpart.chunked.assign"), "RANDOM_CHUNK", 7
+        importlib.import_module("graphpart.chunked._random_assign"), "RANDOM_CHUNK", 7
     )  # many tasks per type
     g = hetero_graph()
     write_chunked(g, tmp_path / "h", 2)

@@ -261,12 +261,13 @@ def test_dispatch_writes_dgls_format_like_partition_graph(fmt, tmp_path, dask_cl
 _KILL_AT_PART_2 = """
 import importlib, os, sys
 d = importlib.import_module("graphpart.chunked.dispatch")
-real = d.build_part
+r = importlib.import_module("graphpart.chunked._resume")
+real = r.build_part
 def build_part(*args):
     if args[1] == 2:
         os._exit(9)  # as the kernel's OOM killer would: no cleanup at all
     return real(*args)
-d.build_part = build_part
+r.build_part = build_part
 d.dispatch(sys.argv[1], sys.argv[2], sys.argv[3], workers=1, processes=False)
 """
 
@@ -288,13 +289,14 @@ def test_a_killed_dispatch_resumes_without_redoing_finished_partitions(tmp_path,
     left = [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]
     assert len(left) == 1 and (left[0] / "new" / "part1").is_dir()
     built = []
-    real = d.build_part
-    monkeypatch.setattr(d, "build_part", lambda *a: built.append(a[1]) or real(*a))
+    r = importlib.import_module("graphpart.chunked._resume")
+    real = r.build_part
+    monkeypatch.setattr(r, "build_part", lambda *a: built.append(a[1]) or real(*a))
     cfg = d.dispatch(*args, workers=1, processes=False, resume=True)
     assert sorted(built) == [2, 3]
     assert verify(cfg, tmp_path / "ch").ok
     assert not any(p.name.startswith(".out.") for p in tmp_path.iterdir())
-    assert not list((tmp_path / "out").rglob(d.DONE))
+    assert not list((tmp_path / "out").rglob(r.DONE))
     fresh = d.dispatch(args[0], args[1], str(tmp_path / "fresh"), workers=1, processes=False)
     for p in range(4):
         a = torch.load(cfg.parent / f"part{p}" / "graph.pt", weights_only=True)
@@ -316,7 +318,8 @@ def test_resume_with_changed_inputs_starts_over(tmp_path, monkeypatch):
     subprocess.run([sys.executable, "-c", _KILL_AT_PART_2, *args], capture_output=True)
     assign(tmp_path / "ch", tmp_path / "asg", 4, "ldg")  # another assignment in the same folder
     built = []
-    real = d.build_part
-    monkeypatch.setattr(d, "build_part", lambda *a: built.append(a[1]) or real(*a))
+    r = importlib.import_module("graphpart.chunked._resume")
+    real = r.build_part
+    monkeypatch.setattr(r, "build_part", lambda *a: built.append(a[1]) or real(*a))
     d.dispatch(*args, workers=1, processes=False, resume=True)
     assert sorted(built) == [0, 1, 2, 3]

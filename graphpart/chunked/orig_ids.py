@@ -1,0 +1,62 @@
+"""Original ids of a dispatched partitioning: merged per type after every partition is written
+(``--save-orig-nids`` / ``--save-orig-eids``), and read back as ``partition_graph`` returns them."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import torch
+
+__all__ = ["merge_orig", "load_orig_ids"]
+
+
+def merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:
+    """Concatenate the per-partition original ids into one ``.npy`` per type (bounded: one part at a
+    time)."""
+    folder = tmp / fname.removesuffix(".pt")
+    folder.mkdir()
+    maps = {
+        t: np.lib.format.open_memmap(folder / f"{t}.npy", mode="w+", dtype=np.int64, shape=(n,))
+        for t, n in sizes.items()
+    }
+    pos = dict.fromkeys(sizes, 0)
+    for p in range(num_parts):
+        part = torch.load(tmp / f"part{p}" / fname, weights_only=True, mmap=True)
+        for t, ids in part.items():
+            maps[t][pos[t] : pos[t] + len(ids)] = ids.numpy()
+            pos[t] += len(ids)
+    for m in maps.values():
+        m.flush()
+
+
+def load_orig_ids(config_path: str | os.PathLike):
+    """The merged original-id maps ``dispatch`` saved, shaped like
+    ``partition_graph(return_mapping=True)``.
+
+    Returns ``(orig_nids, orig_eids)``: tensors for a homogeneous graph, dicts by
+    node type / canonical edge type otherwise; ``None`` for a map not saved.
+    """
+    from .._schema import parse_etype
+    from ..storage.config import read_config
+
+    cfg = read_config(config_path)
+    root = Path(config_path).parent
+    out = []
+    for folder, types, key in (
+        ("orig_nids", cfg["_ntypes"], str),
+        ("orig_eids", cfg["_etypes"], parse_etype),
+    ):
+        if not (root / folder).is_dir():
+            out.append(None)
+            continue
+        maps = {
+            key(t): torch.from_numpy(
+                np.load(root / folder / f"{t}.npy", mmap_mode="r", allow_pickle=False).copy()
+            )
+            for t in types
+        }
+        homogeneous = len(cfg["_ntypes"]) == 1 and len(cfg["_etypes"]) == 1
+        out.append(next(iter(maps.values())) if homogeneous else maps)
+    return tuple(out)
