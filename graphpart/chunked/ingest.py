@@ -52,19 +52,14 @@ def _stream_at(state: dict, floats: int) -> np.random.Generator:
 
 
 def _rmat_block(state, scale, m, a, b, c, lo, hi) -> tuple[np.ndarray, np.ndarray]:
-    """Edges ``lo..hi`` of ``rmat``'s draw, before the permutation."""
-    size = hi - lo
-    src = np.zeros(size, dtype=np.uint32)
-    dst = np.zeros(size, dtype=np.uint32)
-    u = np.empty(size, dtype=np.float32)
-    lower = np.empty(size, dtype=bool)
-    for level in range(scale):
+    """Edges ``lo..hi`` of ``rmat``'s draw, before the permutation: each level's floats taken
+    from their place in the generator's stream."""
+    from ..datasets.rmat import rmat_quadrants
+
+    def draw(level: int, u: np.ndarray) -> None:
         _stream_at(state, level * m + lo).random(out=u, dtype=np.float32)
-        np.greater_equal(u, a + b, out=lower)
-        src += lower.view(np.uint8).astype(np.uint32) << np.uint32(level)
-        right = ((u >= a) & ~lower) | (u >= a + b + c)
-        dst += right.view(np.uint8).astype(np.uint32) << np.uint32(level)
-    return src, dst
+
+    return rmat_quadrants(draw, scale, hi - lo, a, b, c)
 
 
 class _Buckets:

@@ -13,7 +13,7 @@ from ..graph import Graph
 from ..typing import Seed
 from ._synthetic import attach_node_data, dedupe_edges
 
-__all__ = ["rmat", "check_rmat_args"]
+__all__ = ["rmat", "check_rmat_args", "rmat_quadrants"]
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,23 @@ def check_rmat_args(scale: object, edge_factor: object, a: object, b: object, c:
         raise GraphpartError(
             f"a, b, c must be non-negative with a + b + c <= 1, got a={a}, b={b}, c={c}"
         )
+
+
+def rmat_quadrants(draw, scale: int, size: int, a: float, b: float, c: float):
+    """``size`` edges of the recursive matrix, before any permutation: one pass per bit, each
+    edge's quadrant picked from one uniform float32 that ``draw(level, u)`` writes into ``u``
+    (level by level, as :func:`rmat` draws them from its generator)."""
+    src = np.zeros(size, dtype=np.uint32)
+    dst = np.zeros(size, dtype=np.uint32)
+    u = np.empty(size, dtype=np.float32)
+    lower = np.empty(size, dtype=bool)
+    for level in range(scale):  # one pass per bit, over all edges at once
+        draw(level, u)
+        np.greater_equal(u, a + b, out=lower)  # quadrant c or d: source bit set
+        src += lower.view(np.uint8).astype(np.uint32) << np.uint32(level)
+        right = ((u >= a) & ~lower) | (u >= a + b + c)  # quadrant b or d: target bit set
+        dst += right.view(np.uint8).astype(np.uint32) << np.uint32(level)
+    return src, dst
 
 
 def rmat(
@@ -86,17 +103,9 @@ def rmat(
     check_rmat_args(scale, edge_factor, a, b, c)
     rng = check_random_state(seed)
     n, m = 1 << scale, edge_factor << scale
-    src = np.zeros(m, dtype=np.uint32)
-    dst = np.zeros(m, dtype=np.uint32)
-    u = np.empty(m, dtype=np.float32)
-    lower = np.empty(m, dtype=bool)
-    for level in range(scale):  # one pass per bit, over all edges at once
-        rng.random(out=u, dtype=np.float32)
-        np.greater_equal(u, a + b, out=lower)  # quadrant c or d: source bit set
-        src += lower.view(np.uint8).astype(np.uint32) << np.uint32(level)
-        right = ((u >= a) & ~lower) | (u >= a + b + c)  # quadrant b or d: target bit set
-        dst += right.view(np.uint8).astype(np.uint32) << np.uint32(level)
-    del u, lower
+    src, dst = rmat_quadrants(
+        lambda level, u: rng.random(out=u, dtype=np.float32), scale, m, a, b, c
+    )
     if permute:
         perm = rng.permutation(n).astype(np.uint32)
         src, dst = perm[src], perm[dst]
