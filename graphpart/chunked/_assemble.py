@@ -21,12 +21,11 @@ from .._schema import etype_str
 from ..index import part_ranges, stable_order
 from ..partitioning.halo import assemble_view, hop1_layer, local_data
 from ..storage.write import write_part
+from ._assemble_stream import build_part_streamed
 from ._shuffle import Plan, load_piece
+from .orig_ids import ORIG_EIDS, ORIG_NIDS
 
-__all__ = ["build_part", "drop_pieces", "ORIG_NIDS", "ORIG_EIDS"]
-
-#: Per-partition files of original ids (``--save-orig-nids`` / ``--save-orig-eids``).
-ORIG_NIDS, ORIG_EIDS = "orig_nids.pt", "orig_eids.pt"
+__all__ = ["build_part", "drop_pieces"]
 
 
 def _tensor(a: np.ndarray) -> torch.Tensor:
@@ -144,7 +143,14 @@ def build_part(
     format: str = "graphpart",
     file_meta: dict | None = None,
 ) -> dict[str, int]:
-    """Write partition ``p`` into ``folder``; returns its node, HALO and edge counts."""
+    """Write partition ``p`` into ``folder``; returns its node, HALO and edge counts.
+
+    graphpart's format is written out of core (:func:`build_part_streamed`); DGL's and
+    GraphBolt's files are built from the partition in memory."""
+    if format == "graphpart":
+        return build_part_streamed(
+            plan, p, folder, edge_counts, edge_rows, edge_bounds, save_orig_nids, save_orig_eids
+        )
     maps = plan.maps
     start, end = (int(x) for x in part_ranges(maps.bounds)[p])
     es, ee = (int(x) for x in part_ranges(edge_bounds)[p])

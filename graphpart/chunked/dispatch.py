@@ -42,7 +42,6 @@ from ..errors import GraphpartError
 from ..index import block_bounds, part_ranges
 from ..storage.config import build_config, check_graph_name, check_out_path, graphbolt_meta
 from ..storage.files import check_format
-from ._assemble import ORIG_EIDS, ORIG_NIDS
 from ._cluster import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
@@ -65,7 +64,7 @@ from .assign import (
     read_assignment,
 )
 from .format import read_metadata
-from .orig_ids import load_orig_ids, merge_orig
+from .orig_ids import ORIG_EIDS, ORIG_NIDS, load_orig_ids, merge_orig
 from .plan import check_disk, plan_pipeline
 
 __all__ = ["dispatch", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]

@@ -9,7 +9,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-__all__ = ["merge_orig", "load_orig_ids"]
+__all__ = ["merge_orig", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
+
+#: Per-partition files of original ids (``--save-orig-nids`` / ``--save-orig-eids``).
+ORIG_NIDS, ORIG_EIDS = "orig_nids.pt", "orig_eids.pt"
 
 
 def merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:

@@ -22,7 +22,15 @@ import numpy as np
 from ..index import expand_ranges, stable_order, unique_int
 from .reshuffle import Reshuffle
 
-__all__ = ["PartView", "HaloBuilder", "assemble_view", "hop1_layer", "local_data"]
+__all__ = [
+    "PartView",
+    "HaloBuilder",
+    "assemble_view",
+    "hop1_layer",
+    "local_data",
+    "node_fields",
+    "edge_fields",
+]
 
 
 @dataclass(frozen=True)
@@ -182,6 +190,39 @@ def assemble_view(
     return PartView(p, nodes, hop, eids, len(inner), num_inner_edges, lsrc, ldst)
 
 
+def node_fields(
+    nodes: np.ndarray,
+    hop: np.ndarray,
+    part_id: np.ndarray,
+    ntype: np.ndarray,
+    orig_n: np.ndarray,
+    typed: bool,
+) -> dict[str, np.ndarray]:
+    """The node data of local nodes ``nodes`` (global ids, at HALO ``hop``) under DGL's names, in
+    the order the partition files keep them (all nodes or a block of them)."""
+    ndata = {
+        "_ID": nodes,
+        "inner_node": hop == 0,
+        "part_id": part_id,
+        "orig_id": orig_n,
+        "halo_hop": hop,
+    }
+    if typed:
+        ndata["_TYPE"] = ntype
+    return ndata
+
+
+def edge_fields(
+    eids: np.ndarray, inner_edge: np.ndarray, orig_e: np.ndarray, etype: np.ndarray, typed: bool
+) -> dict[str, np.ndarray]:
+    """The edge data of local edges ``eids`` under DGL's names, in the files' order (all edges or a
+    block of them)."""
+    edata = {"_ID": eids, "inner_edge": inner_edge, "orig_id": orig_e}
+    if typed:
+        edata["_TYPE"] = etype
+    return edata
+
+
 def local_data(
     v: PartView,
     part_id: np.ndarray,
@@ -198,15 +239,6 @@ def local_data(
     """
     inner_edge = np.zeros(len(v.eids), dtype=bool)
     inner_edge[: v.num_inner_edges] = True
-    ndata = {
-        "_ID": v.nodes,
-        "inner_node": v.hop == 0,
-        "part_id": part_id,
-        "orig_id": orig_n,
-        "halo_hop": v.hop,
-    }
-    edata = {"_ID": v.eids, "inner_edge": inner_edge, "orig_id": orig_e}
-    if typed:
-        ndata["_TYPE"] = ntype
-        edata["_TYPE"] = etype
+    ndata = node_fields(v.nodes, v.hop, part_id, ntype, orig_n, typed)
+    edata = edge_fields(v.eids, inner_edge, orig_e, etype, typed)
     return ndata, edata

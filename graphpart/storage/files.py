@@ -29,6 +29,7 @@ from ..graph import Graph
 from ..interop.dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
 from ..interop.dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
 from ..interop.safe_load import check_tensors, weights_only_load
+from ..interop.torch_zip import TorchZipWriter
 
 __all__ = [
     "FORMATS",
@@ -39,6 +40,8 @@ __all__ = [
     "read_graph_file",
     "read_feats_file",
     "sniff",
+    "graph_tree",
+    "streamed_torch_file",
 ]
 
 FORMATS = ("graphpart", "dgl", "graphbolt")
@@ -135,6 +138,28 @@ def _torch_save(obj: dict, path: Path) -> None:
         torch.save(obj, f)
 
 
+@contextlib.contextmanager
+def streamed_torch_file(path: Path, tree: dict) -> Iterator[TorchZipWriter]:
+    """A torch file at ``path`` whose :class:`~graphpart.interop.torch_zip.Stream` leaves are
+    filled block by block inside the ``with`` (what ``torch.save`` of the full tree writes); it
+    appears, through a temporary sibling, only when every stream is full."""
+    with atomic_write(path, fsync=False) as f:
+        w = TorchZipWriter(f, tree)
+        yield w
+        w.close()
+
+
+def graph_tree(num_nodes: int, src: object, dst: object, ndata: dict, edata: dict) -> dict:
+    """The object a graphpart-format ``graph.pt`` holds (arrays, tensors or streams as leaves)."""
+    return {
+        "num_nodes": int(num_nodes),
+        "src": src,
+        "dst": dst,
+        "ndata": dict(ndata),
+        "edata": dict(edata),
+    }
+
+
 def _cast(data: dict, dtypes: dict) -> dict:
     return {k: (v.to(dtypes[k]) if k in dtypes else v) for k, v in data.items()}
 
@@ -152,16 +177,7 @@ def write_graph_file(
     """Write one partition's local graph in ``fmt`` (``meta`` is what GraphBolt needs)."""
     names = part_file_names(fmt)
     if fmt == "graphpart":
-        _torch_save(
-            {
-                "num_nodes": int(num_nodes),
-                "src": src,
-                "dst": dst,
-                "ndata": dict(ndata),
-                "edata": dict(edata),
-            },
-            folder / names["part_graph"],
-        )
+        _torch_save(graph_tree(num_nodes, src, dst, ndata, edata), folder / names["part_graph"])
         return
     g = Graph.from_edges(
         src,

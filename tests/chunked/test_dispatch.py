@@ -323,3 +323,24 @@ def test_resume_with_changed_inputs_starts_over(tmp_path, monkeypatch):
     monkeypatch.setattr(r, "build_part", lambda *a: built.append(a[1]) or real(*a))
     d.dispatch(*args, workers=1, processes=False, resume=True)
     assert sorted(built) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("num_hops", [0, 1])
+def test_partitions_written_in_small_blocks_equal_the_in_memory_partition(
+    num_hops, tmp_path, dask_client, monkeypatch
+):
+    """Out-of-core assembly: blocks of 7 rows (nodes, owned edges, each owner's leaving edges)
+    give the files one block of everything gives."""
+    from graphpart.chunked import _assemble_stream
+
+    monkeypatch.setattr(_assemble_stream, "BLOCK", 7)
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "ch", 4, graph_name="g")
+    parts = random_parts(g, 3, seed=2)
+    write_assignment(tmp_path / "asg", parts, 3, "custom")
+    cfg = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", num_hops=num_hops, client=dask_client
+    )
+    in_memory(g, parts, 3, tmp_path / "mem", num_hops)
+    assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
+    assert not list((tmp_path / "out").rglob("leaving*")), "the owners' files are deleted"
