@@ -118,6 +118,12 @@ def add_chunked_commands(sub, graph_source) -> None:
         "--partitions-dir", help="an assignment: use its partition sizes instead of balanced ones"
     )
     pl.add_argument("--out-dir", help="where dispatch will write (default: beside --in-dir)")
+    pl.add_argument(
+        "--format",
+        default="graphpart",
+        choices=["graphpart", "dgl", "graphbolt"],
+        help="the files dispatch will write (graphpart's are written out of core)",
+    )
     v = sub.add_parser("verify", help="check written partitions against their chunked input")
     v.add_argument("config", help="the <graph_name>.json of the partitions")
     v.add_argument("--chunked-dir", required=True)
@@ -285,6 +291,7 @@ def _plan(args, load) -> int:
             workers=args.workers,
             loads=loads,
             out_dir=out,
+            format=args.format,
         )
         + "\n"
     )

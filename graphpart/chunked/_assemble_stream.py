@@ -225,8 +225,8 @@ def build_part_streamed(
             for stream, piece in node_feats[1]:
                 nw.append(stream, np.load(piece, allow_pickle=False))
         if save_orig_nids:
-            ids = {t: maps.inner_orig(p, ti) for ti, t in enumerate(maps.ntypes)}
-            write_feats_file(folder / ORIG_NIDS, {t: torch.from_numpy(np.array(a)) for t, a in ids.items()})
+            ids = {t: np.array(maps.inner_orig(p, ti)) for ti, t in enumerate(maps.ntypes)}
+            write_feats_file(folder / ORIG_NIDS, {t: torch.from_numpy(a) for t, a in ids.items()})
     finally:
         if leaving is not None:
             leaving.close()

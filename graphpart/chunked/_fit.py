@@ -5,34 +5,42 @@ from __future__ import annotations
 import numpy as np
 
 from .format import ChunkedMetadata
-from .plan import partition_need
+from .plan import largest_chunk, node_row_bytes, partition_need
 
 __all__ = ["partition_too_big"]
 
 
-def partition_too_big(nodes: np.ndarray, counts: list[np.ndarray], meta: ChunkedMetadata):
+def partition_too_big(
+    nodes: np.ndarray, counts: list[np.ndarray], meta: ChunkedMetadata, format: str = "dgl"
+):
     """``message(p, limit)``: why partition ``p``'s worker kept dying: about how much memory it
-    needs (``nodes`` per partition, ``counts`` per edge type as (chunks, parts)), the workers'
-    ``limit``, and what to do.
+    needs (``nodes`` per partition, ``counts`` per edge type as (chunks, parts)) to write
+    ``format``'s files, the workers' ``limit``, and what to do.
 
     Examples
     --------
     >>> import numpy as np
     >>> from types import SimpleNamespace
     >>> msg = partition_too_big(np.array([10**6, 10]), [np.array([[9 * 10**6, 5]])],
-    ...                         SimpleNamespace(node_data={}))
+    ...                         SimpleNamespace(node_data={}, edges={}))
     >>> m = msg(0, 2**30)
     >>> m.split(":")[0], "need about 0.8 GB" in m, "memory limit is 1.0 GB" in m
     ('partition 0 did not fit in a Dask worker', True, True)
     """
     edges = sum((c.sum(axis=0) for c in counts), np.zeros(len(nodes), dtype=np.int64))
-    row_bytes = sum(
-        _row_bytes(spec) for specs in meta.node_data.values() for spec in specs.values()
-    )
+    row_bytes, chunk = node_row_bytes(meta), largest_chunk(meta)
 
     def message(p: int, limit: int) -> str:
-        need = partition_need(int(nodes[p]), int(edges[p]), int(nodes.sum()), row_bytes)
+        need = partition_need(
+            int(nodes[p]), int(edges[p]), int(nodes.sum()), row_bytes, format, chunk
+        )
         have = f"{limit / 2**30:.1f} GB" if limit else "no limit set"
+        if format == "graphpart":
+            return (
+                f"partition {p} did not fit in a Dask worker: writing a partition out of core "
+                f"needs about {need / 2**30:.1f} GB whatever its size, and the worker memory limit "
+                f"is {have}. Use a higher --memory-limit (or fewer workers per machine)"
+            )
         return (
             f"partition {p} did not fit in a Dask worker: {int(nodes[p]):,} nodes and "
             f"{int(edges[p]):,} edges need about {need / 2**30:.1f} GB to build (the largest "
@@ -42,9 +50,3 @@ def partition_too_big(nodes: np.ndarray, counts: list[np.ndarray], meta: Chunked
         )
 
     return message
-
-
-def _row_bytes(spec) -> int:
-    """Bytes per row of one node-data spec (an upper guess when the dtype is not recorded)."""
-    width = int(np.prod(spec.shape)) if spec.shape else 1
-    return width * (np.dtype(spec.dtype).itemsize if spec.dtype else 8)

@@ -211,6 +211,7 @@ def dispatch(
             part_nodes=loads[0],
             part_edges=loads[1] + (loads[2] if num_hops else 0),
             leaving=int(loads[2].sum()) if num_hops else 0,
+            format=format,
         )
     }
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")
@@ -269,15 +270,14 @@ def dispatch(
             )
             for p in todo
         ]
+        too_big = partition_too_big(maps.counts.sum(axis=1), counts, plan.meta, format)
         fresh = run_tasks(
             c,
             build_and_mark,
             args,
             progress,
             "write-partitions",
-            killed=lambda i, limit: partition_too_big(maps.counts.sum(axis=1), counts, plan.meta)(
-                todo[i], limit
-            ),
+            killed=lambda i, limit: too_big(todo[i], limit),
         )
         stats = [done.get(p) for p in range(num_parts)]
         for p, st in zip(todo, fresh):

@@ -13,16 +13,19 @@ assign metis (one process)        ``B + 48 N + 300 E``
 assign random (each Dask worker)  ``B + 24 * 2**20``
 dispatch, driver                  ``B + 64 N``
 dispatch, phase 1 (each worker)   ``B + 64 C + 16 N`` (node maps, memory-mapped)
-dispatch, phase 2 (each worker)   ``B + (64 + F) n_p + 52 e_p + 8 N`` for its partition's ``n_p``
+dispatch, phase 2 (each worker)   ``B + 25 N + 40 C + 400 MB``: graphpart's format, written
+                                  out of core whatever the partition's size; DGL's and
+                                  GraphBolt's files are built in memory:
+                                  ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                   nodes and ``e_p`` edges (owned plus leaving, HALO edges)
-verify (one process)              ``B + (24 + F) N + 90 e_p`` (one partition at a time; a node
-                                  field is read whole)
+verify (one process)              ``B + (58 + F) N + 64 max(C, 4M)`` (node arrays whole, edges a
+                                  slice at a time; a node field is read whole)
 ================================  ===============================================================
 
 Disk: dispatch writes its pieces (``24 E`` bytes owned, ``40`` per cut edge, ``F N``) beside its
 output (``36`` bytes per local edge, owned or HALO, plus ``(64 + F) N``); a partition's pieces
 are deleted once its files are whole, so phase 2 needs about the larger of the two plus what
-the partitions in flight hold.
+the partitions in flight hold (their files, and 40 bytes per leaving edge sorted out of core).
 The constants were measured on R-MAT (``benchmarks/pipeline_steps.py``; see RESULTS.md).
 """
 
@@ -47,11 +50,15 @@ __all__ = [
     "available_memory",
     "partition_need",
     "metis_need",
+    "node_row_bytes",
+    "largest_chunk",
     "BASE",
     "METIS_BYTES_PER_EDGE",
     "OUTPUT_BYTES_PER_EDGE",
     "BYTES_PER_NODE",
     "BYTES_PER_EDGE",
+    "STREAM_BYTES_PER_NODE",
+    "STREAM_BLOCK_BYTES",
 ]
 
 GiB = 1 << 30
@@ -63,6 +70,10 @@ METIS_BYTES_PER_EDGE = 300
 #: Bytes a dispatch worker holds per node and per edge while it builds a partition (ids, maps,
 #: the local graph and its copy on write), measured on R-MAT partitions; features come on top.
 BYTES_PER_NODE, BYTES_PER_EDGE = 64, 52
+#: A dispatch worker writing graphpart's format out of core: per node of the graph (the HALO
+#: bitmap, local ids, the local nodes), and for a block of rows with its relabelled copies
+#: (measured: 0.78 GiB at R-MAT scale 22 in 2 parts, whose partitions hold 62M edges each).
+STREAM_BYTES_PER_NODE, STREAM_BLOCK_BYTES = 25, 400 << 20
 #: Bytes of partition files per local edge, owned or HALO (graphpart's format: local ends, ids,
 #: original ids, inner flag); 64 bytes per node come on top (measured: 16.96 GiB at scale 24).
 OUTPUT_BYTES_PER_EDGE = 36
@@ -89,7 +100,8 @@ def _gb(b: int) -> str:
     return f"{b / GiB:.2f} GB"
 
 
-def _row_bytes(meta: ChunkedMetadata) -> int:
+def node_row_bytes(meta: ChunkedMetadata) -> int:
+    """Bytes of node data per node (all fields; 8 per value where the dtype is not recorded)."""
     total = 0
     for specs in meta.node_data.values():
         for spec in specs.values():
@@ -98,7 +110,8 @@ def _row_bytes(meta: ChunkedMetadata) -> int:
     return total
 
 
-def _largest_chunk(meta: ChunkedMetadata) -> int:
+def largest_chunk(meta: ChunkedMetadata) -> int:
+    """Edges in the largest edge chunk (from the counts, else an even split)."""
     sizes = [
         max(spec.counts) if spec.counts else -(-meta.num_edges[e] // max(len(spec.paths), 1))
         for e, spec in meta.edges.items()
@@ -111,9 +124,19 @@ def metis_need(num_nodes: int, num_edges: int) -> int:
     return BASE + 48 * num_nodes + METIS_BYTES_PER_EDGE * num_edges
 
 
-def partition_need(nodes: int, edges: int, num_nodes: int, row_bytes: int) -> int:
-    """Peak memory of the dispatch worker that builds a partition of ``nodes`` nodes and ``edges``
-    edges (owned plus leaving) in a graph of ``num_nodes`` nodes."""
+def partition_need(
+    nodes: int,
+    edges: int,
+    num_nodes: int,
+    row_bytes: int,
+    format: str = "graphpart",
+    chunk: int = 0,
+) -> int:
+    """Peak memory of the dispatch worker that writes a partition of ``nodes`` nodes and ``edges``
+    edges (owned plus leaving) in a graph of ``num_nodes`` nodes, in ``format`` (graphpart's is
+    written out of core: its size does not count; ``chunk``: edges in the largest chunk)."""
+    if format == "graphpart":
+        return BASE + STREAM_BYTES_PER_NODE * num_nodes + 40 * chunk + STREAM_BLOCK_BYTES
     return BASE + nodes * (BYTES_PER_NODE + row_bytes) + edges * BYTES_PER_EDGE + 8 * num_nodes
 
 
@@ -127,13 +150,15 @@ def plan_pipeline(
     part_edges: np.ndarray | None = None,
     part_nodes: np.ndarray | None = None,
     leaving: int | None = None,
+    format: str = "graphpart",
 ) -> list[StepNeed]:
     """The peak memory and disk of every step, for ``num_parts`` parts by ``algorithm``.
 
     Without the per-part loads of an assignment (``part_nodes``, ``part_edges``: nodes and local
     edges, owned plus leaving, per part) the largest partition is taken as a balanced one at
     ``1 + slack`` times the mean, holding twice its edges (a cut near 1, as R-MAT's); ``leaving``
-    (the edges whose ends lie in two parts, default: all) sizes the HALO edges on disk.
+    (the edges whose ends lie in two parts, default: all) sizes the HALO edges on disk. Dispatch
+    writes ``format``'s files (graphpart's out of core, the others in memory).
 
     Examples
     --------
@@ -146,8 +171,8 @@ def plan_pipeline(
     """
     n = int(sum(meta.num_nodes.values()))
     e = int(sum(meta.num_edges.values()))
-    c = _largest_chunk(meta)
-    f = _row_bytes(meta)
+    c = largest_chunk(meta)
+    f = node_row_bytes(meta)
     k = max(int(num_parts), 1)
     if part_edges is not None and part_nodes is not None and len(part_edges):
         top = int(np.argmax(part_edges))
@@ -183,11 +208,19 @@ def plan_pipeline(
         StepNeed(
             "dispatch phase 2",
             f"each of {workers} workers",
-            partition_need(n_p, e_p, n, f),
-            max(pieces, output) + workers * (pieces + output) // k,
-            f"B + (64 + F) n_p + 52 e_p + 8 N; {where}",
+            partition_need(n_p, e_p, n, f, format, c),
+            max(pieces, output) + workers * (pieces + output + 40 * (local - e)) // k,
+            "B + 25 N + 40 C + 400 MB (out of core)"
+            if format == "graphpart"
+            else f"B + (64 + F) n_p + 52 e_p + 8 N; {where}",
         ),
-        StepNeed("verify", "main", BASE + (24 + f) * n + 90 * e_p, 0, "B + (24 + F) N + 90 e_p"),
+        StepNeed(
+            "verify",
+            "main",
+            BASE + (58 + f) * n + 64 * max(c, 1 << 22),
+            0,
+            "B + (58 + F) N + 64 max(C, 4M)",
+        ),
     ]
     return steps
 
@@ -260,11 +293,12 @@ def format_plan(
     workers: int = 2,
     loads: tuple | None = None,
     out_dir: str | os.PathLike = ".",
+    format: str = "graphpart",
 ) -> str:
     """The plan as a table: each step, the process, its peak memory and disk, against what this
     machine has free (a step that does not fit is marked). ``loads``: an assignment's nodes,
     in-degree and leaving edges per part (:func:`~graphpart.chunked.assign.assignment_loads`)
-    instead of balanced partitions."""
+    instead of balanced partitions; ``format``: the files dispatch will write."""
     from .._check import check_count
 
     k = check_count(num_parts, "num_parts", low=1)
@@ -274,7 +308,7 @@ def format_plan(
         if not len(nodes) == len(indeg) == len(leaving) == k:
             raise GraphpartError(f"loads: need one entry per part ({k}), got {len(nodes)}")
         sizes = {"part_nodes": nodes, "part_edges": indeg + leaving, "leaving": int(leaving.sum())}
-    steps = plan_pipeline(meta, k, algorithm, workers=workers, **sizes)
+    steps = plan_pipeline(meta, k, algorithm, workers=workers, format=format, **sizes)
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     lines = [

@@ -24,8 +24,8 @@ import numpy as np
 
 from .._schema import etype_str
 from ..errors import GraphpartError
-from ..storage.read import load_partition
 from ..storage.sources import FORMAT_NAMES, open_partitions
+from ._part_arrays import open_part, whole
 from .format import read_metadata
 from .read import read_data, read_edges
 
@@ -52,11 +52,6 @@ class Verification:
         lines += [f"  checked {n:,} {what}" for what, n in self.checked.items()]
         lines += [f"  PROBLEM: {p}" for p in self.problems]
         return "\n".join(lines)
-
-
-def _types(lg, key: str, n: int) -> np.ndarray:
-    data = lg.ndata if key == "n" else lg.edata
-    return data["_TYPE"].numpy() if "_TYPE" in data else np.zeros(n, dtype=np.int64)
 
 
 def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Verification:
@@ -102,83 +97,38 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     owners = {t: np.full(meta.num_nodes[t], -1, dtype=np.int32) for t in ntypes}
     counts = {t: np.zeros(meta.num_nodes[t], dtype=np.int8) for t in ntypes}
     inner_orig = []  # per partition: {type index: original ids of the inner nodes}
-    got_owned = np.zeros((len(etypes), num_parts), dtype=np.uint64)
-    got_halo = np.zeros((len(etypes), num_parts), dtype=np.uint64)
-    got_feats = {
-        (i, k): np.zeros(num_parts, dtype=np.uint64)
-        for i, name in enumerate(etypes)
-        for k in range(len(meta.edge_data.get(by_name[name], {})))
-    }
-    for p in range(num_parts):  # one partition in memory at a time
-        data = load_partition(config, p)
-        lg = data.graph
-        if "orig_id" not in lg.ndata or "orig_id" not in lg.edata:
+    sums = _Sums(meta, etypes, by_name, num_parts)
+    got_owned, got_halo, got_feats = sums.owned, sums.halo, sums.feats
+    for p in range(num_parts):  # one partition at a time; its edges a slice at a time
+        part = open_part(source, p)
+        nd = part.ndata
+        if "orig_id" not in nd or "orig_id" not in part.edata:
             raise GraphpartError(
                 f"verify compares original node and edge ids (orig_id, which graphpart writes), "
                 f"but partition {p} of {config} ({FORMAT_NAMES[source.format]}) has none; "
                 "verify partitions graphpart wrote"
             )
-        inner = lg.ndata["inner_node"].numpy().astype(bool)
-        ntp = _types(lg, "n", lg.num_nodes())
-        on = lg.ndata["orig_id"].numpy()
+        inner = nd["inner_node"].astype(bool)
+        ntp = nd["_TYPE"] if "_TYPE" in nd else np.zeros(part.num_nodes, dtype=np.int64)
+        on = nd["orig_id"]
         nt, orig = ntp[inner], on[inner]
-        if np.any(lg.ndata["part_id"].numpy()[inner] != p):
+        if np.any(nd["part_id"][inner] != p):
             problems.append(f"partition {p}: inner nodes with another part_id")
         inner_orig.append({i: orig[nt == i] for i in range(len(ntypes))})
         for i, t in enumerate(ntypes):
             ids = inner_orig[p][i]
             owners[t][ids] = p
             counts[t][ids] = np.minimum(counts[t][ids].astype(np.int64) + 1, 2)
-        for i, t in enumerate(ntypes):
             for name in meta.node_data.get(t, {}):
-                key = f"{t}/{name}"
-                if (data.node_feats or {}).get(key) is None:
-                    problems.append(f"partition {p}: node feature {key!r} missing")
-        ls, ld = (x.numpy() for x in lg.edges())
-        oe = lg.edata["orig_id"].numpy()
-        inner_e = lg.edata["inner_edge"].numpy()
-        inner_e = inner_e if inner_e.dtype == np.bool_ else inner_e.astype(bool)
-        for lo in range(0, len(ld), SLICE):
-            own = inner_e[lo : lo + SLICE]
-            if not inner[ld[lo : lo + SLICE][own]].all():
-                problems.append(f"partition {p}: owned edges whose destination it does not own")
-                break
-        typed = "_TYPE" in lg.edata
-        for i, name in enumerate(etypes):
-            e = by_name[name]
-            # a graph of one edge type keeps no _TYPE: every edge, in slices, no index array
-            sel = np.flatnonzero(lg.edata["_TYPE"].numpy() == i) if typed else None
-            count = len(sel) if typed else len(ld)
-            num_owned = int(inner_e[sel].sum()) if typed else int(inner_e.sum())
-            feats = [
-                (k, (data.edge_feats or {}).get(f"{name}/{field_name}"), field_name)
-                for k, field_name in enumerate(sorted(meta.edge_data.get(e, {})))
-            ]
-            for k, feat, field_name in feats:
-                if feat is None or len(feat) != num_owned:
-                    problems.append(f"partition {p}: edge feature {name}/{field_name} missing")
-            owned_before = 0  # owned edges of this type in earlier slices
-            for lo in range(0, count, SLICE):  # slices: temporaries stay small
-                rows = sel[lo : lo + SLICE] if typed else slice(lo, lo + SLICE)
-                s_, d_ = ls[rows], ld[rows]
-                if ((ntp[s_] != ntypes.index(e[0])) | (ntp[d_] != ntypes.index(e[2]))).any():
-                    problems.append(f"partition {p}: {name!r} edges between the wrong node types")
-                h = edge_hash(oe[rows], on[s_], on[d_])
-                own = inner_e[rows]
-                with np.errstate(over="ignore"):  # sums modulo 2^64
-                    got_owned[i, p] += h[own].sum(dtype=np.uint64)
-                    got_halo[i, p] += h[~own].sum(dtype=np.uint64)
-                for k, feat, _ in feats:
-                    if feat is not None and len(feat) == num_owned:
-                        at = owned_before + np.cumsum(own)[own] - 1  # rows of the owned edges' data
-                        fh = feature_hash(oe[rows][own], feat.numpy()[at], k + 1)
-                        with np.errstate(over="ignore"):
-                            got_feats[(i, k)][p] += fh.sum(dtype=np.uint64)
-                owned_before += int(own.sum())
-            checked["local edges, owned and HALO (endpoints)"] = (
-                checked.get("local edges, owned and HALO (endpoints)", 0) + count
-            )
-        del data, lg, ls, ld, oe, inner_e, on, ntp
+                if part.node_feats.get(f"{t}/{name}") is None:
+                    problems.append(f"partition {p}: node feature {f'{t}/{name}'!r} missing")
+        del nd, nt, orig
+        types = (ntypes, etypes)
+        _check_edges(part, p, types, by_name, meta, (inner, ntp, on), sums, problems)
+        checked["local edges, owned and HALO (endpoints)"] = (
+            checked.get("local edges, owned and HALO (endpoints)", 0) + part.num_edges
+        )
+        del part, inner, ntp, on
     for i, t in enumerate(ntypes):
         if np.any(counts[t] != 1):
             problems.append(
@@ -187,7 +137,7 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
             )
     checked["nodes (ownership)"] = sum(len(c) for c in counts.values())
     del counts
-    _check_node_feats(config, meta, ntypes, inner_orig, problems, checked)
+    _check_node_feats(source, meta, ntypes, inner_orig, problems, checked)
     for i, name in enumerate(etypes):
         e = by_name[name]
         want_owned, want_halo, want_feats = _expected_sums(
@@ -212,7 +162,81 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     return result
 
 
-def _check_node_feats(config, meta, ntypes, inner_orig, problems, checked) -> None:
+class _Sums:
+    """Per edge type and partition, the fingerprint sums of the edges read from the partitions."""
+
+    def __init__(self, meta, etypes, by_name, num_parts: int) -> None:
+        self.owned = np.zeros((len(etypes), num_parts), dtype=np.uint64)
+        self.halo = np.zeros((len(etypes), num_parts), dtype=np.uint64)
+        self.feats = {
+            (i, k): np.zeros(num_parts, dtype=np.uint64)
+            for i, name in enumerate(etypes)
+            for k in range(len(meta.edge_data.get(by_name[name], {})))
+        }
+
+
+def _check_edges(part, p: int, types, by_name, meta, nodes, sums: _Sums, problems) -> None:
+    """Fingerprint partition ``p``'s local edges into ``sums``, a slice at a time, checking that
+    their ends are local nodes of the right types and that owned edges end in owned nodes."""
+    inner, ntp, on = nodes
+    ntypes, etypes = types
+    n, m = part.num_nodes, part.num_edges
+    lengths = {"dst": len(part.dst), **{f"edata[{k!r}]": len(v) for k, v in part.edata.items()}}
+    if any(x != m for x in lengths.values()):
+        raise GraphpartError(f"partition {p}: its edge arrays differ in length ({lengths})")
+    typed = "_TYPE" in part.edata
+    feats = {}  # (type, field index) -> the owned edges' rows
+    for i, name in enumerate(etypes):
+        for k, field_name in enumerate(sorted(meta.edge_data.get(by_name[name], {}))):
+            feats[(i, k)] = part.edge_feats.get(f"{name}/{field_name}")
+    owned_of = np.zeros(len(etypes), dtype=np.int64)
+    for lo in range(0, m, SLICE):
+        t_ = part.edata["_TYPE"][lo : lo + SLICE] if typed else None
+        own = part.edata["inner_edge"][lo : lo + SLICE].astype(bool)
+        for i in range(len(etypes)):
+            owned_of[i] += int(own[t_ == i].sum()) if typed else int(own.sum())
+    for (i, k), feat in feats.items():
+        name = etypes[i]
+        field_name = sorted(meta.edge_data[by_name[name]])[k]
+        if feat is None or len(feat) != owned_of[i]:
+            problems.append(f"partition {p}: edge feature {name}/{field_name} missing")
+            feats[(i, k)] = None
+    before = np.zeros(len(etypes), dtype=np.int64)  # owned edges of each type in earlier slices
+    wrong_owner = wrong_types = False
+    for lo in range(0, m, SLICE):
+        s_, d_ = part.src[lo : lo + SLICE], part.dst[lo : lo + SLICE]
+        if len(s_) and (min(s_.min(), d_.min()) < 0 or max(s_.max(), d_.max()) >= n):
+            raise GraphpartError(f"partition {p}: edges whose ends are not among its {n} nodes")
+        own = part.edata["inner_edge"][lo : lo + SLICE].astype(bool)
+        wrong_owner |= not inner[d_[own]].all()
+        oe = part.edata["orig_id"][lo : lo + SLICE]
+        t_ = part.edata["_TYPE"][lo : lo + SLICE] if typed else np.zeros(len(s_), np.int64)
+        h = edge_hash(oe, on[s_], on[d_])
+        for i, name in enumerate(etypes):
+            e = by_name[name]
+            sel = t_ == i
+            ti, tj = ntypes.index(e[0]), ntypes.index(e[2])
+            wrong_types |= bool(((ntp[s_[sel]] != ti) | (ntp[d_[sel]] != tj)).any())
+            mine = own[sel]
+            with np.errstate(over="ignore"):  # sums modulo 2^64
+                sums.owned[i, p] += h[sel][mine].sum(dtype=np.uint64)
+                sums.halo[i, p] += h[sel][~mine].sum(dtype=np.uint64)
+            k_own = int(mine.sum())
+            for k in range(len(meta.edge_data.get(e, {}))):
+                feat = feats[(i, k)]
+                if feat is not None:
+                    rows = feat[int(before[i]) : int(before[i]) + k_own]
+                    fh = feature_hash(oe[sel][mine], rows, k + 1)
+                    with np.errstate(over="ignore"):
+                        sums.feats[(i, k)][p] += fh.sum(dtype=np.uint64)
+            before[i] += k_own
+    if wrong_owner:
+        problems.append(f"partition {p}: owned edges whose destination it does not own")
+    if wrong_types:
+        problems.append(f"partition {p}: edges between the wrong node types")
+
+
+def _check_node_feats(source, meta, ntypes, inner_orig, problems, checked) -> None:
     """Each owned row equals the chunked row of its original id: one field in memory at a time,
     partitions reopened one at a time."""
     fields = [(i, t, name) for i, t in enumerate(ntypes) for name in meta.node_data.get(t, {})]
@@ -221,8 +245,8 @@ def _check_node_feats(config, meta, ntypes, inner_orig, problems, checked) -> No
     for i, t, name in fields:
         key, full = f"{t}/{name}", read_data(meta.node_data[t][name], None, f"{t}/{name}")
         for p in range(len(inner_orig)):
-            got = (load_partition(config, p).node_feats or {}).get(key)
-            if got is None or not np.array_equal(got.numpy(), full[inner_orig[p][i]]):
+            got = open_part(source, p).node_feats.get(key)
+            if got is None or not np.array_equal(whole(got), full[inner_orig[p][i]]):
                 problems.append(f"partition {p}: node feature {key!r} differs from the chunks")
         checked["node feature rows"] = checked.get("node feature rows", 0) + len(full)
 
@@ -250,8 +274,10 @@ def edge_hash(eid: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 def row_hash(rows: np.ndarray, salt: int) -> np.ndarray:
     """A 64-bit fingerprint of each row's bytes (one field of edge data)."""
-    rows = np.ascontiguousarray(rows).reshape(len(rows), -1)
-    raw = rows.view(np.uint8).reshape(len(rows), -1)
+    rows = np.ascontiguousarray(rows)
+    if not len(rows):
+        return np.zeros(0, dtype=np.uint64)
+    raw = rows.reshape(len(rows), -1).view(np.uint8)
     pad = (-raw.shape[1]) % 8
     if pad:
         raw = np.concatenate([raw, np.zeros((len(raw), pad), dtype=np.uint8)], axis=1)

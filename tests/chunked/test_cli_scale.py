@@ -139,7 +139,10 @@ def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, cap
         "verify",
     ):
         assert step in out
-    assert "a balanced partition" in out and "free now" in out
+    assert "out of core" in out and "free now" in out
+    plan_dgl = ["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4", "--format", "dgl"]
+    assert main(plan_dgl) == 0
+    assert "a balanced partition" in capsys.readouterr().out  # DGL's files are built in memory
     main(
         [
             "assign",
@@ -164,6 +167,8 @@ def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, cap
             "4",
             "--partitions-dir",
             str(tmp_path / "a"),
+            "--format",
+            "dgl",
         ]
     )
     assert rc == 0

@@ -145,3 +145,70 @@ def test_a_correct_output_without_halo_passes_and_a_lost_halo_edge_is_reported(t
 
     _edit(cfg1.parent / "part0" / "graph.pt", drop_halo)
     assert any(p.startswith("partition 0: HALO") for p in verify(cfg1, tmp_path / "ch").problems)
+
+
+@pytest.fixture
+def small_slices(monkeypatch):
+    """Slices of 5 edges: a partition's edges are read and fingerprinted in many pieces."""
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("graphpart.chunked.verify"), "SLICE", 5)
+
+
+def test_checked_in_small_slices_a_correct_output_passes(written, small_slices):
+    assert verify(*written).ok
+
+
+def test_checked_in_small_slices_an_edge_feature_change_late_in_a_partition_is_reported(
+    written, small_slices
+):
+    cfg, chunks = written
+
+    def change(obj):
+        obj["user:buys:item/w"][-1] += 1
+
+    _edit(cfg.parent / "part1" / "edge_feats.pt", change)
+    assert verify(cfg, chunks).problems == [
+        "partition 1: edge feature user:buys:item/w differs from the chunks"
+    ]
+
+
+def test_an_edge_between_the_wrong_node_types_is_reported(written):
+    cfg, chunks = written
+
+    def change(obj):
+        t = obj["ndata"]["_TYPE"]
+        other = int(np.flatnonzero(t.numpy() != t[obj["src"][0]].item())[0])
+        obj["src"][0] = other
+
+    _edit(cfg.parent / "part0" / "graph.pt", change)
+    assert "partition 0: edges between the wrong node types" in verify(cfg, chunks).problems
+
+
+@pytest.mark.parametrize(
+    "change,match",
+    [
+        (lambda obj: obj["dst"].__setitem__(0, obj["num_nodes"] + 5), "not among its"),
+        (lambda obj: obj["edata"].__setitem__("orig_id", obj["edata"]["orig_id"][:-1]), "vector"),
+        (lambda obj: obj["ndata"].__setitem__("orig_id", obj["ndata"]["orig_id"][:-1]), "vector"),
+    ],
+    ids=["end past the nodes", "short edge array", "short node array"],
+)
+def test_a_partition_whose_arrays_do_not_fit_together_is_one_clear_error(written, change, match):
+    from graphpart.errors import GraphpartError
+
+    cfg, chunks = written
+    _edit(cfg.parent / "part2" / "graph.pt", change)
+    with pytest.raises(GraphpartError, match=match):
+        verify(cfg, chunks)
+
+
+def test_dgl_files_are_checked_too(tmp_path, dask_client):
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "ch", 2, graph_name="h")
+    rng = np.random.default_rng(1)
+    parts = {t: rng.integers(0, 2, g.num_nodes(t)) for t in g.ntypes}
+    write_assignment(tmp_path / "asg", parts, 2, "custom")
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
+                   format="dgl")  # fmt: skip
+    assert verify(cfg, tmp_path / "ch").ok
