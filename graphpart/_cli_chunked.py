@@ -57,6 +57,12 @@ def add_chunked_commands(sub, graph_source) -> None:
         help="fennel / ldg: at most this many passes over the edges, the streaming one and then "
         "refinement until a pass gains under 0.5%% (default 30)",
     )
+    a.add_argument(
+        "--max-edges",
+        type=int,
+        help="metis: partition a sample of about this many edges, drawn as the chunks stream "
+        "past, then refine on every edge (for graphs whose edges do not fit in memory)",
+    )
     a.add_argument("--seed", type=int)
     _cluster_flags(a)
     d = sub.add_parser("dispatch", help="step 2: write the partitions of a chunked graph on Dask")
@@ -206,6 +212,10 @@ def _assign(args, load) -> int:
             cluster["passes"] = args.passes
     elif args.passes is not None:
         raise GraphpartError(f"--passes applies to fennel and ldg, not {args.algorithm}")
+    if args.max_edges is not None:
+        if args.algorithm != "metis":
+            raise GraphpartError(f"--max-edges applies to metis, not {args.algorithm}")
+        cluster["max_edges"] = args.max_edges
     out = assign(
         args.in_dir,
         args.out_dir,

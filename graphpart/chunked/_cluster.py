@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 
@@ -14,6 +16,46 @@ from ._eta import Progress
 __all__ = ["dask_client", "run_tasks", "worker_memory_limit"]
 
 logger = logging.getLogger(__name__)
+
+
+class _DaskLog(logging.Handler):
+    """Dask's warnings into a file of their own, opened at the first one (not a StreamHandler, so
+    the LocalCluster's ``silence_logs`` leaves it be); the terminal keeps graphpart's lines."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        self.path: str | None = None
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            if self.path is None:
+                fd, self.path = tempfile.mkstemp(prefix="graphpart-dask-", suffix=".log")
+                os.close(fd)
+            with open(self.path, "a") as f:
+                f.write(self.format(record) + "\n")
+            self.count += 1
+        except Exception:  # a log line must never fail the run
+            self.handleError(record)
+
+
+@contextlib.contextmanager
+def _dask_log() -> Iterator[None]:
+    """Route the ``distributed`` logger's warnings (restarts, memory, lost workers) to a file and
+    name it at the end when anything was written."""
+    handler, dlog = _DaskLog(), logging.getLogger("distributed")
+    dlog.addHandler(handler)
+    try:
+        yield
+    finally:
+        dlog.removeHandler(handler)
+        if handler.count:
+            logger.warning(
+                "Dask logged %d warning(s) (worker restarts, memory): see %s",
+                handler.count,
+                handler.path,
+            )
 
 
 @contextlib.contextmanager
@@ -36,7 +78,7 @@ def dask_client(
     if client is not None:
         yield client
         return
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     if scheduler is not None:
         try:
@@ -60,6 +102,13 @@ def dask_client(
         raise GraphpartError(
             f"workers and threads_per_worker must be >= 1, got {workers} and {threads_per_worker}"
         )
+    with _dask_log():
+        yield from _local(workers, threads_per_worker, memory_limit, processes)
+
+
+def _local(workers, threads_per_worker, memory_limit, processes):
+    from distributed import Client, LocalCluster
+
     cluster = LocalCluster(
         n_workers=int(workers),
         threads_per_worker=int(threads_per_worker),

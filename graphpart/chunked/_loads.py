@@ -179,6 +179,10 @@ class Loads:
                 top / mean,
             )
 
+    def start_from(self, parts: np.ndarray) -> None:
+        """Place every node in its part of ``parts`` (e.g. METIS's), whatever the caps."""
+        self._add(np.arange(self.n), np.asarray(parts, dtype=np.int32))
+
     def remove(self, nodes: np.ndarray) -> None:
         """Take placed ``nodes`` out of their parts again."""
         parts = self.part[nodes].astype(np.int64)

@@ -21,13 +21,13 @@ from .._untrusted import read_json
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
-from ..partitioning.metis import metis_assignment
 from ..typing import Seed
 from ._files import write_array
+from ._metis import metis_chunked
 from ._random_assign import random_on_dask
 from .format import ChunkedMetadata, read_metadata
-from .plan import check_disk, check_memory, metis_need
-from .read import homogeneous_edges, read_data
+from .plan import check_disk
+from .read import read_data
 
 __all__ = [
     "ALGORITHMS",
@@ -230,6 +230,7 @@ def assign(
     threads_per_worker: int = 1,
     memory_limit: str | int | None = "auto",
     processes: bool = True,
+    max_edges: int | None = None,
     **stream_options,
 ) -> Path:
     """Compute a partition assignment of a chunked graph and write it to ``out_dir``.
@@ -239,7 +240,9 @@ def assign(
       LocalCluster options as :func:`~graphpart.chunked.dispatch`).
     * ``"metis"``: loads every edge chunk into one graph (it must fit in memory) and
       runs the same METIS path as :func:`graphpart.partition`: each node type
-      balanced, and each value of node data ``balance_ntypes`` too.
+      balanced, and each value of node data ``balance_ntypes`` too. With ``max_edges`` below
+      the edge count METIS sees a sample of about that many edges, drawn as the chunks stream
+      past, and refinement passes over every edge follow (memory ``B + 48 N + 300 max_edges``).
     * ``"fennel"`` / ``"ldg"``: streaming passes over the edge chunks, memory
       linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`;
       ``stream_options`` go to it), with a hard cap on every ``balance_ntypes`` class of each
@@ -266,6 +269,8 @@ def assign(
         raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
     if stream_options and algorithm not in ("fennel", "ldg"):
         raise GraphpartError(f"options {sorted(stream_options)} apply to fennel and ldg only")
+    if max_edges is not None and algorithm != "metis":
+        raise GraphpartError(f"max_edges applies to metis, not {algorithm}")
     ntypes = sorted(meta.ntypes)
     counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
     if algorithm == "random":
@@ -288,29 +293,10 @@ def assign(
             _write_meta(tmp, k, algorithm)
         return out_dir
     if algorithm == "metis":
-        n, m = int(counts.sum()), sum(meta.num_edges.values())
-        check_memory(
-            metis_need(n, m),
-            f"assign --algorithm metis on {n:,} nodes and {m:,} edges",
-            "use --algorithm fennel or ldg (streaming: memory linear in the nodes, in-degree "
-            "balanced too), or a machine with more memory",
-        )
-        src, dst, _, _ = homogeneous_edges(
-            meta, ntypes, sorted(meta.etypes)
-        )  # ids as Graph numbers them
         classes = balance_classes_of(meta, balance_ntypes)[0]
-        homo = metis_assignment(
-            src,
-            dst,
-            int(counts.sum()),
-            k,
-            balance_ntypes=classes if classes.max(initial=0) > 0 else None,
-            balance_edges=bool(balance_edges),
-            seed=seed,
-        )
+        homo = metis_chunked(meta, k, classes, bool(balance_edges), max_edges, seed)
         edges = bool(balance_edges)
-        in_degree, leaving = _edge_loads(homo[src], homo[dst], k)
-        del src, dst
+        in_degree, leaving = part_edge_loads(meta, homo, k)
     else:
         from .stream import edge_balance, stream_partition
 

@@ -229,6 +229,7 @@ def stream_partition(
     batch_size: int = 64,
     refine: int = 1,
     alpha: float | None = None,
+    initial: np.ndarray | None = None,
 ) -> np.ndarray:
     """Partition of every homogeneous node (types in sorted order), streaming over the edge chunks.
 
@@ -261,6 +262,9 @@ def stream_partition(
         Extra placement rounds per batch that see the batch's own placements.
     alpha : float, optional
         Fennel's load weight (see the module docstring).
+    initial : ndarray of int, optional
+        A part for every node to refine instead of a streaming pass (e.g. METIS's on a sample of
+        the edges); the refinement passes then move nodes under the same caps.
 
     Examples
     --------
@@ -306,13 +310,19 @@ def stream_partition(
         classes, deg, num_parts, slack, algorithm, gamma, 0.5 * paper if alpha is None else alpha
     )
     chunks = sum(len(spec.paths) for spec in meta.edges.values())
-    progress = Progress(f"{algorithm}: streaming pass", chunks)
-    for _, _, s, d in homogeneous_chunks(meta):
-        _process_chunk(state, s, d, int(batch_size), int(refine))
-        progress.advance()
-    rest = np.flatnonzero(state.part < 0)
-    if len(rest):
-        state.fill(rest)
+    if initial is not None:
+        initial = np.asarray(initial)
+        if len(initial) != n or (n and (initial.min() < 0 or initial.max() >= num_parts)):
+            raise GraphpartError(f"initial: need a part in [0, {num_parts}) for each of {n} nodes")
+        state.start_from(initial)
+    else:
+        progress = Progress(f"{algorithm}: streaming pass", chunks)
+        for _, _, s, d in homogeneous_chunks(meta):
+            _process_chunk(state, s, d, int(batch_size), int(refine))
+            progress.advance()
+        rest = np.flatnonzero(state.part < 0)
+        if len(rest):
+            state.fill(rest)
     best, kept = np.inf, None
     for step in range(int(passes) - 1):
         start = (state.part.copy(), state.nload.copy(), state.eload.copy())

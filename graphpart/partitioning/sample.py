@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["sample_edges"]
+__all__ = ["sample_edges", "keep_shares"]
 
 #: Edges per chunk of the keep-mask computation (its temporaries are reused from chunk to chunk).
 _CHUNK = 1 << 20
@@ -34,6 +34,26 @@ def _edges_per_node(deg_a: np.ndarray, deg_b: np.ndarray, budget: float) -> floa
         else:
             hi = mid
     return hi
+
+
+def keep_shares(
+    deg: np.ndarray, probe_src: np.ndarray, probe_dst: np.ndarray, budget: float
+) -> np.ndarray:
+    """The share of its edges each node keeps (degree-aware sampling) so that about ``budget`` of
+    the ``probe`` edges are kept, an edge kept if either end keeps it: for a stream of edges,
+    sampled chunk by chunk as :func:`sample_edges` does with ``by_degree``.
+
+    Examples
+    --------
+    >>> deg = np.array([100, 1, 1, 1, 1], dtype=np.float32)   # a hub and four leaves
+    >>> share = keep_shares(deg, np.zeros(4, dtype=int), np.arange(1, 5), 2.0)
+    >>> bool(share[0] < 0.01), bool(0.45 < share[1] < 0.55)   # the leaves keep theirs
+    (True, True)
+    """
+    deg = np.asarray(deg, dtype=np.float32)
+    if not len(probe_src):
+        return np.ones(len(deg), dtype=np.float32)
+    return _keep_share(deg, _edges_per_node(deg[probe_src], deg[probe_dst], budget))
 
 
 def sample_edges(

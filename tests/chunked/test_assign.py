@@ -338,3 +338,71 @@ def test_an_unknown_balance_field_and_balance_flags_for_random_are_refused(tmp_p
     with pytest.raises(gp.GraphpartError, match="random assignment balances node counts"):
         assign(tmp_path / "r", tmp_path / "a", 2, "random", balance_edges=True)
     assert not (tmp_path / "a").exists()
+
+
+def _communities(tmp_path):
+    g = sbm(block_sizes=[64] * 16, p_in=0.3, p_out=0.004, seed=5, train_frac=0.2)
+    write_chunked(g, tmp_path / "ch", 4)
+    return g
+
+
+def _cut(g, parts) -> float:
+    s, d = (x.numpy() for x in g.edges())
+    return float((parts[s] != parts[d]).mean())
+
+
+@pytest.mark.parametrize("balance_edges", [False, True])
+def test_metis_on_a_streamed_sample_never_loads_every_edge_and_cuts_near_full_metis(
+    balance_edges, tmp_path, monkeypatch
+):
+    from graphpart.chunked import _metis
+
+    g = _communities(tmp_path)
+    full = assign(tmp_path / "ch", tmp_path / "full", 4, "metis", balance_edges=balance_edges,
+                  seed=0)  # fmt: skip
+
+    def no_full_load(*args, **kwargs):
+        raise AssertionError("the sampled path loaded every edge")
+
+    monkeypatch.setattr(_metis, "homogeneous_edges", no_full_load)
+    m = g.num_edges()
+    out = assign(tmp_path / "ch", tmp_path / "asg", 4, "metis", balance_edges=balance_edges,
+                 max_edges=m // 10, seed=0)  # fmt: skip
+    meta = read_metadata(tmp_path / "ch")
+    parts = read_assignment(out, meta)[0]["_N"]
+    want = read_assignment(full, meta)[0]["_N"]
+    assert _cut(g, parts) <= 1.15 * _cut(g, want)
+    nodes = np.bincount(parts, minlength=4)
+    assert nodes.max() <= 1.05 * nodes.mean() + 1
+    if balance_edges:
+        indeg = np.bincount(parts[g.edges()[1].numpy()], minlength=4)
+        assert indeg.max() <= 1.05 * indeg.mean() + 1
+
+
+def test_the_sample_keeps_about_max_edges_and_every_low_degree_node_keeps_its_edges(tmp_path):
+    from graphpart.chunked._metis import sample_chunks
+
+    write_chunked(gp.datasets.rmat(12, seed=1), tmp_path / "ch", 3)
+    meta = read_metadata(tmp_path / "ch")
+    s, d, indeg = sample_chunks(meta, 8000, True, seed=0)
+    assert 6000 < len(s) < 10000 and not (s == d).any()
+    uniform = sample_chunks(meta, 8000, False, seed=0)[0]
+    assert 7000 < len(uniform) < 9000
+    g = gp.datasets.rmat(12, seed=1)
+    assert np.array_equal(indeg, np.bincount(g.edges()[1].numpy(), minlength=g.num_nodes()))
+
+
+def test_metis_refuses_naming_a_max_edges_that_fits(tmp_path, monkeypatch):
+    from graphpart.chunked import plan
+
+    write_chunked(gp.datasets.rmat(12, seed=0), tmp_path / "ch", 2)
+    monkeypatch.setattr(plan, "available_memory", lambda: plan.BASE + (10 << 20))
+    with pytest.raises(gp.GraphpartError, match=r"use --max-edges \d+ \(METIS on a streamed"):
+        assign(tmp_path / "ch", tmp_path / "asg", 2, "metis")
+    assert not (tmp_path / "asg").exists()
+
+
+def test_max_edges_is_for_metis_only(tmp_path):
+    write_chunked(gp.datasets.rmat(8, seed=0), tmp_path / "ch", 2)
+    with pytest.raises(gp.GraphpartError, match="max_edges applies to metis, not fennel"):
+        assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel", max_edges=100)

@@ -103,3 +103,22 @@ def test_assign_metis_refuses_in_one_line_when_the_edges_cannot_fit(tmp_path, mo
     with pytest.raises(gp.GraphpartError, match="metis on 1,024 nodes .* --algorithm fennel"):
         assign(tmp_path / "ch", tmp_path / "asg", 2, "metis")
     assert not (tmp_path / "asg").exists()
+
+
+def test_dask_warnings_go_to_a_log_file_that_is_named_at_the_end(caplog, capfd):
+    from graphpart.chunked._cluster import dask_client
+
+    with caplog.at_level(logging.INFO, logger="graphpart"), dask_client(workers=1, processes=False):
+        logging.getLogger("distributed.nanny").warning("Restarting worker (planted)")
+    assert "Restarting worker" not in capfd.readouterr().err  # off the terminal
+    line = next(r.getMessage() for r in caplog.records if "Dask logged" in r.getMessage())
+    path = line.rsplit("see ", 1)[1]
+    assert "1 warning(s)" in line and "Restarting worker (planted)" in open(path).read()
+
+
+def test_a_quiet_cluster_writes_no_log_file(caplog):
+    from graphpart.chunked._cluster import dask_client
+
+    with caplog.at_level(logging.INFO, logger="graphpart"), dask_client(workers=1, processes=False):
+        pass
+    assert not [r for r in caplog.records if "Dask logged" in r.getMessage()]

@@ -1,0 +1,175 @@
+"""``assign --algorithm metis``: METIS on every edge where they fit in memory, and with
+``--max-edges M`` on more edges than memory holds.
+
+The memory is checked before any edge is read (refused in one line, naming a ``--max-edges``
+that fits). With ``max_edges`` below the edge count the sample is drawn while the chunks stream
+past, never after loading every edge: a first pass counts each node's degree (in and out,
+self-loops apart) and its in-degree, and keeps a probe of about 2^17 evenly spaced edges; a
+second pass keeps each edge with the degree-aware shares of
+:func:`~graphpart.partitioning.sample.sample_edges` (each node keeps about the same number of its
+edges, so low-degree nodes stay tied to their neighbourhood), or uniformly without
+``balance_edges``. METIS partitions the sample, balancing the graph's true in-degrees where
+asked; then the refinement passes of :func:`~graphpart.chunked.stream.stream_partition` (label
+propagation under hard caps) run over every edge.
+
+Memory: ``B + 48 N + 300 M`` (METIS on ``M`` edges, all or sampled), plus one chunk.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from .._random import check_random_state
+from ..errors import GraphpartError
+from ..partitioning.metis import metis_assignment
+from ..partitioning.sample import keep_shares
+from ..typing import Seed
+from . import plan
+from .format import ChunkedMetadata
+from .read import homogeneous_edges
+from .stream import homogeneous_chunks, stream_partition
+
+__all__ = ["sample_chunks", "sampled_metis", "metis_chunked"]
+
+logger = logging.getLogger(__name__)
+
+_PROBE = 1 << 17
+
+
+def _count(into: np.ndarray, ids: np.ndarray) -> None:
+    counts = np.bincount(ids)  # up to the chunk's largest id, not over every node
+    into[: len(counts)] += counts
+
+
+def sample_chunks(
+    meta: ChunkedMetadata, max_edges: int, by_degree: bool, seed: Seed = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """About ``max_edges`` edges of the chunked graph (homogeneous ids; self-loops left out),
+    drawn chunk by chunk, and every node's in-degree; two passes over the edges.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from graphpart.chunked import write_chunked, read_metadata
+    >>> from graphpart.datasets import rmat
+    >>> meta = read_metadata(write_chunked(rmat(12, seed=0), tempfile.mkdtemp() + "/g", 4))
+    >>> s, d, indeg = sample_chunks(meta, 10_000, True, seed=0)
+    >>> 8_000 < len(s) < 12_000, int(indeg.sum()) == sum(meta.num_edges.values())
+    (True, True)
+    """
+    rng = check_random_state(seed)
+    n = sum(meta.num_nodes.values())
+    m = sum(meta.num_edges.values())
+    deg = np.zeros(n, dtype=np.int64)
+    indeg = np.zeros(n, dtype=np.int64)
+    step = max(1, m >> 17)
+    probe_s, probe_d, loops, seen = [], [], 0, 0
+    for _, _, s, d in homogeneous_chunks(meta):
+        real = s != d
+        loops += len(s) - int(real.sum())
+        _count(deg, s[real])
+        _count(deg, d[real])
+        _count(indeg, d)
+        at = np.arange((-seen) % step, len(s), step)  # every step-th edge of the whole stream
+        probe_s.append(s[at][real[at]])
+        probe_d.append(d[at][real[at]])
+        seen += len(s)
+    num_real = m - loops
+    if by_degree and num_real:
+        ps, pd = np.concatenate(probe_s), np.concatenate(probe_d)
+        share = keep_shares(deg, ps, pd, max_edges * len(ps) / num_real)
+    del deg, probe_s, probe_d
+    src, dst = [], []
+    for _, _, s, d in homogeneous_chunks(meta):
+        draw = rng.random(len(s), dtype=np.float32)
+        if by_degree:
+            qa, qb = share[s], share[d]
+            keep = draw < qa + qb - qa * qb
+        else:
+            keep = draw < np.float32(max_edges / max(num_real, 1))
+        keep &= s != d
+        src.append(s[keep])
+        dst.append(d[keep])
+    empty = np.zeros(0, dtype=np.int64)
+    return np.concatenate([empty, *src]), np.concatenate([empty, *dst]), indeg
+
+
+def sampled_metis(
+    meta: ChunkedMetadata,
+    num_parts: int,
+    classes: np.ndarray,
+    balance_edges: bool,
+    max_edges: int,
+    seed: Seed = None,
+    passes: int = 30,
+) -> np.ndarray:
+    """METIS on a streamed sample of about ``max_edges`` edges, then refinement passes over every
+    edge under the caps; the part of every homogeneous node."""
+    rng = check_random_state(seed)
+    src, dst, indeg = sample_chunks(meta, max_edges, bool(balance_edges), rng)
+    n = len(indeg)
+    logger.info("metis: a sample of %d of %d edges", len(src), sum(meta.num_edges.values()))
+    parts = metis_assignment(
+        src,
+        dst,
+        n,
+        num_parts,
+        balance_ntypes=classes if classes.max(initial=0) > 0 else None,
+        balance_edges=bool(balance_edges),
+        seed=rng,
+        in_degrees=indeg if balance_edges else None,
+    )
+    del src, dst
+    return stream_partition(
+        meta,
+        num_parts,
+        "fennel",
+        classes=classes,
+        balance_edges=indeg if balance_edges else False,
+        passes=passes,
+        initial=parts,
+    )
+
+
+def metis_chunked(
+    meta: ChunkedMetadata,
+    num_parts: int,
+    classes: np.ndarray,
+    balance_edges: bool,
+    max_edges: int | None = None,
+    seed: Seed = None,
+) -> np.ndarray:
+    """The METIS assignment of every homogeneous node: on every edge, or with ``max_edges`` below
+    the edge count on a streamed sample refined over every edge. Refuses before reading an edge
+    when METIS's memory does not fit this machine."""
+    n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
+    if max_edges is not None and (not isinstance(max_edges, int) or max_edges < 1):
+        raise GraphpartError(f"max_edges must be a positive number of edges, got {max_edges!r}")
+    sampled = max_edges is not None and max_edges < m
+    seen = max_edges if sampled else m
+    have = plan.available_memory()
+    fits = max((have - plan.BASE - 48 * n) // plan.METIS_BYTES_PER_EDGE, 0)
+    hint = f"--max-edges {fits:,}".replace(",", "") if fits >= max(n // 2, 1) else None
+    plan.check_memory(
+        plan.metis_need(n, seen),
+        f"assign --algorithm metis on {n:,} nodes and {seen:,} "
+        + ("sampled edges" if sampled else "edges"),
+        (f"use {hint} (METIS on a streamed sample, refined on every edge), " if hint else "use ")
+        + "--algorithm fennel or ldg (streaming: memory linear in the nodes, in-degree balanced "
+        "too), or a machine with more memory",
+        have,
+    )
+    if sampled:
+        return sampled_metis(meta, num_parts, classes, balance_edges, max_edges, seed)
+    src, dst, _, _ = homogeneous_edges(meta, sorted(meta.ntypes), sorted(meta.etypes))
+    return metis_assignment(
+        src,
+        dst,
+        n,
+        num_parts,
+        balance_ntypes=classes if classes.max(initial=0) > 0 else None,
+        balance_edges=bool(balance_edges),
+        seed=seed,
+    )
