@@ -118,6 +118,9 @@ def predict(chunks: Path, args, assignment: Path | None) -> dict:
     if assignment is not None:
         nodes, indeg, leaving = assignment_loads(assignment, args.parts, meta)
         sizes = {"part_nodes": nodes, "part_edges": indeg + leaving, "leaving": int(leaving.sum())}
+    extra = args.assign_args.split()
+    if "--max-edges" in extra:
+        sizes["max_edges"] = int(extra[extra.index("--max-edges") + 1])
     steps = plan_pipeline(meta, args.parts, args.algorithm, workers=args.workers, **sizes)
     out = {s.step: round(s.memory / GiB, 2) for s in steps}
     out["disk"] = round(next(s.disk for s in steps if s.step == "dispatch phase 2") / GiB, 2)
@@ -135,6 +138,9 @@ def main() -> None:
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/pipeline_steps"))
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--steps", default="chunk,assign,dispatch,verify")
+    ap.add_argument(
+        "--assign-args", default="", help="more assign options, e.g. '--max-edges 16777216'"
+    )
     args = ap.parse_args()
     steps = args.steps.split(",")
     rows = []
@@ -180,6 +186,7 @@ def main() -> None:
                         str(args.parts),
                         "--algorithm",
                         args.algorithm,
+                        *args.assign_args.split(),
                     ],
                 )
             )

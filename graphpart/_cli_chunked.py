@@ -130,6 +130,7 @@ def add_chunked_commands(sub, graph_source) -> None:
         choices=["graphpart", "dgl", "graphbolt"],
         help="the files dispatch will write (graphpart's are written out of core)",
     )
+    pl.add_argument("--max-edges", type=int, help="metis: the sample assign will partition")
     v = sub.add_parser("verify", help="check written partitions against their chunked input")
     v.add_argument("config", help="the <graph_name>.json of the partitions")
     v.add_argument("--chunked-dir", required=True)
@@ -302,6 +303,7 @@ def _plan(args, load) -> int:
             loads=loads,
             out_dir=out,
             format=args.format,
+            max_edges=args.max_edges,
         )
         + "\n"
     )

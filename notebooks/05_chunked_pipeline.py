@@ -210,9 +210,9 @@ print(chunked.format_plan(meta, num_parts, "fennel", loads=loads))
 # `dispatch` runs two rounds of Dask tasks. One task per chunk splits it into pieces, one per
 # partition. Then one task per partition gathers its pieces and writes its files, a block of edges
 # at a time: no task ever holds the whole edge list, a whole partition's edges or a whole feature
-# matrix, so a worker needs the same memory whether its partition is small or huge. Here we start a small `LocalCluster`; its
-# **dashboard link** shows the tasks as they run. On several machines you would pass
-# `scheduler="tcp://host:8786"` instead (see the README).
+# matrix, so a worker needs the same memory whether its partition is small or huge. Here we start
+# a small `LocalCluster`; its **dashboard link** shows the tasks as they run. On several machines
+# you would pass `scheduler="tcp://host:8786"` instead (see the README).
 
 # %%
 from distributed import Client, LocalCluster

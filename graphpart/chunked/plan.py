@@ -18,7 +18,7 @@ dispatch, phase 2 (each worker)   ``B + 25 N + 40 C + 400 MB``: graphpart's form
                                   GraphBolt's files are built in memory:
                                   ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                   nodes and ``e_p`` edges (owned plus leaving, HALO edges)
-verify (one process)              ``B + (58 + F) N + 64 max(C, 4M)`` (node arrays whole, edges a
+verify (one process)              ``B + (43 + F) N + 64 max(C, 4M)`` (node arrays whole, edges a
                                   slice at a time; a node field is read whole)
 ================================  ===============================================================
 
@@ -151,6 +151,7 @@ def plan_pipeline(
     part_nodes: np.ndarray | None = None,
     leaving: int | None = None,
     format: str = "graphpart",
+    max_edges: int | None = None,
 ) -> list[StepNeed]:
     """The peak memory and disk of every step, for ``num_parts`` parts by ``algorithm``.
 
@@ -158,7 +159,8 @@ def plan_pipeline(
     edges, owned plus leaving, per part) the largest partition is taken as a balanced one at
     ``1 + slack`` times the mean, holding twice its edges (a cut near 1, as R-MAT's); ``leaving``
     (the edges whose ends lie in two parts, default: all) sizes the HALO edges on disk. Dispatch
-    writes ``format``'s files (graphpart's out of core, the others in memory).
+    writes ``format``'s files (graphpart's out of core, the others in memory); METIS sees a
+    sample of ``max_edges`` edges where that is fewer than the graph's.
 
     Examples
     --------
@@ -185,6 +187,9 @@ def plan_pipeline(
     if algorithm in ("fennel", "ldg"):
         mem = BASE + 32 * n + 200 * c
         steps.append(StepNeed(f"assign {algorithm}", "main", mem, 8 * n, "B + 32 N + 200 C"))
+    elif algorithm == "metis" and max_edges is not None and max_edges < e:
+        need = metis_need(n, max_edges)
+        steps.append(StepNeed("assign metis", "main", need, 8 * n, "B + 48 N + 300 M (sample)"))
     elif algorithm == "metis":
         steps.append(StepNeed("assign metis", "main", metis_need(n, e), 8 * n, "B + 48 N + 300 E"))
     elif algorithm == "random":
@@ -217,9 +222,9 @@ def plan_pipeline(
         StepNeed(
             "verify",
             "main",
-            BASE + (58 + f) * n + 64 * max(c, 1 << 22),
+            BASE + (43 + f) * n + 64 * max(c, 1 << 22),
             0,
-            "B + (58 + F) N + 64 max(C, 4M)",
+            "B + (43 + F) N + 64 max(C, 4M)",
         ),
     ]
     return steps
@@ -294,6 +299,7 @@ def format_plan(
     loads: tuple | None = None,
     out_dir: str | os.PathLike = ".",
     format: str = "graphpart",
+    max_edges: int | None = None,
 ) -> str:
     """The plan as a table: each step, the process, its peak memory and disk, against what this
     machine has free (a step that does not fit is marked). ``loads``: an assignment's nodes,
@@ -308,7 +314,9 @@ def format_plan(
         if not len(nodes) == len(indeg) == len(leaving) == k:
             raise GraphpartError(f"loads: need one entry per part ({k}), got {len(nodes)}")
         sizes = {"part_nodes": nodes, "part_edges": indeg + leaving, "leaving": int(leaving.sum())}
-    steps = plan_pipeline(meta, k, algorithm, workers=workers, format=format, **sizes)
+    steps = plan_pipeline(
+        meta, k, algorithm, workers=workers, format=format, max_edges=max_edges, **sizes
+    )
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     lines = [

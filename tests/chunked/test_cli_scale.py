@@ -211,3 +211,24 @@ def test_dask_warnings_stay_off_the_terminal():
     assert not _quiet_dask(record("distributed.nanny", logging.WARNING))
     assert _quiet_dask(record("distributed.nanny", logging.ERROR))
     assert _quiet_dask(record("graphpart.chunked.stream", logging.WARNING))
+
+
+def test_plan_of_metis_on_a_sample_counts_the_sample_not_every_edge(tmp_path, capsys):
+    _chunk_rmat10(tmp_path / "c")
+    capsys.readouterr()
+    base = ["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4", "--algorithm", "metis"]
+    assert main(base) == 0
+    full = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("assign metis"))
+    assert main([*base, "--max-edges", "1000"]) == 0
+    sample = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("assign metis"))
+    assert "300 M (sample)" in sample and "300 E" in full
+    gb = [float(line.split()[3]) for line in (full, sample)]
+    assert gb[1] < gb[0]
+
+
+def test_assign_max_edges_with_another_algorithm_is_one_line(tmp_path, capsys):
+    _chunk_rmat10(tmp_path / "c")
+    capsys.readouterr()
+    rc = main(["assign", "--in-dir", str(tmp_path / "c"), "--out-dir", str(tmp_path / "a"),
+               "--num-parts", "2", "--algorithm", "fennel", "--max-edges", "100"])  # fmt: skip
+    assert rc == 2 and "--max-edges applies to metis, not fennel" in capsys.readouterr().err
