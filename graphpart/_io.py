@@ -30,6 +30,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from ._outpath import output_folder
 from ._owner import Claim, owner_gone, read_owner
 
 __all__ = ["atomic_write", "atomic_dir", "restore_output"]
@@ -204,7 +205,7 @@ def atomic_dir(path: str | os.PathLike, resume: bool = False) -> Iterator[Path]:
     >>> sorted(p.name for p in root.iterdir()), sorted(p.name for p in root.parent.iterdir())
     (['a.txt'], ['out'])
     """
-    path = Path(path)
+    path = output_folder(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _recover(path, clean=False)
     work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
@@ -216,7 +217,7 @@ def atomic_dir(path: str | os.PathLike, resume: bool = False) -> Iterator[Path]:
     new = work / NEW
     try:
         if not (resume and _adopt(path, new)):
-            new.mkdir(mode=0o700)  # as mkdtemp made the output folder before
+            new.mkdir()  # the user's umask, as any folder they make (the work folder is 0700)
         _recover(path, clean=True)
         yield new
         if not os.path.lexists(path):

@@ -12,7 +12,13 @@ from pathlib import Path
 from ._check import short_repr
 from .errors import GraphpartError
 
-__all__ = ["check_output_path", "check_replaceable", "refuse_foreign", "TEMP_EXTRA"]
+__all__ = [
+    "check_output_path",
+    "check_replaceable",
+    "refuse_foreign",
+    "output_folder",
+    "TEMP_EXTRA",
+]
 
 
 #: What atomic_dir / atomic_write add to a name for its temporary sibling: "." + ".XXXXXXXX.tmp".
@@ -21,6 +27,33 @@ TEMP_EXTRA = 14
 
 def _inside(a: Path, b: Path) -> bool:
     return a == b or b in a.parents
+
+
+def output_folder(path: str | os.PathLike, what: str = "output folder") -> Path:
+    """Where an output folder named ``path`` is really written: the absolute path with ``..``
+    and ``.`` resolved, and a symlink to a folder followed once (the output goes into the link's
+    target and the link stays). The current folder, or one that holds it, is refused: replacing
+    it would leave the shell in a deleted folder.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp()).resolve()
+    >>> (d / "real").mkdir(); (d / "link").symlink_to(d / "real")
+    >>> output_folder(d / "link") == d / "real", output_folder(d / "a" / "b" / "..") == d / "a"
+    (True, True)
+    """
+    full = Path(os.path.abspath(path))
+    if full.is_symlink() and full.is_dir():
+        full = Path(os.path.realpath(full))
+    cwd = Path(os.path.realpath(os.getcwd()))
+    real = Path(os.path.realpath(full))
+    if real == cwd or real in cwd.parents:
+        raise GraphpartError(
+            f"{what} {short_repr(os.fspath(path))} is the current folder or holds it, and an "
+            "output folder is replaced whole: give a new folder (e.g. ./partitions)"
+        )
+    return full
 
 
 def check_output_path(
@@ -95,6 +128,8 @@ def check_output_path(
             f"{what} is too long for this system (under {path_max - TEMP_EXTRA} bytes): "
             f"{short_repr(text)}"
         )
+    if kind == "folder":
+        output_folder(full, what)  # the current folder: refused
     if full.exists():
         if kind == "folder" and not full.is_dir():
             raise GraphpartError(f"{what} {text} exists and is not a folder")

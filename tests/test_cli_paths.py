@@ -105,3 +105,55 @@ def test_check_output_path_accepts_what_can_be_written(tmp_path):
     assert not (tmp_path / "new").exists()  # a check creates nothing
     with pytest.raises(gp.GraphpartError, match="is a folder"):
         check_output_path(tmp_path / "old", kind="file")
+
+
+@pytest.mark.parametrize("where", [".", "..", "sub/.."])
+def test_the_current_folder_or_one_holding_it_is_refused_before_any_work(
+    where, tmp_path, capsys, monkeypatch, fail_if_partitioned
+):
+    (tmp_path / "cwd" / "sub").mkdir(parents=True)
+    (tmp_path / "cwd" / "notes.txt").write_text("mine")
+    monkeypatch.chdir(tmp_path / "cwd")
+    _refused(capsys, [*PARTITION, "--out-path", where], "--out-path", "is the current folder")
+    assert (tmp_path / "cwd" / "notes.txt").read_text() == "mine"
+
+
+def test_an_out_path_with_dot_dot_is_written_where_it_leads(tmp_path):
+    from graphpart.datasets import load_karate_club
+
+    g = load_karate_club()
+    gp.partition_graph(g, "k", 2, tmp_path / "o", seed=0)
+    gp.partition_graph(g, "k", 3, tmp_path / "o" / "part0" / "..", seed=0)
+    assert gp.load_partition_book(tmp_path / "o" / "k.json", 0).book.num_partitions() == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]
+
+
+def test_an_out_path_that_is_a_symlink_is_written_into_its_target_and_stays_a_link(tmp_path):
+    from graphpart.datasets import load_karate_club
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    g = load_karate_club()
+    for k in (2, 3):  # a first output, then one replacing it
+        gp.partition_graph(g, "k", k, tmp_path / "link", seed=0)
+        assert (tmp_path / "link").is_symlink()
+        assert (tmp_path / "real" / "k.json").is_file()
+        assert gp.load_partition_book(tmp_path / "link" / "k.json", 0).book.num_partitions() == k
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "real"]
+    (tmp_path / "real" / "mine.txt").write_text("notes")
+    with pytest.raises(gp.GraphpartError, match="mine.txt"):
+        gp.partition_graph(g, "k", 2, tmp_path / "link", seed=0)
+    assert (tmp_path / "real" / "mine.txt").read_text() == "notes"
+
+
+def test_an_output_folder_takes_the_users_umask_not_0700(tmp_path):
+    import os
+
+    from graphpart.datasets import load_karate_club
+
+    old = os.umask(0o022)
+    try:
+        gp.partition_graph(load_karate_club(), "k", 2, tmp_path / "o", seed=0)
+    finally:
+        os.umask(old)
+    assert (tmp_path / "o").stat().st_mode & 0o777 == 0o755

@@ -12,7 +12,7 @@ edges, so low-degree nodes stay tied to their neighbourhood), or uniformly witho
 asked; then the refinement passes of :func:`~graphpart.chunked.stream.stream_partition` (label
 propagation under hard caps) run over every edge.
 
-Memory: ``B + 48 N + 300 M`` (METIS on ``M`` edges, all or sampled), plus one chunk.
+Memory: ``B + 96 N + 300 M`` (METIS on ``M`` edges, all or sampled), plus one chunk.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def metis_chunked(
     sampled = max_edges is not None and max_edges < m
     seen = max_edges if sampled else m
     have = plan.available_memory()
-    fits = max((have - plan.BASE - 48 * n) // plan.METIS_BYTES_PER_EDGE, 0)
+    fits = max((have - plan.BASE - plan.METIS_BYTES_PER_NODE * n) // plan.METIS_BYTES_PER_EDGE, 0)
     hint = f"--max-edges {fits:,}".replace(",", "") if fits >= max(n // 2, 1) else None
     plan.check_memory(
         plan.metis_need(n, seen),

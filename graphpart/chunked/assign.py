@@ -242,7 +242,7 @@ def assign(
       runs the same METIS path as :func:`graphpart.partition`: each node type
       balanced, and each value of node data ``balance_ntypes`` too. With ``max_edges`` below
       the edge count METIS sees a sample of about that many edges, drawn as the chunks stream
-      past, and refinement passes over every edge follow (memory ``B + 48 N + 300 max_edges``).
+      past, and refinement passes over every edge follow (memory ``B + 96 N + 300 max_edges``).
     * ``"fennel"`` / ``"ldg"``: streaming passes over the edge chunks, memory
       linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`;
       ``stream_options`` go to it), with a hard cap on every ``balance_ntypes`` class of each

@@ -9,7 +9,7 @@ data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and py
 step, process                     peak memory
 ================================  ===============================================================
 assign fennel / ldg (one process) ``B + 32 N + 200 C``
-assign metis (one process)        ``B + 48 N + 300 E``
+assign metis (one process)        ``B + 96 N + 300 E`` (``M`` sampled edges for ``E``)
 assign random (each Dask worker)  ``B + 24 * 2**20``
 dispatch, driver                  ``B + 64 N``
 dispatch, phase 1 (each worker)   ``B + 64 C + 16 N`` (node maps, memory-mapped)
@@ -54,6 +54,7 @@ __all__ = [
     "largest_chunk",
     "BASE",
     "METIS_BYTES_PER_EDGE",
+    "METIS_BYTES_PER_NODE",
     "OUTPUT_BYTES_PER_EDGE",
     "BYTES_PER_NODE",
     "BYTES_PER_EDGE",
@@ -67,6 +68,8 @@ BASE = 300 << 20
 #: What METIS assign holds per edge at its peak: the homogeneous edge list, the symmetric CSR, the
 #: refinement's tables (measured: 4.9 GiB for R-MAT scale 20, 16.1M edges).
 METIS_BYTES_PER_EDGE = 300
+#: ... and per node (measured: 6.3 GiB for R-MAT scale 24 on a sample of 16.8M edges).
+METIS_BYTES_PER_NODE = 96
 #: Bytes a dispatch worker holds per node and per edge while it builds a partition (ids, maps,
 #: the local graph and its copy on write), measured on R-MAT partitions; features come on top.
 BYTES_PER_NODE, BYTES_PER_EDGE = 64, 52
@@ -121,7 +124,7 @@ def largest_chunk(meta: ChunkedMetadata) -> int:
 
 def metis_need(num_nodes: int, num_edges: int) -> int:
     """Peak memory of ``assign --algorithm metis``."""
-    return BASE + 48 * num_nodes + METIS_BYTES_PER_EDGE * num_edges
+    return BASE + METIS_BYTES_PER_NODE * num_nodes + METIS_BYTES_PER_EDGE * num_edges
 
 
 def partition_need(
@@ -189,9 +192,9 @@ def plan_pipeline(
         steps.append(StepNeed(f"assign {algorithm}", "main", mem, 8 * n, "B + 32 N + 200 C"))
     elif algorithm == "metis" and max_edges is not None and max_edges < e:
         need = metis_need(n, max_edges)
-        steps.append(StepNeed("assign metis", "main", need, 8 * n, "B + 48 N + 300 M (sample)"))
+        steps.append(StepNeed("assign metis", "main", need, 8 * n, "B + 96 N + 300 M (sample)"))
     elif algorithm == "metis":
-        steps.append(StepNeed("assign metis", "main", metis_need(n, e), 8 * n, "B + 48 N + 300 E"))
+        steps.append(StepNeed("assign metis", "main", metis_need(n, e), 8 * n, "B + 96 N + 300 E"))
     elif algorithm == "random":
         steps.append(
             StepNeed(
