@@ -7,7 +7,7 @@ import errno
 import os
 import stat
 from collections.abc import Callable, Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ._check import short_repr
 from .errors import GraphpartError
@@ -16,6 +16,7 @@ __all__ = [
     "check_output_path",
     "check_replaceable",
     "refuse_foreign",
+    "foreign_entries",
     "output_folder",
     "TEMP_EXTRA",
 ]
@@ -187,3 +188,47 @@ def refuse_foreign(out: Path, foreign: list[str], what: str) -> None:
             f"{what} {out} holds files graphpart did not write ({shown}{more}); it is replaced "
             "whole, so move them out or give a new folder"
         )
+
+
+#: Entries an earlier output may hold before it is taken for something else (bounded time).
+MAX_ENTRIES = 200_000
+
+
+def foreign_entries(
+    root: Path, ours: Callable[[PurePosixPath, Path], bool], what: str, limit: int = 20
+) -> list[str]:
+    """The entries under the folder ``root``, at any depth, that graphpart did not write: those
+    ``ours(relative path, path)`` refuses, and every symlink (never followed). A folder refused
+    is named, not entered. At most ``limit`` are returned; a tree of more than
+    :data:`MAX_ENTRIES` entries is refused outright.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "part0").mkdir(); _ = (d / "part0" / "graph.pt").write_bytes(b"")
+    >>> _ = (d / "part0" / "notes.txt").write_text("mine")
+    >>> foreign_entries(d, lambda rel, p: rel.name in ("part0", "graph.pt"), "--out-path")
+    ['part0/notes.txt']
+    """
+    found, seen, stack = [], 0, [(root, PurePosixPath())]
+    while stack and len(found) < limit:
+        folder, rel = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            raise GraphpartError(f"{what} {root}: cannot list {folder} ({exc.strerror})") from None
+        seen += len(entries)
+        if seen > MAX_ENTRIES:
+            raise GraphpartError(
+                f"{what} {root} holds more than {MAX_ENTRIES:,} files: not an output of graphpart; "
+                "give a new folder"
+            )
+        for e in entries:
+            sub = rel / e.name
+            if e.is_symlink() or not ours(sub, Path(e.path)):
+                found.append(sub.as_posix())
+            elif e.is_dir(follow_symlinks=False):
+                stack.append((Path(e.path), sub))
+    return sorted(found[:limit])

@@ -174,8 +174,9 @@ def _partition(args) -> int:
             if label:
                 bar.set_description(label)
 
-    from .storage.config import check_graph_name, check_out_path
+    from .storage.config import check_graph_name
     from .storage.files import check_format
+    from .storage.owned import check_out_path
 
     check_graph_name(args.graph_name)
     check_format(args.format)

@@ -40,8 +40,9 @@ from .._io import atomic_dir
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..index import block_bounds, part_ranges
-from ..storage.config import build_config, check_graph_name, check_out_path, graphbolt_meta
+from ..storage.config import build_config, check_graph_name, graphbolt_meta
 from ..storage.files import check_format
+from ..storage.owned import check_out_path
 from ._cluster import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps

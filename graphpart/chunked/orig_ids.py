@@ -9,10 +9,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-__all__ = ["merge_orig", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
+from ..storage.files import ORIG_EIDS, ORIG_NIDS
 
-#: Per-partition files of original ids (``--save-orig-nids`` / ``--save-orig-eids``).
-ORIG_NIDS, ORIG_EIDS = "orig_nids.pt", "orig_eids.pt"
+__all__ = ["merge_orig", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
 
 
 def merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:

@@ -13,7 +13,8 @@ Other libraries' byte layouts (DGL's binary files, GraphBolt, PyG, GLT) live in
 :mod:`graphpart.interop`; this package decides which files a partitioning has.
 """
 
-from .config import build_config, check_out_path, read_config
+from .config import build_config, read_config
+from .owned import check_out_path
 from .read import BookData, PartitionData, load_partition, load_partition_book, load_partition_feats
 from .reopen import as_partitioning, open_partitioning
 from .sources import PartitionSource, detect_format, open_partitions

@@ -16,7 +16,6 @@ import numpy as np
 
 from .._check import check_part_id, describe_exception, short_repr
 from .._io import restore_output
-from .._outpath import check_output_path, refuse_foreign
 from .._untrusted import check_regular_file, read_json
 from ..errors import FormatError, GraphpartError
 from ..index import stack_ranges
@@ -28,7 +27,6 @@ __all__ = [
     "read_config",
     "part_files",
     "build_config",
-    "check_out_path",
     "graphbolt_meta",
     "book_from_config",
     "config_of",
@@ -276,49 +274,6 @@ def graphbolt_meta(ntypes: list[str], etypes: list[str]) -> dict:
         "node_type_to_id": {t: i for i, t in enumerate(ntypes)},
         "edge_type_to_id": {e: i for i, e in enumerate(etypes)},
     }
-
-
-#: Top-level names an output holds besides its config and part folders (dispatch's merged maps).
-EXTRA_OUTPUTS = ("orig_nids", "orig_eids")
-
-
-def check_out_path(out: Path) -> None:
-    """Refuse to replace a folder unless it holds an earlier graphpart output and nothing else.
-
-    ``partition_graph`` and ``dispatch`` replace their output folder whole; a folder that also
-    holds files graphpart did not write (a training script, data) is refused, naming them.
-    A path the system refuses, or one under a file, is refused too (``check_output_path``).
-    """
-    check_output_path(out, "out_path")
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise GraphpartError(f"out_path {out} exists and is not a folder")
-    entries = sorted(out.iterdir())
-    configs = [p for p in entries if p.suffix == ".json" and _config_of_ours(p) is not None]
-    if entries and not configs:
-        raise GraphpartError(
-            f"out_path {out} is not empty and holds no graphpart partitions; "
-            "partition_graph replaces its out_path, so give a new or empty folder"
-        )
-    ours = {p.name for p in configs} | set(EXTRA_OUTPUTS)
-    for p in configs:
-        cfg = _config_of_ours(p)
-        for key, entry in cfg.items():
-            if key.startswith("part-") and isinstance(entry, dict):
-                ours |= {v.split("/")[0] for v in entry.values() if isinstance(v, str)}
-    refuse_foreign(
-        out, [p.name for p in entries if p.name not in ours or p.is_symlink()], "out_path"
-    )
-
-
-def _config_of_ours(p: Path) -> dict | None:
-    """The JSON of ``p`` if graphpart wrote it (``"format": "graphpart"``), else ``None``."""
-    try:
-        cfg = read_json(p, "partition config")
-    except FormatError:
-        return None
-    return cfg if isinstance(cfg, dict) and cfg.get("format") == "graphpart" else None
 
 
 def config_of(

@@ -42,6 +42,9 @@ __all__ = [
     "sniff",
     "graph_tree",
     "streamed_torch_file",
+    "ORIG_NIDS",
+    "ORIG_EIDS",
+    "PART_FILES",
 ]
 
 FORMATS = ("graphpart", "dgl", "graphbolt")
@@ -58,6 +61,20 @@ _NAMES = {
     },
 }
 _NAMES["graphbolt"] = {**_NAMES["dgl"], "part_graph_graphbolt": "fused_csc_sampling_graph.pt"}
+#: Per-partition files of original ids (dispatch's ``--save-orig-nids`` / ``--save-orig-eids``).
+ORIG_NIDS, ORIG_EIDS = "orig_nids.pt", "orig_eids.pt"
+#: Every file graphpart writes in a partition folder, and what it is (:func:`sniff`'s word).
+PART_FILES = {
+    "graph.pt": "torch",
+    "node_feats.pt": "torch",
+    "edge_feats.pt": "torch",
+    "graph.dgl": "dgl-graph",
+    "node_feat.dgl": "dgl-tensors",
+    "edge_feat.dgl": "dgl-tensors",
+    "fused_csc_sampling_graph.pt": "torch",
+    ORIG_NIDS: "torch",
+    ORIG_EIDS: "torch",
+}
 # The dtypes DGL's loaders and DistGraph expect of the reserved fields of a partition graph.
 _DGL_NDATA = {
     "_ID": torch.int64,

@@ -39,8 +39,9 @@ from ..partitioning.core import (
     Partitioning,
     partition,
 )
-from .config import build_config, check_graph_name, check_out_path, graphbolt_meta
+from .config import build_config, check_graph_name, graphbolt_meta
 from .files import check_format, part_file_names, write_feats_file, write_graph_file
+from .owned import check_out_path
 
 __all__ = ["partition_graph", "save_partitions", "write_part"]
 

@@ -344,3 +344,17 @@ def test_partitions_written_in_small_blocks_equal_the_in_memory_partition(
     in_memory(g, parts, 3, tmp_path / "mem", num_hops)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
     assert not list((tmp_path / "out").rglob("leaving*")), "the owners' files are deleted"
+
+
+def test_a_dispatched_output_with_its_merged_maps_is_replaced(tmp_path, dask_client):
+    from graphpart.chunked import assign, dispatch, write_chunked
+
+    write_chunked(load_karate_club(), tmp_path / "ch", 2)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
+    for _ in range(2):
+        cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
+                       save_orig_nids=True, save_orig_eids=True)  # fmt: skip
+    assert (tmp_path / "out" / "orig_nids").is_dir() and cfg.is_file()
+    (tmp_path / "out" / "orig_nids" / "notes.txt").write_text("mine")
+    with pytest.raises(gp.GraphpartError, match=r"did not write \('orig_nids/notes.txt'\)"):
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)

@@ -228,3 +228,38 @@ def test_a_folder_with_the_users_files_is_never_replaced(written):
 def test_an_earlier_output_alone_is_replaced(written):
     gp.partition_graph(karate(), "karate", 2, written, seed=1, num_hops=2)
     assert json.loads((written / "karate.json").read_text())["halo_hops"] == 2
+
+
+def test_a_users_file_inside_a_part_folder_is_never_deleted(written):
+    (written / "part0" / "embeddings.npy").write_bytes(b"mine")
+    with pytest.raises(gp.GraphpartError, match=r"did not write \('part0/embeddings.npy'\)"):
+        gp.partition_graph(karate(), "karate", 3, written, seed=0)
+    assert (written / "part0" / "embeddings.npy").read_bytes() == b"mine"
+
+
+def test_a_file_under_graphparts_name_that_is_not_what_graphpart_writes_is_the_users(written):
+    (written / "part1" / "graph.pt").write_text("my notes, not a torch file")
+    with pytest.raises(gp.GraphpartError, match=r"did not write \('part1/graph.pt'\)"):
+        gp.partition_graph(karate(), "karate", 3, written, seed=0)
+    assert (written / "part1" / "graph.pt").read_text() == "my notes, not a torch file"
+
+
+def test_a_config_naming_a_users_folder_does_not_make_it_graphparts(written):
+    cfg = json.loads((written / "karate.json").read_text())
+    cfg["part-1"]["node_feats"] = "data/labels.csv"
+    (written / "karate.json").write_text(json.dumps(cfg))
+    (written / "data").mkdir()
+    (written / "data" / "labels.csv").write_text("1,2,3")
+    with pytest.raises(gp.GraphpartError, match=r"did not write \('data', 'part1'\)"):
+        gp.partition_graph(karate(), "karate", 3, written, seed=0)
+    assert (written / "data" / "labels.csv").read_text() == "1,2,3"
+
+
+def test_a_symlink_inside_a_part_folder_is_never_followed_or_removed(written, tmp_path):
+    (tmp_path / "elsewhere.txt").write_text("outside")
+    (written / "part0" / "node_feats.pt").unlink()
+    (written / "part0" / "node_feats.pt").symlink_to(tmp_path / "elsewhere.txt")
+    with pytest.raises(gp.GraphpartError, match=r"did not write \('part0/node_feats.pt'\)"):
+        gp.partition_graph(karate(), "karate", 3, written, seed=0)
+    assert (written / "part0" / "node_feats.pt").is_symlink()
+    assert (tmp_path / "elsewhere.txt").read_text() == "outside"

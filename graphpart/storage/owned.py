@@ -1,0 +1,105 @@
+"""What of a folder graphpart wrote, before an output replaces it: the whole tree is vetted.
+
+A partition output holds its configs (``<graph_name>.json`` with ``"format": "graphpart"``), the
+part folders they name (``part<i>``, holding only the files of :data:`~.files.PART_FILES`, each
+of the kind its name says), and dispatch's merged id maps (``orig_nids/``, ``orig_eids/``: ``.npy``
+files). Anything else, at any depth, and every symlink, is the user's: the output is refused and
+what is in the way is named.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+from .._outpath import check_output_path, foreign_entries, refuse_foreign
+from .._untrusted import read_json
+from ..errors import FormatError, GraphpartError
+from .files import PART_FILES, sniff
+
+__all__ = ["check_out_path", "EXTRA_OUTPUTS"]
+
+#: Top-level folders an output holds besides its configs and part folders (merged id maps).
+EXTRA_OUTPUTS = ("orig_nids", "orig_eids")
+_PART = re.compile(r"part[0-9]{1,9}")
+
+
+def _config_of_ours(p: Path) -> dict | None:
+    """The JSON of ``p`` if graphpart wrote it (``"format": "graphpart"``), else ``None``."""
+    try:
+        cfg = read_json(p, "partition config")
+    except FormatError:
+        return None
+    return cfg if isinstance(cfg, dict) and cfg.get("format") == "graphpart" else None
+
+
+def _part_folders(cfg: dict) -> set[str]:
+    """The part folders a config names: ``part<i>`` for each of its ``part-<i>`` entries whose
+    files all lie there under graphpart's names (an entry naming anything else names nothing)."""
+    folders = set()
+    for key, entry in cfg.items():
+        if not (key.startswith("part-") and isinstance(entry, dict)):
+            continue
+        paths = [PurePosixPath(v) for v in entry.values() if isinstance(v, str)]
+        heads = {p.parts[0] for p in paths if len(p.parts) == 2 and p.name in PART_FILES}
+        if len(heads) == 1 and len(paths) == len(entry) and _PART.fullmatch(next(iter(heads))):
+            if all(len(p.parts) == 2 and p.name in PART_FILES for p in paths):
+                folders |= heads
+    return folders
+
+
+def _is_npy(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(6) == b"\x93NUMPY"
+    except OSError:
+        return False
+
+
+def check_out_path(out: Path) -> None:
+    """Refuse to replace a folder unless it holds an earlier graphpart output and nothing else.
+
+    ``partition_graph`` and ``dispatch`` replace their output folder whole; a folder that also
+    holds anything graphpart did not write, at any depth (a training script beside the config,
+    notes inside ``part0/``, a folder a config's entries point at), is refused, naming it. A
+    path the system refuses, or one under a file, is refused too (``check_output_path``).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.storage import partition_graph
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> partition_graph(load_karate_club(), "k", 2, d / "out", seed=0)
+    >>> _ = (d / "out" / "part0" / "notes.txt").write_text("mine")
+    >>> check_out_path(d / "out")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: out_path ... did not write ('part0/notes.txt'); ...
+    """
+    check_output_path(out, "out_path")
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise GraphpartError(f"out_path {out} exists and is not a folder")
+    top = sorted(out.iterdir())
+    configs = {p.name: _config_of_ours(p) for p in top if p.suffix == ".json" and p.is_file()}
+    configs = {name: cfg for name, cfg in configs.items() if cfg is not None}
+    if top and not configs:
+        raise GraphpartError(
+            f"out_path {out} is not empty and holds no graphpart partitions; "
+            "partition_graph replaces its out_path, so give a new or empty folder"
+        )
+    parts = set().union(*(_part_folders(cfg) for cfg in configs.values()))
+
+    def ours(rel: PurePosixPath, path: Path) -> bool:
+        head, depth = rel.parts[0], len(rel.parts)
+        if depth == 1:
+            if head in configs:
+                return True
+            return path.is_dir() and (head in parts or head in EXTRA_OUTPUTS)
+        if depth == 2 and head in parts and rel.name in PART_FILES and path.is_file():
+            return sniff(path) == PART_FILES[rel.name]
+        return depth == 2 and head in EXTRA_OUTPUTS and rel.suffix == ".npy" and _is_npy(path)
+
+    refuse_foreign(out, foreign_entries(out, ours, "out_path"), "out_path")
