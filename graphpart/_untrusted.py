@@ -39,16 +39,18 @@ def check_regular_file(path: str | os.PathLike, what: str, links: bool = True) -
     graphpart.errors.FormatError: PyG node map: .../pipe is a FIFO, not a regular file
     """
     path = Path(path)
+    link = False
     try:
         info = path.lstat()
-        if stat.S_ISLNK(info.st_mode):
-            if not links:
-                raise FormatError(f"{what}: {path} is a symbolic link (expected a regular file)")
+        link = stat.S_ISLNK(info.st_mode)
+        if link and links:
             info = path.stat()
     except FileNotFoundError:
         raise FormatError(f"{what} {path} is missing") from None
     except (OSError, ValueError) as exc:  # a link loop, a NUL byte, a name too long
         raise FormatError(f"{what}: cannot open {path} ({describe_exception(exc)})") from None
+    if link and not links:
+        raise FormatError(f"{what}: {path} is a symbolic link (expected a regular file)")
     if not stat.S_ISREG(info.st_mode):
         kind = (
             "a folder"

@@ -10,12 +10,37 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ._eta import Progress
 
-__all__ = ["dask_client", "run_tasks", "worker_memory_limit"]
+__all__ = ["dask_client", "run_tasks", "worker_memory_limit", "check_memory_limit"]
 
 logger = logging.getLogger(__name__)
+
+
+def check_memory_limit(memory_limit: object) -> None:
+    """Refuse a worker memory limit no task can run under (a worker with graphpart imported
+    holds about :data:`~graphpart.chunked.plan.BASE`): the LocalCluster would restart its
+    workers for ever instead of failing."""
+    from dask.utils import parse_bytes
+
+    from .plan import BASE
+
+    if memory_limit in (None, "auto", 0, "0"):
+        return
+    try:
+        limit = parse_bytes(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
+    except (ValueError, TypeError):
+        raise GraphpartError(
+            f"memory_limit must be a size such as '4GB' or 'auto', got {short_repr(memory_limit)}"
+        ) from None
+    if limit < BASE:
+        raise GraphpartError(
+            f"memory_limit {short_repr(memory_limit)} is below what a Dask worker needs to start "
+            f"(about {BASE / 2**30:.1f} GB with graphpart imported); `graphpart plan` says what "
+            "each step needs"
+        )
 
 
 class _DaskLog(logging.Handler):
@@ -102,6 +127,7 @@ def dask_client(
         raise GraphpartError(
             f"workers and threads_per_worker must be >= 1, got {workers} and {threads_per_worker}"
         )
+    check_memory_limit(memory_limit)
     with _dask_log():
         yield from _local(workers, threads_per_worker, memory_limit, processes)
 

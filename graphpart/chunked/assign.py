@@ -17,7 +17,7 @@ import numpy as np
 from .._check import check_count, check_file_name
 from .._io import atomic_dir
 from .._outpath import check_replaceable
-from .._untrusted import read_json
+from .._untrusted import check_regular_file, read_json
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
@@ -102,8 +102,8 @@ def assignment_balance(folder: str | os.PathLike) -> dict:
     from ``partition_meta.json`` (nothing recorded: nothing beyond node counts)."""
     pm = Path(folder) / PARTITION_META
     try:
-        record = json.loads(pm.read_text()).get("balance") if pm.is_file() else None
-    except (json.JSONDecodeError, AttributeError, UnicodeDecodeError):
+        record = read_json(pm, "assignment metadata").get("balance") if pm.is_file() else None
+    except (GraphpartError, AttributeError):
         record = None
     if not isinstance(record, dict):
         return {"ntypes": None, "edges": False}
@@ -114,10 +114,18 @@ def assignment_balance(folder: str | os.PathLike) -> dict:
     }
 
 
-def _read_txt(path: Path) -> np.ndarray:
+def _read_txt(path: Path, lines: int) -> np.ndarray:
+    """One partition id per line for ``lines`` nodes; the file is checked (a regular file, not a
+    link; no larger than ``lines`` ids can take) before it is parsed."""
     import pyarrow.csv as pcsv
 
-    if path.stat().st_size == 0:
+    path = check_regular_file(path, "assignment file", links=False)
+    size = path.stat().st_size
+    if size > 21 * lines + 1:  # at most 20 digits and a line break per node
+        raise GraphpartError(
+            f"{path}: {size:,} bytes, more than {lines:,} partition ids (one per line) can take"
+        )
+    if size == 0:
         return np.zeros(0, dtype=np.int64)
     try:
         table = pcsv.read_csv(path, read_options=pcsv.ReadOptions(autogenerate_column_names=True))
@@ -155,9 +163,9 @@ def read_assignment(
     parts = {}
     for t in meta.ntypes:
         path = folder / f"{t}.txt"
-        if not path.is_file():
+        if not os.path.lexists(path):
             raise GraphpartError(f"assignment file {path} for node type {t!r} is missing")
-        p = _read_txt(path)
+        p = _read_txt(path, meta.num_nodes[t])
         if len(p) != meta.num_nodes[t]:
             raise GraphpartError(
                 f"{path}: {len(p)} lines, but node type {t!r} has {meta.num_nodes[t]} nodes"
@@ -184,8 +192,8 @@ def assignment_algorithm(folder: str | os.PathLike) -> str:
     """The algorithm ``partition_meta.json`` names, or ``"custom"`` for a folder without one."""
     pm = Path(folder) / PARTITION_META
     try:
-        name = json.loads(pm.read_text()).get("algo_name") if pm.is_file() else None
-    except (json.JSONDecodeError, AttributeError):
+        name = read_json(pm, "assignment metadata").get("algo_name") if pm.is_file() else None
+    except (GraphpartError, AttributeError):
         name = None
     return name if isinstance(name, str) and name else "custom"
 

@@ -273,6 +273,21 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     node_data = _data_specs(meta, "node_data", ntypes, root, path)
     raw_edge_data = _data_specs(meta, "edge_data", etype_names, root, path)
     edge_data = {parse_etype(e): specs for e, specs in raw_edge_data.items()}
+    for t, specs in node_data.items():  # declared counts against the rows recorded
+        for k, spec in specs.items():
+            if spec.counts is not None and sum(spec.counts) != nn[t]:
+                raise _fail(
+                    path,
+                    f"node_data[{t!r}][{k!r}] records {sum(spec.counts):,} rows but "
+                    f"num_nodes_per_type says {nn[t]:,} nodes of type {t!r}",
+                )
+    for e, spec in edges.items():
+        if spec.counts is not None and sum(spec.counts) != ne[e]:
+            raise _fail(
+                path,
+                f"edges[{etype_str(e)!r}] records {sum(spec.counts):,} rows but "
+                f"num_edges_per_type says {ne[e]:,}",
+            )
     for e, specs in edge_data.items():
         for k, spec in specs.items():
             if len(spec.paths) != len(edges[e].paths):

@@ -32,7 +32,7 @@ from ..typing import Seed
 from ._eta import Progress
 from .format import MAX_COUNT
 from .plan import check_disk
-from .write import check_stream_output, write_edge_stream
+from .write import check_num_chunks, check_stream_output, write_edge_stream
 
 __all__ = ["rmat_chunked", "sbm_chunked", "edges_chunked", "BLOCK_EDGES"]
 
@@ -138,7 +138,7 @@ def rmat_chunked(
     from ..datasets.rmat import check_rmat_args
 
     check_rmat_args(scale, edge_factor, a, b, c)
-    k = check_count(num_chunks, "num_chunks", low=1)
+    k = check_num_chunks(num_chunks, int(edge_factor) << int(scale))  # at most this many edges
     block = check_count(block_edges, "block_edges", low=2)
     rng = check_random_state(seed)
     state = rng.bit_generator.state
@@ -256,7 +256,7 @@ def sbm_chunked(
     from ..datasets.sbm import block_pairs, check_sbm_args
 
     sizes, probs = check_sbm_args(block_sizes, p_in, p_out, probs, directed)
-    k = check_count(num_chunks, "num_chunks", low=1)
+    k = check_num_chunks(num_chunks)
     check_stream_output(Path(out_dir), graph_name, edge_format, node_data_format, delimiter)
     rng = check_random_state(seed)
     start = rng.bit_generator.state
@@ -323,7 +323,7 @@ def edges_chunked(
     """
     from .edge_files import count_and_check, edge_blocks
 
-    k = check_count(num_chunks, "num_chunks", low=1)
+    k = check_num_chunks(num_chunks)
     block = check_count(block_edges, "block_edges", low=1)
     size = check_regular_file(Path(edges), "edge list").stat().st_size
     check_stream_output(Path(out_dir), graph_name, edge_format, "numpy", delimiter)

@@ -21,7 +21,28 @@ from .format import METADATA
 
 _SUBFOLDERS = ("edges", "node_data", "edge_data")
 
-__all__ = ["write_chunked", "write_edge_stream", "check_stream_output"]
+__all__ = ["write_chunked", "write_edge_stream", "check_stream_output", "check_num_chunks"]
+
+#: Chunks per edge type at most (each is a file): more is a mistake, not a plan.
+MAX_CHUNKS = 1 << 20
+
+
+def check_num_chunks(num_chunks: object, rows: int | None = None) -> int:
+    """``num_chunks`` as an int from 1 to ``rows`` (the most rows any chunked array has, when
+    known; empty chunks are allowed up to 1024) and at most :data:`MAX_CHUNKS`, else a one-line
+    refusal: checked before any work.
+
+    Examples
+    --------
+    >>> check_num_chunks(4, rows=78)
+    4
+    >>> check_num_chunks(10**9, rows=78)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: num_chunks must be at most 1024, got 1000000000
+    """
+    high = MAX_CHUNKS if rows is None else min(MAX_CHUNKS, max(1024, int(rows)))
+    return check_count(num_chunks, "num_chunks", low=1, high=high)
 
 
 def _default_name(out_dir: Path) -> str:
@@ -84,7 +105,8 @@ def write_chunked(
     """
     if not isinstance(g, Graph):
         raise GraphpartError(f"g must be a graphpart.Graph, got {type(g).__name__}")
-    k = check_count(num_chunks, "num_chunks", low=1)
+    rows = max([g.num_nodes(t) for t in g.ntypes] + [g.num_edges(e) for e in g.canonical_etypes])
+    k = check_num_chunks(num_chunks, rows)
     out_dir = Path(out_dir)
     name = check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
     fmts = {}
@@ -222,7 +244,7 @@ def write_edge_stream(
     The files and ``metadata.json`` are those :func:`write_chunked` writes for the same graph;
     memory is one chunk and one block, plus ``node_data``.
     """
-    k = check_count(num_chunks, "num_chunks", low=1)
+    k = check_num_chunks(num_chunks, max(int(num_edges), int(num_nodes)))
     out_dir = Path(out_dir)
     name = check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
     efmt = check_format({"name": edge_format, "delimiter": delimiter}, "edge_format")

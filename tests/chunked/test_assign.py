@@ -406,3 +406,58 @@ def test_max_edges_is_for_metis_only(tmp_path):
     write_chunked(gp.datasets.rmat(8, seed=0), tmp_path / "ch", 2)
     with pytest.raises(gp.GraphpartError, match="max_edges applies to metis, not fennel"):
         assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel", max_edges=100)
+
+
+def test_an_assignment_file_that_is_a_symlink_is_refused_without_quoting_its_target(tmp_path):
+    write_chunked(gp.datasets.rmat(6, seed=0), tmp_path / "ch", 2)
+    out = assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:do not print me\n")
+    (out / "_N.txt").unlink()
+    (out / "_N.txt").symlink_to(secret)
+    with pytest.raises(gp.GraphpartError, match="is a symbolic link") as e:
+        read_assignment(out, read_metadata(tmp_path / "ch"))
+    assert "do not print me" not in str(e.value)
+
+
+def test_an_assignment_file_too_large_for_its_nodes_is_refused_before_parsing(tmp_path):
+    write_chunked(gp.datasets.rmat(6, seed=0), tmp_path / "ch", 2)
+    out = assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel")
+    with open(out / "_N.txt", "a") as f:
+        f.write("0\n" * 5000)
+    with pytest.raises(gp.GraphpartError, match="more than 64 partition ids"):
+        read_assignment(out, read_metadata(tmp_path / "ch"))
+
+
+def test_a_huge_or_deep_partition_meta_is_refused_by_every_reader(tmp_path):
+    from graphpart.chunked.assign import assignment_algorithm, assignment_balance
+
+    write_chunked(gp.datasets.rmat(6, seed=0), tmp_path / "ch", 2)
+    out = assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel")
+    (out / "partition_meta.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert assignment_algorithm(out) == "custom"  # unreadable: as if absent, no RecursionError
+    assert assignment_balance(out) == {"ntypes": None, "edges": False}
+    with open(out / "partition_meta.json", "wb") as f:
+        f.truncate(3 << 30)  # a sparse 3 GB file: never read whole
+    assert assignment_algorithm(out) == "custom"
+    with pytest.raises(gp.GraphpartError, match="at most"):
+        read_assignment(out, read_metadata(tmp_path / "ch"))
+
+
+def test_metadata_declaring_more_nodes_than_its_node_data_rows_is_refused(tmp_path):
+    from graphpart.datasets import load_karate_club
+
+    write_chunked(load_karate_club(), tmp_path / "ch", 2)
+    meta = json.loads((tmp_path / "ch" / "metadata.json").read_text())
+    meta["num_nodes_per_type"] = [300_000_000]
+    (tmp_path / "ch" / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(gp.GraphpartError, match="records 34 rows but num_nodes_per_type says"):
+        assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel")
+
+
+def test_num_chunks_far_beyond_the_rows_is_refused_at_once(tmp_path):
+    from graphpart.datasets import load_karate_club
+
+    with pytest.raises(gp.GraphpartError, match="num_chunks must be at most 1024"):
+        write_chunked(load_karate_club(), tmp_path / "ch", 10**9)
+    assert not (tmp_path / "ch").exists()

@@ -90,9 +90,24 @@ def test_dispatch_refuses_before_any_task_when_a_worker_cannot_hold_a_partition(
             tmp_path / "out",
             workers=1,
             processes=False,
-            memory_limit="50MB",
+            memory_limit="500MB",  # a worker starts, but phase 2 needs about 0.7 GB
         )
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("step", ["assign", "dispatch"])
+def test_a_memory_limit_no_worker_can_start_under_is_one_line_at_once(tmp_path, step):
+    import time
+
+    write_chunked(gp.datasets.rmat(6, seed=0), tmp_path / "ch", 2)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel")
+    t = time.monotonic()
+    with pytest.raises(gp.GraphpartError, match="memory_limit '1KB' is below what a Dask worker"):
+        if step == "assign":
+            assign(tmp_path / "ch", tmp_path / "a2", 2, "random", memory_limit="1KB")
+        else:
+            dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", memory_limit="1KB")
+    assert time.monotonic() - t < 10 and not (tmp_path / "out").exists()
 
 
 def test_assign_metis_refuses_in_one_line_when_the_edges_cannot_fit(tmp_path, monkeypatch):

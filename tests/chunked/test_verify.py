@@ -79,6 +79,14 @@ def test_counts_that_disagree_with_the_chunks(written, tmp_path):
     meta = json.loads((chunks / "metadata.json").read_text())
     meta["num_nodes_per_type"] = [n + 1 for n in meta["num_nodes_per_type"]]
     (chunks / "metadata.json").write_text(json.dumps(meta))
+    from graphpart.errors import GraphpartError
+
+    with pytest.raises(GraphpartError, match="records 30 rows but num_nodes_per_type says 31"):
+        verify(cfg, chunks)  # the declared counts disagree with the rows the chunks record
+    for specs in meta["node_data"].values():  # DGL's metadata records no rows per chunk
+        for spec in specs.values():
+            del spec["counts"]
+    (chunks / "metadata.json").write_text(json.dumps(meta))
     problems = verify(cfg, chunks).problems
     assert problems and all("in the partitions" in p for p in problems)
 
