@@ -51,6 +51,7 @@ bench: $(STAMP)
 FUZZ_ARGS ?=
 fuzz: $(STAMP)
 	$(BIN)/python benchmarks/fuzz.py $(FUZZ_ARGS)
+	GRAPHPART_FUZZ_ALL=1 $(BIN)/python -m pytest -q tests/test_fuzz.py -k swapped
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

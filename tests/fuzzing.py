@@ -16,11 +16,17 @@ Mutators
             one node of the object tree (tensor sizes, strides and offsets included), re-pickle
 ``json``    replace, drop or nest one value of a JSON document (huge ints, wrong types, path
             names, control characters, 100,000-deep arrays)
+
+Type swaps (:func:`swap_cases`, :func:`run_swap`) are the systematic counterpart of ``pickle``
+and ``json``: every field of every object tree (pickled state, JSON) of a target's first
+partition and top level, replaced in turn by each of :data:`SWAP_KINDS` (a list where a dict
+belongs, a string, a number, nothing, a tensor, a dict of tensors...).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import copyreg
 import io
 import json
@@ -404,6 +410,108 @@ def mutate_file(path: Path, rng: random.Random) -> str:
     return how
 
 
+# --- type swaps ----------------------------------------------------------------------------
+
+#: What each field is replaced with in turn.
+SWAP_KINDS = ("list", "str", "int", "none", "dict", "tensor", "tensor-dict")
+
+
+def _is_tensor(obj) -> bool:
+    return isinstance(obj, _Stand) and type(obj).__qualname__ == "_rebuild_tensor_v2"
+
+
+def _fields(obj, depth: int = 0, out=None, tensors=None) -> tuple[list, list]:
+    """Every assignable ``(container, key)`` of the tree's dicts and lists (not inside a tensor),
+    and the tensors met."""
+    out = [] if out is None else out
+    tensors = [] if tensors is None else tensors
+    if depth > 20 or len(out) > 500:
+        return out, tensors
+    if _is_tensor(obj):
+        tensors.append(obj)
+        return out, tensors
+    if isinstance(obj, _Stand):
+        children = [obj._state, *obj._args]
+    elif isinstance(obj, dict):
+        out.extend((obj, k) for k in obj)
+        children = list(obj.values())
+    elif isinstance(obj, list):
+        out.extend((obj, i) for i in range(min(len(obj), 3)))
+        children = obj[:3]
+    elif isinstance(obj, tuple):
+        children = list(obj)
+    else:
+        return out, tensors
+    for child in children:
+        _fields(child, depth + 1, out, tensors)
+    return out, tensors
+
+
+def _tree_of(path: Path):
+    """``(kind, tree, members)`` of a file whose content is an object tree, else ``None``."""
+    data = path.read_bytes()
+    if path.suffix == ".json":
+        try:
+            return "json", json.loads(data), None
+        except ValueError:
+            return None
+    members = _zip_members(data) if data[:2] == b"PK" else None
+    blob = next((b for n, b in (members or {}).items() if n.endswith("data.pkl")), None)
+    if blob is None and data[:1] == b"\x80":
+        blob = data
+    if blob is None:
+        return None
+    try:
+        return "pickle", _read_pickles(blob), members
+    except Exception:
+        return None
+
+
+def swap_cases(target: Target) -> list[tuple[str, int, str]]:
+    """``(file, field index, kind)`` for every field of the object trees in ``target``'s top
+    level and first partition, and every kind that applies (tensors only where the file has
+    one)."""
+    cases = []
+    for name in target.files:
+        parts = Path(name).parts
+        if len(parts) > 1 and not parts[0].endswith("0"):
+            continue  # the first partition stands for the others
+        found = _tree_of(target.root / name)
+        if found is None:
+            continue
+        fields, tensors = _fields(found[1])
+        kinds = [k for k in SWAP_KINDS if tensors or "tensor" not in k]
+        if found[0] == "json":
+            kinds = [k for k in kinds if "tensor" not in k]
+        cases += [(name, i, k) for i in range(len(fields)) for k in kinds]
+    return cases
+
+
+def apply_swap(path: Path, index: int, kind: str) -> str:
+    """Replace field ``index`` of ``path``'s object tree by a ``kind``; returns the field's key."""
+    how, tree, members = _tree_of(path)
+    fields, tensors = _fields(tree)
+    container, key = fields[index]
+    tensor = copy.deepcopy(tensors[0]) if tensors else None
+    container[key] = {
+        "list": [1, 2],
+        "str": "x",
+        "int": 7,
+        "none": None,
+        "dict": {"a": "b"},
+        "tensor": tensor,
+        "tensor-dict": {"a": tensor},
+    }[kind]
+    if how == "json":
+        path.write_text(json.dumps(tree))
+    elif members is not None:
+        members[next(n for n in members if n.endswith("data.pkl"))] = _write_pickles(tree)
+        _write_torch_zip(path, members)
+    else:
+        path.write_bytes(_write_pickles(tree))
+    return str(key)
+
+
 # --- the oracle ----------------------------------------------------------------------------
 
 
@@ -442,8 +550,9 @@ def _judge(case: str, result: str, message: str, seconds: float, megabytes: floa
     return Outcome(case, result, message, seconds, megabytes)
 
 
-def run_case(target: Target, seed: int, workdir: Path) -> Outcome:
-    """Copy ``target``, mutate one of its files (chosen by ``seed``), load it, judge the outcome.
+def run_case(target: Target, seed: int, workdir: Path, swap: tuple | None = None) -> Outcome:
+    """Copy ``target``, mutate one of its files (chosen by ``seed``; or the type swap ``swap``,
+    one of :func:`swap_cases`), load it, judge the outcome.
 
     Run it in a :class:`Fuzzer` worker: a case that breaks the promise may take gigabytes.
     """
@@ -451,9 +560,14 @@ def run_case(target: Target, seed: int, workdir: Path) -> Outcome:
     folder = workdir / f"{target.name}-{seed}"
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(target.root, folder)
-    victim = rng.choice(target.files)
-    how = mutate_file(folder / victim, rng)
-    case = f"{target.name} seed={seed}: {how} mutation of {victim}"
+    if swap is not None:
+        victim, index, kind = swap
+        key = apply_swap(folder / victim, index, kind)
+        case = f"{target.name}: {victim} field {index} ({key!r:.40}) swapped for a {kind}"
+    else:
+        victim = rng.choice(target.files)
+        how = mutate_file(folder / victim, rng)
+        case = f"{target.name} seed={seed}: {how} mutation of {victim}"
     with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as f:
         f.write("5")  # reset the peak-RSS counter
     base = _memory_kb("VmRSS:")
@@ -488,8 +602,12 @@ def _worker(workdir: str) -> None:
     targets = {t.name: t for t in make_targets(work / "targets")}
     print("ready", flush=True)
     for line in sys.stdin:
-        name, seed = line.split()
-        outcome = run_case(targets[name], int(seed), work)
+        name, seed, *swap = line.split()
+        target = targets[name]
+        if swap:  # a type swap: the seed is its index in swap_cases
+            outcome = run_case(target, 0, work, swap_cases(target)[int(seed)])
+        else:
+            outcome = run_case(target, int(seed), work)
         print(json.dumps(outcome.__dict__), flush=True)
 
 
@@ -528,10 +646,10 @@ class Fuzzer:
         line = self.proc.stdout.readline() if ready else None
         return line.strip() if line else None
 
-    def run(self, target: str, seed: int) -> Outcome:
+    def run(self, target: str, seed: int, swap: bool = False) -> Outcome:
         if self.proc is None or self.proc.poll() is not None:
             self._start()
-        self.proc.stdin.write(f"{target} {seed}\n")
+        self.proc.stdin.write(f"{target} {seed}{' swap' if swap else ''}\n")
         self.proc.stdin.flush()
         line = self._read(10 * TIME_LIMIT_S)
         if line is None:

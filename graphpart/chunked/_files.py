@@ -28,16 +28,20 @@ def check_format(fmt: object, where: str) -> dict:
     """A valid ``{"name": ..., "delimiter": ...}`` format spec, or a ``GraphpartError`` naming
     ``where``."""
     if not isinstance(fmt, dict) or "name" not in fmt:
-        raise GraphpartError(f"{where}: 'format' must be an object with a 'name', got {fmt!r}")
-    name = fmt["name"]
-    if name not in FORMATS:
         raise GraphpartError(
-            f"{where}: unknown chunk format {name!r}; expected one of {list(FORMATS)}"
+            f"{where}: 'format' must be an object with a 'name', got {short_repr(fmt)}"
+        )
+    name = fmt["name"]
+    if not isinstance(name, str) or name not in FORMATS:
+        raise GraphpartError(
+            f"{where}: unknown chunk format {short_repr(name)}; expected one of {list(FORMATS)}"
         )
     if name == "csv":
         delim = fmt.get("delimiter", ",")
         if not isinstance(delim, str) or len(delim) != 1:
-            raise GraphpartError(f"{where}: csv 'delimiter' must be one character, got {delim!r}")
+            raise GraphpartError(
+                f"{where}: csv 'delimiter' must be one character, got {short_repr(delim)}"
+            )
         return {"name": "csv", "delimiter": delim}
     return {"name": name}
 

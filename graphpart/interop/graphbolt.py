@@ -87,6 +87,43 @@ def _fail(path: Path, msg: str) -> FormatError:
     return FormatError(f"{path} is not a GraphBolt partition graph: {msg}")
 
 
+_GROUPS = ("independent_tensors", "node_attributes", "edge_attributes")
+
+
+def _tensor_dict(path: Path, d: dict, group: str) -> dict[str, torch.Tensor]:
+    """``d[group]``: absent or a dict of named tensors, else refused naming what it holds."""
+    value = d.get(group)
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in value.items()
+    ):
+        raise _fail(path, f"{group} should map names to tensors, got {_kind(value)}")
+    return dict(value)
+
+
+def _type_map(path: Path, d: dict, key: str) -> dict[str, int] | None:
+    """``d[key]``: absent, empty or a dict of type names to ids, else refused."""
+    value = d.get(key)
+    if value is None or (isinstance(value, dict) and not value):
+        return None
+    ok = isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**31
+        for k, v in value.items()
+    )
+    if not ok:
+        raise _fail(path, f"{key} should map type names to ids, got {_kind(value)}")
+    return dict(value)
+
+
+def _kind(value: object) -> str:
+    """What a field holds, in a few words (never the object itself)."""
+    if isinstance(value, dict):
+        kinds = sorted({f"{type(k).__name__}: {type(v).__name__}" for k, v in value.items()})
+        return f"a dict of {', '.join(kinds[:3]) or 'nothing'}"
+    return f"a {type(value).__name__}"
+
+
 def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     """Read ``fused_csc_sampling_graph.pt`` without DGL and without running code from the file.
 
@@ -123,21 +160,19 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     ):
         raise _fail(path, f"its _c_csc_graph is not a TorchScript {_SCRIPT_NAME}")
     d = state[0]
-    tensors = d.get("independent_tensors")
-    if not isinstance(tensors, dict) or not {"indptr", "indices"} <= set(tensors):
+    groups = {g: _tensor_dict(path, d, g) for g in _GROUPS}
+    tensors = groups["independent_tensors"]
+    if not {"indptr", "indices"} <= set(tensors):
         raise _fail(path, "independent_tensors lacks indptr or indices")
-    for group in ("independent_tensors", "node_attributes", "edge_attributes"):
-        if not all(isinstance(v, torch.Tensor) for v in (d.get(group) or {}).values()):
-            raise _fail(path, f"{group} holds something other than tensors")
     gb = GraphBoltGraph(
         tensors["indptr"],
         tensors["indices"],
         tensors.get("type_per_edge"),
         tensors.get("node_type_offset"),
-        {k: int(v) for k, v in d["node_type_to_id"].items()} if d.get("node_type_to_id") else None,
-        {k: int(v) for k, v in d["edge_type_to_id"].items()} if d.get("edge_type_to_id") else None,
-        dict(d.get("node_attributes") or {}),
-        dict(d.get("edge_attributes") or {}),
+        _type_map(path, d, "node_type_to_id"),
+        _type_map(path, d, "edge_type_to_id"),
+        groups["node_attributes"],
+        groups["edge_attributes"],
     )
     ip = gb.indptr.to(torch.int64)
     if (

@@ -157,6 +157,9 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
             if (folder / "edge_feats.pt").exists()
             else {}
         )
+        for name, x in (("graph.pt", graph), ("node_feats.pt", nf), ("edge_feats.pt", ef)):
+            if not isinstance(x, dict):  # before anything looks inside
+                raise FormatError(f"{folder / name} should hold a dict, got {type(x).__name__}")
         if not hetero:
             graph, nf, ef = (
                 {HOMO_ETYPE: graph},
@@ -169,6 +172,11 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
             )
         edges = {}
         for e, d in graph.items():
+            if not isinstance(d, dict):
+                raise FormatError(
+                    f"{folder / 'graph.pt'}: edge type {short_repr(e)} should hold a dict of "
+                    f"row/col/edge_id, got {type(d).__name__}"
+                )
             try:
                 eid = _tensor(d["edge_id"], f"{folder}/graph.pt {e} edge_id")
                 edges[tuple(e)] = (
