@@ -96,6 +96,21 @@ def sample_chunks(
     return np.concatenate([empty, *src]), np.concatenate([empty, *dst]), indeg
 
 
+def _metis(src, dst, n, num_parts, classes, balance_edges, seed, in_degrees=None) -> np.ndarray:
+    """METIS on these edges, balancing each class of ``classes`` (and the in-degrees: those given,
+    the graph's, or those of the edges)."""
+    return metis_assignment(
+        src,
+        dst,
+        n,
+        num_parts,
+        balance_ntypes=classes if classes.max(initial=0) > 0 else None,
+        balance_edges=bool(balance_edges),
+        seed=seed,
+        in_degrees=in_degrees if balance_edges else None,
+    )
+
+
 def sampled_metis(
     meta: ChunkedMetadata,
     num_parts: int,
@@ -111,16 +126,7 @@ def sampled_metis(
     src, dst, indeg = sample_chunks(meta, max_edges, bool(balance_edges), rng)
     n = len(indeg)
     logger.info("metis: a sample of %d of %d edges", len(src), sum(meta.num_edges.values()))
-    parts = metis_assignment(
-        src,
-        dst,
-        n,
-        num_parts,
-        balance_ntypes=classes if classes.max(initial=0) > 0 else None,
-        balance_edges=bool(balance_edges),
-        seed=rng,
-        in_degrees=indeg if balance_edges else None,
-    )
+    parts = _metis(src, dst, n, num_parts, classes, balance_edges, rng, indeg)
     del src, dst
     return stream_partition(
         meta,
@@ -164,12 +170,4 @@ def metis_chunked(
     if sampled:
         return sampled_metis(meta, num_parts, classes, balance_edges, max_edges, seed)
     src, dst, _, _ = homogeneous_edges(meta, sorted(meta.ntypes), sorted(meta.etypes))
-    return metis_assignment(
-        src,
-        dst,
-        n,
-        num_parts,
-        balance_ntypes=classes if classes.max(initial=0) > 0 else None,
-        balance_edges=bool(balance_edges),
-        seed=seed,
-    )
+    return _metis(src, dst, n, num_parts, classes, balance_edges, seed)
