@@ -107,13 +107,20 @@ def _type_map(path: Path, d: dict, key: str) -> dict[str, int] | None:
     value = d.get(key)
     if value is None or (isinstance(value, dict) and not value):
         return None
-    ok = isinstance(value, dict) and all(
-        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**31
-        for k, v in value.items()
-    )
-    if not ok:
+    ids = {}
+    if isinstance(value, dict):
+        for k, v in value.items():  # DGL stores each id as a 0-d tensor
+            if isinstance(v, torch.Tensor) and v.dim() == 0 and not v.dtype.is_floating_point:
+                v = int(v)
+            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool):
+                ids[k] = v
+    if (
+        not isinstance(value, dict)
+        or len(ids) != len(value)
+        or not all(0 <= v < 2**31 for v in ids.values())
+    ):
         raise _fail(path, f"{key} should map type names to ids, got {_kind(value)}")
-    return dict(value)
+    return ids
 
 
 def _kind(value: object) -> str:
