@@ -21,8 +21,8 @@ import logging
 
 import numpy as np
 
+from .._check import check_count
 from .._random import check_random_state
-from ..errors import GraphpartError
 from ..partitioning.metis import metis_assignment
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
@@ -151,8 +151,8 @@ def metis_chunked(
     the edge count on a streamed sample refined over every edge. Refuses before reading an edge
     when METIS's memory does not fit this machine."""
     n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
-    if max_edges is not None and (not isinstance(max_edges, int) or max_edges < 1):
-        raise GraphpartError(f"max_edges must be a positive number of edges, got {max_edges!r}")
+    if max_edges is not None:
+        max_edges = check_count(max_edges, "max_edges", low=1)
     sampled = max_edges is not None and max_edges < m
     seen = max_edges if sampled else m
     have = plan.available_memory()

@@ -9,6 +9,7 @@ sampled twice. What a trainer must look up features for is
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -100,22 +101,46 @@ def _floyd(deg: torch.Tensor, k: int, generator: torch.Generator | None) -> torc
     return out
 
 
+#: Sampling layers at most (GNNs use a handful; each layer's work grows with the one before).
+MAX_LAYERS = 64
+
+
 def check_fanouts(fanouts: object) -> tuple[int, ...]:
-    """``fanouts`` as a tuple of ints, each positive or ``-1`` (all neighbours)."""
-    if isinstance(fanouts, int) or not isinstance(fanouts, Sequence) or len(fanouts) == 0:
+    """``fanouts`` as a tuple of ints, each positive or ``-1`` (all neighbours); numpy integers
+    are taken as ints, and at most :data:`MAX_LAYERS` layers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_fanouts([np.int64(10), -1])
+    (10, -1)
+    >>> check_fanouts(range(1, 10**12))
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: fanouts must be a non-empty sequence of at most 64 layers ...
+    """
+    if isinstance(fanouts, (int, str, bytes)) or not isinstance(fanouts, Sequence):
         raise GraphpartError(
-            f"fanouts must be a non-empty sequence of ints (one per hop), got {fanouts!r}"
+            "fanouts must be a non-empty sequence of ints (one per hop), got "
+            f"{short_repr(fanouts, 80)}"
+        )
+    if not 1 <= len(fanouts) <= MAX_LAYERS:
+        raise GraphpartError(
+            f"fanouts must be a non-empty sequence of at most {MAX_LAYERS} layers (one fanout "
+            f"per hop), got {len(fanouts)}"
         )
     out = tuple(fanouts)
     if not all(
-        isinstance(f, int) and not isinstance(f, bool) and (0 < f <= INT64_MAX or f == -1)
+        isinstance(f, numbers.Integral)
+        and not isinstance(f, bool)
+        and (0 < int(f) <= INT64_MAX or int(f) == -1)
         for f in out
     ):
         raise GraphpartError(
             "each fanout must be a positive int64 or -1 (all neighbours), "
             f"got {short_repr(list(out), 80)}"
         )
-    return out
+    return tuple(int(f) for f in out)
 
 
 @dataclass(frozen=True)
