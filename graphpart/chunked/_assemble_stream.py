@@ -21,6 +21,7 @@ leaving edge while the partition is written, deleted after.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import zipfile
 from pathlib import Path
@@ -181,10 +182,14 @@ def build_part_streamed(
             for (ei, k), s in efeat.items()
         }
         orig_e = {ei: Stream(np.int64, (owned_per_type[ei],)) for ei in range(len(plan.etypes))}
+        orig_tree = {etype_str(plan.etypes[ei]): st for ei, st in orig_e.items()}
         graph = graph_tree(len(nodes), src_s, dst_s, nstreams, estreams)
         with (
             streamed_torch_file(folder / names["part_graph"], graph) as gw,
             streamed_torch_file(folder / names["edge_feats"], efeat_tree) as fw,
+            streamed_torch_file(folder / ORIG_EIDS, orig_tree)
+            if save_orig_eids
+            else contextlib.nullcontext() as ow,
         ):
             for lo in range(0, len(nodes), BLOCK):
                 block = nodes[lo : lo + BLOCK]
@@ -209,6 +214,8 @@ def build_part_streamed(
                     next_eid += len(s)
                     for k in range(len(plan.edge_names(ei))):
                         fw.append(efeat[(ei, k)], piece[f"d{k}"])
+                    if ow is not None:  # each type's owned edges' original ids, in new id order
+                        ow.append(orig_e[ei], orig)
                     keep = slice(None) if hops else (s >= start) & (s < end)
                     n = len(s) if hops else int(keep.sum())
                     edges(
@@ -218,8 +225,6 @@ def build_part_streamed(
             if hops:
                 for b in leaving.blocks():
                     edges(b[:, 0], b[:, 1], b[:, 3], np.zeros(len(b), bool), b[:, 2], b[:, 4])
-        if save_orig_eids:
-            _orig_eids(plan, p, folder, edge_rows, row0, orig_e)
         node_feats = _node_feat_tree(plan, p)
         with streamed_torch_file(folder / names["node_feats"], node_feats[0]) as nw:
             for stream, piece in node_feats[1]:
@@ -231,15 +236,6 @@ def build_part_streamed(
         if leaving is not None:
             leaving.close()
     return {"nodes": end - start, "halo_nodes": len(layer), "edges": num_local}
-
-
-def _orig_eids(plan: Plan, p: int, folder: Path, edge_rows, row0, streams: dict) -> None:
-    """``orig_eids.pt``: each edge type's owned edges' original ids, in new id order."""
-    tree = {etype_str(plan.etypes[ei]): s for ei, s in streams.items()}
-    with streamed_torch_file(folder / ORIG_EIDS, tree) as w:
-        for ei, s in streams.items():
-            for c in range(len(edge_rows[ei])):
-                w.append(s, _piece_field(plan.owned_piece(ei, c, p), "row") + row0[ei][c])
 
 
 def _node_feat_tree(plan: Plan, p: int):
