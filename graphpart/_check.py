@@ -18,6 +18,7 @@ __all__ = [
     "check_trainers_per_machine",
     "check_ids_in_range",
     "check_part_id",
+    "check_parts",
     "check_file_name",
     "is_file_name",
     "short_repr",
@@ -208,6 +209,38 @@ def check_part_id(part_id: object, num_parts: int) -> int:
     ):
         raise GraphpartError(f"part_id must be an int in [0, {num_parts}), got {part_id!r}")
     return int(part_id)
+
+
+def check_parts(parts: object, num_parts: int, name: str = "parts") -> list[int]:
+    """``parts`` (an iterable of partition ids) as a list of distinct ints, each naming one of
+    ``num_parts`` partitions; ``None`` means all of them.
+
+    Examples
+    --------
+    >>> check_parts(None, 3), check_parts((np.int64(2), 0), 3)
+    ([0, 1, 2], [2, 0])
+    >>> check_parts([0.5], 3)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: parts must be partition ids, ints in [0, 3), got [0.5]
+    """
+    if parts is None:
+        return list(range(num_parts))
+    bad = GraphpartError(
+        f"{name} must be partition ids, ints in [0, {num_parts}), got {short_repr(parts, 80)}"
+    )
+    if isinstance(parts, (str, bytes, numbers.Number)) or not hasattr(parts, "__iter__"):
+        raise bad
+    out: list[int] = []
+    for q in parts:
+        if len(out) >= num_parts or isinstance(q, bool) or not isinstance(q, numbers.Integral):
+            raise bad
+        if not 0 <= q < num_parts or int(q) in out:
+            raise bad
+        out.append(int(q))
+    if not out:
+        raise GraphpartError(f"{name} names no partition; give at least one of 0..{num_parts - 1}")
+    return out
 
 
 def check_ids_in_range(ids: torch.Tensor, upper: int, what: str) -> None:

@@ -15,6 +15,7 @@ __all__ = [
     "DataShapeError",
     "FormatError",
     "DatasetNotFoundError",
+    "TooBigToDrawError",
 ]
 
 
@@ -73,3 +74,7 @@ class FormatError(GraphpartError):
 
 class DatasetNotFoundError(GraphpartError):
     """A dataset's files are missing; the message names what provides them."""
+
+
+class TooBigToDrawError(GraphpartError):
+    """A view asked for more nodes or edges than a browser draws (views fall back to a part)."""

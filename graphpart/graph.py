@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
     import scipy.sparse as sp
 
-__all__ = ["Graph", "NID", "EID", "NTYPE", "ETYPE"]
+__all__ = ["Graph", "check_graph", "NID", "EID", "NTYPE", "ETYPE"]
 
 #: Node data holding original (or type-wise) node ids.
 NID = "_ID"
@@ -371,3 +371,23 @@ class Graph:
             )
         ne = {etype_str(e): len(s) for e, (s, _) in zip(self._schema.canonical_etypes, self._edges)}
         return f"Graph(num_nodes={nn}, num_edges={ne})"
+
+
+def check_graph(g: object, name: str = "g") -> Graph:
+    """``g`` if it is a :class:`Graph`, else a :class:`~graphpart.GraphpartError` naming what it
+    is and how to make one.
+
+    Examples
+    --------
+    >>> check_graph("karate.npz", "graph")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: graph must be a graphpart.Graph, got str (build one with \
+graphpart.Graph, graphpart.datasets or the from_* converters)
+    """
+    if not isinstance(g, Graph):
+        raise GraphpartError(
+            f"{name} must be a graphpart.Graph, got {type(g).__name__} (build one with "
+            "graphpart.Graph, graphpart.datasets or the from_* converters)"
+        )
+    return g

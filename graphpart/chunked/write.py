@@ -14,7 +14,7 @@ from .._io import atomic_dir
 from .._outpath import check_replaceable
 from .._schema import etype_str
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph import Graph, check_graph
 from ..storage.config import check_graph_name
 from ._files import FORMATS, check_format, write_array
 from .format import METADATA
@@ -103,8 +103,7 @@ def write_chunked(
     delimiter : str
         The CSV delimiter (DGL's examples use a space).
     """
-    if not isinstance(g, Graph):
-        raise GraphpartError(f"g must be a graphpart.Graph, got {type(g).__name__}")
+    check_graph(g)
     rows = max([g.num_nodes(t) for t in g.ntypes] + [g.num_edges(e) for e in g.canonical_etypes])
     k = check_num_chunks(num_chunks, rows)
     out_dir = Path(out_dir)

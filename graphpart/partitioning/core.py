@@ -14,7 +14,7 @@ from .._random import check_random_state
 from .._report import Report
 from .._schema import etype_str
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph import Graph, check_graph
 from ..homogeneous import HomogeneousGraph, to_typed
 from ..measures import PartitionMetrics, partition_metrics
 from ..typing import Seed
@@ -308,8 +308,7 @@ def partition(
     >>> int(inner.sum()), bool((p.book.partid2nids(0) == lg.ndata["_ID"][:17]).all())
     (17, True)
     """
-    if not isinstance(g, Graph):
-        raise GraphpartError(f"g must be a graphpart.Graph, got {type(g).__name__}")
+    check_graph(g)
     num_parts = check_num_parts(num_parts)
     num_hops = check_count(num_hops, "num_hops")
     trainers = check_trainers_per_machine(num_trainers_per_machine)

@@ -81,6 +81,10 @@ def node_split(
     >>> [len(s) for s in node_split(ts, 2)]
     [9, 8, 9, 8]
     """
+    if not isinstance(train, TrainSet):
+        raise GraphpartError(
+            f"train must be a TrainSet (graphpart.training.train_set), got {type(train).__name__}"
+        )
     trainers = check_trainers_per_machine(num_trainers_per_machine)
     if by_trainer_id and train.trainer_id is None:
         raise GraphpartError(

@@ -106,6 +106,10 @@ def _one(v: object, n: int, what: str) -> np.ndarray:
         return a.astype(bool)
     if a.dtype.kind not in "iu":
         raise GraphpartError(f"train for {what} must be a mask or integer ids, got {a.dtype}")
+    if len(a) == n and n > 2 and a.min() >= 0 and a.max() <= 1:
+        # one 0/1 value per node: a mask stored as integers; as ids, most would repeat (with
+        # one or two nodes the same array is a list of distinct ids, and is read as one)
+        return a.astype(bool)
     if a.size and (a.min() < 0 or a.max() >= n):
         raise GraphpartError(f"train ids for {what} must be in [0, {n}), got {a.min()}..{a.max()}")
     out = np.zeros(n, dtype=bool)
@@ -122,8 +126,9 @@ def train_set(partitioning, train: object = "train_mask") -> TrainSet:
     train : str, mask, ids, dict or None
         A node data field (on every node type that has it), a boolean mask or integer ids over
         the original homogeneous ids, ``{ntype: mask or ids}`` (type-wise), or ``None``: every
-        node. A bool or uint8 array is a mask (DGL stores masks as uint8), other integers are
-        ids; a field may hold bool or 0/1 integers.
+        node. A bool or uint8 array is a mask (DGL stores masks as uint8), and so is an integer
+        array of 0s and 1s with one entry per node (of more than two nodes); other integers are
+        ids. A field may hold bool or 0/1 integers.
 
     Examples
     --------
@@ -134,6 +139,9 @@ def train_set(partitioning, train: object = "train_mask") -> TrainSet:
     >>> len(ts.ids), int(ts.per_machine.sum()), ts.ntypes
     (4, 4, ('_N',))
     """
+    from ..storage.reopen import as_partitioning  # storage builds on training's layer
+
+    partitioning = as_partitioning(partitioning)
     mask = _mask(partitioning, train)
     sh = partitioning.shuffle
     new_mask = mask[sh.new2old_nid]

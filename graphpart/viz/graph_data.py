@@ -9,11 +9,13 @@ node selected in one partition's view is selected in every view that holds a cop
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import GraphpartError
+from .._check import check_count, short_repr
+from ..errors import GraphpartError, TooBigToDrawError
 from ..homogeneous import HomogeneousGraph
 from ..index import expand_ranges
 from ..lookup import NodeTable, node_table
@@ -118,6 +120,13 @@ def graph_data(
     >>> sorted({n["kind"] for n in graph_data(p, part=0, hops=1).nodes.values()})
     ['HALO (hop 1)', 'inner']
     """
+    if hops is not None:
+        hops = check_count(hops, "hops")
+        if hops > p.num_hops:
+            raise GraphpartError(
+                f"hops must be at most {p.num_hops}: the partitions hold HALO copies up to "
+                f"num_hops={p.num_hops}; got {hops}"
+            )
     if part is None and too_big(p.graph.num_nodes(), p.graph.num_edges()):
         return quotient_data(p)
     table = table or node_table(p)
@@ -133,7 +142,7 @@ def graph_data(
         hop = np.asarray(v.hop, dtype=np.int64)
         keep = hop <= (p.num_hops if hops is None else hops)
         if too_big(int(keep.sum()), len(v.src)):
-            raise GraphpartError(
+            raise TooBigToDrawError(
                 f"partition {part} holds {int(keep.sum()):,} nodes and {len(v.src):,} edges; a "
                 f"view draws at most {MAX_NODES:,} nodes and {MAX_EDGES:,} edges (use more "
                 "partitions, the whole graph's quotient view, or a node's neighbourhood)"
@@ -172,9 +181,14 @@ def neighbourhood_data(
     (17, 'chosen', 'node 0 and 16 nodes within 1 hop')
     """
     n = p.graph.num_nodes()
+    if isinstance(node, bool) or not isinstance(node, numbers.Integral) or not 0 <= node < n:
+        raise GraphpartError(
+            f"node must be an original homogeneous id, an int in [0, {n}), got "
+            f"{short_repr(node, 60)}"
+        )
     node = int(node)
-    if not 0 <= node < n:
-        raise GraphpartError(f"node must be a homogeneous id in [0, {n}), got {node}")
+    hops = check_count(hops, "hops")
+    max_nodes = check_count(max_nodes, "max_nodes", 1)
     table = table or node_table(p)
     h = HomogeneousGraph.of(p.graph)
     src, dst = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)

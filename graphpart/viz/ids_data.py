@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._check import check_count
 from ..homogeneous import HomogeneousGraph, type_offsets
 from ..lookup import NodeTable, node_table
 from ._style import CUT_COLOR
@@ -163,6 +164,7 @@ def id_view_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
     >>> f.edges.loc[0, "new ids"]
     '0 \u2192 7'
     """
+    max_points = check_count(max_points, "max_points", 1)
     import pandas as pd
 
     d = id_data(p, max_points, seed)

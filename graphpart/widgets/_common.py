@@ -2,9 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
-__all__ = ["render", "status_widgets", "image", "html_table"]
+from .._check import check_count, short_repr
+from ..errors import GraphpartError
+
+__all__ = [
+    "render",
+    "status_widgets",
+    "image",
+    "html_table",
+    "check_choice",
+    "check_height",
+    "check_key",
+]
+
+#: The tallest view drawn, in pixels (sigma.js refuses views under 250 px).
+MAX_HEIGHT = 4000
+
+
+def check_choice(value: object, name: str, options: Collection) -> object:
+    """``value`` if it is one of ``options`` (a control's choices), else raise."""
+    same = (o for o in options if isinstance(o, bool) == isinstance(value, bool) and o == value)
+    if not isinstance(value, (str, int)) or next(same, None) is None:
+        raise GraphpartError(f"{name} must be one of {list(options)}, got {short_repr(value, 60)}")
+    return value
+
+
+def check_height(height: object, low: int = 250) -> int:
+    """A view's height in pixels, ``low`` .. :data:`MAX_HEIGHT`, else raise.
+
+    Examples
+    --------
+    >>> check_height(100)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: height must be an integer >= 250, got 100
+    """
+    return check_count(height, "height", low, MAX_HEIGHT)
 
 
 def render(draw: Callable, figsize: tuple[float, float], dpi: int = 90) -> bytes:
@@ -48,3 +83,13 @@ def image(css_class: str, width: str = "100%"):
 def html_table(obj) -> str:
     """HTML of anything with ``_repr_html_`` (reports), styled compactly."""
     return "<div style='font-size:12px;overflow-x:auto'>" + obj._repr_html_() + "</div>"
+
+
+def check_key(key: object, name: str = "selected") -> str | None:
+    """A node key as views name nodes (``"5"``, ``"woman:3"``), or ``None``, else raise."""
+    if key is not None and not isinstance(key, str):
+        raise GraphpartError(
+            f"{name} must be a node key such as '5' or 'woman:3', or None; got "
+            f"{short_repr(key, 60)}"
+        )
+    return key

@@ -77,10 +77,20 @@ class EpochCostView:
     ) -> None:
         import ipywidgets as w
 
-        if not counts or not all(isinstance(c, EpochCounts) for c in counts.values()):
+        if (
+            not isinstance(counts, Mapping)
+            or not counts
+            or not all(isinstance(c, EpochCounts) for c in counts.values())
+        ):
             raise GraphpartError(
                 "EpochCostView needs {label: EpochCounts} (graphpart.training.replay_epochs), "
-                f"got {type(counts).__name__} of {len(counts) if counts else 0}"
+                f"got {type(counts).__name__}"
+                + (f" of {len(counts)}" if isinstance(counts, Mapping) else "")
+            )
+        if model is not None and not isinstance(model, ClusterModel):
+            raise GraphpartError(
+                f"model must be a graphpart.training.ClusterModel or None, got "
+                f"{type(model).__name__}"
             )
         self.counts = dict(counts)
         self._model = model or ClusterModel()
@@ -95,6 +105,7 @@ class EpochCostView:
                 style=style, layout=lay, continuous_update=False, readout_format=".4", **extra,
             )  # fmt: skip
             self.sliders[name].observe(self._slid, "value")
+        self._sync_sliders()  # a model past a slider's range widens it (no clamped readout)
         self.presets = [w.Button(description=f"{g:g} Gb/s", layout=w.Layout(width="90px"))
                         for g in PRESETS]  # fmt: skip
         for g, b in zip(PRESETS, self.presets):

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from ..graph import Graph
+from .._check import check_count
+from ..graph import Graph, check_graph
 from ..metrics import headline, metric_deltas
 from ..sweep import Setting, balance_sources
 from ..viz import plot_balance
-from ._common import html_table, image, render, status_widgets
+from ._common import check_choice, html_table, image, render, status_widgets
 from ._task import Task
 from .graph_view import PartitionGraph
 
-__all__ = ["PartitionExplorer"]
+__all__ = ["PartitionExplorer", "MAX_PARTS", "MAX_HOPS"]
+
+#: The most partitions the explorer's control offers (a view draws one colour per partition).
+MAX_PARTS = 256
+#: The most HALO hops it offers (every hop adds copies; 3 covers the samplers people use).
+MAX_HOPS = 3
 
 
 class PartitionExplorer:
@@ -62,7 +68,13 @@ class PartitionExplorer:
     ) -> None:
         import ipywidgets as w
 
-        self.graph = graph
+        self.graph = check_graph(graph, "graph")
+        num_parts = check_count(num_parts, "num_parts", 1, MAX_PARTS)
+        method = check_choice(method, "method", ("metis", "random"))
+        balance = check_choice(balance, "balance", balance_sources(graph))
+        balance_edges = check_choice(balance_edges, "balance_edges", (False, True))
+        num_hops = check_count(num_hops, "num_hops", 0, MAX_HOPS)
+        seed = check_count(seed, "seed", 0, 2**31 - 1)
         self.partitioning = None
         self.setting: Setting | None = None
         style = {"description_width": "110px"}
@@ -70,7 +82,7 @@ class PartitionExplorer:
         parts = w.BoundedIntText(
             value=num_parts,
             min=1,
-            max=256,
+            max=MAX_PARTS,
             description="parts",
             continuous_update=False,
             style=style,
@@ -80,7 +92,7 @@ class PartitionExplorer:
         hops = w.IntSlider(
             value=num_hops,
             min=0,
-            max=3,
+            max=MAX_HOPS,
             description="num_hops",
             continuous_update=False,
             style=style,

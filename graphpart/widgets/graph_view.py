@@ -14,9 +14,11 @@ import html
 import ipywidgets as w
 import numpy as np
 
-from ..errors import GraphpartError
+from ..errors import TooBigToDrawError
 from ..lookup import NodeLocation, NodeTable, node_table
+from ..storage.reopen import as_partitioning
 from ..viz.graph_data import GraphData, graph_data, neighbourhood_data
+from ._common import check_height, check_key
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html, sigma_args
 
@@ -63,11 +65,11 @@ class PartitionGraph(w.VBox):
         selected: str | None = None,
         camera: dict | None = None,
     ) -> None:
-        self.p = p
+        self.p = p = as_partitioning(p)
         self.table = table or node_table(p)
-        self._opts = (sync_key, height, panel, others)
+        self._opts = (sync_key, check_height(height), panel, others)
         self._given = data
-        self._first = (selected, camera)  # the first drawing's selection and camera
+        self._first = (check_key(selected), camera)  # the first drawing's selection and camera
         self._selection = NodeSelection(p, self.table, {})
         self.card = self._selection.card
         self.caption = w.HTML()
@@ -90,7 +92,7 @@ class PartitionGraph(w.VBox):
         else:
             try:
                 data = graph_data(self.p, part, self.table, hops=hops)
-            except GraphpartError:
+            except TooBigToDrawError:
                 if part is None:
                     raise
                 data = self._piece_of(part)
@@ -167,7 +169,8 @@ class PartitionGraph(w.VBox):
 
     @selected.setter
     def selected(self, key: str | None) -> None:
-        self.redraw(key)  # the browser shows a selection made in Python only when it draws
+        # the browser shows a selection made in Python only when it draws
+        self.redraw(check_key(key, "key"))
         for fn in self._listeners:
             fn({"name": "selected_node", "new": self.sigma.selected_node})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from ..errors import GraphpartError
+from ..errors import GraphpartError, TooBigToDrawError
 from ..lookup import ID_KINDS, locate_node
 from ..storage.reopen import as_partitioning
 from ..viz.graph_data import node_keys
@@ -178,7 +178,7 @@ class HaloInspector:
             self.views = PartitionViews(
                 p, hops=hops, parts=shown[:MAX_VIEWS], height=360, selected=key
             )
-        except GraphpartError as e:  # partitions too big to draw: the node's surroundings
+        except TooBigToDrawError as e:  # partitions too big to draw: the node's surroundings
             node = self.location.orig_homo_id if self.location is not None else 0
             self.views = None
             near = PartitionGraph(p, node=node, hops=max(hops, 1), height=460)

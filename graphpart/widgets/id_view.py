@@ -15,8 +15,10 @@ import warnings
 import ipywidgets as w
 
 from ..errors import GraphpartError
+from ..storage.reopen import as_partitioning
 from ..viz.graph_data import part_hex
 from ..viz.ids_data import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
+from ._common import check_height
 from .node_card import location_card
 
 __all__ = ["IdView"]
@@ -59,7 +61,7 @@ class IdView(w.VBox):
     def __init__(self, p, *, max_points: int = MAX_POINTS, height: int = 300) -> None:
         with warnings.catch_warnings():  # jupyter-scatter's own pandas deprecations
             warnings.filterwarnings("ignore", module="jscatter")
-            self._build(p, max_points, height)
+            self._build(as_partitioning(p), max_points, check_height(height, low=120))
 
     def _build(self, p, max_points: int, height: int) -> None:
         import jscatter

@@ -8,8 +8,11 @@ import html
 
 import ipywidgets as w
 
+from .._check import check_parts
 from ..lookup import NodeLocation, node_table
+from ..storage.reopen import as_partitioning
 from ..viz.graph_data import GraphData, graph_data
+from ._common import check_height, check_key
 from .graph_view import PartitionGraph
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html
@@ -49,10 +52,12 @@ class PartitionViews(w.VBox):
     ) -> None:
         import uuid
 
-        self.p, self._hops, self._height = p, hops, height
+        self.p = p = as_partitioning(p)
+        self._hops, self._height = hops, check_height(height)
+        selected = check_key(selected)
         self.table = node_table(p)
         self._key = f"graphpart-{uuid.uuid4().hex[:8]}"
-        self.parts = list(range(p.num_parts)) if parts is None else [int(q) for q in parts]
+        self.parts = check_parts(parts, p.num_parts)
         self._data = [graph_data(p, q, self.table, hops=hops) for q in self.parts]
         self._others = {k: a for d in self._data for k, a in d.nodes.items()}
         self._selection = NodeSelection(p, self.table, {})
@@ -99,6 +104,7 @@ class PartitionViews(w.VBox):
     def select(self, key: str | None) -> None:
         """Select node ``key`` in every view from Python (all views are drawn again, cameras
         kept: ipysigma reads a selection made in Python only when it draws)."""
+        key = check_key(key, "key")
         cameras = [dict(v.sigma.camera_state) for v in self.views]
         self._draw(key, cameras)
         self.children = [*self.children[:2], self._row, *self.children[3:]]

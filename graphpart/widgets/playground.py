@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..graph import Graph
+from .._check import check_count
+from ..errors import GraphpartError
+from ..graph import Graph, check_graph
 from ..sweep import Setting, SweepResult, balance_sources, grid, sweep, sweep_report
 from ..training import TrainingSetup
 from ..viz import plot_tradeoff
 from ._common import html_table, image, render, status_widgets
 from ._task import Task
+from .explorer import MAX_PARTS
 
 __all__ = ["BalancePlayground"]
 
@@ -54,7 +57,13 @@ class BalancePlayground:
     ) -> None:
         import ipywidgets as w
 
-        self.graph = graph
+        self.graph = check_graph(graph, "graph")
+        num_parts = check_count(num_parts, "num_parts", 1, MAX_PARTS)
+        if training is not None and not isinstance(training, TrainingSetup):
+            raise GraphpartError(
+                f"training must be a graphpart.training.TrainingSetup or None, got "
+                f"{type(training).__name__}"
+            )
         self.results: list[SweepResult] = []
         has_mask = any("train_mask" in graph.node_data(t) for t in graph.ntypes)
         self.training = training or TrainingSetup(
@@ -71,7 +80,7 @@ class BalancePlayground:
                 layout=lay,
             ),
             "num_parts": w.BoundedIntText(
-                value=num_parts, min=1, max=256, description="parts", style=style, layout=lay
+                value=num_parts, min=1, max=MAX_PARTS, description="parts", style=style, layout=lay
             ),
             "balance": w.Dropdown(
                 options=balance_sources(graph),

@@ -78,3 +78,30 @@ def test_by_trainer_id_needs_trainer_ids():
     g, p = _skewed()
     with pytest.raises(GraphpartError, match="by_trainer_id needs the trainer of every node"):
         node_split(train_set(p), 2, by_trainer_id=True)
+
+
+def test_an_integer_0_1_array_with_one_entry_per_node_is_a_mask():
+    """It was read as the ids {0, 1}: 2 seeds trained instead of the mask's 40."""
+    g, p = _skewed()
+    as_ints = train_set(p, g.ndata["train_mask"].numpy().astype(np.int64))
+    assert np.array_equal(as_ints.ids, train_set(p, "train_mask").ids) and len(as_ints.ids) == 40
+    assert len(train_set(p, np.array([0, 1, 5])).ids) == 3  # shorter: ids
+
+
+def test_with_one_or_two_nodes_a_0_1_array_is_ids():
+    """There the same array lists distinct ids ({'b': [0]} trains type b's one node)."""
+    g = gp.Graph.from_edges([0], [1], num_nodes=2)
+    assert train_set(gp.partition(g, 1, seed=0), [1, 0]).ids.tolist() == [0, 1]
+
+
+def test_train_set_takes_partitions_and_refuses_anything_else(tmp_path):
+    g, _ = _skewed()
+    gp.partition_graph(g, "g", 2, tmp_path)
+    assert len(train_set(tmp_path / "g.json", "train_mask").ids) == 40
+    with pytest.raises(GraphpartError, match="expected a Partitioning .* got NoneType"):
+        train_set(None)
+
+
+def test_node_split_refuses_what_is_not_a_train_set():
+    with pytest.raises(GraphpartError, match="train must be a TrainSet .* got list"):
+        node_split([0, 1, 2], 2)

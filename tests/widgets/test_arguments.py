@@ -1,0 +1,144 @@
+"""Every widget checks its arguments: a one-line GraphpartError naming what it got, never an
+AttributeError or TypeError from inside ipywidgets or ipysigma, and nothing silently misread."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("ipysigma")
+
+import graphpart as gp  # noqa: E402
+from graphpart.datasets import load_karate_club  # noqa: E402
+from graphpart.errors import GraphpartError  # noqa: E402
+from graphpart.training import ClusterModel, replay_epochs  # noqa: E402
+from graphpart.widgets import (  # noqa: E402
+    BalancePlayground,
+    EpochCostView,
+    IdView,
+    PartitionExplorer,
+    PartitionGraph,
+    PartitionViews,
+)
+
+
+@pytest.fixture(scope="module")
+def karate():
+    return gp.partition(load_karate_club(), 2, num_hops=1, seed=0)
+
+
+@pytest.fixture(scope="module")
+def config(karate, tmp_path_factory):
+    out = tmp_path_factory.mktemp("parts")
+    gp.partition_graph(load_karate_club(), "karate", 2, out, num_hops=1)
+    return out / "karate.json"
+
+
+@pytest.mark.parametrize("widget", [PartitionGraph, PartitionViews, IdView])
+def test_views_open_partitions_on_disk_by_their_config(widget, config, karate):
+    view = widget(config)
+    shown = view.data if widget is IdView else view.p  # IdView keeps only what it draws
+    assert shown.num_parts == 2
+    assert (view.data.num_nodes if widget is IdView else view.p.graph.num_nodes()) == 34
+
+
+def test_a_view_given_a_partition_folder_opens_its_config(config):
+    assert PartitionGraph(config.parent).p.num_parts == 2
+
+
+BAD = [
+    (PartitionGraph, {"node": "abc"}, "node must be an original homogeneous id.*got 'abc'"),
+    (PartitionGraph, {"node": 34}, r"in \[0, 34\), got 34"),
+    (PartitionGraph, {"node": 1.0}, "got 1.0"),
+    (PartitionGraph, {"height": 100}, "height must be an integer >= 250, got 100"),
+    (PartitionGraph, {"height": "tall"}, "height must be an integer"),
+    (PartitionGraph, {"part": 0, "hops": -3}, "hops must be a non-negative integer, got -3"),
+    (PartitionGraph, {"part": 0, "hops": 2}, "HALO copies up to num_hops=1; got 2"),
+    (PartitionGraph, {"selected": ["0"]}, "selected must be a node key"),
+    (PartitionViews, {"parts": 1}, r"parts must be partition ids, ints in \[0, 2\), got 1"),
+    (PartitionViews, {"parts": [0.5]}, "got \\[0.5\\]"),
+    (PartitionViews, {"parts": [True]}, "got \\[True\\]"),
+    (PartitionViews, {"parts": [0, 0]}, "got \\[0, 0\\]"),
+    (PartitionViews, {"parts": []}, "names no partition"),
+    (PartitionViews, {"hops": -3}, "hops must be a non-negative integer"),
+    (PartitionViews, {"height": 100}, "height must be an integer >= 250"),
+    (IdView, {"height": 10}, "height must be an integer >= 120"),
+    (IdView, {"max_points": -1}, "max_points must be an integer >= 1"),
+]
+
+
+@pytest.mark.parametrize("widget, kwargs, match", BAD, ids=[f"{w.__name__}-{k}" for w, k, _ in BAD])
+def test_a_bad_argument_is_refused_in_one_line(widget, kwargs, match, karate):
+    with pytest.raises(GraphpartError, match=match) as e:
+        widget(karate, **kwargs)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("widget", [PartitionGraph, PartitionViews, IdView])
+def test_a_view_refuses_what_is_not_partitions(widget):
+    with pytest.raises(GraphpartError, match="expected a Partitioning"):
+        widget(load_karate_club())
+
+
+def test_selecting_a_non_key_from_python_is_refused(karate):
+    view = PartitionGraph(karate)
+    with pytest.raises(GraphpartError, match="key must be a node key"):
+        view.selected = 5
+    with pytest.raises(GraphpartError, match="key must be a node key"):
+        PartitionViews(karate).select(5)
+
+
+GRAPH_BAD = [
+    ({"num_parts": 0}, "num_parts must be an integer >= 1, got 0"),
+    ({"num_parts": 1000}, "num_parts must be at most 256"),
+    ({"method": "kmeans"}, r"method must be one of \['metis', 'random'\], got 'kmeans'"),
+    ({"balance": "label_mask"}, "balance must be one of"),
+    ({"balance_edges": 1}, "balance_edges must be one of \\[False, True\\], got 1"),
+    ({"num_hops": 5}, "num_hops must be at most 3"),
+    ({"seed": -1}, "seed must be a non-negative integer"),
+]
+
+
+@pytest.mark.parametrize("kwargs, match", GRAPH_BAD)
+def test_the_explorer_checks_each_setting(kwargs, match):
+    with pytest.raises(GraphpartError, match=match):
+        PartitionExplorer(load_karate_club(), threaded=False, **kwargs)
+
+
+@pytest.mark.parametrize("widget", [PartitionExplorer, BalancePlayground])
+def test_graph_widgets_refuse_what_is_not_a_graph(widget, config):
+    with pytest.raises(GraphpartError, match="graph must be a graphpart.Graph, got PosixPath"):
+        widget(config, threaded=False)
+
+
+def test_the_playground_checks_its_settings():
+    with pytest.raises(GraphpartError, match="num_parts must be an integer >= 1"):
+        BalancePlayground(load_karate_club(), num_parts=0, threaded=False)
+    with pytest.raises(GraphpartError, match="training must be a .*TrainingSetup or None"):
+        BalancePlayground(load_karate_club(), training="fast", threaded=False)
+
+
+@pytest.fixture(scope="module")
+def counts(karate):
+    return {"metis": replay_epochs(karate, [5], train=None, seed=0)}
+
+
+def test_epoch_cost_view_refuses_a_model_that_is_not_one(counts):
+    with pytest.raises(GraphpartError, match="model must be a graphpart.training.ClusterModel"):
+        EpochCostView(counts, model="x", threaded=False)
+
+
+@pytest.mark.parametrize("counts_", [[1, 2], "x", None])
+def test_epoch_cost_view_refuses_what_is_not_counts(counts_):
+    with pytest.raises(GraphpartError, match="EpochCostView needs"):
+        EpochCostView(counts_, threaded=False)
+
+
+def test_a_model_given_past_the_sliders_range_widens_them(counts):
+    """Sliders clamped a model given to the constructor while the estimate used the real one."""
+    model = ClusterModel(network_gbit_s=1000, rpc_latency_us=5000, pcie_gbyte_s=0.5)
+    view = EpochCostView(counts, model=model, threaded=False)
+    got = {k: view.sliders[k].value for k in ("network_gbit_s", "rpc_latency_us", "pcie_gbyte_s")}
+    assert got == pytest.approx(
+        {"network_gbit_s": 1000, "rpc_latency_us": 5000, "pcie_gbyte_s": 0.5}
+    )
+    assert view.model == model
