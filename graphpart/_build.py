@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from ._check import as_id_tensor, check_count, check_ids_in_range
+from ._check import as_id_tensor, check_count, check_ids_in_range, short_repr
 from ._schema import Schema, etype_str, parse_etype
 from .errors import GraphpartError
 from .typing import CanonicalEType
@@ -30,16 +30,18 @@ def parse_typed_edges(edges, num_nodes, copy: bool = True) -> tuple[Schema, dict
     for key, pair in edges.items():
         et = parse_etype(key)
         if et in parsed:
-            raise GraphpartError(f"edge type {etype_str(et)!r} is given twice")
+            raise GraphpartError(f"edge type {short_repr(etype_str(et))} is given twice")
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise GraphpartError(
-                f"edges[{etype_str(et)!r}] must be a pair (src, dst), got {type(pair).__name__}"
+                f"edges[{short_repr(etype_str(et))}] must be a pair (src, dst), got "
+                f"{type(pair).__name__}"
             )
         s = as_id_tensor(pair[0], f"source ids of {etype_str(et)!r}")
         d = as_id_tensor(pair[1], f"destination ids of {etype_str(et)!r}")
         if len(s) != len(d):
             raise GraphpartError(
-                f"source and destination ids of {etype_str(et)!r} must have the same length, "
+                f"source and destination ids of {short_repr(etype_str(et))} must have the same "
+                f"length, "
                 f"got {len(s)} and {len(d)}"
             )
         # Own copies: a caller changing its arrays later must not bypass the range checks.

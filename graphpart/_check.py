@@ -207,7 +207,9 @@ def check_part_id(part_id: object, num_parts: int) -> int:
         or not isinstance(part_id, numbers.Integral)
         or not 0 <= part_id < num_parts
     ):
-        raise GraphpartError(f"part_id must be an int in [0, {num_parts}), got {part_id!r}")
+        raise GraphpartError(
+            f"part_id must be an int in [0, {num_parts}), got {short_repr(part_id)}"
+        )
     return int(part_id)
 
 

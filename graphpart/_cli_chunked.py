@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._check import short_repr
 from ._outpath import check_output_path
 from .errors import GraphpartError
 
@@ -180,7 +181,7 @@ def _chunk(args, load) -> int:
         unknown = sorted(set(dict(args.dataset_arg)) - set(known))
         if unknown:
             raise GraphpartError(
-                f"{args.dataset} takes no argument {unknown[0]!r}; it takes {list(known)}"
+                f"{args.dataset} takes no argument {short_repr(unknown[0])}; it takes {list(known)}"
             )
         write = rmat_chunked if args.dataset == "rmat" else sbm_chunked
         meta = write(

@@ -7,6 +7,7 @@ import json
 import sys
 from dataclasses import fields
 
+from ._check import short_repr
 from .errors import GraphpartError
 
 __all__ = ["add_cost_command", "cost"]
@@ -72,7 +73,7 @@ def _fanouts(text: str) -> list[int]:
         return [int(x) for x in text.split(",")]
     except ValueError:
         raise GraphpartError(
-            f"--fanouts must be integers separated by commas (e.g. 15,10,5), got {text!r}"
+            f"--fanouts must be integers separated by commas (e.g. 15,10,5), got {short_repr(text)}"
         ) from None
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping, MutableMapping
 
 import torch
 
-from ._check import as_data_tensor
+from ._check import as_data_tensor, short_repr
 from .errors import GraphpartError
 from .typing import TensorLike
 
@@ -48,7 +48,7 @@ class DataStore(MutableMapping):
 
     def __setitem__(self, name: str, value: TensorLike) -> None:
         if not isinstance(name, str) or not name:
-            raise GraphpartError(f"data names must be non-empty strings, got {name!r}")
+            raise GraphpartError(f"data names must be non-empty strings, got {short_repr(name)}")
         self._store[name] = as_data_tensor(value, self._length, f"data {name!r} of {self._owner}")
 
     def __getitem__(self, name: str) -> torch.Tensor:
@@ -56,7 +56,7 @@ class DataStore(MutableMapping):
             return self._store[name]
         except KeyError:
             raise KeyError(
-                f"no data named {name!r} on {self._owner}; it has {sorted(self._store)}"
+                f"no data named {short_repr(name)} on {self._owner}; it has {sorted(self._store)}"
             ) from None
 
     def require(self, name: str) -> torch.Tensor:
@@ -71,7 +71,7 @@ class DataStore(MutableMapping):
         """
         if name not in self._store:
             raise GraphpartError(
-                f"no data named {name!r} on {self._owner}; it has {sorted(self._store)}"
+                f"no data named {short_repr(name)} on {self._owner}; it has {sorted(self._store)}"
             )
         return self._store[name]
 

@@ -9,6 +9,7 @@ import zipfile
 import numpy as np
 import torch
 
+from ._check import short_repr
 from ._io import atomic_write
 from ._schema import Schema
 from .errors import FormatError
@@ -65,8 +66,9 @@ def load_graph(path: str | os.PathLike) -> Graph:
             meta = json.loads(str(z["__meta__"]))
             if meta.get("format") != _FORMAT or meta.get("version") != _VERSION:
                 raise FormatError(
-                    f"{path} is not a {_FORMAT} v{_VERSION} file (found {meta.get('format')!r} "
-                    f"v{meta.get('version')!r})"
+                    f"{path} is not a {_FORMAT} v{_VERSION} file (found "
+                    f"{short_repr(meta.get('format'))} "
+                    f"v{short_repr(meta.get('version'))})"
                 )
             schema = Schema.build(meta["ntypes"], meta["etypes"])
             edges = [
@@ -103,5 +105,5 @@ def load_graph(path: str | os.PathLike) -> Graph:
         zipfile.BadZipFile,
     ) as exc:
         # Anything else a damaged or foreign file can raise while being read.
-        raise FormatError(f"cannot read graph file {path}: {exc!r}") from None
+        raise FormatError(f"cannot read graph file {path}: {short_repr(exc)}") from None
     return g

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from ._check import short_repr
 from .errors import GraphpartError, UnknownTypeError
 from .typing import CanonicalEType, ETypeLike
 
@@ -45,7 +46,7 @@ def parse_etype(etype: object) -> CanonicalEType:
     if len(parts) != 3 or not all(isinstance(p, str) and p and ":" not in p for p in parts):
         raise GraphpartError(
             "a canonical edge type must be (src_type, relation, dst_type) or "
-            f"'src:rel:dst', got {etype!r}"
+            f"'src:rel:dst', got {short_repr(etype)}"
         )
     return parts  # type: ignore[return-value]
 
@@ -80,7 +81,7 @@ class Schema:
         for t in self.ntypes:
             if not isinstance(t, str) or not t or ":" in t:
                 raise GraphpartError(
-                    f"node type names must be non-empty strings without ':', got {t!r}"
+                    f"node type names must be non-empty strings without ':', got {short_repr(t)}"
                 )
         if len(set(self.ntypes)) != len(self.ntypes):
             raise GraphpartError(f"node types must be distinct, got {list(self.ntypes)}")
@@ -93,7 +94,8 @@ class Schema:
             for t in (s, d):
                 if t not in known:
                     raise UnknownTypeError(
-                        f"edge type {s}:{_}:{d} names node type {t!r}, which is not among "
+                        f"edge type {s}:{_}:{d} names node type {short_repr(t)}, which is not "
+                        f"among "
                         f"the node types {list(self.ntypes)}"
                     )
         rel: dict[str, list[int]] = {}
@@ -126,7 +128,7 @@ class Schema:
             return self._nid[ntype]
         except (KeyError, TypeError):
             raise UnknownTypeError(
-                f"unknown node type {ntype!r}; expected one of {list(self.ntypes)}"
+                f"unknown node type {short_repr(ntype)}; expected one of {list(self.ntypes)}"
             ) from None
 
     def etype_id(self, etype: ETypeLike | int) -> int:
@@ -144,7 +146,8 @@ class Schema:
                 return ids[0]
             if len(ids) > 1:
                 raise UnknownTypeError(
-                    f"relation {etype!r} is ambiguous; name one of the canonical edge types "
+                    f"relation {short_repr(etype)} is ambiguous; name one of the canonical edge "
+                    f"types "
                     f"{[etype_str(self.canonical_etypes[i]) for i in ids]}"
                 )
         else:
@@ -153,7 +156,7 @@ class Schema:
             except (KeyError, GraphpartError):
                 pass
         raise UnknownTypeError(
-            f"unknown edge type {etype!r}; expected one of "
+            f"unknown edge type {short_repr(etype)}; expected one of "
             f"{[etype_str(e) for e in self.canonical_etypes]}"
         )
 

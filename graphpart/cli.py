@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from ._check import short_repr
 from ._cli_chunked import CHUNKED_COMMANDS, add_chunked_commands
 from ._cli_cost import add_cost_command, cost
 from .errors import GraphpartError, one_line
@@ -39,7 +40,7 @@ def _value(text: str):
 def _kv(text: str) -> tuple[str, object]:
     key, sep, val = text.partition("=")
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {short_repr(text)}")
     return key, _value(val)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 import torch
 
-from ._check import as_id_tensor
+from ._check import as_id_tensor, short_repr
 from ._schema import Schema, etype_str
 from .errors import GraphpartError
 from .graph import EID, ETYPE, NID, NTYPE, Graph
@@ -23,11 +23,13 @@ def _attr_tensor(rows: list, attr: str, what: str) -> torch.Tensor:
     try:
         arr = np.asarray(rows)
     except ValueError as exc:
-        raise GraphpartError(f"{what} attribute {attr!r} has ragged values ({exc})") from None
+        raise GraphpartError(
+            f"{what} attribute {short_repr(attr)} has ragged values ({exc})"
+        ) from None
     if arr.dtype.kind not in "biuf":
         raise GraphpartError(
-            f"{what} attribute {attr!r} must be numeric, got values of dtype {arr.dtype} "
-            f"(e.g. {rows[0]!r}); convert it to numbers first"
+            f"{what} attribute {short_repr(attr)} must be numeric, got values of dtype {arr.dtype} "
+            f"(e.g. {short_repr(rows[0])}); convert it to numbers first"
         )
     return torch.as_tensor(arr)
 
@@ -37,7 +39,9 @@ def _collect(items: list[dict], attrs: Sequence[str] | None, what: str, ident) -
     for a in attrs or ():
         missing = [ident(i) for i, d in enumerate(items) if a not in d]
         if missing:
-            raise GraphpartError(f"{what} attribute {a!r} is missing on {what}s {missing[:5]}")
+            raise GraphpartError(
+                f"{what} attribute {short_repr(a)} is missing on {what}s {missing[:5]}"
+            )
         out[a] = _attr_tensor([d[a] for d in items], a, what)
     return out
 
@@ -169,13 +173,15 @@ def _cat_data(stores: list, names: Sequence[str], what: str) -> dict:
         parts = []
         for type_name, store in stores:
             if name not in store:
-                raise GraphpartError(f"{what} {name!r} is missing on type {type_name!r}")
+                raise GraphpartError(
+                    f"{what} {short_repr(name)} is missing on type {short_repr(type_name)}"
+                )
             parts.append(store[name])
         try:
             out[name] = torch.cat(parts)
         except RuntimeError as exc:
             raise GraphpartError(
-                f"{what} {name!r} differs in shape or dtype across types ({exc})"
+                f"{what} {short_repr(name)} differs in shape or dtype across types ({exc})"
             ) from None
     return out
 
@@ -238,7 +244,9 @@ def from_homogeneous(
         raise GraphpartError(f"expected a homogeneous graph, got node types {h.ntypes}")
     schema = Schema.build(ntypes, canonical_etypes)
     if NTYPE not in h.ndata or ETYPE not in h.edata:
-        raise GraphpartError(f"the homogeneous graph needs ndata[{NTYPE!r}] and edata[{ETYPE!r}]")
+        raise GraphpartError(
+            f"the homogeneous graph needs ndata[{short_repr(NTYPE)}] and edata[{short_repr(ETYPE)}]"
+        )
     ntype_ids = as_id_tensor(h.ndata[NTYPE], f"ndata[{NTYPE!r}]")
     etype_ids = as_id_tensor(h.edata[ETYPE], f"edata[{ETYPE!r}]")
     _check_type_ids(ntype_ids, len(schema.ntypes), "node")
@@ -255,7 +263,9 @@ def from_homogeneous(
         s_t, d_t = schema.ntype_id(et[0]), schema.ntype_id(et[2])
         idx = esplit[i]
         if ((ntype_ids[src[idx]] != s_t) | (ntype_ids[dst[idx]] != d_t)).any():
-            raise GraphpartError(f"edges of type {etype_str(et)!r} join nodes of other types")
+            raise GraphpartError(
+                f"edges of type {short_repr(etype_str(et))} join nodes of other types"
+            )
         edges[et] = (local[src[idx]], local[dst[idx]])
         edata[et] = {k: v[idx] for k, v in h.edata.items() if k not in (ETYPE, EID)}
     for i, t in enumerate(schema.ntypes):

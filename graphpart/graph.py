@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from ._build import keyed, parse_typed_edges
-from ._check import as_id_tensor, check_count, check_ids_in_range
+from ._check import as_id_tensor, check_count, check_ids_in_range, short_repr
 from ._data import DataStore
 from ._schema import DEFAULT_ETYPE, DEFAULT_NTYPE, Schema, etype_str
 from .errors import GraphpartError
@@ -352,7 +352,8 @@ class Graph:
         arr = np.asarray(names, dtype=str)
         if arr.shape != (self._num_nodes[tid],):
             raise GraphpartError(
-                f"node names of type {self._schema.ntypes[tid]!r} must be {self._num_nodes[tid]} "
+                f"node names of type {short_repr(self._schema.ntypes[tid])} must be "
+                f"{self._num_nodes[tid]} "
                 f"strings, got shape {arr.shape}"
             )
         self._names[tid] = arr

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from ._check import as_id_tensor, check_count
+from ._check import as_id_tensor, check_count, short_repr
 from ._schema import Schema, etype_str
 from ._untrusted import read_json
 from .errors import FormatError, GraphpartError, IDRangeError
@@ -73,7 +73,7 @@ class _Space:
 
     def _range_error(self, tid: int, value: int) -> None:
         raise IDRangeError(
-            f"{self.kind} ids of type {self.names[tid]!r} must be within "
+            f"{self.kind} ids of type {short_repr(self.names[tid])} must be within "
             f"[0, {int(self.counts[tid])}), got {value}"
         )
 
@@ -355,7 +355,9 @@ class IDConverter:
 def _meta_list(meta: Mapping, key: str, source: str) -> list[str]:
     value = meta.get(key)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise FormatError(f"{source}: {key!r} must be a list of strings, got {value!r}")
+        raise FormatError(
+            f"{source}: {short_repr(key)} must be a list of strings, got {short_repr(value)}"
+        )
     return value
 
 
@@ -365,7 +367,8 @@ def _meta_counts(meta: Mapping, key: str, chunk_key: str, n: int, source: str) -
         ok = isinstance(value, list) and all(isinstance(v, int) and v >= 0 for v in value)
         if not ok or len(value) != n:
             raise FormatError(
-                f"{source}: {key!r} must be a list of {n} non-negative integers, got {value!r}"
+                f"{source}: {short_repr(key)} must be a list of {n} non-negative integers, got "
+                f"{short_repr(value)}"
             )
         return value
     if chunk_key in meta:
@@ -379,8 +382,9 @@ def _meta_counts(meta: Mapping, key: str, chunk_key: str, n: int, source: str) -
         )
         if not ok:
             raise FormatError(
-                f"{source}: {chunk_key!r} must be a list of {n} lists of non-negative integers, "
-                f"got {value!r}"
+                f"{source}: {short_repr(chunk_key)} must be a list of {n} lists of non-negative "
+                f"integers, "
+                f"got {short_repr(value)}"
             )
         return [sum(c) for c in value]
-    raise FormatError(f"{source}: missing {key!r} (or {chunk_key!r})")
+    raise FormatError(f"{source}: missing {short_repr(key)} (or {short_repr(chunk_key)})")

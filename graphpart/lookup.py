@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._check import short_repr
 from .errors import GraphpartError
 from .homogeneous import to_typed
 
@@ -54,7 +55,7 @@ class NodeLocation:
 
 def _int(x: object, name: str) -> int:
     if isinstance(x, bool) or not isinstance(x, numbers.Integral):
-        raise GraphpartError(f"{name} must be an integer, got {x!r}")
+        raise GraphpartError(f"{name} must be an integer, got {short_repr(x)}")
     return int(x)
 
 
@@ -82,7 +83,7 @@ def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) 
     (True, True)
     """
     if kind not in ID_KINDS:
-        raise GraphpartError(f"kind must be one of {ID_KINDS}, got {kind!r}")
+        raise GraphpartError(f"kind must be one of {ID_KINDS}, got {short_repr(kind)}")
     node = _int(node, "node")
     sh, offsets, ntypes = p.shuffle, p.homogeneous.node_offsets, p.graph.ntypes
     n = len(sh.new2old_nid)
@@ -94,11 +95,13 @@ def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) 
                 )
             ntype = ntypes[0]
         if ntype not in ntypes:
-            raise GraphpartError(f"unknown node type {ntype!r}; known: {ntypes}")
+            raise GraphpartError(f"unknown node type {short_repr(ntype)}; known: {ntypes}")
         t = ntypes.index(ntype)
         size = int(offsets[t + 1] - offsets[t])
         if not 0 <= node < size:
-            raise GraphpartError(f"{ntype!r} has {size} nodes (ids 0..{size - 1}), got id {node}")
+            raise GraphpartError(
+                f"{short_repr(ntype)} has {size} nodes (ids 0..{size - 1}), got id {node}"
+            )
         node, kind = node + int(offsets[t]), "original"
     if not 0 <= node < n:
         raise GraphpartError(f"the graph has {n} nodes (ids 0..{n - 1}), got {kind} id {node}")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._check import short_repr
 from ._report import Report
 from .errors import GraphpartError
 from .graph import Graph
@@ -91,7 +92,7 @@ def balance_source(g: Graph, source: str | None) -> object:
     value = field_balance(g, source)
     if source not in balance_sources(g):
         raise GraphpartError(
-            f"node data {source!r} is not a bool/int column with at most "
+            f"node data {short_repr(source)} is not a bool/int column with at most "
             f"{MAX_BALANCE_CLASSES} distinct values; choose one of {balance_sources(g)}"
         )
     return value
@@ -125,7 +126,9 @@ class Setting:
 
     def __post_init__(self) -> None:
         if self.method not in ("metis", "random"):
-            raise GraphpartError(f"method must be 'metis' or 'random', got {self.method!r}")
+            raise GraphpartError(
+                f"method must be 'metis' or 'random', got {short_repr(self.method)}"
+            )
         if (
             self.method == "random"
         ):  # a random split ignores balance and tolerance: one setting, one label

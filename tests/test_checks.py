@@ -46,3 +46,70 @@ def test_check_count_numpy_ints():
 def test_as_data_tensor_rejects_ragged():
     with pytest.raises(GraphpartError, match="convertible to a tensor"):
         as_data_tensor([[1, 2], [3]], 2, "node data 'x'")
+
+
+ERRORS = {
+    "GraphpartError",
+    "UnknownTypeError",
+    "IDRangeError",
+    "DataShapeError",
+    "FormatError",
+    "DatasetNotFoundError",
+    "TooBigToDrawError",
+}
+
+
+def _unbounded_quotes(source: str) -> list[int]:
+    """Lines where a refusal formats a value with ``!r``: the repr of a user's object has no
+    bound (a list shared a million times takes minutes), ``short_repr`` has."""
+    import ast
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        fn = getattr(node, "func", None)
+        name = getattr(fn, "id", None) or getattr(fn, "attr", None)
+        if isinstance(node, ast.Call) and name in ERRORS:
+            lines += [
+                v.lineno
+                for v in ast.walk(node)
+                if isinstance(v, ast.FormattedValue) and v.conversion == ord("r")
+            ]
+    return lines
+
+
+def test_no_refusal_quotes_a_value_unbounded():
+    from pathlib import Path
+
+    import graphpart
+
+    root = Path(graphpart.__file__).parent
+    found = {
+        str(f.relative_to(root)): lines
+        for f in sorted(root.rglob("*.py"))
+        if (lines := _unbounded_quotes(f.read_text()))
+    }
+    assert found == {}, f"use short_repr(x) instead of {{x!r}} in: {found}"
+
+
+def test_the_quote_check_finds_a_planted_repr():
+    planted = 'def f(x):\n    raise GraphpartError(\n        f"bad {x!r}"\n    )\n'
+    assert _unbounded_quotes(planted) == [3]
+    assert _unbounded_quotes(planted.replace("{x!r}", "{short_repr(x)}")) == []
+
+
+def test_a_refusal_quoting_a_shared_nested_list_is_quick():
+    """The first audit's hang: ``cache=[x] * 64`` nested 50 deep made the message itself hang."""
+    import time
+
+    from graphpart import partition
+    from graphpart.datasets import load_karate_club
+    from graphpart.training import replay_epochs
+
+    x: list = [1]
+    for _ in range(50):
+        x = [x] * 64
+    p = partition(load_karate_club(), 2, seed=0)
+    t0 = time.perf_counter()
+    with pytest.raises(GraphpartError, match="cache must be None or one of"):
+        replay_epochs(p, [5], train=None, cache=x)
+    assert time.perf_counter() - t0 < 5

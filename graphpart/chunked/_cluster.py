@@ -110,7 +110,7 @@ def dask_client(
             c = Client(scheduler, timeout="20s")
         except (OSError, TimeoutError) as e:
             raise GraphpartError(
-                f"cannot reach a Dask scheduler at {scheduler!r} ({e}); start one with "
+                f"cannot reach a Dask scheduler at {short_repr(scheduler)} ({e}); start one with "
                 "`dask scheduler` and give its tcp://host:port"
             ) from None
         try:

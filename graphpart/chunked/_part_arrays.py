@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import FormatError
 from ..interop.torch_zip import StoredArray, read_torch_zip
 from ..storage.config import part_files
@@ -60,7 +61,7 @@ def _lazy(files: dict) -> PartArrays:
     n, src, dst = tree["num_nodes"], tree["src"], tree["dst"]
     ndata, edata = (_records(tree[k], path, k) for k in ("ndata", "edata"))
     if not isinstance(n, int) or n < 0:
-        raise FormatError(f"{path}: num_nodes should be a count, got {str(n)[:40]!r}")
+        raise FormatError(f"{path}: num_nodes should be a count, got {short_repr(str(n)[:40])}")
     for name, a, rows in [
         ("src", src, None),
         ("dst", dst, None),

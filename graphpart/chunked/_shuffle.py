@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..index import group_order, group_rank
 from ..typing import CanonicalEType
@@ -106,7 +107,8 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
         a = spec.read(c)
         if len(a) != n:
             raise GraphpartError(
-                f"{spec.paths[c]}: edge_data[{':'.join(e)!r}][{name!r}] chunk {c} has {len(a)} "
+                f"{spec.paths[c]}: edge_data[{short_repr(':'.join(e))}][{short_repr(name)}] chunk "
+                f"{c} has {len(a)} "
                 f"rows but its edge chunk {meta.edges[e].paths[c]} has {n} edges"
             )
         data[f"d{k}"] = a
@@ -153,8 +155,9 @@ def shuffle_node_data(plan: Plan, ti: int, k: int, c: int, row0: int) -> int:
     num_nodes = plan.meta.num_nodes[t]
     if row0 + len(a) > num_nodes:
         raise GraphpartError(
-            f"{spec.paths[c]}: node_data[{t!r}][{name!r}] reaches row {row0 + len(a)}, but node "
-            f"type {t!r} has {num_nodes} nodes"
+            f"{spec.paths[c]}: node_data[{short_repr(t)}][{short_repr(name)}] reaches row "
+            f"{row0 + len(a)}, but node "
+            f"type {short_repr(t)} has {num_nodes} nodes"
         )
     part = np.asarray(plan.maps.part(ti)[row0 : row0 + len(a)])
     order, counts = group_order(part, plan.num_parts)

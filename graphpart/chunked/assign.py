@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_count, check_file_name
+from .._check import check_count, check_file_name, short_repr
 from .._io import atomic_dir
 from .._outpath import check_replaceable
 from .._untrusted import check_regular_file, read_json
@@ -156,7 +156,7 @@ def read_assignment(
             info = read_json(pm, "assignment metadata")
             value = info["num_parts"]
             if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"num_parts is {value!r}")
+                raise TypeError(f"num_parts is {short_repr(value)}")
             num_parts = value
         except (GraphpartError, KeyError, TypeError, ValueError) as e:
             raise GraphpartError(f"{pm}: expected JSON with an integer 'num_parts' ({e})") from None
@@ -164,11 +164,12 @@ def read_assignment(
     for t in meta.ntypes:
         path = folder / f"{t}.txt"
         if not os.path.lexists(path):
-            raise GraphpartError(f"assignment file {path} for node type {t!r} is missing")
+            raise GraphpartError(f"assignment file {path} for node type {short_repr(t)} is missing")
         p = _read_txt(path, meta.num_nodes[t])
         if len(p) != meta.num_nodes[t]:
             raise GraphpartError(
-                f"{path}: {len(p)} lines, but node type {t!r} has {meta.num_nodes[t]} nodes"
+                f"{path}: {len(p)} lines, but node type {short_repr(t)} has {meta.num_nodes[t]} "
+                f"nodes"
             )
         parts[t] = p
     top = max((int(p.max()) for p in parts.values() if len(p)), default=-1)
@@ -213,7 +214,8 @@ def balance_classes_of(
     if field and not values:
         have = sorted({name for specs in meta.node_data.values() for name in specs})
         raise GraphpartError(
-            f"balance_ntypes: no node type has node data named {field!r}; the graph has {have}"
+            f"balance_ntypes: no node type has node data named {short_repr(field)}; the graph has "
+            f"{have}"
         )
     classes, labels = classes_by_type(
         ntypes, [meta.num_nodes[t] for t in ntypes], values, f"balance field {field!r} of"
@@ -274,7 +276,7 @@ def assign(
     # one line of text per node: at most 20 digits and a newline
     check_disk(min(21, len(str(k)) + 1) * sum(meta.num_nodes.values()), out_dir, "assign")
     if algorithm not in ALGORITHMS:
-        raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
+        raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {short_repr(algorithm)}")
     if stream_options and algorithm not in ("fennel", "ldg"):
         raise GraphpartError(f"options {sorted(stream_options)} apply to fennel and ldg only")
     if max_edges is not None and algorithm != "metis":

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_count
+from .._check import check_count, short_repr
 from .._io import atomic_dir
 from .._schema import etype_str
 from ..errors import GraphpartError
@@ -101,8 +101,9 @@ def _shuffle(
         t, name = plan.maps.ntypes[ti], plan.node_names(ti)[k]
         if int(rows.sum()) != meta.num_nodes[t]:
             raise GraphpartError(
-                f"{meta.path}: node_data[{t!r}][{name!r}] has {int(rows.sum())} rows in its "
-                f"chunks, but node type {t!r} has {meta.num_nodes[t]} nodes"
+                f"{meta.path}: node_data[{short_repr(t)}][{short_repr(name)}] has "
+                f"{int(rows.sum())} rows in its "
+                f"chunks, but node type {short_repr(t)} has {meta.num_nodes[t]} nodes"
             )
         row0 = np.cumsum(rows) - rows
         node_args += [(plan, ti, k, c, int(row0[c])) for c in range(len(rows))]
@@ -123,7 +124,8 @@ def _shuffle(
         rows.append(np.array([n for _, n, _ in mine], dtype=np.int64))
         if int(rows[-1].sum()) != meta.num_edges[e]:
             raise GraphpartError(
-                f"{meta.path}: edge type {etype_str(e)!r} has {int(rows[-1].sum())} edges in its "
+                f"{meta.path}: edge type {short_repr(etype_str(e))} has {int(rows[-1].sum())} "
+                f"edges in its "
                 f"chunks, but num_edges_per_type says {meta.num_edges[e]}"
             )
     return counts, rows, leaving

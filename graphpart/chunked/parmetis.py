@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_file_name
+from .._check import check_file_name, short_repr
 from .._io import atomic_dir
 from .._outpath import check_replaceable
 from ..errors import GraphpartError
@@ -161,7 +161,8 @@ def import_parmetis(
             ids = typed[ntype == ti]
             if len(ids) and (ids.min() < 0 or ids.max() >= meta.num_nodes[t]):
                 raise GraphpartError(
-                    f"{path}: type-wise ids of {t!r} must lie in 0..{meta.num_nodes[t] - 1}"
+                    f"{path}: type-wise ids of {short_repr(t)} must lie in "
+                    f"0..{meta.num_nodes[t] - 1}"
                 )
             parts[t][ids] = p
             np.add.at(seen[t], ids, 1)
@@ -169,7 +170,8 @@ def import_parmetis(
         if np.any(count != 1):
             bad = int(np.flatnonzero(count != 1)[0])
             raise GraphpartError(
-                f"ParMETIS output in {folder}: node {bad} of type {t!r} appears {int(count[bad])} "
+                f"ParMETIS output in {folder}: node {bad} of type {short_repr(t)} appears "
+                f"{int(count[bad])} "
                 "times; every node must appear in exactly one p<i>-*_nodes.txt file"
             )
     return write_assignment(out_dir, parts, len(files), "parmetis")

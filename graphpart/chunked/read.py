@@ -7,6 +7,7 @@ import os
 import numpy as np
 import torch
 
+from .._check import short_repr
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..graph import Graph
@@ -35,7 +36,7 @@ def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.nda
             bad = ids[(ids < 0) | (ids >= n)][0]
             raise GraphpartError(
                 f"{spec.paths[i]}: {side} id {int(bad)} is out of range for node type "
-                f"{t!r}, which has {n} nodes"
+                f"{short_repr(t)}, which has {n} nodes"
             )
     return src, dst
 
@@ -102,7 +103,8 @@ def load_chunked(path: str | os.PathLike) -> Graph:
         dst = np.concatenate([c[1] for c in chunks])
         if len(src) != meta.num_edges[e]:
             raise GraphpartError(
-                f"{meta.path}: edge type {etype_str(e)!r} has {len(src)} edges in its chunks, "
+                f"{meta.path}: edge type {short_repr(etype_str(e))} has {len(src)} edges in its "
+                f"chunks, "
                 f"but num_edges_per_type says {meta.num_edges[e]}"
             )
         edges[e] = (torch.from_numpy(src), torch.from_numpy(dst))
@@ -118,8 +120,9 @@ def load_chunked(path: str | os.PathLike) -> Graph:
             a = read_data(s, None, f"node_data[{t!r}][{k!r}]")
             if len(a) != meta.num_nodes[t]:
                 raise GraphpartError(
-                    f"{meta.path}: node_data[{t!r}][{k!r}] has {len(a)} rows, but node type "
-                    f"{t!r} has {meta.num_nodes[t]} nodes"
+                    f"{meta.path}: node_data[{short_repr(t)}][{short_repr(k)}] has {len(a)} rows, "
+                    f"but node type "
+                    f"{short_repr(t)} has {meta.num_nodes[t]} nodes"
                 )
             ndata[t][k] = torch.from_numpy(a)
     if meta.ntypes == ["_N"] and len(meta.etypes) == 1 and meta.etypes[0] == ("_N", "_E", "_N"):

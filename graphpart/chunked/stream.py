@@ -44,7 +44,7 @@ import math
 
 import numpy as np
 
-from .._check import check_count
+from .._check import check_count, short_repr
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ._eta import Progress
@@ -281,7 +281,9 @@ def stream_partition(
     True
     """
     if algorithm not in STREAMING:
-        raise GraphpartError(f"streaming algorithm must be one of {STREAMING}, got {algorithm!r}")
+        raise GraphpartError(
+            f"streaming algorithm must be one of {STREAMING}, got {short_repr(algorithm)}"
+        )
     num_parts = check_count(num_parts, "num_parts", low=1)
     if not slack >= 0 or not gamma > 1 or int(batch_size) < 1 or int(passes) < 1:
         raise GraphpartError(

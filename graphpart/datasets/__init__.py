@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..graph import Graph
 from ._cache import cache_dir
@@ -89,13 +90,15 @@ def load(name: str, **kwargs) -> Graph:
     try:
         loader = _LOADERS[name]
     except KeyError:
-        raise GraphpartError(f"unknown dataset {name!r}; expected one of {names()}") from None
+        raise GraphpartError(
+            f"unknown dataset {short_repr(name)}; expected one of {names()}"
+        ) from None
     target = load_metis_graph if name in METIS_GRAPHS else loader
     try:
         inspect.signature(target).bind(*(["name"] if name in METIS_GRAPHS else []), **kwargs)
     except TypeError as exc:
         raise GraphpartError(
-            f"bad arguments for dataset {name!r}: {exc}; its signature is "
+            f"bad arguments for dataset {short_repr(name)}: {exc}; its signature is "
             f"{inspect.signature(target)}"
         ) from None
     return loader(**kwargs)

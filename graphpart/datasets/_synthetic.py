@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 import torch
 
+from .._check import short_repr
 from .._random import check_random_state
 from ..errors import GraphpartError
 from ..graph import Graph
@@ -18,7 +19,7 @@ __all__ = ["attach_node_data", "dedupe_edges"]
 
 def _fraction(x: object, name: str) -> float:
     if isinstance(x, bool) or not isinstance(x, numbers.Real) or not 0.0 <= float(x) <= 1.0:
-        raise GraphpartError(f"{name} must be a fraction in [0, 1], got {x!r}")
+        raise GraphpartError(f"{name} must be a fraction in [0, 1], got {short_repr(x)}")
     return float(x)
 
 
@@ -69,9 +70,11 @@ def attach_node_data(
         or not isinstance(num_classes, numbers.Integral)
         or num_classes < 0
     ):
-        raise GraphpartError(f"num_classes must be a non-negative int, got {num_classes!r}")
+        raise GraphpartError(
+            f"num_classes must be a non-negative int, got {short_repr(num_classes)}"
+        )
     if isinstance(feat_dim, bool) or not isinstance(feat_dim, numbers.Integral) or feat_dim < 0:
-        raise GraphpartError(f"feat_dim must be a non-negative int, got {feat_dim!r}")
+        raise GraphpartError(f"feat_dim must be a non-negative int, got {short_repr(feat_dim)}")
     if labels is None and num_classes:
         labels = rng.integers(num_classes, size=n)
     if labels is not None:

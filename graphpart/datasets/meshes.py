@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .._check import short_repr
 from ..errors import DatasetNotFoundError, GraphpartError
 from ..graph import Graph
 from ._cache import cached_graph
@@ -53,7 +54,7 @@ def load_metis_graph(name: str, path: str | os.PathLike | None = None, cache: bo
     """
     if name not in METIS_GRAPHS:
         raise GraphpartError(
-            f"unknown METIS example {name!r}; expected one of {list(METIS_GRAPHS)}"
+            f"unknown METIS example {short_repr(name)}; expected one of {list(METIS_GRAPHS)}"
         )
     folder = metis_graphs_dir() if path is None else Path(path)
     file = folder / METIS_GRAPHS[name]

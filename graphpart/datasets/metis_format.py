@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from .._check import short_repr
 from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
@@ -28,7 +29,7 @@ __all__ = ["read_metis_graph", "write_metis_graph"]
 def _parse_fmt(token: bytes | None, path: object) -> tuple[bool, bool, bool]:
     text = "0" if token is None else token.decode("ascii", "replace")
     if not text.isdigit() or len(text) > 3 or set(text) - {"0", "1"}:
-        raise FormatError(f"{path}: fmt must be up to three 0/1 digits, got {text!r}")
+        raise FormatError(f"{path}: fmt must be up to three 0/1 digits, got {short_repr(text)}")
     text = text.zfill(3)
     return text[0] == "1", text[1] == "1", text[2] == "1"
 
@@ -204,7 +205,8 @@ def write_metis_graph(
         vw = vw[:, None] if vw.ndim == 1 else vw
         if vw.ndim != 2:
             raise GraphpartError(
-                f"node data {node_weight!r} must have shape (n,) or (n, ncon), got {vw.shape}"
+                f"node data {short_repr(node_weight)} must have shape (n,) or (n, ncon), got "
+                f"{vw.shape}"
             )
     ncon = 0 if vw is None else vw.shape[1]
     deg = np.bincount(src, minlength=n)

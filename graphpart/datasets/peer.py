@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._check import short_repr
 from ..errors import GraphpartError
 
 __all__ = ["peer_partitions", "PEER_GRAPHS", "PEERS"]
@@ -32,6 +33,6 @@ def peer_partitions(graph: str = "karate", peer: str = "dgl") -> Path:
     if graph not in PEER_GRAPHS or peer not in PEERS:
         raise GraphpartError(
             f"peer_partitions takes graph in {PEER_GRAPHS} and peer in {PEERS}, "
-            f"got {graph!r}, {peer!r}"
+            f"got {short_repr(graph)}, {short_repr(peer)}"
         )
     return _ROOT / graph / peer / f"{graph}.json" if peer == "dgl" else _ROOT / graph / peer

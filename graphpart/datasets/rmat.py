@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from .._check import short_repr
 from .._random import check_random_state
 from ..errors import GraphpartError
 from ..graph import Graph
@@ -21,13 +22,15 @@ log = logging.getLogger(__name__)
 def check_rmat_args(scale: object, edge_factor: object, a: object, b: object, c: object) -> None:
     """Refuse R-MAT arguments out of range with a :class:`GraphpartError`."""
     if isinstance(scale, bool) or not isinstance(scale, numbers.Integral) or not 0 <= scale <= 31:
-        raise GraphpartError(f"scale must be an int in [0, 31], got {scale!r}")
+        raise GraphpartError(f"scale must be an int in [0, 31], got {short_repr(scale)}")
     if (
         isinstance(edge_factor, bool)
         or not isinstance(edge_factor, numbers.Integral)
         or edge_factor < 0
     ):
-        raise GraphpartError(f"edge_factor must be a non-negative int, got {edge_factor!r}")
+        raise GraphpartError(
+            f"edge_factor must be a non-negative int, got {short_repr(edge_factor)}"
+        )
     probs = [a, b, c]
     if any(not isinstance(p, numbers.Real) or not p >= 0 for p in probs) or not sum(probs) <= 1:
         raise GraphpartError(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._check import short_repr
 from .._random import check_random_state
 from ..errors import GraphpartError
 from ..graph import Graph
@@ -55,12 +56,12 @@ def check_sbm_args(block_sizes, p_in, p_out, probs, directed) -> tuple[list[int]
     sizes = list(block_sizes)
     for name, p in (("p_in", p_in), ("p_out", p_out)):
         if isinstance(p, bool) or not isinstance(p, numbers.Real):
-            raise GraphpartError(f"{name} must be a probability in [0, 1], got {p!r}")
+            raise GraphpartError(f"{name} must be a probability in [0, 1], got {short_repr(p)}")
     if not sizes or any(
         isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sizes
     ):
         raise GraphpartError(
-            f"block_sizes must be a non-empty list of non-negative ints, got {sizes!r}"
+            f"block_sizes must be a non-empty list of non-negative ints, got {short_repr(sizes)}"
         )
     k = len(sizes)
     if probs is None:
@@ -70,7 +71,7 @@ def check_sbm_args(block_sizes, p_in, p_out, probs, directed) -> tuple[list[int]
         probs = np.asarray(probs, dtype=float)
     except (TypeError, ValueError):
         raise GraphpartError(
-            f"probs must be a {k}x{k} matrix of probabilities, got {probs!r}"
+            f"probs must be a {k}x{k} matrix of probabilities, got {short_repr(probs)}"
         ) from None
     if probs.shape != (k, k) or not np.all((probs >= 0) & (probs <= 1)):
         raise GraphpartError(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import torch
 
-from .._check import as_id_tensor, check_count
+from .._check import as_id_tensor, check_count, short_repr
 from ..errors import GraphpartError
 
 __all__ = [
@@ -326,5 +326,7 @@ DYNAMIC_POLICIES = {"lru": LRUCache, "fifo": FIFOCache, "clock": ClockCache, "si
 def make_cache(policy: str, num_nodes: int, capacity: int) -> Cache:
     """A fresh, empty dynamic cache by name (``"lru"``, ``"fifo"``, ``"clock"``, ``"sieve"``)."""
     if policy not in DYNAMIC_POLICIES:
-        raise GraphpartError(f"policy must be one of {sorted(DYNAMIC_POLICIES)}, got {policy!r}")
+        raise GraphpartError(
+            f"policy must be one of {sorted(DYNAMIC_POLICIES)}, got {short_repr(policy)}"
+        )
     return DYNAMIC_POLICIES[policy](num_nodes, capacity)

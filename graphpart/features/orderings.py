@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import torch
 
-from .._check import check_count
+from .._check import check_count, short_repr
 from .._random import torch_generator
 from ..errors import GraphpartError
 from ..sampling import Topology
@@ -49,7 +49,7 @@ def degree_order(topo: Topology, direction: str = "in") -> torch.Tensor:
     ([1, 0, 2], [2, 0, 1])
     """
     if direction not in ("in", "out"):
-        raise GraphpartError(f"direction must be 'in' or 'out', got {direction!r}")
+        raise GraphpartError(f"direction must be 'in' or 'out', got {short_repr(direction)}")
     rows = "in" if topo.layout == "CSC" else "out"
     deg = (
         topo.degree()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
 from .simulate import capacity_for
@@ -41,7 +42,9 @@ def node_locality(partitioning, part_id: int) -> torch.Tensor:
     """For every node (original homogeneous id): ``INNER``, ``HALO`` or ``REMOTE`` as seen from
     ``part_id``."""
     if not (isinstance(part_id, int) and 0 <= part_id < partitioning.num_parts):
-        raise GraphpartError(f"part_id must be in [0, {partitioning.num_parts}), got {part_id!r}")
+        raise GraphpartError(
+            f"part_id must be in [0, {partitioning.num_parts}), got {short_repr(part_id)}"
+        )
     node_part = torch.from_numpy(np.asarray(partitioning.node_part))
     loc = torch.full((len(node_part),), REMOTE, dtype=torch.int64)
     loc[node_part == part_id] = INNER

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from .._check import short_repr
 from .._report import Report
 from ..errors import GraphpartError
 from .caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
@@ -99,7 +100,7 @@ def simulate(trace: Trace, cache: Cache, policy: str | None = None) -> CacheRun:
 def capacity_for(ratio: float, num_nodes: int) -> int:
     """Rows a cache of ``ratio`` (a share of all rows, in [0, 1]) holds."""
     if not (isinstance(ratio, (int, float)) and 0.0 <= ratio <= 1.0):
-        raise GraphpartError(f"a cache ratio must be a number in [0, 1], got {ratio!r}")
+        raise GraphpartError(f"a cache ratio must be a number in [0, 1], got {short_repr(ratio)}")
     return int(round(ratio * num_nodes))
 
 

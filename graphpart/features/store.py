@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_ids_in_range
+from .._check import as_id_tensor, check_ids_in_range, short_repr
 from ..errors import DataShapeError, GraphpartError
 from .caches import DYNAMIC_POLICIES, StaticCache, make_cache
 from .simulate import capacity_for
@@ -74,11 +74,15 @@ def _device(device) -> torch.device:
     try:
         dev = torch.device(device)
     except (RuntimeError, TypeError):
-        raise GraphpartError(f"device must be 'cpu' or a CUDA device, got {device!r}") from None
+        raise GraphpartError(
+            f"device must be 'cpu' or a CUDA device, got {short_repr(device)}"
+        ) from None
     if dev.type == "cuda" and not torch.cuda.is_available():
-        raise GraphpartError(f"device {device!r} asked for, but CUDA is not available here")
+        raise GraphpartError(
+            f"device {short_repr(device)} asked for, but CUDA is not available here"
+        )
     if dev.type not in ("cpu", "cuda"):
-        raise GraphpartError(f"device must be 'cpu' or a CUDA device, got {device!r}")
+        raise GraphpartError(f"device must be 'cpu' or a CUDA device, got {short_repr(device)}")
     return dev
 
 
@@ -115,7 +119,9 @@ class Feature:
     ) -> None:
         x = torch.as_tensor(tensor)
         if x.dim() == 0:
-            raise DataShapeError(f"feature tensor must have one row per node, got a scalar {x!r}")
+            raise DataShapeError(
+                f"feature tensor must have one row per node, got a scalar {short_repr(x)}"
+            )
         if x.device.type != "cpu":
             x = x.cpu()
         n = len(x)
@@ -125,7 +131,8 @@ class Feature:
         self.split_ratio = float(split_ratio)
         if cache != "static" and cache not in DYNAMIC_POLICIES:
             raise GraphpartError(
-                f"cache must be 'static' or one of {sorted(DYNAMIC_POLICIES)}, got {cache!r}"
+                f"cache must be 'static' or one of {sorted(DYNAMIC_POLICIES)}, got "
+                f"{short_repr(cache)}"
             )
         self.cache_policy = cache
         self.device = _device(device)

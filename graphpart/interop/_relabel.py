@@ -118,7 +118,7 @@ class Relabeled:
                 p = table[k]
                 if p.dim() != 1 or (len(p) and (int(p.min()) < 0 or int(p.max()) >= num_parts)):
                     raise FormatError(
-                        f"{source}: the {name} map of {k!r} must hold partition ids in "
+                        f"{source}: the {name} map of {short_repr(k)} must hold partition ids in "
                         f"[0, {num_parts}), got {tuple(p.shape)} in "
                         f"[{int(p.min()) if len(p) else '-'}, "
                         f"{int(p.max()) if len(p) else '-'}]"
@@ -134,7 +134,7 @@ class Relabeled:
         if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= len(self.new_nid[t])):
             raise FormatError(
                 f"{self.source}: {what} has ids outside [0, {len(self.new_nid[t])}) of type "
-                f"{self.ntypes[t]!r}"
+                f"{short_repr(self.ntypes[t])}"
             )
         return self.new_nid[t][ids.to(torch.int64)]
 
@@ -225,7 +225,8 @@ class Relabeled:
         ids = ids.to(torch.int64)
         if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= len(new_of[t])):
             raise FormatError(
-                f"{self.source}: partition {part_id} stores {what} rows of {key!r} for ids in "
+                f"{self.source}: partition {part_id} stores {what} rows of {short_repr(key)} for "
+                f"ids in "
                 f"[{int(ids.min())}, {int(ids.max())}], outside the partition map's "
                 f"[0, {len(new_of[t])})"
             )
@@ -238,7 +239,7 @@ class Relabeled:
         ):
             raise FormatError(
                 f"{self.source}: partition {part_id} stores {what} rows for {len(new)} ids of "
-                f"{key!r}, but owns {b - a} of them by the partition map"
+                f"{short_repr(key)}, but owns {b - a} of them by the partition map"
             )
         for name, v in data.items():
             if v is not None and (

@@ -30,6 +30,7 @@ from typing import BinaryIO
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import FormatError
 
 __all__ = ["Stream", "TorchZipWriter", "StoredArray", "read_torch_zip"]
@@ -313,10 +314,12 @@ class _Unpickler(pickle.Unpickler):
 
     def persistent_load(self, pid):  # noqa: D102 - pickle's hook
         if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
-            raise FormatError(f"{self.path}: a persistent id {str(pid)[:80]!r} is not a storage")
+            raise FormatError(
+                f"{self.path}: a persistent id {short_repr(str(pid)[:80])} is not a storage"
+            )
         _, dtype, key, _, numel = pid
         if not isinstance(dtype, np.dtype) or str(key) not in self.records:
-            raise FormatError(f"{self.path}: storage {str(key)[:40]!r} has no record")
+            raise FormatError(f"{self.path}: storage {short_repr(str(key)[:40])} has no record")
         at, size = self.records[str(key)]
         if not isinstance(numel, int) or numel * dtype.itemsize != size:
             raise FormatError(f"{self.path}: storage {key} holds {size} bytes, not {numel} items")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import GraphpartError
 
 __all__ = ["MetisOptions", "part_graph", "OPTION_INDEX"]
@@ -77,9 +78,9 @@ class MetisOptions:
 
     def __post_init__(self) -> None:
         if self.objtype not in _OBJTYPE:
-            raise GraphpartError(f"objtype must be 'cut' or 'vol', got {self.objtype!r}")
+            raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(self.objtype)}")
         if self.ctype is not None and self.ctype not in _CTYPE:
-            raise GraphpartError(f"ctype must be 'rm' or 'shem', got {self.ctype!r}")
+            raise GraphpartError(f"ctype must be 'rm' or 'shem', got {short_repr(self.ctype)}")
         for name in ("niter", "ncuts", "ufactor", "seed"):
             value = getattr(self, name)
             if value is not None and (
@@ -89,7 +90,7 @@ class MetisOptions:
             ):
                 raise GraphpartError(
                     f"METIS option {name} must be a non-negative int "
-                    f"(niter, ncuts >= 1), got {value!r}"
+                    f"(niter, ncuts >= 1), got {short_repr(value)}"
                 )
 
     def to_array(self) -> np.ndarray:

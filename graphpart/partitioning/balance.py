@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..graph import Graph
 from ..homogeneous import HomogeneousGraph
@@ -102,7 +103,8 @@ def classes_by_type(
             arr = _as_values(values[t], f"{what}[{t!r}]")
             if len(arr) != n:
                 raise GraphpartError(
-                    f"{what}[{t!r}] must have one value per {t!r} node ({n}), got {len(arr)}"
+                    f"{what}[{short_repr(t)}] must have one value per {short_repr(t)} node ({n}), "
+                    f"got {len(arr)}"
                 )
             cls, ncls, names = _labelled(arr, f"{t}:")
             parts.append(cls + next_class)
@@ -205,7 +207,9 @@ def field_balance(g: Graph, field: str | None) -> object:
     have = {t: g.node_data(t)[field] for t in g.ntypes if field in g.node_data(t)}
     if not have:
         names = sorted({n for t in g.ntypes for n in g.node_data(t)})
-        raise GraphpartError(f"no node data named {field!r} to balance; node data: {names}")
+        raise GraphpartError(
+            f"no node data named {short_repr(field)} to balance; node data: {names}"
+        )
     return have[g.ntypes[0]] if g.is_homogeneous else have
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_part_id
+from .._check import as_id_tensor, check_part_id, short_repr
 from .._schema import etype_str
 from ..errors import IDRangeError, UnknownTypeError
 from ..index import part_ranges, stack_ranges
@@ -50,7 +50,7 @@ class _Ranges:
             return self.types.index(name)
         except ValueError:
             raise UnknownTypeError(
-                f"unknown {self.what} type {name!r}; known: {self.types}"
+                f"unknown {self.what} type {short_repr(name)}; known: {self.types}"
             ) from None
 
     def homo(self, ids: IdArray, type_name: str | None) -> torch.Tensor:
@@ -216,7 +216,9 @@ class RangePartitionBook:
         matches = [e for e in self._etypes if e.split(":")[1] == etype]
         if len(matches) == 1:
             return matches[0]
-        raise UnknownTypeError(f"unknown or ambiguous edge type {etype!r}; known: {self._etypes}")
+        raise UnknownTypeError(
+            f"unknown or ambiguous edge type {short_repr(etype)}; known: {self._etypes}"
+        )
 
     # ---------------------------------------------------------------- lookups
     def nid2partid(self, nids: IdArray, ntype: str | None = None) -> torch.Tensor:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from .._check import check_count, check_part_id, check_trainers_per_machine
+from .._check import check_count, check_part_id, check_trainers_per_machine, short_repr
 from .._random import check_random_state
 from .._report import Report
 from .._schema import etype_str
@@ -313,7 +313,7 @@ def partition(
     num_hops = check_count(num_hops, "num_hops")
     trainers = check_trainers_per_machine(num_trainers_per_machine)
     if objtype not in ("cut", "vol"):
-        raise GraphpartError(f"objtype must be 'cut' or 'vol', got {objtype!r}")
+        raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(objtype)}")
     rng = check_random_state(seed)
     homo = HomogeneousGraph.of(g)
     counts = np.diff(homo.node_offsets)
@@ -349,7 +349,8 @@ def partition(
                 )
         else:
             raise GraphpartError(
-                f"part_method must be 'metis', 'random' or an assignment, got {part_method!r}"
+                f"part_method must be 'metis', 'random' or an assignment, got "
+                f"{short_repr(part_method)}"
             )
         method = part_method
     else:

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_count, check_ids_in_range
+from .._check import as_id_tensor, check_count, check_ids_in_range, short_repr
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
 from .neighbors import MiniBatch, NeighborSampler
@@ -49,7 +49,9 @@ def seed_nodes(
             f"the partitioning covers {len(node_part)} nodes, the topology has {num_nodes}"
         )
     if not (isinstance(part_id, int) and 0 <= part_id < partitioning.num_parts):
-        raise GraphpartError(f"part_id must be in [0, {partitioning.num_parts}), got {part_id!r}")
+        raise GraphpartError(
+            f"part_id must be in [0, {partitioning.num_parts}), got {short_repr(part_id)}"
+        )
     return ids[node_part[ids] == part_id]
 
 

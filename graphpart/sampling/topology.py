@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .._check import as_id_tensor, check_count, check_ids_in_range
+from .._check import as_id_tensor, check_count, check_ids_in_range, short_repr
 from ..errors import GraphpartError
 from ..typing import IdArray
 
@@ -25,7 +25,7 @@ LAYOUTS = ("CSR", "CSC")
 
 def _check_layout(layout: object, what: str = "layout") -> str:
     if layout not in LAYOUTS:
-        raise GraphpartError(f"{what} must be one of {LAYOUTS}, got {layout!r}")
+        raise GraphpartError(f"{what} must be one of {LAYOUTS}, got {short_repr(layout)}")
     return layout
 
 

@@ -52,7 +52,7 @@ def check_graph_name(name: object) -> str:
     """
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise GraphpartError(
-            f"graph_name must be letters, digits and underscores only, got {name!r}"
+            f"graph_name must be letters, digits and underscores only, got {short_repr(name)}"
         )
     return name
 

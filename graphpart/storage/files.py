@@ -22,7 +22,7 @@ from pathlib import Path
 
 import torch
 
-from .._check import describe_exception
+from .._check import describe_exception, short_repr
 from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
 from ..graph import Graph
@@ -100,7 +100,7 @@ def check_format(fmt: object) -> str:
     """
     if fmt not in FORMATS:
         hint = " (PyG: use graphpart.interop.export_pyg)" if fmt == "pyg" else ""
-        raise GraphpartError(f"format must be one of {FORMATS}, got {fmt!r}{hint}")
+        raise GraphpartError(f"format must be one of {FORMATS}, got {short_repr(fmt)}{hint}")
     return fmt
 
 

@@ -57,14 +57,15 @@ def _check_feats(
         t, _, name = key.rpartition("/")
         if t not in types or not isinstance(value, torch.Tensor):
             raise FormatError(
-                f"{path}: entry {key!r} is not '<type>/<name>' -> tensor over types {types}"
+                f"{path}: entry {short_repr(key)} is not '<type>/<name>' -> tensor over types "
+                f"{types}"
             )
         i = types.index(t)
         expected = int(bounds[part_id, i, 1] - bounds[part_id, i, 0])
         if value.dim() == 0 or value.shape[0] != expected:
             raise FormatError(
-                f"{path}: {key!r} has {tuple(value.shape)} rows but partition {part_id} "
-                f"owns {expected} of type {t!r}"
+                f"{path}: {short_repr(key)} has {tuple(value.shape)} rows but partition {part_id} "
+                f"owns {expected} of type {short_repr(t)}"
             )
 
 

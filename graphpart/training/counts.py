@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import GraphpartError
 
 __all__ = ["EpochCounts", "STEP_FIELDS", "LAYER_FIELDS", "EDGE_BYTES"]
@@ -101,14 +102,14 @@ class EpochCounts:
             a = self.layer[field].sum(axis=(2, 3))
         else:
             raise GraphpartError(
-                f"no count named {field!r}; counts: {[*STEP_FIELDS, *LAYER_FIELDS]}"
+                f"no count named {short_repr(field)}; counts: {[*STEP_FIELDS, *LAYER_FIELDS]}"
             )
         return a[0] if self.num_epochs == 1 else a.mean(axis=0)
 
     def bytes(self, field: str) -> np.ndarray:
         """Bytes per trainer and epoch of the rows in ``field`` (``"inputs_remote"``, ...)."""
         if not field.startswith("inputs"):
-            raise GraphpartError(f"bytes are counted for input rows, got {field!r}")
+            raise GraphpartError(f"bytes are counted for input rows, got {short_repr(field)}")
         return self.per_trainer(field) * float(self.row_bytes)  # float: no int64 overflow
 
     def totals(self) -> dict[str, float]:

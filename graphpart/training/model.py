@@ -97,7 +97,7 @@ class ClusterModel:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v):
                 raise GraphpartError(f"{f.name} must be a finite number, got {short_repr(v, 60)}")
             if v <= 0 and f.name != "rpc_latency_us" or v < 0:
-                raise GraphpartError(f"{f.name} must be positive, got {v!r}")
+                raise GraphpartError(f"{f.name} must be positive, got {short_repr(v)}")
 
     def network_bytes_s(self, trainers_per_machine: int = 1) -> float:
         """Bytes per second one trainer gets from its machine's link."""

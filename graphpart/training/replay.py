@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from .._check import check_count, check_trainers_per_machine
+from .._check import check_count, check_trainers_per_machine, short_repr
 from .._random import check_random_state, torch_generator
 from ..errors import GraphpartError
 from ..features.caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
@@ -56,7 +56,9 @@ def row_bytes(feat_dim: int, dtype: str) -> int:
     512
     """
     if not isinstance(dtype, str) or dtype not in _DTYPE_BYTES:
-        raise GraphpartError(f"dtype must be one of {sorted(_DTYPE_BYTES)}, got {dtype!r}")
+        raise GraphpartError(
+            f"dtype must be one of {sorted(_DTYPE_BYTES)}, got {short_repr(dtype)}"
+        )
     return check_count(feat_dim, "feat_dim", low=1, high=MAX_FEAT_DIM) * _DTYPE_BYTES[dtype]
 
 
@@ -227,7 +229,9 @@ def replay_epochs(
     batch_size = check_count(batch_size, "batch_size", low=1)
     epochs = check_count(epochs, "epochs", low=1)
     if cache is not None and cache not in CACHE_POLICIES:
-        raise GraphpartError(f"cache must be None or one of {list(CACHE_POLICIES)}, got {cache!r}")
+        raise GraphpartError(
+            f"cache must be None or one of {list(CACHE_POLICIES)}, got {short_repr(cache)}"
+        )
     trainers = (
         trainers_per_machine(p)
         if num_trainers_per_machine is None

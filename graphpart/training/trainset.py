@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_trainers_per_machine
+from .._check import as_id_tensor, check_trainers_per_machine, short_repr
 from ..errors import GraphpartError
 
 __all__ = ["TrainSet", "train_set", "trainers_per_machine"]
@@ -68,7 +68,8 @@ def _mask(partitioning, train: object) -> np.ndarray:
         if not have:
             names = sorted({k for t in g.ntypes for k in g.node_data(t)})
             raise GraphpartError(
-                f"no node data named {train!r} to train on; node data: {names} (pass a mask, "
+                f"no node data named {short_repr(train)} to train on; node data: {names} (pass a "
+                f"mask, "
                 f"ids, or None for every node)"
             )
         return _mask(partitioning, {t: _as_mask(v, t) for t, v in have.items()})
@@ -76,7 +77,9 @@ def _mask(partitioning, train: object) -> np.ndarray:
         out = np.zeros(n, dtype=bool)
         for t, v in train.items():
             if t not in g.ntypes:
-                raise GraphpartError(f"train names node type {t!r}; the graph has {g.ntypes}")
+                raise GraphpartError(
+                    f"train names node type {short_repr(t)}; the graph has {g.ntypes}"
+                )
             i = g.ntypes.index(t)
             out[offsets[i] : offsets[i + 1]] = _one(v, int(offsets[i + 1] - offsets[i]), t)
         return out
@@ -88,7 +91,7 @@ def _as_mask(v, ntype: str) -> np.ndarray:
     a = v.numpy() if isinstance(v, torch.Tensor) else np.asarray(v)
     if a.ndim != 1 or a.dtype.kind not in "biu" or (a.size and (a.min() < 0 or a.max() > 1)):
         raise GraphpartError(
-            f"a train field must hold one 0/1 or bool value per node; {ntype!r} has "
+            f"a train field must hold one 0/1 or bool value per node; {short_repr(ntype)} has "
             f"{a.dtype} of shape {a.shape}"
         )
     return a.astype(bool)

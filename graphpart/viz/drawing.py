@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..storage.reopen import as_partitioning
 from ..structure import quotient_graph
@@ -79,7 +80,7 @@ def draw_partition(
     """
     p = as_partitioning(p)
     if mode not in DRAW_MODES:
-        raise GraphpartError(f"mode must be one of {DRAW_MODES}, got {mode!r}")
+        raise GraphpartError(f"mode must be one of {DRAW_MODES}, got {short_repr(mode)}")
     if halo_of is not None and not 0 <= int(halo_of) < p.num_parts:
         raise GraphpartError(f"halo_of must be a partition in 0..{p.num_parts - 1}, got {halo_of}")
     if hops is not None and not 0 <= int(hops) <= p.num_hops:
@@ -88,7 +89,8 @@ def draw_partition(
         )
     if labels not in ("auto", "original", "new", True, False, None):
         raise GraphpartError(
-            f"labels must be 'auto', 'original', 'new', True, False or None, got {labels!r}"
+            f"labels must be 'auto', 'original', 'new', True, False or None, got "
+            f"{short_repr(labels)}"
         )
     n = len(p.node_part)
     if mode == "auto":

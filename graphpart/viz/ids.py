@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ._style import CUT_COLOR, get_axes, part_colors
 from .ids_data import IdData, id_data
@@ -136,7 +137,7 @@ def plot_adjacency(p, *, ax=None, which: str = "both", max_edges: int = MAX_DENS
     'after: new ids (2 partitions; 20 cut edges, black)'
     """
     if which not in _WHICH:
-        raise GraphpartError(f"which must be one of {_WHICH}, got {which!r}")
+        raise GraphpartError(f"which must be one of {_WHICH}, got {short_repr(which)}")
     d = p if isinstance(p, IdData) else id_data(p, max_points=max_edges)
     sides = ["before", "after"] if which == "both" else [which]
     if ax is None:
@@ -147,7 +148,9 @@ def plot_adjacency(p, *, ax=None, which: str = "both", max_edges: int = MAX_DENS
     else:
         axes = list(ax) if which == "both" else [ax]
         if len(axes) != len(sides):
-            raise GraphpartError(f"which={which!r} draws on {len(sides)} axes, got {len(axes)}")
+            raise GraphpartError(
+                f"which={short_repr(which)} draws on {len(sides)} axes, got {len(axes)}"
+            )
     for a, side in zip(axes, sides):
         _draw_matrix(a, d, side == "after")
     return tuple(axes) if which == "both" else axes[0]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ._style import get_axes
 
@@ -63,7 +64,7 @@ def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotat
         missing = [r.setting.label for r in results if imbalance not in r.imbalance]
         if missing:
             raise GraphpartError(
-                f"imbalance {imbalance!r} is not measured for {missing}; "
+                f"imbalance {short_repr(imbalance)} is not measured for {missing}; "
                 f"available: {sorted(results[0].imbalance)}"
             )
         x = np.array([r.imbalance[imbalance] for r in results])

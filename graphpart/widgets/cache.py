@@ -7,6 +7,7 @@ import html
 import os
 from collections.abc import Sequence
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
 from ..sampling import Topology
@@ -22,7 +23,7 @@ def _fanouts(text: str) -> list[int]:
         return [int(x) for x in text.replace(" ", "").split(",") if x]
     except ValueError:
         raise GraphpartError(
-            f"fanouts must be comma-separated ints such as '10,5', got {text!r}"
+            f"fanouts must be comma-separated ints such as '10,5', got {short_repr(text)}"
         ) from None
 
 
