@@ -237,9 +237,30 @@ def _quiet_dask(record: logging.LogRecord) -> bool:
     return record.levelno >= logging.ERROR or not record.name.startswith("distributed")
 
 
+#: Options whose value may start with "-" (``--fanouts -1,5``: -1 is "all neighbours"), which
+#: argparse would otherwise read as an option of its own.
+DASH_VALUED = ("--fanouts",)
+
+
+def _attach_values(argv: Sequence[str]) -> list[str]:
+    """``--fanouts -1,5`` as ``--fanouts=-1,5``, so argparse takes the value as written.
+
+    >>> _attach_values(["cost", "x.json", "--fanouts", "-1,5"])
+    ['cost', 'x.json', '--fanouts=-1,5']
+    """
+    out, it = [], iter(argv)
+    for arg in it:
+        if arg in DASH_VALUED:
+            value = next(it, None)
+            out.append(arg if value is None else f"{arg}={value}")
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``graphpart`` command; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_attach_values(sys.argv[1:] if argv is None else argv))
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if not args.debug:  # Dask's own INFO lines (scheduler, nanny, comms) are not the user's news
         for handler in logging.getLogger().handlers:

@@ -44,6 +44,9 @@ CACHE_POLICIES = ("in-degree", "out-degree", "random", "presample", *DYNAMIC_POL
 
 #: The most counts a replay keeps (int64 each: 800 MB).
 MAX_COUNTS = 10**8
+#: The most trainer-epochs plus mini-batches a replay walks (the Python loop runs once for each:
+#: DGL's largest examples, papers100M on 128 trainers, replay in about 10,000).
+MAX_STEPS = 2**18
 #: The widest feature row, in values.
 MAX_FEAT_DIM = 2**31
 _DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1}
@@ -209,8 +212,8 @@ def replay_epochs(
     GraphpartError
         On bad input, and before anything is sized by a request too large to hold: more than
         1024 trainers per machine (also when a file's ``trainer_id`` implies them), a
-        ``feat_dim`` over ``2**31``, or more than :data:`MAX_COUNTS` counts (epochs x trainers
-        x steps x layers).
+        ``feat_dim`` over ``2**31``, more than :data:`MAX_COUNTS` counts (epochs x trainers
+        x steps x layers), or more than :data:`MAX_STEPS` trainer-epochs and mini-batches.
 
     Examples
     --------
@@ -238,6 +241,7 @@ def replay_epochs(
         else check_trainers_per_machine(num_trainers_per_machine)
     )
     sh, m = p.shuffle, p.num_parts
+    _check_work(m, trainers, epochs, 0)  # before the split builds every trainer's seeds
     n = len(sh.new2old_nid)
     owner = torch.from_numpy(sh.node_part())
     walker = _Walker(p, owner, m, fanouts)  # in-neighbours, DGL's default edge direction
@@ -249,6 +253,7 @@ def replay_epochs(
     steps = np.array(
         [len(s) // batch_size if drop_last else -(-len(s) // batch_size) for s in split]
     )
+    _check_work(m, trainers, epochs, int(steps.sum()))
     shape = (epochs, len(split), int(steps.max(initial=0)))
     _check_size(shape, len(fanouts))
     step = {f: np.zeros(shape, np.int64) for f in STEP_FIELDS}
@@ -277,6 +282,19 @@ def replay_epochs(
         layer=per_layer,
         seeds=tuple(split),
     )
+
+
+def _check_work(machines: int, trainers: int, epochs: int, steps: int) -> None:
+    """Refuse a replay whose loop (every trainer's epochs and mini-batches) would run more than
+    :data:`MAX_STEPS` times."""
+    work = epochs * (machines * trainers + steps)
+    if work > MAX_STEPS:
+        raise GraphpartError(
+            f"{epochs} epoch(s) of {machines} machines x {trainers} trainers"
+            + (f" in {steps:,} mini-batches per epoch" if steps else "")
+            + f" would replay {work:,} trainer-epochs and mini-batches; at most {MAX_STEPS:,}: "
+            "ask for fewer trainers or epochs, or a larger batch_size"
+        )
 
 
 def _check_size(shape: tuple[int, int, int], layers: int) -> None:

@@ -48,7 +48,7 @@ def test_cost_json_carries_the_model_and_every_trainer(capsys):
             ["--fanouts", "5", "--trainers-per-machine", str(10**8)],
             "num_trainers_per_machine must be at most 1024",
         ),
-        (["--fanouts", "5", "--epochs", str(10**11)], "counts; at most 100,000,000: ask for"),
+        (["--fanouts", "5", "--epochs", str(10**11)], "at most 262,144: ask for fewer"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_status_2(capsys, extra, message):
@@ -83,7 +83,7 @@ def test_a_replay_never_sizes_its_counts_by_a_huge_request():
         replay_epochs(p, [5], num_trainers_per_machine=10**8, train=None)
     with pytest.raises(gp.GraphpartError, match="at most 1024"):
         gp.partition(load_karate_club(), 2, num_trainers_per_machine=10**8)
-    with pytest.raises(gp.GraphpartError, match="counts; at most"):
+    with pytest.raises(gp.GraphpartError, match="trainer-epochs and mini-batches; at most"):
         replay_epochs(p, [5] * 3, epochs=10**9, train=None)
 
 
@@ -129,3 +129,11 @@ def test_rates_too_small_for_finite_times_are_refused(capsys):
     rc = main(["cost", DGL_KARATE, "--fanouts", "5", "--gpu-tflops", "1e-320", "--json"])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "too small for finite times" in err
+
+
+def test_a_fanout_list_starting_with_minus_one_is_taken_as_written(capsys):
+    """``--fanouts -1,5`` (all neighbours, then 5) was an argparse error; only ``=`` worked."""
+    assert main(["cost", DGL_KARATE, "--fanouts", "-1,5", "--json"]) == 0
+    spaced = json.loads(capsys.readouterr().out)
+    assert main(["cost", DGL_KARATE, "--fanouts=-1,5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == spaced
