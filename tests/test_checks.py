@@ -113,3 +113,26 @@ def test_a_refusal_quoting_a_shared_nested_list_is_quick():
     with pytest.raises(GraphpartError, match="cache must be None or one of"):
         replay_epochs(p, [5], train=None, cache=x)
     assert time.perf_counter() - t0 < 5
+
+
+def test_numpy_scalars_are_taken_wherever_python_numbers_are():
+    """numpy integers were refused with "must be a positive int64, got np.int64(5)"."""
+    from graphpart import partition
+    from graphpart.datasets import load_karate_club
+    from graphpart.features import node_locality
+    from graphpart.features.simulate import capacity_for
+    from graphpart.lookup import locate_node
+    from graphpart.sampling.loader import seed_nodes
+    from graphpart.training import ClusterModel, replay_epochs
+
+    g = load_karate_club()
+    p = partition(g, np.int64(2), num_hops=np.int64(1), seed=np.int64(0))
+    c = replay_epochs(p, np.array([5, 5]), batch_size=np.int64(8), train=None, seed=0)
+    assert c.fanouts == (5, 5) and c.batch_size == 8
+    assert len(node_locality(p, np.int64(1))) == 34
+    seeds = seed_nodes(np.arange(34), 34, p, np.int64(1))
+    assert len(seeds) == int((p.node_part == 1).sum())
+    assert locate_node(p, np.int64(3)).orig_id == 3
+    model = ClusterModel(hidden=np.int64(64), network_gbit_s=np.float32(2.5))
+    assert (model.hidden, model.network_gbit_s) == (64, 2.5) and type(model.hidden) is int
+    assert capacity_for(np.float64(0.5), 10) == 5

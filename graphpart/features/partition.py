@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._check import short_repr
+from .._check import check_part_id
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
 from .simulate import capacity_for
@@ -41,10 +41,7 @@ _REMOTE_CACHED = 3  # a remote node the trainer's remote cache holds (only insid
 def node_locality(partitioning, part_id: int) -> torch.Tensor:
     """For every node (original homogeneous id): ``INNER``, ``HALO`` or ``REMOTE`` as seen from
     ``part_id``."""
-    if not (isinstance(part_id, int) and 0 <= part_id < partitioning.num_parts):
-        raise GraphpartError(
-            f"part_id must be in [0, {partitioning.num_parts}), got {short_repr(part_id)}"
-        )
+    part_id = check_part_id(part_id, partitioning.num_parts)
     node_part = torch.from_numpy(np.asarray(partitioning.node_part))
     loc = torch.full((len(node_part),), REMOTE, dtype=torch.int64)
     loc[node_part == part_id] = INNER

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -99,7 +100,7 @@ def simulate(trace: Trace, cache: Cache, policy: str | None = None) -> CacheRun:
 
 def capacity_for(ratio: float, num_nodes: int) -> int:
     """Rows a cache of ``ratio`` (a share of all rows, in [0, 1]) holds."""
-    if not (isinstance(ratio, (int, float)) and 0.0 <= ratio <= 1.0):
+    if isinstance(ratio, bool) or not (isinstance(ratio, numbers.Real) and 0.0 <= ratio <= 1.0):
         raise GraphpartError(f"a cache ratio must be a number in [0, 1], got {short_repr(ratio)}")
     return int(round(ratio * num_nodes))
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_count, check_ids_in_range, short_repr
+from .._check import as_id_tensor, check_count, check_ids_in_range, check_part_id
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
 from .neighbors import MiniBatch, NeighborSampler
@@ -48,10 +48,7 @@ def seed_nodes(
         raise GraphpartError(
             f"the partitioning covers {len(node_part)} nodes, the topology has {num_nodes}"
         )
-    if not (isinstance(part_id, int) and 0 <= part_id < partitioning.num_parts):
-        raise GraphpartError(
-            f"part_id must be in [0, {partitioning.num_parts}), got {short_repr(part_id)}"
-        )
+    part_id = check_part_id(part_id, partitioning.num_parts)
     return ids[node_part[ids] == part_id]
 
 

@@ -13,6 +13,7 @@ import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 
 from .._check import INT64_MAX, as_id_tensor, check_ids_in_range, short_repr
@@ -112,13 +113,15 @@ def check_fanouts(fanouts: object) -> tuple[int, ...]:
     Examples
     --------
     >>> import numpy as np
-    >>> check_fanouts([np.int64(10), -1])
-    (10, -1)
+    >>> check_fanouts([np.int64(10), -1]), check_fanouts(np.array([5, 5]))
+    ((10, -1), (5, 5))
     >>> check_fanouts(range(1, 10**12))
     Traceback (most recent call last):
     ...
     graphpart.errors.GraphpartError: fanouts must be a non-empty sequence of at most 64 layers ...
     """
+    if isinstance(fanouts, (np.ndarray, torch.Tensor)) and fanouts.ndim == 1:
+        fanouts = fanouts[: MAX_LAYERS + 1].tolist()  # an array of fanouts, as Python ints
     if isinstance(fanouts, (int, str, bytes)) or not isinstance(fanouts, Sequence):
         raise GraphpartError(
             "fanouts must be a non-empty sequence of ints (one per hop), got "

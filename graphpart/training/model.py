@@ -29,6 +29,7 @@ What the model leaves out, so read its estimates as a comparison of settings, no
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass, fields, replace
 
@@ -94,8 +95,12 @@ class ClusterModel:
     def __post_init__(self) -> None:
         for f in fields(self):
             v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not _finite(v):
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not _finite(v):
                 raise GraphpartError(f"{f.name} must be a finite number, got {short_repr(v, 60)}")
+            if f.name == "hidden" and v != int(v):
+                raise GraphpartError(f"hidden must be a whole number of units, got {v}")
+            v = int(v) if f.name == "hidden" else float(v)  # numpy scalars as Python numbers
+            object.__setattr__(self, f.name, v)
             if v <= 0 and f.name != "rpc_latency_us" or v < 0:
                 raise GraphpartError(f"{f.name} must be positive, got {short_repr(v)}")
 
