@@ -174,12 +174,7 @@ def read_assignment(
         parts[t] = p
     top = max((int(p.max()) for p in parts.values() if len(p)), default=-1)
     num_parts = top + 1 if num_parts is None else num_parts
-    total = sum(meta.num_nodes.values())
-    if not 1 <= num_parts <= max(total, 1):
-        raise GraphpartError(
-            f"{folder}: num_parts must be between 1 and the graph's {total:,} nodes, "
-            f"got {num_parts:,}"
-        )
+    check_parts_for(num_parts, meta, f"{folder}: ")
     for t, p in parts.items():
         if len(p) and (p.min() < 0 or p.max() >= num_parts):
             raise GraphpartError(
@@ -272,7 +267,7 @@ def assign(
     ['_N.txt', 'partition_meta.json']
     """
     meta = read_metadata(in_dir)
-    k = check_count(num_parts, "num_parts", low=1)
+    k = check_parts_for(num_parts, meta)
     # one line of text per node: at most 20 digits and a newline
     check_disk(min(21, len(str(k)) + 1) * sum(meta.num_nodes.values()), out_dir, "assign")
     if algorithm not in ALGORITHMS:
@@ -350,6 +345,17 @@ def part_edge_loads(meta: ChunkedMetadata, homo: np.ndarray, k: int) -> tuple[np
         indeg += a
         leaving += b
     return indeg, leaving
+
+
+def check_parts_for(num_parts: object, meta: ChunkedMetadata, where: str = "") -> int:
+    """``num_parts`` as an int from 1 to the graph's node count (1 for a graph without nodes),
+    the rule ``assign`` writes by and ``dispatch`` reads by."""
+    total = sum(meta.num_nodes.values())
+    k = check_count(num_parts, "num_parts", low=1)
+    if k > max(total, 1):
+        most = f"the graph's {total:,} nodes" if total else "1 (the graph has no nodes)"
+        raise GraphpartError(f"{where}num_parts must be between 1 and {most}, got {k:,}")
+    return k
 
 
 def assignment_loads(folder: str | os.PathLike, num_parts: int, meta: ChunkedMetadata):

@@ -461,3 +461,17 @@ def test_num_chunks_far_beyond_the_rows_is_refused_at_once(tmp_path):
     with pytest.raises(gp.GraphpartError, match="num_chunks must be at most 1024"):
         write_chunked(load_karate_club(), tmp_path / "ch", 10**9)
     assert not (tmp_path / "ch").exists()
+
+
+def test_assign_refuses_more_parts_than_nodes_before_it_starts(tmp_path):
+    """A graph without nodes: assign wrote 2 parts, and dispatch then refused them."""
+    empty = gp.Graph.from_edges([], [], num_nodes=0)
+    ch = write_chunked(empty, tmp_path / "ch", 1, graph_name="empty").parent
+    with pytest.raises(gp.GraphpartError, match=r"between 1 and 1 \(the graph has no nodes\)"):
+        assign(ch, tmp_path / "asg", 2, "random", seed=0, processes=False, workers=1)
+    assert not (tmp_path / "asg").exists()
+    out = assign(ch, tmp_path / "asg", 1, "random", seed=0, processes=False, workers=1)
+    assert read_assignment(out, ch)[1] == 1
+    karate = write_chunked(sbm([20, 20], 0.3, 0.01, seed=0), tmp_path / "k", 2).parent
+    with pytest.raises(gp.GraphpartError, match="the graph's 40 nodes, got 41"):
+        assign(karate, tmp_path / "asg41", 41, "fennel", seed=0, processes=False, workers=1)
