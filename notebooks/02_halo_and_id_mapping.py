@@ -88,7 +88,8 @@ ax = viz.plot_halo_growth(p, max_hops=3)
 import pathlib
 import tempfile
 
-out = pathlib.Path(tempfile.mkdtemp()) / "karate"
+tmp = tempfile.TemporaryDirectory(prefix="graphpart-02-")  # removed when the kernel stops
+out = pathlib.Path(tmp.name) / "karate"
 orig_nids, orig_eids = gp.partition_graph(
     karate, "karate", 3, out, num_hops=1, return_mapping=True, seed=0
 )

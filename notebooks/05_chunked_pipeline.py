@@ -37,7 +37,9 @@ import torch
 import graphpart as gp
 from graphpart import chunked, datasets, viz
 
-work = Path(tempfile.mkdtemp(prefix="graphpart-05-"))
+# this notebook's files go to a temporary folder, removed when the kernel stops
+tmp = tempfile.TemporaryDirectory(prefix="graphpart-05-")
+work = Path(tmp.name)
 g = datasets.sbm(block_sizes=[400] * 6, p_in=0.03, p_out=0.001, seed=0, feat_dim=16, train_frac=0.2)
 g
 
@@ -215,8 +217,10 @@ print(chunked.format_plan(meta, num_parts, "fennel", loads=loads))
 # you would pass `scheduler="tcp://host:8786"` instead (see the README).
 
 # %%
+import dask
 from distributed import Client, LocalCluster
 
+dask.config.set({"temporary-directory": str(work)})  # Dask's scratch space: removed with `work`
 cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0")
 client = Client(cluster)
 client

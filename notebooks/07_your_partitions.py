@@ -44,7 +44,8 @@ from graphpart.datasets import peer_partitions
 # the real DGL 2.1). This notebook writes into a fresh temporary folder, never beside itself.
 
 # %%
-work = Path(tempfile.mkdtemp(prefix="graphpart-"))  # this notebook's files go here
+tmp = tempfile.TemporaryDirectory(prefix="graphpart-07-")  # removed when the kernel stops
+work = Path(tmp.name)  # this notebook's files go here
 out = work / "karate_dgl"
 g = datasets.load_karate_club()
 config = out / "karate.json"

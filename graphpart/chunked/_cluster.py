@@ -133,24 +133,33 @@ def dask_client(
 
 
 def _local(workers, threads_per_worker, memory_limit, processes):
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(
-        n_workers=int(workers),
-        threads_per_worker=int(threads_per_worker),
-        memory_limit=memory_limit,
-        processes=processes,
-        dashboard_address=":0",
-        silence_logs=logging.ERROR,  # workers' memory warnings are not the user's news
-    )
+    # the workers' scratch space (spilled data, locks) in a folder of this run's own, removed
+    # with the cluster: Dask's default, <tmp>/dask-scratch-space, is left behind
+    scratch = tempfile.TemporaryDirectory(prefix="graphpart-dask-scratch-")
     try:
-        with Client(cluster) as c:
-            logger.info(
-                "Dask LocalCluster: %d workers, dashboard %s", int(workers), c.dashboard_link
+        with dask.config.set({"temporary-directory": scratch.name}):  # nannies read it too
+            cluster = LocalCluster(
+                n_workers=int(workers),
+                threads_per_worker=int(threads_per_worker),
+                memory_limit=memory_limit,
+                processes=processes,
+                dashboard_address=":0",
+                local_directory=scratch.name,
+                silence_logs=logging.ERROR,  # workers' memory warnings are not the user's news
             )
-            yield c
+        try:
+            with Client(cluster) as c:
+                logger.info(
+                    "Dask LocalCluster: %d workers, dashboard %s", int(workers), c.dashboard_link
+                )
+                yield c
+        finally:
+            cluster.close()
     finally:
-        cluster.close()
+        scratch.cleanup()
 
 
 def _in_notebook() -> bool:

@@ -145,3 +145,16 @@ def test_killing_a_worker_mid_run_still_gives_the_full_output(cluster, tmp_path)
         p for p in (tmp_path / "out").rglob("*") if p.name.startswith(".") or p.name == "_work"
     ]
     assert leftovers == []
+
+
+def test_a_local_cluster_leaves_nothing_in_the_temporary_folder(tmp_path):
+    """Dask's workers left <tmp>/dask-scratch-space (locks, spill folders) after every run."""
+    ch = write_chunked(sbm([30, 30], 0.2, 0.01, seed=0), tmp_path / "ch", 2).parent
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    cmd = [sys.executable, "-m", "graphpart.cli", "assign", "--in-dir", str(ch)]
+    cmd += ["--num-parts", "2", "--out-dir", str(tmp_path / "asg"), "--workers", "1"]
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert [p.name for p in tmp.iterdir() if not p.name.endswith(".log")] == []
