@@ -177,7 +177,7 @@ def _partition(args) -> int:
 
     from .storage.config import check_graph_name
     from .storage.files import check_format
-    from .storage.owned import check_out_path
+    from .storage.owned import check_mapping_out, check_out_path
 
     check_graph_name(args.graph_name)
     check_format(args.format)
@@ -185,6 +185,7 @@ def _partition(args) -> int:
     check_out_path(check_output_path(args.out_path, "--out-path", keep=keep))
     if args.mapping_out:
         check_output_path(args.mapping_out, "--mapping-out", kind="file", keep=[args.graph])
+        check_mapping_out(args.mapping_out)
     t0 = time.perf_counter()
     g = _load(args)
     advance(steps[1])

@@ -157,3 +157,21 @@ def test_an_output_folder_takes_the_users_umask_not_0700(tmp_path):
     finally:
         os.umask(old)
     assert (tmp_path / "o").stat().st_mode & 0o777 == 0o755
+
+
+def test_mapping_out_replaces_only_a_mapping_graphpart_wrote(tmp_path, capsys):
+    """A user's file given as --mapping-out was replaced by the mapping without a word."""
+    import torch
+
+    notes, model = tmp_path / "notes.txt", tmp_path / "model.pt"
+    notes.write_text("my notes")
+    torch.save({"weight": torch.ones(3)}, model)  # a torch file, but not a mapping
+    (tmp_path / "link.pt").symlink_to(notes)
+    for target in (notes, model, tmp_path / "link.pt"):
+        argv = [*PARTITION, "--out-path", str(tmp_path / "o"), "--mapping-out", str(target)]
+        _refused(capsys, argv, "is not a mapping graphpart wrote")
+    assert notes.read_text() == "my notes" and list(torch.load(model)) == ["weight"]
+    mapping = tmp_path / "map.pt"
+    argv = [*PARTITION, "--out-path", str(tmp_path / "o"), "--mapping-out", str(mapping)]
+    assert main([*argv, "--quiet"]) == 0 and main([*argv, "--quiet"]) == 0  # its own: replaced
+    assert sorted(torch.load(mapping)) == ["orig_eids", "orig_nids"]

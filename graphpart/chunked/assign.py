@@ -16,7 +16,6 @@ import numpy as np
 
 from .._check import check_count, check_file_name, short_repr
 from .._io import atomic_dir
-from .._outpath import check_replaceable
 from .._untrusted import check_regular_file, read_json
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
@@ -24,6 +23,7 @@ from ..partitioning.balance import classes_by_type
 from ..typing import Seed
 from ._files import write_array
 from ._metis import metis_chunked
+from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
 from .format import ChunkedMetadata, read_metadata
 from .plan import check_disk
@@ -47,13 +47,9 @@ VERSION = "1.0.0"
 
 def check_assignment_dir(out_dir: str | os.PathLike) -> Path:
     """``out_dir`` if an assignment may be written there: new, empty, or an earlier assignment
-    (``partition_meta.json`` and ``<ntype>.txt`` files) and nothing else."""
-    return check_replaceable(
-        out_dir,
-        "assignment folder",
-        PARTITION_META,
-        lambda p: p.is_file() and (p.name == PARTITION_META or p.suffix == ".txt"),
-    )
+    of graphpart's (``partition_meta.json`` marked as such, and ``<ntype>.txt`` files of
+    integers) and nothing else, at any depth."""
+    return check_assignment_out(out_dir, PARTITION_META)
 
 
 def write_assignment(
@@ -89,7 +85,12 @@ def _write_meta(
     balance: dict | None = None,
     loads: dict | None = None,
 ) -> None:
-    record = {"num_parts": int(num_parts), "algo_name": algorithm, "version": VERSION}
+    record = {
+        "num_parts": int(num_parts),
+        "algo_name": algorithm,
+        "version": VERSION,
+        "written_by": WRITTEN_BY,  # what a later assignment may replace
+    }
     if balance is not None:
         record["balance"] = balance
     if loads is not None:  # nodes and in-degree per part: what dispatch checks memory against

@@ -36,6 +36,7 @@ from .._outpath import check_replaceable
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ._files import write_array
+from ._owned import is_integer_text
 from .assign import write_assignment
 from .format import ChunkedMetadata, read_metadata
 from .read import homogeneous_edges
@@ -89,7 +90,9 @@ def export_parmetis(
         "ParMETIS folder",
         f"{name}_stats.txt",
         lambda p: (
-            p.is_file() and p.name in {f"{name}_{x}.txt" for x in ("nodes", "edges", "stats")}
+            p.is_file()
+            and p.name in {f"{name}_{x}.txt" for x in ("nodes", "edges", "stats")}
+            and is_integer_text(p)
         ),
     )
     with atomic_dir(out) as tmp:

@@ -11,15 +11,13 @@ import numpy as np
 
 from .._check import check_count
 from .._io import atomic_dir
-from .._outpath import check_replaceable
 from .._schema import etype_str
 from ..errors import GraphpartError
 from ..graph import Graph, check_graph
 from ..storage.config import check_graph_name
 from ._files import FORMATS, check_format, write_array
+from ._owned import SUBFOLDERS, check_chunked_out
 from .format import METADATA
-
-_SUBFOLDERS = ("edges", "node_data", "edge_data")
 
 __all__ = ["write_chunked", "write_edge_stream", "check_stream_output", "check_num_chunks"]
 
@@ -117,7 +115,7 @@ def write_chunked(
         fmts[kind] = check_format({"name": f, "delimiter": delimiter}, kind)
     _check_out(out_dir)
     with atomic_dir(out_dir) as tmp:
-        for sub in _SUBFOLDERS:
+        for sub in SUBFOLDERS:
             (tmp / sub).mkdir()
         meta = {
             "graph_name": name,
@@ -175,12 +173,7 @@ def write_chunked(
 
 
 def _check_out(out_dir: Path) -> None:
-    check_replaceable(
-        out_dir,
-        "chunked graph folder",
-        METADATA,
-        lambda p: p.name == METADATA or (p.is_dir() and p.name in _SUBFOLDERS),
-    )
+    check_chunked_out(out_dir)
 
 
 def check_stream_output(
@@ -251,7 +244,7 @@ def write_edge_stream(
     _check_out(out_dir)
     etype = "_N:_E:_N"
     with atomic_dir(out_dir) as tmp:
-        for sub in _SUBFOLDERS:
+        for sub in SUBFOLDERS:
             (tmp / sub).mkdir()
         meta = {
             "graph_name": name,

@@ -9,15 +9,20 @@ what is in the way is named.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path, PurePosixPath
 
 from .._outpath import check_output_path, foreign_entries, refuse_foreign
 from .._untrusted import read_json
 from ..errors import FormatError, GraphpartError
+from ..interop.safe_load import load_torch
 from .files import PART_FILES, sniff
 
-__all__ = ["check_out_path", "EXTRA_OUTPUTS"]
+__all__ = ["check_out_path", "check_mapping_out", "EXTRA_OUTPUTS", "MAPPING_KEYS"]
+
+#: What a mapping file (``graphpart partition --mapping-out``) holds.
+MAPPING_KEYS = ("orig_nids", "orig_eids")
 
 #: Top-level folders an output holds besides its configs and part folders (merged id maps).
 EXTRA_OUTPUTS = ("orig_nids", "orig_eids")
@@ -103,3 +108,24 @@ def check_out_path(out: Path) -> None:
         return depth == 2 and head in EXTRA_OUTPUTS and rel.suffix == ".npy" and _is_npy(path)
 
     refuse_foreign(out, foreign_entries(out, ours, "out_path"), "out_path")
+
+
+def check_mapping_out(path: str | os.PathLike) -> Path:
+    """``path`` if a mapping file may be written there: new, or an earlier mapping file of
+    graphpart's (a weights-only torch file holding ``orig_nids`` and ``orig_eids`` only).
+    Anything else there, a symlink included, is the user's and refused."""
+    path = check_output_path(path, "--mapping-out", kind="file")
+    if not os.path.lexists(path):
+        return path
+    try:
+        if path.is_symlink():
+            raise FormatError("a symlink")
+        held = load_torch(path, "--mapping-out")
+    except FormatError:
+        held = None
+    if not (isinstance(held, dict) and sorted(held) == sorted(MAPPING_KEYS)):
+        raise GraphpartError(
+            f"--mapping-out {path} exists and is not a mapping graphpart wrote (a torch file of "
+            "orig_nids and orig_eids); it would be replaced, so give a new file"
+        )
+    return path

@@ -36,7 +36,12 @@ def test_random_assignment_is_balanced_per_type(hetero, tmp_path, dask_client):
         counts = np.bincount(p, minlength=3)
         assert counts.max() - counts.min() <= 1, t
     info = json.loads((out / "partition_meta.json").read_text())
-    assert info == {"num_parts": 3, "algo_name": "random", "version": "1.0.0"}
+    assert info == {
+        "num_parts": 3,
+        "algo_name": "random",
+        "version": "1.0.0",
+        "written_by": "graphpart",
+    }
 
 
 def test_assignment_files_have_one_line_per_node(homo, tmp_path, dask_client):

@@ -222,7 +222,7 @@ def test_unreadable_chunk(chunked):
 def test_write_refuses_a_foreign_folder_and_leaves_it(tmp_path):
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
-    with pytest.raises(gp.GraphpartError, match="holds no earlier output of this step"):
+    with pytest.raises(gp.GraphpartError, match="holds no chunked graph graphpart wrote"):
         write_chunked(load_karate_club(), tmp_path / "mine", 2)
     assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
 

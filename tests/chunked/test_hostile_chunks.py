@@ -160,3 +160,98 @@ def test_a_node_count_no_machine_can_hold_is_refused_up_front(chunked):
     _edit(chunked, lambda m: m.__setitem__("num_nodes_per_type", [2**61]))
     with pytest.raises(gp.GraphpartError, match="the pipeline holds 8 bytes per node"):
         read_metadata(chunked)
+
+
+def _planted(out, rel, content=b"mine"):
+    path = out / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    return path
+
+
+@pytest.mark.parametrize(
+    "rel, content",
+    [
+        ("edges/notes.txt", b"my notes"),  # a user's file inside a chunk folder
+        ("node_data/extra/emb.npy", b"\x93NUMPY"),  # a folder of the user's, at depth 2
+        ("extra.json", b"{}"),  # beside metadata.json
+    ],
+)
+def test_write_chunked_refuses_the_users_files_at_any_depth(tmp_path, rel, content):
+    """Only the top-level names were vetted: a file inside edges/ was deleted without a word."""
+    out = tmp_path / "g"
+    write_chunked(_graph(), out, 2, node_data_format="numpy")
+    planted = _planted(out, rel, content)
+    with pytest.raises(gp.GraphpartError, match="holds files graphpart did not write"):
+        write_chunked(_graph(), out, 2)
+    assert planted.read_bytes() == content
+
+
+def test_a_chunk_file_that_is_not_what_its_name_says_is_the_users(chunked):
+    """A listed chunk name holding something else (the user's text under a .npy name)."""
+    feat = chunked / _feat(json.loads((chunked / "metadata.json").read_text()))["data"][0]
+    feat.write_text("my embeddings, as text")
+    with pytest.raises(gp.GraphpartError, match="did not write .'node_data/"):
+        write_chunked(_graph(), chunked, 2)
+    assert feat.read_text() == "my embeddings, as text"
+
+
+def test_a_symlink_inside_a_chunked_folder_is_never_followed_or_removed(chunked, tmp_path):
+    target = tmp_path / "keep"
+    target.mkdir()
+    (target / "data.bin").write_bytes(b"1")
+    (chunked / "edges" / "link").symlink_to(target)
+    with pytest.raises(gp.GraphpartError, match="did not write .'edges/link'"):
+        write_chunked(_graph(), chunked, 2)
+    assert (target / "data.bin").read_bytes() == b"1"
+
+
+def test_a_chunked_folder_another_tool_wrote_is_not_replaced(chunked):
+    """DGL's own chunk writer leaves no counts: its folders are the user's, not graphpart's."""
+    _edit(chunked, lambda m: [s.pop("counts") for s in m["edges"].values()])
+    with pytest.raises(gp.GraphpartError, match="holds no chunked graph graphpart wrote"):
+        write_chunked(_graph(), chunked, 2)
+    write_chunked(_graph(), chunked.parent / "fresh", 2)  # a new folder is fine
+
+
+def test_an_earlier_chunked_graph_alone_is_replaced(chunked):
+    write_chunked(_graph(), chunked, 3, edge_format="parquet")
+    assert len(read_metadata(chunked).edges[("_N", "_E", "_N")].paths) == 3
+
+
+@pytest.mark.parametrize(
+    "rel, content",
+    [
+        ("notes.txt", b"call Ann about the cut"),  # a .txt that is not an assignment
+        ("sub/_N.txt", b"0\n1\n"),  # any folder is the user's
+    ],
+)
+def test_assign_refuses_the_users_files_by_what_they_are(
+    chunked, tmp_path, dask_client, rel, content
+):
+    out = assign(chunked, tmp_path / "asg", 2, "random", seed=0, client=dask_client)
+    planted = _planted(out, rel, content)
+    with pytest.raises(gp.GraphpartError, match="holds files graphpart did not write"):
+        assign(chunked, out, 2, "random", seed=1, client=dask_client)
+    assert planted.read_bytes() == content
+
+
+def test_assign_replaces_only_assignments_graphpart_marked(chunked, tmp_path, dask_client):
+    out = assign(chunked, tmp_path / "asg", 2, "random", seed=0, client=dask_client)
+    assign(chunked, out, 2, "random", seed=1, client=dask_client)  # its own: replaced
+    meta = json.loads((out / "partition_meta.json").read_text())
+    del meta["written_by"]  # as DGL's own tools write it: the same keys, no mark
+    (out / "partition_meta.json").write_text(json.dumps(meta))
+    with pytest.raises(gp.GraphpartError, match="holds no assignment graphpart wrote"):
+        assign(chunked, out, 2, "random", seed=2, client=dask_client)
+
+
+def test_parmetis_export_refuses_a_users_file_under_its_names(chunked, tmp_path):
+    from graphpart.chunked.parmetis import export_parmetis
+
+    out = export_parmetis(chunked, tmp_path / "pm")
+    name = next(out.glob("*_nodes.txt"))
+    name.write_text("my ParMETIS notes")
+    with pytest.raises(gp.GraphpartError, match="did not write"):
+        export_parmetis(chunked, out)
+    assert name.read_text() == "my ParMETIS notes"
