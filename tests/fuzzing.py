@@ -58,7 +58,7 @@ TARGET_NAMES = [
     f"{graph}-{fmt}"
     for graph in ("karate", "hetero3")
     for fmt in ("dgl", "graphbolt", "pyg", "glt")
-] + ["karate-graphpart", "hetero3-chunked"]
+] + ["karate-graphpart", "hetero3-chunked", "hetero3-assignment"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,7 @@ class Target:
     root: Path
     open_path: str
     files: tuple[str, ...]
+    graph: Path | None = None  # an assignment's chunked graph (outside ``root``: not mutated)
 
 
 def _files(root: Path) -> tuple[str, ...]:
@@ -125,14 +126,48 @@ def make_targets(workdir: Path) -> list[Target]:
         edge_data_format="parquet",
     )
     targets.append(Target("hetero3-chunked", chunked, "metadata.json", _files(chunked)))
+    assignment = _assignment(chunked, workdir / "hetero3-assignment")
+    targets.append(
+        Target("hetero3-assignment", assignment, "partition_meta.json", _files(assignment), chunked)
+    )
     return targets
 
 
-def load_everything(path: Path) -> None:
+def _assignment(chunked: Path, out: Path) -> Path:
+    """An assignment folder as ``assign`` writes it (balance and loads recorded), built without
+    a Dask cluster: a fixed split of every node type into 2 parts."""
+    from graphpart.chunked import read_metadata, write_assignment
+    from graphpart.chunked.read import homogeneous_edges
+
+    meta = read_metadata(chunked)
+    parts = {t: (torch.arange(meta.num_nodes[t]) % 2).numpy() for t in meta.ntypes}
+    owner = torch.cat([torch.from_numpy(parts[t]) for t in meta.ntypes])
+    src, dst, _, _ = homogeneous_edges(meta, meta.ntypes, meta.etypes)
+    so, do = owner[torch.from_numpy(src)], owner[torch.from_numpy(dst)]
+    loads = {
+        "nodes": torch.bincount(owner, minlength=2).tolist(),
+        "in-degree": torch.bincount(do, minlength=2).tolist(),
+        "leaving": torch.bincount(so[so != do], minlength=2).tolist(),
+    }
+    balance = {"ntypes": None, "edges": True}
+    return write_assignment(out, parts, 2, "fennel", balance=balance, loads=loads)
+
+
+def load_everything(path: Path, graph: Path | None = None) -> None:
     """Open ``path`` the way every reader does: the source, each partition, the whole
-    partitioning (a chunked graph: every chunk, into one graph)."""
+    partitioning (a chunked graph: every chunk, into one graph; an assignment: against its
+    chunked ``graph``, with what it recorded)."""
     if path.name == "metadata.json":
         load_chunked(path)
+        return
+    if path.name == "partition_meta.json":
+        from graphpart.chunked import assignment_loads, read_assignment, read_metadata
+        from graphpart.chunked.assign import assignment_balance
+
+        meta = read_metadata(graph)
+        _, num_parts = read_assignment(path.parent, meta)
+        assignment_balance(path.parent)
+        assignment_loads(path.parent, num_parts, meta)
         return
     src = gp.storage.open_partitions(path, _quiet=True)
     for part in range(src.num_parts):
@@ -573,7 +608,7 @@ def run_case(target: Target, seed: int, workdir: Path, swap: tuple | None = None
     base = _memory_kb("VmRSS:")
     start = time.perf_counter()
     try:
-        load_everything(folder / target.open_path)
+        load_everything(folder / target.open_path, target.graph)
         result, message = "load", ""
     except GraphpartError as exc:
         result, message = "error", str(exc)

@@ -59,7 +59,7 @@ def swaps(tmp_path_factory):
 
     targets = make_targets(tmp_path_factory.mktemp("swaps"))
     for t in targets:  # unswapped, every target loads: a reader refusing all would pass below
-        load_everything(t.root / t.open_path)
+        load_everything(t.root / t.open_path, t.graph)
     return {t.name: swap_cases(t) for t in targets}
 
 
