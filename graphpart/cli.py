@@ -8,6 +8,7 @@ import json
 import logging
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 
 from ._check import short_repr
@@ -268,6 +269,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             handler.addFilter(_quiet_dask)
     if sys.stderr.isatty():  # long steps say how far they are, with an estimate of what is left
         logging.getLogger("graphpart.chunked.progress").setLevel(logging.INFO)
+    with warnings.catch_warnings():
+        warnings.showwarning = _warn_one_line
+        return _run(args)
+
+
+def _warn_one_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning (a balance held as well as possible, ...) as one line, like the errors."""
+    sys.stderr.write(f"graphpart: warning: {one_line(str(message))}\n")
+
+
+def _run(args) -> int:
     try:
         commands = {
             "partition": _partition,

@@ -16,6 +16,7 @@ __all__ = [
     "FormatError",
     "DatasetNotFoundError",
     "TooBigToDrawError",
+    "BalanceWarning",
 ]
 
 
@@ -78,3 +79,13 @@ class DatasetNotFoundError(GraphpartError):
 
 class TooBigToDrawError(GraphpartError):
     """A view asked for more nodes or edges than a browser draws (views fall back to a part)."""
+
+
+class BalanceWarning(UserWarning):
+    """A balance constraint the partitioner could not hold to its tolerance: the best assignment
+    found is returned, and ``shortfalls`` names each constraint, its ``max / mean`` load and its
+    tolerance (``(name, ratio, tolerance)``; ``p.balance_shortfalls`` keeps them)."""
+
+    def __init__(self, message: str, shortfalls: tuple = ()) -> None:
+        super().__init__(one_line(message))
+        self.shortfalls = tuple(shortfalls)

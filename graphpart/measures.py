@@ -8,7 +8,7 @@ combines them into :class:`PartitionMetrics`. In-memory partitionings are summar
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
@@ -97,6 +97,9 @@ class PartitionMetrics:
         Train / val / test nodes owned by each partition.
     constraints : dict of str to ndarray
         Per-partition load of each METIS balance constraint (``class c`` nodes, ``in-degree``).
+    shortfalls : tuple of (level, constraint, ratio, tolerance)
+        The constraints the partitioner held as well as it could but not to their tolerance
+        (``Partitioning.balance_shortfalls``).
     """
 
     num_parts: int
@@ -116,6 +119,7 @@ class PartitionMetrics:
     balance: dict[str, float]
     splits: dict[str, np.ndarray]
     constraints: dict[str, np.ndarray] = field(default_factory=dict)
+    shortfalls: tuple = ()
 
     @property
     def halo_nodes(self) -> np.ndarray:
@@ -146,6 +150,12 @@ class PartitionMetrics:
             "replication factor": f"{self.replication_factor:.3f}",
         }
         summary.update({f"balance {k} (max/mean)": f"{v:.3f}" for k, v in self.balance.items()})
+        summary.update(
+            {
+                f"not held: {level} {name} (max/mean)": f"{ratio:.3f} (tolerance {tol:.3f})"
+                for level, name, ratio, tol in self.shortfalls
+            }
+        )
         return Report(f"{self.num_parts} partitions", cols, summary)
 
     def to_dict(self) -> dict:
@@ -265,7 +275,8 @@ def partition_metrics(p) -> PartitionMetrics:
                 split_counts({k: m for k, m in masks.items() if m}),
             )
         )
-    return summarize(parts, len(p.node_part), len(sh.new2old_eid), ntypes, balance_loads(p))
+    m = summarize(parts, len(p.node_part), len(sh.new2old_eid), ntypes, balance_loads(p))
+    return replace(m, shortfalls=tuple(getattr(p, "balance_shortfalls", ())))
 
 
 def balance_loads(p) -> dict[str, np.ndarray]:

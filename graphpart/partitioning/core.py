@@ -22,9 +22,9 @@ from .assignment import check_assignment, check_num_parts, random_assignment
 from .balance import balance_classes
 from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
-from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions, metis_assignment
+from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
 from .reshuffle import Reshuffle, reshuffle
-from .trainers import metis_trainers
+from .trainers import metis_two_levels
 
 __all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
 
@@ -58,6 +58,10 @@ class Partitioning:
     recorded_balance : dict of str to ndarray
         Per-partition balance loads read from files (a partitioning reopened from disk, whose
         nodes' classes are not in the files): reported when no classes are known.
+    balance_shortfalls : tuple of (level, constraint, ratio, tolerance)
+        The balance constraints METIS and the repair could not hold to their tolerance, at the
+        ``"machine"`` or ``"trainer"`` level (the best assignment found is kept, and a
+        :class:`~graphpart.errors.BalanceWarning` says so); empty when every one holds.
     """
 
     graph: Graph
@@ -73,6 +77,7 @@ class Partitioning:
     homogeneous: HomogeneousGraph = field(repr=False)
     balance_labels: tuple[str, ...] = ()
     recorded_balance: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
+    balance_shortfalls: tuple[tuple[str, str, float, float], ...] = ()
 
     # ------------------------------------------------------------ id maps
     @property
@@ -341,12 +346,9 @@ def partition(
                 max_edges=metis_max_edges,
                 refine_rounds=check_count(metis_refine_rounds, "metis_refine_rounds"),
             )
-            # machines first (balanced as METIS allows), then each machine's trainers inside it
-            trainer = metis_assignment(homo.src, homo.dst, n, num_parts, seed=rng, **kwargs)
-            if trainers > 1:
-                trainer = metis_trainers(
-                    homo.src, homo.dst, trainer, num_parts, trainers, seed=rng, **kwargs
-                )
+            trainer, shortfalls = metis_two_levels(
+                homo.src, homo.dst, n, num_parts, trainers, seed=rng, **kwargs
+            )
         else:
             raise GraphpartError(
                 f"part_method must be 'metis', 'random' or an assignment, got "
@@ -356,6 +358,8 @@ def partition(
     else:
         trainer = check_assignment(part_method, counts, g.ntypes, total_parts)
         method = "custom"
+    if method != "metis":
+        shortfalls = ()
     node_part = trainer // trainers
     shuffle = reshuffle(
         node_part,
@@ -381,4 +385,5 @@ def partition(
         bool(balance_edges),
         homo,
         labels,
+        balance_shortfalls=shortfalls,
     )

@@ -167,8 +167,9 @@ def metis_assignment(
         (``ubvec``, loosened where no split can meet it:
         :func:`~graphpart.partitioning.repair.achievable_tolerance`, with a warning naming the
         constraint) or at most a little outside it: METIS's result, repaired where it is far
-        outside (:func:`~graphpart.partitioning.repair.repair_assignment`, which raises
-        :class:`~graphpart.errors.GraphpartError` where even that fails).
+        outside (:func:`~graphpart.partitioning.repair.repair_assignment`, which holds what it
+        cannot meet as well as possible and says so in a
+        :class:`~graphpart.errors.BalanceWarning`).
 
     Examples
     --------

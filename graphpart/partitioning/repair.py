@@ -19,20 +19,27 @@ tolerance's own width, above the cap), repairs the assignment:
 2. :func:`fill_empty` gives every part still empty one node, the one with fewest edges inside its
    part, from the most crowded part.
 
-An assignment that is still far outside a tolerance after that is a
-:class:`~graphpart.errors.GraphpartError` naming the constraint, its loads and its bound; nothing
-degenerate is handed back in silence.
+A constraint still far outside its tolerance after that is loosened to what it reached, in a
+defined order (the in-degree of the smallest classes first, then their node counts), and the
+others refined again (:func:`_loosened`). The best assignment found is returned and a
+:class:`~graphpart.errors.BalanceWarning` names each constraint not held, its ``max / mean`` and
+its tolerance: a setting DGL partitions is never refused. Refused is only what no training run can
+use: a part left without a node, or a class of at least ``num_parts`` nodes lying whole in one
+part. Nothing degenerate is handed back in silence.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from .._check import short_repr
-from ..errors import GraphpartError
+from ..errors import BalanceWarning, GraphpartError
 from .refine import MAX_TABLE_CELLS, part_loads, refine_assignment
 
 __all__ = [
@@ -40,6 +47,7 @@ __all__ = [
     "achievable_tolerance",
     "held_tolerance",
     "repair_assignment",
+    "shortfalls_collected",
     "fill_empty",
     "far_limits",
     "FAR",
@@ -47,6 +55,24 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+#: Where :func:`repair_assignment` reports the constraints it could not hold, while
+#: :func:`shortfalls_collected` is active (else it warns).
+_SINK: contextvars.ContextVar[list | None] = contextvars.ContextVar("shortfalls", default=None)
+
+
+@contextlib.contextmanager
+def shortfalls_collected() -> Iterator[list]:
+    """Collect the ``(constraint, max / mean, tolerance)`` that repairs inside the block could
+    not hold, instead of warning about each: a caller running several (a machine split, then
+    every machine's trainers) says them once."""
+    sink: list = []
+    token = _SINK.set(sink)
+    try:
+        yield sink
+    finally:
+        _SINK.reset(token)
+
+
 #: A constraint is far outside its tolerance when its heaviest part exceeds the cap by more than
 #: this share of the mean (METIS's own k-way default tolerance), the tolerance's width, and one
 #: node: METIS's near misses are left alone, its failures are not.
@@ -224,7 +250,9 @@ def repair_assignment(
     names: Callable[[], Sequence[str]] | None = None,
 ) -> np.ndarray:
     """``part``, or a repair of it where a part is empty or a constraint is far outside its
-    tolerance; a :class:`~graphpart.errors.GraphpartError` where the repair falls short.
+    tolerance: held as well as possible, with a :class:`~graphpart.errors.BalanceWarning` (or
+    into :func:`shortfalls_collected`) naming what was not held; a
+    :class:`~graphpart.errors.GraphpartError` only for an empty part or a class whole in one.
 
     Parameters
     ----------
@@ -272,10 +300,103 @@ def repair_assignment(
     new = refine_assignment(src, dst, part, num_parts, w, classes, tolerance, rng, REPAIR_ROUNDS)
     new = fill_empty(src, dst, new, num_parts)
     empty, far, loads = _problems(new, w, num_parts, limit)
-    if len(empty) or len(far):
+    if len(far):  # best effort: loosen, in a defined order, what cannot be held, and go on
+        new = _loosened(src, dst, new, num_parts, w, classes, tolerance, limit, far, rng)
+        empty, far, loads = _problems(new, w, num_parts, limit)
+    if len(empty):
         raise GraphpartError(
-            f"no balanced assignment into {num_parts} parts found: after repair "
-            f"{said(empty, far, loads)}; loosen the balance (metis_options ufactor) or balance "
-            "fewer classes"
+            f"no assignment into {num_parts} parts leaves every part a node: "
+            f"{said(empty, far[:0], loads)}; use fewer parts"
+        )
+    _check_spread(new, classes, num_parts)
+    if len(far):
+        labels = list(names()) if names is not None else [f"column {c}" for c in range(len(limit))]
+        mean = loads.sum(axis=0) / num_parts
+        short = tuple(
+            (labels[c], float(loads[:, c].max() / mean[c]), float(tolerance[c])) for c in far
+        )
+        sink = _SINK.get()
+        if sink is not None:
+            sink.extend(short)
+            return new
+        warnings.warn(
+            BalanceWarning(
+                f"balance held as well as possible into {num_parts} parts: "
+                + ", ".join(
+                    f"{n!s} at {r:.3f} x its mean (tolerance {t:.3f})" for n, r, t in short
+                ),
+                short,
+            ),
+            stacklevel=2,
         )
     return new
+
+
+def _loosen_order(w: np.ndarray | None, far: np.ndarray, ncon: int) -> list[np.ndarray]:
+    """Groups of the ``far`` columns, loosened one group after the other where a repair cannot
+    hold every constraint: in-degree columns (the second half of
+    :func:`~.balance.balance_weights`'s columns when there are two per class), smallest class
+    first, then node-count columns (a class of few nodes and hubs has the least room)."""
+    if w is None or ncon < 2:
+        return [far]
+    half = ncon // 2 if ncon % 2 == 0 else ncon
+    size = w[:, :half].sum(axis=0) if half < ncon else w.sum(axis=0)
+    degree = far[far >= half] if half < ncon else far[:0]
+    counts = far[far < half]
+    by_size = lambda cols: cols[np.argsort(size[cols % half], kind="stable")]  # noqa: E731
+    return [g for g in (by_size(degree), by_size(counts)) if len(g)]
+
+
+def _loosened(src, dst, part, num_parts, w, classes, tolerance, limit, far, rng) -> np.ndarray:
+    """Refine again with the ``far`` constraints loosened to what they reached, group by group
+    (:func:`_loosen_order`), until the others hold; returns the best assignment found (fewest
+    constraints far outside, then the lowest overshoot)."""
+    best, best_key = part, _overshoot(part, w, num_parts, limit)
+    tol = np.asarray(tolerance, dtype=np.float64).copy()
+    for group in _loosen_order(w, far, len(limit)):
+        loads = (
+            np.bincount(part, minlength=num_parts)[:, None]
+            if w is None
+            else part_loads(part, w, num_parts)
+        )
+        mean = np.maximum(loads.sum(axis=0) / num_parts, 1e-12)
+        tol[group] = np.maximum(tol[group], loads[:, group].max(axis=0) / mean[group] * (1 + 1e-6))
+        part = refine_assignment(src, dst, part, num_parts, w, classes, tol, rng, REPAIR_ROUNDS)
+        part = fill_empty(src, dst, part, num_parts)
+        key = _overshoot(part, w, num_parts, limit)
+        if key < best_key:
+            best, best_key = part, key
+        if key[0] == 0:
+            break
+    return best
+
+
+def _overshoot(part, w, num_parts, limit) -> tuple[int, float]:
+    """(constraints far outside, their summed overshoot over the far limit as a share of it)."""
+    loads = (
+        np.bincount(part, minlength=num_parts)[:, None]
+        if w is None
+        else part_loads(part, w, num_parts)
+    )
+    over = loads.max(axis=0) - limit
+    bad = over > 1e-9
+    return int(bad.sum()), float((over[bad] / np.maximum(limit[bad], 1)).sum())
+
+
+def _check_spread(part: np.ndarray, classes: np.ndarray | None, num_parts: int) -> None:
+    """Refuse what no training run can use: a class of at least ``num_parts`` nodes held by one
+    part alone (every other machine would go without it)."""
+    if classes is None or num_parts < 2 or not len(part):
+        return
+    cls = np.asarray(classes, dtype=np.int64)
+    ncls = int(cls.max()) + 1
+    held = np.bincount(cls * num_parts + part, minlength=ncls * num_parts).reshape(ncls, -1)
+    size = held.sum(axis=1)
+    whole = np.flatnonzero((size >= num_parts) & (held.max(axis=1) == size))
+    if len(whole):
+        c = int(whole[0])
+        raise GraphpartError(
+            f"no assignment into {num_parts} parts found that spreads every balance class: class "
+            f"{c} ({int(size[c])} nodes) lies whole in part {int(held[c].argmax())}; balance "
+            "fewer classes or use fewer parts"
+        )

@@ -8,13 +8,18 @@ once and derives machines from trainer ids, which lets the machines drift apart.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from .._check import short_repr
 from .._random import check_random_state
+from ..errors import BalanceWarning, GraphpartError
 from ..typing import Seed
 from .metis import metis_assignment
+from .repair import shortfalls_collected
 
-__all__ = ["metis_trainers"]
+__all__ = ["metis_trainers", "metis_two_levels"]
 
 
 def metis_trainers(
@@ -93,3 +98,65 @@ def metis_trainers(
         )
         trainer[nodes] = m * trainers + sub
     return trainer
+
+
+def metis_two_levels(
+    src: np.ndarray,
+    dst: np.ndarray,
+    num_nodes: int,
+    num_machines: int,
+    trainers: int,
+    *,
+    seed: Seed = None,
+    **kwargs,
+) -> tuple[np.ndarray, tuple[tuple[str, str, float, float], ...]]:
+    """Machines first (METIS over the whole graph), then each machine's trainers inside it
+    (:func:`metis_trainers`); returns the trainer of every node (``machine * trainers + local``)
+    and the constraints not held, ``(level, constraint, max / mean, tolerance)``.
+
+    What cannot be held is held as well as possible (the repair loosens, in a defined order, what
+    no split meets) and said once, in one :class:`~graphpart.errors.BalanceWarning` naming the
+    machine- and trainer-level constraints; a trainer-level one missed on several machines is
+    named once, at its worst.
+
+    Examples
+    --------
+    >>> src = np.array([0, 1, 2, 3, 4, 5, 6, 7]); dst = np.array([1, 0, 3, 2, 5, 4, 7, 6])
+    >>> t, short = metis_two_levels(src, dst, 8, 2, 2, seed=0)
+    >>> np.bincount(t).tolist(), short
+    ([2, 2, 2, 2], ())
+    """
+    rng = check_random_state(seed)
+    with shortfalls_collected() as machine_short:
+        trainer = metis_assignment(src, dst, num_nodes, num_machines, seed=rng, **kwargs)
+    trainer_short: list = []
+    if trainers > 1:
+        with shortfalls_collected() as trainer_short:
+            trainer = metis_trainers(src, dst, trainer, num_machines, trainers, seed=rng, **kwargs)
+    held = np.bincount(trainer, minlength=num_machines * trainers)
+    if num_nodes >= len(held) and held.min() == 0:
+        raise GraphpartError(
+            f"no assignment found that gives each of the {len(held)} trainers a node (trainer "
+            f"{int(held.argmin())} has none; nodes per trainer {short_repr(held.tolist())}); "
+            "use fewer machines or trainers"
+        )
+    worst: dict[tuple[str, str], tuple[float, float]] = {}
+    for level, found in (("machine", machine_short), ("trainer", trainer_short)):
+        for name, ratio, tol in found:
+            if (level, name) not in worst or ratio > worst[level, name][0]:
+                worst[level, name] = (ratio, tol)
+    short = tuple((level, name, r, t) for (level, name), (r, t) in worst.items())
+    if short:
+        warnings.warn(
+            BalanceWarning(
+                "balance held as well as possible; not within tolerance: "
+                + "; ".join(
+                    f"{lv} {name} at {r:.3f} x its mean (tolerance {t:.3f})"
+                    for lv, name, r, t in short
+                )  # fmt: skip
+                + " (p.balance_shortfalls; loosen metis_options ufactor or balance fewer classes)",
+                short,
+            ),
+            stacklevel=3,
+        )
+    return trainer, short
