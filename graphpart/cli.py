@@ -69,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--part-method", default="metis", choices=["metis", "random"])
     p.add_argument(
         "--balance-ntypes",
-        metavar="FIELD",
-        help="balance the values of this node data field (e.g. train_mask)",
+        metavar="FIELD[,FIELD...]",
+        help="balance the values of this node data field (e.g. train_mask), or of several at "
+        "once (train_mask,val_mask,test_mask: each split per machine and per trainer)",
     )
     p.add_argument("--balance-edges", action="store_true")
     p.add_argument("--num-trainers-per-machine", type=int, default=1)

@@ -97,6 +97,9 @@ class PartitionMetrics:
         Train / val / test nodes owned by each partition.
     constraints : dict of str to ndarray
         Per-partition load of each METIS balance constraint (``class c`` nodes, ``in-degree``).
+    trainer_balance : dict of str to float
+        max / mean over every trainer (with several per machine) of nodes, each balance class,
+        each split and in-degree.
     shortfalls : tuple of (level, constraint, ratio, tolerance)
         The constraints the partitioner held as well as it could but not to their tolerance
         (``Partitioning.balance_shortfalls``).
@@ -120,6 +123,7 @@ class PartitionMetrics:
     splits: dict[str, np.ndarray]
     constraints: dict[str, np.ndarray] = field(default_factory=dict)
     shortfalls: tuple = ()
+    trainer_balance: dict[str, float] = field(default_factory=dict)
 
     @property
     def halo_nodes(self) -> np.ndarray:
@@ -150,6 +154,9 @@ class PartitionMetrics:
             "replication factor": f"{self.replication_factor:.3f}",
         }
         summary.update({f"balance {k} (max/mean)": f"{v:.3f}" for k, v in self.balance.items()})
+        summary.update(
+            {f"trainer balance {k} (max/mean)": f"{v:.3f}" for k, v in self.trainer_balance.items()}
+        )
         summary.update(
             {
                 f"not held: {level} {name} (max/mean)": f"{ratio:.3f} (tolerance {tol:.3f})"
@@ -276,7 +283,48 @@ def partition_metrics(p) -> PartitionMetrics:
             )
         )
     m = summarize(parts, len(p.node_part), len(sh.new2old_eid), ntypes, balance_loads(p))
-    return replace(m, shortfalls=tuple(getattr(p, "balance_shortfalls", ())))
+    trainers = {k: _max_over_mean(v) for k, v in trainer_loads(p).items()}
+    return replace(
+        m, shortfalls=tuple(getattr(p, "balance_shortfalls", ())), trainer_balance=trainers
+    )
+
+
+def trainer_loads(p) -> dict[str, np.ndarray]:
+    """Per-trainer loads (``num_parts * num_trainers_per_machine`` of them, machine-major):
+    ``nodes``, each balance class, each train/val/test split and ``in-degree``; empty with one
+    trainer per machine (the machine loads say it all).
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> loads = trainer_loads(gp.partition(load_karate_club(), 2, num_trainers_per_machine=2,
+    ...                                    seed=0))
+    >>> sorted(loads), int(loads["nodes"].sum()), len(loads["nodes"])
+    (['in-degree', 'nodes'], 34, 4)
+    """
+    t = p.num_trainers_per_machine
+    if t <= 1:
+        return {}
+    k, trainer = p.num_parts * t, np.asarray(p.trainer_id, dtype=np.int64)
+    out = {"nodes": np.bincount(trainer, minlength=k)}
+    if p.balance_classes is not None and len(p.balance_classes):
+        ncls = int(p.balance_classes.max()) + 1
+        counts = np.bincount(trainer * ncls + p.balance_classes, minlength=k * ncls).reshape(k, -1)
+        names = p.balance_labels if len(p.balance_labels) == ncls else [str(c) for c in range(ncls)]
+        out.update({f"class {names[c]}": counts[:, c] for c in range(ncls)})
+    g, offsets = p.graph, p.homogeneous.node_offsets
+    for split in SPLITS:
+        if any(split in g.node_data(nt) for nt in g.ntypes):
+            mask = np.zeros(len(trainer), dtype=bool)
+            for i, nt in enumerate(g.ntypes):
+                if split in g.node_data(nt):
+                    mask[offsets[i] : offsets[i + 1]] = g.node_data(nt)[split].numpy().astype(bool)
+            out[split.replace("_mask", " nodes")] = np.bincount(trainer[mask], minlength=k)
+    sh = p.shuffle
+    by_new = trainer[np.asarray(sh.new2old_nid, dtype=np.int64)]
+    out["in-degree"] = np.bincount(by_new[np.asarray(sh.dst, dtype=np.int64)], minlength=k)
+    return out
 
 
 def balance_loads(p) -> dict[str, np.ndarray]:

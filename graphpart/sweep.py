@@ -20,8 +20,8 @@ from ._check import short_repr
 from ._report import Report
 from .errors import GraphpartError
 from .graph import Graph
-from .partitioning.balance import field_balance
 from .partitioning.core import Partitioning, partition
+from .partitioning.fields import field_balance
 from .partitioning.metis import MetisOptions
 from .training.estimate import EpochEstimate, seconds
 from .training.setup import TrainingSetup

@@ -6,10 +6,12 @@ The one place a balance setting becomes balance classes, whatever form it came i
 the user's value          :func:`balance_classes`: an array over homogeneous node ids,
                           a dict ``{ntype: array}``, or ``None`` (a heterograph then
                           balances each node type, as DGL does)
-a node data field name    :func:`field_balance` turns it into that value (the CLI's
-                          ``--balance-ntypes FIELD``); ``partition`` given the name (the
-                          sweep's balance sources) names the classes after it
-                          (:func:`named_labels`: ``train`` / ``not train``)
+a node data field name    :func:`~.fields.field_balance` turns it into that value (the
+                          CLI's ``--balance-ntypes FIELD``); ``partition`` given the name
+                          names the classes after it (``train`` / ``not train``)
+several field names       :func:`~.fields.fields_balance`: a class per combination of
+                          their values (``["train_mask", "val_mask", "test_mask"]``:
+                          ``train``, ``val``, ``test``, ``none``), per type
 per-type values           :func:`classes_by_type`: node type crossed with its values
                           (the rule behind the dict form; the chunked pipeline reads
                           the values from chunks and calls it directly)
@@ -32,12 +34,12 @@ from .._check import short_repr
 from ..errors import GraphpartError
 from ..graph import Graph
 from ..homogeneous import HomogeneousGraph
+from .fields import as_fields, code_labels, field_balance, fields_balance, named_labels
 
 __all__ = [
     "class_ids",
     "classes_by_type",
     "balance_classes",
-    "field_balance",
     "balance_weights",
     "constraint_names",
     "fill_isolated",
@@ -137,9 +139,15 @@ def balance_classes(
     homo = homo or HomogeneousGraph.of(g)
     if balance_ntypes is None:
         return (None, ()) if g.is_homogeneous else (homo.ntype, tuple(g.ntypes))
-    if isinstance(balance_ntypes, str):  # a node data field: its classes named after it
-        cls, labels = balance_classes(g, field_balance(g, balance_ntypes), homo)
-        return cls, named_labels(balance_ntypes, labels, g.ntypes)
+    fields = as_fields(balance_ntypes)
+    if fields is not None and len(fields) > 1:  # a class per combination, named after them
+        values, names = fields_balance(g, fields)
+        cls, labels = balance_classes(g, values, homo)
+        return cls, code_labels(labels, names, g.ntypes)
+    if fields is not None or isinstance(balance_ntypes, str):  # one field: named after it
+        name = fields[0] if fields is not None else balance_ntypes
+        cls, labels = balance_classes(g, field_balance(g, name), homo)
+        return cls, named_labels(name, labels, g.ntypes)
     counts = [g.num_nodes(t) for t in g.ntypes]
     if isinstance(balance_ntypes, Mapping):
         unknown = sorted(set(map(str, balance_ntypes)) - set(g.ntypes))
@@ -156,61 +164,6 @@ def balance_classes(
         )
     cls, _, labels = _labelled(arr)
     return cls, tuple(labels)
-
-
-def named_labels(field: str, labels: Sequence[str], ntypes: Sequence[str] = ()) -> tuple[str, ...]:
-    """Class labels that say what they count: a mask's ``False``/``True`` become ``not train`` /
-    ``train`` (for ``train_mask``), other values ``field=value``; ``type:value`` keeps its type
-    and a whole type (one of ``ntypes``) stays as it is.
-
-    Examples
-    --------
-    >>> named_labels("train_mask", ("False", "True"))
-    ('not train', 'train')
-    >>> named_labels("label", ("0", "1"))
-    ('label=0', 'label=1')
-    >>> named_labels("train_mask", ("paper:True", "author"), ntypes=("paper", "author"))
-    ('paper:train', 'author')
-    """
-    short = field.removesuffix("_mask")
-
-    def value(v: str) -> str:
-        return short if v == "True" else f"not {short}" if v == "False" else f"{field}={v}"
-
-    out = []
-    for label in labels:
-        head, sep, v = label.partition(":")
-        if label in ntypes:
-            out.append(label)
-        elif sep and head in ntypes:
-            out.append(f"{head}:{value(v)}")
-        else:
-            out.append(value(label))
-    return tuple(out)
-
-
-def field_balance(g: Graph, field: str | None) -> object:
-    """The ``balance_ntypes`` value that balances node data ``field`` (per type where it exists).
-
-    Examples
-    --------
-    >>> from graphpart.datasets import load_karate_club
-    >>> field_balance(load_karate_club(), "label").shape
-    torch.Size([34])
-    >>> field_balance(load_karate_club(), "mask")
-    Traceback (most recent call last):
-    ...
-    graphpart.errors.GraphpartError: no node data named 'mask' to balance; node data: ['label']
-    """
-    if field is None:
-        return None
-    have = {t: g.node_data(t)[field] for t in g.ntypes if field in g.node_data(t)}
-    if not have:
-        names = sorted({n for t in g.ntypes for n in g.node_data(t)})
-        raise GraphpartError(
-            f"no node data named {short_repr(field)} to balance; node data: {names}"
-        )
-    return have[g.ntypes[0]] if g.is_homogeneous else have
 
 
 def balance_weights(

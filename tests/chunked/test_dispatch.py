@@ -15,7 +15,7 @@ from graphpart.chunked import assign, load_chunked, write_assignment, write_chun
 from graphpart.chunked.assign import read_assignment
 from graphpart.chunked.dispatch import dispatch, load_orig_ids
 from graphpart.datasets import load_karate_club, sbm
-from graphpart.partitioning.balance import field_balance
+from graphpart.partitioning.fields import field_balance
 
 from ..graphs import hetero_graph, karate
 from ..helpers import assert_same_partitions

@@ -1,0 +1,207 @@
+"""Balance by node data fields: a field's values as balance classes named after the field
+(``train_mask`` -> ``train`` / ``not train``), or several fields at once, a class per combination
+of their values (``["train_mask", "val_mask", "test_mask"]`` -> ``train``, ``val``, ``test``,
+``none``): each split is then balanced per machine and per trainer, as evaluation runs per
+trainer too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from .._check import short_repr
+from ..errors import GraphpartError
+from ..graph import Graph
+
+__all__ = [
+    "field_balance",
+    "fields_balance",
+    "as_fields",
+    "named_labels",
+    "code_labels",
+    "MAX_FIELDS",
+    "MAX_COMBINATIONS",
+]
+
+#: The most fields balanced at once, and the most combinations of their values (each is a
+#: METIS constraint, twice with balance_edges).
+MAX_FIELDS, MAX_COMBINATIONS = 8, 64
+
+
+def named_labels(field: str, labels: Sequence[str], ntypes: Sequence[str] = ()) -> tuple[str, ...]:
+    """Class labels that say what they count: a mask's ``False``/``True`` become ``not train`` /
+    ``train`` (for ``train_mask``), other values ``field=value``; ``type:value`` keeps its type
+    and a whole type (one of ``ntypes``) stays as it is.
+
+    Examples
+    --------
+    >>> named_labels("train_mask", ("False", "True"))
+    ('not train', 'train')
+    >>> named_labels("label", ("0", "1"))
+    ('label=0', 'label=1')
+    >>> named_labels("train_mask", ("paper:True", "author"), ntypes=("paper", "author"))
+    ('paper:train', 'author')
+    """
+    short = field.removesuffix("_mask")
+
+    def value(v: str) -> str:
+        return short if v == "True" else f"not {short}" if v == "False" else f"{field}={v}"
+
+    out = []
+    for label in labels:
+        head, sep, v = label.partition(":")
+        if label in ntypes:
+            out.append(label)
+        elif sep and head in ntypes:
+            out.append(f"{head}:{value(v)}")
+        else:
+            out.append(value(label))
+    return tuple(out)
+
+
+def field_balance(g: Graph, field: str | None) -> object:
+    """The ``balance_ntypes`` value that balances node data ``field`` (per type where it exists).
+
+    Examples
+    --------
+    >>> from graphpart.datasets import load_karate_club
+    >>> field_balance(load_karate_club(), "label").shape
+    torch.Size([34])
+    >>> field_balance(load_karate_club(), "mask")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: no node data named 'mask' to balance; node data: ['label']
+    """
+    if field is None:
+        return None
+    have = {t: g.node_data(t)[field] for t in g.ntypes if field in g.node_data(t)}
+    if not have:
+        names = sorted({n for t in g.ntypes for n in g.node_data(t)})
+        raise GraphpartError(
+            f"no node data named {short_repr(field)} to balance; node data: {names}"
+        )
+    return have[g.ntypes[0]] if g.is_homogeneous else have
+
+
+def as_fields(value: object) -> list[str] | None:
+    """``value`` as a list of node data field names when it is several (a list or tuple of
+    str, or ``"a,b,c"``), else ``None`` (one field, an array, a dict: not fields).
+
+    Examples
+    --------
+    >>> as_fields("train_mask,val_mask"), as_fields(["train_mask"]), as_fields("train_mask")
+    (['train_mask', 'val_mask'], ['train_mask'], None)
+    """
+    if isinstance(value, str):
+        return [f.strip() for f in value.split(",")] if "," in value else None
+    if isinstance(value, (list, tuple)) and value and all(isinstance(f, str) for f in value):
+        if len(value) > MAX_FIELDS:
+            raise GraphpartError(
+                f"balance_ntypes names {len(value)} fields; at most {MAX_FIELDS} at once"
+            )
+        return list(value)
+    return None
+
+
+def _mask_like(arr: np.ndarray) -> bool:
+    return arr.dtype == bool or (len(arr) > 0 and arr.min() >= 0 and arr.max() <= 1)
+
+
+def fields_balance(g: Graph, fields: Sequence[str]) -> tuple[object, dict[int, str]]:
+    """The ``balance_ntypes`` value that balances the combinations of several fields' values,
+    and a name per combination code.
+
+    A node's code numbers the values of every field it has (a type without a field counts as
+    ``False`` / 0 there). A combination is named by the masks it is in (``train``, ``val+test``;
+    ``none`` for none) and ``field=value`` for other fields.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> g = gp.Graph.from_edges([0, 1], [1, 2], num_nodes=4)
+    >>> g.ndata["train_mask"] = torch.tensor([True, False, False, False])
+    >>> g.ndata["val_mask"] = torch.tensor([False, True, False, False])
+    >>> values, names = fields_balance(g, ["train_mask", "val_mask"])
+    >>> values.tolist(), [names[v] for v in sorted(set(values.tolist()))]
+    ([1, 2, 0, 0], ['none', 'train', 'val'])
+    """
+    if len(set(fields)) != len(fields) or not fields:
+        raise GraphpartError(f"balance_ntypes must name distinct fields, got {short_repr(fields)}")
+    per_type: dict[str, list[np.ndarray | None]] = {}
+    for f in fields:
+        have = field_balance(g, f)  # refuses a field no type has
+        have = {g.ntypes[0]: have} if g.is_homogeneous else have
+        for t in g.ntypes:
+            v = have.get(t)
+            arr = None if v is None else np.asarray(v.numpy() if isinstance(v, torch.Tensor) else v)
+            if arr is not None and (arr.ndim != 1 or arr.dtype.kind not in "biu"):
+                raise GraphpartError(
+                    f"balance field {short_repr(f)} of {short_repr(t)} must hold one bool/int "
+                    f"value per node, got dtype {arr.dtype} and shape {arr.shape}"
+                )
+            per_type.setdefault(t, []).append(arr)
+    distinct = [
+        np.unique(np.concatenate([a[i] for a in per_type.values() if a[i] is not None]))
+        for i in range(len(fields))
+    ]
+    radix = [max(len(d), 1) for d in distinct]
+    if int(np.prod(radix, dtype=object)) > MAX_COMBINATIONS:
+        raise GraphpartError(
+            f"balance_ntypes {short_repr(fields)} has {int(np.prod(radix, dtype=object))} "
+            f"combinations of values; at most {MAX_COMBINATIONS} (each is a balance constraint)"
+        )
+    names: dict[int, str] = {}
+    out: dict[str, np.ndarray] = {}
+    for t, arrays in per_type.items():
+        n = g.num_nodes(t)
+        code = np.zeros(n, dtype=np.int64)
+        step = 1
+        for arr, d, r in zip(arrays, distinct, radix):
+            idx = np.zeros(n, dtype=np.int64) if arr is None else np.searchsorted(d, arr)
+            code += idx * step
+            step *= r
+        out[t] = code
+        for c in np.unique(code).tolist():
+            names.setdefault(c, _combination_name(c, fields, distinct, radix))
+    values = out[g.ntypes[0]] if g.is_homogeneous else out
+    return values, names
+
+
+def _combination_name(code: int, fields, distinct, radix) -> str:
+    said = []
+    for f, d, r in zip(fields, distinct, radix):
+        v = d[code % r] if len(d) else 0
+        code //= r
+        if _mask_like(d):
+            if v:
+                said.append(f.removesuffix("_mask"))
+        else:
+            said.append(f"{f}={v}")
+    return "+".join(said) if said else "none"
+
+
+def code_labels(
+    labels: Sequence[str], names: dict[int, str], ntypes: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """Class labels with each combination code (``"3"``, ``"paper:3"``) replaced by its name.
+
+    Examples
+    --------
+    >>> code_labels(("0", "1"), {0: "none", 1: "train"})
+    ('none', 'train')
+    >>> code_labels(("paper:1", "author"), {1: "train"}, ntypes=("paper", "author"))
+    ('paper:train', 'author')
+    """
+    out = []
+    for label in labels:
+        head, sep, v = label.partition(":")
+        if label in ntypes:
+            out.append(label)
+        elif sep and head in ntypes:
+            out.append(f"{head}:{names.get(int(v), v)}")
+        else:
+            out.append(names.get(int(label), label))
+    return tuple(out)
