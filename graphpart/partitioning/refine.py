@@ -5,7 +5,8 @@ METIS runs on a sample of a large graph's edges (``metis_max_edges``): fast, but
 edges it never saw. :func:`refine_assignment` looks at *every* edge afterwards:
 
 1. :func:`rebalance` moves the cheapest nodes out of any part over its cap in any constraint
-   (``ub * total / num_parts``, METIS's rule);
+   (``ub * total / num_parts``, METIS's rule); where no part has room for one more node,
+   :func:`~graphpart.partitioning.swap.swap_moves` swaps heavy nodes for light alike ones;
 2. :func:`exchange` repeats: from each node's edges into each part (a table counted once, then
    kept current by :meth:`_Edges.move` from the moved nodes' edges alone), for every pair of
    parts, move the best-gain prefixes of the nodes that want to go each way so that both parts
@@ -25,6 +26,7 @@ import numpy as np
 import torch
 
 from .balance import fill_isolated
+from .swap import swap_moves
 
 __all__ = ["refine_assignment", "rebalance", "exchange", "part_loads", "MAX_TABLE_CELLS"]
 
@@ -373,6 +375,10 @@ def refine_assignment(
     moving = np.where(free[:, None], 0, w)  # edgeless nodes carry no load while the others move
     conn = edges.conn(part)  # kept current by both steps
     new = rebalance(edges, part, moving, cap, conn=conn)
+    if (part_loads(new, moving, num_parts) > cap[None, :] + 1e-9).any():
+        # no part has room for one more node: swap alike nodes (the same class) instead
+        nodes, targets = swap_moves(new, moving, cap, num_parts)
+        edges.move(conn, new, nodes, targets)
     new = exchange(edges, new, moving, cap, rng, rounds, conn=conn, min_gain=min_gain)
     new[free] = -1
     fill_isolated(new, np.flatnonzero(free), classes, num_parts, rng)
