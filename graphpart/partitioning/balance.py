@@ -264,9 +264,12 @@ def fill_isolated(
     cls: np.ndarray | None,
     num_parts: int,
     rng: np.random.Generator,
+    spread: bool = False,
 ) -> None:
     """Assign the ``isolated`` nodes in place, class by class, to the emptiest parts (of their
-    class; between parts as empty, to those with fewest nodes, so no part is left empty).
+    class; between parts as empty, to those with fewest nodes, so no part is left empty); with
+    ``spread``, evenly (each part of a class's ``m`` nodes ``m // num_parts`` or one more, the
+    extra ones to the emptiest parts).
 
     Examples
     --------
@@ -286,6 +289,11 @@ def fill_isolated(
     for c in np.flatnonzero(np.bincount(iso_cls)):
         current = np.bincount(part[placed & (cls_all == c)], minlength=num_parts)
         nodes = isolated[iso_cls == c]
-        quota = water_fill(current, len(nodes), total)
+        if spread:
+            quota = np.full(num_parts, len(nodes) // num_parts, dtype=np.int64)
+            extra = len(nodes) - int(quota.sum())
+            quota[np.lexsort((total, current))[:extra]] += 1
+        else:
+            quota = water_fill(current, len(nodes), total)
         part[rng.permutation(nodes)] = np.repeat(np.arange(num_parts), quota)
         total += quota

@@ -121,6 +121,7 @@ def metis_assignment(
     refine_rounds: int = DEFAULT_REFINE_ROUNDS,
     in_degrees: np.ndarray | None = None,
     balance_labels: Sequence[str] | None = None,
+    spread_isolated: bool = False,
 ) -> np.ndarray:
     """Assign each node of a (homogeneous, directed) edge list to one of ``num_parts`` parts.
 
@@ -159,6 +160,10 @@ def metis_assignment(
     balance_labels : sequence of str, optional
         A name for each value of ``balance_ntypes`` (value ``v`` is ``balance_labels[v]``), for
         messages about the constraints.
+    spread_isolated : bool
+        Deal the nodes without edges out evenly, class by class, and hold the others to the
+        tolerance on their own (trainers: an isolated seed is a step's worth of work too). By
+        default they fill the parts up, and METIS gets the slack they leave (a lower cut).
 
     Returns
     -------
@@ -237,8 +242,10 @@ def metis_assignment(
     # follow theirs: a degree-aware sample keeps their edges. Without, a uniform sample leaves most
     # low-degree nodes out, and METIS keeps the dense core together in fewer parts.
     xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, seed=rng, by_degree=balance_edges)
-    part = _metis_connected(xadj, adjncy, num_parts, vwgt, tol, options, recursive)
-    fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng)
+    part = _metis_connected(
+        xadj, adjncy, num_parts, vwgt, tol, options, recursive, scale=not spread_isolated
+    )
+    fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng, spread=spread_isolated)
     if refine:
         part = refine_assignment(
             src,
@@ -263,8 +270,10 @@ def _metis_connected(
     ub: np.ndarray,
     options: MetisOptions,
     recursive: bool,
+    scale: bool = True,
 ) -> np.ndarray:
-    """METIS on the nodes that have neighbours; the others are left at -1."""
+    """METIS on the nodes that have neighbours; the others are left at -1. With ``scale`` the
+    tolerance is widened by the weight the others will add (they fill the parts up)."""
     num_nodes = len(xadj) - 1
     part = np.full(num_nodes, -1, dtype=np.int64)
     degree = np.diff(xadj)
@@ -280,7 +289,7 @@ def _metis_connected(
     used = inside > 0
     # The isolated nodes fill the parts up afterwards, so a part may hold up to
     # ub * total / k of the connected weight: scale the tolerance accordingly.
-    scaled = ub[used] * total[used] / inside[used]
+    scaled = ub[used] * total[used] / inside[used] if scale else ub[used]
     sub_w = None if vwgt is None else np.ascontiguousarray(vwgt[connected][:, used])
     logger.info(
         "METIS: %d nodes, %d edges, %d parts, %d constraint(s)",

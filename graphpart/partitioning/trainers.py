@@ -94,6 +94,7 @@ def metis_trainers(
             balance_edges=balance_edges,
             in_degrees=None if in_deg is None else in_deg[nodes],
             seed=rng,
+            spread_isolated=True,  # a trainer's seeds: the isolated ones are work too
             **metis_kwargs,
         )
         trainer[nodes] = m * trainers + sub

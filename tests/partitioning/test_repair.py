@@ -110,7 +110,7 @@ def test_a_class_left_whole_in_one_part_is_refused(monkeypatch):
 def test_a_partitioning_says_once_what_it_could_not_hold_and_records_it(monkeypatch):
     """Machine and trainer level alike: one BalanceWarning, p.balance_shortfalls, report()."""
 
-    def lopsided(xadj, adjncy, k, *args):  # 4 nodes in every part but the first
+    def lopsided(xadj, adjncy, k, *args, **kwargs):  # 4 nodes in every part but the first
         part = np.zeros(len(xadj) - 1, np.int64)
         for q in range(1, k):
             part[4 * (q - 1) : 4 * q] = q
