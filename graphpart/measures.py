@@ -189,8 +189,10 @@ def summarize(
     num_edges: int,
     ntypes: list[str],
     extra_balance: dict[str, np.ndarray] | None = None,
+    trainer_loads: dict[str, np.ndarray] | None = None,
 ) -> PartitionMetrics:
-    """Combine per-partition summaries into :class:`PartitionMetrics`."""
+    """Combine per-partition summaries (and per-trainer loads, when several trainers share a
+    machine) into :class:`PartitionMetrics`."""
     k = len(parts)
     hops = max((len(p.halo_by_hop) for p in parts), default=0)
     halo_by_hop = np.zeros((k, hops), dtype=np.int64)
@@ -244,6 +246,7 @@ def summarize(
         balance,
         splits,
         {name: np.asarray(v) for name, v in (extra_balance or {}).items()},
+        trainer_balance={k: _max_over_mean(v) for k, v in (trainer_loads or {}).items()},
     )
 
 
@@ -282,11 +285,10 @@ def partition_metrics(p) -> PartitionMetrics:
                 split_counts({k: m for k, m in masks.items() if m}),
             )
         )
-    m = summarize(parts, len(p.node_part), len(sh.new2old_eid), ntypes, balance_loads(p))
-    trainers = {k: _max_over_mean(v) for k, v in trainer_loads(p).items()}
-    return replace(
-        m, shortfalls=tuple(getattr(p, "balance_shortfalls", ())), trainer_balance=trainers
+    m = summarize(
+        parts, len(p.node_part), len(sh.new2old_eid), ntypes, balance_loads(p), trainer_loads(p)
     )
+    return replace(m, shortfalls=tuple(getattr(p, "balance_shortfalls", ())))
 
 
 def trainer_loads(p) -> dict[str, np.ndarray]:

@@ -91,7 +91,14 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
                 split_counts({k: m for k, m in masks.items() if m}),
             )
         )
-    return summarize(parts, cfg["num_nodes"], cfg["num_edges"], ntypes, cfg.get("_balance_loads"))
+    return summarize(
+        parts,
+        cfg["num_nodes"],
+        cfg["num_edges"],
+        ntypes,
+        cfg.get("_balance_loads"),
+        cfg.get("_trainer_loads"),
+    )
 
 
 def headline(m: PartitionMetrics) -> dict[str, object]:

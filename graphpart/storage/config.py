@@ -188,7 +188,42 @@ def read_config(config_path: str | os.PathLike) -> dict:
     cfg["_edge_bounds"] = _bounds(cfg, "edge_map", etypes, cfg["num_edges"], k, path)
     cfg["_ntypes"], cfg["_etypes"] = ntypes, etypes
     cfg["_balance_loads"] = _balance_loads(cfg, path)
+    cfg["_trainer_loads"] = _trainer_loads(cfg, path)
     return cfg
+
+
+#: Names a per-trainer load may have.
+_TRAINER_LOADS = ("nodes", "in-degree", "train nodes", "val nodes", "test nodes")
+
+
+def _trainer_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
+    """The per-trainer loads of the balance record (empty without them), checked: one
+    non-negative int per trainer (``num_parts * num_trainers_per_machine``)."""
+    record = cfg.get("balance")
+    loads = record.get("trainer_loads") if isinstance(record, dict) else None
+    if loads is None:
+        return {}
+    t = cfg.get("num_trainers_per_machine", 1)
+    k = cfg["num_parts"] * (t if isinstance(t, int) and not isinstance(t, bool) else 1)
+    if not isinstance(loads, dict) or len(loads) > 4096:
+        raise _fail(path, "balance trainer_loads must be {name: [one load per trainer]}")
+    out = {}
+    for name, values in loads.items():
+        if not isinstance(name, str) or not (name.startswith("class ") or name in _TRAINER_LOADS):
+            raise _fail(path, f"balance trainer_loads has an unknown name {short_repr(name)}")
+        ok = (
+            isinstance(values, list)
+            and len(values) == k
+            and all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 62 for v in values
+            )
+        )
+        if not ok:
+            raise _fail(
+                path, f"balance trainer load {short_repr(name)} must be {k} non-negative ints"
+            )
+        out[name] = np.asarray(values, dtype=np.int64)
+    return out
 
 
 def _balance_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
@@ -292,6 +327,7 @@ def config_of(
     )
     cfg.update(_node_bounds=node_bounds, _edge_bounds=edge_bounds, _ntypes=ntypes, _etypes=etypes)
     cfg["_balance_loads"] = {}
+    cfg["_trainer_loads"] = {}
     return cfg
 
 

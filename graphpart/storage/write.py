@@ -32,7 +32,7 @@ import torch
 from .._io import atomic_dir
 from .._schema import etype_str
 from ..graph import Graph
-from ..measures import balance_loads
+from ..measures import balance_loads, trainer_loads
 from ..partitioning.core import (
     DEFAULT_METIS_MAX_EDGES,
     DEFAULT_REFINE_ROUNDS,
@@ -99,6 +99,9 @@ def save_partitions(
         "edges": p.balance_edges,
         "loads": {name: np.asarray(v).astype(int).tolist() for name, v in balance_loads(p).items()},
     }
+    trainers = trainer_loads(p)
+    if trainers:  # several trainers per machine: their loads too (graphpart inspect shows them)
+        balance["trainer_loads"] = {name: np.asarray(v).tolist() for name, v in trainers.items()}
     cfg = build_config(
         graph_name,
         p.part_method,

@@ -101,3 +101,15 @@ def test_trainer_loads_count_every_trainer():
     assert int(loads["in-degree"].sum()) == g.num_edges()
     assert "trainer balance train nodes (max/mean)" in str(p.report())
     assert trainer_loads(gp.partition(g, 2, seed=0)) == {}
+
+
+def test_trainer_balance_is_read_back_from_disk_and_shown_by_inspect(tmp_path, capsys):
+    from graphpart.cli import main
+    from graphpart.metrics import metrics_from_disk
+
+    p = gp.partition(_split_graph(), 2, balance_ntypes=SPLITS, num_trainers_per_machine=2, seed=0)
+    gp.storage.save_partitions(p, "g", tmp_path / "o")
+    on_disk = metrics_from_disk(tmp_path / "o" / "g.json")
+    assert on_disk.trainer_balance == pytest.approx(p.metrics.trainer_balance)
+    assert main(["inspect", str(tmp_path / "o" / "g.json")]) == 0
+    assert "trainer balance train nodes (max/mean)" in capsys.readouterr().out
