@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import replace
 
 from .._check import check_count
 from ..errors import GraphpartError
 from ..graph import Graph, check_graph
+from ..recommend import recommend
 from ..sweep import Setting, SweepResult, balance_sources, grid, sweep, sweep_report
 from ..training import TrainingSetup
 from ..viz import plot_tradeoff
@@ -133,6 +135,9 @@ class BalancePlayground:
         self.status, self.progress = status_widgets()
         self.table = w.HTML()
         self.table.add_class("graphpart-sweep-table")
+        self.pick = w.HTML()  # which setting trains fastest, and why (graphpart.recommend)
+        self.pick.add_class("graphpart-recommendation")
+        self.recommendation = None
         self.plot = image("graphpart-tradeoff")
         self.task = Task(self.status, self.progress, threaded)
         left = w.VBox(
@@ -146,7 +151,11 @@ class BalancePlayground:
             layout=w.Layout(width="300px", flex="0 0 300px"),
         )
         self.widget = w.VBox(
-            [w.HBox([left, self.plot], layout=w.Layout(align_items="flex-start")), self.table]
+            [
+                w.HBox([left, self.plot], layout=w.Layout(align_items="flex-start")),
+                self.pick,
+                self.table,
+            ]
         )
         self.widget.add_class("graphpart-playground")
 
@@ -196,6 +205,10 @@ class BalancePlayground:
             return
         png = render(lambda ax: plot_tradeoff(results, imbalance=axis, ax=ax), (8.0, 4.6))
         self.plot.value, self.table.value = png, html_table(sweep_report(results))
+        self.recommendation = recommend(results)
+        self.pick.value = f"<b>Fastest:</b> {html.escape(self.recommendation.why)}" + html_table(
+            self.recommendation.report()
+        )
 
     def _redraw(self) -> None:
         self.task.start(lambda report: self._draw(), 1)
@@ -218,7 +231,8 @@ class BalancePlayground:
 
     def clear(self) -> None:
         self.results = []
-        self.plot.value, self.table.value = b"", ""
+        self.recommendation = None
+        self.plot.value, self.table.value, self.pick.value = b"", "", ""
 
     def wait(self, timeout: float | None = 120.0) -> None:
         self.task.wait(timeout)

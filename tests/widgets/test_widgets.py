@@ -170,6 +170,12 @@ def test_playground_presets_cover_random_and_each_balance_source():
     assert labels[0] == "random k=2" and "metis k=2 bal=train_mask +edges" in labels
     # random + metis x (none, label, 3 masks) x edges; "ntype" is "none" on a one-type graph
     assert len(labels) == len(set(labels)) == 1 + 5 * 2
+    # which trains fastest, and why, shown above the table
+    rec = pg.recommendation
+    assert rec.best in pg.results and rec.best.setting.label in pg.pick.value
+    assert "Fastest:" in pg.pick.value and "Pareto" in pg.pick.value
+    pg.clear_button.click()
+    assert pg.recommendation is None and pg.pick.value == ""
 
 
 def test_threaded_playground_reports_progress_then_ready():
