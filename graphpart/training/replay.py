@@ -19,7 +19,8 @@ loop runs over batches, never over nodes or edges.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import torch
@@ -258,16 +259,17 @@ def replay_epochs(
     _check_size(shape, len(fanouts))
     step = {f: np.zeros(shape, np.int64) for f in STEP_FIELDS}
     per_layer = {f: np.zeros((*shape, len(fanouts)), np.int64) for f in LAYER_FIELDS}
-    for r, seeds_np in enumerate(split):
-        me, gen = r // trainers, torch_generator(rng)
-        seeds = torch.from_numpy(seeds_np)
-        store = _cache(cache, capacity, walker, seeds, me, batch_size, gen)
-        for e in range(epochs):
-            order = seeds[torch.randperm(len(seeds), generator=gen)]
-            for s, batch in enumerate(torch.split(order, batch_size)[: steps[r]]):
-                layers = {f: per_layer[f][e, r, s] for f in LAYER_FIELDS}
-                inputs = walker.walk(batch, me, gen, layers)
-                _fetch(step, (e, r, s), batch, inputs, owner, me, m, store)
+    with _one_thread():
+        for r, seeds_np in enumerate(split):
+            me, gen = r // trainers, torch_generator(rng)
+            seeds = torch.from_numpy(seeds_np)
+            store = _cache(cache, capacity, walker, seeds, me, batch_size, gen)
+            for e in range(epochs):
+                order = seeds[torch.randperm(len(seeds), generator=gen)]
+                for s, batch in enumerate(torch.split(order, batch_size)[: steps[r]]):
+                    layers = {f: per_layer[f][e, r, s] for f in LAYER_FIELDS}
+                    inputs = walker.walk(batch, me, gen, layers)
+                    _fetch(step, (e, r, s), batch, inputs, owner, me, m, store)
     return EpochCounts(
         num_machines=m,
         num_trainers_per_machine=trainers,
@@ -282,6 +284,20 @@ def replay_epochs(
         layer=per_layer,
         seeds=tuple(split),
     )
+
+
+@contextlib.contextmanager
+def _one_thread() -> Iterator[None]:
+    """Torch on one thread while the replay runs: its operations are per mini-batch (thousands
+    of small arrays), where threads cost more than they give, and collapse when the machine is
+    busy (R-MAT scale 17, 8 trainers: 0.54 s on one thread, 7.9 s on two; under load 5 s against
+    29 s: ``benchmarks/epoch_replay.py``)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _check_work(machines: int, trainers: int, epochs: int, steps: int) -> None:
