@@ -182,6 +182,8 @@ def _refine_chunk(state: Loads, u: np.ndarray, v: np.ndarray, step: int) -> int:
     """One label-propagation step over an edge chunk: every node it touches moves to the part
     holding most of its neighbours here, where that beats its own part and every cap allows
     (largest gains first: XtraPuLP's refinement, on one chunk at a time). Returns the moves."""
+    if not len(u):  # an empty chunk (more chunks than edges, a graph without edges)
+        return 0
     k = state.k
     a = np.concatenate([u, v])
     pb = state.part[np.concatenate([v, u])].astype(np.int64)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import torch
 
-from .._check import describe_exception
+from .._check import describe_exception, short_repr
 from .._io import atomic_write
 from ..errors import FormatError
 from ..graph import Graph
@@ -171,6 +171,13 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     tensors = groups["independent_tensors"]
     if not {"indptr", "indices"} <= set(tensors):
         raise _fail(path, "independent_tensors lacks indptr or indices")
+    for name in ("indptr", "indices", "type_per_edge", "node_type_offset"):
+        t = tensors.get(name)
+        if t is not None and (t.dim() != 1 or t.dtype.is_floating_point or t.dtype == torch.bool):
+            raise _fail(
+                path, f"{name} must be a one-dimensional integer tensor, got {t.dtype} of shape "
+                f"{tuple(t.shape)}"
+            )  # fmt: skip
     gb = GraphBoltGraph(
         tensors["indptr"],
         tensors["indices"],
@@ -212,7 +219,38 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
             f"type_per_edge has shape {tuple(gb.type_per_edge.shape)}, expected "
             f"{tuple(gb.indices.shape)}",
         )
+    _check_types(path, gb)
     return gb
+
+
+def _check_types(path: Path, gb: GraphBoltGraph) -> None:
+    """Type ids that name the types of the maps: every ``type_per_edge`` in the edge-type map's
+    ids, ``node_type_offset`` from 0 to the node count, one range per node type."""
+    etype_ids = sorted(gb.edge_type_to_id.values()) if gb.edge_type_to_id else []
+    tpe = gb.type_per_edge
+    if tpe is not None and len(tpe):
+        lo, hi = int(tpe.min()), int(tpe.max())
+        if not etype_ids or lo < 0 or hi > etype_ids[-1] or lo < etype_ids[0]:
+            raise _fail(
+                path,
+                f"type_per_edge holds {lo}..{hi}, outside the edge types' ids "
+                f"{short_repr(etype_ids)}",
+            )
+    off = gb.node_type_offset
+    if off is not None:
+        off = off.to(torch.int64)
+        n_types = len(gb.node_type_to_id) if gb.node_type_to_id else len(off) - 1
+        if (
+            len(off) != n_types + 1
+            or int(off[0]) != 0
+            or int(off[-1]) != gb.num_nodes
+            or bool((off[1:] < off[:-1]).any())
+        ):
+            raise _fail(
+                path,
+                f"node_type_offset must rise from 0 to the {gb.num_nodes} nodes in "
+                f"{n_types + 1} steps, got {short_repr(off[:8].tolist())}",
+            )
 
 
 class _Pickler(pickle._Pickler):

@@ -207,14 +207,19 @@ def read_pyg(root: str | os.PathLike) -> tuple[Relabeled, list]:
             node_feats[t] = (ids, _named_rows(d.get("feats"), f"{folder}/node_feats.pt {t!r}"))
         edge_feats = {}
         for e, d in ef.items():
-            if isinstance(d, dict) and "global_id" in d and d.get("feats"):
+            rows = (
+                _named_rows(d.get("feats"), f"{folder}/edge_feats.pt {short_repr(e)}")
+                if isinstance(d, dict)
+                else {}
+            )
+            if isinstance(d, dict) and "global_id" in d and rows:
                 if not isinstance(e, (tuple, list)) or tuple(e) not in eoff:
                     raise FormatError(
                         f"{folder / 'edge_feats.pt'}: edge type {short_repr(e)} is not in META.json"
                     )
                 edge_feats[tuple(e)] = (
                     _tensor(d["global_id"], f"{folder}/edge_feats.pt {e} global_id"),
-                    _named_rows(d["feats"], f"{folder}/edge_feats.pt {e}"),
+                    rows,
                 )
         for t, data in left_out[0].items():
             node_feats.setdefault(t, (torch.zeros(0, dtype=torch.int64), dict(data)))

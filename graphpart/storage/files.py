@@ -254,6 +254,11 @@ def read_graph_file(path: Path) -> Graph:
             )
         return graphs[0]
     obj = _torch_load(path)
+    if not isinstance(obj, dict):
+        raise FormatError(
+            f"{path} is not a partition graph: it holds a {type(obj).__name__}, not a dict of "
+            "num_nodes, src, dst, ndata and edata"
+        )
     try:
         n, src, dst, nd, ed = obj["num_nodes"], obj["src"], obj["dst"], obj["ndata"], obj["edata"]
         return Graph.from_edges(src, dst, num_nodes=n, ndata=nd, edata=ed)

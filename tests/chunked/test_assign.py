@@ -480,3 +480,16 @@ def test_assign_refuses_more_parts_than_nodes_before_it_starts(tmp_path):
     karate = write_chunked(sbm([20, 20], 0.3, 0.01, seed=0), tmp_path / "k", 2).parent
     with pytest.raises(gp.GraphpartError, match="the graph's 40 nodes, got 41"):
         assign(karate, tmp_path / "asg41", 41, "fennel", seed=0, processes=False, workers=1)
+
+
+@pytest.mark.parametrize("algorithm", ["fennel", "ldg"])
+def test_streaming_takes_empty_edge_chunks_and_graphs_without_edges(tmp_path, algorithm):
+    """graphpart's own output broke its next step: an empty chunk was an IndexError."""
+    from graphpart.datasets import load_karate_club
+
+    many = write_chunked(load_karate_club(), tmp_path / "c200", 200).parent  # 78 edges
+    out = assign(many, tmp_path / "a", 2, algorithm, seed=0)
+    assert read_assignment(out, many)[1] == 2
+    bare = write_chunked(gp.Graph.from_edges([], [], num_nodes=5), tmp_path / "e", 1).parent
+    parts, _ = read_assignment(assign(bare, tmp_path / "b", 2, algorithm, seed=0), bare)
+    assert np.bincount(parts["_N"], minlength=2).tolist() in ([3, 2], [2, 3])

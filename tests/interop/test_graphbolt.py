@@ -12,7 +12,7 @@ import torch
 
 import graphpart as gp
 from graphpart.errors import FormatError
-from graphpart.interop.graphbolt import load_graphbolt
+from graphpart.interop.graphbolt import load_graphbolt, save_graphbolt
 
 from .fixture_graphs import GRAPHS
 from .peers import FIXTURES
@@ -154,3 +154,18 @@ def test_graphbolt_ids_outside_the_book_name_the_file(tmp_path):
     )
     with pytest.raises(gp.FormatError, match=r"fused_csc_sampling_graph.pt: node ids must lie in"):
         gp.storage.open_partitions(root / "karate.json").load(0)
+
+
+@pytest.mark.parametrize("bad", [99, -1])
+def test_edge_type_ids_outside_the_type_map_are_refused(tmp_path, bad):
+    """They loaded: every edge of a 4-type graph read back as type 99 (issue 30)."""
+    from graphpart.errors import FormatError
+
+    g = gp.Graph.from_edges([0, 1, 2], [1, 2, 0], num_nodes=3)
+    g.edata["_TYPE"] = torch.tensor([0, bad, 1])
+    g.ndata["_ID"] = torch.arange(3)
+    g.edata["_ID"] = torch.arange(3)
+    path = tmp_path / "fused_csc_sampling_graph.pt"
+    save_graphbolt(path, g, {"n": 0}, {"n:a:n": 0, "n:b:n": 1})
+    with pytest.raises(FormatError, match=r"type_per_edge holds .* outside the edge types' ids"):
+        load_graphbolt(path)

@@ -108,3 +108,23 @@ def test_a_graphpart_error_is_one_printable_line():
     e = gp.GraphpartError("file says \x1b[2J\x1b[31mhello\nworld" + "x" * 5000)
     assert str(e).isprintable() and "\n" not in str(e) and len(str(e)) < 2100
     assert "\\x1b[2J" in str(e)
+
+
+def test_a_pyg_edge_feats_entry_whose_feats_is_a_tensor_is_refused(tmp_path):
+    """``feats`` a tensor where a dict of names belongs: a RuntimeError traceback (issue 30)."""
+    root = _copy(tmp_path, "hetero3", "pyg")
+    f = root / "part_0" / "edge_feats.pt"
+    ef = torch.load(f, weights_only=False)
+    for d in ef.values():
+        d["feats"] = torch.tensor([1.0, 2.0])
+    torch.save(ef, f)
+    with pytest.raises(FormatError, match="feats should map names to tensors"):
+        gp.storage.open_partitioning(root)
+
+
+def test_a_graphpart_graph_file_holding_a_bare_tensor_is_refused(tmp_path):
+    """graphpart's own part0/graph.pt holding a tensor: an IndexError traceback (issue 30)."""
+    gp.partition_graph(gp.datasets.load_karate_club(), "k", 2, tmp_path / "o", seed=0)
+    torch.save(torch.tensor([1, 2]), tmp_path / "o" / "part0" / "graph.pt")
+    with pytest.raises(FormatError, match="holds a Tensor, not a dict"):
+        gp.storage.open_partitioning(tmp_path / "o" / "k.json")
