@@ -47,6 +47,12 @@ def output_folder(path: str | os.PathLike, what: str = "output folder") -> Path:
     full = Path(os.path.abspath(path))
     if full.is_symlink() and full.is_dir():
         full = Path(os.path.realpath(full))
+    elif full.is_symlink() and not full.exists():  # writing would replace the user's link
+        raise GraphpartError(
+            f"{what} {short_repr(os.fspath(path))} is a symbolic link to "
+            f"{short_repr(os.readlink(full))}, which does not exist: create that folder, or give "
+            "another path"
+        )
     cwd = Path(os.path.realpath(os.getcwd()))
     real = Path(os.path.realpath(full))
     if real == cwd or real in cwd.parents:

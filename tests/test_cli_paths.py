@@ -175,3 +175,14 @@ def test_mapping_out_replaces_only_a_mapping_graphpart_wrote(tmp_path, capsys):
     argv = [*PARTITION, "--out-path", str(tmp_path / "o"), "--mapping-out", str(mapping)]
     assert main([*argv, "--quiet"]) == 0 and main([*argv, "--quiet"]) == 0  # its own: replaced
     assert sorted(torch.load(mapping)) == ["orig_eids", "orig_nids"]
+
+
+def test_a_dangling_symlink_as_the_output_folder_is_refused_and_kept(tmp_path, capsys):
+    """It was replaced by a real folder: the user's link deleted, its target never made."""
+    link = tmp_path / "dl"
+    link.symlink_to(tmp_path / "nowhere")
+    _refused(capsys, [*PARTITION, "--out-path", str(link)], "which does not exist")
+    assert link.is_symlink() and not (tmp_path / "nowhere").exists()
+    ch = ["chunk", "--dataset", "karate_club", "--num-chunks", "2", "--out-dir", str(link)]
+    _refused(capsys, ch, "which does not exist")
+    assert link.is_symlink()

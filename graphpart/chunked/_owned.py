@@ -33,6 +33,9 @@ WRITTEN_BY = "graphpart"
 SUBFOLDERS = ("edges", "node_data", "edge_data")
 _MAGIC = {"numpy": b"\x93NUMPY", "parquet": b"PAR1"}
 _DIGITS = set(b"0123456789 \n\r-")
+#: What graphpart's CSV chunks are made of: numbers (signs, exponents), true / false, nan / inf,
+#: and any one-character delimiter of printable punctuation or white space.
+_CSV_BYTES = set(b"0123456789.+-eE truefalsnaiTRUEFALSNI\t\n\r,;:|")
 
 
 def _head(path: Path, size: int = 4096) -> bytes:
@@ -48,7 +51,7 @@ def is_chunk_file(path: Path, fmt: str) -> bool:
     head = _head(path)
     if fmt in _MAGIC:
         return head.startswith(_MAGIC[fmt])
-    return b"\0" not in head  # csv: text
+    return set(head) <= _CSV_BYTES  # csv: the numbers (and true / false, nan, inf) it writes
 
 
 def is_integer_text(path: Path) -> bool:
@@ -119,7 +122,8 @@ def check_chunked_out(out: str | os.PathLike, what: str = "chunked graph folder"
 
 def check_assignment_out(out: str | os.PathLike, marker: str) -> Path:
     """``out`` if an assignment may be written there: new, empty, or an earlier assignment of
-    graphpart's (``marker``, its JSON, says so) holding only ``<ntype>.txt`` files of integers."""
+    graphpart's (``marker``, its JSON, says so and names the node types) holding only the
+    ``<ntype>.txt`` files of those types, of integers."""
     what = "assignment folder"
     out = check_output_path(out, what)
     if not out.exists() or (out.is_dir() and not any(out.iterdir())):
@@ -136,12 +140,15 @@ def check_assignment_out(out: str | os.PathLike, marker: str) -> Path:
             "it is replaced whole, so give a new or empty folder"
         )
 
+    ntypes = meta.get("ntypes")
+    names = {f"{t}.txt" for t in ntypes if isinstance(t, str)} if isinstance(ntypes, list) else ()
+
     def ours(rel: PurePosixPath, path: Path) -> bool:
         if len(rel.parts) != 1 or not path.is_file():
             return False
         if rel.name == marker:
             return True
-        return rel.suffix == ".txt" and is_integer_text(path)
+        return rel.name in names and is_integer_text(path)
 
     refuse_foreign(out, foreign_entries(out, ours, what), what)
     return out

@@ -74,7 +74,7 @@ def write_assignment(
             write_array(
                 tmp / f"{t}.txt", np.asarray(p, dtype=np.int64), {"name": "csv", "delimiter": " "}
             )
-        _write_meta(tmp, num_parts, algorithm, balance, loads)
+        _write_meta(tmp, num_parts, algorithm, balance, loads, sorted(parts))
     return out_dir
 
 
@@ -84,12 +84,14 @@ def _write_meta(
     algorithm: str,
     balance: dict | None = None,
     loads: dict | None = None,
+    ntypes: list[str] | None = None,
 ) -> None:
     record = {
         "num_parts": int(num_parts),
         "algo_name": algorithm,
         "version": VERSION,
-        "written_by": WRITTEN_BY,  # what a later assignment may replace
+        "written_by": WRITTEN_BY,  # what a later assignment may replace: these <ntype>.txt
+        "ntypes": list(ntypes or []),
     }
     if balance is not None:
         record["balance"] = balance
@@ -296,7 +298,7 @@ def assign(
         out_dir = check_assignment_dir(Path(out_dir).absolute())
         with atomic_dir(out_dir) as tmp:
             random_on_dask(meta, tmp, k, seed, client_args)
-            _write_meta(tmp, k, algorithm)
+            _write_meta(tmp, k, algorithm, ntypes=ntypes)
         return out_dir
     if algorithm == "metis":
         classes = balance_classes_of(meta, balance_ntypes)[0]

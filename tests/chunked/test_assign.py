@@ -41,6 +41,7 @@ def test_random_assignment_is_balanced_per_type(hetero, tmp_path, dask_client):
         "algo_name": "random",
         "version": "1.0.0",
         "written_by": "graphpart",
+        "ntypes": sorted(hetero_graph().ntypes),
     }
 
 

@@ -223,6 +223,7 @@ def test_an_earlier_chunked_graph_alone_is_replaced(chunked):
     "rel, content",
     [
         ("notes.txt", b"call Ann about the cut"),  # a .txt that is not an assignment
+        ("my_ids.txt", b"1\n2\n3\n"),  # integers, but not a node type's assignment
         ("sub/_N.txt", b"0\n1\n"),  # any folder is the user's
     ],
 )
@@ -255,3 +256,16 @@ def test_parmetis_export_refuses_a_users_file_under_its_names(chunked, tmp_path)
     with pytest.raises(gp.GraphpartError, match="did not write"):
         export_parmetis(chunked, out)
     assert name.read_text() == "my ParMETIS notes"
+
+
+def test_a_users_csv_at_a_chunks_name_is_not_replaced(tmp_path):
+    out = tmp_path / "g"
+    write_chunked(_graph(), out, 2, edge_format="csv", node_data_format="csv")
+    mine = next((out / "edges").glob("*-part1.csv"))
+    mine.write_text("name,age\nbob,5\n")
+    with pytest.raises(gp.GraphpartError, match="did not write .'edges/"):
+        write_chunked(_graph(), out, 2)
+    assert mine.read_text() == "name,age\nbob,5\n"
+    mine.unlink()
+    write_chunked(_graph(), tmp_path / "h", 2, edge_format="csv", node_data_format="csv")
+    write_chunked(_graph(), tmp_path / "h", 2, edge_format="csv")  # its own CSV: replaced
