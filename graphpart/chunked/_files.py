@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import describe_exception, short_repr
+from .._check import short_repr
 from .._untrusted import check_regular_file
 from ..errors import GraphpartError
 
@@ -68,8 +68,10 @@ def read_array(path: Path, fmt: dict) -> np.ndarray:
     except GraphpartError:
         raise
     except Exception as e:  # numpy and pyarrow raise many types for damaged files
+        # the library's message may quote the file's bytes: name the error, never the content
         raise GraphpartError(
-            f"chunk file {path} cannot be read as {fmt['name']} ({describe_exception(e)})"
+            f"chunk file {path} cannot be read as {fmt['name']} ({type(e).__name__}; check "
+            f"the format and delimiter the metadata names)"
         ) from None
     if fmt["name"] != "numpy":
         cols = [np.array(c) for c in cols]  # own the memory, so Arrow's can go back now
@@ -77,7 +79,7 @@ def read_array(path: Path, fmt: dict) -> np.ndarray:
     for c in cols:
         if c.dtype.kind not in NUMERIC_KINDS or c.dtype.fields is not None:
             raise GraphpartError(
-                f"chunk file {path} holds {c.dtype} values ({short_repr(c[:3].tolist())}...); "
+                f"chunk file {path} holds {c.dtype.kind!r}-kind values ({c.dtype.name}); "
                 "chunks hold numbers (bool, int, uint or float)"
             )
     if len(cols) == 1:

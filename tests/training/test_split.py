@@ -105,3 +105,28 @@ def test_train_set_takes_partitions_and_refuses_anything_else(tmp_path):
 def test_node_split_refuses_what_is_not_a_train_set():
     with pytest.raises(GraphpartError, match="train must be a TrainSet .* got list"):
         node_split([0, 1, 2], 2)
+
+
+@pytest.mark.parametrize(
+    "train, match",
+    [
+        (range(10**12), "lists 1,000,000,000,000 entries, more than its 100 nodes"),
+        ("nested", "must be a mask or integer ids"),
+        ([0, "a"], "must be a mask or integer ids"),
+    ],
+)
+def test_a_hostile_train_argument_is_refused_at_once(train, match):
+    """A shared nested list hung the replay; range(10**12) was a MemoryError (issue 30)."""
+    import time
+
+    _, p = _skewed()
+    if train == "nested":
+        train = [1]
+        for _ in range(30):
+            train = [train] * 4
+    t0 = time.perf_counter()
+    with pytest.raises(GraphpartError, match=match):
+        train_set(p, train)
+    with pytest.raises(GraphpartError, match=match):
+        train_set(p, {"_N": train})
+    assert time.perf_counter() - t0 < 2
