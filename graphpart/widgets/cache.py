@@ -4,18 +4,51 @@ happen."""
 from __future__ import annotations
 
 import html
-import os
+import numbers
 from collections.abc import Sequence
 
-from .._check import short_repr
+import numpy as np
+import torch
+
+from .._check import check_count, short_repr
 from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
+from ..graph import Graph
+from ..partitioning.core import Partitioning
 from ..sampling import Topology
 from ..storage.reopen import as_partitioning
 from ..viz import plot_hit_rate_trace, plot_partition_access
 from ._common import image, render, status_widgets
 
-__all__ = ["CacheSimulator"]
+__all__ = ["CacheSimulator", "MAX_RATIO", "MAX_BATCH"]
+
+#: The largest cache (share of all rows) and batch the controls offer.
+MAX_RATIO, MAX_BATCH = 0.5, 1 << 20
+
+
+def _seeds(seeds: object, n: int) -> torch.Tensor:
+    """``seeds`` as a bool mask or ids over the ``n`` nodes, checked before use."""
+    if isinstance(seeds, (list, tuple, range)):
+        if len(seeds) > n:
+            raise GraphpartError(f"seeds lists {len(seeds):,} entries, more than the {n:,} nodes")
+        try:
+            seeds = np.fromiter(seeds, dtype=np.int64, count=len(seeds))
+        except (TypeError, ValueError, OverflowError):
+            raise GraphpartError(
+                f"seeds must be a bool mask or node ids, got {short_repr(seeds, 80)}"
+            ) from None
+    if not isinstance(seeds, (np.ndarray, torch.Tensor)):
+        raise GraphpartError(f"seeds must be a bool mask or node ids, got {type(seeds).__name__}")
+    t = torch.as_tensor(seeds)
+    if t.dim() != 1 or t.dtype.is_floating_point:
+        raise GraphpartError(
+            f"seeds must be a bool mask or node ids, got {t.dtype} {tuple(t.shape)}"
+        )
+    if t.dtype == torch.bool and len(t) != n:
+        raise GraphpartError(f"a seed mask needs one entry per node ({n}), got {len(t)}")
+    if t.dtype != torch.bool and len(t) and (int(t.min()) < 0 or int(t.max()) >= n):
+        raise GraphpartError(f"seed ids must lie in [0, {n}), got {int(t.min())}..{int(t.max())}")
+    return t
 
 
 def _fanouts(text: str) -> list[int]:
@@ -76,20 +109,43 @@ class CacheSimulator:
     ) -> None:
         import ipywidgets as w
 
-        if isinstance(
-            source, (str, os.PathLike)
-        ):  # partitions on disk, in any format graphpart reads
+        if not isinstance(source, Graph):  # partitions, on disk in any format graphpart reads
             source = as_partitioning(source)
-        self.partitioning = source if hasattr(source, "shuffle") else None
+        self.partitioning = source if isinstance(source, Partitioning) else None
         self.graph = source.graph if self.partitioning is not None else source
         self.topo = Topology.from_graph(self.graph)
-        self.seeds = _train_seeds(self.graph) if seeds is None else seeds
-        self.seed = seed
-        policies = tuple(policies) if not isinstance(policies, str) else (policies,)
-        bad = [p for p in policies if p not in STREAM_POLICIES]
+        n = self.graph.num_nodes()
+        self.seeds = _train_seeds(self.graph) if seeds is None else _seeds(seeds, n)
+        self.seed = check_count(seed, "seed", 0, 2**31 - 1)
+        if (
+            isinstance(cache_ratio, bool)
+            or not isinstance(cache_ratio, numbers.Real)
+            or not (0.0 <= cache_ratio <= MAX_RATIO)
+        ):
+            raise GraphpartError(
+                f"cache_ratio must be a share of the rows in [0, {MAX_RATIO}], got "
+                f"{short_repr(cache_ratio, 40)}"
+            )
+        batch_size = check_count(batch_size, "batch_size", 1, MAX_BATCH)
+        if not isinstance(fanouts, str):
+            raise GraphpartError(
+                f"fanouts must be text such as '10,5' (the control shows it), got "
+                f"{short_repr(fanouts, 40)}"
+            )
+        _fanouts(fanouts)
+        if isinstance(policies, str):
+            policies = (policies,)
+        elif not isinstance(policies, (list, tuple)) or len(policies) > len(STREAM_POLICIES):
+            raise GraphpartError(
+                f"policies must be one or more of {list(STREAM_POLICIES)}, got "
+                f"{short_repr(policies, 80)}"
+            )
+        policies = tuple(policies)
+        bad = [p for p in policies if not isinstance(p, str) or p not in STREAM_POLICIES]
         if bad or not policies:
             raise GraphpartError(
-                f"policies must be one or more of {list(STREAM_POLICIES)}, got {list(policies)}"
+                f"policies must be one or more of {list(STREAM_POLICIES)}, got "
+                f"{short_repr(list(policies), 80)}"
             )
         style = {"description_width": "100px"}
         lay = w.Layout(width="270px")
@@ -101,7 +157,7 @@ class CacheSimulator:
             "cache_ratio": w.FloatSlider(
                 value=cache_ratio,
                 min=0.0,
-                max=0.5,
+                max=MAX_RATIO,
                 step=0.01,
                 readout_format=".0%",
                 description="cache ratio",
@@ -127,7 +183,7 @@ class CacheSimulator:
             "batch_size": w.BoundedIntText(
                 value=batch_size,
                 min=1,
-                max=1 << 20,
+                max=MAX_BATCH,
                 description="batch size",
                 style=style,
                 layout=lay,

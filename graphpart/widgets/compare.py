@@ -7,11 +7,12 @@ import html
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..metrics import compare_metrics
 from ..storage.reopen import as_partitioning
 from ..viz import plot_balance, plot_cut_matrix, plot_halo_growth
-from ._common import html_table, image, render
+from ._common import check_choice, check_height, html_table, image, render
 from .graph_view import PartitionGraph
 from .partition_views import CAMERA
 
@@ -65,6 +66,13 @@ class PartitioningComparison:
                 f"got {type(sources).__name__} of "
                 f"{len(sources) if hasattr(sources, '__len__') else '?'}"
             )
+        if not all(isinstance(label, str) and label for label in sources):
+            raise GraphpartError(
+                "PartitioningComparison labels must be non-empty strings, got "
+                f"{short_repr(list(sources), 80)}"
+            )
+        figure = check_choice(figure, "figure", list(FIGURES))
+        height = check_height(height)
         self.partitionings = {label: as_partitioning(src) for label, src in sources.items()}
         self.table = compare_metrics({k: p.metrics for k, p in self.partitionings.items()})
         self.controls = {

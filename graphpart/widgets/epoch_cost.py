@@ -81,9 +81,10 @@ class EpochCostView:
             not isinstance(counts, Mapping)
             or not counts
             or not all(isinstance(c, EpochCounts) for c in counts.values())
+            or not all(isinstance(label, str) for label in counts)
         ):
             raise GraphpartError(
-                "EpochCostView needs {label: EpochCounts} (graphpart.training.replay_epochs), "
+                "EpochCostView needs {str label: EpochCounts} (graphpart.training.replay_epochs), "
                 f"got {type(counts).__name__}"
                 + (f" of {len(counts)}" if isinstance(counts, Mapping) else "")
             )

@@ -14,7 +14,7 @@ import html
 import ipywidgets as w
 import numpy as np
 
-from ..errors import TooBigToDrawError
+from ..errors import GraphpartError, TooBigToDrawError
 from ..lookup import NodeLocation, NodeTable, node_table
 from ..storage.reopen import as_partitioning
 from ..viz.graph_data import GraphData, graph_data, neighbourhood_data
@@ -66,6 +66,17 @@ class PartitionGraph(w.VBox):
         camera: dict | None = None,
     ) -> None:
         self.p = p = as_partitioning(p)
+        for name, value, kind in (
+            ("table", table, NodeTable),
+            ("data", data, GraphData),
+            ("others", others, dict),
+            ("camera", camera, dict),
+            ("sync_key", sync_key, str),
+        ):
+            if value is not None and not isinstance(value, kind):
+                raise GraphpartError(
+                    f"{name} must be a {kind.__name__} or None, got {type(value).__name__}"
+                )
         self.table = table or node_table(p)
         self._opts = (sync_key, check_height(height), panel, others)
         self._given = data

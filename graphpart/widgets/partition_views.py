@@ -8,7 +8,8 @@ import html
 
 import ipywidgets as w
 
-from .._check import check_parts
+from .._check import check_parts, short_repr
+from ..errors import GraphpartError
 from ..lookup import NodeLocation, node_table
 from ..storage.reopen import as_partitioning
 from ..viz.graph_data import GraphData, graph_data
@@ -60,6 +61,11 @@ class PartitionViews(w.VBox):
         self.parts = check_parts(parts, p.num_parts)
         self._data = [graph_data(p, q, self.table, hops=hops) for q in self.parts]
         self._others = {k: a for d in self._data for k, a in d.nodes.items()}
+        if selected is not None and selected not in self._others:
+            raise GraphpartError(
+                f"selected {short_repr(selected, 60)} is not a node these views draw (keys such "
+                f"as {short_repr(next(iter(self._others), '0'))})"
+            )
         self._selection = NodeSelection(p, self.table, {})
         self._callbacks: list = []
         self._shown: str | None = None
@@ -105,6 +111,8 @@ class PartitionViews(w.VBox):
         """Select node ``key`` in every view from Python (all views are drawn again, cameras
         kept: ipysigma reads a selection made in Python only when it draws)."""
         key = check_key(key, "key")
+        if key is not None and key not in self._others:
+            raise GraphpartError(f"key {short_repr(key, 60)} is not a node these views draw")
         cameras = [dict(v.sigma.camera_state) for v in self.views]
         self._draw(key, cameras)
         self.children = [*self.children[:2], self._row, *self.children[3:]]

@@ -142,3 +142,69 @@ def test_a_model_given_past_the_sliders_range_widens_them(counts):
         {"network_gbit_s": 1000, "rpc_latency_us": 5000, "pcie_gbyte_s": 0.5}
     )
     assert view.model == model
+
+
+MORE = [
+    (PartitionViews, {"selected": "zzz"}, "'zzz' is not a node these views draw"),
+    (PartitionGraph, {"sync_key": 5}, "sync_key must be a str or None, got int"),
+    (PartitionGraph, {"table": "x"}, "table must be a NodeTable or None, got str"),
+    (PartitionGraph, {"data": "x"}, "data must be a GraphData or None"),
+    (PartitionGraph, {"others": "x"}, "others must be a dict or None"),
+]
+
+
+@pytest.mark.parametrize("widget, kwargs, match", MORE, ids=[str(k) for _, k, _ in MORE])
+def test_advanced_arguments_are_checked_too(widget, kwargs, match, karate):
+    with pytest.raises(GraphpartError, match=match):
+        widget(karate, **kwargs)
+
+
+def test_epoch_cost_view_needs_text_labels(counts):
+    with pytest.raises(GraphpartError, match="str label"):
+        EpochCostView({1: counts["metis"]}, threaded=False)
+
+
+def test_a_comparison_checks_labels_and_figure(karate):
+    from graphpart.widgets import PartitioningComparison
+
+    with pytest.raises(GraphpartError, match="labels must be non-empty strings"):
+        PartitioningComparison({1: karate, 2: karate})
+    with pytest.raises(GraphpartError, match="figure must be one of"):
+        PartitioningComparison({"a": karate, "b": karate}, figure="x")
+
+
+CACHE_BAD = [
+    ({"source": 5}, "expected a Partitioning"),
+    ({"cache_ratio": 0.9}, r"cache_ratio must be a share of the rows in \[0, 0.5\], got 0.9"),
+    ({"cache_ratio": "a"}, "cache_ratio must be"),
+    ({"batch_size": 0}, "batch_size must be an integer >= 1"),
+    ({"batch_size": 2**22}, "batch_size must be at most 1048576"),
+    ({"fanouts": 5}, "fanouts must be text such as '10,5'"),
+    ({"seeds": "a"}, "seeds must be a bool mask or node ids"),
+    ({"seeds": [0, 99]}, r"seed ids must lie in \[0, 34\)"),
+    ({"policies": ["lru", 5]}, "policies must be one or more of"),
+]
+
+
+@pytest.mark.parametrize("kwargs, match", CACHE_BAD, ids=[str(k) for k, _ in CACHE_BAD])
+def test_the_cache_simulator_checks_each_argument(kwargs, match, karate):
+    from graphpart.widgets import CacheSimulator
+
+    kwargs = {"source": karate, **kwargs}
+    with pytest.raises(GraphpartError, match=match):
+        CacheSimulator(kwargs.pop("source"), **kwargs)
+
+
+def test_the_cache_simulator_refuses_a_shared_nested_list_at_once(karate):
+    import time
+
+    from graphpart.widgets import CacheSimulator
+
+    x: list = [1]
+    for _ in range(30):
+        x = [x] * 4
+    t0 = time.perf_counter()
+    for kw in ({"seeds": x}, {"policies": x}):
+        with pytest.raises(GraphpartError):
+            CacheSimulator(karate, **kw)
+    assert time.perf_counter() - t0 < 2
