@@ -21,8 +21,10 @@ from .errors import FormatError
 
 __all__ = ["check_regular_file", "check_folder_tree", "read_json", "JSON_LIMIT"]
 
-#: The largest JSON document read (configs of very large graphs stay far below).
-JSON_LIMIT = 256 * 2**20
+#: The largest JSON document read. Configs of very large graphs stay far below (a config holds
+#: ranges per partition and type; a chunked metadata.json a path per chunk); parsed JSON takes up
+#: to ~30x its bytes (a 60 MB bomb of empty lists took 1.8 GB), so the bound is a memory bound.
+JSON_LIMIT = 16 * 2**20
 
 
 def check_regular_file(path: str | os.PathLike, what: str, links: bool = True) -> Path:

@@ -14,7 +14,36 @@ from ..graph import Graph
 from ..index import unique_int
 from ..typing import Seed
 
-__all__ = ["attach_node_data", "dedupe_edges"]
+__all__ = ["attach_node_data", "dedupe_edges", "check_fits", "BYTES_PER_EDGE"]
+
+#: Peak bytes per drawn edge of an in-memory generator (ids drawn, deduplicated, then held by the
+#: graph; both directions counted as edges).
+BYTES_PER_EDGE = 48
+
+
+def check_fits(edges: float, nodes: int, what: str) -> None:
+    """Refuse, before drawing anything, a graph of about ``edges`` edges whose generation would
+    not fit in the memory this machine has available now.
+
+    Examples
+    --------
+    >>> check_fits(1e6, 10**5, "sbm")  # 48 MB: fine
+    >>> try:
+    ...     check_fits(1e18, 10**9, "sbm")
+    ... except GraphpartError as e:
+    ...     print(str(e)[:37])
+    sbm would draw about 1e+18 edges, abo
+    """
+    import psutil
+
+    need = BYTES_PER_EDGE * float(edges) + 16.0 * nodes
+    have = psutil.virtual_memory().available
+    if need > have:
+        raise GraphpartError(
+            f"{what} would draw about {float(edges):.3g} edges, about {need / 2**30:,.1f} GiB in "
+            f"memory; this machine has {have / 2**30:.1f} GiB available: ask for a smaller graph, "
+            f"or stream it to disk with `graphpart chunk --dataset {what}`"
+        )
 
 
 def _fraction(x: object, name: str) -> float:

@@ -12,7 +12,7 @@ from .._random import check_random_state
 from ..errors import GraphpartError
 from ..graph import Graph
 from ..typing import Seed
-from ._synthetic import attach_node_data, dedupe_edges
+from ._synthetic import attach_node_data, check_fits, dedupe_edges
 
 __all__ = ["rmat", "check_rmat_args", "rmat_quadrants"]
 
@@ -104,8 +104,9 @@ def rmat(
     (256, True)
     """
     check_rmat_args(scale, edge_factor, a, b, c)
-    rng = check_random_state(seed)
     n, m = 1 << scale, edge_factor << scale
+    check_fits(m * (2 if symmetric else 1), n, "rmat")
+    rng = check_random_state(seed)
     src, dst = rmat_quadrants(
         lambda level, u: rng.random(out=u, dtype=np.float32), scale, m, a, b, c
     )

@@ -12,7 +12,7 @@ from .._random import check_random_state
 from ..errors import GraphpartError
 from ..graph import Graph
 from ..typing import Seed
-from ._synthetic import attach_node_data
+from ._synthetic import attach_node_data, check_fits
 
 __all__ = ["sbm", "check_sbm_args", "block_pairs"]
 
@@ -135,6 +135,9 @@ def sbm(
     (100, True)
     """
     sizes, probs = check_sbm_args(block_sizes, p_in, p_out, probs, directed)
+    n = np.asarray(sizes, dtype=np.float64)
+    pairs = np.outer(n, n) - np.diag(n)  # ordered pairs of distinct nodes, per block pair
+    check_fits(float((pairs * probs).sum()), int(n.sum()), "sbm")  # both directions counted
     rng = check_random_state(seed)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
     k = len(sizes)

@@ -200,3 +200,17 @@ def test_attach_bad_input(kwargs, match):
 
     with pytest.raises(GraphpartError, match=match):
         attach_node_data(Graph.from_edges([0], [1]), np.random.default_rng(0), **kwargs)
+
+
+def test_a_generator_refuses_a_graph_this_machine_cannot_hold_before_drawing():
+    """sbm([10**9] * 2) was a bare MemoryError; [300000] * 2 asked for 335 GiB (issue 30)."""
+    import time
+
+    import graphpart as gp
+    from graphpart.datasets import rmat, sbm
+
+    t0 = time.perf_counter()
+    for make in (lambda: sbm([10**9] * 2), lambda: sbm([300_000] * 2), lambda: rmat(31)):
+        with pytest.raises(gp.GraphpartError, match="GiB available: ask for a smaller graph"):
+            make()
+    assert time.perf_counter() - t0 < 2

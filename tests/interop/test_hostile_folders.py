@@ -128,3 +128,15 @@ def test_a_graphpart_graph_file_holding_a_bare_tensor_is_refused(tmp_path):
     torch.save(torch.tensor([1, 2]), tmp_path / "o" / "part0" / "graph.pt")
     with pytest.raises(FormatError, match="holds a Tensor, not a dict"):
         gp.storage.open_partitioning(tmp_path / "o" / "k.json")
+
+
+def test_a_json_bomb_within_the_size_limit_is_refused_in_bounded_memory(tmp_path):
+    """A 60 MB config of empty lists took 1.8 GB and 41 s; 250 MB ended in a MemoryError."""
+    from graphpart._untrusted import JSON_LIMIT
+
+    gp.partition_graph(gp.datasets.load_karate_club(), "k", 2, tmp_path / "o", seed=0)
+    cfg = tmp_path / "o" / "k.json"
+    text = cfg.read_text()
+    pad = "[]," * ((JSON_LIMIT + 10) // 3)
+    cfg.write_text(text[:-1] + f', "zz": [{pad}[]]}}')
+    _refused_within(cfg, "a JSON document here is at most", seconds=20, memory_mb=300)
