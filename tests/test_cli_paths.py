@@ -186,3 +186,18 @@ def test_a_dangling_symlink_as_the_output_folder_is_refused_and_kept(tmp_path, c
     ch = ["chunk", "--dataset", "karate_club", "--num-chunks", "2", "--out-dir", str(link)]
     _refused(capsys, ch, "which does not exist")
     assert link.is_symlink()
+
+
+def test_a_users_torch_file_under_a_part_files_name_is_not_replaced(tmp_path, capsys):
+    """Only "is it a torch zip" was checked: the user's weights at part0/node_feats.pt went."""
+    import torch
+
+    out = tmp_path / "o"
+    argv = [*PARTITION, "--out-path", str(out)]
+    assert main([*argv, "--quiet"]) == 0
+    mine = out / "part0" / "node_feats.pt"
+    torch.save({"weights": torch.ones(3)}, mine)
+    _refused(capsys, argv, "part0/node_feats.pt")
+    assert list(torch.load(mine)) == ["weights"]
+    assert main([*PARTITION, "--out-path", str(tmp_path / "p"), "--quiet"]) == 0
+    assert main([*PARTITION, "--out-path", str(tmp_path / "p"), "--quiet"]) == 0  # its own

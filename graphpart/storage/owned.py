@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from .._outpath import check_output_path, foreign_entries, refuse_foreign
 from .._untrusted import read_json
 from ..errors import FormatError, GraphpartError
+from ..interop.graphbolt import load_graphbolt
 from ..interop.safe_load import load_torch
 from .files import PART_FILES, sniff
 
@@ -61,6 +62,33 @@ def _is_npy(path: Path) -> bool:
         return False
 
 
+#: What each torch file of a part folder holds when graphpart wrote it.
+_GRAPH_KEYS = {"num_nodes", "src", "dst", "ndata", "edata"}
+
+
+def _holds_ours(path: Path) -> bool:
+    """Whether a torch file of a part folder holds what graphpart writes under its name: a
+    graph's arrays (``graph.pt``), ``"<type>/<name>"`` tensors (features), ``{type: tensor}``
+    (original ids), or GraphBolt's graph; a user's own torch file under such a name is not."""
+    name = path.name
+    if PART_FILES.get(name) != "torch":
+        return True  # DGL's binary files: the magic number sniff checked says what they are
+    try:
+        if name == "fused_csc_sampling_graph.pt":
+            load_graphbolt(path)
+            return True
+        held = load_torch(path, name)  # weights only, memory-mapped: the pickle alone is read
+    except FormatError:
+        return False
+    if not isinstance(held, dict):
+        return False
+    if name == "graph.pt":
+        return _GRAPH_KEYS <= set(held)
+    if name in ("node_feats.pt", "edge_feats.pt"):
+        return all(isinstance(k, str) and "/" in k for k in held)
+    return all(isinstance(k, str) for k in held)  # original ids per type
+
+
 def check_out_path(out: Path) -> None:
     """Refuse to replace a folder unless it holds an earlier graphpart output and nothing else.
 
@@ -104,7 +132,7 @@ def check_out_path(out: Path) -> None:
                 return True
             return path.is_dir() and (head in parts or head in EXTRA_OUTPUTS)
         if depth == 2 and head in parts and rel.name in PART_FILES and path.is_file():
-            return sniff(path) == PART_FILES[rel.name]
+            return sniff(path) == PART_FILES[rel.name] and _holds_ours(path)
         return depth == 2 and head in EXTRA_OUTPUTS and rel.suffix == ".npy" and _is_npy(path)
 
     refuse_foreign(out, foreign_entries(out, ours, "out_path"), "out_path")
