@@ -19,6 +19,7 @@ __all__ = [
     "check_ids_in_range",
     "check_part_id",
     "check_parts",
+    "flat_ints",
     "check_file_name",
     "is_file_name",
     "short_repr",
@@ -243,6 +244,30 @@ def check_parts(parts: object, num_parts: int, name: str = "parts") -> list[int]
     if not out:
         raise GraphpartError(f"{name} names no partition; give at least one of 0..{num_parts - 1}")
     return out
+
+
+def flat_ints(v: object, most: int, what: str, expected: str) -> object:
+    """A Python list, tuple or range of ints as an int64 array, checked before numpy walks it
+    (a list shared a million times deep, ``range(10**12)``); anything else unchanged. At most
+    ``most`` entries; ``what`` must be ``expected`` otherwise.
+
+    Examples
+    --------
+    >>> flat_ints([1, 2], 3, "seeds", "ids").tolist(), flat_ints("x", 3, "seeds", "ids")
+    ([1, 2], 'x')
+    >>> flat_ints(range(10**12), 3, "seeds", "ids")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: seeds lists 1,000,000,000,000 entries, more than 3
+    """
+    if not isinstance(v, (list, tuple, range)):
+        return v
+    if len(v) > most:
+        raise GraphpartError(f"{what} lists {len(v):,} entries, more than {most:,}")
+    try:
+        return np.fromiter(v, dtype=np.int64, count=len(v))
+    except (TypeError, ValueError, OverflowError):
+        raise GraphpartError(f"{what} must be {expected}, got {short_repr(v, 80)}") from None
 
 
 def check_ids_in_range(ids: torch.Tensor, upper: int, what: str) -> None:

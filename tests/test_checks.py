@@ -48,15 +48,7 @@ def test_as_data_tensor_rejects_ragged():
         as_data_tensor([[1, 2], [3]], 2, "node data 'x'")
 
 
-ERRORS = {
-    "GraphpartError",
-    "UnknownTypeError",
-    "IDRangeError",
-    "DataShapeError",
-    "FormatError",
-    "DatasetNotFoundError",
-    "TooBigToDrawError",
-}
+ERRORS = {name for name in __import__("graphpart.errors").errors.__all__ if name.endswith("Error")}
 
 
 def _unbounded_quotes(source: str) -> list[int]:

@@ -79,7 +79,7 @@ def read_array(path: Path, fmt: dict) -> np.ndarray:
     for c in cols:
         if c.dtype.kind not in NUMERIC_KINDS or c.dtype.fields is not None:
             raise GraphpartError(
-                f"chunk file {path} holds {c.dtype.kind!r}-kind values ({c.dtype.name}); "
+                f"chunk file {path} holds '{c.dtype.kind}'-kind values ({c.dtype.name}); "
                 "chunks hold numbers (bool, int, uint or float)"
             )
     if len(cols) == 1:

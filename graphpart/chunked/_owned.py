@@ -90,18 +90,30 @@ def _listed(meta: object) -> dict[str, str] | None:
     return out
 
 
-def check_chunked_out(out: str | os.PathLike, what: str = "chunked graph folder") -> Path:
-    """``out`` if a chunked graph may be written there: new, empty, or an earlier chunked graph
-    of graphpart's and nothing else, at any depth (see the module's description)."""
+#: What :func:`_earlier` gives for a folder that is new or empty.
+_NEW = object()
+
+
+def _earlier(out: str | os.PathLike, what: str, marker: str) -> tuple[Path, object]:
+    """``out`` checked as an output path, and the JSON of its ``marker`` file (``None`` when
+    that is missing or not JSON; :data:`_NEW` when the folder is new or empty)."""
     out = check_output_path(out, what)
     if not out.exists() or (out.is_dir() and not any(out.iterdir())):
-        return out
+        return out, _NEW
     if not out.is_dir():
         raise GraphpartError(f"{what} {out} exists and is not a folder")
     try:
-        meta = read_json(out / "metadata.json", "chunked graph metadata")
+        return out, read_json(out / marker, f"{what} {marker}")
     except FormatError:
-        meta = None
+        return out, None
+
+
+def check_chunked_out(out: str | os.PathLike, what: str = "chunked graph folder") -> Path:
+    """``out`` if a chunked graph may be written there: new, empty, or an earlier chunked graph
+    of graphpart's and nothing else, at any depth (see the module's description)."""
+    out, meta = _earlier(out, what, "metadata.json")
+    if meta is _NEW:
+        return out
     listed = _listed(meta)
     if listed is None:
         raise GraphpartError(
@@ -125,15 +137,9 @@ def check_assignment_out(out: str | os.PathLike, marker: str) -> Path:
     graphpart's (``marker``, its JSON, says so and names the node types) holding only the
     ``<ntype>.txt`` files of those types, of integers."""
     what = "assignment folder"
-    out = check_output_path(out, what)
-    if not out.exists() or (out.is_dir() and not any(out.iterdir())):
+    out, meta = _earlier(out, what, marker)
+    if meta is _NEW:
         return out
-    if not out.is_dir():
-        raise GraphpartError(f"{what} {out} exists and is not a folder")
-    try:
-        meta = read_json(out / marker, "assignment metadata")
-    except FormatError:
-        meta = None
     if not (isinstance(meta, dict) and meta.get("written_by") == WRITTEN_BY):
         raise GraphpartError(
             f"{what} {out} is not empty and holds no assignment graphpart wrote (its {marker}); "

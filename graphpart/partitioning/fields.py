@@ -50,6 +50,12 @@ def named_labels(field: str, labels: Sequence[str], ntypes: Sequence[str] = ()) 
     def value(v: str) -> str:
         return short if v == "True" else f"not {short}" if v == "False" else f"{field}={v}"
 
+    return _relabel(labels, value, ntypes)
+
+
+def _relabel(labels: Sequence[str], value, ntypes: Sequence[str]) -> tuple[str, ...]:
+    """Each label's value part renamed by ``value``: ``type:value`` keeps its type, a whole type
+    (one of ``ntypes``) stays as it is."""
     out = []
     for label in labels:
         head, sep, v = label.partition(":")
@@ -195,13 +201,4 @@ def code_labels(
     >>> code_labels(("paper:1", "author"), {1: "train"}, ntypes=("paper", "author"))
     ('paper:train', 'author')
     """
-    out = []
-    for label in labels:
-        head, sep, v = label.partition(":")
-        if label in ntypes:
-            out.append(label)
-        elif sep and head in ntypes:
-            out.append(f"{head}:{names.get(int(v), v)}")
-        else:
-            out.append(names.get(int(label), label))
-    return tuple(out)
+    return _relabel(labels, lambda v: names.get(int(v), v), ntypes)

@@ -192,7 +192,7 @@ def read_config(config_path: str | os.PathLike) -> dict:
     return cfg
 
 
-#: Names a per-trainer load may have.
+#: Names a per-trainer load may have (besides ``class <label>``).
 _TRAINER_LOADS = ("nodes", "in-degree", "train nodes", "val nodes", "test nodes")
 
 
@@ -205,25 +205,7 @@ def _trainer_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
         return {}
     t = cfg.get("num_trainers_per_machine", 1)
     k = cfg["num_parts"] * (t if isinstance(t, int) and not isinstance(t, bool) else 1)
-    if not isinstance(loads, dict) or len(loads) > 4096:
-        raise _fail(path, "balance trainer_loads must be {name: [one load per trainer]}")
-    out = {}
-    for name, values in loads.items():
-        if not isinstance(name, str) or not (name.startswith("class ") or name in _TRAINER_LOADS):
-            raise _fail(path, f"balance trainer_loads has an unknown name {short_repr(name)}")
-        ok = (
-            isinstance(values, list)
-            and len(values) == k
-            and all(
-                isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 62 for v in values
-            )
-        )
-        if not ok:
-            raise _fail(
-                path, f"balance trainer load {short_repr(name)} must be {k} non-negative ints"
-            )
-        out[name] = np.asarray(values, dtype=np.int64)
-    return out
+    return _loads(loads, k, _TRAINER_LOADS, "trainer_loads", "trainer", path)
 
 
 def _balance_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
@@ -232,14 +214,23 @@ def _balance_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
     if record is None:
         return {}
     loads = record.get("loads") if isinstance(record, dict) else None
-    k = cfg["num_parts"]
+    return _loads(loads, cfg["num_parts"], ("in-degree",), "loads", "partition", path)
+
+
+def _loads(
+    loads: object, k: int, names: tuple[str, ...], key: str, per: str, path: Path
+) -> dict[str, np.ndarray]:
+    """``{name: [k non-negative ints]}`` of a balance record, names ``class <label>`` or one of
+    ``names``, checked before anything is sized by it."""
     if not isinstance(loads, dict) or len(loads) > 4096:
-        raise _fail(path, "balance must be {'loads': {constraint: [one load per partition]}, ...}")
+        raise _fail(path, f"balance {key} must be {{constraint: [one load per {per}]}}")
     out = {}
     for name, values in loads.items():
-        if not isinstance(name, str) or not (name.startswith("class ") or name == "in-degree"):
+        if not isinstance(name, str) or not (name.startswith("class ") or name in names):
             raise _fail(
-                path, f"balance load names are 'class <label>' or 'in-degree', got {name!r}"
+                path,
+                f"balance {key} names are 'class <label>' or one of {list(names)}, got "
+                f"{short_repr(name)}",
             )
         ok = (
             isinstance(values, list)
@@ -250,7 +241,8 @@ def _balance_loads(cfg: dict, path: Path) -> dict[str, np.ndarray]:
         )
         if not ok:
             raise _fail(
-                path, f"balance load {name!r} must be {k} non-negative ints, one per partition"
+                path,
+                f"balance {key} {short_repr(name)} must be {k} non-negative ints, one per {per}",
             )
         out[name] = np.asarray(values, dtype=np.int64)
     return out

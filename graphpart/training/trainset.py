@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_trainers_per_machine, short_repr
+from .._check import as_id_tensor, check_trainers_per_machine, flat_ints, short_repr
 from ..errors import GraphpartError
 
 __all__ = ["TrainSet", "train_set", "trainers_per_machine"]
@@ -98,17 +98,7 @@ def _as_mask(v, ntype: str) -> np.ndarray:
 
 
 def _one(v: object, n: int, what: str) -> np.ndarray:
-    if isinstance(v, (list, tuple, range)):  # checked before numpy walks it (nested, huge)
-        if len(v) > n:
-            raise GraphpartError(
-                f"train for {what} lists {len(v):,} entries, more than its {n:,} nodes"
-            )
-        try:
-            v = np.fromiter(v, dtype=np.int64, count=len(v))
-        except (TypeError, ValueError, OverflowError):
-            raise GraphpartError(
-                f"train for {what} must be a mask or integer ids, got {short_repr(v, 80)}"
-            ) from None
+    v = flat_ints(v, n, f"train for {what}", "a mask or integer ids")  # its nodes at most
     a = v.numpy() if isinstance(v, torch.Tensor) else np.asarray(v)
     if a.ndim != 1:
         raise GraphpartError(f"train for {what} must be one-dimensional, got shape {a.shape}")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from .._check import check_count, short_repr
+from .._check import check_count, flat_ints, short_repr
 from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
 from ..graph import Graph
@@ -28,15 +28,7 @@ MAX_RATIO, MAX_BATCH = 0.5, 1 << 20
 
 def _seeds(seeds: object, n: int) -> torch.Tensor:
     """``seeds`` as a bool mask or ids over the ``n`` nodes, checked before use."""
-    if isinstance(seeds, (list, tuple, range)):
-        if len(seeds) > n:
-            raise GraphpartError(f"seeds lists {len(seeds):,} entries, more than the {n:,} nodes")
-        try:
-            seeds = np.fromiter(seeds, dtype=np.int64, count=len(seeds))
-        except (TypeError, ValueError, OverflowError):
-            raise GraphpartError(
-                f"seeds must be a bool mask or node ids, got {short_repr(seeds, 80)}"
-            ) from None
+    seeds = flat_ints(seeds, n, "seeds", "a bool mask or node ids")
     if not isinstance(seeds, (np.ndarray, torch.Tensor)):
         raise GraphpartError(f"seeds must be a bool mask or node ids, got {type(seeds).__name__}")
     t = torch.as_tensor(seeds)

@@ -110,7 +110,7 @@ def test_node_split_refuses_what_is_not_a_train_set():
 @pytest.mark.parametrize(
     "train, match",
     [
-        (range(10**12), "lists 1,000,000,000,000 entries, more than its 100 nodes"),
+        (range(10**12), "lists 1,000,000,000,000 entries, more than 100"),
         ("nested", "must be a mask or integer ids"),
         ([0, "a"], "must be a mask or integer ids"),
     ],
