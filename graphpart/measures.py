@@ -100,6 +100,8 @@ class PartitionMetrics:
     trainer_balance : dict of str to float
         max / mean over every trainer (with several per machine) of nodes, each balance class,
         each split and in-degree.
+    trainer_loads : dict of str to ndarray
+        Those loads per trainer (machine-major), for the balance figures.
     shortfalls : tuple of (level, constraint, ratio, tolerance)
         The constraints the partitioner held as well as it could but not to their tolerance
         (``Partitioning.balance_shortfalls``).
@@ -124,6 +126,7 @@ class PartitionMetrics:
     constraints: dict[str, np.ndarray] = field(default_factory=dict)
     shortfalls: tuple = ()
     trainer_balance: dict[str, float] = field(default_factory=dict)
+    trainer_loads: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def halo_nodes(self) -> np.ndarray:
@@ -247,6 +250,7 @@ def summarize(
         splits,
         {name: np.asarray(v) for name, v in (extra_balance or {}).items()},
         trainer_balance={k: _max_over_mean(v) for k, v in (trainer_loads or {}).items()},
+        trainer_loads={k: np.asarray(v) for k, v in (trainer_loads or {}).items()},
     )
 
 

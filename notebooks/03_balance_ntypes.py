@@ -85,6 +85,27 @@ for ax, part, name in zip(axes, [plain, by_train, both], names):
 # Each constraint flattens its bars, and the edge cut rises: METIS has less freedom to follow
 # communities.
 #
+# ## Trainers inside machines
+#
+# A machine runs several trainers (one per GPU), each on its own share of the machine's training
+# nodes, and every step waits for the slowest *trainer*. With `num_trainers_per_machine`, graphpart
+# balances the machines first, then each machine's trainers on the same constraints. Left: the
+# machines; right: every trainer (`machine.trainer`), lines between machines.
+
+# %%
+trained = gp.partition(
+    g, 4, balance_ntypes="train_mask", balance_edges=True, num_trainers_per_machine=2, seed=0
+)
+fig, axes = plt.subplots(1, 2, figsize=(17, 4), layout="constrained")
+viz.plot_balance(trained, ax=axes[0], quantities=["nodes", "train nodes", "edges"])
+ax = viz.plot_balance(
+    trained, ax=axes[1], level="trainer", quantities=["nodes", "train nodes", "in-degree"]
+)
+
+# %% [markdown]
+# `trained.report()` lists the same figures as `trainer balance ...` lines, and `graphpart inspect`
+# shows them for partitions on disk.
+#
 # ## The trade-off across settings
 #
 # A sweep over balance sources, `balance_edges` and METIS's imbalance tolerance (`ufactor`, in

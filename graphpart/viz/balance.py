@@ -6,11 +6,15 @@ import os
 
 import numpy as np
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..metrics import metrics_from_disk
 from ._style import get_axes
 
-__all__ = ["plot_balance", "balance_quantities"]
+__all__ = ["plot_balance", "balance_quantities", "LEVELS"]
+
+#: What a balance figure's bars stand for: machines (partitions), or every trainer.
+LEVELS = ("machine", "trainer")
 
 
 def _metrics(p_or_metrics):
@@ -19,12 +23,25 @@ def _metrics(p_or_metrics):
     return p_or_metrics.metrics if hasattr(p_or_metrics, "shuffle") else p_or_metrics
 
 
-def balance_quantities(m) -> dict[str, np.ndarray]:
+def balance_quantities(m, level: str = "machine") -> dict[str, np.ndarray]:
     """Per-partition loads a balance plot shows, by name, from a ``PartitionMetrics``.
 
     Nodes (and nodes of each type), each METIS balance constraint, owned edges,
-    HALO nodes and train / val / test nodes.
+    HALO nodes and train / val / test nodes. With ``level="trainer"``, per trainer (several per
+    machine): nodes, each balance class, each split and in-degree.
     """
+    if level not in LEVELS:
+        raise GraphpartError(f"level must be one of {list(LEVELS)}, got {short_repr(level)}")
+    if level == "trainer":
+        if not m.trainer_loads:
+            raise GraphpartError(
+                "these partitions have one trainer per machine (or keep no trainer loads): the "
+                "machine level says it all"
+            )
+        return {
+            (f"balance {k}" if k.startswith("class ") else k): np.asarray(v)
+            for k, v in m.trainer_loads.items()
+        }
     out: dict[str, np.ndarray] = {"nodes": m.inner_nodes}
     if len(m.ntypes) > 1:
         out.update({f"{t} nodes": m.inner_by_type[:, i] for i, t in enumerate(m.ntypes)})
@@ -42,7 +59,14 @@ def balance_quantities(m) -> dict[str, np.ndarray]:
     return out
 
 
-def plot_balance(p, *, ax=None, quantities: list[str] | None = None, normalize: bool = True):
+def plot_balance(
+    p,
+    *,
+    ax=None,
+    quantities: list[str] | None = None,
+    normalize: bool = True,
+    level: str = "machine",
+):
     """Grouped bars: for each partition, each quantity's load divided by its mean.
 
     A perfectly balanced quantity has every bar at 1 (the dashed mean line);
@@ -56,6 +80,9 @@ def plot_balance(p, *, ax=None, quantities: list[str] | None = None, normalize: 
         Names from :func:`balance_quantities` (default: all).
     normalize : bool
         Divide by the mean (default); ``False`` draws raw counts on a log scale.
+    level : {"machine", "trainer"}
+        Bars per partition (machine), or per trainer (``machine.trainer`` under each bar) when
+        several trainers share a machine.
 
     Examples
     --------
@@ -66,15 +93,15 @@ def plot_balance(p, *, ax=None, quantities: list[str] | None = None, normalize: 
     ['mean', 'nodes', 'edges']
     """
     m = _metrics(p)
-    available = balance_quantities(m)
+    available = balance_quantities(m, level)
     names = list(available) if quantities is None else list(quantities)
     unknown = [q for q in names if q not in available]
     if unknown:
         raise GraphpartError(f"unknown balance quantities {unknown}; available: {list(available)}")
     from matplotlib import colormaps
 
-    ax = get_axes(ax, (max(6.0, 0.9 * m.num_parts + 3), 4.2))
-    k = m.num_parts
+    k = len(next(iter(available.values()))) if available else m.num_parts
+    ax = get_axes(ax, (max(6.0, 0.9 * k + 3), 4.2))
     width = 0.8 / max(len(names), 1)
     colors = colormaps["Dark2"](np.arange(len(names)) % 8)
     x = np.arange(k)
@@ -97,10 +124,16 @@ def plot_balance(p, *, ax=None, quantities: list[str] | None = None, normalize: 
         handles.append(bars)
         if not normalize:
             ax.axhline(mean, color=colors[i], ls="--", lw=0.8)
-    ax.set_xticks(x, [str(i) for i in x])
-    ax.set_xlabel("partition")
+    per = k // max(m.num_parts, 1)
+    if level == "trainer":  # machine.trainer, a line between machines
+        ax.set_xticks(x, [f"{i // per}.{i % per}" for i in x])
+        for b in range(per, k, per):
+            ax.axvline(b - 0.5, color="0.6", lw=0.8)
+    else:
+        ax.set_xticks(x, [str(i) for i in x])
+    ax.set_xlabel("trainer (machine.trainer)" if level == "trainer" else "partition")
     if normalize:
-        ax.set_ylabel("load / mean over partitions")
+        ax.set_ylabel(f"load / mean over {'trainers' if level == 'trainer' else 'partitions'}")
         top = max(1.15, worst * 1.08)
         ax.set_ylim(0, top)
     else:
@@ -109,5 +142,6 @@ def plot_balance(p, *, ax=None, quantities: list[str] | None = None, normalize: 
     ax.legend(
         handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8
     )
-    ax.set_title(f"Load balance over {k} partitions: worst max/mean {worst:.3f}", fontsize=10)
+    over = f"{k} trainers on {m.num_parts} machines" if level == "trainer" else f"{k} partitions"
+    ax.set_title(f"Load balance over {over}: worst max/mean {worst:.3f}", fontsize=10)
     return ax
