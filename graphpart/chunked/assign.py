@@ -20,6 +20,7 @@ from .._untrusted import check_regular_file, read_json
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
+from ..partitioning.fields import as_fields, code_labels, combine_fields
 from ..typing import Seed
 from ._files import write_array
 from ._metis import metis_chunked
@@ -204,22 +205,37 @@ def balance_classes_of(
     of every node (types in sorted order) and a label per class (a single-type graph's labels
     are the values alone, as ``partition`` names them)."""
     ntypes = sorted(meta.ntypes)
-    values = {}
-    for t in ntypes:
-        spec = meta.node_data.get(t, {}).get(field) if field else None
-        if spec is not None:
-            values[t] = read_data(spec, None, f"node_data[{t!r}][{field!r}]")
-    if field and not values:
-        have = sorted({name for specs in meta.node_data.values() for name in specs})
-        raise GraphpartError(
-            f"balance_ntypes: no node type has node data named {short_repr(field)}; the graph has "
-            f"{have}"
-        )
+    fields = as_fields(field) or ([field] if field else [])
+    per_type: dict[str, list] = {t: [] for t in ntypes}
+    for f in fields:
+        found = False
+        for t in ntypes:
+            spec = meta.node_data.get(t, {}).get(f)
+            found |= spec is not None
+            per_type[t].append(
+                None
+                if spec is None
+                else read_data(spec, None, f"node_data[{short_repr(t)}][{short_repr(f)}]")
+            )
+        if not found:
+            have = sorted({name for specs in meta.node_data.values() for name in specs})
+            raise GraphpartError(
+                f"balance_ntypes: no node type has node data named {short_repr(f)}; the graph "
+                f"has {have}"
+            )
+    counts = {t: meta.num_nodes[t] for t in ntypes}
+    names: dict[int, str] = {}
+    if len(fields) > 1:  # several fields: a class per combination of their values
+        values, names = combine_fields(per_type, counts, fields)
+    else:
+        values = {t: a[0] for t, a in per_type.items() if a and a[0] is not None}
     classes, labels = classes_by_type(
-        ntypes, [meta.num_nodes[t] for t in ntypes], values, f"balance field {field!r} of"
+        ntypes, [counts[t] for t in ntypes], values, f"balance field {short_repr(field)} of"
     )
+    if names:
+        labels = code_labels(labels, names, ntypes)
     if len(ntypes) == 1 and values:
-        labels = tuple(label.partition(":")[2] for label in labels)
+        labels = tuple(label.partition(":")[2] or label for label in labels)
     return classes, labels
 
 

@@ -19,6 +19,7 @@ from ..graph import Graph
 __all__ = [
     "field_balance",
     "fields_balance",
+    "combine_fields",
     "as_fields",
     "named_labels",
     "code_labels",
@@ -149,29 +150,7 @@ def fields_balance(g: Graph, fields: Sequence[str]) -> tuple[object, dict[int, s
                     f"value per node, got dtype {arr.dtype} and shape {arr.shape}"
                 )
             per_type.setdefault(t, []).append(arr)
-    distinct = [
-        np.unique(np.concatenate([a[i] for a in per_type.values() if a[i] is not None]))
-        for i in range(len(fields))
-    ]
-    radix = [max(len(d), 1) for d in distinct]
-    if int(np.prod(radix, dtype=object)) > MAX_COMBINATIONS:
-        raise GraphpartError(
-            f"balance_ntypes {short_repr(fields)} has {int(np.prod(radix, dtype=object))} "
-            f"combinations of values; at most {MAX_COMBINATIONS} (each is a balance constraint)"
-        )
-    names: dict[int, str] = {}
-    out: dict[str, np.ndarray] = {}
-    for t, arrays in per_type.items():
-        n = g.num_nodes(t)
-        code = np.zeros(n, dtype=np.int64)
-        step = 1
-        for arr, d, r in zip(arrays, distinct, radix):
-            idx = np.zeros(n, dtype=np.int64) if arr is None else np.searchsorted(d, arr)
-            code += idx * step
-            step *= r
-        out[t] = code
-        for c in np.unique(code).tolist():
-            names.setdefault(c, _combination_name(c, fields, distinct, radix))
+    out, names = combine_fields(per_type, {t: g.num_nodes(t) for t in g.ntypes}, fields)
     values = out[g.ntypes[0]] if g.is_homogeneous else out
     return values, names
 
@@ -202,3 +181,44 @@ def code_labels(
     ('paper:train', 'author')
     """
     return _relabel(labels, lambda v: names.get(int(v), v), ntypes)
+
+
+def combine_fields(
+    per_type: dict[str, list[np.ndarray | None]], counts: dict[str, int], fields: Sequence[str]
+) -> tuple[dict[str, np.ndarray], dict[int, str]]:
+    """The combination code of every node of each type (``per_type[t][i]``: the values of field
+    ``i`` on type ``t``, ``None`` where the type lacks it) and a name per code: the rule of
+    :func:`fields_balance`, for values read from anywhere (the chunked pipeline reads chunks).
+
+    Examples
+    --------
+    >>> codes, names = combine_fields(
+    ...     {"a": [np.array([1, 0, 0]), np.array([0, 1, 0])]}, {"a": 3}, ["train_mask", "val_mask"]
+    ... )
+    >>> codes["a"].tolist(), [names[c] for c in codes["a"].tolist()]
+    ([1, 2, 0], ['train', 'val', 'none'])
+    """
+    distinct = [
+        np.unique(np.concatenate([a[i] for a in per_type.values() if a[i] is not None]))
+        for i in range(len(fields))
+    ]
+    radix = [max(len(d), 1) for d in distinct]
+    if int(np.prod(radix, dtype=object)) > MAX_COMBINATIONS:
+        raise GraphpartError(
+            f"balance_ntypes {short_repr(fields)} has {int(np.prod(radix, dtype=object))} "
+            f"combinations of values; at most {MAX_COMBINATIONS} (each is a balance constraint)"
+        )
+    names: dict[int, str] = {}
+    out: dict[str, np.ndarray] = {}
+    for t, arrays in per_type.items():
+        n = counts[t]
+        code = np.zeros(n, dtype=np.int64)
+        step = 1
+        for arr, d, r in zip(arrays, distinct, radix):
+            idx = np.zeros(n, dtype=np.int64) if arr is None else np.searchsorted(d, arr)
+            code += idx * step
+            step *= r
+        out[t] = code
+        for c in np.unique(code).tolist():
+            names.setdefault(c, _combination_name(c, fields, distinct, radix))
+    return out, names

@@ -494,3 +494,23 @@ def test_streaming_takes_empty_edge_chunks_and_graphs_without_edges(tmp_path, al
     bare = write_chunked(gp.Graph.from_edges([], [], num_nodes=5), tmp_path / "e", 1).parent
     parts, _ = read_assignment(assign(bare, tmp_path / "b", 2, algorithm, seed=0), bare)
     assert np.bincount(parts["_N"], minlength=2).tolist() in ([3, 2], [2, 3])
+
+
+def test_the_chunked_pipeline_balances_the_three_splits_together(tmp_path):
+    """--balance-ntypes train_mask,val_mask,test_mask in assign (issue 31)."""
+    from graphpart.chunked import dispatch
+    from graphpart.chunked.assign import balance_classes_of
+
+    g = sbm([150] * 4, 0.05, 0.003, seed=0, train_frac=0.3, val_frac=0.1, test_frac=0.1)
+    ch = write_chunked(g, tmp_path / "ch", 2).parent
+    splits = "train_mask,val_mask,test_mask"
+    classes, labels = balance_classes_of(read_metadata(ch), splits)
+    assert labels == ("none", "train", "val", "test")
+    out = assign(ch, tmp_path / "a", 3, "fennel", balance_ntypes=splits, seed=0)
+    parts, _ = read_assignment(out, ch)
+    for c in range(1, 4):
+        counts = np.bincount(parts["_N"][classes == c], minlength=3)
+        assert counts.max() / counts.mean() <= 1.1, (labels[c], counts)
+    cfg = dispatch(ch, out, tmp_path / "p", processes=False, workers=1)
+    loads = json.loads(cfg.read_text())["balance"]["loads"]
+    assert {"class train", "class val", "class test"} <= set(loads)
