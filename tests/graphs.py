@@ -108,3 +108,15 @@ def masked_sbm() -> Graph:
         val_frac=0.1,
         test_frac=0.1,
     )
+
+
+def train_in_two_communities(block: int, p_in: float, p_out: float, seed: int = 0) -> Graph:
+    """Notebook 08's graph: 8 communities of ``block`` nodes, the train nodes concentrated in the
+    first two (half of theirs, 5% of the others')."""
+    g = sbm([block] * 8, p_in, p_out, seed=seed)
+    rng = np.random.default_rng(seed)
+    train = np.zeros(g.num_nodes(), bool)
+    train[: 2 * block] = rng.random(2 * block) < 0.5
+    train[2 * block :] = rng.random(6 * block) < 0.05
+    g.ndata["train_mask"] = torch.from_numpy(train)
+    return g

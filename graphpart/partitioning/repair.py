@@ -30,16 +30,14 @@ part. Nothing degenerate is handed back in silence.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import logging
-import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .._check import short_repr
-from ..errors import BalanceWarning, GraphpartError
+from ..errors import GraphpartError
+from .best_effort import check_spread, report_shortfalls
 from .refine import MAX_TABLE_CELLS, part_loads, refine_assignment
 
 __all__ = [
@@ -47,7 +45,6 @@ __all__ = [
     "achievable_tolerance",
     "held_tolerance",
     "repair_assignment",
-    "shortfalls_collected",
     "fill_empty",
     "far_limits",
     "FAR",
@@ -55,24 +52,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-#: Where :func:`repair_assignment` reports the constraints it could not hold, while
-#: :func:`shortfalls_collected` is active (else it warns).
-_SINK: contextvars.ContextVar[list | None] = contextvars.ContextVar("shortfalls", default=None)
-
-
-@contextlib.contextmanager
-def shortfalls_collected() -> Iterator[list]:
-    """Collect the ``(constraint, max / mean, tolerance)`` that repairs inside the block could
-    not hold, instead of warning about each: a caller running several (a machine split, then
-    every machine's trainers) says them once."""
-    sink: list = []
-    token = _SINK.set(sink)
-    try:
-        yield sink
-    finally:
-        _SINK.reset(token)
-
-
 #: A constraint is far outside its tolerance when its heaviest part exceeds the cap by more than
 #: this share of the mean (METIS's own k-way default tolerance), the tolerance's width, and one
 #: node: METIS's near misses are left alone, its failures are not.
@@ -212,6 +191,13 @@ def fill_empty(src: np.ndarray, dst: np.ndarray, part: np.ndarray, num_parts: in
     return part
 
 
+def _loads(part: np.ndarray, w: np.ndarray | None, num_parts: int) -> np.ndarray:
+    """``(num_parts, ncon)`` loads (``w`` ``None``: node counts)."""
+    if w is None:
+        return np.bincount(part, minlength=num_parts)[:, None]
+    return part_loads(part, w, num_parts)
+
+
 def _problems(
     part: np.ndarray, w: np.ndarray | None, num_parts: int, limit: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -251,7 +237,7 @@ def repair_assignment(
 ) -> np.ndarray:
     """``part``, or a repair of it where a part is empty or a constraint is far outside its
     tolerance: held as well as possible, with a :class:`~graphpart.errors.BalanceWarning` (or
-    into :func:`shortfalls_collected`) naming what was not held; a
+    into :func:`~.best_effort.shortfalls_collected`) naming what was not held; a
     :class:`~graphpart.errors.GraphpartError` only for an empty part or a class whole in one.
 
     Parameters
@@ -308,26 +294,12 @@ def repair_assignment(
             f"no assignment into {num_parts} parts leaves every part a node: "
             f"{said(empty, far[:0], loads)}; use fewer parts"
         )
-    _check_spread(new, classes, num_parts)
+    check_spread(new, classes, num_parts)
     if len(far):
         labels = list(names()) if names is not None else [f"column {c}" for c in range(len(limit))]
         mean = loads.sum(axis=0) / num_parts
-        short = tuple(
-            (labels[c], float(loads[:, c].max() / mean[c]), float(tolerance[c])) for c in far
-        )
-        sink = _SINK.get()
-        if sink is not None:
-            sink.extend(short)
-            return new
-        warnings.warn(
-            BalanceWarning(
-                f"balance held as well as possible into {num_parts} parts: "
-                + ", ".join(
-                    f"{n!s} at {r:.3f} x its mean (tolerance {t:.3f})" for n, r, t in short
-                ),
-                short,
-            ),
-            stacklevel=2,
+        report_shortfalls(
+            [(labels[c], float(loads[:, c].max() / mean[c]), float(tolerance[c])) for c in far]
         )
     return new
 
@@ -354,11 +326,7 @@ def _loosened(src, dst, part, num_parts, w, classes, tolerance, limit, far, rng)
     best, best_key = part, _overshoot(part, w, num_parts, limit)
     tol = np.asarray(tolerance, dtype=np.float64).copy()
     for group in _loosen_order(w, far, len(limit)):
-        loads = (
-            np.bincount(part, minlength=num_parts)[:, None]
-            if w is None
-            else part_loads(part, w, num_parts)
-        )
+        loads = _loads(part, w, num_parts)
         mean = np.maximum(loads.sum(axis=0) / num_parts, 1e-12)
         tol[group] = np.maximum(tol[group], loads[:, group].max(axis=0) / mean[group] * (1 + 1e-6))
         part = refine_assignment(src, dst, part, num_parts, w, classes, tol, rng, REPAIR_ROUNDS)
@@ -373,30 +341,6 @@ def _loosened(src, dst, part, num_parts, w, classes, tolerance, limit, far, rng)
 
 def _overshoot(part, w, num_parts, limit) -> tuple[int, float]:
     """(constraints far outside, their summed overshoot over the far limit as a share of it)."""
-    loads = (
-        np.bincount(part, minlength=num_parts)[:, None]
-        if w is None
-        else part_loads(part, w, num_parts)
-    )
-    over = loads.max(axis=0) - limit
+    over = _loads(part, w, num_parts).max(axis=0) - limit
     bad = over > 1e-9
     return int(bad.sum()), float((over[bad] / np.maximum(limit[bad], 1)).sum())
-
-
-def _check_spread(part: np.ndarray, classes: np.ndarray | None, num_parts: int) -> None:
-    """Refuse what no training run can use: a class of at least ``num_parts`` nodes held by one
-    part alone (every other machine would go without it)."""
-    if classes is None or num_parts < 2 or not len(part):
-        return
-    cls = np.asarray(classes, dtype=np.int64)
-    ncls = int(cls.max()) + 1
-    held = np.bincount(cls * num_parts + part, minlength=ncls * num_parts).reshape(ncls, -1)
-    size = held.sum(axis=1)
-    whole = np.flatnonzero((size >= num_parts) & (held.max(axis=1) == size))
-    if len(whole):
-        c = int(whole[0])
-        raise GraphpartError(
-            f"no assignment into {num_parts} parts found that spreads every balance class: class "
-            f"{c} ({int(size[c])} nodes) lies whole in part {int(held[c].argmax())}; balance "
-            "fewer classes or use fewer parts"
-        )

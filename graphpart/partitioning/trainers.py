@@ -8,16 +8,14 @@ once and derives machines from trainer ids, which lets the machines drift apart.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._check import short_repr
 from .._random import check_random_state
-from ..errors import BalanceWarning, GraphpartError
+from ..errors import GraphpartError
 from ..typing import Seed
+from .best_effort import shortfalls_collected, warn_shortfalls
 from .metis import metis_assignment
-from .repair import shortfalls_collected
 
 __all__ = ["metis_trainers", "metis_two_levels"]
 
@@ -138,7 +136,7 @@ def metis_two_levels(
     if num_nodes >= len(held) and held.min() == 0:
         raise GraphpartError(
             f"no assignment found that gives each of the {len(held)} trainers a node (trainer "
-            f"{int(held.argmin())} has none; nodes per trainer {short_repr(held.tolist())}); "
+            f"{int(held.argmin())} has none; nodes per trainer {short_repr(held[:16].tolist())}); "
             "use fewer machines or trainers"
         )
     worst: dict[tuple[str, str], tuple[float, float]] = {}
@@ -148,16 +146,5 @@ def metis_two_levels(
                 worst[level, name] = (ratio, tol)
     short = tuple((level, name, r, t) for (level, name), (r, t) in worst.items())
     if short:
-        warnings.warn(
-            BalanceWarning(
-                "balance held as well as possible; not within tolerance: "
-                + "; ".join(
-                    f"{lv} {name} at {r:.3f} x its mean (tolerance {t:.3f})"
-                    for lv, name, r, t in short
-                )  # fmt: skip
-                + " (p.balance_shortfalls; loosen metis_options ufactor or balance fewer classes)",
-                short,
-            ),
-            stacklevel=3,
-        )
+        warn_shortfalls(short, stacklevel=3)
     return trainer, short

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 pytest.importorskip("ipywidgets")
 
-from graphpart.datasets import sbm  # noqa: E402
 from graphpart.errors import GraphpartError  # noqa: E402
 from graphpart.sweep import grid, sweep  # noqa: E402
 from graphpart.training import ClusterModel, TrainingSetup  # noqa: E402
 from graphpart.widgets import EpochCostView  # noqa: E402
 
+from ..graphs import train_in_two_communities  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def counts():
     """Notebook 08's graph: 8 communities, the train nodes concentrated in two."""
-    g = sbm([1000] * 8, 0.01, 0.0005, seed=0)
-    rng = np.random.default_rng(0)
-    train = np.zeros(g.num_nodes(), bool)
-    train[:2000] = rng.random(2000) < 0.5
-    train[2000:] = rng.random(6000) < 0.05
-    g.ndata["train_mask"] = train
+    g = train_in_two_communities(1000, 0.01, 0.0005)
     setup = TrainingSetup(fanouts=(10, 5), batch_size=64, num_trainers_per_machine=2)
     settings = grid(method=["random", "metis"], num_parts=4, balance=["none", "train_mask"])
     return {r.setting.label: r.epoch.counts for r in sweep(g, settings, training=setup)}
