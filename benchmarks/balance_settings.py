@@ -5,12 +5,17 @@ machine. Prints one row per (graph, trainers): settings run, refused, held as we
 the worst machine- and trainer-level max/mean of nodes and of the balanced split(s).
 
     .venv/bin/python benchmarks/balance_settings.py                 # WordNet, GO-like, R-MAT 14-18
-    .venv/bin/python benchmarks/balance_settings.py --scales 20 22  # larger R-MAT
+    .venv/bin/python benchmarks/balance_settings.py --rmat-only --scales 20 21  # larger R-MAT
+    .venv/bin/python benchmarks/balance_settings.py --rmat-only --scales 23 --trainers 2
+
+Large scales run one (scale, trainers) per process side by side on the two cores; the last column
+is the process's peak RSS so far (ru_maxrss), the whole script's, graph included.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 import warnings
 
@@ -112,26 +117,31 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scales", type=int, nargs="*", default=[14, 16, 18])
     ap.add_argument("--machines", type=int, default=3)
+    ap.add_argument("--trainers", type=int, nargs="*", default=[1, 2, 4])
+    ap.add_argument("--rmat-only", action="store_true", help="skip WordNet and the GO-like graph")
     args = ap.parse_args()
-    graphs = [
-        ("WordNet", lambda: _splits(load("wordnet"))),
-        ("GO-like", lambda: _splits(go_like())),
-    ]
+    graphs = []
+    if not args.rmat_only:
+        graphs += [
+            ("WordNet", lambda: _splits(load("wordnet"))),
+            ("GO-like", lambda: _splits(go_like())),
+        ]
     graphs += [(f"R-MAT {s}", lambda s=s: _splits(rmat(s, seed=0))) for s in args.scales]
     print(f"{len(SETTINGS)} settings (notebook 03's grid + train/val/test together), "
           f"{args.machines} machines")  # fmt: skip
     print("| graph | trainers | partitioned | refused | held as well as possible | machine nodes "
-          "| machine split | trainer nodes | trainer split | seconds |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| machine split | trainer nodes | trainer split | seconds | peak RSS GiB |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, make in graphs:
         g = make()
-        for trainers in (1, 2, 4):
+        for trainers in args.trainers:
             r = _run(g, trainers, args.machines)
             tn = f"{r['tnodes']:.3f}" if trainers > 1 else "-"
             ts = f"{r['tsplit']:.3f}" if trainers > 1 else "-"
             print(
                 f"| {name} | {trainers} | {r['settings']} | {len(r['refused'])} | {r['warned']} | "
-                f"{r['nodes']:.3f} | {r['split']:.3f} | {tn} | {ts} | {r['seconds']:.0f} |",
+                f"{r['nodes']:.3f} | {r['split']:.3f} | {tn} | {ts} | {r['seconds']:.0f} | "
+                f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.1f} |",
                 flush=True,
             )
             for line in r["refused"]:

@@ -51,7 +51,13 @@ def peak_rss_gb(python: str, script: str, args: list[str]) -> tuple[dict, float]
     stdout = proc.stdout.read()
     stderr = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status):
+    code = os.waitstatus_to_exitcode(status)
+    if code:
+        # a peer that does not fit the machine is a result (killed by the kernel: -9), recorded
+        # with the peak it reached; graphpart failing is not
+        if script == "_dgl_side.py":
+            tail = stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
+            return {"failed": f"exit {code} {tail[0][:200]}".strip()}, usage.ru_maxrss / 1e6
         raise SystemExit(f"{script} failed:\n{stderr.decode()[-3000:]}")
     return json.loads(stdout.decode().strip().splitlines()[-1]), usage.ru_maxrss / 1e6
 
@@ -88,6 +94,11 @@ def main() -> None:
             res, rss = peak_rss_gb(
                 python, script, [str(gdir), str(out_dir), str(args.parts), "1" if balance else "0"]
             )
+            if "failed" in res:
+                row = {"config": label, "side": name, "failed": res["failed"], "peak_rss_gb": rss}
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+                continue
             tr = np.array(res["train_per_part"])
             row = {
                 "config": label,
@@ -109,6 +120,10 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
+        if "failed" in r:
+            print(f"| {r['config']} | {r['side']} | did not finish: {r['failed']} | | | "
+                  f"{r['peak_rss_gb']:.2f} | | | |")  # fmt: skip
+            continue
         print(
             f"| {r['config']} | {r['side']} | {r['wall_s']} | {r['metis_s']} | "
             f"{r['wall_s'] / max(r['metis_s'], 1e-9):.2f} | {r['peak_rss_gb']} | "
@@ -119,6 +134,9 @@ def main() -> None:
         for label in ("plain", "balance_ntypes+balance_edges"):
             a = next(r for r in rows if r["config"] == label and r["side"] == "graphpart")
             b = next(r for r in rows if r["config"] == label and r["side"] == "dgl")
+            if "failed" in b:
+                print(f"{label}: DGL did not finish ({b['failed']})")
+                continue
             print(
                 f"{label}: graphpart/DGL wall {a['wall_s'] / b['wall_s']:.2f}x, peak RSS "
                 f"{a['peak_rss_gb'] / b['peak_rss_gb']:.2f}x, edge cut "
