@@ -56,11 +56,11 @@ print("halo_hop:", lg.ndata["halo_hop"].tolist())
 # ## Every copy of a node, side by side
 #
 # Below, each partition's local graph is drawn on its own, at the same positions: its inner nodes in
-# its colour, its HALO copies ringed in black, edges between partitions in red. Hover a node to see
-# it, click it (or type its id in a view's search box) to select it: every view that holds a copy
-# of it selects it too, and the card below lists all its ids: where it lives, its local id there,
-# and each HALO copy with its local id and hop. Try node 0, owned by one partition and copied into
-# the others.
+# its colour, its HALO copies ringed (dark for hop 1, grey for hop 2), edges inside a partition in
+# its colour, lighter, and edges between partitions near-black. Hover a node to see it, click it
+# (or type its id in a view's search box) to select it: every view that holds a copy of it selects
+# it too, and the card below lists all its ids: where it lives, its local id there, and each HALO
+# copy with its local id and hop. Try node 0, owned by one partition and copied into the others.
 
 # %%
 from graphpart.widgets import PartitionViews

@@ -20,7 +20,7 @@ from ..homogeneous import HomogeneousGraph
 from ..index import expand_ranges
 from ..lookup import NodeTable, node_table
 from ..structure import quotient_graph
-from ._style import part_colors
+from ._style import CUT_COLOR, part_colors
 from .layout import node_positions
 
 __all__ = [
@@ -33,14 +33,21 @@ __all__ = [
     "MAX_NODES",
     "MAX_EDGES",
     "CUT_COLOR",
+    "HALO_RINGS",
+    "halo_ring",
+    "INNER_EDGE_LIGHTER",
     "part_hex",
+    "lighter_hex",
     "neighbour_counts",
 ]
 
 #: Above these, a view draws the quotient graph (one node per partition) instead.
 MAX_NODES, MAX_EDGES = 100_000, 1_000_000
-#: Edges between partitions; edges inside one take their partition's colour, lighter.
-CUT_COLOR, HALO_BORDER = "#d62728", "#222222"
+#: The ring of a HALO copy by its hop: darkest and thickest for hop 1, lighter and thinner
+#: further out (hop 3 and beyond share the last), so the hops of a partition's HALO read apart.
+HALO_RINGS = ((1, "#1a1a1a", 3.0), (2, "#8a8a8a", 2.2), (3, "#c4c4c4", 1.6))
+#: An inner edge's colour: its partition's, this far towards white.
+INNER_EDGE_LIGHTER = 0.6
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,37 @@ def part_hex(k: int) -> list[str]:
         "#{:02x}{:02x}{:02x}".format(*(int(round(255 * float(c))) for c in rgba[:3]))
         for rgba in part_colors(k)
     ]
+
+
+def lighter_hex(colors: list[str], share: float = INNER_EDGE_LIGHTER) -> list[str]:
+    """Each ``#rrggbb`` colour moved ``share`` of the way to white (an inner edge's colour).
+
+    Examples
+    --------
+    >>> lighter_hex(["#1f77b4", "#000000"], 0.5)
+    ['#8fbbda', '#808080']
+    """
+    out = []
+    for c in colors:
+        rgb = (int(c[i : i + 2], 16) for i in (1, 3, 5))
+        out.append("#" + "".join(f"{round(v + (255 - v) * share):02x}" for v in rgb))
+    return out
+
+
+def halo_ring(hop: int) -> tuple[str, float] | None:
+    """The ring colour and width of a HALO copy ``hop`` hops out (``0``: an inner node, none).
+
+    Examples
+    --------
+    >>> halo_ring(0), halo_ring(1), halo_ring(5) == halo_ring(3)
+    (None, ('#1a1a1a', 3.0), True)
+    """
+    if hop <= 0:
+        return None
+    for h, color, width in HALO_RINGS:
+        if hop <= h:
+            return color, width
+    return HALO_RINGS[-1][1:]
 
 
 def node_keys(p, table: NodeTable | None = None) -> list[str]:
@@ -238,6 +276,7 @@ def _assemble(p, table: NodeTable, nodes, hop, src, dst, title: str) -> GraphDat
         "y": pos[nodes, 1].tolist(),
         "owner": [f"part {q}" for q in owner.tolist()],
         "kind": kinds.tolist(),
+        "hop": hop.tolist(),
         "original id": (table.orig_id[nodes] if hetero else nodes).tolist(),
         "new id": table.shuffled_id[nodes].tolist(),
         "local id in owner": table.local_id[nodes].tolist(),
@@ -260,7 +299,7 @@ def _assemble(p, table: NodeTable, nodes, hop, src, dst, title: str) -> GraphDat
     node_out = {
         k: dict(zip(names, values)) for k, values in zip(keys[nodes].tolist(), zip(*attrs.values()))
     }
-    return GraphData(node_out, _edges(src, dst, keys, table), palette, title)
+    return GraphData(node_out, _edges(src, dst, keys, table, colors), palette, title)
 
 
 def _labels(keys, attrs: dict, copies: list[str], splits: list, hetero: bool) -> list[str]:
@@ -348,14 +387,17 @@ def _mask(p, name: str) -> np.ndarray | None:
     return np.concatenate([np.asarray(x, dtype=bool) for x in parts])
 
 
-def _edges(src, dst, keys, table) -> list[tuple[str, str, dict]]:
-    """Each undirected pair once, red when its ends have different owners."""
+def _edges(src, dst, keys, table, colors: list[str]) -> list[tuple[str, str, dict]]:
+    """Each undirected pair once: :data:`CUT_COLOR` when its ends have different owners (no
+    partition has that colour), else its partition's colour, lighter."""
     m = max(len(keys), 1)
     lo, hi = np.minimum(src, dst), np.maximum(src, dst)
     pair = np.unique(lo * m + hi)
     lo, hi = pair // m, pair % m
     cut = table.owner[lo] != table.owner[hi]
+    inner = np.asarray(lighter_hex(colors), dtype=object)
+    color = np.where(cut, CUT_COLOR, inner[table.owner[lo]] if len(inner) else CUT_COLOR)
     return [
-        (a, b, {"cut": bool(c), "color": CUT_COLOR if c else "#c7c7c7"})
-        for a, b, c in zip(keys[lo].tolist(), keys[hi].tolist(), cut.tolist())
+        (a, b, {"cut": c, "color": k})
+        for a, b, c, k in zip(keys[lo].tolist(), keys[hi].tolist(), cut.tolist(), color.tolist())
     ]

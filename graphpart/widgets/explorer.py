@@ -24,7 +24,8 @@ class PartitionExplorer:
 
     Every change re-partitions the graph in a background thread (the newest
     change wins) and redraws the WebGL views (the whole graph coloured by owner; one chosen
-    partition with its HALO up to ``num_hops``), the balance plot and the metrics table; the
+    partition with its HALO up to ``num_hops``, each hop ringed apart, and a filter that shows
+    the nearer hops only), the balance plot and the metrics table; the
     status names what changed and a history table keeps the last settings. Hover a node for
     its ids, click it for its card. The first partitioning happens when the explorer is created.
 
@@ -76,6 +77,7 @@ class PartitionExplorer:
         num_hops = check_count(num_hops, "num_hops", 0, MAX_HOPS)
         seed = check_count(seed, "seed", 0, 2**31 - 1)
         self.partitioning = None
+        self._showing: tuple[int, int] | None = None  # the HALO tab's (partition, hops)
         self.setting: Setting | None = None
         style = {"description_width": "110px"}
         lay = w.Layout(width="260px")
@@ -131,6 +133,11 @@ class PartitionExplorer:
         }
         self.halo_part = w.Dropdown(options=[0], value=0, description="partition", style=style)
         self.halo_part.add_class("graphpart-halo-part")
+        # which HALO hops the tab draws: every hop stored, or only the nearer ones
+        self.halo_hops = w.Dropdown(
+            options=_hop_choices(num_hops), value=num_hops, description="show", style=style
+        )
+        self.halo_hops.add_class("graphpart-halo-hops")
         self.status, self.progress = status_widgets()
         self.graph_view = None  # PartitionGraph of the whole graph, once partitioned
         self.halo_view = None  # PartitionGraph of partition halo_part.value
@@ -149,7 +156,8 @@ class PartitionExplorer:
             layout=w.Layout(width="290px", flex="0 0 290px"),
         )
         self.halo_part.observe(self._on_halo_part, names="value")
-        halo_tab = w.VBox([self.halo_part, self._halo_box])
+        self.halo_hops.observe(self._on_halo_part, names="value")
+        halo_tab = w.VBox([w.HBox([self.halo_part, self.halo_hops]), self._halo_box])
         tabs = w.Tab(children=[self._graph_box, halo_tab, self.balance_plot, self.table])
         self.tabs = tabs
         tabs.observe(self._on_tab, names="selected_index")
@@ -181,7 +189,8 @@ class PartitionExplorer:
         report(1, "drawing...")
         graph_view = PartitionGraph(p, panel=False)
         part = min(self.halo_part.value, p.num_parts - 1)
-        halo_view = PartitionGraph(p, part, table=graph_view.table, panel=False)
+        shown = p.num_hops  # a new partitioning shows every hop it stores
+        halo_view = PartitionGraph(p, part, hops=shown, table=graph_view.table, panel=False)
         report(2, "balance plot...")
         balance = render(lambda ax: plot_balance(p, ax=ax), (8.5, 4.2))
         table = html_table(p.report())
@@ -191,10 +200,13 @@ class PartitionExplorer:
         self.graph_view, self.halo_view = graph_view, halo_view
         self._graph_box.children = [graph_view]
         self._halo_box.children = [halo_view]
+        self._showing = (part, shown)
         with self.halo_part.hold_trait_notifications():
-            self._showing_part = part
             self.halo_part.options = list(range(p.num_parts))
             self.halo_part.value = part
+        # (no hold here: a held Dropdown checks the value against its old options)
+        self.halo_hops.options = _hop_choices(p.num_hops)  # ._showing: no drawing on the way
+        self.halo_hops.value = shown
         self.balance_plot.value, self.table.value = balance, table
         figures = headline(p.metrics)
         label = f"{setting.label} hops={setting.num_hops}"
@@ -210,12 +222,15 @@ class PartitionExplorer:
             view.redraw(view.selected)
 
     def _on_halo_part(self, change) -> None:
-        """Another partition chosen for the HALO tab: draw it (no new partitioning)."""
-        p, part = self.partitioning, change["new"]
-        if p is None or part is None or part == getattr(self, "_showing_part", None):
+        """Another partition, or other hops, chosen for the HALO tab: draw it (no new
+        partitioning)."""
+        p, part, hops = self.partitioning, self.halo_part.value, self.halo_hops.value
+        if p is None or part is None or hops is None or (part, hops) == self._showing:
             return
-        self._showing_part = part
-        self.halo_view = PartitionGraph(p, part, table=self.graph_view.table, panel=False)
+        self._showing = (part, hops)
+        self.halo_view = PartitionGraph(
+            p, part, hops=hops, table=self.graph_view.table, panel=False
+        )
         self._halo_box.children = [self.halo_view]
 
     def wait(self, timeout: float | None = 60.0) -> None:
@@ -225,6 +240,16 @@ class PartitionExplorer:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _hop_choices(num_hops: int) -> list[tuple[str, int]]:
+    """The HALO tab's hop filter: every hop stored down to the inner nodes alone.
+
+    >>> _hop_choices(2)
+    [('HALO hops 1-2', 2), ('HALO hop 1', 1), ('inner nodes only', 0)]
+    """
+    out = [(f"HALO hops 1-{h}" if h > 1 else "HALO hop 1", h) for h in range(num_hops, 0, -1)]
+    return out + [("inner nodes only", 0)]
 
 
 #: Settings the explorer's history table keeps.

@@ -3,7 +3,8 @@ select it (Python sees the selection and shows the node's card).
 
 Built on ipysigma (sigma.js + graphology, its JupyterLab extension ships in the wheel). The view
 draws :func:`graphpart.viz.graph_data.graph_data` (the whole graph coloured by owner, cut edges
-red; one partition's local graph with its HALO copies ringed; a node's neighbourhood; or the
+near-black; one partition's local graph with its HALO copies ringed by hop; a node's
+neighbourhood; or the
 quotient graph of a big graph); it computes nothing of its own.
 """
 

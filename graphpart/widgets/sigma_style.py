@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from ..viz.graph_data import HALO_BORDER, GraphData
+from ..viz.graph_data import CUT_COLOR, GraphData, halo_ring
 
 __all__ = ["sigma_args", "legend_html", "COMPACT_NODES", "NOT_HERE"]
 
@@ -33,13 +33,13 @@ def sigma_args(
     big = len(data.nodes) > COMPACT_NODES
     kept = ("owner", "kind", "label") if big else None
     for k, a in data.nodes.items():
-        halo = a["kind"].startswith("HALO")
+        ring = halo_ring(a.get("hop", 0))
         g.add_node(
             k,
             **{n: v for n, v in a.items() if n not in ("x", "y") and (not big or n in kept)},
-            border=HALO_BORDER if halo else data.palette[a["owner"]],
+            border=ring[0] if ring else data.palette[a["owner"]],
             **{
-                "border size": 3 if halo else 0,
+                "border size": ring[1] if ring else 0,
                 "size": round(shrink * (3 + 9 * (a["degree"] / top) ** 0.5), 2),
             },
         )
@@ -79,15 +79,25 @@ COMPACT_NODES = 10_000
 
 
 def legend_html(data: GraphData) -> str:
-    """Colour swatches of the owners, and what red edges, rings and grey mean."""
+    """Colour swatches of the owners, the cut edges' colour, and a ring per HALO hop drawn."""
     swatches = " ".join(
         f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(k)}"
         for k, c in data.palette.items()
     )
-    rings = any(a["kind"].startswith("HALO") for a in data.nodes.values())
+    hops = sorted({a.get("hop", 0) for a in data.nodes.values()} - {0})
+    rings = []
+    for h in hops:
+        color, width = halo_ring(h)
+        rings.append(
+            f"<span style='display:inline-block;width:8px;height:8px;border-radius:50%;"
+            f"border:{width:.1f}px solid {color};vertical-align:middle'></span>"
+            f"&nbsp;HALO hop {h}"
+        )
     return (
-        f"<span style='font-size:11px'>{swatches} &middot; red edges: cut"
-        + (" &middot; ringed: HALO copy" if rings else "")
+        f"<span style='font-size:11px'>{swatches} &middot; "
+        f"<span style='color:{CUT_COLOR}'>&#9644;</span>&nbsp;cut edge (inner edges: their "
+        "partition's colour, lighter)"
+        + (" &middot; " + " ".join(rings) if rings else "")
         + " &middot; each pair of nodes joined once &middot; hover a node for its ids, click to"
         " select (grey: not next to the selection)</span>"
     )

@@ -8,8 +8,9 @@ import pytest
 
 import graphpart as gp
 from graphpart.lookup import locate_node
-from graphpart.viz.graph_data import CUT_COLOR, graph_data
+from graphpart.viz.graph_data import CUT_COLOR, graph_data, lighter_hex, part_hex
 from graphpart.widgets import PartitionGraph, PartitionViews
+from graphpart.widgets.sigma_style import legend_html
 
 from ..graphs import hetero_graph
 
@@ -29,6 +30,37 @@ def test_the_whole_graph_is_drawn_coloured_by_owner_with_cut_edges_marked(karate
         cut = owner[e["source"]] != owner[e["target"]]
         assert (e["attributes"]["color"] == CUT_COLOR) == cut
     assert sum(e["attributes"]["cut"] for e in data["edges"]) * 2 == karate3.metrics.edge_cut
+
+
+@pytest.mark.parametrize("k", [1, 4, 7, 11, 20, 21, 64])
+def test_no_partition_has_the_cut_colour(k):
+    # tab10's red was partition 3's colour and the cut edges': an opened partition read as cut
+    assert CUT_COLOR not in part_hex(k) + lighter_hex(part_hex(k))
+
+
+def test_inner_edges_take_their_partitions_colour_lighter(karate3):
+    d = graph_data(karate3)
+    owner = {k: int(a["owner"].split()[1]) for k, a in d.nodes.items()}
+    light = lighter_hex(part_hex(3))
+    inner = [(a, e) for a, b, e in d.edges if not e["cut"]]
+    assert inner and all(e["color"] == light[owner[a]] for a, e in inner)
+    assert len({e["color"] for _, e in inner}) == 3
+
+
+def test_halo_hops_are_ringed_apart_and_named_in_the_legend():
+    p = gp.partition(gp.datasets.load_karate_club(), 3, num_hops=2, seed=0)
+    view = PartitionGraph(p, 0)
+    ring = {}
+    for n in view.sigma.data["nodes"]:
+        a = n["attributes"]
+        ring.setdefault(a["kind"], set()).add((a["border"], a["border size"]))
+    assert set(ring) == {"inner", "HALO (hop 1)", "HALO (hop 2)"}
+    assert all(len(r) == 1 for r in ring.values())  # one ring per hop
+    assert ring["HALO (hop 1)"] != ring["HALO (hop 2)"]
+    assert {size for _, size in ring["inner"]} == {0}
+    legend = legend_html(graph_data(p, part=0))
+    assert "HALO hop 1" in legend and "HALO hop 2" in legend
+    assert "HALO hop" not in legend_html(graph_data(p))  # the whole graph: no copies
 
 
 def test_a_partition_view_holds_its_inner_nodes_and_halo_copies_ringed(karate3):

@@ -73,6 +73,26 @@ def test_explorer_halo_tab_draws_the_chosen_partition_without_repartitioning(exp
     assert explorer.halo_view.title.startswith("partition 1:")
 
 
+def test_explorer_halo_tab_filters_hops_without_repartitioning(explorer):
+    def kinds():
+        return {n["attributes"]["kind"] for n in explorer.halo_view.sigma.data["nodes"]}
+
+    explorer.controls["num_hops"].value = 2
+    p = explorer.partitioning
+    assert [v for _, v in explorer.halo_hops.options] == [2, 1, 0]
+    assert explorer.halo_hops.value == 2 and kinds() == {"inner", "HALO (hop 1)", "HALO (hop 2)"}
+    explorer.halo_hops.value = 1
+    assert explorer.partitioning is p and kinds() == {"inner", "HALO (hop 1)"}
+    assert "within 1 hop" in explorer.halo_view.title
+    explorer.halo_part.value = 1  # another partition keeps the filter
+    assert kinds() == {"inner", "HALO (hop 1)"} and explorer.halo_view.title.startswith("part")
+    explorer.halo_hops.value = 0
+    assert kinds() == {"inner"}
+    explorer.controls["num_hops"].value = 1  # a new partitioning shows every hop it stores
+    assert [v for _, v in explorer.halo_hops.options] == [1, 0] and explorer.halo_hops.value == 1
+    assert kinds() == {"inner", "HALO (hop 1)"}
+
+
 def test_explorer_graph_view_card_follows_a_click(explorer):
     explorer.graph_view.selected = "5"
     assert explorer.graph_view.location.orig_homo_id == 5
