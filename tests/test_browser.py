@@ -37,6 +37,7 @@ CLICK_VIEW = "_click_view.ipynb"  # likewise: a three-node path whose middle nod
 EXPLORER = "_explorer.ipynb"  # likewise: PartitionExplorer on karate
 INSPECTOR = "_inspector.ipynb"  # likewise: HaloInspector on karate in 3 parts
 ID_VIEW = "_id_view.ipynb"  # likewise: IdView of a path whose middle node sits centred
+STANDINS = "_standins.ipynb"  # likewise: linked views of a path, one view lacking two nodes
 EPOCH_NOTEBOOK = "08_which_setting_trains_fastest.ipynb"
 
 pytestmark = pytest.mark.skipif(
@@ -86,6 +87,17 @@ def lab(tmp_path_factory, sync_playwright):
             "view.sigma.observe(lambda c: setattr(camera, 'value', "
             "f\"zoom {c['new']['ratio']:.3f}\"), 'camera_state')\n"
             "camera",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / STANDINS,
+        [
+            "import torch, graphpart as gp\n"
+            "from graphpart.widgets import PartitionViews\n"
+            "pos = torch.tensor([[-1.0, 0.0], [0.0, 0.0], [1.0, 0.0]])\n"
+            "g = gp.Graph.from_edges([0, 1], [1, 2], num_nodes=3, ndata={'pos': pos})\n"
+            "p = gp.partition(g, 2, part_method=torch.tensor([0, 0, 1]), num_hops=0)",
+            "views = PartitionViews(p, height=260)\nviews",
         ],
     )
     _lab.write_code_notebook(
@@ -411,6 +423,76 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
             timeout=15_000,
         )
         root.screenshot(path=str(shots / "wheel-zoomed.png"))
+
+
+def _pointer(page, stage) -> bool:
+    return stage.evaluate("el => el.style.cursor === 'pointer'")
+
+
+def test_a_linked_views_stand_ins_cannot_be_hovered_or_clicked(lab, page, shots):
+    """Linked views of the path 0-1-2: partition 0 draws nodes 0 and 1, partition 1 node 2
+    only, with stand-ins for 0 and 1 at the same places. Where the mouse finds a node in view
+    0, view 1 (same extent, same camera) shows empty canvas: no pointer, nothing on its hover
+    layer, and a click there selects nothing (sigma turned a stand-in's size 0 into 2 and
+    found it: "0: not in this view" over empty space, a click selecting a node not drawn)."""
+    with _lab.failure_shot(page, shots / "standins-failure.png"):
+        _lab.run_notebook(page, lab, STANDINS)
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-partition-views").first
+        root.wait_for(state="visible", timeout=60_000)
+        page.wait_for_function(
+            "el => el.querySelectorAll('.ipysigma-widget canvas').length >= 2",
+            arg=root.element_handle(),
+            timeout=60_000,
+        )
+        page.wait_for_timeout(1500)  # sigma's first frames
+        stages = [root.locator(".ipysigma-container").nth(i) for i in (0, 1)]
+        boxes = [s.bounding_box() for s in stages]
+        hits = []  # offsets in view 0 where the mouse finds a node
+        for dy in range(6, int(boxes[0]["height"]) - 6, 8):
+            for dx in range(6, int(boxes[0]["width"]) - 6, 8):
+                page.mouse.move(boxes[0]["x"] + dx, boxes[0]["y"] + dy)
+                if _pointer(page, stages[0]):
+                    hits.append((dx, dy))
+        assert len(hits) >= 2, "the mouse found no node of view 0"
+        page.mouse.move(boxes[0]["x"] + hits[0][0], boxes[0]["y"] + hits[0][1])
+        root.screenshot(path=str(shots / "standins-hover-view0.png"))
+        empty = next(
+            (dx, dy)
+            for dy in range(int(boxes[0]["height"]) - 10, 0, -8)
+            for dx in range(int(boxes[0]["width"]) // 2, 0, -8)
+            if all(abs(dx - x) > 30 or abs(dy - y) > 30 for x, y in hits)
+        )
+        page.mouse.move(boxes[0]["x"] + empty[0], boxes[0]["y"] + empty[1], steps=4)
+        page.wait_for_timeout(300)  # the hover left view 0's node: no linked hover anywhere
+        assert not _hover_pixels(page, root.locator(".ipysigma-widget").nth(1))
+        centres = []  # each node's centre in view 0: the mean of its cluster of hits
+        for x, y in hits:
+            near = next(
+                (c for c in centres if abs(c[0][0] - x) < 30 and abs(c[0][1] - y) < 30), None
+            )
+            (near or centres.append([(x, y), []]) or centres[-1])[1].append((x, y))
+        centres = [
+            (sum(x for x, _ in c) / len(c), sum(y for _, y in c) / len(c)) for _, c in centres
+        ]
+        # node 1 at least (node 0, of degree 1, is small enough to fall between grid points)
+        found = []
+        for dx, dy in [
+            (x + ex, y + ey) for x, y in centres for ex in (-1, 0, 1) for ey in (-1, 0, 1)
+        ]:
+            page.mouse.move(boxes[1]["x"] + dx, boxes[1]["y"] + dy)
+            page.wait_for_timeout(30)
+            if _pointer(page, stages[1]) or _hover_pixels(
+                page, root.locator(".ipysigma-widget").nth(1)
+            ):
+                found.append((dx, dy))
+        root.screenshot(path=str(shots / "standins-hover-view1.png"))
+        assert not found, f"view 1 found a node where it draws none, at {found[:5]}"
+        dx, dy = centres[-1]
+        page.mouse.click(boxes[1]["x"] + dx, boxes[1]["y"] + dy)
+        page.wait_for_timeout(1500)
+        assert (
+            "original homogeneous id" not in root.locator(".graphpart-views-selection").inner_text()
+        )
 
 
 def test_changing_num_hops_changes_the_explorers_halo_drawing(lab, page, shots):

@@ -7,11 +7,15 @@ import html
 
 from ..viz.graph_data import CUT_COLOR, GraphData, halo_ring
 
-__all__ = ["sigma_args", "legend_html", "COMPACT_NODES", "NOT_HERE"]
+__all__ = ["sigma_args", "legend_html", "COMPACT_NODES", "NOT_HERE", "STANDIN_SIZE"]
 
 #: The colour class of a linked view's stand-ins for nodes it does not hold: drawn in the
-#: background colour (sigma still draws a size-0 node as a dot).
+#: background colour.
 NOT_HERE, BACKGROUND = "not here", "#ffffff"
+#: A stand-in's size and border: far below a pixel, so the mouse never finds it (sigma turns a
+#: size of 0 into 2, ipysigma a border of 0 into 1, and hovering or clicking empty space then
+#: found a node the view does not draw).
+STANDIN_SIZE = 1e-4
 
 
 def sigma_args(
@@ -20,7 +24,8 @@ def sigma_args(
     """The networkx graph and the ``Sigma`` arguments of one view.
 
     ``others`` (key -> attributes, from linked views; ``{}`` when they draw the same nodes)
-    adds every node drawn there and not here as an invisible size-0 node and links selection
+    adds every node drawn there and not here as an invisible stand-in (too small for the mouse
+    to find) and links selection
     and hover too: ipysigma then syncs them across the views itself (its sync fails on a node a
     view lacks), and all views span the same extent.
     """
@@ -51,8 +56,15 @@ def sigma_args(
     for k, a in (others or {}).items():
         if k not in layout:
             label = f"{k}: not in this view"
-            g.add_node(k, owner=NOT_HERE, kind="not here", label=label, size=0, border=BACKGROUND)
-            g.nodes[k]["border size"] = 0
+            g.add_node(
+                k,
+                owner=NOT_HERE,
+                kind="not here",
+                label=label,
+                size=STANDIN_SIZE,
+                border=BACKGROUND,
+            )
+            g.nodes[k]["border size"] = STANDIN_SIZE  # 0 reads as unset: ipysigma's 1 px
             layout[k] = {"x": a["x"], "y": a["y"]}
     kwargs = dict(
         layout=layout,
