@@ -226,7 +226,7 @@ def test_halo_inspector_views_show_the_chosen_hops():
         for q, view in zip(hi.views.parts, hi.views.views):
             v = p.view(q)
             assert len(view.node_ids) == int((v.hop <= hops).sum())
-            drawn = [n for n in view.sigma.data["nodes"] if n["attributes"]["size"] > 0]
+            drawn = [n for n in view.sigma.data["nodes"] if n["attributes"]["kind"] != "not here"]
             assert len(drawn) == len(view.node_ids)
 
 
