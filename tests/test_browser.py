@@ -38,6 +38,7 @@ EXPLORER = "_explorer.ipynb"  # likewise: PartitionExplorer on karate
 INSPECTOR = "_inspector.ipynb"  # likewise: HaloInspector on karate in 3 parts
 ID_VIEW = "_id_view.ipynb"  # likewise: IdView of a path whose middle node sits centred
 STANDINS = "_standins.ipynb"  # likewise: linked views of a path, one view lacking two nodes
+MANY_VIEWS = "_many_views.ipynb"  # likewise: eight views, 24 WebGL contexts asked for
 EPOCH_NOTEBOOK = "08_which_setting_trains_fastest.ipynb"
 
 pytestmark = pytest.mark.skipif(
@@ -98,6 +99,16 @@ def lab(tmp_path_factory, sync_playwright):
             "g = gp.Graph.from_edges([0, 1], [1, 2], num_nodes=3, ndata={'pos': pos})\n"
             "p = gp.partition(g, 2, part_method=torch.tensor([0, 0, 1]), num_hops=0)",
             "views = PartitionViews(p, height=260)\nviews",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / MANY_VIEWS,
+        [
+            "import graphpart as gp\n"
+            "from graphpart.datasets import load_karate_club\n"
+            "from graphpart.widgets import PartitionGraph\n"
+            "p = gp.partition(load_karate_club(), 3, num_hops=1, seed=0)",
+            *[f"PartitionGraph(p, {q}, height=300)" for q in (None, 0, 1, 2) * 2],
         ],
     )
     _lab.write_code_notebook(
@@ -493,6 +504,78 @@ def test_a_linked_views_stand_ins_cannot_be_hovered_or_clicked(lab, page, shots)
         assert (
             "original homogeneous id" not in root.locator(".graphpart-views-selection").inner_text()
         )
+
+
+WEBGL = "canvas.sigma-nodes, canvas.sigma-edges, canvas.sigma-hoverNodes"
+
+
+def _views_state(page) -> list[str]:
+    """Each graph view of the notebook: 'live' (sigma's canvases), 'still' (a loaded still
+    picture) or 'blank'."""
+    return page.evaluate(
+        f"""() => [...document.querySelectorAll('{_lab.NOTEBOOK_PANEL} .graphpart-graph-view')]
+            .map(v => v.querySelector('canvas.sigma-nodes') ? 'live'
+                : [...v.querySelectorAll('img.graphpart-snapshot')].some(
+                    i => i.complete && i.naturalWidth > 0) ? 'still' : 'blank')"""
+    )
+
+
+def test_eight_views_keep_the_webgl_budget_and_none_is_blank(lab, page, shots):
+    """Eight sigma views ask for 24 WebGL contexts, past Chromium's 16 (it drops the oldest
+    and a view goes blank with no word). With the page budget, the views out of sight give
+    theirs back and show still pictures: never more than 12 contexts live, no browser warning,
+    no blank view; a view scrolled back to is drawn live again; a context lost otherwise is
+    said on the view, and its button draws it again."""
+    logs = []
+    page.on("console", lambda m: logs.append(m.text))
+    with _lab.failure_shot(page, shots / "budget-failure.png"):
+        _lab.run_notebook(page, lab, MANY_VIEWS)
+        views = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('{_lab.NOTEBOOK_PANEL} .graphpart-graph-view')"
+            ".length === 8",
+            timeout=60_000,
+        )
+        views.nth(7).scroll_into_view_if_needed()
+        page.wait_for_timeout(3000)  # the budget settles: views out of sight freeze
+        contexts = lambda: page.evaluate(f"() => document.querySelectorAll('{WEBGL}').length")  # noqa: E731
+        assert contexts() <= 12, contexts()
+        state = _views_state(page)
+        assert "blank" not in state and state.count("live") >= 1, state
+        assert "still" in state, state  # 24 contexts asked for: some views froze
+        page.screenshot(path=str(shots / "budget-scrolled-down.png"), full_page=False)
+        # a view frozen while out of sight comes back live when seen
+        back = views.nth(state.index("still"))
+        back.scroll_into_view_if_needed()
+        page.wait_for_function(
+            "el => !!el.querySelector('canvas.sigma-nodes')",
+            arg=back.element_handle(),
+            timeout=30_000,
+        )
+        page.wait_for_timeout(2000)
+        assert contexts() <= 12, contexts()
+        state = _views_state(page)
+        assert "blank" not in state, state
+        page.screenshot(path=str(shots / "budget-scrolled-up.png"), full_page=False)
+        # a context lost some other way: the view says so and waits for the click
+        back.evaluate(
+            """el => { const c = el.querySelector('canvas.sigma-nodes');
+                (c.getContext('webgl2') || c.getContext('webgl'))
+                    .getExtension('WEBGL_lose_context').loseContext(); }"""
+        )
+        note = back.locator(".graphpart-frozen-note")
+        note.wait_for(state="visible", timeout=30_000)
+        assert "lost its WebGL context" in note.inner_text()
+        back.screenshot(path=str(shots / "budget-lost.png"))
+        back.locator(".graphpart-draw-live").click()
+        page.wait_for_function(
+            "el => !!el.querySelector('canvas.sigma-nodes')",
+            arg=back.element_handle(),
+            timeout=30_000,
+        )
+        page.wait_for_timeout(1500)
+        assert contexts() <= 12, contexts()
+        assert not [m for m in logs if "Too many active WebGL contexts" in m], logs
 
 
 def test_changing_num_hops_changes_the_explorers_halo_drawing(lab, page, shots):

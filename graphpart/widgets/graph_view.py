@@ -22,6 +22,7 @@ from ..viz.graph_data import GraphData, graph_data, neighbourhood_data
 from ._common import check_height, check_key
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html, sigma_args
+from .webgl_budget import UNIT_CLASS, Freezer
 
 __all__ = ["PartitionGraph"]
 
@@ -92,6 +93,18 @@ class PartitionGraph(w.VBox):
         self._listeners: list = []
         super().__init__(layout=w.Layout(width="100%"))
         self.add_class("graphpart-graph-view")
+        # a view on its own holds a seat in the page's WebGL budget; linked views (others), in
+        # their row's
+        self._freezer = None
+        if others is None:
+            self.add_class(UNIT_CLASS)
+            self._freezer = Freezer(
+                lambda: [(self.data, frozenset())],
+                lambda: self.sigma.close(),
+                self._wake,
+                self._show_frozen,
+                self._opts[1],
+            )
         self.show(part, hops=hops, node=node)
 
     def show(self, part: int | None = None, *, hops: int | None = None, node: int | None = None):
@@ -118,7 +131,8 @@ class PartitionGraph(w.VBox):
         self.caption.value = f"<b>{html.escape(data.title)}</b> {legend_html(data)}"
         home = (part, {"hops": hops, "node": node}) == self._home
         top = [self.caption] + ([] if home else [self.back])
-        self.children = [w.HBox(top), self.sigma, self.card]
+        # the seat first: ipywidgets renders a box's children again from the first that changed
+        self.children = [*self._seat(), w.HBox(top), self._drawing(), self.card]
 
     def _new_sigma(self, selected: str | None, camera: dict | None):
         from ipysigma import Sigma
@@ -163,14 +177,50 @@ class PartitionGraph(w.VBox):
         data = neighbourhood_data(self.p, node, 2, self.table)
         return replace(data, title=f"partition {part} is too big to draw whole; {data.title}")
 
-    def redraw(self, selected: str | None) -> None:
+    def redraw(self, selected: str | None, *, live: bool = False) -> None:
         """Draw the view again with ``selected`` selected (and its neighbourhood highlighted),
-        keeping the camera. ipysigma reads a selection made in Python only when it draws."""
+        keeping the camera. ipysigma reads a selection made in Python only when it draws.
+        A view the page's WebGL budget froze stays a still picture until seen (``live``: the
+        page granted it contexts)."""
         if selected is not None and selected not in self._graph:
             selected = None
+        if self._freezer is not None and not live and not self._freezer.budget.live:
+            self.sigma.selected_node = selected  # drawn with it when the page grants contexts
+            self._selection.show(selected)
+            return
         self.sigma = self._new_sigma(selected, dict(self.sigma.camera_state))
         self._selection.show(selected)
-        self.children = [self.children[0], self.sigma, self.card]
+        self.children = [*self._seat(), self._top, self._drawing(), self.card]
+
+    @property
+    def _top(self):
+        """The caption row above the drawing."""
+        return next(c for c in self.children if isinstance(c, w.HBox))
+
+    def _wake(self) -> None:
+        """The page granted contexts: show the sigma widget made for this drawing, or (closed
+        when the view froze) a new one, selection and camera kept."""
+        if self.sigma.comm is None:
+            self.redraw(self.sigma.selected_node, live=True)
+        else:
+            self.children = [*self._seat(), self._top, self.sigma, self.card]
+
+    def _seat(self) -> list:
+        """The view's seat in the page's WebGL budget, if it holds one."""
+        return [] if self._freezer is None else [self._freezer.budget]
+
+    def _drawing(self):
+        """The sigma widget, or what stands for it while the page's WebGL budget says wait."""
+        return self.sigma if self._freezer is None else self._freezer.drawing(self.sigma)
+
+    def _show_frozen(self, box) -> None:
+        self.children = [self._freezer.budget, self._top, box, self.card]
+
+    @property
+    def freezer(self):
+        """This view's :class:`~graphpart.widgets.webgl_budget.Freezer` (``None`` in a linked
+        row, whose row holds the seat): ``freezer.freeze()`` shows the still picture."""
+        return self._freezer
 
     @property
     def selected(self) -> str | None:

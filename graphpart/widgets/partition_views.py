@@ -17,6 +17,7 @@ from ._common import check_height, check_key
 from .graph_view import PartitionGraph
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html
+from .webgl_budget import UNIT_CLASS, Freezer
 
 __all__ = ["PartitionViews", "CAMERA"]
 
@@ -73,12 +74,23 @@ class PartitionViews(w.VBox):
         self.card.add_class("graphpart-views-selection")
         self.where = w.HTML()
         self.where.add_class("graphpart-views-where")
+        self._freezer = Freezer(
+            lambda: [(d, frozenset(self._others) - set(d.nodes)) for d in self._data],
+            lambda: [v.sigma.close() for v in self.views],
+            self._wake,
+            self._show_frozen,
+            self._height,
+            len(self.parts),
+        )
         self._draw(selected)
         legend = w.HTML(legend_html(self._data[0]) if self._data else "")
+        row = self._freezer.drawing(self._row)
         titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
         self._titles = w.HBox(titles, layout=w.Layout(width="100%"))
-        super().__init__([legend, self._titles, self._row, self.where, self.card])
+        # the seat first: ipywidgets renders a box's children again from the first that changed
+        super().__init__([self._freezer.budget, legend, self._titles, row, self.where, self.card])
         self.add_class("graphpart-partition-views")
+        self.add_class(UNIT_CLASS)
         self._show(selected)
 
     def _draw(self, selected: str | None, cameras: list | None = None) -> None:
@@ -107,16 +119,35 @@ class PartitionViews(w.VBox):
         # another box they are drawn before that box has a width, and sigma refuses to draw
         self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
 
-    def select(self, key: str | None) -> None:
+    def select(self, key: str | None, *, live: bool = False) -> None:
         """Select node ``key`` in every view from Python (all views are drawn again, cameras
-        kept: ipysigma reads a selection made in Python only when it draws)."""
+        kept: ipysigma reads a selection made in Python only when it draws; a row the page's
+        WebGL budget froze stays still until seen, ``live``: the page granted contexts)."""
         key = check_key(key, "key")
         if key is not None and key not in self._others:
             raise GraphpartError(f"key {short_repr(key, 60)} is not a node these views draw")
         cameras = [dict(v.sigma.camera_state) for v in self.views]
         self._draw(key, cameras)
-        self.children = [*self.children[:2], self._row, *self.children[3:]]
+        if live or self._freezer.budget.live:
+            self.children = [*self.children[:3], self._row, *self.children[4:]]
         self._show(key)
+
+    def _wake(self) -> None:
+        """The page granted contexts: show the row made for this drawing, or (closed when the
+        row froze) new views, selection and cameras kept."""
+        if any(v.sigma.comm is None for v in self.views):
+            self.select(self._shown, live=True)
+        else:
+            self.children = [*self.children[:3], self._row, *self.children[4:]]
+
+    def _show_frozen(self, box) -> None:
+        self.children = [*self.children[:3], box, *self.children[4:]]
+
+    @property
+    def freezer(self):
+        """The row's :class:`~graphpart.widgets.webgl_budget.Freezer`: ``freezer.freeze()``
+        shows still pictures of every view."""
+        return self._freezer
 
     def _show(self, key: str | None) -> None:
         """A node was selected (in any view; ipysigma selects it in all, each view reporting

@@ -160,7 +160,7 @@ def test_clicking_a_partition_of_the_quotient_opens_it_and_back_returns(karate3,
     view = PartitionGraph(karate3)
     assert view.data.nodes["part 1"]["kind"] == "partition"
     view.sigma.selected_node = "part 1"  # what a click in the browser does
-    assert view.title.startswith("partition 1:") and view.back in view.children[0].children
+    assert view.title.startswith("partition 1:") and view.back in view.children[1].children
     v = karate3.view(1)
     assert set(view.node_ids) == {str(int(i)) for i in karate3.shuffle.new2old_nid[v.nodes]}
     view.back.click()
@@ -234,3 +234,40 @@ def test_the_degree_a_view_shows_counts_distinct_neighbours(karate3):
     d = graph_data(karate3)
     assert d.nodes["0"]["degree"] == 16 and d.nodes["33"]["degree"] == 17  # friends, not arcs
     assert "| degree 16" in d.nodes["0"]["label"]
+
+
+def test_a_view_waits_for_the_pages_webgl_budget_then_freezes_and_wakes(karate3):
+    """The page's budget (widgets/webgl_budget.js) decides; Python follows: waiting until
+    granted, live, a still picture when the page takes the contexts back, live again."""
+    view = PartitionGraph(karate3, height=300)
+    seat = view.freezer.budget
+    assert view.sigma not in view.children and view.freezer.waiting in view.children
+    seat.reason, seat.live = "room", True  # the page grants contexts
+    first = view.sigma
+    assert first in view.children and seat.need == 3
+    view.selected = "5"
+    seat.reason, seat.live = "budget", False  # out of sight, over the budget
+    frozen = view.freezer.frozen
+    assert frozen in view.children and view.sigma.comm is None  # closed: contexts released
+    (picture,) = frozen.children[1].children
+    assert picture.value[:4] == b"\x89PNG"
+    assert "gave its WebGL context back" in frozen.children[0].children[1].value
+    seat.reason, seat.live = "seen", True
+    assert view.sigma is not first and view.sigma in view.children
+    assert view.selected == "5"  # selection and camera kept
+    seat.reason, seat.live = "lost", False
+    assert "lost its WebGL context" in view.freezer.frozen.children[0].children[1].value
+    view.freezer.frozen.children[0].children[0].click()  # the button draws it again
+    assert seat.live and view.sigma in view.children
+
+
+def test_a_row_of_linked_views_holds_one_seat_for_all(karate3):
+    views = PartitionViews(karate3)
+    assert views.freezer.budget.need == 9
+    assert all(v.freezer is None for v in views.views)
+    seat = views.freezer.budget
+    seat.reason, seat.live = "room", True
+    assert all(v.sigma in views.children[3].children for v in views.views)
+    seat.reason, seat.live = "budget", False
+    row = views.freezer.frozen.children[1]
+    assert len(row.children) == 3 and all(v.sigma.comm is None for v in views.views)

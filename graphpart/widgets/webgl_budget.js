@@ -1,0 +1,127 @@
+// graphpart's WebGL budget: one registry per browser page, shared by every notebook open in it.
+// Chromium keeps at most 16 WebGL contexts per page and silently drops the oldest beyond that
+// (a view then goes blank); each sigma.js view holds three. Every graphpart view (a unit: one
+// PartitionGraph, or one row of PartitionViews) registers here and is drawn live only when the
+// page grants it contexts: when it is seen, or when there is room. Past the budget, the units out
+// of sight longest give theirs back (Python shows a still picture) and come back when seen. A
+// context lost some other way is said on the view, which then waits for its button.
+const WEBGL = "canvas.sigma-nodes, canvas.sigma-edges, canvas.sigma-hoverNodes";
+
+function registry(limit) {
+  const r = (globalThis.__graphpartWebGL ??= { units: new Set(), clock: 0, limit });
+  r.limit = limit;
+  return r;
+}
+
+// contexts a unit holds, or is about to hold (granted, canvases not drawn yet)
+function contexts(unit) {
+  if (!unit.model.get("live")) return 0;
+  return Math.max(unit.host.querySelectorAll(WEBGL).length, unit.model.get("need"));
+}
+
+function total(r) {
+  for (const u of [...r.units]) if (!u.host.isConnected) r.units.delete(u);
+  return [...r.units].reduce((n, u) => n + contexts(u), 0);
+}
+
+function loseContexts(unit) {
+  unit.ours = true; // the contextlost events that follow are this budget's own
+  for (const c of unit.host.querySelectorAll(WEBGL)) {
+    const gl = c.getContext("webgl2") || c.getContext("webgl");
+    const ext = gl && gl.getExtension("WEBGL_lose_context");
+    if (ext) ext.loseContext();
+  }
+}
+
+function setLive(unit, live, reason) {
+  if (!live) loseContexts(unit);
+  else unit.ours = false;
+  unit.model.set("reason", reason);
+  unit.model.set("live", live);
+  unit.model.save_changes();
+}
+
+// past the budget: out of sight first, the longest unseen first; the newest seen never
+function enforce(r) {
+  let held = total(r);
+  const live = [...r.units].filter((u) => u.model.get("live"));
+  live.sort((a, b) => a.visible - b.visible || a.seen - b.seen);
+  for (const u of live.slice(0, -1)) {
+    if (held <= r.limit) break;
+    held -= contexts(u);
+    setLive(u, false, "budget");
+  }
+  r.held = held;
+}
+
+// a unit not live is drawn when there is room (evicting nobody); else it shows a still picture
+function room(r, unit) {
+  const m = unit.model;
+  if (m.get("live") || m.get("reason") === "lost") return;
+  if (total(r) + m.get("need") <= r.limit) setLive(unit, true, "room");
+  else if (m.get("reason") === "new") {
+    m.set("reason", "budget");
+    m.save_changes();
+  }
+}
+
+function watch(unit) {
+  for (const c of unit.host.querySelectorAll(WEBGL)) {
+    if (c.__graphpartWatched) continue;
+    c.__graphpartWatched = true;
+    c.addEventListener("webglcontextlost", () => {
+      if (unit.ours || !unit.model.get("live") || !c.isConnected) return;
+      setLive(unit, false, "lost"); // no redrawing by itself after a loss: a loop otherwise
+    });
+  }
+}
+
+function render({ model, el }) {
+  const r = registry(model.get("limit"));
+  const unit = { model, el, host: el, visible: false, seen: 0, ours: false };
+  // at once, not at the next frame: a view's contexts exist as soon as its canvases are in the
+  // page, and views drawn in one frame would pass the browser's limit first
+  const update = () => {
+    watch(unit);
+    enforce(r);
+    el.dataset.live = String(model.get("live"));
+    el.dataset.reason = model.get("reason");
+    el.dataset.pageContexts = String(r.held ?? 0);
+  };
+  const seen = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      unit.visible = e.isIntersecting;
+      if (!unit.visible) continue;
+      unit.seen = ++r.clock;
+      // newly seen: drawn live (others out of sight give way); a lost one waits for its button
+      if (!model.get("live") && model.get("reason") !== "lost") setLive(unit, true, "seen");
+    }
+    room(r, unit);
+    update();
+  });
+  const drawn = new MutationObserver(update); // new sigma canvases: count and watch them
+  const onChange = () => update();
+  model.on("change:live", onChange);
+  let tries = 0;
+  // the view's root: known once ipywidgets has put this widget into the page
+  const attach = () => {
+    const host = el.isConnected && el.closest(".graphpart-webgl-unit");
+    if (!host) {
+      if (++tries < 600) requestAnimationFrame(attach); // ~10 s, then the view stays unbudgeted
+      return;
+    }
+    unit.host = host;
+    r.units.add(unit);
+    seen.observe(host); // its first report says whether the view is in sight
+    drawn.observe(host, { childList: true, subtree: true });
+  };
+  attach();
+  return () => {
+    seen.disconnect();
+    drawn.disconnect();
+    model.off("change:live", onChange);
+    r.units.delete(unit);
+  };
+}
+
+export default { render };
