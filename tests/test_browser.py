@@ -459,8 +459,8 @@ def test_a_linked_views_stand_ins_cannot_be_hovered_or_clicked(lab, page, shots)
         stages = [root.locator(".ipysigma-container").nth(i) for i in (0, 1)]
         boxes = [s.bounding_box() for s in stages]
         hits = []  # offsets in view 0 where the mouse finds a node
-        for dy in range(6, int(boxes[0]["height"]) - 6, 8):
-            for dx in range(6, int(boxes[0]["width"]) - 6, 8):
+        for dy in range(6, int(boxes[0]["height"]) - 6, 12):  # node 1's disk: radius > 10 px
+            for dx in range(6, int(boxes[0]["width"]) - 6, 12):
                 page.mouse.move(boxes[0]["x"] + dx, boxes[0]["y"] + dy)
                 if _pointer(page, stages[0]):
                     hits.append((dx, dy))

@@ -20,7 +20,7 @@ from ..homogeneous import HomogeneousGraph
 from ..index import expand_ranges
 from ..lookup import NodeTable, node_table
 from ..structure import quotient_graph
-from ._style import CUT_COLOR, part_colors
+from ._style import CUT_COLOR, HALO_RINGS, INNER_EDGE_LIGHTER, halo_ring, lighter_hex, part_colors
 from .layout import node_positions
 
 __all__ = [
@@ -43,11 +43,6 @@ __all__ = [
 
 #: Above these, a view draws the quotient graph (one node per partition) instead.
 MAX_NODES, MAX_EDGES = 100_000, 1_000_000
-#: The ring of a HALO copy by its hop: darkest and thickest for hop 1, lighter and thinner
-#: further out (hop 3 and beyond share the last), so the hops of a partition's HALO read apart.
-HALO_RINGS = ((1, "#1a1a1a", 3.0), (2, "#8a8a8a", 2.2), (3, "#c4c4c4", 1.6))
-#: An inner edge's colour: its partition's, this far towards white.
-INNER_EDGE_LIGHTER = 0.6
 
 
 @dataclass(frozen=True)
@@ -77,37 +72,6 @@ def part_hex(k: int) -> list[str]:
         "#{:02x}{:02x}{:02x}".format(*(int(round(255 * float(c))) for c in rgba[:3]))
         for rgba in part_colors(k)
     ]
-
-
-def lighter_hex(colors: list[str], share: float = INNER_EDGE_LIGHTER) -> list[str]:
-    """Each ``#rrggbb`` colour moved ``share`` of the way to white (an inner edge's colour).
-
-    Examples
-    --------
-    >>> lighter_hex(["#1f77b4", "#000000"], 0.5)
-    ['#8fbbda', '#808080']
-    """
-    out = []
-    for c in colors:
-        rgb = (int(c[i : i + 2], 16) for i in (1, 3, 5))
-        out.append("#" + "".join(f"{round(v + (255 - v) * share):02x}" for v in rgb))
-    return out
-
-
-def halo_ring(hop: int) -> tuple[str, float] | None:
-    """The ring colour and width of a HALO copy ``hop`` hops out (``0``: an inner node, none).
-
-    Examples
-    --------
-    >>> halo_ring(0), halo_ring(1), halo_ring(5) == halo_ring(3)
-    (None, ('#1a1a1a', 3.0), True)
-    """
-    if hop <= 0:
-        return None
-    for h, color, width in HALO_RINGS:
-        if hop <= h:
-            return color, width
-    return HALO_RINGS[-1][1:]
 
 
 def node_keys(p, table: NodeTable | None = None) -> list[str]:
