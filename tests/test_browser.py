@@ -39,6 +39,7 @@ INSPECTOR = "_inspector.ipynb"  # likewise: HaloInspector on karate in 3 parts
 ID_VIEW = "_id_view.ipynb"  # likewise: IdView of a path whose middle node sits centred
 STANDINS = "_standins.ipynb"  # likewise: linked views of a path, one view lacking two nodes
 MANY_VIEWS = "_many_views.ipynb"  # likewise: eight views, 24 WebGL contexts asked for
+BALANCE_VIEW = "_balance_view.ipynb"  # likewise: karate by balance class, 2 machines x 2
 EPOCH_NOTEBOOK = "08_which_setting_trains_fastest.ipynb"
 
 pytestmark = pytest.mark.skipif(
@@ -99,6 +100,24 @@ def lab(tmp_path_factory, sync_playwright):
             "g = gp.Graph.from_edges([0, 1], [1, 2], num_nodes=3, ndata={'pos': pos})\n"
             "p = gp.partition(g, 2, part_method=torch.tensor([0, 0, 1]), num_hops=0)",
             "views = PartitionViews(p, height=260)\nviews",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / BALANCE_VIEW,
+        [
+            "import graphpart as gp\n"
+            "from graphpart.datasets import load_karate_club\n"
+            "from graphpart.widgets import PartitionGraph\n"
+            "g = load_karate_club()\n"
+            "p = gp.partition(g, 2, balance_ntypes=g.ndata['label'], num_trainers_per_machine=2,"
+            " seed=0)",
+            "view = PartitionGraph(p, color='balance', height=320)\nview",
+            "import ipywidgets as widgets\n"
+            "picked = widgets.HTML('none')\n"
+            "picked.add_class('picked-readout')\n"
+            "view.sigma.observe(lambda c: setattr(picked, 'value', str(c['new'])), "
+            "'selected_node')\n"
+            "picked",
         ],
     )
     _lab.write_code_notebook(
@@ -576,6 +595,40 @@ def test_eight_views_keep_the_webgl_budget_and_none_is_blank(lab, page, shots):
         page.wait_for_timeout(1500)
         assert contexts() <= 12, contexts()
         assert not [m for m in logs if "Too many active WebGL contexts" in m], logs
+
+
+def test_the_balance_view_is_a_graph_to_point_at(lab, page, shots):
+    """Balance has a node to point at: the graph by balance class, ringed by partition; the
+    mouse finds a node, its card is drawn on the hover layer, and a click selects it in
+    Python."""
+    with _lab.failure_shot(page, shots / "balance-view-failure.png"):
+        _lab.run_notebook(page, lab, BALANCE_VIEW)
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
+        stage = root.locator(".ipysigma-container").first
+        stage.wait_for(state="visible", timeout=60_000)
+        assert "by balance class" in root.locator(".graphpart-view-title").inner_text()
+        page.wait_for_timeout(1500)  # sigma's first frame
+        box = stage.bounding_box()
+        hit = None
+        for dy in range(int(box["height"]) // 2, int(box["height"]) - 10, 12):
+            for dx in range(int(box["width"]) // 3, int(box["width"]) * 2 // 3, 12):
+                page.mouse.move(box["x"] + dx, box["y"] + dy)
+                if _pointer(page, stage):
+                    hit = (dx, dy)
+                    break
+            if hit:
+                break
+        assert hit, "the mouse found no node"
+        page.wait_for_timeout(300)
+        assert _hover_pixels(page, root) > 3000  # the card, drawn on sigma's hover layer
+        root.screenshot(path=str(shots / "balance-view-hover.png"))
+        page.mouse.click(box["x"] + hit[0], box["y"] + hit[1])
+        readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .picked-readout").first
+        page.wait_for_function(
+            "el => /^[0-9]+$/.test(el.textContent.trim())",
+            arg=readout.element_handle(),
+            timeout=15_000,
+        )
 
 
 def test_changing_num_hops_changes_the_explorers_halo_drawing(lab, page, shots):

@@ -10,7 +10,7 @@ node selected in one partition's view is selected in every view that holds a cop
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -51,13 +51,15 @@ class GraphData:
 
     ``nodes`` maps each key to its attributes (``x``, ``y``, ``owner``, ``color``, ``kind``,
     the hover facts); ``edges`` is a list of ``(key, key, attributes)``; ``palette`` maps each
-    owner label to its colour (the legend).
+    owner label to its colour (the legend); ``rings`` each ring colour's meaning, where nodes
+    are ringed in a ``partition colour`` (the balance view).
     """
 
     nodes: dict[str, dict]
     edges: list[tuple[str, str, dict]]
     palette: dict[str, str]
     title: str
+    rings: dict[str, str] = field(default_factory=dict)
 
 
 def part_hex(k: int) -> list[str]:

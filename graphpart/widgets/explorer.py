@@ -25,7 +25,8 @@ class PartitionExplorer:
     Every change re-partitions the graph in a background thread (the newest
     change wins) and redraws the WebGL views (the whole graph coloured by owner; one chosen
     partition with its HALO up to ``num_hops``, each hop ringed apart, and a filter that shows
-    the nearer hops only), the balance plot and the metrics table; the
+    the nearer hops only; the graph by balance class, with each class's load in a node's
+    partition and trainer on hover), the balance plot and the metrics table; the
     status names what changed and a history table keeps the last settings. Hover a node for
     its ids, click it for its card. The first partitioning happens when the explorer is created.
 
@@ -140,6 +141,7 @@ class PartitionExplorer:
         self.halo_hops.add_class("graphpart-halo-hops")
         self.status, self.progress = status_widgets()
         self.graph_view = None  # PartitionGraph of the whole graph, once partitioned
+        self.balance_view = None  # the same, coloured by balance class
         self.halo_view = None  # PartitionGraph of partition halo_part.value
         self._graph_box, self._halo_box = w.VBox(), w.VBox()
         self.balance_plot = image("graphpart-balance")
@@ -158,7 +160,9 @@ class PartitionExplorer:
         self.halo_part.observe(self._on_halo_part, names="value")
         self.halo_hops.observe(self._on_halo_part, names="value")
         halo_tab = w.VBox([w.HBox([self.halo_part, self.halo_hops]), self._halo_box])
-        tabs = w.Tab(children=[self._graph_box, halo_tab, self.balance_plot, self.table])
+        self._balance_box = w.VBox()  # the graph by balance class, then the load bars
+        balance_tab = w.VBox([self._balance_box, self.balance_plot])
+        tabs = w.Tab(children=[self._graph_box, halo_tab, balance_tab, self.table])
         self.tabs = tabs
         tabs.observe(self._on_tab, names="selected_index")
         for i, title in enumerate(["graph", "HALO", "balance", "metrics"]):
@@ -191,6 +195,9 @@ class PartitionExplorer:
         part = min(self.halo_part.value, p.num_parts - 1)
         shown = p.num_hops  # a new partitioning shows every hop it stores
         halo_view = PartitionGraph(p, part, hops=shown, table=graph_view.table, panel=False)
+        balance_view = PartitionGraph(
+            p, table=graph_view.table, panel=False, color="balance", height=380
+        )
         report(2, "balance plot...")
         balance = render(lambda ax: plot_balance(p, ax=ax), (8.5, 4.2))
         table = html_table(p.report())
@@ -198,8 +205,10 @@ class PartitionExplorer:
         before = self.partitioning.metrics if self.partitioning is not None else None
         self.partitioning, self.setting = p, setting
         self.graph_view, self.halo_view = graph_view, halo_view
+        self.balance_view = balance_view
         self._graph_box.children = [graph_view]
         self._halo_box.children = [halo_view]
+        self._balance_box.children = [balance_view]
         self._showing = (part, shown)
         with self.halo_part.hold_trait_notifications():
             self.halo_part.options = list(range(p.num_parts))
@@ -217,7 +226,7 @@ class PartitionExplorer:
     def _on_tab(self, change) -> None:
         """A tab shown: draw its view again. Sigma cannot draw in a hidden tab (its container
         has no width), so a view made while its tab was hidden stays blank until drawn again."""
-        view = {0: self.graph_view, 1: self.halo_view}.get(change["new"])
+        view = {0: self.graph_view, 1: self.halo_view, 2: self.balance_view}.get(change["new"])
         if view is not None:
             view.redraw(view.selected)
 

@@ -18,8 +18,9 @@ import numpy as np
 from ..errors import GraphpartError, TooBigToDrawError
 from ..lookup import NodeLocation, NodeTable, node_table
 from ..storage.reopen import as_partitioning
+from ..viz.balance_view import COLORINGS, balance_view_data
 from ..viz.graph_data import GraphData, graph_data, neighbourhood_data
-from ._common import check_height, check_key
+from ._common import check_choice, check_height, check_key
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html, sigma_args
 from .webgl_budget import UNIT_CLASS, Freezer
@@ -36,7 +37,9 @@ class PartitionGraph(w.VBox):
     its neighbours and edges, and the card below the view follows; setting :attr:`selected`
     from Python selects it in the view. A graph above the drawing limits is drawn as its
     quotient graph: clicking a partition opens it (its local graph, or the neighbourhood of its
-    best-connected node when that is too big too); "whole graph" goes back.
+    best-connected node when that is too big too); "whole graph" goes back. ``color="balance"``
+    colours each node by its balance class instead, ringed in its partition's colour, and its
+    card says its class's load in its partition and trainer against the mean.
 
     Examples
     --------
@@ -66,8 +69,10 @@ class PartitionGraph(w.VBox):
         others: dict[str, dict] | None = None,
         selected: str | None = None,
         camera: dict | None = None,
+        color: str = "owner",
     ) -> None:
         self.p = p = as_partitioning(p)
+        self._color = check_choice(color, "color", COLORINGS)
         for name, value, kind in (
             ("table", table, NodeTable),
             ("data", data, GraphData),
@@ -121,6 +126,8 @@ class PartitionGraph(w.VBox):
                 if part is None:
                     raise
                 data = self._piece_of(part)
+        if self._color == "balance":
+            data = balance_view_data(self.p, data)
         self.data = data
         self.title = data.title
         self._graph, self._kwargs = sigma_args(data, *self._opts)

@@ -39,12 +39,13 @@ def sigma_args(
     kept = ("owner", "kind", "label") if big else None
     for k, a in data.nodes.items():
         ring = halo_ring(a.get("hop", 0))
+        around = a.get("partition colour")  # the balance view: class inside, partition around
         g.add_node(
             k,
             **{n: v for n, v in a.items() if n not in ("x", "y") and (not big or n in kept)},
-            border=ring[0] if ring else data.palette[a["owner"]],
+            border=ring[0] if ring else around or data.palette[a["owner"]],
             **{
-                "border size": ring[1] if ring else 0,
+                "border size": ring[1] if ring else (2.5 if around else 0),
                 "size": round(shrink * (3 + 9 * (a["degree"] / top) ** 0.5), 2),
             },
         )
@@ -104,6 +105,16 @@ def legend_html(data: GraphData) -> str:
             f"<span style='display:inline-block;width:8px;height:8px;border-radius:50%;"
             f"border:{width:.1f}px solid {color};vertical-align:middle'></span>"
             f"&nbsp;HALO hop {h}"
+        )
+    if data.rings:
+        rings.insert(
+            0,
+            "ringed in its partition's colour: "
+            + " ".join(
+                f"<span style='display:inline-block;width:8px;height:8px;border-radius:50%;"
+                f"border:2.5px solid {c};vertical-align:middle'></span>&nbsp;{html.escape(k)}"
+                for k, c in data.rings.items()
+            ),
         )
     return (
         f"<span style='font-size:11px'>{swatches} &middot; "

@@ -271,3 +271,37 @@ def test_a_row_of_linked_views_holds_one_seat_for_all(karate3):
     seat.reason, seat.live = "budget", False
     row = views.freezer.frozen.children[1]
     assert len(row.children) == 3 and all(v.sigma.comm is None for v in views.views)
+
+
+def test_the_balance_view_colours_by_class_and_tells_each_nodes_class_load():
+    from graphpart.datasets import load_karate_club
+    from graphpart.viz.graph_data import part_hex
+
+    g = load_karate_club()
+    p = gp.partition(g, 2, balance_ntypes=g.ndata["label"], num_trainers_per_machine=2, seed=0)
+    view = PartitionGraph(p, color="balance")
+    label = g.ndata["label"].numpy()
+    rings = part_hex(2)
+    for n in view.sigma.data["nodes"]:
+        a, i = n["attributes"], int(n["key"])
+        assert a["owner"] == f"class {label[i]}"  # the colour: its class
+        assert a["border"] == rings[int(p.node_part[i])] and a["border size"] > 0  # the ring
+        part, trainer = int(p.node_part[i]), int(p.trainer_id[i])
+        holds = int(((p.node_part == part) & (label == label[i])).sum())
+        held_t = int(((p.trainer_id == trainer) & (label == label[i])).sum())
+        assert f"part {part}: {holds} of its {int((label == label[i]).sum())} (" in a["label"]
+        assert f"trainer {part}.{trainer % 2}: {held_t} (" in a["label"]
+    assert "ringed in its partition's colour" in view.caption.value
+    with pytest.raises(gp.GraphpartError, match="color must be one of"):
+        PartitionGraph(p, color="class")
+
+
+def test_the_explorers_balance_tab_draws_the_graph_by_balance_class():
+    from graphpart.widgets import PartitionExplorer
+
+    from ..graphs import masked_sbm
+
+    ex = PartitionExplorer(masked_sbm(), num_parts=2, balance="train_mask", threaded=False)
+    owners = {n["attributes"]["owner"] for n in ex.balance_view.sigma.data["nodes"]}
+    assert owners == {"class train", "class not train"}
+    assert ex.balance_view in ex.tabs.children[2].children[0].children
