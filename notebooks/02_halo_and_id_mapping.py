@@ -36,9 +36,11 @@ karate = datasets.load_karate_club()
 p = gp.partition(karate, 3, num_hops=2, seed=0)
 ax = viz.draw_partition(p, halo_of=0, hops=1)
 # %% [markdown]
-# Partition 0's own nodes are solid; the ringed nodes are its HALO: owned by other partitions,
-# copied into partition 0 because an edge reaches it. Everything partition 0 does not hold at all is
-# faded.
+# Partition 0's own nodes are solid; the ringed nodes are its first hop of HALO: owned by other
+# partitions, copied into partition 0 because an edge reaches them. The drawing stops at one hop
+# (`hops=1`), but `p` keeps two (`num_hops=2`): partition 0 also holds copies of the neighbours of
+# those, faded here with the nodes it does not hold at all; the next cell lists them at
+# `halo_hop` 2.
 #
 # ## The local graph of one partition
 #
@@ -108,8 +110,10 @@ print(f"orig_nids: {len(orig_nids)} original ids, one per new id")
 # %%
 fig = viz.plot_ids(p)
 # %% [markdown]
-# The same views, interactive. Hover any dot for its ids: a node's original and new id, owner and
-# local id; an edge's two ends, with `original ids 0 → 31` and `new ids` in the same order. The
+# The same data, interactive (the adjacency plots put id 0 at the bottom left, as scatter plots do;
+# the figure above puts it at the top left, as matrices do). Hover any dot for its ids: a node's
+# original and new id, owner and local id; an edge's two ends, with `original ids 0 → 31` and
+# `new ids` in the same order. The
 # plots are linked in pairs, so the node (or edge) you hover lights up in the other numbering too:
 # hover a black dot in the lower right plot to see which nodes a cut edge joins and where it was
 # before the reshuffle. Click a dot to keep its ids in the card below; Python sees them as

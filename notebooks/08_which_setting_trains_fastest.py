@@ -185,8 +185,9 @@ for r in rmat_results:
 
 # %% [markdown]
 # METIS cuts half as many edges as a random split, yet most input rows stay remote under every
-# setting: on such graphs the partitioning changes the epoch little, and a feature cache (the
-# `cache=` argument, notebook 06) is the lever that moves it.
+# setting: on such graphs the partitioning changes the epoch little, and a feature cache is the
+# lever that moves it: `TrainingSetup(cache="lru", cache_ratio=0.05)` prices each trainer with a GPU
+# cache of 5% of the rows (notebook 06 shows the policies at work).
 
 # %% [markdown]
 # ## WordNet, with typed train nodes
