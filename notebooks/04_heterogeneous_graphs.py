@@ -61,7 +61,7 @@ print("and back:", conv.nid_hom2het(homo))
 # %%
 p = gp.partition(wn, 4, seed=0)
 type_bars = [f"{t} nodes" for t in wn.ntypes]
-viz.plot_balance(p, quantities=["nodes", *type_bars, "edges"])
+ax = viz.plot_balance(p, quantities=["nodes", *type_bars, "edges"])
 p.report()
 
 # %% [markdown]
@@ -76,6 +76,7 @@ viz.plot_balance(p, ax=axes[0], quantities=["nodes", *type_bars])
 axes[0].set_title(f"per-type balance: edge cut {100 * p.metrics.edge_cut_fraction:.1f}%")
 viz.plot_balance(merged, ax=axes[1], quantities=["nodes", *type_bars])
 axes[1].set_title(f"node count only: edge cut {100 * merged.metrics.edge_cut_fraction:.1f}%")
+plt.show()
 # %% [markdown]
 # Per-type balance costs a little cut and keeps every type even; balancing only the total lets METIS
 # pile the rarer types into some partitions.
@@ -100,7 +101,9 @@ ax = viz.plot_id_line(p)
 # Which partition owns the first 3 nodes of the last type, and what are their type-wise new ids?
 new_homo = p.shuffle.old2new_nid[homo.numpy()]
 print("owners:", p.book.nid2partid(torch.from_numpy(new_homo)).tolist())
-print("type-wise new ids:", p.book.map_to_per_ntype(torch.from_numpy(new_homo)))
+types, typed = p.book.map_to_per_ntype(torch.from_numpy(new_homo))
+# map_to_per_ntype returns (type index into wn.ntypes, id within that type) for every node
+print("type:", [wn.ntypes[i] for i in types.tolist()], "type-wise new ids:", typed.tolist())
 
 # %% [markdown]
 # `orig_nids` maps new ids back to **type-wise** original ids, one array per type, as DGL's
@@ -156,4 +159,5 @@ IdView(davis)
 # %%
 loc = inspector.location
 print(f"event 6: homogeneous {loc.orig_homo_id}, owner {loc.owner} (local {loc.local_id}),")
-print(f"new id {loc.shuffled_id} (type-wise {loc.shuffled_typed_id}), HALO copies {loc.halo}")
+copies = "; ".join(f"part {q} (local {lid}, hop {h})" for q, lid, h in loc.halo) or "none"
+print(f"new id {loc.shuffled_id} (type-wise {loc.shuffled_typed_id}), HALO copies: {copies}")
