@@ -517,6 +517,18 @@ def test_a_linked_views_stand_ins_cannot_be_hovered_or_clicked(lab, page, shots)
                 found.append((dx, dy))
         root.screenshot(path=str(shots / "standins-hover-view1.png"))
         assert not found, f"view 1 found a node where it draws none, at {found[:5]}"
+        # hovering node 1 in view 0 draws its label in view 1 too (ipysigma's hover sync); the
+        # mouse leaving view 0 straight off the node, out of every view, clears both
+        x, y = centres[-1]
+        page.mouse.move(boxes[0]["x"] + x, boxes[0]["y"] + y, steps=3)
+        page.wait_for_timeout(300)
+        synced = root.locator(".ipysigma-widget").nth(1)
+        assert _hover_pixels(page, synced) > 0, "no synced hover label in view 1"
+        page.mouse.move(boxes[0]["x"] + x, boxes[0]["y"] - boxes[0]["height"], steps=1)
+        page.wait_for_timeout(400)
+        stale = [_hover_pixels(page, root.locator(".ipysigma-widget").nth(i)) for i in (0, 1)]
+        root.screenshot(path=str(shots / "standins-after-leaving.png"))
+        assert stale == [0, 0], f"hover labels left behind: {stale} painted pixels"
         dx, dy = centres[-1]
         page.mouse.click(boxes[1]["x"] + dx, boxes[1]["y"] + dy)
         page.wait_for_timeout(1500)

@@ -1,4 +1,5 @@
-// graphpart's WebGL budget: one registry per browser page, shared by every notebook open in it.
+// graphpart's graph views in the page: the WebGL budget (one registry per browser page, shared by
+// every notebook open in it), and hovers ended when the mouse leaves a view.
 // Chromium keeps at most 16 WebGL contexts per page and silently drops the oldest beyond that
 // (a view then goes blank); each sigma.js view holds three. Every graphpart view (a unit: one
 // PartitionGraph, or one row of PartitionViews) registers here and is drawn live only when the
@@ -65,7 +66,21 @@ function room(r, unit) {
   }
 }
 
+// A node hovered at a view's edge stays hovered, in that view and in every view linked to it,
+// when the mouse leaves the canvas: sigma ends a hover only on a move over its own canvas. A
+// move far outside, sent as the mouse leaves, ends it (and its synced labels) everywhere.
+function unhoverOnLeave(unit) {
+  for (const m of unit.host.querySelectorAll(".sigma-mouse")) {
+    if (m.__graphpartLeave) continue;
+    m.__graphpartLeave = true;
+    m.addEventListener("mouseleave", () =>
+      m.dispatchEvent(new MouseEvent("mousemove", { clientX: -1e5, clientY: -1e5, bubbles: true })),
+    );
+  }
+}
+
 function watch(unit) {
+  unhoverOnLeave(unit);
   for (const c of unit.host.querySelectorAll(WEBGL)) {
     if (c.__graphpartWatched) continue;
     c.__graphpartWatched = true;
