@@ -643,6 +643,56 @@ def test_the_balance_view_is_a_graph_to_point_at(lab, page, shots):
         )
 
 
+def _painted_under(root, selector: str) -> list[int]:
+    """Painted pixels on sigma's hover layer: in all, and under the element ``selector``."""
+    return root.evaluate(
+        """(el, sel) => {
+            const c = el.querySelector('canvas.sigma-hovers');
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            const k = c.width / c.getBoundingClientRect().width;
+            const cr = c.getBoundingClientRect();
+            const p = el.querySelector(sel).getBoundingClientRect();
+            const x0 = Math.max(0, Math.floor((p.left - cr.left) * k));
+            const y0 = Math.max(0, Math.floor((p.top - cr.top) * k));
+            const x1 = Math.min(c.width, Math.ceil((p.right - cr.left) * k));
+            const y1 = Math.min(c.height, Math.ceil((p.bottom - cr.top) * k));
+            let all = 0, under = 0;
+            for (let y = 0; y < c.height; y++) for (let x = 0; x < c.width; x++) {
+                if (d[(y * c.width + x) * 4 + 3] === 0) continue;
+                all++;
+                if (x >= x0 && x < x1 && y >= y0 && y < y1) under++;
+            }
+            return [all, under];
+        }""",
+        selector,
+    )
+
+
+def test_the_hover_card_fits_beside_the_panel_on_several_lines(lab, page, shots):
+    """The rightmost node's card is drawn on several lines to its left, clear of ipysigma's
+    panel on the right (sigma's own one-line label ran under the panel: 'node 2 | part…')."""
+    with _lab.failure_shot(page, shots / "hover-fit-failure.png"):
+        _lab.run_notebook(page, lab, CLICK_VIEW)
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
+        stage = root.locator(".ipysigma-container").first
+        stage.wait_for(state="visible", timeout=60_000)
+        page.wait_for_timeout(1500)  # sigma's first frame
+        box = stage.bounding_box()
+        cy = box["y"] + box["height"] / 2
+        hit = None
+        for dx in range(int(box["width"]) - 20, 0, -6):  # from the right: node 2 comes first
+            page.mouse.move(box["x"] + dx, cy)
+            if _pointer(page, stage):
+                hit = dx
+                break
+        assert hit, "the mouse found no node on the centre line"
+        page.wait_for_timeout(400)
+        painted, under = _painted_under(root, ".ipysigma-right-panel")
+        root.screenshot(path=str(shots / "hover-card-fits.png"))
+        assert painted > 3000, painted  # a card of several lines
+        assert under == 0, f"{under} pixels of the card under the panel"
+
+
 def test_changing_num_hops_changes_the_explorers_halo_drawing(lab, page, shots):
     """The explorer's HALO tab draws partition 0 with its HALO; moving the num_hops slider
     (keyboard on its handle) re-partitions and the drawing gains the second hop's copies."""

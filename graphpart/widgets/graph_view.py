@@ -210,7 +210,7 @@ class PartitionGraph(w.VBox):
         if self.sigma.comm is None:
             self.redraw(self.sigma.selected_node, live=True)
         else:
-            self.children = [*self._seat(), self._top, self.sigma, self.card]
+            self.children = [*self._seat(), self._top, self._drawing(), self.card]
 
     def _seat(self) -> list:
         """The view's seat in the page's WebGL budget, if it holds one."""
@@ -218,7 +218,9 @@ class PartitionGraph(w.VBox):
 
     def _drawing(self):
         """The sigma widget, or what stands for it while the page's WebGL budget says wait."""
-        return self.sigma if self._freezer is None else self._freezer.drawing(self.sigma)
+        if self._freezer is None:
+            return self.sigma
+        return self._freezer.drawing(self.sigma, [self.sigma])
 
     def _show_frozen(self, box) -> None:
         self.children = [self._freezer.budget, self._top, box, self.card]

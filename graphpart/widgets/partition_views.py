@@ -84,7 +84,7 @@ class PartitionViews(w.VBox):
         )
         self._draw(selected)
         legend = w.HTML(legend_html(self._data[0]) if self._data else "")
-        row = self._freezer.drawing(self._row)
+        row = self._freezer.drawing(self._row, [v.sigma for v in self.views])
         titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
         self._titles = w.HBox(titles, layout=w.Layout(width="100%"))
         # the seat first: ipywidgets renders a box's children again from the first that changed
@@ -128,6 +128,7 @@ class PartitionViews(w.VBox):
             raise GraphpartError(f"key {short_repr(key, 60)} is not a node these views draw")
         cameras = [dict(v.sigma.camera_state) for v in self.views]
         self._draw(key, cameras)
+        self._freezer.drawing(self._row, [v.sigma for v in self.views])
         if live or self._freezer.budget.live:
             self.children = [*self.children[:3], self._row, *self.children[4:]]
         self._show(key)
@@ -138,7 +139,8 @@ class PartitionViews(w.VBox):
         if any(v.sigma.comm is None for v in self.views):
             self.select(self._shown, live=True)
         else:
-            self.children = [*self.children[:3], self._row, *self.children[4:]]
+            row = self._freezer.drawing(self._row, [v.sigma for v in self.views])
+            self.children = [*self.children[:3], row, *self.children[4:]]
 
     def _show_frozen(self, box) -> None:
         self.children = [*self.children[:3], box, *self.children[4:]]

@@ -79,8 +79,79 @@ function unhoverOnLeave(unit) {
   }
 }
 
+// The hover card: sigma draws a node's label as one line to its right, cut at the canvas edge and
+// hidden under ipysigma's panels. This one draws it on several lines (the card's " | " parts, a
+// node's HALO copies one per line) and keeps it inside the free part of the canvas.
+function cardLines(label) {
+  const out = [];
+  for (const part of String(label ?? "").split(" | ")) {
+    const copies = part.match(/^(HALO copies: )(.+; .+)$/);
+    if (!copies) out.push(part);
+    else out.push(copies[1].trim(), ...copies[2].split("; ").map((c) => "  " + c));
+  }
+  return out;
+}
+
+function freeBox(canvas) {
+  const c = canvas.getBoundingClientRect();
+  let left = 0;
+  let right = c.width;
+  const root = canvas.closest(".ipysigma-widget") || canvas.parentElement;
+  for (const sel of [".ipysigma-right-panel", ".ipysigma-left-panel"]) {
+    const p = root && root.querySelector(sel);
+    if (!p || !p.offsetParent) continue;
+    const r = p.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.left - c.left > c.width / 2) right = Math.min(right, r.left - c.left - 4);
+    else left = Math.max(left, r.right - c.left + 4);
+  }
+  return { left, right, height: c.height };
+}
+
+function drawCard(ctx, data, settings) {
+  const size = settings.labelSize || 12;
+  const lines = cardLines(data.label);
+  if (!lines.length || !lines[0]) return;
+  ctx.save();
+  ctx.font = `${settings.labelWeight || "normal"} ${size}px ${settings.labelFont || "sans-serif"}`;
+  const pad = 5;
+  const step = size + 3;
+  const w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
+  const h = lines.length * step + 2 * pad;
+  const box = freeBox(ctx.canvas);
+  let x = data.x + data.size + 6;
+  if (x + w > box.right) x = data.x - data.size - 6 - w; // no room on the right: to the left
+  x = Math.max(box.left, Math.min(x, box.right - w));
+  const y = Math.max(0, Math.min(data.y - h / 2, box.height - h));
+  ctx.shadowColor = "rgba(0, 0, 0, 0.35)";
+  ctx.shadowBlur = 6;
+  ctx.fillStyle = "#ffffff";
+  ctx.beginPath();
+  ctx.arc(data.x, data.y, data.size + 3, 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.fillRect(x, y, w, h);
+  ctx.shadowBlur = 0;
+  ctx.fillStyle = "#111111";
+  ctx.textBaseline = "top";
+  lines.forEach((l, i) => ctx.fillText(l, x + pad, y + pad + i * step));
+  ctx.restore();
+}
+
+async function useCards(model) {
+  for (const id of model.get("sigma_ids")) {
+    const m = await model.widget_manager.get_model(id).catch(() => null);
+    for (const v of await Promise.all(Object.values((m && m.views) || {}))) {
+      if (v && v.renderer && !v.renderer.__graphpartCard) {
+        v.renderer.__graphpartCard = true;
+        v.renderer.setSetting("hoverRenderer", drawCard);
+      }
+    }
+  }
+}
+
 function watch(unit) {
   unhoverOnLeave(unit);
+  useCards(unit.model);
   for (const c of unit.host.querySelectorAll(WEBGL)) {
     if (c.__graphpartWatched) continue;
     c.__graphpartWatched = true;
@@ -117,6 +188,7 @@ function render({ model, el }) {
   const drawn = new MutationObserver(update); // new sigma canvases: count and watch them
   const onChange = () => update();
   model.on("change:live", onChange);
+  model.on("change:sigma_ids", onChange);
   let tries = 0;
   // the view's root: known once ipywidgets has put this widget into the page
   const attach = () => {
@@ -135,6 +207,7 @@ function render({ model, el }) {
     seen.disconnect();
     drawn.disconnect();
     model.off("change:live", onChange);
+    model.off("change:sigma_ids", onChange);
     r.units.delete(unit);
   };
 }

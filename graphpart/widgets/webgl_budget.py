@@ -54,6 +54,8 @@ class WebGLBudget(anywidget.AnyWidget):
     limit = traitlets.Int(LIMIT).tag(sync=True)
     #: The contexts the view takes when drawn: three per sigma widget.
     need = traitlets.Int(3).tag(sync=True)
+    #: The sigma widgets the view shows (model ids): the page draws their hover cards.
+    sigma_ids = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
 
 MESSAGES = {
@@ -96,8 +98,9 @@ class Freezer:
         self.waiting.add_class("graphpart-waiting")
         self.budget.observe(self._on_state, ["live", "reason"])
 
-    def drawing(self, live: w.Widget) -> w.Widget:
-        """What the view shows: ``live`` (its sigma widgets) once the page granted them."""
+    def drawing(self, live: w.Widget, sigmas: list) -> w.Widget:
+        """What the view shows: ``live`` (its ``sigmas``) once the page granted them."""
+        self.budget.sigma_ids = [s.model_id for s in sigmas]
         if self.budget.live:
             return live
         return self.frozen if self.frozen is not None else self.waiting
