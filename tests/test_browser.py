@@ -475,6 +475,8 @@ def test_a_linked_views_stand_ins_cannot_be_hovered_or_clicked(lab, page, shots)
             timeout=60_000,
         )
         page.wait_for_timeout(1500)  # sigma's first frames
+        # ipysigma's "3 nodes" box would count the stand-ins: hidden, the titles say "2 inner"
+        assert not root.locator(".ipysigma-graph-description").first.is_visible()
         stages = [root.locator(".ipysigma-container").nth(i) for i in (0, 1)]
         boxes = [s.bounding_box() for s in stages]
         hits = []  # offsets in view 0 where the mouse finds a node

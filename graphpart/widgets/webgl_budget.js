@@ -8,9 +8,19 @@
 // context lost some other way is said on the view, which then waits for its button.
 const WEBGL = "canvas.sigma-nodes, canvas.sigma-edges, canvas.sigma-hoverNodes";
 
+// A linked view holds every node of its row (invisible stand-ins for those it does not draw), so
+// ipysigma's "N nodes" box would count them all; the view's title says what it draws.
+const STYLE = ".graphpart-partition-views .ipysigma-graph-description { display: none; }";
+
 function registry(limit) {
   const r = (globalThis.__graphpartWebGL ??= { units: new Set(), clock: 0, limit });
   r.limit = limit;
+  if (!document.getElementById("graphpart-views-style")) {
+    const s = document.createElement("style");
+    s.id = "graphpart-views-style";
+    s.textContent = STYLE;
+    document.head.appendChild(s);
+  }
   return r;
 }
 
