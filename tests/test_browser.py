@@ -343,6 +343,31 @@ def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page,
         root.screenshot(path=str(shots / "graph-views-selected.png"))
 
 
+def _graph_stage(page, lab, notebook: str):
+    """Run ``notebook``; its first graph view, sigma's stage in it and the stage's box once
+    drawn."""
+    _lab.run_notebook(page, lab, notebook)
+    root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
+    stage = root.locator(".ipysigma-container").first
+    stage.wait_for(state="visible", timeout=60_000)
+    page.wait_for_timeout(1500)  # sigma's first frame
+    return root, stage, stage.bounding_box()
+
+
+def _views_root(page, lab, notebook: str, css: str, canvases: int):
+    """Run ``notebook`` and return its first ``css`` element once it holds ``canvases`` of
+    sigma's canvases."""
+    _lab.run_notebook(page, lab, notebook)
+    root = page.locator(f"{_lab.NOTEBOOK_PANEL} {css}").first
+    root.wait_for(state="visible", timeout=60_000)
+    page.wait_for_function(
+        f"el => el.querySelectorAll('.ipysigma-widget canvas').length >= {canvases}",
+        arg=root.element_handle(),
+        timeout=60_000,
+    )
+    return root
+
+
 def _search_select(view, key: str) -> None:
     """Pick node ``key`` in a sigma view's search box, as a user does (typing, then Enter)."""
     view.locator(".choices").click()
@@ -358,14 +383,7 @@ def test_selecting_a_node_in_the_inspector_replaces_its_lookup_table(lab, page, 
     """HaloInspector (notebook 02): picking node 33 in a view's search box makes Python look it
     up; the table on the left shows node 33's ids instead of node 0's."""
     with _lab.failure_shot(page, shots / "inspector-failure.png"):
-        _lab.run_notebook(page, lab, INSPECTOR)
-        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-halo-inspector").first
-        root.wait_for(state="visible", timeout=60_000)
-        page.wait_for_function(
-            "el => el.querySelectorAll('.ipysigma-widget canvas').length >= 3",
-            arg=root.element_handle(),
-            timeout=60_000,
-        )
+        root = _views_root(page, lab, INSPECTOR, ".graphpart-halo-inspector", 3)
         lookup = root.locator(".graphpart-lookup")
         assert "part 0 (local id 0)" in lookup.inner_text()  # node 0, looked up at start
         _search_select(root.locator(".ipysigma-widget").nth(1), "33")
@@ -423,12 +441,7 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
     layer (nothing is drawn there before) and turns the cursor into a pointer; the wheel
     zooms, and Python sees the new camera."""
     with _lab.failure_shot(page, shots / "hover-failure.png"):
-        _lab.run_notebook(page, lab, CLICK_VIEW)
-        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
-        stage = root.locator(".ipysigma-container").first
-        stage.wait_for(state="visible", timeout=60_000)
-        page.wait_for_timeout(1500)  # sigma's first frame
-        box = stage.bounding_box()
+        root, stage, box = _graph_stage(page, lab, CLICK_VIEW)
         cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         page.mouse.move(cx, cy + box["height"] / 3)  # empty canvas below the path
         page.wait_for_timeout(300)
@@ -466,14 +479,7 @@ def test_a_linked_views_stand_ins_cannot_be_hovered_or_clicked(lab, page, shots)
     layer, and a click there selects nothing (sigma turned a stand-in's size 0 into 2 and
     found it: "0: not in this view" over empty space, a click selecting a node not drawn)."""
     with _lab.failure_shot(page, shots / "standins-failure.png"):
-        _lab.run_notebook(page, lab, STANDINS)
-        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-partition-views").first
-        root.wait_for(state="visible", timeout=60_000)
-        page.wait_for_function(
-            "el => el.querySelectorAll('.ipysigma-widget canvas').length >= 2",
-            arg=root.element_handle(),
-            timeout=60_000,
-        )
+        root = _views_root(page, lab, STANDINS, ".graphpart-partition-views", 2)
         page.wait_for_timeout(1500)  # sigma's first frames
         # ipysigma's "3 nodes" box would count the stand-ins: hidden, the titles say "2 inner"
         assert not root.locator(".ipysigma-graph-description").first.is_visible()
@@ -553,6 +559,13 @@ def _views_state(page) -> list[str]:
     )
 
 
+def _wait_live(page, view) -> None:
+    """Wait until ``view`` shows sigma's canvases (drawn live)."""
+    page.wait_for_function(
+        "el => !!el.querySelector('canvas.sigma-nodes')", arg=view.element_handle(), timeout=30_000
+    )
+
+
 def test_eight_views_keep_the_webgl_budget_and_none_is_blank(lab, page, shots):
     """Eight sigma views ask for 24 WebGL contexts, past Chromium's 16 (it drops the oldest
     and a view goes blank with no word). With the page budget, the views out of sight give
@@ -580,11 +593,7 @@ def test_eight_views_keep_the_webgl_budget_and_none_is_blank(lab, page, shots):
         # a view frozen while out of sight comes back live when seen
         back = views.nth(state.index("still"))
         back.scroll_into_view_if_needed()
-        page.wait_for_function(
-            "el => !!el.querySelector('canvas.sigma-nodes')",
-            arg=back.element_handle(),
-            timeout=30_000,
-        )
+        _wait_live(page, back)
         page.wait_for_timeout(2000)
         assert contexts() <= 12, contexts()
         state = _views_state(page)
@@ -601,11 +610,7 @@ def test_eight_views_keep_the_webgl_budget_and_none_is_blank(lab, page, shots):
         assert "lost its WebGL context" in note.inner_text()
         back.screenshot(path=str(shots / "budget-lost.png"))
         back.locator(".graphpart-draw-live").click()
-        page.wait_for_function(
-            "el => !!el.querySelector('canvas.sigma-nodes')",
-            arg=back.element_handle(),
-            timeout=30_000,
-        )
+        _wait_live(page, back)
         page.wait_for_timeout(1500)
         assert contexts() <= 12, contexts()
         assert not [m for m in logs if "Too many active WebGL contexts" in m], logs
@@ -674,12 +679,7 @@ def test_the_hover_card_fits_beside_the_panel_on_several_lines(lab, page, shots)
     """The rightmost node's card is drawn on several lines to its left, clear of ipysigma's
     panel on the right (sigma's own one-line label ran under the panel: 'node 2 | part…')."""
     with _lab.failure_shot(page, shots / "hover-fit-failure.png"):
-        _lab.run_notebook(page, lab, CLICK_VIEW)
-        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
-        stage = root.locator(".ipysigma-container").first
-        stage.wait_for(state="visible", timeout=60_000)
-        page.wait_for_timeout(1500)  # sigma's first frame
-        box = stage.bounding_box()
+        root, stage, box = _graph_stage(page, lab, CLICK_VIEW)
         cy = box["y"] + box["height"] / 2
         hit = None
         for dx in range(int(box["width"]) - 20, 0, -6):  # from the right: node 2 comes first
