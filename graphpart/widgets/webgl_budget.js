@@ -204,7 +204,8 @@ function render({ model, el }) {
   const attach = () => {
     const host = el.isConnected && el.closest(".graphpart-webgl-unit");
     if (!host) {
-      if (++tries < 600) requestAnimationFrame(attach); // ~10 s, then the view stays unbudgeted
+      if (++tries < 600) requestAnimationFrame(attach);
+      else if (!model.get("live")) setLive(unit, true, "room"); // ~10 s: drawn, unbudgeted
       return;
     }
     unit.host = host;

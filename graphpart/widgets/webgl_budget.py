@@ -40,8 +40,9 @@ UNIT_CLASS = "graphpart-webgl-unit"
 class WebGLBudget(anywidget.AnyWidget):
     """One view's seat in the page's WebGL budget (an invisible widget inside the view).
 
-    ``live`` is synced both ways: the page sets it ``False`` to freeze the view and ``True``
-    when the view is seen again; Python sets it ``True`` when it draws the view live.
+    ``live`` is synced both ways: the page sets it ``True`` when it grants the view its
+    contexts (seen, or room) and ``False`` to freeze it; Python sets it ``True`` from the view's
+    "draw live" button (:meth:`Freezer.wake`).
     """
 
     _esm = Path(__file__).with_name("webgl_budget.js")
@@ -92,7 +93,9 @@ class Freezer:
         self._live_shown = False  # the sigma widgets are in the view
         self.frozen: w.Widget | None = None
         self.waiting = w.HTML(
-            "<i>waiting for the page's WebGL budget: drawn when there is room or when seen</i>",
+            "<i>waiting for the page's WebGL budget: drawn when there is room or when seen (a "
+            "front end without anywidget never answers: <code>view.freezer.wake()</code> draws "
+            "it)</i>",
             layout=w.Layout(height=f"{height}px"),
         )
         self.waiting.add_class("graphpart-waiting")
