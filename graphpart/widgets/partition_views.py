@@ -83,7 +83,9 @@ class PartitionViews(w.VBox):
             len(self.parts),
         )
         self._draw(selected)
-        legend = w.HTML(legend_html(self._data[0]) if self._data else "")
+        # one legend for the row: every view's owners and HALO hops (not only the first's)
+        every = GraphData(self._others, [], self._data[0].palette, "") if self._data else None
+        legend = w.HTML(legend_html(every) if every else "")
         row = self._freezer.drawing(self._row, [v.sigma for v in self.views])
         titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
         self._titles = w.HBox(titles, layout=w.Layout(width="100%"))

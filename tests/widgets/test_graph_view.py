@@ -305,3 +305,12 @@ def test_the_explorers_balance_tab_draws_the_graph_by_balance_class():
     owners = {n["attributes"]["owner"] for n in ex.balance_view.sigma.data["nodes"]}
     assert owners == {"class train", "class not train"}
     assert ex.balance_view in ex.tabs.children[2].children[0].children
+
+
+def test_a_rows_legend_names_every_views_halo_hops():
+    # the path 0-1-2-3-4 split [0,0,0,0 | 1]: partition 0 holds hop 1 only, partition 1 hop 2 too
+    g = gp.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4], num_nodes=5)
+    p = gp.partition(g, 2, part_method=np.array([0, 0, 0, 0, 1]), num_hops=2)
+    views = PartitionViews(p)
+    legend = views.children[1].value
+    assert "HALO hop 1" in legend and "HALO hop 2" in legend
