@@ -184,14 +184,14 @@ class PartitionGraph(w.VBox):
         data = neighbourhood_data(self.p, node, 2, self.table)
         return replace(data, title=f"partition {part} is too big to draw whole; {data.title}")
 
-    def redraw(self, selected: str | None, *, live: bool = False) -> None:
+    def redraw(self, selected: str | None) -> None:
         """Draw the view again with ``selected`` selected (and its neighbourhood highlighted),
         keeping the camera. ipysigma reads a selection made in Python only when it draws.
-        A view the page's WebGL budget froze stays a still picture until seen (``live``: the
-        page granted it contexts)."""
+        A view the page's WebGL budget has not granted contexts (frozen, or waiting) keeps the
+        selection for when it is drawn."""
         if selected is not None and selected not in self._graph:
             selected = None
-        if self._freezer is not None and not live and not self._freezer.budget.live:
+        if self._freezer is not None and not self._freezer.budget.live:
             self.sigma.selected_node = selected  # drawn with it when the page grants contexts
             self._selection.show(selected)
             return
@@ -208,7 +208,7 @@ class PartitionGraph(w.VBox):
         """The page granted contexts: show the sigma widget made for this drawing, or (closed
         when the view froze) a new one, selection and camera kept."""
         if self.sigma.comm is None:
-            self.redraw(self.sigma.selected_node, live=True)
+            self.redraw(self.sigma.selected_node)
         else:
             self.children = [*self._seat(), self._top, self._drawing(), self.card]
 

@@ -121,25 +121,24 @@ class PartitionViews(w.VBox):
         # another box they are drawn before that box has a width, and sigma refuses to draw
         self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
 
-    def select(self, key: str | None, *, live: bool = False) -> None:
+    def select(self, key: str | None) -> None:
         """Select node ``key`` in every view from Python (all views are drawn again, cameras
         kept: ipysigma reads a selection made in Python only when it draws; a row the page's
-        WebGL budget froze stays still until seen, ``live``: the page granted contexts)."""
+        WebGL budget froze stays still until seen)."""
         key = check_key(key, "key")
         if key is not None and key not in self._others:
             raise GraphpartError(f"key {short_repr(key, 60)} is not a node these views draw")
         cameras = [dict(v.sigma.camera_state) for v in self.views]
         self._draw(key, cameras)
-        self._freezer.drawing(self._row, [v.sigma for v in self.views])
-        if live or self._freezer.budget.live:
-            self.children = [*self.children[:3], self._row, *self.children[4:]]
+        row = self._freezer.drawing(self._row, [v.sigma for v in self.views])
+        self.children = [*self.children[:3], row, *self.children[4:]]
         self._show(key)
 
     def _wake(self) -> None:
         """The page granted contexts: show the row made for this drawing, or (closed when the
         row froze) new views, selection and cameras kept."""
         if any(v.sigma.comm is None for v in self.views):
-            self.select(self._shown, live=True)
+            self.select(self._shown)
         else:
             row = self._freezer.drawing(self._row, [v.sigma for v in self.views])
             self.children = [*self.children[:3], row, *self.children[4:]]

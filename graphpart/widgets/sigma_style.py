@@ -101,20 +101,12 @@ def legend_html(data: GraphData) -> str:
     rings = []
     for h in hops:
         color, width = halo_ring(h)
-        rings.append(
-            f"<span style='display:inline-block;width:8px;height:8px;border-radius:50%;"
-            f"border:{width:.1f}px solid {color};vertical-align:middle'></span>"
-            f"&nbsp;HALO hop {h}"
-        )
+        rings.append(_ring(color, width, f"HALO hop {h}"))
     if data.rings:
         rings.insert(
             0,
             "ringed in its partition's colour: "
-            + " ".join(
-                f"<span style='display:inline-block;width:8px;height:8px;border-radius:50%;"
-                f"border:2.5px solid {c};vertical-align:middle'></span>&nbsp;{html.escape(k)}"
-                for k, c in data.rings.items()
-            ),
+            + " ".join(_ring(c, 2.5, k) for k, c in data.rings.items()),
         )
     return (
         f"<span style='font-size:11px'>{swatches} &middot; "
@@ -123,4 +115,13 @@ def legend_html(data: GraphData) -> str:
         + (" &middot; " + " ".join(rings) if rings else "")
         + " &middot; each pair of nodes joined once &middot; hover a node for its ids, click to"
         " select (grey: not next to the selection)</span>"
+    )
+
+
+def _ring(color: str, width: float, text: str) -> str:
+    """A ring swatch and its meaning, for a legend line."""
+    return (
+        f"<span style='display:inline-block;width:8px;height:8px;border-radius:50%;"
+        f"border:{width:.1f}px solid {color};vertical-align:middle'></span>"
+        f"&nbsp;{html.escape(text)}"
     )

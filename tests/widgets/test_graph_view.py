@@ -252,9 +252,11 @@ def test_a_view_waits_for_the_pages_webgl_budget_then_freezes_and_wakes(karate3)
     (picture,) = frozen.children[1].children
     assert picture.value[:4] == b"\x89PNG"
     assert "gave its WebGL context back" in frozen.children[0].children[1].value
+    view.selected = "7"  # selected while frozen: kept for when it is drawn
+    assert view.freezer.frozen in view.children
     seat.reason, seat.live = "seen", True
     assert view.sigma is not first and view.sigma in view.children
-    assert view.selected == "5"  # selection and camera kept
+    assert view.selected == "7"  # selection and camera kept
     seat.reason, seat.live = "lost", False
     assert "lost its WebGL context" in view.freezer.frozen.children[0].children[1].value
     view.freezer.frozen.children[0].children[0].click()  # the button draws it again
