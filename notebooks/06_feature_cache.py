@@ -248,6 +248,12 @@ ax = viz.plot_partition_access(
 # not streamed.) It runs on the R-MAT graph from the top of this notebook, split into 4 partitions
 # with one hop of HALO: its skewed degrees are where caches pay off. A **random** cache is in the
 # list as the baseline the others must beat.
+#
+# Below the plots, the **graph of the latest mini-batch**: a dozen of its seeds on the inner
+# circle, the nodes their first hop sampled on the next ring, the second hop outside. Each node is
+# coloured by where the trainer got its feature row: the GPU cache, its own partition, a HALO copy,
+# or a remote machine. Hover a node to see why the cache held it or not (its in-degree and rank
+# against the cache's size, or when LRU last saw it); pick another policy under *graph shows*.
 
 # %%
 from graphpart.widgets import CacheSimulator
@@ -260,6 +266,7 @@ sim = CacheSimulator(
     batch_size=256,
     cache_ratio=0.1,
 )
+sim.controls["partition"].value = 0  # seeds: the trainer of partition 0
 sim.step(5)  # what pressing Step five times does
 sim
 

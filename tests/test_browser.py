@@ -41,6 +41,7 @@ STANDINS = "_standins.ipynb"  # likewise: linked views of a path, one view lacki
 MANY_VIEWS = "_many_views.ipynb"  # likewise: eight views, 24 WebGL contexts asked for
 BALANCE_VIEW = "_balance_view.ipynb"  # likewise: karate by balance class, 2 machines x 2
 EPOCH_NOTEBOOK = "08_which_setting_trains_fastest.ipynb"
+CACHE_VIEW = "_cache_view.ipynb"  # likewise: CacheSimulator on karate, trainer of part 0
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -117,6 +118,29 @@ def lab(tmp_path_factory, sync_playwright):
             "picked.add_class('picked-readout')\n"
             "view.sigma.observe(lambda c: setattr(picked, 'value', str(c['new'])), "
             "'selected_node')\n"
+            "picked",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / CACHE_VIEW,
+        [
+            "import graphpart as gp, ipywidgets as widgets\n"
+            "from graphpart.datasets import load_karate_club\n"
+            "from graphpart.widgets import CacheSimulator\n"
+            "p = gp.partition(load_karate_club(), 2, num_hops=1, seed=0)\n"
+            "sim = CacheSimulator(p, policies=('in-degree', 'lru'), fanouts='4,3', batch_size=6,"
+            " cache_ratio=0.2)\n"
+            "sim.controls['partition'].value = 0\n"
+            "sim.step(1)\n"
+            "picked = widgets.HTML('none')\n"
+            "picked.add_class('picked-readout')\n"
+            "def follow(_=None):\n"
+            "    v = sim.batch_graph.view\n"
+            "    v.on_select(lambda k: setattr(picked, 'value', v.data.nodes[k]['label'] if k "
+            "else 'none'))\n"
+            "follow()\n"
+            "sim.step_button.on_click(follow)\n"
+            "sim",
             "picked",
         ],
     )
@@ -648,6 +672,48 @@ def test_the_balance_view_is_a_graph_to_point_at(lab, page, shots):
             arg=readout.element_handle(),
             timeout=15_000,
         )
+
+
+def test_the_cache_view_follows_step_and_a_node_says_where_its_row_came_from(lab, page, shots):
+    """After Step the latest batch's graph is redrawn (its title names the batch); hovering a
+    node draws its card; clicking it hands Python the node whose card says where its row came
+    from and why it was (not) cached."""
+    _lab.run_notebook(page, lab, CACHE_VIEW)
+    sim = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-cache-simulator").first
+    root = sim.locator(".graphpart-graph-view").first
+    title = root.locator(".graphpart-view-title")
+    title.wait_for(state="visible", timeout=60_000)
+    assert "batch 1:" in title.inner_text()
+    sim.locator("button", has_text="Step").first.click()
+    page.wait_for_function(
+        "el => el.textContent.includes('batch 2:')", arg=title.element_handle(), timeout=30_000
+    )
+    root.scroll_into_view_if_needed()
+    _wait_live(page, root)
+    stage = root.locator(".ipysigma-container").first
+    page.wait_for_timeout(1500)  # sigma's first frame
+    root.screenshot(path=str(shots / "cache-view.png"))
+    box = stage.bounding_box()
+    hit = None
+    for dy in range(20, int(box["height"]) - 20, 8):
+        for dx in range(20, int(box["width"]) - 20, 8):
+            page.mouse.move(box["x"] + dx, box["y"] + dy)
+            if _pointer(page, stage):
+                hit = (dx, dy)
+                break
+        if hit:
+            break
+    assert hit, "the mouse found no node"
+    page.wait_for_timeout(300)
+    assert _hover_pixels(page, root) > 2000  # the card, drawn on sigma's hover layer
+    root.screenshot(path=str(shots / "cache-view-hover.png"))
+    page.mouse.click(box["x"] + hit[0], box["y"] + hit[1])
+    readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .picked-readout").first
+    page.wait_for_function(
+        "el => el.textContent.includes('row from:')", arg=readout.element_handle(), timeout=15_000
+    )
+    text = readout.inner_text()
+    assert "cached: " in text and "owner: part " in text
 
 
 def _painted_under(root, selector: str) -> list[int]:

@@ -27,6 +27,7 @@ from .trace import Trace, record_trace
 __all__ = [
     "random_order",
     "degree_order",
+    "node_degree",
     "presample_order",
     "oracle_order",
     "hotness_order",
@@ -48,15 +49,22 @@ def degree_order(topo: Topology, direction: str = "in") -> torch.Tensor:
     >>> degree_order(t, "in").tolist(), degree_order(t, "out").tolist()
     ([1, 0, 2], [2, 0, 1])
     """
+    return hotness_order(node_degree(topo, direction))
+
+
+def node_degree(topo: Topology, direction: str = "in") -> torch.Tensor:
+    """Every node's in- or out-degree (what :func:`degree_order` ranks by).
+
+    >>> t = Topology.from_coo([0, 1, 2, 2], [1, 2, 1, 0])
+    >>> node_degree(t, "in").tolist(), node_degree(t, "out").tolist()
+    ([1, 2, 1], [1, 1, 2])
+    """
     if direction not in ("in", "out"):
         raise GraphpartError(f"direction must be 'in' or 'out', got {short_repr(direction)}")
     rows = "in" if topo.layout == "CSC" else "out"
-    deg = (
-        topo.degree()
-        if direction == rows
-        else torch.bincount(topo.indices, minlength=topo.num_nodes)
-    )
-    return hotness_order(deg)
+    if direction == rows:
+        return topo.degree()
+    return torch.bincount(topo.indices, minlength=topo.num_nodes)
 
 
 def presample_order(loader, epochs: int = 1) -> tuple[torch.Tensor, Trace]:

@@ -9,22 +9,47 @@ whole run in advance and are not streamed (see :func:`hit_rate_table`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 
 from ..errors import GraphpartError
-from ..sampling import NeighborLoader, Topology
+from ..sampling import MiniBatch, NeighborLoader, Topology
 from ..typing import IdArray, Seed
 from .caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
-from .orderings import degree_order, presample_order, random_order
+from .orderings import hotness_order, node_degree, presample_order, random_order
 from .partition import HALO, INNER, REMOTE, PartitionAccess, node_locality
 from .simulate import CacheRun, capacity_for
 
-__all__ = ["LookupSession", "STREAM_POLICIES"]
+__all__ = ["LookupSession", "STREAM_POLICIES", "StaticReason", "LastBatch"]
 
 #: Policies a session can stream: static orderings, then dynamic caches.
 STREAM_POLICIES = ("random", "in-degree", "out-degree", "presample", *DYNAMIC_POLICIES)
+
+
+@dataclass(frozen=True)
+class StaticReason:
+    """Why a static cache holds what it holds: the score its order ranks nodes by
+    (``score_name``: ``"in-degree"``, ``"out-degree"``, ``"pre-sampling lookups"``, or
+    ``"random draw"`` with no score) and every node's ``rank`` in that order (0: hottest); the
+    cache keeps the ranks below its capacity."""
+
+    score_name: str
+    score: torch.Tensor | None
+    rank: torch.Tensor
+
+
+@dataclass(frozen=True)
+class LastBatch:
+    """The latest mini-batch looked up: its ``sample``, each policy's hit mask over
+    ``sample.input_nodes``, and the batch each of those nodes was last looked up in before
+    (``-1``: never), which says why a dynamic cache did or did not hold it."""
+
+    index: int
+    sample: MiniBatch
+    hit: dict[str, torch.Tensor]
+    seen_before: torch.Tensor
 
 
 class LookupSession:
@@ -91,6 +116,7 @@ class LookupSession:
         )
         self.capacity = capacity_for(cache_ratio, topo.num_nodes)
         self.cache_ratio = cache_ratio
+        self.reasons: dict[str, StaticReason] = {}  # the static policies'
         self.caches: dict[str, Cache] = {
             p: self._cache(p, presample_epochs, seed) for p in dict.fromkeys(policies)
         }
@@ -101,15 +127,18 @@ class LookupSession:
         self.where: list[np.ndarray] = []  # inner, HALO, remote per batch
         self.epochs: list[int] = []
         self.epoch, self._batches = 0, iter(self.loader)
+        self.last: LastBatch | None = None
+        self._last_seen = torch.full((topo.num_nodes,), -1, dtype=torch.int64)
 
     def _cache(self, policy: str, presample_epochs: int, seed: Seed) -> Cache:
         n = self.topo.num_nodes
         if policy in DYNAMIC_POLICIES:
             return make_cache(policy, n, self.capacity)
+        score = None
         if policy == "random":
             # its own stream: with the loader's seed, the order would be the loader's shuffle, and
             # the cache would hold exactly the seeds of the next batches
-            order = random_order(n, _other(seed, stream=2))
+            order, name = random_order(n, _other(seed, stream=2)), "random draw"
         elif policy == "presample":
             pre = NeighborLoader(
                 self.topo,
@@ -118,9 +147,14 @@ class LookupSession:
                 batch_size=self.loader.batch_size,
                 seed=_other(seed),
             )
-            order, _ = presample_order(pre, presample_epochs)
+            order, trace = presample_order(pre, presample_epochs)
+            score, name = trace.counts(), "pre-sampling lookups"
         else:
-            order = degree_order(self.topo, policy.split("-")[0])
+            score, name = node_degree(self.topo, policy.split("-")[0]), policy
+            order = hotness_order(score)
+        rank = torch.empty(n, dtype=torch.int64)
+        rank[order] = torch.arange(n)
+        self.reasons[policy] = StaticReason(name, score, rank)
         return StaticCache(order, self.capacity)
 
     @property
@@ -140,8 +174,12 @@ class LookupSession:
             ids = mb.input_nodes
             self.lookups.append(len(ids))
             self.epochs.append(self.epoch)
-            for p, cache in self.caches.items():
-                self.hits[p].append(int(cache.access(ids)[0].sum()))
+            hit = {p: cache.access(ids)[0] for p, cache in self.caches.items()}
+            for p, h in hit.items():
+                self.hits[p].append(int(h.sum()))
+            index = len(self.lookups) - 1
+            self.last = LastBatch(index, mb, hit, self._last_seen[ids].clone())
+            self._last_seen[ids] = index
             if self.locality is not None:
                 self.where.append(torch.bincount(self.locality[ids], minlength=3).numpy())
         return n

@@ -52,7 +52,8 @@ class GraphData:
     ``nodes`` maps each key to its attributes (``x``, ``y``, ``owner``, ``color``, ``kind``,
     the hover facts); ``edges`` is a list of ``(key, key, attributes)``; ``palette`` maps each
     owner label to its colour (the legend); ``rings`` each ring colour's meaning, where nodes
-    are ringed in a ``partition colour`` (the balance view).
+    are ringed in a ``partition colour`` (the balance view); ``edge_note`` what the edges are,
+    where they are not a partitioning's (inner and cut edges).
     """
 
     nodes: dict[str, dict]
@@ -60,6 +61,7 @@ class GraphData:
     palette: dict[str, str]
     title: str
     rings: dict[str, str] = field(default_factory=dict)
+    edge_note: str | None = None
 
 
 def part_hex(k: int) -> list[str]:

@@ -19,6 +19,7 @@ from ..sampling import Topology
 from ..storage.reopen import as_partitioning
 from ..viz import plot_hit_rate_trace, plot_partition_access
 from ._common import image, render, status_widgets
+from .cache_graph import BatchGraph
 
 __all__ = ["CacheSimulator", "MAX_RATIO", "MAX_BATCH"]
 
@@ -65,7 +66,10 @@ class CacheSimulator:
     Every tick samples the next mini-batch(es), looks their nodes up in one
     cache per chosen policy (a :class:`~graphpart.features.LookupSession`), and
     redraws the hit rate per batch and so far. With a partitioning, a second
-    plot shows where the trainer's lookups land (local inner, HALO, remote).
+    plot shows where the trainer's lookups land (local inner, HALO, remote), and
+    a graph shows the latest batch's sample (:attr:`batch_graph`): every node
+    coloured by where its row was served (GPU cache, own partition, HALO copy,
+    remote machine), its card saying why the cache held it or not.
     Changing a control starts a fresh session.
 
     Parameters
@@ -199,6 +203,9 @@ class CacheSimulator:
         self.status, _ = status_widgets()
         self.plot = image("graphpart-hit-rate")
         self.where = image("graphpart-locality")
+        self.batch_graph = BatchGraph(self.partitioning) if self.partitioning else None
+        graph = [self.batch_graph.widget] if self.batch_graph else []
+        self.play.observe(self._on_pause, names="playing")
         left = w.VBox(
             [
                 *self.controls.values(),
@@ -209,7 +216,7 @@ class CacheSimulator:
             layout=w.Layout(width="300px", flex="0 0 300px"),
         )
         self.widget = w.HBox(
-            [left, w.VBox([self.plot, self.where], layout=w.Layout(flex="1 1 auto"))],
+            [left, w.VBox([self.plot, self.where, *graph], layout=w.Layout(flex="1 1 auto"))],
             layout=w.Layout(align_items="flex-start"),
         )
         self.widget.add_class("graphpart-cache-simulator")
@@ -247,6 +254,10 @@ class CacheSimulator:
         if ticks > 0:
             self.step(ticks * self.controls["per_tick"].value)
 
+    def _on_pause(self, change) -> None:
+        if not change["new"] and self.batch_graph is not None:
+            self.batch_graph.update(self.session)
+
     def step(self, n: int | None = None) -> None:
         """Look up ``n`` more mini-batches (default: batches/tick) and redraw."""
         if self.session is None:
@@ -262,6 +273,8 @@ class CacheSimulator:
             )
             _show(self.plot, b"")
             _show(self.where, b"")
+            if self.batch_graph is not None:
+                self.batch_graph.update(None)
             return
         runs = s.runs()
         _show(self.plot, render(lambda ax: _trace(ax, runs, s.num_batches), (7.5, 3.6)))
@@ -270,6 +283,8 @@ class CacheSimulator:
             self.where,
             render(lambda ax: plot_partition_access([acc], ax=ax), (7.5, 2.4)) if acc else b"",
         )
+        if self.batch_graph is not None and not self.play.playing:
+            self.batch_graph.update(s)  # while playing, when play pauses
         rates = ", ".join(f"{p} {r:.1%}" for p, r in s.hit_rates().items())
         self.status.value = (
             f"batch {s.num_batches} (epoch {s.epoch}), {sum(s.lookups):,} lookups, "

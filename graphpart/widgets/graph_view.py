@@ -141,6 +141,15 @@ class PartitionGraph(w.VBox):
         # the seat first: ipywidgets renders a box's children again from the first that changed
         self.children = [*self._seat(), w.HBox(top), self._drawing(), self.card]
 
+    def draw(self, data: GraphData) -> None:
+        """Draw ``data`` (computed by the caller) instead of what the view shows, camera
+        reset; the drawing it replaces is closed."""
+        if not isinstance(data, GraphData):
+            raise GraphpartError(f"data must be a GraphData, got {type(data).__name__}")
+        old, self._given = self.sigma, data
+        self.show(*self._home[:1], **self._home[1])
+        old.close()
+
     def _new_sigma(self, selected: str | None, camera: dict | None):
         from ipysigma import Sigma
 

@@ -108,10 +108,14 @@ def legend_html(data: GraphData) -> str:
             "ringed in its partition's colour: "
             + " ".join(_ring(c, 2.5, k) for k, c in data.rings.items()),
         )
-    return (
-        f"<span style='font-size:11px'>{swatches} &middot; "
+    edges = (
         f"<span style='color:{CUT_COLOR}'>&#9644;</span>&nbsp;cut edge (inner edges: their "
         "partition's colour, lighter)"
+        if data.edge_note is None
+        else html.escape(data.edge_note)
+    )
+    return (
+        f"<span style='font-size:11px'>{swatches} &middot; {edges}"
         + (" &middot; " + " ".join(rings) if rings else "")
         + " &middot; each pair of nodes joined once &middot; hover a node for its ids, click to"
         " select (grey: not next to the selection)</span>"

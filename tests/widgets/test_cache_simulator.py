@@ -116,3 +116,41 @@ def test_the_empty_plot_says_how_to_fill_it():
     sim.controls["cache_ratio"].value = 0.0  # random at 0%: a line along the bottom only
     sim.step(2)
     assert not _dark_center(sim.plot.value)  # the hint is gone once batches are drawn
+
+
+def _partitioned():
+    return CacheSimulator(gp.partition(graph(), 3, num_hops=1, seed=0), batch_size=16)
+
+
+def test_the_batch_graph_follows_every_step_and_is_cleared_by_a_fresh_session():
+    sim = _partitioned()
+    assert sim.batch_graph.view is None  # nothing looked up yet
+    sim.controls["partition"].value = 1
+    sim.step_button.click()
+    assert sim.batch_graph.view.title.startswith("trainer of part 1, batch 1:")
+    sim.step_button.click()
+    assert sim.batch_graph.view.title.startswith("trainer of part 1, batch 2:")
+    sim.controls["batch_size"].value = 8  # a fresh session
+    assert sim.batch_graph.view is None
+
+
+def test_the_batch_graph_waits_while_playing_and_draws_when_play_pauses():
+    sim = _partitioned()
+    sim.play.playing = True
+    sim.play.value += 2
+    assert sim.session.num_batches == 2 and sim.batch_graph.view is None
+    sim.play.playing = False
+    assert sim.batch_graph.view.title.startswith("all training nodes, batch 2:")
+
+
+def test_the_batch_graph_colours_by_the_policy_chosen_for_it():
+    sim = _partitioned()
+    sim.controls["policies"].value = ("random", "lru")
+    sim.step()
+    assert sim.batch_graph.policy.value == "lru"  # random is the baseline, not the default
+    sim.batch_graph.policy.value = "random"
+    assert "by where random served" in sim.batch_graph.view.title
+
+
+def test_a_graph_without_partitions_has_no_batch_graph():
+    assert CacheSimulator(graph()).batch_graph is None

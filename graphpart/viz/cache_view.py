@@ -1,0 +1,206 @@
+"""The feature cache as a graph to point at: the latest mini-batch's sample, seeds in the
+middle and each hop a ring further out, every node coloured by where its feature row came from
+(the GPU cache, the trainer's own partition, a HALO copy, or a remote machine); hovering a node
+tells why the cache did or did not hold it.
+
+Computed from a :class:`~graphpart.features.LookupSession` and the partitioning; the
+:class:`~graphpart.widgets.CacheSimulator` only draws it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._check import check_count
+from ..errors import GraphpartError
+from ..index import group_order, group_rank
+from .graph_data import GraphData, node_keys
+
+__all__ = ["batch_view_data", "SERVED_COLORS", "MAX_SEEDS"]
+
+#: Where a looked-up row comes from, and its colour (the locality figure's colours).
+SERVED_COLORS = {
+    "GPU cache": "#2ca02c",
+    "own partition": "#4c9be8",
+    "HALO copy": "#a6cee3",
+    "remote machine": "#e45756",
+    "host memory": "#9e9e9e",
+}
+#: The seeds of the latest batch a view follows (their sample fans out: 10, 5 -> ~60 each).
+MAX_SEEDS = 12
+_SAMPLED_EDGE = "#c8c8c8"
+
+
+def batch_view_data(p, session, policy: str, *, max_seeds: int = MAX_SEEDS) -> GraphData:
+    """The sample of the session's latest mini-batch (its first ``max_seeds`` seeds and what
+    they reached), each node coloured by where ``policy``'s lookup of its row was served.
+
+    Without a trainer (``session.locality`` is ``None``) a row is either in the GPU cache or
+    copied from host memory. The card of each node says its hop, what it was sampled from,
+    where its row came from and why the cache held it or not: a static order's score and rank
+    against the cache's capacity, or when a dynamic cache last saw it.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> from graphpart.features import LookupSession
+    >>> from graphpart.sampling import Topology
+    >>> g = load_karate_club()
+    >>> p = gp.partition(g, 2, num_hops=1, seed=0)
+    >>> s = LookupSession(Topology.from_graph(g), [3, 2], policies=["in-degree"],
+    ...                   cache_ratio=0.1, batch_size=4, partitioning=p, part_id=0, seed=0)
+    >>> _ = s.step()
+    >>> d = batch_view_data(p, s, "in-degree")
+    >>> sorted({a["kind"] for a in d.nodes.values()})[:2]
+    ['hop 0 (seed)', 'hop 1']
+    >>> d.title.startswith("trainer of part 0, batch 1: 4 seeds")
+    True
+    """
+    if policy not in session.caches:
+        raise GraphpartError(
+            f"policy must be one the session runs ({sorted(session.caches)}), got {policy!r}"
+        )
+    max_seeds = check_count(max_seeds, "max_seeds", 1)
+    last = session.last
+    who = "all training nodes" if session.part_id is None else f"trainer of part {session.part_id}"
+    if last is None:
+        return GraphData({}, [], {}, f"{who}: no mini-batch yet (press Step)")
+    mb = last.sample
+    ids = np.asarray(mb.input_nodes, dtype=np.int64)
+    nodes, hop, parent, src, dst = _follow(mb, max_seeds)
+    # each drawn node's place among the batch's looked-up rows
+    at = np.argsort(ids, kind="stable")
+    pos = at[np.searchsorted(ids[at], nodes)]
+    hit = np.asarray(last.hit[policy], dtype=bool)[pos]
+    served = _served(session, nodes, hit)
+    x, y = _radial(hop, parent, nodes)
+    keys = np.asarray(node_keys(p), dtype=object)
+    owner = np.asarray(p.node_part, dtype=np.int64)[nodes]
+    text = _cards(session, policy, last, keys, nodes, hop, parent, pos, hit, served, owner)
+    degree = np.bincount(
+        np.searchsorted(nodes, np.concatenate([src, dst])) if len(src) else [],
+        minlength=len(nodes),
+    )
+    s = lambda a: np.asarray(a).astype(str).astype(object)  # noqa: E731
+    kinds = np.where(hop == 0, "hop 0 (seed)", "hop " + s(hop))
+    out = {}
+    for i, key in enumerate(keys[nodes].tolist()):
+        out[key] = {
+            "x": float(x[i]),
+            "y": float(y[i]),
+            "owner": served[i],
+            "kind": kinds[i],
+            "homogeneous id": int(nodes[i]),
+            "sample hop": int(hop[i]),
+            "owner partition": int(owner[i]),
+            "degree": int(degree[i]),
+            "label": text[i],
+        }
+    edges = [
+        (a, b, {"color": _SAMPLED_EDGE})
+        for a, b in zip(keys[src].tolist(), keys[dst].tolist())
+        if a != b
+    ]
+    palette = {k: SERVED_COLORS[k] for k in SERVED_COLORS if k in set(served)}
+    title = (
+        f"{who}, batch {last.index + 1}: {min(max_seeds, len(mb.seeds))} seeds of "
+        f"{len(mb.seeds):,} and the {len(nodes) - min(max_seeds, len(mb.seeds)):,} nodes their "
+        f"sample reached, by where {policy} served each row"
+    )
+    note = "grey lines: the sampled edges (a node's neighbour -> the node)"
+    return GraphData(out, edges, palette, title, edge_note=note)
+
+
+def _follow(mb, max_seeds: int):
+    """The first ``max_seeds`` seeds and every node their sample reached, hop by hop: the
+    nodes (sorted), each one's first hop and the node that first sampled it, and the sampled
+    edges among them (neighbour -> node)."""
+    first = np.asarray(mb.seeds[:max_seeds], dtype=np.int64)
+    nodes, hop, parent = [first], [np.zeros(len(first), np.int64)], [np.full(len(first), -1)]
+    drawn = first
+    src, dst = [], []
+    for h, (nbr, node, _) in enumerate(mb.edges, start=1):
+        nbr, node = np.asarray(nbr, dtype=np.int64), np.asarray(node, dtype=np.int64)
+        keep = np.isin(node, drawn)
+        nbr, node = nbr[keep], node[keep]
+        src.append(nbr)
+        dst.append(node)
+        fresh = ~np.isin(nbr, drawn)
+        new, where = np.unique(nbr[fresh], return_index=True)
+        nodes.append(new)
+        hop.append(np.full(len(new), h))
+        parent.append(node[fresh][where])
+        drawn = np.concatenate([drawn, new])
+    nodes, hop, parent = np.concatenate(nodes), np.concatenate(hop), np.concatenate(parent)
+    order = np.argsort(nodes, kind="stable")
+    src = np.concatenate(src) if src else np.zeros(0, np.int64)
+    dst = np.concatenate(dst) if dst else np.zeros(0, np.int64)
+    return nodes[order], hop[order], parent[order], src, dst
+
+
+def _radial(hop: np.ndarray, parent: np.ndarray, nodes: np.ndarray):
+    """Seeds on a circle, each hop on the next ring out, every node in its own slice of the
+    slice of the node that sampled it (a radial tree: sampled edges stay short)."""
+    n = len(nodes)
+    start, width = np.zeros(n), np.zeros(n)
+    seeds = np.flatnonzero(hop == 0)
+    width[seeds] = 2 * np.pi / max(len(seeds), 1)
+    start[seeds] = np.arange(len(seeds)) * width[seeds]
+    for h in range(1, int(hop.max(initial=0)) + 1):
+        mine = np.flatnonzero(hop == h)
+        up = np.searchsorted(nodes, parent[mine])  # the parent's row
+        order, counts = group_order(up, n)
+        rank = group_rank(order, counts)
+        width[mine] = width[up] / counts[up]
+        start[mine] = start[up] + rank * width[mine]
+    angle, radius = start + width / 2, hop + 0.35  # the seeds on a small circle
+    return radius * np.cos(angle), radius * np.sin(angle)
+
+
+def _served(session, nodes: np.ndarray, hit: np.ndarray) -> np.ndarray:
+    """Where each row came from: the GPU cache, else the trainer's partition, its HALO copy, a
+    remote machine; with no trainer, host memory."""
+    out = np.where(hit, "GPU cache", "host memory").astype(object)
+    if session.locality is not None:
+        loc = np.asarray(session.locality, dtype=np.int64)[nodes]
+        names = np.array(["own partition", "HALO copy", "remote machine"], dtype=object)
+        out = np.where(hit, "GPU cache", names[loc]).astype(object)
+    return out
+
+
+def _cards(session, policy, last, keys, nodes, hop, parent, pos, hit, served, owner):
+    """Each node's hover card (lines joined by `` | ``): hop and sampler, where the row came
+    from, why the cache held it or not, owner."""
+    s = lambda a: np.asarray(a).astype(str).astype(object)  # noqa: E731
+    cap = session.capacity
+    via = np.where(parent >= 0, " (sampled by node " + keys[np.maximum(parent, 0)] + ")", "")
+    head = "node " + keys[nodes] + " | " + np.where(hop == 0, "seed", "hop " + s(hop)) + via
+    row = " | row from: " + served.astype(object)
+    reason = session.reasons.get(policy)
+    if reason is not None:
+        rank = np.asarray(reason.rank, dtype=np.int64)[nodes]
+        score = (
+            ""
+            if reason.score is None
+            else reason.score_name + " " + s(np.asarray(reason.score)[nodes]) + ", "
+        )
+        by = "in a random order" if reason.score is None else f"by {reason.score_name}"
+        why = (
+            " | " + np.where(hit, "cached: ", "not cached: ").astype(object) + score + "rank "
+            + s([f"{r + 1:,}" for r in rank.tolist()])
+            + f" of {session.topo.num_nodes:,} {by} | the cache keeps the top {cap:,}"
+        )  # fmt: skip
+    else:
+        before = np.asarray(last.seen_before, dtype=np.int64)[pos]
+        seen = s([f"batch {b + 1}" for b in before.tolist()])
+        why = np.where(
+            hit,
+            " | cached: " + policy + " kept it | since its lookup in " + seen,
+            np.where(
+                before >= 0,
+                " | not cached: looked up in " + seen + " | evicted since by " + policy,
+                " | not cached: its first lookup (" + policy + " admits it now)",
+            ),
+        ).astype(object)
+    return (head + row + why + " | owner: part " + s(owner)).tolist()
