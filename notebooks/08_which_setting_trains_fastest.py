@@ -160,9 +160,16 @@ for gbit in (1, 10, 100):
 # what is left is the balance of work, where a random split is hard to beat. The widget below
 # lets you set the machine model yourself: drag the network slider or press a preset, and watch
 # which setting wins and why (`calibrate` measures this machine's gather and sampling speed).
+#
+# Below the settings, one bar per trainer of the setting chosen under *show trainers of*. **Hover
+# a trainer's bar** and the graph under it shows what that trainer does in an epoch: its seeds
+# (purple), the rows it read on its own machine (blue) and the rows it had to fetch from another
+# machine (red): the red nodes are what its *fetch* segment pays for. Hover a node for how many of
+# the trainer's batches read it. `from_sweep` replays each trainer node by node the first time you
+# point at it, with the same setup the sweep priced.
 
 # %%
-view = EpochCostView({r.setting.label: r.epoch.counts for r in results})
+view = EpochCostView.from_sweep(results, setup)
 view
 
 # %% [markdown]

@@ -42,6 +42,7 @@ MANY_VIEWS = "_many_views.ipynb"  # likewise: eight views, 24 WebGL contexts ask
 BALANCE_VIEW = "_balance_view.ipynb"  # likewise: karate by balance class, 2 machines x 2
 EPOCH_NOTEBOOK = "08_which_setting_trains_fastest.ipynb"
 CACHE_VIEW = "_cache_view.ipynb"  # likewise: CacheSimulator on karate, trainer of part 0
+TRAINER_VIEW = "_trainer_view.ipynb"  # likewise: EpochCostView of two karate settings
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -142,6 +143,21 @@ def lab(tmp_path_factory, sync_playwright):
             "sim.step_button.on_click(follow)\n"
             "sim",
             "picked",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / TRAINER_VIEW,
+        [
+            "from graphpart.datasets import load_karate_club\n"
+            "from graphpart.sweep import Setting, sweep\n"
+            "from graphpart.training import TrainingSetup\n"
+            "from graphpart.widgets import EpochCostView\n"
+            "setup = TrainingSetup(fanouts=(4, 3), batch_size=6, train=None,"
+            " num_trainers_per_machine=2)\n"
+            "results = sweep(load_karate_club(), [Setting(num_parts=2, method=m) for m in"
+            " ('random', 'metis')], training=setup)\n"
+            "view = EpochCostView.from_sweep(results, setup)\n"
+            "view",
         ],
     )
     _lab.write_code_notebook(
@@ -714,6 +730,48 @@ def test_the_cache_view_follows_step_and_a_node_says_where_its_row_came_from(lab
     )
     text = readout.inner_text()
     assert "cached: " in text and "owner: part " in text
+
+
+def test_hovering_a_trainers_bar_shows_its_seeds_and_remote_reads_on_the_graph(lab, page, shots):
+    """The epoch's trainers as bars to point at: the mouse entering a bar redraws the graph for
+    that trainer (its title names it, the legend its seeds and remote fetches), and a node of
+    the graph can be hovered for its card."""
+    _lab.run_notebook(page, lab, TRAINER_VIEW)
+    root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-trainer-graph").first
+    bars = root.locator(".graphpart-trainer-bar")
+    bars.first.wait_for(state="visible", timeout=60_000)
+    assert bars.count() == 4
+    graph = root.locator(".graphpart-graph-view").first
+    title = graph.locator(".graphpart-view-title")
+    title.wait_for(state="visible", timeout=60_000)
+    for trainer in (3, 0):
+        bars.nth(trainer).hover()
+        page.wait_for_function(
+            f"el => el.textContent.includes('what trainer {trainer} (machine {trainer // 2})')",
+            arg=title.element_handle(),
+            timeout=30_000,
+        )
+    assert "its seed" in title.inner_text() and "fetched from another machine" in (
+        title.inner_text()
+    )
+    graph.scroll_into_view_if_needed()
+    _wait_live(page, graph)
+    page.wait_for_timeout(1500)  # sigma's first frame
+    stage = graph.locator(".ipysigma-container").first
+    box = stage.bounding_box()
+    hit = None
+    for dy in range(20, int(box["height"]) - 20, 10):
+        for dx in range(int(box["width"]) // 4, int(box["width"]) * 3 // 4, 10):
+            page.mouse.move(box["x"] + dx, box["y"] + dy)
+            if _pointer(page, stage):
+                hit = (dx, dy)
+                break
+        if hit:
+            break
+    assert hit, "the mouse found no node"
+    page.wait_for_timeout(300)
+    assert _hover_pixels(page, graph) > 2000
+    root.screenshot(path=str(shots / "trainer-view-hover.png"))
 
 
 def _painted_under(root, selector: str) -> list[int]:

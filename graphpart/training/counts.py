@@ -38,6 +38,19 @@ EDGE_BYTES = 24
 
 
 @dataclass(frozen=True)
+class TrainerReads:
+    """What one trainer read over the replayed epochs, per node (new ids): in how many of its
+    batches each node's feature row was an input (``reads``), and how many of those reads were
+    fetched from another machine (``fetched``: owned elsewhere and not in its GPU cache)."""
+
+    trainer: int
+    machine: int
+    seeds: np.ndarray
+    reads: np.ndarray
+    fetched: np.ndarray
+
+
+@dataclass(frozen=True)
 class EpochCounts:
     """Counts of :func:`~graphpart.training.replay_epochs`.
 
@@ -59,6 +72,8 @@ class EpochCounts:
         :data:`LAYER_FIELDS`, each of shape ``(epochs, trainers, max steps, layers)``.
     seeds : tuple of ndarray
         Every trainer's seeds (new ids), as the split gave them.
+    reads : TrainerReads or None
+        The node by node reads of the trainer ``replay_epochs(record_trainer=...)`` names.
     """
 
     num_machines: int
@@ -73,6 +88,7 @@ class EpochCounts:
     step: Mapping[str, np.ndarray]
     layer: Mapping[str, np.ndarray]
     seeds: tuple[np.ndarray, ...]
+    reads: TrainerReads | None = None
 
     @property
     def num_trainers(self) -> int:

@@ -34,7 +34,7 @@ from ..features.simulate import capacity_for
 from ..sampling.neighbors import check_fanouts, sample_neighbors
 from ..sampling.topology import Topology
 from ..typing import Seed
-from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts
+from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
 from .split import node_split
 from .trainset import train_set, trainers_per_machine
 
@@ -178,6 +178,7 @@ def replay_epochs(
     epochs: int = 1,
     drop_last: bool = False,
     seed: Seed = None,
+    record_trainer: int | None = None,
 ) -> EpochCounts:
     """Count, per trainer and step, the seeds, sampling requests, sampled edges and feature rows
     of ``epochs`` epochs of distributed training over ``partitioning``.
@@ -207,6 +208,9 @@ def replay_epochs(
         Skip each trainer's last, smaller batch.
     seed : int, numpy.random.Generator or None
         Fixes every trainer's shuffles and samples.
+    record_trainer : int, optional
+        Also record this trainer's reads node by node (:attr:`EpochCounts.reads`): which rows
+        its batches read and which it fetched from other machines (what a view highlights).
 
     Raises
     ------
@@ -255,6 +259,10 @@ def replay_epochs(
         [len(s) // batch_size if drop_last else -(-len(s) // batch_size) for s in split]
     )
     _check_work(m, trainers, epochs, int(steps.sum()))
+    if record_trainer is not None:
+        record_trainer = check_count(record_trainer, "record_trainer", 0, len(split) - 1)
+    reads = torch.zeros(n if record_trainer is not None else 0, dtype=torch.int32)
+    fetched = torch.zeros_like(reads)
     shape = (epochs, len(split), int(steps.max(initial=0)))
     _check_size(shape, len(fanouts))
     step = {f: np.zeros(shape, np.int64) for f in STEP_FIELDS}
@@ -269,7 +277,10 @@ def replay_epochs(
                 for s, batch in enumerate(torch.split(order, batch_size)[: steps[r]]):
                     layers = {f: per_layer[f][e, r, s] for f in LAYER_FIELDS}
                     inputs = walker.walk(batch, me, gen, layers)
-                    _fetch(step, (e, r, s), batch, inputs, owner, me, m, store)
+                    hit = _fetch(step, (e, r, s), batch, inputs, owner, me, m, store)
+                    if r == record_trainer:
+                        reads[inputs] += 1
+                        fetched[inputs[~hit & (owner[inputs] != me)]] += 1
     return EpochCounts(
         num_machines=m,
         num_trainers_per_machine=trainers,
@@ -283,6 +294,15 @@ def replay_epochs(
         step=step,
         layer=per_layer,
         seeds=tuple(split),
+        reads=None
+        if record_trainer is None
+        else TrainerReads(
+            record_trainer,
+            record_trainer // trainers,
+            np.asarray(split[record_trainer]),
+            reads.numpy(),
+            fetched.numpy(),
+        ),
     )
 
 
@@ -325,8 +345,9 @@ def _check_size(shape: tuple[int, int, int], layers: int) -> None:
         )
 
 
-def _fetch(step: dict, at: tuple, batch, inputs, owner, me: int, m: int, store) -> None:
-    """Where the batch's seeds and input rows live, counted into ``step`` at ``at``."""
+def _fetch(step: dict, at: tuple, batch, inputs, owner, me: int, m: int, store) -> torch.Tensor:
+    """Where the batch's seeds and input rows live, counted into ``step`` at ``at``; the inputs
+    the GPU cache held."""
     step["seeds"][at] = len(batch)
     step["seeds_local"][at] = int((owner[batch] == me).sum())
     own = owner[inputs]
@@ -339,3 +360,4 @@ def _fetch(step: dict, at: tuple, batch, inputs, owner, me: int, m: int, store) 
     step["inputs_remote"][at] = len(miss_own) - int(local.sum())
     step["inputs_remote_owned"][at] = int((own != me).sum())
     step["fetch_machines"][at] = _machines(miss_own[~local], m)
+    return hit

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .counts import EpochCounts
+from .counts import EpochCounts, TrainerReads
 from .estimate import EpochEstimate, estimate_epoch
 from .model import ClusterModel
 from .replay import replay_epochs
@@ -45,8 +45,9 @@ class TrainingSetup:
     seed: int = 0
     model: ClusterModel = field(default_factory=ClusterModel)
 
-    def replay(self, partitioning) -> EpochCounts:
-        """The counts of ``partitioning``'s epoch(s) under this setup."""
+    def replay(self, partitioning, record_trainer: int | None = None) -> EpochCounts:
+        """The counts of ``partitioning``'s epoch(s) under this setup (and the reads of
+        ``record_trainer``, node by node)."""
         return replay_epochs(
             partitioning,
             self.fanouts,
@@ -61,7 +62,23 @@ class TrainingSetup:
             cache_ratio=self.cache_ratio,
             epochs=self.epochs,
             seed=self.seed,
+            record_trainer=record_trainer,
         )
+
+    def trainer_reads(self, partitioning, trainer: int) -> TrainerReads:
+        """Which rows trainer ``trainer``'s batches read over the replayed epochs, and which it
+        fetched from other machines (new ids): the replay of :meth:`replay`, node by node.
+
+        Examples
+        --------
+        >>> import graphpart as gp
+        >>> from graphpart.datasets import load_karate_club
+        >>> setup = TrainingSetup(fanouts=(5,), batch_size=8, train=None)
+        >>> r = setup.trainer_reads(gp.partition(load_karate_club(), 2, seed=0), 1)
+        >>> r.machine, int(r.reads[r.seeds].min()) >= 1
+        (1, True)
+        """
+        return self.replay(partitioning, trainer).reads
 
     def estimate(self, partitioning, label: str = "") -> EpochEstimate:
         """The epoch estimate of ``partitioning`` under this setup's model."""

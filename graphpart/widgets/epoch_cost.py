@@ -11,7 +11,14 @@ import math
 from collections.abc import Mapping
 
 from ..errors import GraphpartError
-from ..training import ClusterModel, EpochCounts, EpochEstimate, calibrate, estimate_epoch
+from ..training import (
+    ClusterModel,
+    EpochCounts,
+    EpochEstimate,
+    TrainingSetup,
+    calibrate,
+    estimate_epoch,
+)
 from ..viz import plot_epoch_estimates, plot_trainer_times
 from ._common import image, render, status_widgets
 from ._task import Task
@@ -45,6 +52,12 @@ class EpochCostView:
     model : ClusterModel, optional
     threaded : bool
         ``False`` runs ``calibrate`` in the caller's thread (scripts, tests).
+    partitionings : dict of str to Partitioning, optional
+        The partitioning of each setting; with ``setup``, the trainers' bars can be pointed at:
+        hovering one shows on the graph its seeds, the rows it read on its machine and those it
+        fetched from others (:attr:`trainer_graph`). :meth:`from_sweep` gives both.
+    setup : TrainingSetup, optional
+        The setup the counts were replayed with.
 
     Attributes
     ----------
@@ -74,8 +87,12 @@ class EpochCostView:
         model: ClusterModel | None = None,
         *,
         threaded: bool = True,
+        partitionings: Mapping | None = None,
+        setup: TrainingSetup | None = None,
     ) -> None:
         import ipywidgets as w
+
+        from .trainer_graph import TrainerGraph
 
         if (
             not isinstance(counts, Mapping)
@@ -122,6 +139,13 @@ class EpochCostView:
         self.verdict.add_class("graphpart-epoch-verdict")
         self.settings_plot = image("graphpart-epoch-settings")
         self.trainers_plot = image("graphpart-epoch-trainers")
+        self.trainer_graph = None
+        if partitionings is not None or setup is not None:
+            self.trainer_graph = TrainerGraph(partitionings, setup)
+            missing = sorted(set(self.counts) - set(self.trainer_graph.partitionings))
+            if missing:
+                raise GraphpartError(f"partitionings lacks the settings {missing}")
+            self.trainers_plot = self.trainer_graph.widget
         left = w.VBox([*self.sliders.values(), w.HBox(self.presets), self.calibrate_button,
                        self.setting, self.progress, self.status],
                       layout=w.Layout(width="340px", flex="0 0 340px"))  # fmt: skip
@@ -129,6 +153,18 @@ class EpochCostView:
         self.widget = w.HBox([left, plots], layout=w.Layout(align_items="flex-start"))
         self.widget.add_class("graphpart-epoch-cost")
         self._update()
+
+    @classmethod
+    def from_sweep(cls, results, setup: TrainingSetup, model: ClusterModel | None = None, **kw):
+        """The view of :func:`graphpart.sweep.sweep`'s results (run with ``training=setup``):
+        every setting's counts, and its partitioning for the trainers' graph."""
+        if not results or any(getattr(r, "epoch", None) is None for r in results):
+            raise GraphpartError(
+                "from_sweep needs sweep results priced with training=setup (each has .epoch)"
+            )
+        counts = {r.setting.label: r.epoch.counts for r in results}
+        parts = {r.setting.label: r.partitioning for r in results}
+        return cls(counts, model, partitionings=parts, setup=setup, **kw)
 
     # ------------------------------------------------------------- state
     @property
@@ -206,7 +242,12 @@ class EpochCostView:
             f"Selected {chosen.label}: {chosen.why()}"
         )
         self.settings_plot.value = render(lambda ax: plot_epoch_estimates(ests, ax=ax), (7.5, 3.6))
-        self.trainers_plot.value = render(lambda ax: plot_trainer_times(chosen, ax=ax), (7.5, 3.6))
+        if self.trainer_graph is not None:
+            self.trainer_graph.show(self.setting.value, chosen)
+        else:
+            self.trainers_plot.value = render(
+                lambda ax: plot_trainer_times(chosen, ax=ax), (7.5, 3.6)
+            )
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

@@ -119,20 +119,32 @@ function freeBox(canvas) {
 }
 
 function drawCard(ctx, data, settings) {
-  const size = settings.labelSize || 12;
   const lines = cardLines(data.label);
   if (!lines.length || !lines[0]) return;
   ctx.save();
-  ctx.font = `${settings.labelWeight || "normal"} ${size}px ${settings.labelFont || "sans-serif"}`;
-  const pad = 5;
-  const step = size + 3;
-  const w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
-  const h = lines.length * step + 2 * pad;
   const box = freeBox(ctx.canvas);
+  const pad = 5;
+  const font = (px) =>
+    `${settings.labelWeight || "normal"} ${px}px ${settings.labelFont || "sans-serif"}`;
+  let size = settings.labelSize || 12;
+  ctx.font = font(size);
+  let w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
+  if (w > box.right - box.left && size > 8) {  // wider than the free part: a smaller font
+    size = Math.max(8, Math.floor((size * (box.right - box.left - 2 * pad)) / (w - 2 * pad)));
+    ctx.font = font(size);
+    w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
+  }
+  const step = size + 3;
+  const h = lines.length * step + 2 * pad;
   let x = data.x + data.size + 6;
   if (x + w > box.right) x = data.x - data.size - 6 - w; // no room on the right: to the left
   x = Math.max(box.left, Math.min(x, box.right - w));
-  const y = Math.max(0, Math.min(data.y - h / 2, box.height - h));
+  let y = Math.max(0, Math.min(data.y - h / 2, box.height - h));
+  if (x < data.x + data.size + 3 && x + w > data.x - data.size - 3) {
+    // no room on either side: below the node, or above it, never over it
+    y = data.y + data.size + 6 + h <= box.height ? data.y + data.size + 6
+      : Math.max(0, data.y - data.size - 6 - h);
+  }
   ctx.shadowColor = "rgba(0, 0, 0, 0.35)";
   ctx.shadowBlur = 6;
   ctx.fillStyle = "#ffffff";

@@ -6,6 +6,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
+from graphpart.datasets import load_karate_club  # noqa: E402
 from graphpart.errors import GraphpartError  # noqa: E402
 from graphpart.sweep import grid, sweep  # noqa: E402
 from graphpart.training import ClusterModel, TrainingSetup  # noqa: E402
@@ -91,3 +92,56 @@ def karate_counts():
 
     p = gp.partition(load_karate_club(), 2, seed=0)
     return replay_epochs(p, [3], batch_size=100, drop_last=True, train=None)
+
+
+def _swept():
+    from graphpart.sweep import Setting, sweep
+    from graphpart.training import TrainingSetup
+
+    g = load_karate_club()
+    setup = TrainingSetup(fanouts=(4, 3), batch_size=6, train=None, num_trainers_per_machine=2)
+    settings = [Setting(num_parts=2, method=m) for m in ("random", "metis")]
+    return sweep(g, settings, training=setup), setup
+
+
+def test_hovering_a_trainer_bar_shows_what_that_trainer_reads_on_the_graph():
+    results, setup = _swept()
+    view = EpochCostView.from_sweep(results, setup, threaded=False)
+    tg = view.trainer_graph
+    chosen = view.estimates[view.setting.value]
+    assert tg.bars.hovered == chosen.straggler  # the slowest trainer first
+    tg.bars.hovered = 2  # what the browser sets when the mouse enters bar 2
+    assert tg.view.title.endswith("what trainer 2 (machine 1) reads")
+    p = results[[r.setting.label for r in results].index(view.setting.value)].partitioning
+    reads = setup.trainer_reads(p, 2)
+    seeds = {str(int(p.shuffle.new2old_nid[s])) for s in reads.seeds}
+    drawn = {k for k, a in tg.view.data.nodes.items() if a["owner"] == "its seed"}
+    assert drawn == seeds
+    fetched = {
+        k for k, a in tg.view.data.nodes.items() if a["owner"] == "fetched from another machine"
+    }
+    owner = p.node_part
+    assert fetched and all(owner[int(k)] != 1 for k in fetched)
+
+
+def test_a_model_change_keeps_the_trainer_pointed_at_and_its_graph():
+    results, setup = _swept()
+    view = EpochCostView.from_sweep(results, setup, threaded=False)
+    view.trainer_graph.bars.hovered = 1
+    sigma = view.trainer_graph.view.sigma
+    view.model = view.model.with_(network_gbit_s=1.0)
+    assert view.trainer_graph.bars.hovered == 1 and view.trainer_graph.view.sigma is sigma
+    view.setting.value = [
+        r.setting.label for r in results if r.setting.label != view.setting.value
+    ][0]
+    assert view.trainer_graph.view.title.endswith(
+        f"trainer {view.estimates[view.setting.value].straggler} "
+        f"(machine {view.estimates[view.setting.value].straggler // 2}) reads"
+    )
+
+
+def test_from_sweep_needs_priced_results():
+    from graphpart.sweep import Setting, sweep
+
+    with pytest.raises(GraphpartError, match="training=setup"):
+        EpochCostView.from_sweep(sweep(load_karate_club(), [Setting(num_parts=2)]), None)
