@@ -248,6 +248,24 @@ sorted(p.name for p in (work / "partitions").iterdir())
 print(chunked.verify(config, work / "chunks"))
 
 # %% [markdown]
+# ## Follow one node
+#
+# Where did a node go? `JourneyView` draws the partitioned graph; **click a node** (or type an
+# original id and press *follow*) and the boxes above the graph follow it through every file: its
+# row in the feature chunks and the rows of the edge chunks that name it, its line in the
+# assignment file (line *i* holds the partition of node *i - 1*), its new id, and its rows in the
+# partition files, where a tick says the feature row arrived unchanged. Its HALO copies in other
+# partitions are listed too. Everything is read back from the files, one chunk or one partition at
+# a time (`chunked.follow_node` is the same without the drawing).
+
+# %%
+from graphpart.widgets import JourneyView
+
+journey = JourneyView(config, work / "chunks", work / "assign-fennel")
+journey.follow(1237)  # what clicking node 1237 does
+journey
+
+# %% [markdown]
 # ## 5 · Load a partition, and compare with the in-memory path
 #
 # The output has the same format as `partition_graph`, so `load_partition` reads it. Partitioning

@@ -43,6 +43,7 @@ BALANCE_VIEW = "_balance_view.ipynb"  # likewise: karate by balance class, 2 mac
 EPOCH_NOTEBOOK = "08_which_setting_trains_fastest.ipynb"
 CACHE_VIEW = "_cache_view.ipynb"  # likewise: CacheSimulator on karate, trainer of part 0
 TRAINER_VIEW = "_trainer_view.ipynb"  # likewise: EpochCostView of two karate settings
+JOURNEY_VIEW = "_journey_view.ipynb"  # likewise: JourneyView of a chunked SBM in 2 parts
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -157,6 +158,24 @@ def lab(tmp_path_factory, sync_playwright):
             "results = sweep(load_karate_club(), [Setting(num_parts=2, method=m) for m in"
             " ('random', 'metis')], training=setup)\n"
             "view = EpochCostView.from_sweep(results, setup)\n"
+            "view",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / JOURNEY_VIEW,
+        [
+            "import tempfile\n"
+            "from pathlib import Path\n"
+            "import graphpart as gp\n"
+            "from graphpart import chunked, datasets\n"
+            "from graphpart.widgets import JourneyView\n"
+            "w = Path(tempfile.mkdtemp())\n"
+            "g = datasets.sbm(block_sizes=[20] * 2, p_in=0.3, p_out=0.02, seed=0, feat_dim=3)\n"
+            "chunked.write_chunked(g, w / 'chunks', num_chunks=2)\n"
+            "a = chunked.assign(w / 'chunks', w / 'assign', 2, 'random')\n"
+            "parts, _ = chunked.read_assignment(a, w / 'chunks')\n"
+            "gp.partition_graph(g, 'sbm', 2, w / 'parts', part_method=parts['_N'], num_hops=1)\n"
+            "view = JourneyView(w / 'parts' / 'sbm.json', w / 'chunks', a, height=320)\n"
             "view",
         ],
     )
@@ -772,6 +791,43 @@ def test_hovering_a_trainers_bar_shows_its_seeds_and_remote_reads_on_the_graph(l
     page.wait_for_timeout(300)
     assert _hover_pixels(page, graph) > 2000
     root.screenshot(path=str(shots / "trainer-view-hover.png"))
+
+
+def test_clicking_a_node_follows_it_through_the_pipelines_files(lab, page, shots):
+    """The chunked pipeline with a node to point at: a click on the graph fills the journey
+    with that node's chunk row, assignment line, new id and partition rows (the feature row
+    ticked as arrived unchanged)."""
+    _lab.run_notebook(page, lab, JOURNEY_VIEW)
+    root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-journey-view").first
+    graph = root.locator(".graphpart-graph-view").first
+    graph.wait_for(state="visible", timeout=60_000)
+    graph.scroll_into_view_if_needed()
+    _wait_live(page, graph)
+    page.wait_for_timeout(1500)  # sigma's first frame
+    stage = graph.locator(".ipysigma-container").first
+    box = stage.bounding_box()
+    hit = None
+    for dy in range(20, int(box["height"]) - 20, 8):
+        for dx in range(int(box["width"]) // 4, int(box["width"]) * 3 // 4, 8):
+            page.mouse.move(box["x"] + dx, box["y"] + dy)
+            if _pointer(page, stage):
+                hit = (dx, dy)
+                break
+        if hit:
+            break
+    assert hit, "the mouse found no node"
+    page.mouse.click(box["x"] + hit[0], box["y"] + hit[1])
+    panel = root.locator(".graphpart-journey").first
+    page.wait_for_function(
+        "el => el.textContent.includes('through the pipeline')",
+        arg=panel.element_handle(),
+        timeout=15_000,
+    )
+    text = panel.inner_text()
+    node = int(text.split("_N node ")[1].split()[0].replace(",", ""))
+    assert f"_N.txt line {node + 1:,}:" in text
+    assert text.count("the chunk's row") >= 1 and "not the chunk's row" not in text
+    root.screenshot(path=str(shots / "journey-view.png"))
 
 
 def _painted_under(root, selector: str) -> list[int]:

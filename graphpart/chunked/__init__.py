@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .assign import ALGORITHMS, assign, assignment_loads, read_assignment, write_assignment
 from .dispatch import dispatch, load_orig_ids
+from .follow import NodeJourney, follow_node
 from .format import METADATA, ChunkedMetadata, ChunkSpec, read_metadata
 from .ingest import edges_chunked, rmat_chunked
 from .parmetis import export_parmetis, import_parmetis
@@ -33,6 +34,8 @@ __all__ = [
     "stream_partition",
     "dispatch",
     "load_orig_ids",
+    "follow_node",
+    "NodeJourney",
     "verify",
     "Verification",
     "assign",

@@ -9,6 +9,7 @@
 ``PartitionViews``          one linked WebGL view per partition: select a node, see every copy
 ``IdView``                  the reshuffle: id line and adjacency before/after, hover for ids
 ``EpochCostView``           set the machine model; which setting trains fastest, and why
+``JourneyView``             the chunked pipeline: follow a node from chunk row to partition file
 
 Importing this module imports ipywidgets; ``import graphpart`` does not.
 """
@@ -22,6 +23,7 @@ from .explorer import PartitionExplorer
 from .graph_view import PartitionGraph
 from .halo import HaloInspector
 from .id_view import IdView
+from .journey import JourneyView
 from .partition_views import PartitionViews
 from .playground import BalancePlayground
 
@@ -35,4 +37,5 @@ __all__ = [
     "PartitionViews",
     "IdView",
     "EpochCostView",
+    "JourneyView",
 ]

@@ -1,0 +1,281 @@
+"""Follow one node through the chunked pipeline: its row in the feature chunks, the rows of the
+edge chunks that name it, its line in the assignment file, its new id, and its row in the
+partition files that hold it (owned, and as HALO copies).
+
+Everything is read from the files, one chunk or one partition at a time (never the whole
+graph), so it answers on graphs of any size: the cost is one pass over the edge chunks of the
+node's types and one load per partition.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .._check import short_repr
+from ..errors import GraphpartError
+from .assign import read_assignment
+from .format import ChunkedMetadata, read_metadata
+from .read import read_edges
+
+__all__ = ["NodeJourney", "follow_node", "pipeline_partitioning", "ChunkRow", "EdgeRows", "PartRow"]
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """A feature's chunk file, the node's row in it (0-based), the row's first values and how
+    many values it has."""
+
+    name: str
+    file: str
+    row: int
+    values: tuple
+    size: int
+
+
+@dataclass(frozen=True)
+class EdgeRows:
+    """An edge chunk file and the rows (0-based; the first few) whose ``side`` names the node,
+    with how many do in all."""
+
+    etype: str
+    file: str
+    side: str
+    rows: tuple[int, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class PartRow:
+    """The node in one partition's files: its local id in the graph file, whether the
+    partition owns it (else the HALO hop of the copy) and, where owned, its feature rows."""
+
+    part: int
+    graph_file: str
+    local_id: int
+    owned: bool
+    hop: int
+    feats_file: str | None
+    feat_row: int | None
+    values: dict
+
+
+@dataclass(frozen=True)
+class NodeJourney:
+    """Where one node is at every step of the pipeline (paths relative to each step's folder)."""
+
+    ntype: str
+    orig_id: int
+    feature_rows: tuple[ChunkRow, ...]
+    edge_rows: tuple[EdgeRows, ...]
+    assignment_file: str
+    assignment_line: int
+    part: int
+    new_id: int
+    new_typed_id: int
+    parts: tuple[PartRow, ...]
+
+    @property
+    def owner(self) -> PartRow:
+        """The row of the partition that owns the node."""
+        return next(r for r in self.parts if r.owned)
+
+    @property
+    def copies(self) -> tuple[PartRow, ...]:
+        """Its HALO copies in other partitions."""
+        return tuple(r for r in self.parts if not r.owned)
+
+
+def follow_node(
+    config: str | os.PathLike,
+    chunk_dir: str | os.PathLike,
+    assignment_dir: str | os.PathLike,
+    node: int,
+    ntype: str | None = None,
+    *,
+    max_rows: int = 5,
+    values: int = 4,
+) -> NodeJourney:
+    """Node ``node`` (original type-wise id of ``ntype``) at every step of the pipeline that
+    wrote ``config`` from ``chunk_dir`` with the assignment in ``assignment_dir``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import graphpart as gp
+    >>> from graphpart import chunked, datasets
+    >>> w = Path(tempfile.mkdtemp())
+    >>> g = datasets.sbm(block_sizes=[20] * 2, p_in=0.3, p_out=0.02, seed=0, feat_dim=3)
+    >>> _ = chunked.write_chunked(g, w / "chunks", num_chunks=2)
+    >>> a = chunked.assign(w / "chunks", w / "assign", 2, "random")
+    >>> parts, _ = chunked.read_assignment(a, w / "chunks")
+    >>> gp.partition_graph(g, "sbm", 2, w / "parts", part_method=parts["_N"])  # as dispatch would
+    >>> j = follow_node(w / "parts" / "sbm.json", w / "chunks", a, 27)
+    >>> row = next(r for r in j.feature_rows if r.name == "feat")
+    >>> row.file, row.row, j.assignment_file, j.assignment_line
+    ('node_data/_N-feat-part1.npy', 7, '_N.txt', 28)
+    >>> j.owner.values["feat"] == row.values  # the row travelled intact
+    True
+    """
+    from ..storage.config import read_config
+    from ..storage.read import load_partition
+
+    meta = read_metadata(chunk_dir)
+    cfg = read_config(config)
+    ntype = _check_node(meta, node, ntype)
+    root = Path(chunk_dir)
+    feature_rows = tuple(_feature_rows(meta, ntype, node, values, root))
+    edge_rows = tuple(_edge_rows(meta, ntype, node, max_rows, root))
+    parts, num_parts = read_assignment(assignment_dir, meta)
+    part = int(parts[ntype][node])
+    if cfg["num_parts"] != num_parts or ntype not in cfg["_ntypes"]:
+        raise GraphpartError(
+            f"{config} holds {cfg['num_parts']} partitions of node types {cfg['_ntypes']}, but "
+            f"the assignment {assignment_dir} has {num_parts} and the chunks {meta.ntypes}: "
+            "they are not one pipeline's"
+        )
+    bounds = np.asarray(cfg["_node_bounds"], dtype=np.int64)[:, cfg["_ntypes"].index(ntype)]
+    typed_start = np.concatenate([[0], np.cumsum(bounds[:, 1] - bounds[:, 0])])
+    rows, new_id, new_typed = [], -1, -1
+    for q in range(num_parts):
+        data = load_partition(config, q)
+        nd = data.graph.ndata
+        type_id = list(data.ntypes).index(ntype)
+        types = np.asarray(nd["_TYPE"]) if "_TYPE" in nd else np.zeros(len(nd["_ID"]), np.int64)
+        here = np.flatnonzero((np.asarray(nd["orig_id"]) == node) & (types == type_id))
+        if not len(here):
+            continue
+        local = int(here[0])
+        owned = bool(nd["inner_node"][local])
+        feats = {}
+        feat_row = None
+        if owned:  # owned nodes come first in a partition, by type, in new id order
+            new_id = int(nd["_ID"][local])
+            inner_of_type = np.flatnonzero(np.asarray(nd["inner_node"]) & (types == type_id))
+            feat_row = int(np.searchsorted(inner_of_type, local))
+            new_typed = int(typed_start[q]) + feat_row
+            for key, x in data.node_feats.items():
+                t_name, _, name = key.rpartition("/")
+                if t_name == ntype:
+                    feats[name] = _head(np.asarray(x[feat_row]), values)
+        rows.append(
+            PartRow(
+                q,
+                cfg[f"part-{q}"]["part_graph"],
+                local,
+                owned,
+                int(nd["halo_hop"][local]) if "halo_hop" in nd else 0,
+                cfg[f"part-{q}"]["node_feats"] if owned else None,
+                feat_row,
+                feats,
+            )
+        )
+    if new_id < 0:
+        raise GraphpartError(
+            f"no partition of {config} owns {ntype} node {node}, which the assignment gives to "
+            f"partition {part}: the partitions were not written from this assignment"
+        )
+    return NodeJourney(
+        ntype,
+        node,
+        feature_rows,
+        edge_rows,
+        f"{ntype}.txt",
+        node + 1,
+        part,
+        new_id,
+        new_typed,
+        tuple(rows),
+    )
+
+
+def _check_node(meta: ChunkedMetadata, node: object, ntype: str | None) -> str:
+    """The node type (the only one, when ``ntype`` is ``None``), with ``node`` in its range."""
+    if ntype is None:
+        if len(meta.ntypes) != 1:
+            raise GraphpartError(
+                f"the graph has node types {meta.ntypes}: say which one with ntype="
+            )
+        ntype = meta.ntypes[0]
+    if ntype not in meta.ntypes:
+        raise GraphpartError(f"ntype must be one of {meta.ntypes}, got {short_repr(ntype)}")
+    n = meta.num_nodes[ntype]
+    if isinstance(node, bool) or not isinstance(node, (int, np.integer)) or not 0 <= node < n:
+        raise GraphpartError(
+            f"node must be an original id of node type {short_repr(ntype)}, an int in "
+            f"[0, {n}), got {short_repr(node)}"
+        )
+    return ntype
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(Path(path).relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _head(row: np.ndarray, values: int) -> tuple:
+    """A feature row's first ``values`` values, as plain Python numbers."""
+    return tuple(np.asarray(row).reshape(-1)[:values].tolist())
+
+
+def _feature_rows(meta: ChunkedMetadata, ntype: str, node: int, values: int, root: Path):
+    """The node's row in every feature's chunks: the chunk holding it, read alone."""
+    for name, spec in meta.node_data.get(ntype, {}).items():
+        counts = spec.counts
+        if counts is None:  # rows per chunk unrecorded: count them chunk by chunk
+            counts = []
+            for i in range(len(spec.paths)):
+                counts.append(len(spec.read(i)))
+                if sum(counts) > node:
+                    break
+        start = np.concatenate([[0], np.cumsum(counts)])
+        i = int(np.searchsorted(start, node, side="right") - 1)
+        row = node - int(start[i])
+        x = np.asarray(spec.read(i)[row])
+        yield ChunkRow(name, _rel(spec.paths[i], root), row, _head(x, values), int(x.size))
+
+
+def _edge_rows(meta: ChunkedMetadata, ntype: str, node: int, max_rows: int, root: Path):
+    """Every edge chunk's rows naming the node, as source or destination: one chunk at a
+    time."""
+    for etype in meta.etypes:
+        spec = meta.edges[etype]
+        for i in range(len(spec.paths)):
+            src, dst = read_edges(meta, etype, i)
+            for side, ids, t in (("source", src, etype[0]), ("destination", dst, etype[2])):
+                if t != ntype:
+                    continue
+                hits = np.flatnonzero(ids == node)
+                if len(hits):
+                    yield EdgeRows(
+                        ":".join(etype),
+                        _rel(spec.paths[i], root),
+                        side,
+                        tuple(hits[:max_rows].tolist()),
+                        len(hits),
+                    )
+
+
+def pipeline_partitioning(
+    config: str | os.PathLike, chunk_dir: str | os.PathLike, assignment_dir: str | os.PathLike
+):
+    """The pipeline's output as an in-memory :class:`~graphpart.Partitioning` in original ids:
+    the chunked graph under the assignment's partitions, with the partitions' HALO hops (the
+    same new ids, owners and HALO copies as the files; what a view of the pipeline draws).
+    Loads the whole graph: for graphs a view can draw."""
+    from ..partitioning.core import partition
+    from ..storage.config import read_config
+    from .read import load_chunked
+
+    meta = read_metadata(chunk_dir)
+    g = load_chunked(meta.path)
+    parts, num_parts = read_assignment(assignment_dir, meta)
+    cfg = read_config(config)
+    assignment = parts if len(parts) > 1 else next(iter(parts.values()))
+    return partition(g, num_parts, part_method=assignment, num_hops=int(cfg["halo_hops"]))
