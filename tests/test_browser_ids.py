@@ -42,7 +42,12 @@ READOUT = (
     "    readout.value = 'hovered: ' + repr(view.hovered)\n"
     "for s in (view.nodes_before, view.nodes_after, view.edges_before, view.edges_after):\n"
     "    s.widget.observe(show, 'hovering')\n"
-    "readout"
+    "mirror = widgets.HTML('edges before: none')\n"
+    "mirror.add_class('mirror-readout')\n"
+    "view.edges_before.widget.observe(\n"
+    "    lambda c: setattr(mirror, 'value', f'edges before: {[int(i) for i in c[\"new\"]]}'),\n"
+    "    'selection')\n"
+    "widgets.VBox([readout, mirror])"
 )
 
 # data -> pixel of each plot's axes, read from its d3 ticks (x-axis: centre x; y-axis: centre y)
@@ -180,3 +185,15 @@ def test_hovering_an_edge_after_the_reshuffle_shows_both_ends_ids_in_both_number
         assert f"'new destination id': {e['new destination id']}" in text
         assert f"'source id': {e['source id']}" in text and "'edge': 'cut'" in text
         assert f"'edge type': '{e['edge type']}'" in text
+        # a click selects the edge in the plot of original ids too (the plots are linked)
+        page.mouse.down()
+        page.mouse.up()
+        mirror = page.locator(f"{_lab.NOTEBOOK_PANEL} .mirror-readout").first
+        page.wait_for_function(
+            "([el, want]) => el.textContent.includes(want)",
+            arg=[mirror.element_handle(), f"edges before: [{int(cut.index[0])}]"],
+            timeout=15_000,
+        )
+        card = root.locator(".graphpart-id-card")
+        assert e["new ids"] in card.inner_text()
+        page.screenshot(path=str(shots / "id-view-davis-edge-click.png"))

@@ -142,7 +142,8 @@ def id_view_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
 
     Node columns: ``node`` (``"type:id"`` on heterographs), ``type``, ``original id``
     (type-wise), ``original homogeneous id``, ``new id``, ``new type-wise id``, ``owner``,
-    ``local id`` and ``row`` (one row per type and owner, where the id lines draw it). Edge
+    ``local id``, ``row`` (one row per type and owner, where the id lines draw it) and ``row
+    name`` (``"woman in part 0"``, or ``"part 0"``: a category). Edge
     columns: ``source``/``destination`` (node keys), ``source id``/``destination id`` and
     ``new source id``/``new destination id`` (homogeneous), ``original ids`` and ``new ids``
     (``"8 \u2192 14"``: both ends on one line), on heterographs ``edge type`` and the new
@@ -185,6 +186,11 @@ def id_view_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
             "row": (t.ntype * k + t.owner).astype(np.float64),
         }
     )
+    types = np.asarray(t.ntypes, dtype=object)
+    names = [(f"{types[i]} in part {q}" if len(types) > 1 else f"part {q}")
+             for i in range(len(types)) for q in range(k)]  # fmt: skip
+    # the row's name, where the plot labels it (its y axis ticks by category, not by number)
+    nodes["row name"] = pd.Categorical.from_codes(t.ntype * k + t.owner, categories=names)
     inner = d.inner
     owner = t.owner[d.dst]
     edges = {

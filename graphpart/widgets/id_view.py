@@ -9,7 +9,6 @@ same node (edge) in the other, so you can follow it through the reshuffle.
 
 from __future__ import annotations
 
-import html
 import warnings
 
 import ipywidgets as w
@@ -19,7 +18,7 @@ from ..storage.reopen import as_partitioning
 from ..viz.graph_data import part_hex
 from ..viz.ids_data import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
 from ._common import check_height
-from .node_card import location_card
+from .node_card import card_table, location_card
 
 __all__ = ["IdView"]
 
@@ -89,17 +88,13 @@ class IdView(w.VBox):
         self.edges_after = plot(
             self._edges, "new destination id", "new source id", ids, ids, edge_tip
         )
-        types = ", ".join(  # a homogeneous graph's one type ("_N") goes unsaid
-            f"{i * k + q}: " + (f"{t} in part {q}" if typed else f"part {q}")
-            for i, t in enumerate(d.table.ntypes)
-            for q in range(k)
-        )
         top = jscatter.compose(
             [(self.nodes_before, "original ids"), (self.nodes_after, "new ids (partition-major)")],
             sync_hover=True,
             sync_selection=True,
             row_height=height,
         )
+        top.add_class("graphpart-id-lines")  # its rows' numbers hidden: each row is named
         sample = f" ({len(d.src):,} of {d.num_edges:,}, sampled)" if d.sampled else ""
         bottom = jscatter.compose(
             [
@@ -123,10 +118,11 @@ class IdView(w.VBox):
             s.widget.observe(lambda c, kind=kind: self._hover(kind, c["new"]), "hovering")
             s.widget.observe(lambda c, kind=kind: self._select(kind, c["new"]), "selection")
         note = w.HTML(
-            "<span style='font-size:12px'>node rows by type and owner ("
-            + html.escape(types)
-            + "); cut edges in black; "
+            "<span style='font-size:12px'>top: one row of nodes per "
+            + ("type and owner" if typed else "owner")
+            + " (named beside it); bottom: one dot per edge, cut edges in black; "
             "hover a point for its ids, click it to select it in both plots</span>"
+            "<style>.graphpart-id-lines .y-axis .tick text {visibility:hidden}</style>"
         )
         super().__init__([note, top, bottom, self.card])
         self.add_class("graphpart-id-view")
@@ -135,7 +131,7 @@ class IdView(w.VBox):
         if index is None or int(index) < 0:
             return None
         frame = self._nodes if kind == "node" else self._edges
-        row = frame.iloc[int(index)].drop(["row", "colour"], errors="ignore")
+        row = frame.iloc[int(index)].drop(["row", "row name", "colour"], errors="ignore")
         return {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
 
     def _hover(self, kind: str, index) -> None:
@@ -150,11 +146,7 @@ class IdView(w.VBox):
             node = int(self._nodes["original homogeneous id"].iloc[chosen])
             self.card.value = location_card(self.data.table.location(node))
         else:
-            rows = "".join(
-                f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
-                for k, v in self.selected.items()
-            )
-            self.card.value = f'<table class="graphpart-node-card">{rows}</table>'
+            self.card.value = card_table(self.selected.items())
 
 
 def _scatter_maker(colors: dict[str, str], height: int):
@@ -174,6 +166,8 @@ def _scatter_maker(colors: dict[str, str], height: int):
         s.axes(True, grid=False, labels=[x, y])
         s.legend(True, position="top-right", size="small")
         s.tooltip(True, properties=tip, histograms=False, size="small")
+        if "row name" in frame:  # the rows are categories: each named above its points
+            s.label(by="row name", align="left", offset=(16, 0), size=11)
         return s
 
     return plot

@@ -10,7 +10,24 @@ import ipywidgets as w
 from ..lookup import NodeLocation, NodeTable
 from ..viz.graph_data import GraphData
 
-__all__ = ["location_card", "NodeSelection", "drawn_ids"]
+__all__ = ["location_card", "card_table", "NodeSelection", "drawn_ids"]
+
+
+def card_table(rows) -> str:
+    """``(name, value)`` rows as a card: names left, bold, a gap before each value (a name
+    never runs into its value).
+
+    Examples
+    --------
+    >>> card_table([("new id", 15)])  # doctest: +ELLIPSIS
+    '<table class="graphpart-node-card"><tr><th style=...>new id</th><td>15</td></tr></table>'
+    """
+    th = "text-align:left;padding:1px 14px 1px 0;white-space:nowrap"
+    body = "".join(
+        f"<tr><th style='{th}'>{html.escape(str(a))}</th><td>{html.escape(str(b))}</td></tr>"
+        for a, b in rows
+    )
+    return f'<table class="graphpart-node-card">{body}</table>'
 
 
 def location_card(loc: NodeLocation | None) -> str:
@@ -34,10 +51,7 @@ def location_card(loc: NodeLocation | None) -> str:
         ("owner", f"part {loc.owner} (local id {loc.local_id})"),
         ("HALO copies", copies),
     ]
-    body = "".join(
-        f"<tr><th>{html.escape(a)}</th><td>{html.escape(str(b))}</td></tr>" for a, b in rows
-    )
-    return f'<table class="graphpart-node-card">{body}</table>'
+    return card_table(rows)
 
 
 class NodeSelection:
