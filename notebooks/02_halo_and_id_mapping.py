@@ -168,5 +168,9 @@ locate_node(p, 33)
 # `HaloInspector(p)` does the same interactively: pick a partition and a hop count, look a node up
 # by original, new (shuffled) or type-wise id, and it draws the chosen partition beside every
 # partition holding a copy of that node, the node selected in each. Notebook 04 uses it on a
-# heterograph. (It is not shown here: a browser draws at most about 16 WebGL canvases at once, and
-# the views above already use most of them.)
+# heterograph.
+#
+# A note on many views: a browser keeps only about 16 WebGL canvases per page (each graph view
+# uses three), and every open notebook shares them. graphpart's views take turns: one you scroll
+# away from gives its canvases back and shows a still picture, drawn live again when you scroll
+# back to it (or click *draw live*).

@@ -15,6 +15,7 @@ from ..viz import plot_balance, plot_cut_matrix, plot_halo_growth
 from ._common import check_choice, check_height, html_table, image, render
 from .graph_view import PartitionGraph
 from .partition_views import CAMERA
+from .webgl_budget import UNIT_CLASS, Freezer
 
 __all__ = ["PartitioningComparison", "FIGURES"]
 
@@ -88,7 +89,17 @@ class PartitioningComparison:
         #: ids (they are in DGL's shuffled ids), so such a view is drawn alone, not linked
         self.linked = [np.array_equal(_edge_codes(p), edges) for p in self.partitionings.values()]
         self._view_args = (key, height)
+        self._selected: str | None = None
         self.graphs = self._views(None, None)
+        # the row holds one seat in the page's WebGL budget (its views hold none of their own)
+        self._freezer = Freezer(
+            lambda: [(v.data, frozenset()) for v in self.graphs],
+            lambda: [v.sigma.close() for v in self.graphs],
+            self._wake,
+            self._show_frozen,
+            height,
+            len(self.graphs),
+        )
         for t, same in zip(titles, self.linked):
             if not same:
                 t.value += (
@@ -98,16 +109,19 @@ class PartitioningComparison:
         flex = w.Layout(flex="1 1 0", min_width="0")
         captions = w.HBox([w.Box([t], layout=flex) for t in titles])
         # sigma widgets directly in the row (inside another box they see no width, see graph_view)
-        graphs = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
+        self._graph_row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
+        graphs = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
-        self._graph_row = graphs
         self._layout = (captions, cards)
         self.controls["figure"].observe(lambda change: self._draw(), names="value")
         row = w.HBox([w.Box([i], layout=flex) for i in self.images])
+        # the seat first: ipywidgets renders a box's children again from the first that changed
         self.widget = w.VBox(
-            [captions, graphs, cards, self.controls["figure"], row, self.metrics_html]
-        )
+            [self._freezer.budget, captions, graphs, cards, self.controls["figure"], row,
+             self.metrics_html]
+        )  # fmt: skip
         self.widget.add_class("graphpart-compare")
+        self.widget.add_class(UNIT_CLASS)
         self.shown = None
         self._draw()
 
@@ -121,7 +135,7 @@ class PartitioningComparison:
                 sync_key=key if same else None,
                 height=height,
                 panel=False,
-                others={} if same else None,  # same nodes in every linked view
+                others={},  # same nodes in every linked view; the row holds the budget seat
                 selected=selected if same else None,
                 camera=cameras[i] if cameras else dict(CAMERA),
             )
@@ -133,13 +147,34 @@ class PartitioningComparison:
         import ipywidgets as w
 
         cameras = [dict(v.sigma.camera_state) for v in self.graphs]
+        self._selected = key
         self.graphs = self._views(key, cameras)
         captions, _ = self._layout
         flex = w.Layout(flex="1 1 0", min_width="0")
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
         self._graph_row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
         self._layout = (captions, cards)
-        self.widget.children = [captions, self._graph_row, cards, *self.widget.children[3:]]
+        row = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
+        first = self.widget.children[:2]  # the seat, the captions
+        self.widget.children = [*first, row, cards, *self.widget.children[4:]]
+
+    def _wake(self) -> None:
+        """The page granted contexts: the row made for this drawing, or (closed when it froze)
+        new views, selection and cameras kept."""
+        if any(v.sigma.comm is None for v in self.graphs):
+            self.select(self._selected)
+        else:
+            row = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
+            self.widget.children = [*self.widget.children[:2], row, *self.widget.children[3:]]
+
+    def _show_frozen(self, box) -> None:
+        self.widget.children = [*self.widget.children[:2], box, *self.widget.children[3:]]
+
+    @property
+    def freezer(self):
+        """The views' :class:`~graphpart.widgets.webgl_budget.Freezer`: ``freezer.freeze()``
+        shows still pictures of every view."""
+        return self._freezer
 
     def _draw(self) -> None:
         name = self.controls["figure"].value

@@ -30,9 +30,38 @@ function contexts(unit) {
   return Math.max(unit.host.querySelectorAll(WEBGL).length, unit.model.get("need"));
 }
 
+// A unit taken out of the page (its output cleared, its cell detached by the notebook's
+// windowing) still holds its contexts until the browser collects its canvases: given back now,
+// and the view shows its still picture when it is back in the page.
 function total(r) {
-  for (const u of [...r.units]) if (!u.host.isConnected) r.units.delete(u);
+  for (const u of [...r.units]) {
+    if (u.host.isConnected) continue;
+    r.units.delete(u);
+    if (u.model.get("live")) setLive(u, false, "budget");
+  }
   return [...r.units].reduce((n, u) => n + contexts(u), 0);
+}
+
+// A drawing replaced inside a view (a redraw, another batch, another trainer) leaves its canvases
+// to the garbage collector, and Chromium counts their contexts until then: past 16 it drops the
+// oldest, a live view's. Released at once instead (a canvas moved within the page is back in it
+// by the time the observer reports, and is left alone).
+function releaseRemoved(records) {
+  const gone = [];
+  for (const rec of records) {
+    for (const n of rec.removedNodes) {
+      if (n.nodeType !== 1) continue;
+      if (n.matches(WEBGL)) gone.push(n);
+      gone.push(...n.querySelectorAll(WEBGL));
+    }
+  }
+  for (const c of gone) {
+    if (c.isConnected || c.__graphpartReleased) continue;
+    c.__graphpartReleased = true;
+    const gl = c.getContext("webgl2") || c.getContext("webgl");
+    const ext = gl && gl.getExtension("WEBGL_lose_context");
+    if (ext) ext.loseContext();
+  }
 }
 
 function loseContexts(unit) {
@@ -198,6 +227,7 @@ function render({ model, el }) {
   };
   const seen = new IntersectionObserver((entries) => {
     for (const e of entries) {
+      if (!r.units.has(unit) && unit.host.isConnected) r.units.add(unit); // back in the page
       unit.visible = e.isIntersecting;
       if (!unit.visible) continue;
       unit.seen = ++r.clock;
@@ -207,7 +237,11 @@ function render({ model, el }) {
     room(r, unit);
     update();
   });
-  const drawn = new MutationObserver(update); // new sigma canvases: count and watch them
+  // new sigma canvases: count and watch them; replaced ones: give their contexts back
+  const drawn = new MutationObserver((records) => {
+    releaseRemoved(records);
+    update();
+  });
   const onChange = () => update();
   model.on("change:live", onChange);
   model.on("change:sigma_ids", onChange);
