@@ -75,11 +75,14 @@ ax = viz.plot_balance(plain, quantities=["nodes", "train nodes", "edges"])
 by_train = gp.partition(g, 4, balance_ntypes=g.ndata["train_mask"], seed=0)
 both = gp.partition(g, 4, balance_ntypes=g.ndata["train_mask"], balance_edges=True, seed=0)
 
-fig, axes = plt.subplots(1, 3, figsize=(17, 4), layout="constrained")
+fig, axes = plt.subplots(1, 3, figsize=(15, 4.6), layout="constrained", sharey=True)
 names = ["nodes only", "+ train_mask", "+ train_mask + edges"]
+tops = []
 for ax, part, name in zip(axes, [plain, by_train, both], names):
     viz.plot_balance(part, ax=ax, quantities=["nodes", "train nodes", "edges"])
     ax.set_title(f"{name}: edge cut {100 * part.metrics.edge_cut_fraction:.1f}%")
+    tops.append(ax.get_ylim()[1])
+axes[0].set_ylim(0, max(tops))  # one scale for the three (the axes share it)
 
 # %% [markdown]
 # Each constraint flattens its bars, and the edge cut rises: METIS has less freedom to follow
@@ -96,11 +99,13 @@ for ax, part, name in zip(axes, [plain, by_train, both], names):
 trained = gp.partition(
     g, 4, balance_ntypes="train_mask", balance_edges=True, num_trainers_per_machine=2, seed=0
 )
-fig, axes = plt.subplots(1, 2, figsize=(17, 4), layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(15, 4.6), layout="constrained", sharey=True)
 viz.plot_balance(trained, ax=axes[0], quantities=["nodes", "train nodes", "edges"])
+top = axes[0].get_ylim()[1]
 ax = viz.plot_balance(
     trained, ax=axes[1], level="trainer", quantities=["nodes", "train nodes", "in-degree"]
 )
+axes[0].set_ylim(0, max(top, ax.get_ylim()[1]))  # machines and trainers on one scale
 
 # %% [markdown]
 # `trained.report()` lists the same figures as `trainer balance ...` lines, and `graphpart inspect`

@@ -131,8 +131,10 @@ lg.ndata["_ID"][:5], lg.ndata["orig_id"][:5]
 # own METIS run, held in memory. `PartitioningComparison` draws the same graph for each, coloured by
 # owner, in linked views: pan or zoom one and all follow; click a node (or search it) and every
 # view selects it, the card under each saying where that partitioning put it. Below, the same
-# figure for each (switch it with the buttons) and one table. DGL's files keep only DGL's shuffled
-# ids, not the original ones, so its view is drawn on its own and the caption says so.
+# figure for each (switch it with the buttons) and one table. Partitions on disk are opened in their
+# files' partition-major ids (DGL's keep no others; PyG's and GLT's are renumbered the same way). A
+# view whose numbering differs from the first one's is drawn on its own, and its caption says so:
+# here DGL's and GLT's. PyG's half/half split keeps every id where it was, so its view is linked.
 
 # %%
 from graphpart.widgets import PartitioningComparison
@@ -153,7 +155,8 @@ cmp
 # half/half split falls in between: the club's ids already keep many friends together.
 #
 # Every figure and widget that takes a partitioning also takes such a path. Here, the HALO of DGL's
-# partition 1, drawn from its files:
+# partition 1, drawn from its files: the node numbers are DGL's shuffled ids (partition 0's nodes
+# first), not the club's original ones.
 
 # %%
 ax = viz.draw_partition(peer_partitions("karate", "dgl"), halo_of=1)

@@ -21,6 +21,8 @@ __all__ = [
     "INNER_EDGE_LIGHTER",
     "halo_ring",
     "lighter_hex",
+    "place_labels",
+    "LABEL_OFFSETS",
 ]
 
 #: Cut edges are drawn in this colour (no partition uses it).
@@ -158,3 +160,58 @@ def halo_ring(hop: int) -> tuple[str, float] | None:
         if hop <= h:
             return color, width
     return HALO_RINGS[-1][1:]
+
+
+#: Where a label may go, in points from its point: nearest first.
+LABEL_OFFSETS = [
+    (6, 3), (6, -3), (-6, 3), (-6, -3), (0, 9), (0, -9),
+    (10, 14), (10, -14), (-10, 14), (-10, -14), (0, 22), (0, -22),
+    (16, 26), (-16, 26), (16, -26), (-16, -26), (0, 36), (0, -36),
+]  # fmt: skip
+
+
+def place_labels(ax, x, y, texts, fontsize: int = 7) -> list:
+    """Write each text beside its point where it overlaps no label placed before it and no other
+    point: the offsets of ``LABEL_OFFSETS`` are tried in order (nearest first), measured in pixels.
+    Where none is free, the first offset is used."""
+    fig = ax.figure
+    if not hasattr(fig.canvas, "get_renderer"):  # a bare Figure (the widgets): give it Agg
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    fig.canvas.draw()  # positions in pixels need a layout
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)  # labels stay inside the axes
+    points = ax.transData.transform(np.column_stack([x, y])) if len(x) else np.zeros((0, 2))
+    taken, out = [], []
+    for i, text in enumerate(texts):
+        label = None
+        for dx, dy in LABEL_OFFSETS:
+            t = ax.annotate(
+                text,
+                (x[i], y[i]),
+                textcoords="offset points",
+                xytext=(dx, dy),
+                ha="left" if dx > 0 else "right" if dx < 0 else "center",
+                va="bottom" if dy > 0 else "top",
+                fontsize=fontsize,
+            )
+            box = t.get_window_extent(renderer)
+            hits_point = any(
+                box.x0 - 3 <= px <= box.x1 + 3 and box.y0 - 3 <= py <= box.y1 + 3
+                for j, (px, py) in enumerate(points)
+                if j != i
+            )
+            inside = frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1)
+            if inside and not hits_point and not any(box.overlaps(b) for b in taken):
+                label = t
+                break
+            t.remove()
+        if label is None:
+            dx, dy = LABEL_OFFSETS[0]
+            label = ax.annotate(
+                text, (x[i], y[i]), textcoords="offset points", xytext=(dx, dy), fontsize=fontsize
+            )
+        taken.append(label.get_window_extent(renderer))
+        out.append(label)
+    return out

@@ -139,8 +139,14 @@ def plot_balance(
     else:
         ax.set_yscale("log")
         ax.set_ylabel("count (dashed: mean)")
+    # below the bars, across the panel's width: panels side by side keep it readable
     ax.legend(
-        handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.16),
+        ncol=2,
+        frameon=False,
+        fontsize=9,
     )
     over = f"{k} trainers on {m.num_parts} machines" if level == "trainer" else f"{k} partitions"
     ax.set_title(f"Load balance over {over}: worst max/mean {worst:.3f}", fontsize=10)

@@ -78,22 +78,29 @@ def plot_hit_rate_trace(
     run."""
     ax = get_axes(ax, (7.5, 4.0))
     runs = list(runs) if isinstance(runs, (list, tuple)) else [runs]
+    longest = 0
     for i, run in enumerate(runs):
         name, lookups, hits = _series(run)
         label = labels[i] if labels else name
         x = np.arange(1, len(lookups) + 1)
+        longest = max(longest, len(x))
         style = policy_style(name)
+        # lines drawn first are wider: two policies with the same rates both stay in sight
+        style["linewidth"] += 2.0 * (len(runs) - 1 - i) / max(len(runs) - 1, 1)
+        one = {"marker": "o", "markersize": 5} if len(x) == 1 else {}  # a line of one point
         if per_batch and len(x):
             ax.plot(
                 x, hits / np.maximum(lookups, 1), color=style["color"], alpha=0.3, linewidth=0.8
             )
         if running and len(x):
             run_rate = np.cumsum(hits) / np.maximum(np.cumsum(lookups), 1)
-            ax.plot(x, run_rate, label=f"{label}: {run_rate[-1]:.1%}", **style)
-    ax.set_xlabel("mini-batch")
+            ax.plot(x, run_rate, label=f"{label}: {run_rate[-1]:.1%}", **style, **one)
     from matplotlib.ticker import MaxNLocator
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # batches are counted, not measured
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))  # batches are counted
+    if longest:
+        ax.set_xlim(0.5, longest + 0.5)  # not matplotlib's 0.945-1.055 around a single batch
+    ax.set_xlabel("mini-batch")
     ax.set_ylabel("hit rate")
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(_pct())

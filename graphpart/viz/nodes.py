@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..index import unique_int
-from ._style import CUT_COLOR, cut_text, method_name, part_colors
+from ._style import CUT_COLOR, cut_text, method_name, part_colors, place_labels
 from .layout import node_positions
 
 __all__ = ["draw_nodes"]
@@ -246,6 +246,9 @@ def _draw_labels(p, ax, scene: _Scene, kind: str) -> None:
     else:
         text = table.shuffled_id[shown].astype(str)
     x, y = scene.xy(shown)
-    size = 7 if len(shown) <= 100 else 5
+    if len(shown) <= 100:  # each label where it overlaps no other label and no point
+        for label in place_labels(ax, x, y, text.tolist(), fontsize=7):
+            label.set_zorder(5)
+        return
     for xi, yi, t in zip(x.tolist(), y.tolist(), text.tolist()):  # one artist per label
-        ax.annotate(t, (xi, yi), xytext=(3, 3), textcoords="offset points", fontsize=size, zorder=5)
+        ax.annotate(t, (xi, yi), xytext=(3, 3), textcoords="offset points", fontsize=5, zorder=5)

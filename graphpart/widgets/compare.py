@@ -77,7 +77,12 @@ class PartitioningComparison:
         self.partitionings = {label: as_partitioning(src) for label, src in sources.items()}
         self.table = compare_metrics({k: p.metrics for k, p in self.partitionings.items()})
         self.controls = {
-            "figure": w.ToggleButtons(options=list(FIGURES), value=figure, description="figure")
+            "figure": w.ToggleButtons(
+                options=list(FIGURES),
+                value=figure,
+                description="figure",
+                style={"button_width": "auto"},  # no label cut short
+            )
         }
         self.images = [image("graphpart-compare-figure") for _ in self.partitionings]
         titles = [w.HTML(f"<b>{html.escape(str(k))}</b>") for k in self.partitionings]
@@ -103,8 +108,8 @@ class PartitioningComparison:
         for t, same in zip(titles, self.linked):
             if not same:
                 t.value += (
-                    " <i>(in the files' own ids: not the same numbering as the first, so not "
-                    "linked; pass the original-id mapping to compare node by node)</i>"
+                    " <i>(drawn in the files' partition-major ids, which number the nodes "
+                    "differently from the first view: not linked)</i>"
                 )
         flex = w.Layout(flex="1 1 0", min_width="0")
         captions = w.HBox([w.Box([t], layout=flex) for t in titles])
@@ -114,7 +119,15 @@ class PartitioningComparison:
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
         self._layout = (captions, cards)
         self.controls["figure"].observe(lambda change: self._draw(), names="value")
-        row = w.HBox([w.Box([i], layout=flex) for i in self.images])
+        # the figures two to a row (four side by side were thumbnails), each under its label
+        cols = 2 if len(self.images) > 2 else len(self.images)
+        row = w.GridBox(
+            [
+                w.VBox([w.HTML(f"<b>{html.escape(str(k))}</b>"), img])
+                for k, img in zip(self.partitionings, self.images)
+            ],
+            layout=w.Layout(grid_template_columns=f"repeat({cols}, minmax(0, 1fr))", width="100%"),
+        )
         # the seat first: ipywidgets renders a box's children again from the first that changed
         self.widget = w.VBox(
             [self._freezer.budget, captions, graphs, cards, self.controls["figure"], row,

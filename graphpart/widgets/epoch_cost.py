@@ -7,6 +7,7 @@ which is array arithmetic, and redraws.
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Mapping
 
@@ -236,10 +237,11 @@ class EpochCostView:
             tie = f"; the next is within {TIE - 1:.0%}: a tie, as sampling noise goes"
             lead = f", {ratio:.2f}x ahead of the next" if ratio >= TIE else tie
         chosen = self.estimates[self.setting.value]
-        self.verdict.value = (
-            f"<b>At {self._model.network_gbit_s:.4g} Gb/s, fastest: {best}</b> "
+        self.verdict.value = (  # words wrap whole (JupyterLab's outputs break anywhere)
+            "<div style='word-break:normal;overflow-wrap:normal;white-space:normal'>"
+            f"<b>At {self._model.network_gbit_s:.4g} Gb/s, fastest: {html.escape(best)}</b> "
             f"({self.estimates[best].epoch_s * 1e3:.3g} ms per epoch{lead}).<br>"
-            f"Selected {chosen.label}: {chosen.why()}"
+            f"Selected {html.escape(chosen.label)}: {html.escape(chosen.why())}</div>"
         )
         self.settings_plot.value = render(lambda ax: plot_epoch_estimates(ests, ax=ax), (7.5, 3.6))
         if self.trainer_graph is not None:

@@ -108,7 +108,7 @@ class BalancePlayground:
                 options=[("imbalance", "max"), ("epoch time", "epoch")],
                 value="max",
                 description="x axis",
-                style={"description_width": "110px", "button_width": "80px"},
+                style={"description_width": "110px", "button_width": "auto"},
             ),
             "network": w.FloatLogSlider(
                 value=self.training.model.network_gbit_s,

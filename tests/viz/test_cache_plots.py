@@ -154,3 +154,26 @@ def test_partition_access_legend_uses_the_locality_tables_names():
     acc = [PartitionAccess(0, np.array([5]), np.array([2]), np.array([3]), np.array([1]), 4)]
     ax = viz.plot_partition_access(acc)
     assert tuple(t.get_text() for t in ax.get_legend().get_texts()) == SERVED_BY
+
+
+def test_one_batch_is_a_point_on_an_axis_of_whole_batches():
+    from graphpart.features.simulate import CacheRun
+    from graphpart.viz import plot_hit_rate_trace
+
+    run = CacheRun("in-degree", 10, np.array([100]), np.array([40]), np.array([0]))
+    ax = plot_hit_rate_trace([run])
+    assert ax.get_xlim() == (0.5, 1.5)
+    assert [t for t in ax.get_xticks() if 0.5 <= t <= 1.5] == [1.0]
+    running = [ln for ln in ax.get_lines() if ln.get_label().startswith("in-degree")]
+    assert running[0].get_marker() == "o"
+
+
+def test_policies_with_the_same_rates_both_stay_in_sight():
+    from graphpart.features.simulate import CacheRun
+    from graphpart.viz import plot_hit_rate_trace
+
+    lookups, hits, epochs = np.array([100, 100]), np.array([40, 40]), np.array([0, 0])
+    runs = [CacheRun(p, 10, lookups, hits, epochs) for p in ("in-degree", "presample")]
+    ax = plot_hit_rate_trace(runs)
+    widths = {ln.get_label().split(":")[0]: ln.get_linewidth() for ln in ax.get_lines()}
+    assert widths["in-degree"] > widths["presample"] + 1  # the first drawn is wider, beneath
