@@ -40,17 +40,25 @@ def sigma_args(
     for k, a in data.nodes.items():
         ring = halo_ring(a.get("hop", 0))
         around = a.get("partition colour")  # the balance view: class inside, partition around
+        attrs = {n: v for n, v in a.items() if n not in ("x", "y") and (not big or n in kept)}
+        if big and "label" in attrs:  # the copies are on the card under the view, on a click
+            attrs["label"] = _without_copies(attrs["label"])
         g.add_node(
             k,
-            **{n: v for n, v in a.items() if n not in ("x", "y") and (not big or n in kept)},
+            **attrs,
             border=ring[0] if ring else around or data.palette[a["owner"]],
             **{
                 "border size": ring[1] if ring else (2.5 if around else 0),
                 "size": round(shrink * (3 + 9 * (a["degree"] / top) ** 0.5), 2),
             },
         )
-    if big:
-        g.add_edges_from((s, t, {"color": e["color"]}) for s, t, e in data.edges)
+    edge_colors = None
+    if big:  # each edge's colour as a short code into a palette: a third of the bytes
+        codes: dict[str, str] = {}
+        g.add_edges_from(
+            (s, t, {"c": codes.setdefault(e["color"], str(len(codes)))}) for s, t, e in data.edges
+        )
+        edge_colors = {code: color for color, code in codes.items()}
     else:
         g.add_edges_from(data.edges)
     layout = {k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()}
@@ -75,7 +83,11 @@ def sigma_args(
         raw_node_border_color="border",
         raw_node_border_size="border size",
         raw_node_size="size",
-        raw_edge_color="color",
+        **(
+            {"edge_color": "c", "edge_color_palette": edge_colors}
+            if edge_colors
+            else {"raw_edge_color": "color"}
+        ),
         # selection and hover too when every view holds every node (others): sigma's own
         # selection sync throws in a view that lacks the node
         sync_key=sync_key,
@@ -87,8 +99,18 @@ def sigma_args(
     return g, kwargs
 
 
-#: Above this many nodes, a view sends each node's owner, kind and card label only.
+#: Above this many nodes, a view sends each node's owner, kind and card label only (its HALO
+#: copies left to the card under the view), and each edge's colour as a code into a palette.
 COMPACT_NODES = 10_000
+
+
+def _without_copies(label: str) -> str:
+    """A card label without its "HALO copies: ..." part.
+
+    >>> _without_copies("node 3 | part 1 | HALO copies: part 0: local 9, hop 1 | degree 2")
+    'node 3 | part 1 | degree 2'
+    """
+    return " | ".join(p for p in label.split(" | ") if not p.startswith("HALO copies"))
 
 
 def legend_html(data: GraphData) -> str:

@@ -316,3 +316,28 @@ def test_a_rows_legend_names_every_views_halo_hops():
     views = PartitionViews(p)
     legend = views.children[1].value
     assert "HALO hop 1" in legend and "HALO hop 2" in legend
+
+
+def test_a_big_view_sends_edge_colours_as_codes_and_cards_without_copies():
+    from graphpart.viz.graph_data import GraphData
+    from graphpart.widgets.sigma_style import COMPACT_NODES, sigma_args
+
+    n = COMPACT_NODES + 1
+    nodes = {
+        str(i): {"x": float(i), "y": 0.0, "owner": f"part {i % 2}", "kind": "inner", "degree": 1,
+                 "new id": i, "label": f"node {i} | part {i % 2} | HALO copies: part 1: local 0,"
+                 f" hop 1 | degree 1"}
+        for i in range(n)
+    }  # fmt: skip
+    colors = ["#111111", "#aaccee", "#ffddbb"]
+    edges = [
+        (str(i), str(i + 1), {"cut": i % 3 == 0, "color": colors[i % 3]}) for i in range(n - 1)
+    ]
+    data = GraphData(nodes, edges, {"part 0": "#1f77b4", "part 1": "#ff7f0e"}, "big")
+    g, kw = sigma_args(data, None, 400, False)
+    palette = kw["edge_color_palette"]
+    assert kw["edge_color"] == "c" and "raw_edge_color" not in kw
+    assert all(palette[a["c"]] == colors[int(s) % 3] for s, _, a in g.edges(data=True))
+    assert all(len(a["c"]) == 1 for _, _, a in g.edges(data=True))
+    assert "new id" not in g.nodes["5"] and "HALO copies" not in g.nodes["5"]["label"]
+    assert g.nodes["5"]["label"] == "node 5 | part 1 | degree 1"
