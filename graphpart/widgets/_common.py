@@ -81,8 +81,18 @@ def image(css_class: str, width: str = "100%"):
 
 
 def html_table(obj) -> str:
-    """HTML of anything with ``_repr_html_`` (reports), styled compactly."""
-    return "<div style='font-size:12px;overflow-x:auto'>" + obj._repr_html_() + "</div>"
+    """HTML of anything with ``_repr_html_`` (reports), styled compactly: a widget's HTML gets
+    none of JupyterLab's table style, and its columns would run together."""
+    style = (
+        "<style>.graphpart-table th, .graphpart-table td {padding:2px 10px;text-align:right;"
+        "white-space:nowrap} .graphpart-table th:first-child, .graphpart-table td:first-child "
+        "{text-align:left}</style>"
+    )
+    return (
+        f"{style}<div class='graphpart-table' style='font-size:12px;overflow-x:auto'>"
+        + obj._repr_html_()
+        + "</div>"
+    )
 
 
 def check_key(key: object, name: str = "selected") -> str | None:
