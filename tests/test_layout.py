@@ -117,11 +117,12 @@ LAYERS = [
     ("graphpart.partitioning",),
     ("graphpart.interop",),
     ("graphpart.storage",),
+    ("graphpart.chunked",),  # the pipeline ends in storage; views of it (widgets) read it
     ("graphpart.metrics",),
     ("graphpart.structure", "graphpart.lookup", "graphpart.sweep", "graphpart.training"),
     ("graphpart.viz",),
     ("graphpart.widgets",),
-    ("graphpart.chunked", "graphpart.cli", "graphpart._cli_chunked", "graphpart._cli_cost"),
+    ("graphpart.cli", "graphpart._cli_chunked", "graphpart._cli_cost"),
 ]
 #: ``graphpart.interop`` still answers to the names that moved to ``graphpart.storage`` (a lazy
 #: alias in its ``__init__``, resolved on first use); nothing else may reach up.

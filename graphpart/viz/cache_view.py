@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._check import check_count
+from .._check import check_count, short_repr
 from ..errors import GraphpartError
 from ..index import group_order, group_rank
 from .graph_data import GraphData, node_keys
@@ -59,7 +59,8 @@ def batch_view_data(p, session, policy: str, *, max_seeds: int = MAX_SEEDS) -> G
     """
     if policy not in session.caches:
         raise GraphpartError(
-            f"policy must be one the session runs ({sorted(session.caches)}), got {policy!r}"
+            f"policy must be one the session runs ({sorted(session.caches)}), got "
+            f"{short_repr(policy)}"
         )
     max_seeds = check_count(max_seeds, "max_seeds", 1)
     last = session.last

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 import ipywidgets as w
 
+from .._check import short_repr
 from ..errors import GraphpartError
 from ..storage.reopen import as_partitioning
 from ..training import TrainingSetup
@@ -74,7 +75,9 @@ class TrainerGraph:
         """The bars of ``label``'s trainers; the graph of its slowest trainer, or (the same
         setting, a new model: what a trainer reads does not depend on it) the graph kept."""
         if label not in self.partitionings:
-            raise GraphpartError(f"no partitioning for {label!r}: {sorted(self.partitionings)}")
+            raise GraphpartError(
+                f"no partitioning for {short_repr(label)}: {sorted(self.partitionings)}"
+            )
         keep = label == self.label and 0 <= self.trainer < estimate.counts.num_trainers
         self.label = label
         with self.bars.hold_sync():
