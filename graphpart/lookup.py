@@ -52,6 +52,37 @@ class NodeLocation:
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
+    def rows(self) -> list[tuple[str, object]]:
+        """Each id with its name, HALO copies spelled out (what a card shows).
+
+        Examples
+        --------
+        >>> loc = NodeLocation("_N", 3, 3, 5, 5, 1, 2, ((0, 9, 1),))
+        >>> dict(loc.rows())["HALO copies"]
+        'part 0 (local 9, hop 1)'
+        """
+        copies = "; ".join(f"part {q} (local {lid}, hop {h})" for q, lid, h in self.halo)
+        return [
+            ("node type", self.ntype),
+            ("original id (type-wise)", self.orig_id),
+            ("original homogeneous id", self.orig_homo_id),
+            ("new (shuffled) id", self.shuffled_id),
+            ("new type-wise id", self.shuffled_typed_id),
+            ("owner", f"part {self.owner} (local id {self.local_id})"),
+            ("HALO copies", copies or "none"),
+        ]
+
+    def _repr_html_(self) -> str:
+        """The node's card in a notebook: every id named, every HALO copy labelled."""
+        import html
+
+        body = "".join(
+            f"<tr><th style='text-align:left;padding-right:14px'>{html.escape(a)}</th>"
+            f"<td style='text-align:left'>{html.escape(str(b))}</td></tr>"
+            for a, b in self.rows()
+        )
+        return f"<table>{body}</table>"
+
 
 def _int(x: object, name: str) -> int:
     if isinstance(x, bool) or not isinstance(x, numbers.Integral):

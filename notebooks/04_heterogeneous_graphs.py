@@ -50,7 +50,8 @@ conv = gp.IDConverter.from_graph(wn)
 t = wn.ntypes[-1]
 homo = conv.nid_het2hom(t, torch.tensor([0, 1, 2]))
 print(f"{t} 0,1,2 -> homogeneous", homo.tolist())
-print("and back:", conv.nid_hom2het(homo))
+types, ids = conv.nid_hom2het(homo)  # a type index (into wn.ntypes) and a type-wise id for each
+print("and back:", [(wn.ntypes[i], j) for i, j in zip(types.tolist(), ids.tolist())])
 
 # %% [markdown]
 # ## Partitioning with per-type balance

@@ -39,19 +39,7 @@ def location_card(loc: NodeLocation | None) -> str:
     >>> "HALO copies" in location_card(NodeLocation("_N", 3, 3, 5, 5, 1, 2, ((0, 9, 1),)))
     True
     """
-    if loc is None:
-        return ""
-    copies = "; ".join(f"part {q} (local {lid}, hop {h})" for q, lid, h in loc.halo) or "none"
-    rows = [
-        ("node type", loc.ntype),
-        ("original id (type-wise)", loc.orig_id),
-        ("original homogeneous id", loc.orig_homo_id),
-        ("new (shuffled) id", loc.shuffled_id),
-        ("new type-wise id", loc.shuffled_typed_id),
-        ("owner", f"part {loc.owner} (local id {loc.local_id})"),
-        ("HALO copies", copies),
-    ]
-    return card_table(rows)
+    return "" if loc is None else card_table(loc.rows())
 
 
 class NodeSelection:
