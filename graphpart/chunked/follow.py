@@ -126,8 +126,8 @@ def follow_node(
 
     meta = read_metadata(chunk_dir)
     cfg = read_config(config)
-    ntype = _check_node(meta, node, ntype)
-    root = Path(chunk_dir)
+    ntype, node = _check_node(meta, node, ntype)
+    root = Path(meta.path).parent  # file names relative to the chunked graph's folder
     feature_rows = tuple(_feature_rows(meta, ntype, node, values, root))
     edge_rows = tuple(_edge_rows(meta, ntype, node, max_rows, root))
     parts, num_parts = read_assignment(assignment_dir, meta)
@@ -174,10 +174,12 @@ def follow_node(
                 feats,
             )
         )
-    if new_id < 0:
+    owners = [r.part for r in rows if r.owned]
+    if owners != [part]:
         raise GraphpartError(
-            f"no partition of {config} owns {ntype} node {node}, which the assignment gives to "
-            f"partition {part}: the partitions were not written from this assignment"
+            f"{ntype} node {node} is owned by partition(s) {owners} of {config}, but the "
+            f"assignment {assignment_dir} gives it to partition {part}: the partitions were not "
+            "written from this assignment"
         )
     return NodeJourney(
         ntype,
@@ -193,8 +195,9 @@ def follow_node(
     )
 
 
-def _check_node(meta: ChunkedMetadata, node: object, ntype: str | None) -> str:
-    """The node type (the only one, when ``ntype`` is ``None``), with ``node`` in its range."""
+def _check_node(meta: ChunkedMetadata, node: object, ntype: str | None) -> tuple[str, int]:
+    """The node type (the only one, when ``ntype`` is ``None``) and ``node`` as an int in its
+    range."""
     if ntype is None:
         if len(meta.ntypes) != 1:
             raise GraphpartError(
@@ -209,7 +212,7 @@ def _check_node(meta: ChunkedMetadata, node: object, ntype: str | None) -> str:
             f"node must be an original id of node type {short_repr(ntype)}, an int in "
             f"[0, {n}), got {short_repr(node)}"
         )
-    return ntype
+    return ntype, int(node)
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -235,6 +238,12 @@ def _feature_rows(meta: ChunkedMetadata, ntype: str, node: int, values: int, roo
                 if sum(counts) > node:
                     break
         start = np.concatenate([[0], np.cumsum(counts)])
+        if node >= start[-1]:
+            raise GraphpartError(
+                f"feature {short_repr(name)} of {short_repr(ntype)}: its chunks hold "
+                f"{int(start[-1]):,} rows, too few for node {node} (the metadata says "
+                f"{meta.num_nodes[ntype]:,} nodes)"
+            )
         i = int(np.searchsorted(start, node, side="right") - 1)
         row = node - int(start[i])
         x = np.asarray(spec.read(i)[row])
@@ -277,5 +286,33 @@ def pipeline_partitioning(
     g = load_chunked(meta.path)
     parts, num_parts = read_assignment(assignment_dir, meta)
     cfg = read_config(config)
+    _check_written_from(config, assignment_dir, parts, num_parts, cfg)
     assignment = parts if len(parts) > 1 else next(iter(parts.values()))
     return partition(g, num_parts, part_method=assignment, num_hops=int(cfg["halo_hops"]))
+
+
+def _check_written_from(config, assignment_dir, parts: dict, num_parts: int, cfg: dict) -> None:
+    """Refuse partitions that were not written from this assignment: every node a partition
+    owns must be one the assignment gives it (one partition loaded at a time)."""
+    from ..storage.read import load_partition
+
+    if cfg["num_parts"] != num_parts or sorted(cfg["_ntypes"]) != sorted(parts):
+        raise GraphpartError(
+            f"{config} holds {cfg['num_parts']} partitions of node types {cfg['_ntypes']}, but "
+            f"the assignment {assignment_dir} has {num_parts} of {sorted(parts)}: they are not "
+            "one pipeline's"
+        )
+    for q in range(num_parts):
+        data = load_partition(config, q, load_feats=False)
+        nd = data.graph.ndata
+        inner = np.asarray(nd["inner_node"]).astype(bool)
+        types = np.asarray(nd["_TYPE"]) if "_TYPE" in nd else np.zeros(len(inner), np.int64)
+        orig = np.asarray(nd["orig_id"])
+        for i, t in enumerate(data.ntypes):
+            mine = orig[inner & (types == i)]
+            if len(mine) and (parts[t][mine] != q).any():
+                raise GraphpartError(
+                    f"partition {q} of {config} owns {t} nodes that the assignment "
+                    f"{assignment_dir} gives to other partitions: the partitions were not "
+                    "written from this assignment"
+                )

@@ -43,13 +43,16 @@ class StaticReason:
 @dataclass(frozen=True)
 class LastBatch:
     """The latest mini-batch looked up: its ``sample``, each policy's hit mask over
-    ``sample.input_nodes``, and the batch each of those nodes was last looked up in before
-    (``-1``: never), which says why a dynamic cache did or did not hold it."""
+    ``sample.input_nodes``, the batch each of those nodes was last looked up in before (``-1``:
+    never) and, for each dynamic policy, the batch its cache last admitted the node in before
+    (``-1``: never) and whether it admitted the node now: why it did or did not hold it."""
 
     index: int
     sample: MiniBatch
     hit: dict[str, torch.Tensor]
     seen_before: torch.Tensor
+    admitted_before: dict[str, torch.Tensor]
+    admitted: dict[str, torch.Tensor]
 
 
 class LookupSession:
@@ -129,6 +132,11 @@ class LookupSession:
         self.epoch, self._batches = 0, iter(self.loader)
         self.last: LastBatch | None = None
         self._last_seen = torch.full((topo.num_nodes,), -1, dtype=torch.int64)
+        self._admitted_at = {  # a dynamic cache's last admission of each node
+            p: torch.full((topo.num_nodes,), -1, dtype=torch.int64)
+            for p in self.caches
+            if p in DYNAMIC_POLICIES
+        }
 
     def _cache(self, policy: str, presample_epochs: int, seed: Seed) -> Cache:
         n = self.topo.num_nodes
@@ -174,11 +182,19 @@ class LookupSession:
             ids = mb.input_nodes
             self.lookups.append(len(ids))
             self.epochs.append(self.epoch)
-            hit = {p: cache.access(ids)[0] for p, cache in self.caches.items()}
-            for p, h in hit.items():
-                self.hits[p].append(int(h.sum()))
             index = len(self.lookups) - 1
-            self.last = LastBatch(index, mb, hit, self._last_seen[ids].clone())
+            hit, admitted, before = {}, {}, {}
+            for p, cache in self.caches.items():
+                h, _, miss_slots = cache.access(ids)
+                hit[p] = h
+                self.hits[p].append(int(h.sum()))
+                if p in self._admitted_at:
+                    now = torch.zeros(len(ids), dtype=torch.bool)
+                    now[~h] = miss_slots >= 0
+                    before[p] = self._admitted_at[p][ids].clone()
+                    admitted[p] = now
+                    self._admitted_at[p][ids[now]] = index
+            self.last = LastBatch(index, mb, hit, self._last_seen[ids].clone(), before, admitted)
             self._last_seen[ids] = index
             if self.locality is not None:
                 self.where.append(torch.bincount(self.locality[ids], minlength=3).numpy())

@@ -79,6 +79,11 @@ def batch_view_data(p, session, policy: str, *, max_seeds: int = MAX_SEEDS) -> G
     keys = np.asarray(node_keys(p), dtype=object)
     owner = np.asarray(p.node_part, dtype=np.int64)[nodes]
     text = _cards(session, policy, last, keys, nodes, hop, parent, pos, hit, served, owner)
+    # a seed of the batch beyond the drawn ones, reached from a drawn seed: drawn where it was
+    # reached, its card says it is a seed too
+    also = (hop > 0) & np.isin(nodes, np.asarray(mb.seeds, dtype=np.int64))
+    text = [t.replace(" | row from:", " (also a seed of this batch) | row from:", 1) if a else t
+            for t, a in zip(text, also.tolist())]  # fmt: skip
     degree = np.bincount(
         np.searchsorted(nodes, np.concatenate([src, dst])) if len(src) else [],
         minlength=len(nodes),
@@ -193,15 +198,25 @@ def _cards(session, policy, last, keys, nodes, hop, parent, pos, hit, served, ow
             + f" of {session.topo.num_nodes:,} {by} | the cache keeps the top {cap:,}"
         )  # fmt: skip
     else:
-        before = np.asarray(last.seen_before, dtype=np.int64)[pos]
-        seen = s([f"batch {b + 1}" for b in before.tolist()])
+        seen = np.asarray(last.seen_before, dtype=np.int64)[pos]
+        kept = np.asarray(last.admitted_before[policy], dtype=np.int64)[pos]
+        now = np.asarray(last.admitted[policy], dtype=bool)[pos]
+        batch = lambda a: s([f"batch {b + 1}" for b in a.tolist()])  # noqa: E731
         why = np.where(
             hit,
-            " | cached: " + policy + " kept it | since its lookup in " + seen,
+            " | cached: admitted in " + batch(kept) + ", kept since by " + policy,
             np.where(
-                before >= 0,
-                " | not cached: looked up in " + seen + " | evicted since by " + policy,
-                " | not cached: its first lookup (" + policy + " admits it now)",
+                kept >= 0,
+                " | not cached: admitted in " + batch(kept) + " | evicted since by " + policy,
+                np.where(
+                    seen >= 0,
+                    " | not cached: looked up in " + batch(seen) + ", not admitted then",
+                    " | not cached: its first lookup",
+                ),
             ),
+        ).astype(object)
+        full = "holds no rows" if cap == 0 else f"admits the batch's last {cap:,} misses only"
+        why = why + np.where(
+            hit, "", np.where(now, f" | {policy} admits it now", f" | not admitted now: it {full}")
         ).astype(object)
     return (head + row + why + " | owner: part " + s(owner)).tolist()

@@ -8,6 +8,7 @@ import html
 import os
 
 import ipywidgets as w
+import numpy as np
 
 from ..chunked.follow import NodeJourney, follow_node, pipeline_partitioning
 from ..chunked.format import read_metadata
@@ -113,8 +114,12 @@ def _size(j: NodeJourney, name: str) -> int:
 
 
 def _same(j: NodeJourney, name: str, values: tuple) -> bool:
+    """Whether the partition's row is the chunk's (a NaN equal to a NaN)."""
     row = next((r for r in j.feature_rows if r.name == name), None)
-    return row is not None and row.values == values
+    if row is None or len(row.values) != len(values):
+        return False
+    a, b = np.asarray(row.values, dtype=float), np.asarray(values, dtype=float)
+    return bool(np.array_equal(a, b, equal_nan=True))
 
 
 class JourneyView:

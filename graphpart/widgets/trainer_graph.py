@@ -5,9 +5,11 @@ fetched from others (:func:`graphpart.viz.epoch_view.trainer_view_data` over the
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 
 import ipywidgets as w
+import numpy as np
 
 from .._check import short_repr
 from ..errors import GraphpartError
@@ -65,6 +67,10 @@ class TrainerGraph:
         self.trainer = -1
         self._reads: dict = {}
         self._data: dict = {}
+        self._counts: dict = {}  # each setting's counts, as the bars show them
+        self.error: str | None = None
+        self.note = w.HTML()
+        self.note.add_class("graphpart-trainer-graph-error")
         self.bars = TrainerBars()
         self.bars.observe(lambda c: self._draw(c["new"]), "hovered")
         self.view: PartitionGraph | None = None
@@ -80,6 +86,7 @@ class TrainerGraph:
             )
         keep = label == self.label and 0 <= self.trainer < estimate.counts.num_trainers
         self.label = label
+        self._counts[label] = estimate.counts
         with self.bars.hold_sync():
             for name, value in bars_of(estimate).items():
                 setattr(self.bars, name, value)
@@ -91,6 +98,27 @@ class TrainerGraph:
         else:
             self.bars.hovered = trainer  # draws
 
+    def _replayed(self, p, trainer: int):
+        """The trainer's reads, replayed with the setup; refused unless that replay gives the
+        very counts the bars show (another seed or trainer count would show another epoch)."""
+        shown = self._counts[self.label]
+        if trainer >= shown.num_trainers:
+            raise GraphpartError(f"trainer {trainer} is not one of {shown.num_trainers}")
+        try:
+            counts = self.setup.replay(p, trainer)
+        except GraphpartError as e:
+            raise GraphpartError(f"the setup does not replay {self.label}'s counts: {e}") from None
+        same = counts.num_trainers == shown.num_trainers and all(
+            np.array_equal(counts.step[f], shown.step[f]) for f in shown.step
+        )
+        if not same:
+            raise GraphpartError(
+                f"the setup replays other counts than those shown for {self.label} (another "
+                "seed, split or trainer count?): pass the TrainingSetup the counts came from, "
+                "with a fixed seed"
+            )
+        return counts.reads
+
     def _draw(self, trainer: int) -> None:
         if trainer < 0 or self.label is None:
             return
@@ -98,7 +126,14 @@ class TrainerGraph:
         p = self.partitionings[self.label]
         key = (self.label, trainer)
         if key not in self._reads:
-            self._reads[key] = self.setup.trainer_reads(p, trainer)
+            try:
+                self._reads[key] = self._replayed(p, trainer)
+            except GraphpartError as e:  # said on the view (a hover has no caller to raise to)
+                self.error = str(e)
+                self.note.value = f"<span style='color:#b00020'>{html.escape(self.error)}</span>"
+                self.widget.children = [self.bars, self.note]
+                return
+        self.error = None
         if self.label not in self._data:
             self._data[self.label] = graph_data(p)
         data = trainer_view_data(p, self._data[self.label], self._reads[key])

@@ -87,3 +87,22 @@ def test_partitions_from_another_assignment_are_refused(pipeline, tmp_path):
     other = chunked.assign(w / "chunks", tmp_path / "assign2", 2, "random")
     with pytest.raises(GraphpartError, match="not one pipeline's"):
         follow_node(config, w / "chunks", other, 3)
+
+
+def test_partitions_from_another_draw_of_the_same_size_are_refused(pipeline, tmp_path):
+    from graphpart.chunked.follow import pipeline_partitioning
+
+    w, _, _, config, _, _ = pipeline
+    other = chunked.assign(w / "chunks", tmp_path / "assign3", 3, "random", seed=5)
+    with pytest.raises(GraphpartError, match="not written from this assignment"):
+        for node in range(90):  # some node is owned elsewhere than this draw says
+            follow_node(config, w / "chunks", other, node)
+    with pytest.raises(GraphpartError, match="not written from this assignment"):
+        pipeline_partitioning(config, w / "chunks", other)
+
+
+def test_ids_paths_and_short_chunks(pipeline, tmp_path):
+    w, g, a, config, _, _ = pipeline
+    j = follow_node(config, w / "chunks" / "metadata.json", a, np.int64(89))
+    assert type(j.orig_id) is int and j.assignment_line == 90
+    assert not j.feature_rows[0].file.startswith("/")  # relative to the chunks' folder

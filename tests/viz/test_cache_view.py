@@ -69,25 +69,39 @@ def test_a_static_cache_card_gives_the_rank_against_the_capacity(setting):
         assert f"the cache keeps the top {s.capacity}" in label
 
 
-def test_a_dynamic_cache_card_says_when_it_last_saw_the_node(setting):
+def test_a_dynamic_cache_card_tells_what_the_cache_did_with_the_node(setting):
+    """Each claim of a card is checked against the cache itself, replayed batch by batch: an
+    admission in batch b means the node was cached right after batch b; admitted now means it
+    is cached now; a first lookup means no batch before looked it up."""
+    import re
+
     _, p, _ = setting
-    s = _session(setting, ["lru"], steps=4)
+    steps = 4
+    s = _session(setting, ["lru"], steps=steps, ratio=0.05)  # a small cache: misses not admitted
     d = batch_view_data(p, s, "lru")
-    before = dict(zip(s.last.sample.input_nodes.tolist(), s.last.seen_before.tolist()))
-    hit = dict(zip(s.last.sample.input_nodes.tolist(), s.last.hit["lru"].tolist()))
+    after = {b: set(_session(setting, ["lru"], steps=b, ratio=0.05).caches["lru"].cached()
+                    .tolist()) for b in range(1, steps + 1)}  # fmt: skip
+    looked = set()
+    for b in range(1, steps):
+        looked |= set(_session(setting, ["lru"], steps=b).last.sample.input_nodes.tolist())
     kinds = set()
     for key, node in _homo(d).items():
         label = d.nodes[key]["label"]
-        if hit[node]:
-            assert f"since its lookup in batch {before[node] + 1}" in label
+        m = re.search(r"admitted in batch (\d+)", label)
+        if m:
+            assert node in after[int(m.group(1))], label
+        if "lru admits it now" in label:
+            assert node in after[steps], label
+            kinds.add("admitted now")
+        if "not admitted now" in label:
+            assert node not in after[steps], label
+            kinds.add("not admitted")
+        if "its first lookup" in label:
+            assert node not in looked, label
+        if "| cached:" in label:
+            assert node in after[steps - 1], label
             kinds.add("hit")
-        elif before[node] >= 0:
-            assert f"looked up in batch {before[node] + 1} | evicted since by lru" in label
-            kinds.add("evicted")
-        else:
-            assert "its first lookup (lru admits it now)" in label
-            kinds.add("first")
-    assert "first" in kinds and len(kinds) >= 2
+    assert {"admitted now", "not admitted", "hit"} <= kinds, kinds
 
 
 def test_the_drawn_sample_is_the_first_seeds_and_what_they_reached(setting):
@@ -151,3 +165,18 @@ def test_a_heterograph_batch_is_keyed_like_every_other_view():
     keys = node_keys(p)
     assert d.nodes and all(k == keys[a["homogeneous id"]] for k, a in d.nodes.items())
     assert any(":" in k for k in d.nodes)
+
+
+def test_a_seed_beyond_the_drawn_ones_says_it_is_a_seed_too():
+    from graphpart.datasets import load_karate_club
+
+    g = load_karate_club()
+    p = gp.partition(g, 2, num_hops=1, seed=0)
+    s = LookupSession(Topology.from_graph(g), [4, 3], policies=["lru"], batch_size=30, seed=0)
+    s.step(1)
+    d = batch_view_data(p, s, "lru", max_seeds=4)
+    seeds = set(s.last.sample.seeds.tolist())
+    for a in d.nodes.values():
+        later = a["sample hop"] > 0 and a["homogeneous id"] in seeds
+        assert ("(also a seed of this batch)" in a["label"]) == later
+    assert any("(also a seed" in a["label"] for a in d.nodes.values())

@@ -9,7 +9,7 @@ pytest.importorskip("ipywidgets")
 from graphpart.datasets import load_karate_club  # noqa: E402
 from graphpart.errors import GraphpartError  # noqa: E402
 from graphpart.sweep import grid, sweep  # noqa: E402
-from graphpart.training import ClusterModel, TrainingSetup  # noqa: E402
+from graphpart.training import ClusterModel, TrainingSetup, replay_epochs  # noqa: E402
 from graphpart.widgets import EpochCostView  # noqa: E402
 
 from ..graphs import train_in_two_communities  # noqa: E402
@@ -145,3 +145,27 @@ def test_from_sweep_needs_priced_results():
 
     with pytest.raises(GraphpartError, match="training=setup"):
         EpochCostView.from_sweep(sweep(load_karate_club(), [Setting(num_parts=2)]), None)
+
+
+def test_a_setup_that_replays_other_counts_is_said_not_drawn():
+    g = load_karate_club()
+    p = gp_partition(g)
+    counts = {"metis": replay_epochs(p, [5], batch_size=8, train=None, seed=1)}
+    setup = TrainingSetup(fanouts=(5,), batch_size=8, train=None, seed=0)  # another seed
+    view = EpochCostView(counts, partitionings={"metis": p}, setup=setup, threaded=False)
+    tg = view.trainer_graph
+    assert tg.view is None and "replays other counts" in tg.error
+    assert "replays other counts" in tg.note.value
+    same = EpochCostView(
+        counts,
+        partitionings={"metis": p},
+        setup=TrainingSetup(fanouts=(5,), batch_size=8, train=None, seed=1),
+        threaded=False,
+    )
+    assert same.trainer_graph.error is None and same.trainer_graph.view is not None
+
+
+def gp_partition(g):
+    import graphpart as gp
+
+    return gp.partition(g, 2, seed=0)
