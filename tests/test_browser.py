@@ -22,6 +22,7 @@ in the notebook or the widget, not in the browser machinery.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -45,6 +46,7 @@ EPOCH_NOTEBOOK = "08_which_setting_trains_fastest.ipynb"
 CACHE_VIEW = "_cache_view.ipynb"  # likewise: CacheSimulator on karate, trainer of part 0
 TRAINER_VIEW = "_trainer_view.ipynb"  # likewise: EpochCostView of two karate settings
 JOURNEY_VIEW = "_journey_view.ipynb"  # likewise: JourneyView of a chunked SBM in 2 parts
+HETERO_VIEW = "_hetero_view.ipynb"  # likewise: PartitionGraph of Davis (women and events)
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -160,6 +162,21 @@ def lab(tmp_path_factory, sync_playwright):
             " ('random', 'metis')], training=setup)\n"
             "view = EpochCostView.from_sweep(results, setup)\n"
             "view",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / HETERO_VIEW,
+        [
+            "import graphpart as gp, ipywidgets as widgets\n"
+            "from graphpart.datasets import load_davis_southern_women\n"
+            "from graphpart.widgets import PartitionGraph\n"
+            "p = gp.partition(load_davis_southern_women(), 2, num_hops=1, seed=0)\n"
+            "view = PartitionGraph(p, height=360)\n"
+            "picked = widgets.HTML('none')\n"
+            "picked.add_class('picked-readout')\n"
+            "view.on_select(lambda k: setattr(picked, 'value', view.data.nodes[k]['label'] if k"
+            " else 'none'))\n"
+            "widgets.VBox([view, picked])",
         ],
     )
     _lab.write_code_notebook(
@@ -902,6 +919,43 @@ def test_clicking_a_node_follows_it_through_the_pipelines_files(lab, page, shots
     assert f"_N.txt line {node + 1:,}:" in text
     assert text.count("the chunk's row") >= 1 and "not the chunk's row" not in text
     root.screenshot(path=str(shots / "journey-view.png"))
+
+
+def test_the_hover_card_on_a_heterograph_names_the_typed_node_and_its_ids(lab, page, shots):
+    """On Davis (women and events) the card drawn on hover reads, line by line, the typed node
+    ("woman:3" with its homogeneous id), its owner, new and type-wise ids: the very card Python
+    computed for the node a click then selects."""
+    _lab.run_notebook(page, lab, HETERO_VIEW)
+    root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-graph-view").first
+    root.wait_for(state="visible", timeout=60_000)
+    _wait_live(page, root)
+    page.wait_for_timeout(1500)
+    stage = root.locator(".ipysigma-container").first
+    box = stage.bounding_box()
+    hit = None
+    for dy in range(20, int(box["height"]) - 20, 8):
+        for dx in range(int(box["width"]) // 4, int(box["width"]) * 3 // 4, 8):
+            page.mouse.move(box["x"] + dx, box["y"] + dy)
+            if _pointer(page, stage):
+                hit = (dx, dy)
+                break
+        if hit:
+            break
+    assert hit, "the mouse found no node"
+    page.wait_for_timeout(400)
+    card = root.evaluate("el => el.querySelector('canvas.sigma-hovers')?.dataset.card || ''")
+    lines = card.split("\n")
+    assert re.match(r"node (woman|event):\d+ \(homogeneous \d+\)$", lines[0]), lines
+    assert any(re.match(r"part \d \(local \d+\)$", s) for s in lines), lines
+    assert any(re.match(r"new id \d+ \(type-wise \d+\)$", s) for s in lines), lines
+    root.screenshot(path=str(shots / "hetero-hover-card.png"))
+    page.mouse.click(box["x"] + hit[0], box["y"] + hit[1])
+    readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .picked-readout").first
+    page.wait_for_function(
+        "el => el.textContent.startsWith('node ')", arg=readout.element_handle(), timeout=15_000
+    )
+    label = readout.inner_text().split(" | ")  # Python's card of the node the click selected
+    assert label[0] == lines[0] and label[1] == lines[1] and label[2] in lines
 
 
 def _painted_under(root, selector: str) -> list[int]:

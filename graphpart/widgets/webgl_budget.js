@@ -186,6 +186,9 @@ function drawCard(ctx, data, settings) {
   ctx.textBaseline = "top";
   lines.forEach((l, i) => ctx.fillText(l, x + pad, y + pad + i * step));
   ctx.restore();
+  // what the card says, readable from the page (a canvas keeps no text): tests, screen readers
+  ctx.canvas.dataset.card = lines.join("\n");
+  ctx.canvas.setAttribute("aria-label", lines.join("; "));
 }
 
 async function useCards(model) {
