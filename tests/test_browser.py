@@ -618,6 +618,19 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
         root.screenshot(path=str(shots / "wheel-zoomed.png"))
 
 
+def _find_node(page, stage, xs, ys) -> tuple[float, float]:
+    """Move the real mouse over ``stage`` (rows ``ys(height)``, columns ``xs(width)``, in pixels
+    from its corner) until sigma's pointer cursor says a node is under it; that page point."""
+    box = stage.bounding_box()
+    for dy in ys(int(box["height"])):
+        for dx in xs(int(box["width"])):
+            x, y = box["x"] + dx, box["y"] + dy
+            page.mouse.move(x, y)
+            if _pointer(page, stage):
+                return x, y
+    raise AssertionError("the mouse found no node")
+
+
 def _pointer(page, stage) -> bool:
     return stage.evaluate("el => el.style.cursor === 'pointer'")
 
@@ -777,21 +790,16 @@ def test_the_balance_view_is_a_graph_to_point_at(lab, page, shots):
         stage.wait_for(state="visible", timeout=60_000)
         assert "by balance class" in root.locator(".graphpart-view-title").inner_text()
         page.wait_for_timeout(1500)  # sigma's first frame
-        box = stage.bounding_box()
-        hit = None
-        for dy in range(int(box["height"]) // 2, int(box["height"]) - 10, 12):
-            for dx in range(int(box["width"]) // 3, int(box["width"]) * 2 // 3, 12):
-                page.mouse.move(box["x"] + dx, box["y"] + dy)
-                if _pointer(page, stage):
-                    hit = (dx, dy)
-                    break
-            if hit:
-                break
-        assert hit, "the mouse found no node"
+        hit = _find_node(
+            page,
+            stage,
+            lambda w: range(w // 3, w * 2 // 3, 12),
+            lambda h: range(h // 2, h - 10, 12),
+        )
         page.wait_for_timeout(300)
         assert _hover_pixels(page, root) > 3000  # the card, drawn on sigma's hover layer
         root.screenshot(path=str(shots / "balance-view-hover.png"))
-        page.mouse.click(box["x"] + hit[0], box["y"] + hit[1])
+        page.mouse.click(*hit)
         readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .picked-readout").first
         page.wait_for_function(
             "el => /^[0-9]+$/.test(el.textContent.trim())",
@@ -819,21 +827,11 @@ def test_the_cache_view_follows_step_and_a_node_says_where_its_row_came_from(lab
     stage = root.locator(".ipysigma-container").first
     page.wait_for_timeout(1500)  # sigma's first frame
     root.screenshot(path=str(shots / "cache-view.png"))
-    box = stage.bounding_box()
-    hit = None
-    for dy in range(20, int(box["height"]) - 20, 8):
-        for dx in range(20, int(box["width"]) - 20, 8):
-            page.mouse.move(box["x"] + dx, box["y"] + dy)
-            if _pointer(page, stage):
-                hit = (dx, dy)
-                break
-        if hit:
-            break
-    assert hit, "the mouse found no node"
+    hit = _find_node(page, stage, lambda w: range(20, w - 20, 8), lambda h: range(20, h - 20, 8))
     page.wait_for_timeout(300)
     assert _hover_pixels(page, root) > 2000  # the card, drawn on sigma's hover layer
     root.screenshot(path=str(shots / "cache-view-hover.png"))
-    page.mouse.click(box["x"] + hit[0], box["y"] + hit[1])
+    page.mouse.click(*hit)
     readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .picked-readout").first
     page.wait_for_function(
         "el => el.textContent.includes('row from:')", arg=readout.element_handle(), timeout=15_000
@@ -868,17 +866,9 @@ def test_hovering_a_trainers_bar_shows_its_seeds_and_remote_reads_on_the_graph(l
     _wait_live(page, graph)
     page.wait_for_timeout(1500)  # sigma's first frame
     stage = graph.locator(".ipysigma-container").first
-    box = stage.bounding_box()
-    hit = None
-    for dy in range(20, int(box["height"]) - 20, 10):
-        for dx in range(int(box["width"]) // 4, int(box["width"]) * 3 // 4, 10):
-            page.mouse.move(box["x"] + dx, box["y"] + dy)
-            if _pointer(page, stage):
-                hit = (dx, dy)
-                break
-        if hit:
-            break
-    assert hit, "the mouse found no node"
+    _find_node(
+        page, stage, lambda w: range(w // 4, w * 3 // 4, 10), lambda h: range(20, h - 20, 10)
+    )
     page.wait_for_timeout(300)
     assert _hover_pixels(page, graph) > 2000
     root.screenshot(path=str(shots / "trainer-view-hover.png"))
@@ -896,18 +886,10 @@ def test_clicking_a_node_follows_it_through_the_pipelines_files(lab, page, shots
     _wait_live(page, graph)
     page.wait_for_timeout(1500)  # sigma's first frame
     stage = graph.locator(".ipysigma-container").first
-    box = stage.bounding_box()
-    hit = None
-    for dy in range(20, int(box["height"]) - 20, 8):
-        for dx in range(int(box["width"]) // 4, int(box["width"]) * 3 // 4, 8):
-            page.mouse.move(box["x"] + dx, box["y"] + dy)
-            if _pointer(page, stage):
-                hit = (dx, dy)
-                break
-        if hit:
-            break
-    assert hit, "the mouse found no node"
-    page.mouse.click(box["x"] + hit[0], box["y"] + hit[1])
+    hit = _find_node(
+        page, stage, lambda w: range(w // 4, w * 3 // 4, 8), lambda h: range(20, h - 20, 8)
+    )
+    page.mouse.click(*hit)
     panel = root.locator(".graphpart-journey").first
     page.wait_for_function(
         "el => el.textContent.includes('through the pipeline')",
@@ -931,17 +913,9 @@ def test_the_hover_card_on_a_heterograph_names_the_typed_node_and_its_ids(lab, p
     _wait_live(page, root)
     page.wait_for_timeout(1500)
     stage = root.locator(".ipysigma-container").first
-    box = stage.bounding_box()
-    hit = None
-    for dy in range(20, int(box["height"]) - 20, 8):
-        for dx in range(int(box["width"]) // 4, int(box["width"]) * 3 // 4, 8):
-            page.mouse.move(box["x"] + dx, box["y"] + dy)
-            if _pointer(page, stage):
-                hit = (dx, dy)
-                break
-        if hit:
-            break
-    assert hit, "the mouse found no node"
+    hit = _find_node(
+        page, stage, lambda w: range(w // 4, w * 3 // 4, 8), lambda h: range(20, h - 20, 8)
+    )
     page.wait_for_timeout(400)
     card = root.evaluate("el => el.querySelector('canvas.sigma-hovers')?.dataset.card || ''")
     lines = card.split("\n")
@@ -949,7 +923,7 @@ def test_the_hover_card_on_a_heterograph_names_the_typed_node_and_its_ids(lab, p
     assert any(re.match(r"part \d \(local \d+\)$", s) for s in lines), lines
     assert any(re.match(r"new id \d+ \(type-wise \d+\)$", s) for s in lines), lines
     root.screenshot(path=str(shots / "hetero-hover-card.png"))
-    page.mouse.click(box["x"] + hit[0], box["y"] + hit[1])
+    page.mouse.click(*hit)
     readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .picked-readout").first
     page.wait_for_function(
         "el => el.textContent.startsWith('node ')", arg=readout.element_handle(), timeout=15_000
