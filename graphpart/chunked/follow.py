@@ -142,7 +142,7 @@ def follow_node(
     typed_start = np.concatenate([[0], np.cumsum(bounds[:, 1] - bounds[:, 0])])
     rows, new_id, new_typed = [], -1, -1
     for q in range(num_parts):
-        data = load_partition(config, q)
+        data = load_partition(config, q, load_feats=False)  # features: the owner's only
         nd = data.graph.ndata
         type_id = list(data.ntypes).index(ntype)
         types = np.asarray(nd["_TYPE"]) if "_TYPE" in nd else np.zeros(len(nd["_ID"]), np.int64)
@@ -158,7 +158,7 @@ def follow_node(
             inner_of_type = np.flatnonzero(np.asarray(nd["inner_node"]) & (types == type_id))
             feat_row = int(np.searchsorted(inner_of_type, local))
             new_typed = int(typed_start[q]) + feat_row
-            for key, x in data.node_feats.items():
+            for key, x in load_partition(config, q).node_feats.items():
                 t_name, _, name = key.rpartition("/")
                 if t_name == ntype:
                     feats[name] = _head(np.asarray(x[feat_row]), values)
