@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 from .errors import (
     DatasetNotFoundError,
@@ -12,12 +13,13 @@ from .errors import (
     IDRangeError,
     UnknownTypeError,
 )
-from .graph import EID, ETYPE, NID, NTYPE, Graph
+from .graph.core import EID, ETYPE, NID, NTYPE, Graph
 from .ids import IDConverter
 from .partitioning.book import RangePartitionBook
 from .partitioning.core import Partitioning, partition
 from .partitioning.metis import MetisOptions
 from .storage import load_partition, load_partition_book, load_partition_feats, partition_graph
+from .utils.moved import MovedModules
 
 __version__ = "0.1.0"
 
@@ -47,6 +49,14 @@ __all__ = [
 ]
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+#: Modules that moved into packages: their old paths still import, with a DeprecationWarning.
+MOVED = {
+    "graphpart.convert": "graphpart.graph.convert",
+    "graphpart.measures": "graphpart.metrics.summary",
+    "graphpart.structure": "graphpart.metrics.structure",
+}
+sys.meta_path.append(MovedModules(MOVED))
 
 
 def __getattr__(name: str):

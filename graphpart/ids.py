@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import torch
 
-from ._check import as_id_tensor, check_count, short_repr
-from ._schema import Schema, etype_str
-from ._untrusted import read_json
 from .errors import FormatError, GraphpartError, IDRangeError
+from .fs.untrusted import read_json
+from .graph.schema import Schema, etype_str
 from .homogeneous import to_homogeneous, to_typed, type_offsets
 from .typing import CanonicalEType, ETypeLike, IdArray
+from .utils.check import as_id_tensor, check_count, short_repr
 
 __all__ = ["IDConverter"]
 

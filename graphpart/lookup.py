@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._check import short_repr
 from .errors import GraphpartError
 from .homogeneous import to_typed
+from .utils.check import short_repr
 
 __all__ = ["NodeLocation", "locate_node", "NodeTable", "node_table", "ID_KINDS"]
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._report import Report
 from .errors import GraphpartError
 from .sweep import SweepResult
 from .training.estimate import seconds
+from .utils.report import Report
 
 __all__ = ["Recommendation", "recommend", "TIE"]
 

@@ -16,15 +16,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._check import short_repr
-from ._report import Report
 from .errors import GraphpartError
-from .graph import Graph
+from .graph.core import Graph
 from .partitioning.core import Partitioning, partition
 from .partitioning.fields import field_balance
 from .partitioning.metis import MetisOptions
 from .training.estimate import EpochEstimate, seconds
 from .training.setup import TrainingSetup
+from .utils.check import short_repr
+from .utils.report import Report
 
 __all__ = [
     "Setting",

@@ -121,7 +121,7 @@ ax = viz.plot_cut_matrix(metis4)
 # draws a connected neighbourhood instead.
 
 # %%
-from graphpart.structure import quotient_graph
+from graphpart.metrics import quotient_graph
 
 mesh = datasets.triangle_mesh(87, 87)
 mesh_parts = gp.partition(mesh, 8, seed=0)

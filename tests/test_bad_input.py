@@ -9,9 +9,9 @@ import torch
 
 import graphpart as gp
 from graphpart import FormatError, Graph, GraphpartError, IDConverter
-from graphpart.convert import from_homogeneous
 from graphpart.datasets import attach_node_data, cache_dir, load, rmat, sbm, write_metis_graph
 from graphpart.datasets._cache import cached_graph
+from graphpart.graph.convert import from_homogeneous
 
 
 def test_ragged_ids():

@@ -7,8 +7,8 @@ import pytest
 import torch
 
 from graphpart import GraphpartError
-from graphpart._check import as_data_tensor, as_id_tensor, check_count
-from graphpart._random import check_random_state
+from graphpart.utils.check import as_data_tensor, as_id_tensor, check_count
+from graphpart.utils.seeds import check_random_state
 
 
 def test_seed_int_is_reproducible():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import graphpart as gp
-from graphpart._outpath import check_output_path
 from graphpart.cli import main
+from graphpart.fs.outpath import check_output_path
 
 PARTITION = ["partition", "--dataset", "karate_club", "--graph-name", "k", "--num-parts", "2"]
 
@@ -50,8 +50,8 @@ def test_partition_checks_every_output_path_first(tmp_path, capsys, fail_if_part
 
 
 def test_partition_refuses_to_write_over_its_input_graph(tmp_path, capsys, fail_if_partitioned):
-    from graphpart._npz import save_graph
     from graphpart.datasets import load_karate_club
+    from graphpart.graph.npz import save_graph
 
     g = tmp_path / "in" / "g.npz"
     g.parent.mkdir()

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 
 import graphpart as gp
 from graphpart import Graph, GraphpartError
-from graphpart.convert import from_homogeneous, to_homogeneous
+from graphpart.graph.convert import from_homogeneous, to_homogeneous
 
 from .helpers import assert_same_graph, edge_multiset
 from .strategies import typed_graphs

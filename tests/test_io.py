@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import graphpart._io as gio
-import graphpart._owner as owner
-from graphpart._io import atomic_dir, restore_output
+import graphpart.fs.atomic as gio
+import graphpart.fs.owner as owner
+from graphpart.fs.atomic import atomic_dir, restore_output
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,7 +26,7 @@ RUN = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    import graphpart._io as gio
+    import graphpart.fs.atomic as gio
 
     out, value, mode = sys.argv[1:]
     gio._exchange = lambda a, b: False

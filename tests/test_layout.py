@@ -100,29 +100,32 @@ def _circles(graph: dict[str, set[str]]) -> list[set[str]]:
     return comps
 
 
-def test_the_only_import_circle_is_graph_and_convert():
-    assert _circles(_graph()[0]) in ([], [{"graphpart.graph", "graphpart.convert"}])
+def test_the_only_import_circle_is_graph_and_convert_inside_the_graph_package():
+    assert _circles(_graph()[0]) in ([], [{"graphpart.graph.core", "graphpart.graph.convert"}])
 
 
 def test_the_circle_finder_finds_a_planted_circle():
     graph, _ = _graph()
-    graph = {**graph, "graphpart.measures": graph["graphpart.measures"] | {"graphpart.metrics"}}
-    assert any({"graphpart.measures", "graphpart.metrics"} <= c for c in _circles(graph))
+    summary = "graphpart.metrics.summary"
+    graph = {**graph, summary: graph[summary] | {"graphpart.metrics.disk"}}
+    assert any({summary, "graphpart.metrics.disk"} <= c for c in _circles(graph))
 
 
 #: Layers from the bottom up: a module may import its own layer and those below, never above.
 LAYERS = [
-    ("graphpart.index", "graphpart.homogeneous"),
-    ("graphpart.measures",),
+    ("graphpart.errors", "graphpart.typing", "graphpart.utils"),
+    ("graphpart.index", "graphpart.homogeneous", "graphpart.fs"),
+    ("graphpart.graph", "graphpart.ids", "graphpart.sampling", "graphpart.features"),
+    ("graphpart.datasets", "graphpart.metrics.summary"),  # the partitioner reports its metrics
     ("graphpart.partitioning",),
     ("graphpart.interop",),
     ("graphpart.storage",),
     ("graphpart.chunked",),  # the pipeline ends in storage; views of it (widgets) read it
     ("graphpart.metrics",),
-    ("graphpart.structure", "graphpart.lookup", "graphpart.sweep", "graphpart.training"),
+    ("graphpart.lookup", "graphpart.sweep", "graphpart.training", "graphpart.recommend"),
     ("graphpart.viz",),
     ("graphpart.widgets",),
-    ("graphpart.cli", "graphpart._cli_chunked", "graphpart._cli_cost"),
+    ("graphpart.cli",),
 ]
 #: ``graphpart.interop`` still answers to the names that moved to ``graphpart.storage`` (a lazy
 #: alias in its ``__init__``, resolved on first use); nothing else may reach up.
@@ -155,8 +158,8 @@ def test_no_module_imports_a_layer_above_its_own():
 @pytest.mark.parametrize(
     "me, target",
     [
-        ("graphpart.index", "graphpart.measures"),
-        ("graphpart.measures", "graphpart.partitioning.core"),
+        ("graphpart.index", "graphpart.metrics.summary"),
+        ("graphpart.metrics.summary", "graphpart.partitioning.core"),
         ("graphpart.interop.pyg", "graphpart.storage.sources"),
         ("graphpart.partitioning.halo", "graphpart.storage"),
     ],
@@ -168,10 +171,11 @@ def test_the_layer_check_finds_a_planted_break(me, target):
 
 def test_a_name_imported_from_a_package_face_counts_as_its_submodule():
     graph, _ = _graph()
-    # storage/write.py imports partition from graphpart.partitioning.core; cli imports
-    # save_partitions through the storage package: both edges point at the defining module
+    # storage/write.py imports partition from graphpart.partitioning.core; the partition
+    # command imports save_partitions through the storage package: both edges point at the
+    # defining module
     assert "graphpart.partitioning.core" in graph["graphpart.storage.write"]
-    assert "graphpart.storage.write" in graph["graphpart.cli"]
+    assert "graphpart.storage.write" in graph["graphpart.cli.partition"]
 
 
 def test_no_private_name_is_imported_across_modules():
@@ -184,3 +188,28 @@ def test_no_private_name_is_imported_across_modules():
         if name.startswith("_") and not name.startswith("__") and mod.startswith("graphpart")
     ]
     assert not found
+
+
+def test_the_root_shows_the_architecture():
+    """At most 15 root modules, none private: helpers live in the package of their family."""
+    modules = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(modules) <= 15, modules
+    assert [m for m in modules if m.startswith("_") and m != "__init__.py"] == []
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("graphpart.convert", "graphpart.graph.convert"),
+        ("graphpart.measures", "graphpart.metrics.summary"),
+        ("graphpart.structure", "graphpart.metrics.structure"),
+    ],
+)
+def test_a_moved_module_imports_from_its_old_path_with_a_warning(old, new):
+    import importlib
+    import sys
+
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=f"{old} moved to {new}"):
+        module = importlib.import_module(old)
+    assert module is importlib.import_module(new)

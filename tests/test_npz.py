@@ -8,8 +8,8 @@ import torch
 from hypothesis import given, settings
 
 from graphpart import FormatError, Graph
-from graphpart._io import atomic_write
-from graphpart._npz import load_graph, save_graph
+from graphpart.fs.atomic import atomic_write
+from graphpart.graph.npz import load_graph, save_graph
 
 from .helpers import assert_same_graph
 from .strategies import typed_graphs

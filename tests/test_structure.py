@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import graphpart as gp
 from graphpart.datasets import load_karate_club, sbm
-from graphpart.structure import cut_matrix, halo_growth, quotient_graph
+from graphpart.metrics.structure import cut_matrix, halo_growth, quotient_graph
 
 from .graphs import hetero_graph
 

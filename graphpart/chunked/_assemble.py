@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._schema import etype_str
+from ..graph.schema import etype_str
 from ..index import part_ranges, stable_order
 from ..partitioning.halo import assemble_view, hop1_layer, local_data
 from ..storage.write import write_part

@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._schema import etype_str
 from ..errors import GraphpartError
+from ..graph.schema import etype_str
 from ..index import group_order, part_ranges
 from ..interop.torch_zip import Stream
 from ..partitioning.halo import edge_fields, node_fields

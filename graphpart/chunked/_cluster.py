@@ -10,8 +10,8 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 from ._eta import Progress
 
 __all__ = ["dask_client", "run_tasks", "worker_memory_limit", "check_memory_limit"]

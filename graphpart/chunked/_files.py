@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import short_repr
-from .._untrusted import check_regular_file
 from ..errors import GraphpartError
+from ..fs.untrusted import check_regular_file
+from ..utils.check import short_repr
 
 __all__ = [
     "FORMATS",

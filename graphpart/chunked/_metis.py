@@ -21,11 +21,11 @@ import logging
 
 import numpy as np
 
-from .._check import check_count
-from .._random import check_random_state
 from ..partitioning.metis import metis_assignment
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
+from ..utils.check import check_count
+from ..utils.seeds import check_random_state
 from . import plan
 from .format import ChunkedMetadata
 from .read import homogeneous_edges

@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from .._outpath import check_output_path, foreign_entries, refuse_foreign
-from .._untrusted import read_json
 from ..errors import FormatError, GraphpartError
+from ..fs.outpath import check_output_path, foreign_entries, refuse_foreign
+from ..fs.untrusted import read_json
 
 __all__ = [
     "check_chunked_out",

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import FormatError
 from ..interop.torch_zip import StoredArray, read_torch_zip
 from ..storage.config import part_files
 from ..storage.files import sniff
 from ..storage.sources import PartitionSource
+from ..utils.check import short_repr
 
 __all__ = ["PartArrays", "open_part", "whole"]
 

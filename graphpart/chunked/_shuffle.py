@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
 from ..index import group_order, group_rank
 from ..typing import CanonicalEType
+from ..utils.check import short_repr
 from ._nodemaps import NodeMaps
 from .format import ChunkedMetadata, ChunkSpec
 from .read import read_edges

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_count, check_file_name, short_repr
-from .._io import atomic_dir
-from .._untrusted import check_regular_file, read_json
 from ..errors import GraphpartError
+from ..fs.atomic import atomic_dir
+from ..fs.untrusted import check_regular_file, read_json
 from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
 from ..partitioning.fields import as_fields, code_labels, combine_fields
 from ..typing import Seed
+from ..utils.check import check_count, check_file_name, short_repr
 from ._files import write_array
 from ._metis import metis_chunked
 from ._owned import WRITTEN_BY, check_assignment_out

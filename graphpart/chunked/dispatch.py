@@ -35,14 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_count, short_repr
-from .._io import atomic_dir
-from .._schema import etype_str
 from ..errors import GraphpartError
+from ..fs.atomic import atomic_dir
+from ..graph.schema import etype_str
 from ..index import block_bounds, part_ranges
 from ..storage.config import build_config, check_graph_name, graphbolt_meta
 from ..storage.files import check_format
 from ..storage.owned import check_out_path
+from ..utils.check import check_count, short_repr
 from ._cluster import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import describe_exception
-from .._untrusted import check_regular_file
 from ..errors import GraphpartError
+from ..fs.untrusted import check_regular_file
+from ..utils.check import describe_exception
 
 __all__ = ["edge_blocks", "count_and_check", "edge_file_kind"]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 from .assign import read_assignment
 from .format import ChunkedMetadata, read_metadata
 from .read import read_edges

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import is_file_name, short_repr
-from .._schema import etype_str, parse_etype
-from .._untrusted import check_regular_file, read_json
 from ..errors import GraphpartError
+from ..fs.untrusted import check_regular_file, read_json
+from ..graph.schema import etype_str, parse_etype
 from ..typing import CanonicalEType
+from ..utils.check import is_file_name, short_repr
 from ._files import NUMERIC_KINDS, check_format, read_array
 
 __all__ = ["ChunkSpec", "ChunkedMetadata", "read_metadata", "METADATA"]

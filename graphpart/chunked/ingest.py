@@ -21,14 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_count
-from .._random import check_random_state
-from .._untrusted import check_regular_file
 from ..datasets._synthetic import attach_node_data
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..fs.untrusted import check_regular_file
+from ..graph.core import Graph
 from ..index import unique_int
 from ..typing import Seed
+from ..utils.check import check_count
+from ..utils.seeds import check_random_state
 from ._eta import Progress
 from .format import MAX_COUNT
 from .plan import check_disk

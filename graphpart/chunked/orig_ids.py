@@ -40,7 +40,7 @@ def load_orig_ids(config_path: str | os.PathLike):
     Returns ``(orig_nids, orig_eids)``: tensors for a homogeneous graph, dicts by
     node type / canonical edge type otherwise; ``None`` for a map not saved.
     """
-    from .._schema import parse_etype
+    from ..graph.schema import parse_etype
     from ..storage.config import read_config
 
     cfg = read_config(config_path)

@@ -30,11 +30,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_file_name, short_repr
-from .._io import atomic_dir
-from .._outpath import check_replaceable
 from ..errors import GraphpartError
+from ..fs.atomic import atomic_dir
+from ..fs.outpath import check_replaceable
 from ..homogeneous import type_offsets
+from ..utils.check import check_file_name, short_repr
 from ._files import write_array
 from ._owned import is_integer_text
 from .assign import write_assignment

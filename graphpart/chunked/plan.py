@@ -308,7 +308,7 @@ def format_plan(
     machine has free (a step that does not fit is marked). ``loads``: an assignment's nodes,
     in-degree and leaving edges per part (:func:`~graphpart.chunked.assign.assignment_loads`)
     instead of balanced partitions; ``format``: the files dispatch will write."""
-    from .._check import check_count
+    from ..utils.check import check_count
 
     k = check_count(num_parts, "num_parts", low=1)
     sizes = {}

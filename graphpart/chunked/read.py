@@ -7,11 +7,11 @@ import os
 import numpy as np
 import torch
 
-from .._check import short_repr
-from .._schema import etype_str
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
+from ..graph.schema import etype_str
 from ..homogeneous import to_homogeneous, type_offsets
+from ..utils.check import short_repr
 from .format import ChunkedMetadata, ChunkSpec, read_metadata
 
 __all__ = ["load_chunked", "read_edges", "read_data", "homogeneous_edges"]

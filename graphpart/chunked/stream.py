@@ -44,9 +44,9 @@ import math
 
 import numpy as np
 
-from .._check import check_count, short_repr
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
+from ..utils.check import check_count, short_repr
 from ._eta import Progress
 from ._loads import Loads
 from .format import ChunkedMetadata

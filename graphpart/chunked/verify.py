@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .._schema import etype_str
 from ..errors import GraphpartError
+from ..graph.schema import etype_str
 from ..storage.sources import FORMAT_NAMES, open_partitions
 from ._part_arrays import open_part, whole
 from .format import read_metadata

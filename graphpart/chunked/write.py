@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_count
-from .._io import atomic_dir
-from .._schema import etype_str
 from ..errors import GraphpartError
-from ..graph import Graph, check_graph
+from ..fs.atomic import atomic_dir
+from ..graph.core import Graph, check_graph
+from ..graph.schema import etype_str
 from ..storage.config import check_graph_name
+from ..utils.check import check_count
 from ._files import FORMATS, check_format, write_array
 from ._owned import SUBFOLDERS, check_chunked_out
 from .format import METADATA

@@ -19,9 +19,9 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
-from .._check import short_repr
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
+from ..utils.check import short_repr
 from ._cache import cache_dir
 from ._synthetic import attach_node_data
 from .classics import load_davis_southern_women, load_karate_club, load_les_miserables

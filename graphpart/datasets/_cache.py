@@ -8,9 +8,9 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .._npz import load_graph, save_graph
 from ..errors import FormatError
-from ..graph import Graph
+from ..graph.core import Graph
+from ..graph.npz import load_graph, save_graph
 
 __all__ = ["cache_dir", "cached_graph"]
 

@@ -7,12 +7,12 @@ import numbers
 import numpy as np
 import torch
 
-from .._check import short_repr
-from .._random import check_random_state
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
 from ..index import unique_int
 from ..typing import Seed
+from ..utils.check import short_repr
+from ..utils.seeds import check_random_state
 
 __all__ = ["attach_node_data", "dedupe_edges", "check_fits", "BYTES_PER_EDGE"]
 

@@ -6,8 +6,8 @@ import networkx as nx
 import numpy as np
 import torch
 
-from ..convert import from_networkx
-from ..graph import Graph
+from ..graph.convert import from_networkx
+from ..graph.core import Graph
 
 __all__ = ["load_karate_club", "load_les_miserables", "load_davis_southern_women"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .._check import short_repr
 from ..errors import DatasetNotFoundError, GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
+from ..utils.check import short_repr
 from ._cache import cached_graph
 from .metis_format import read_metis_graph
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._check import short_repr
-from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
-from ..graph import Graph
+from ..fs.atomic import atomic_write
+from ..graph.core import Graph
 from ..index import unique_int
+from ..utils.check import short_repr
 from ._text import format_lines, tokenize_lines
 
 __all__ = ["read_metis_graph", "write_metis_graph"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 
 __all__ = ["peer_partitions", "PEER_GRAPHS", "PEERS"]
 

@@ -7,11 +7,11 @@ import numbers
 
 import numpy as np
 
-from .._check import short_repr
-from .._random import check_random_state
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
 from ..typing import Seed
+from ..utils.check import short_repr
+from ..utils.seeds import check_random_state
 from ._synthetic import attach_node_data, check_fits, dedupe_edges
 
 __all__ = ["rmat", "check_rmat_args", "rmat_quadrants"]

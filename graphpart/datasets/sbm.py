@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._check import short_repr
-from .._random import check_random_state
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
 from ..typing import Seed
+from ..utils.check import short_repr
+from ..utils.seeds import check_random_state
 from ._synthetic import attach_node_data, check_fits
 
 __all__ = ["sbm", "check_sbm_args", "block_pairs"]

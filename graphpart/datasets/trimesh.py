@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .._check import check_count
-from .._random import check_random_state
-from ..graph import Graph
+from ..graph.core import Graph
 from ..typing import Seed
+from ..utils.check import check_count
+from ..utils.seeds import check_random_state
 
 __all__ = ["triangle_mesh"]
 

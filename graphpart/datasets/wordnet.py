@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from ..errors import DatasetNotFoundError, FormatError
-from ..graph import Graph
+from ..graph.core import Graph
 from ..index import unique_int
 from ._cache import cached_graph
 from ._text import tokenize_lines

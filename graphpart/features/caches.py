@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import torch
 
-from .._check import as_id_tensor, check_count, short_repr
 from ..errors import GraphpartError
+from ..utils.check import as_id_tensor, check_count, short_repr
 
 __all__ = [
     "Cache",

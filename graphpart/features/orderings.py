@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import torch
 
-from .._check import check_count, short_repr
-from .._random import torch_generator
 from ..errors import GraphpartError
 from ..sampling import Topology
 from ..typing import Seed
+from ..utils.check import check_count, short_repr
+from ..utils.seeds import torch_generator
 from .oracles import hotness_order, oracle_order
 from .trace import Trace, record_trace
 

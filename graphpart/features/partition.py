@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._check import check_part_id
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
+from ..utils.check import check_part_id
 from .simulate import capacity_for
 from .trace import Trace, record_trace
 
@@ -194,7 +194,7 @@ def locality_table(runs: dict, *, title: str = "where lookups are served"):
     >>> table.columns["HALO rows held"], sorted(table.columns)[0]
     ([13], 'HALO rows held')
     """
-    from .._report import Report
+    from ..utils.report import Report
 
     counts = np.array(
         [

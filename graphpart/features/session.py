@@ -228,7 +228,7 @@ class LookupSession:
 def _other(seed: Seed, stream: int = 1) -> Seed:
     """A seed for another random stream than the measured run's (1: pre-sampling, 2: the random
     order); a Generator is shared, each draw moving it on."""
-    from .._random import check_random_state
+    from ..utils.seeds import check_random_state
 
     if isinstance(seed, np.random.Generator):
         return seed

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._check import short_repr
-from .._report import Report
 from ..errors import GraphpartError
+from ..utils.check import short_repr
+from ..utils.report import Report
 from .caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
 from .oracles import BeladyCache, oracle_order
 from .trace import Trace

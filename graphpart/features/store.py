@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_ids_in_range, short_repr
 from ..errors import DataShapeError, GraphpartError
+from ..utils.check import as_id_tensor, check_ids_in_range, short_repr
 from .caches import DYNAMIC_POLICIES, StaticCache, make_cache
 from .simulate import capacity_for
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import torch
 
-from .._check import as_id_tensor, check_count, check_ids_in_range
 from ..errors import GraphpartError
+from ..utils.check import as_id_tensor, check_count, check_ids_in_range
 
 __all__ = ["Trace", "record_trace"]
 

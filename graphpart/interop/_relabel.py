@@ -17,12 +17,12 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._check import is_file_name, short_repr
-from .._untrusted import check_folder_tree
 from ..errors import FormatError
-from ..graph import Graph
+from ..fs.untrusted import check_folder_tree
+from ..graph.core import Graph
 from ..homogeneous import type_offsets
 from ..index import block_bounds, group_order, group_rank, part_ranges
+from ..utils.check import is_file_name, short_repr
 
 __all__ = ["ForeignPart", "Relabeled", "check_types"]
 

@@ -10,7 +10,7 @@ import os
 
 import torch
 
-from ..graph import Graph
+from ..graph.core import Graph
 from ._binary import Reader
 from .dgl_graphs_save import save_graphs
 from .dgl_layout import (

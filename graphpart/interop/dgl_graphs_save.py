@@ -8,9 +8,9 @@ from pathlib import Path
 
 import torch
 
-from .._io import atomic_write
 from ..errors import FormatError
-from ..graph import Graph
+from ..fs.atomic import atomic_write
+from ..graph.core import Graph
 from ._binary import Writer
 from .dgl_layout import (
     COO,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import torch
 
-from .._io import atomic_write
 from ..errors import FormatError
+from ..fs.atomic import atomic_write
 from ._binary import Reader, Writer
 
 __all__ = ["load_tensors", "save_tensors", "TENSOR_FILE_MAGIC"]

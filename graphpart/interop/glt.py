@@ -21,8 +21,8 @@ from pathlib import Path
 
 import torch
 
-from .._check import short_repr
 from ..errors import FormatError
+from ..utils.check import short_repr
 from ._relabel import ForeignPart, Relabeled, check_part_folders, check_types
 from .safe_load import load_pickle_records, load_torch
 

@@ -28,10 +28,10 @@ from pathlib import Path
 
 import torch
 
-from .._check import describe_exception, short_repr
-from .._io import atomic_write
 from ..errors import FormatError
-from ..graph import Graph
+from ..fs.atomic import atomic_write
+from ..graph.core import Graph
+from ..utils.check import describe_exception, short_repr
 from .safe_load import check_tensors, weights_only_load
 
 __all__ = ["GraphBoltGraph", "load_graphbolt", "save_graphbolt"]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import torch
 
-from .._io import atomic_dir
 from ..errors import GraphpartError
+from ..fs.atomic import atomic_dir
 from .pyg_layout import data_schema, etype_file
 
 __all__ = ["export_pyg"]

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import torch
 
-from .._check import short_repr
 from ..errors import FormatError
+from ..utils.check import short_repr
 
 __all__ = ["HOMO_ETYPE", "etype_file", "data_schema", "empty_groups"]
 

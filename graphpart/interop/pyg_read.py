@@ -10,9 +10,9 @@ from pathlib import Path
 
 import torch
 
-from .._check import short_repr
-from .._untrusted import read_json
 from ..errors import FormatError
+from ..fs.untrusted import read_json
+from ..utils.check import short_repr
 from ._relabel import ForeignPart, Relabeled, check_part_folders, check_types
 from .pyg_layout import HOMO_ETYPE, empty_groups, etype_file
 from .safe_load import load_torch

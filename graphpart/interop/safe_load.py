@@ -18,9 +18,9 @@ from pathlib import Path
 
 import torch
 
-from .._check import describe_exception
-from .._untrusted import check_regular_file
 from ..errors import FormatError
+from ..fs.untrusted import check_regular_file
+from ..utils.check import describe_exception
 
 __all__ = ["load_torch", "load_pickle_records", "check_tensors", "weights_only_load"]
 

@@ -30,8 +30,8 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import FormatError
+from ..utils.check import short_repr
 
 __all__ = ["Stream", "TorchZipWriter", "StoredArray", "read_torch_zip"]
 
@@ -163,7 +163,7 @@ class TorchZipWriter:
     ``torch.save`` would, each :class:`Stream` filled later by :meth:`append` in row order.
 
     ``f`` is a file opened for writing at its start (e.g. from
-    :func:`graphpart._io.atomic_write`); :meth:`close` writes the directory and checks that every
+    :func:`graphpart.fs.atomic.atomic_write`); :meth:`close` writes the directory and checks that every
     stream is full. Memory: the pickled tree and one block.
 
     Examples

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 
 __all__ = ["MetisOptions", "part_graph", "OPTION_INDEX"]
 

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 import numpy as np
 import torch
 
-from .._check import check_count
-from .._random import check_random_state
 from ..errors import GraphpartError
 from ..typing import Seed
+from ..utils.check import check_count
+from ..utils.seeds import check_random_state
 
 __all__ = ["random_assignment", "check_assignment", "check_num_parts"]
 

@@ -30,10 +30,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from .._check import short_repr
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
+from ..utils.check import short_repr
 from .fields import as_fields, code_labels, field_balance, fields_balance, named_labels
 
 __all__ = [

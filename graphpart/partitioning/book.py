@@ -12,11 +12,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_part_id, short_repr
-from .._schema import etype_str
 from ..errors import IDRangeError, UnknownTypeError
+from ..graph.schema import etype_str
 from ..index import part_ranges, stack_ranges
 from ..typing import CanonicalEType, IdArray
+from ..utils.check import as_id_tensor, check_part_id, short_repr
 
 __all__ = ["RangePartitionBook"]
 

@@ -9,15 +9,15 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from .._check import check_count, check_part_id, check_trainers_per_machine, short_repr
-from .._random import check_random_state
-from .._report import Report
-from .._schema import etype_str
 from ..errors import GraphpartError
-from ..graph import Graph, check_graph
+from ..graph.core import Graph, check_graph
+from ..graph.schema import etype_str
 from ..homogeneous import HomogeneousGraph, to_typed
-from ..measures import PartitionMetrics, partition_metrics
+from ..metrics.summary import PartitionMetrics, partition_metrics
 from ..typing import Seed
+from ..utils.check import check_count, check_part_id, check_trainers_per_machine, short_repr
+from ..utils.report import Report
+from ..utils.seeds import check_random_state
 from .assignment import check_assignment, check_num_parts, random_assignment
 from .balance import balance_classes
 from .book import RangePartitionBook

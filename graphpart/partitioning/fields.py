@@ -12,9 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from .._check import short_repr
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
+from ..utils.check import short_repr
 
 __all__ = [
     "field_balance",

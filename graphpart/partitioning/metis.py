@@ -26,10 +26,10 @@ from dataclasses import replace
 import numpy as np
 import torch
 
-from .._check import check_count
-from .._random import check_random_state
 from ..errors import GraphpartError
 from ..typing import Seed
+from ..utils.check import check_count
+from ..utils.seeds import check_random_state
 from ._metis_ctypes import MetisOptions, part_graph
 from .balance import balance_weights, constraint_names, fill_isolated
 from .refine import MAX_TABLE_CELLS, refine_assignment

@@ -35,8 +35,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 from .best_effort import check_spread, report_shortfalls
 from .refine import MAX_TABLE_CELLS, part_loads, refine_assignment
 

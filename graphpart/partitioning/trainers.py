@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._check import short_repr
-from .._random import check_random_state
 from ..errors import GraphpartError
 from ..typing import Seed
+from ..utils.check import short_repr
+from ..utils.seeds import check_random_state
 from .best_effort import shortfalls_collected, warn_shortfalls
 from .metis import metis_assignment
 

@@ -7,9 +7,9 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_count, check_ids_in_range, check_part_id
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
+from ..utils.check import as_id_tensor, check_count, check_ids_in_range, check_part_id
 from .neighbors import MiniBatch, NeighborSampler
 from .topology import Topology
 

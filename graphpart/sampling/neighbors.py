@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._check import INT64_MAX, as_id_tensor, check_ids_in_range, short_repr
-from .._random import torch_generator
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
+from ..utils.check import INT64_MAX, as_id_tensor, check_ids_in_range, short_repr
+from ..utils.seeds import torch_generator
 from .topology import Topology
 
 __all__ = ["sample_neighbors", "NeighborSampler", "MiniBatch", "check_fanouts"]

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import torch
 
-from .._check import as_id_tensor, check_count, check_ids_in_range, short_repr
 from ..errors import GraphpartError
 from ..typing import IdArray
+from ..utils.check import as_id_tensor, check_count, check_ids_in_range, short_repr
 
 __all__ = ["Topology", "LAYOUTS"]
 

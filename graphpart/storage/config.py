@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .._check import check_part_id, describe_exception, short_repr
-from .._io import restore_output
-from .._untrusted import check_regular_file, read_json
 from ..errors import FormatError, GraphpartError
+from ..fs.atomic import restore_output
+from ..fs.untrusted import check_regular_file, read_json
 from ..index import stack_ranges
 from ..partitioning.book import RangePartitionBook
+from ..utils.check import check_part_id, describe_exception, short_repr
 from .files import part_file_names
 
 __all__ = [
@@ -263,7 +263,7 @@ def build_config(
     """The config JSON of a partitioning (both the in-memory and the chunked path write this).
 
     ``balance`` records what was balanced: ``{"ntypes": class labels or None, "edges": bool,
-    "loads": {constraint: per-partition load}}`` (:func:`graphpart.measures.balance_loads`).
+    "loads": {constraint: per-partition load}}`` (:func:`graphpart.metrics.summary.balance_loads`).
     """
     names = part_file_names(format)
     num_parts = int(node_bounds.shape[0])

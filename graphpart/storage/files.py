@@ -22,14 +22,14 @@ from pathlib import Path
 
 import torch
 
-from .._check import describe_exception, short_repr
-from .._io import atomic_write
 from ..errors import FormatError, GraphpartError
-from ..graph import Graph
+from ..fs.atomic import atomic_write
+from ..graph.core import Graph
 from ..interop.dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
 from ..interop.dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
 from ..interop.safe_load import check_tensors, weights_only_load
 from ..interop.torch_zip import TorchZipWriter
+from ..utils.check import describe_exception, short_repr
 
 __all__ = [
     "FORMATS",

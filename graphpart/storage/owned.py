@@ -13,9 +13,9 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
-from .._outpath import check_output_path, foreign_entries, refuse_foreign
-from .._untrusted import read_json
 from ..errors import FormatError, GraphpartError
+from ..fs.outpath import check_output_path, foreign_entries, refuse_foreign
+from ..fs.untrusted import read_json
 from ..interop.graphbolt import load_graphbolt
 from ..interop.safe_load import load_torch
 from .files import PART_FILES, sniff

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import torch
 
-from ..graph import Graph
+from ..graph.core import Graph
 from ..partitioning.book import RangePartitionBook
 from .config import part_files
 from .sources import open_partitions

@@ -19,9 +19,9 @@ from dataclasses import replace
 import numpy as np
 import torch
 
-from .._schema import parse_etype
 from ..errors import GraphpartError
-from ..graph import Graph
+from ..graph.core import Graph
+from ..graph.schema import parse_etype
 from ..partitioning.core import Partitioning, partition
 from .sources import FORMAT_NAMES, open_partitions
 

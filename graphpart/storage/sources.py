@@ -25,16 +25,16 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._check import check_part_id, describe_exception, short_repr
-from .._io import restore_output
-from .._schema import parse_etype
 from ..errors import FormatError, GraphpartError
-from ..graph import Graph
+from ..fs.atomic import restore_output
+from ..graph.core import Graph
+from ..graph.schema import parse_etype
 from ..index import part_ranges
 from ..interop.glt import is_glt_folder, read_glt
 from ..interop.graphbolt import load_graphbolt
 from ..interop.pyg_read import is_pyg_folder, read_pyg
 from ..partitioning.book import RangePartitionBook
+from ..utils.check import check_part_id, describe_exception, short_repr
 from .config import book_from_config, config_of, part_files, read_config
 from .files import read_feats_file, read_graph_file, sniff
 

@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .._io import atomic_dir
-from .._schema import etype_str
-from ..graph import Graph
-from ..measures import balance_loads, trainer_loads
+from ..fs.atomic import atomic_dir
+from ..graph.core import Graph
+from ..graph.schema import etype_str
+from ..metrics.summary import balance_loads, trainer_loads
 from ..partitioning.core import (
     DEFAULT_METIS_MAX_EDGES,
     DEFAULT_REFINE_ROUNDS,

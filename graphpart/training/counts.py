@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 
 __all__ = ["EpochCounts", "STEP_FIELDS", "LAYER_FIELDS", "EDGE_BYTES"]
 

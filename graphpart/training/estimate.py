@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._report import Report
 from ..errors import GraphpartError
+from ..utils.report import Report
 from .counts import EDGE_BYTES, EpochCounts
 from .model import ClusterModel
 

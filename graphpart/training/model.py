@@ -36,8 +36,8 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 import torch
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 
 __all__ = ["ClusterModel", "calibrate", "SOURCES"]
 

@@ -25,8 +25,6 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import torch
 
-from .._check import check_count, check_trainers_per_machine, short_repr
-from .._random import check_random_state, torch_generator
 from ..errors import GraphpartError
 from ..features.caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
 from ..features.orderings import hotness_order, random_order
@@ -34,6 +32,8 @@ from ..features.simulate import capacity_for
 from ..sampling.neighbors import check_fanouts, sample_neighbors
 from ..sampling.topology import Topology
 from ..typing import Seed
+from ..utils.check import check_count, check_trainers_per_machine, short_repr
+from ..utils.seeds import check_random_state, torch_generator
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
 from .split import node_split
 from .trainset import train_set, trainers_per_machine

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._check import check_trainers_per_machine
 from ..errors import GraphpartError
+from ..utils.check import check_trainers_per_machine
 from .trainset import TrainSet
 
 __all__ = ["node_split", "even_offsets"]

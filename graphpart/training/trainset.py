@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._check import as_id_tensor, check_trainers_per_machine, flat_ints, short_repr
 from ..errors import GraphpartError
+from ..utils.check import as_id_tensor, check_trainers_per_machine, flat_ints, short_repr
 
 __all__ = ["TrainSet", "train_set", "trainers_per_machine"]
 

@@ -6,9 +6,9 @@ import os
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
-from ..metrics import metrics_from_disk
+from ..metrics.disk import metrics_from_disk
+from ..utils.check import short_repr
 from ._style import get_axes
 
 __all__ = ["plot_balance", "balance_quantities", "LEVELS"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._check import check_count, short_repr
 from ..errors import GraphpartError
 from ..index import group_order, group_rank
+from ..utils.check import check_count, short_repr
 from .graph_data import GraphData, node_keys
 
 __all__ = ["batch_view_data", "SERVED_COLORS", "MAX_SEEDS"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..metrics.structure import HaloGrowth, cut_matrix, halo_growth
 from ..storage.reopen import as_partitioning
-from ..structure import HaloGrowth, cut_matrix, halo_growth
 from ._style import fmt_count, get_axes, part_colors
 
 __all__ = ["plot_cut_matrix", "plot_halo_growth"]
@@ -70,7 +70,7 @@ def plot_halo_growth(p, *, max_hops: int = 3, ax=None):
     """Inner (solid) and HALO (hatched) nodes per partition for ``num_hops`` = 0 .. ``max_hops``.
 
     Accepts a Partitioning (HALO is recomputed for each hop count) or a
-    :class:`~graphpart.structure.HaloGrowth`.
+    :class:`~graphpart.metrics.structure.HaloGrowth`.
 
     Examples
     --------

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..metrics.structure import quotient_graph
 from ..storage.reopen import as_partitioning
-from ..structure import quotient_graph
+from ..utils.check import short_repr
 from ._style import CUT_COLOR, cut_text, fmt_count, get_axes, method_name, part_colors
 from .layout import sample_neighbourhood
 from .nodes import draw_nodes

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._check import check_count, short_repr
 from ..errors import GraphpartError, TooBigToDrawError
 from ..homogeneous import HomogeneousGraph
 from ..index import expand_ranges
 from ..lookup import NodeTable, node_table
-from ..structure import quotient_graph
+from ..metrics.structure import quotient_graph
+from ..utils.check import check_count, short_repr
 from ._style import CUT_COLOR, HALO_RINGS, INNER_EDGE_LIGHTER, halo_ring, lighter_hex, part_colors
 from .layout import node_positions
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 from ._style import CUT_COLOR, get_axes, part_colors
 from .ids_data import IdData, id_data
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._check import check_count
 from ..homogeneous import HomogeneousGraph, type_offsets
 from ..lookup import NodeTable, node_table
+from ..utils.check import check_count
 from ._style import CUT_COLOR
 from .graph_data import node_keys
 

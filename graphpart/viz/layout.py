@@ -8,10 +8,10 @@ from collections import deque
 import numpy as np
 import scipy.sparse as sp
 
-from .._random import check_random_state
-from ..graph import Graph
+from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
 from ..typing import Seed
+from ..utils.seeds import check_random_state
 
 __all__ = ["node_positions", "sample_neighbourhood", "COORD_NAMES"]
 

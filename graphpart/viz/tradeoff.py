@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 from ._style import get_axes, place_labels
 
 __all__ = ["plot_tradeoff"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
-from .._check import check_count, short_repr
 from ..errors import GraphpartError
+from ..utils.check import check_count, short_repr
 
 __all__ = [
     "render",

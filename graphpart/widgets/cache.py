@@ -10,13 +10,13 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from .._check import check_count, flat_ints, short_repr
 from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
-from ..graph import Graph
+from ..graph.core import Graph
 from ..partitioning.core import Partitioning
 from ..sampling import Topology
 from ..storage.reopen import as_partitioning
+from ..utils.check import check_count, flat_ints, short_repr
 from ..viz import plot_hit_rate_trace, plot_partition_access
 from ._common import image, render, status_widgets
 from .cache_graph import BatchGraph

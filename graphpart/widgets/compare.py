@@ -7,10 +7,10 @@ import html
 
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
-from ..metrics import compare_metrics
+from ..metrics.disk import compare_metrics
 from ..storage.reopen import as_partitioning
+from ..utils.check import short_repr
 from ..viz import plot_balance, plot_cut_matrix, plot_halo_growth
 from ._common import check_choice, check_height, html_table, image, render
 from .graph_view import PartitionGraph

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .._check import check_count
-from ..graph import Graph, check_graph
-from ..metrics import headline, metric_deltas
+from ..graph.core import Graph, check_graph
+from ..metrics.disk import headline, metric_deltas
 from ..sweep import Setting, balance_sources
+from ..utils.check import check_count
 from ..viz import plot_balance
 from ._common import check_choice, html_table, image, render, status_widgets
 from ._task import Task

@@ -8,10 +8,10 @@ import html
 
 import ipywidgets as w
 
-from .._check import check_parts, short_repr
 from ..errors import GraphpartError
 from ..lookup import NodeLocation, node_table
 from ..storage.reopen import as_partitioning
+from ..utils.check import check_parts, short_repr
 from ..viz.graph_data import GraphData, graph_data
 from ._common import check_height, check_key
 from .graph_view import PartitionGraph

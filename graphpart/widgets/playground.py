@@ -5,12 +5,12 @@ from __future__ import annotations
 import html
 from dataclasses import replace
 
-from .._check import check_count
 from ..errors import GraphpartError
-from ..graph import Graph, check_graph
+from ..graph.core import Graph, check_graph
 from ..recommend import recommend
 from ..sweep import Setting, SweepResult, balance_sources, grid, sweep, sweep_report
 from ..training import TrainingSetup
+from ..utils.check import check_count
 from ..viz import plot_tradeoff
 from ._common import html_table, image, render, status_widgets
 from ._task import Task

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 import ipywidgets as w
 import numpy as np
 
-from .._check import short_repr
 from ..errors import GraphpartError
 from ..storage.reopen import as_partitioning
 from ..training import TrainingSetup
+from ..utils.check import short_repr
 from ..viz.epoch_view import trainer_view_data
 from ..viz.graph_data import graph_data
 from .graph_view import PartitionGraph

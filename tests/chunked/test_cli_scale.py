@@ -203,7 +203,7 @@ def test_chunk_sbm_is_written_in_blocks_and_equals_the_dataset(tmp_path):
 def test_dask_warnings_stay_off_the_terminal():
     import logging
 
-    from graphpart.cli import _quiet_dask
+    from graphpart.cli.main import quiet_dask as _quiet_dask
 
     def record(name, level):
         return logging.LogRecord(name, level, "", 0, "Worker process still alive", None, None)

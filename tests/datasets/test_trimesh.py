@@ -36,7 +36,7 @@ def test_metis_cuts_a_mesh_far_less_than_random_and_parts_border_few_others():
     metis = gp.partition(g, 8, seed=0)
     rand = gp.partition(g, 8, part_method="random", seed=0)
     assert metis.metrics.edge_cut_fraction < 0.1 < 0.5 < rand.metrics.edge_cut_fraction
-    from graphpart.structure import quotient_graph
+    from graphpart.metrics.structure import quotient_graph
 
     q = quotient_graph(metis)
     assert len(q.src) < 8 * 7 / 2  # not every pair of parts shares an edge

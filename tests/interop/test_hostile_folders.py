@@ -132,7 +132,7 @@ def test_a_graphpart_graph_file_holding_a_bare_tensor_is_refused(tmp_path):
 
 def test_a_json_bomb_within_the_size_limit_is_refused_in_bounded_memory(tmp_path):
     """A 60 MB config of empty lists took 1.8 GB and 41 s; 250 MB ended in a MemoryError."""
-    from graphpart._untrusted import JSON_LIMIT
+    from graphpart.fs.untrusted import JSON_LIMIT
 
     gp.partition_graph(gp.datasets.load_karate_club(), "k", 2, tmp_path / "o", seed=0)
     cfg = tmp_path / "o" / "k.json"

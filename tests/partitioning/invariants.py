@@ -6,7 +6,7 @@ import numpy as np
 import torch
 
 from graphpart import Graph
-from graphpart._schema import etype_str
+from graphpart.graph.schema import etype_str
 
 
 def _offsets(counts):

@@ -9,7 +9,7 @@ import torch
 
 import graphpart as gp
 from graphpart.datasets import sbm
-from graphpart.measures import trainer_loads
+from graphpart.metrics.summary import trainer_loads
 from graphpart.partitioning.fields import MAX_COMBINATIONS, as_fields, fields_balance
 
 SPLITS = ["train_mask", "val_mask", "test_mask"]
@@ -46,8 +46,8 @@ def test_every_split_is_balanced_per_machine_and_per_trainer(trainers):
 
 
 def test_the_cli_takes_fields_separated_by_commas(tmp_path, monkeypatch):
-    from graphpart._npz import save_graph
     from graphpart.cli import main
+    from graphpart.graph.npz import save_graph
     from graphpart.storage import open_partitioning
 
     save_graph(_split_graph(), tmp_path / "g.npz")

@@ -15,7 +15,7 @@ from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
 import graphpart as gp  # noqa: E402
 from graphpart import viz  # noqa: E402
 from graphpart.datasets import load_karate_club, sbm  # noqa: E402
-from graphpart.structure import cut_matrix  # noqa: E402
+from graphpart.metrics.structure import cut_matrix  # noqa: E402
 from graphpart.sweep import grid, sweep  # noqa: E402
 from graphpart.viz.balance import balance_quantities  # noqa: E402
 

@@ -9,12 +9,12 @@ import numpy as np
 import scipy.sparse as sp
 import torch
 
-from ._check import as_id_tensor, short_repr
-from ._schema import Schema, etype_str
-from .errors import GraphpartError
-from .graph import EID, ETYPE, NID, NTYPE, Graph
-from .homogeneous import HomogeneousGraph, to_typed, type_offsets
-from .typing import ETypeLike
+from ..errors import GraphpartError
+from ..homogeneous import HomogeneousGraph, to_typed, type_offsets
+from ..typing import ETypeLike
+from ..utils.check import as_id_tensor, short_repr
+from .core import EID, ETYPE, NID, NTYPE, Graph
+from .schema import Schema, etype_str
 
 __all__ = ["from_networkx", "to_networkx", "from_scipy", "to_homogeneous", "from_homogeneous"]
 

@@ -7,8 +7,8 @@ import json
 import sys
 from dataclasses import fields
 
-from ._check import short_repr
-from .errors import GraphpartError
+from ..errors import GraphpartError
+from ..utils.check import short_repr
 
 __all__ = ["add_cost_command", "cost"]
 
@@ -24,7 +24,7 @@ _HELP = {
 
 
 def add_cost_command(sub) -> None:
-    from .training import CACHE_POLICIES, ClusterModel
+    from ..training import CACHE_POLICIES, ClusterModel
 
     c = sub.add_parser(
         "cost",
@@ -78,7 +78,7 @@ def _fanouts(text: str) -> list[int]:
 
 
 def cost(args: argparse.Namespace) -> int:
-    from .training import ClusterModel, TrainingSetup, calibrate
+    from ..training import ClusterModel, TrainingSetup, calibrate
 
     model = ClusterModel(**{f.name: getattr(args, f.name) for f in fields(ClusterModel)})
     setup = TrainingSetup(

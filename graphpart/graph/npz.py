@@ -9,11 +9,11 @@ import zipfile
 import numpy as np
 import torch
 
-from ._check import short_repr
-from ._io import atomic_write
-from ._schema import Schema
-from .errors import FormatError
-from .graph import Graph
+from ..errors import FormatError
+from ..fs.atomic import atomic_write
+from ..utils.check import short_repr
+from .core import Graph
+from .schema import Schema
 
 __all__ = ["save_graph", "load_graph"]
 

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import GraphpartError
-from .typing import Seed
+from ..errors import GraphpartError
+from ..typing import Seed
 
 if TYPE_CHECKING:
     import torch

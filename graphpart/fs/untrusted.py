@@ -16,8 +16,8 @@ import os
 import stat
 from pathlib import Path
 
-from ._check import describe_exception
-from .errors import FormatError
+from ..errors import FormatError
+from ..utils.check import describe_exception
 
 __all__ = ["check_regular_file", "check_folder_tree", "read_json", "JSON_LIMIT"]
 

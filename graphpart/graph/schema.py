@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ._check import short_repr
-from .errors import GraphpartError, UnknownTypeError
-from .typing import CanonicalEType, ETypeLike
+from ..errors import GraphpartError, UnknownTypeError
+from ..typing import CanonicalEType, ETypeLike
+from ..utils.check import short_repr
 
 __all__ = ["Schema", "parse_etype", "etype_str", "DEFAULT_NTYPE", "DEFAULT_ETYPE"]
 

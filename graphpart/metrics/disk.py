@@ -1,6 +1,6 @@
 """Partition quality: edge cut, communication volume, balance, HALO, replication.
 
-The numbers are computed by :mod:`graphpart.measures` from per-partition summaries, which come
+The numbers are computed by :mod:`graphpart.metrics.summary` from per-partition summaries, which come
 either from an in-memory :class:`~graphpart.Partitioning` (``p.metrics``, :func:`partition_metrics`)
 or from partitions on disk in any format (:func:`metrics_from_disk`), so both report the same
 numbers. :func:`compare_metrics` lays several partitionings of one graph side by side.
@@ -12,32 +12,19 @@ import os
 
 import numpy as np
 
-from ._report import Report
-from .errors import GraphpartError
-from .index import part_ranges
-from .measures import (
+from ..errors import GraphpartError
+from ..index import part_ranges
+from ..storage.sources import open_partitions
+from ..utils.report import Report
+from .summary import (
     SPLITS,
     PartitionMetrics,
     PartSummary,
-    communication_volume,
-    edge_cut,
-    partition_metrics,
     split_counts,
     summarize,
 )
-from .storage.sources import open_partitions
 
-__all__ = [
-    "headline",
-    "metric_deltas",
-    "PartSummary",
-    "PartitionMetrics",
-    "partition_metrics",
-    "metrics_from_disk",
-    "compare_metrics",
-    "edge_cut",
-    "communication_volume",
-]
+__all__ = ["metrics_from_disk", "compare_metrics", "headline", "metric_deltas"]
 
 
 def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from ._build import keyed, parse_typed_edges
-from ._check import as_id_tensor, check_count, check_ids_in_range, short_repr
-from ._data import DataStore
-from ._schema import DEFAULT_ETYPE, DEFAULT_NTYPE, Schema, etype_str
-from .errors import GraphpartError
-from .typing import CanonicalEType, DataDict, ETypeLike, IdArray
+from ..errors import GraphpartError
+from ..typing import CanonicalEType, DataDict, ETypeLike, IdArray
+from ..utils.check import as_id_tensor, check_count, check_ids_in_range, short_repr
+from .build import keyed, parse_typed_edges
+from .data import DataStore
+from .schema import DEFAULT_ETYPE, DEFAULT_NTYPE, Schema, etype_str
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -154,26 +154,26 @@ class Graph:
 
     @classmethod
     def from_networkx(cls, nx_graph: "nx.Graph", node_attrs=None, edge_attrs=None) -> "Graph":
-        """See :func:`graphpart.convert.from_networkx`."""
+        """See :func:`graphpart.graph.convert.from_networkx`."""
         from .convert import from_networkx
 
         return from_networkx(nx_graph, node_attrs=node_attrs, edge_attrs=edge_attrs)
 
     @classmethod
     def from_scipy(cls, matrix: "sp.spmatrix", eweight_name: str | None = None) -> "Graph":
-        """See :func:`graphpart.convert.from_scipy`."""
+        """See :func:`graphpart.graph.convert.from_scipy`."""
         from .convert import from_scipy
 
         return from_scipy(matrix, eweight_name=eweight_name)
 
     def to_networkx(self, node_attrs=None, edge_attrs=None) -> "nx.MultiDiGraph":
-        """See :func:`graphpart.convert.to_networkx`."""
+        """See :func:`graphpart.graph.convert.to_networkx`."""
         from .convert import to_networkx
 
         return to_networkx(self, node_attrs=node_attrs, edge_attrs=edge_attrs)
 
     def to_homogeneous(self, ndata: Sequence[str] = (), edata: Sequence[str] = ()) -> "Graph":
-        """See :func:`graphpart.convert.to_homogeneous`."""
+        """See :func:`graphpart.graph.convert.to_homogeneous`."""
         from .convert import to_homogeneous
 
         return to_homogeneous(self, ndata=ndata, edata=edata)

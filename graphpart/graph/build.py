@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from ._check import as_id_tensor, check_count, check_ids_in_range, short_repr
-from ._schema import Schema, etype_str, parse_etype
-from .errors import GraphpartError
-from .typing import CanonicalEType
+from ..errors import GraphpartError
+from ..typing import CanonicalEType
+from ..utils.check import as_id_tensor, check_count, check_ids_in_range, short_repr
+from .schema import Schema, etype_str, parse_etype
 
 __all__ = ["parse_typed_edges", "keyed"]
 

@@ -1,7 +1,7 @@
 """Atomic output: write to a temporary sibling, then rename into place.
 
 :func:`atomic_dir` builds a folder ``path`` in a work folder beside it, ``.<name>.<random>.tmp``,
-marked with its owner (:mod:`graphpart._owner`): ``new/`` is the folder being built. Then
+marked with its owner (:mod:`graphpart.fs.owner`): ``new/`` is the folder being built. Then
 
 1. no ``path`` yet: ``new`` is renamed to ``path``;
 2. else ``new`` and ``path`` are swapped in one step (Linux ``renameat2`` RENAME_EXCHANGE);
@@ -30,8 +30,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from ._outpath import output_folder
-from ._owner import Claim, owner_gone, read_owner
+from .outpath import output_folder
+from .owner import Claim, owner_gone, read_owner
 
 __all__ = ["atomic_write", "atomic_dir", "restore_output"]
 

@@ -9,8 +9,8 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
-from ._check import short_repr
-from .errors import GraphpartError
+from ..errors import GraphpartError
+from ..utils.check import short_repr
 
 __all__ = [
     "check_output_path",

@@ -6,9 +6,9 @@ from collections.abc import Iterator, Mapping, MutableMapping
 
 import torch
 
-from ._check import as_data_tensor, short_repr
-from .errors import GraphpartError
-from .typing import TensorLike
+from ..errors import GraphpartError
+from ..typing import TensorLike
+from ..utils.check import as_data_tensor, short_repr
 
 __all__ = ["DataStore"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._check import short_repr
-from ._outpath import check_output_path
-from .errors import GraphpartError
+from ..errors import GraphpartError
+from ..fs.outpath import check_output_path
+from ..utils.check import short_repr
 
 __all__ = ["add_chunked_commands", "CHUNKED_COMMANDS"]
 
@@ -160,8 +160,8 @@ def _cluster(args) -> dict:
 
 
 def _chunk(args, load) -> int:
-    from .chunked import write_chunked
-    from .chunked.ingest import edges_chunked, rmat_chunked, sbm_chunked
+    from ..chunked import write_chunked
+    from ..chunked.ingest import edges_chunked, rmat_chunked, sbm_chunked
 
     check_output_path(args.out_dir, "--out-dir", keep=[p for p in (args.graph, args.edges) if p])
     formats = {"graph_name": args.graph_name, "edge_format": args.edge_format}
@@ -175,7 +175,7 @@ def _chunk(args, load) -> int:
     elif args.dataset in ("rmat", "sbm"):  # generated in blocks: the same graph as datasets'
         import inspect
 
-        from . import datasets
+        from .. import datasets
 
         known = inspect.signature(getattr(datasets, args.dataset)).parameters
         unknown = sorted(set(dict(args.dataset_arg)) - set(known))
@@ -205,7 +205,7 @@ def _chunk(args, load) -> int:
 
 
 def _assign(args, load) -> int:
-    from .chunked import assign
+    from ..chunked import assign
 
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
     cluster = _cluster(args) if args.algorithm == "random" else {}
@@ -233,7 +233,7 @@ def _assign(args, load) -> int:
 
 
 def _dispatch(args, load) -> int:
-    from .chunked import dispatch
+    from ..chunked import dispatch
 
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir, args.partitions_dir])
     cfg = dispatch(
@@ -254,7 +254,7 @@ def _dispatch(args, load) -> int:
 
 
 def _verify(args, load) -> int:
-    from .chunked import verify
+    from ..chunked import verify
 
     result = verify(args.config, args.chunked_dir)
     sys.stdout.write(f"{result}\n")
@@ -262,7 +262,7 @@ def _verify(args, load) -> int:
 
 
 def _parmetis_export(args, load) -> int:
-    from .chunked.parmetis import export_parmetis
+    from ..chunked.parmetis import export_parmetis
 
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
     sys.stdout.write(f"wrote {export_parmetis(args.in_dir, args.out_dir, args.graph_name)}\n")
@@ -270,7 +270,7 @@ def _parmetis_export(args, load) -> int:
 
 
 def _parmetis_import(args, load) -> int:
-    from .chunked.parmetis import import_parmetis
+    from ..chunked.parmetis import import_parmetis
 
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir, args.parmetis_dir])
     sys.stdout.write(
@@ -282,7 +282,7 @@ def _parmetis_import(args, load) -> int:
 def _plan(args, load) -> int:
     from pathlib import Path
 
-    from .chunked import assignment_loads, format_plan, read_assignment, read_metadata
+    from ..chunked import assignment_loads, format_plan, read_assignment, read_metadata
 
     meta = read_metadata(args.in_dir)
     out = Path(args.out_dir) if args.out_dir else Path(args.in_dir).absolute().parent

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from ._report import Report
-from .homogeneous import to_typed
-from .index import unique_int
+from ..homogeneous import to_typed
+from ..index import unique_int
+from ..utils.report import Report
 
 __all__ = [
     "PartSummary",

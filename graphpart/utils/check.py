@@ -8,8 +8,8 @@ import reprlib
 import numpy as np
 import torch
 
-from .errors import DataShapeError, GraphpartError, IDRangeError
-from .typing import IdArray, TensorLike
+from ..errors import DataShapeError, GraphpartError, IDRangeError
+from ..typing import IdArray, TensorLike
 
 __all__ = [
     "as_id_tensor",

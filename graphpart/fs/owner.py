@@ -1,6 +1,6 @@
 """Who is building an atomic output: a marker in its work folder, and whether that owner is gone.
 
-A work folder of :func:`graphpart._io.atomic_dir` holds two files of graphpart's own:
+A work folder of :func:`graphpart.fs.atomic.atomic_dir` holds two files of graphpart's own:
 
 * ``graphpart-owner.json`` (:data:`MARKER`): graphpart's marker, naming the output it is for
   and the process building it (host name, boot id and pid namespace, pid, process start time);

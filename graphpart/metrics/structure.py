@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._check import check_count
-from .index import part_ranges
-from .partitioning.halo import HaloBuilder
-from .storage.reopen import as_partitioning
+from ..index import part_ranges
+from ..partitioning.halo import HaloBuilder
+from ..storage.reopen import as_partitioning
+from ..utils.check import check_count
 
 __all__ = ["cut_matrix", "QuotientGraph", "quotient_graph", "HaloGrowth", "halo_growth"]
 

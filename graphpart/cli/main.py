@@ -1,0 +1,82 @@
+"""The ``graphpart`` command's entry point: the parser of every command group, warnings and
+errors as one line (exit status 2; ``--debug`` shows the traceback)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import warnings
+from collections.abc import Sequence
+
+from ..errors import GraphpartError, one_line
+from .args import OneLineParser, add_graph_source, attach_values, load_graph_source
+from .chunked import CHUNKED_COMMANDS, add_chunked_commands
+from .cost import add_cost_command, cost
+from .partition import add_partition_commands, inspect_command, partition_command
+
+__all__ = ["main", "build_parser", "quiet_dask"]
+
+logger = logging.getLogger("graphpart.cli")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="graphpart", description="Partition graphs for distributed GNN training."
+    )
+    parser.add_argument("--debug", action="store_true", help="on an error, show the full traceback")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_partition_commands(sub)
+    add_cost_command(sub)
+    add_chunked_commands(sub, add_graph_source)
+    return parser
+
+
+def quiet_dask(record: logging.LogRecord) -> bool:
+    """Dask's own lines below ERROR (scheduler, nanny, comms; a worker slow to close) are not the
+    user's news: what fails reaches the user as graphpart's one-line error."""
+    return record.levelno >= logging.ERROR or not record.name.startswith("distributed")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``graphpart`` command; returns the exit status."""
+    args = build_parser().parse_args(attach_values(sys.argv[1:] if argv is None else argv))
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if not args.debug:  # Dask's own INFO lines (scheduler, nanny, comms) are not the user's news
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(quiet_dask)
+    if sys.stderr.isatty():  # long steps say how far they are, with an estimate of what is left
+        logging.getLogger("graphpart.chunked.progress").setLevel(logging.INFO)
+    with warnings.catch_warnings():
+        warnings.showwarning = _warn_one_line
+        return _run(args)
+
+
+def _warn_one_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning (a balance held as well as possible, ...) as one line, like the errors."""
+    sys.stderr.write(f"graphpart: warning: {one_line(str(message))}\n")
+
+
+def _run(args) -> int:
+    try:
+        commands = {
+            "partition": partition_command,
+            "inspect": inspect_command,
+            "cost": cost,
+            **CHUNKED_COMMANDS,
+        }
+        return (
+            commands[args.command](args, load_graph_source)
+            if args.command in CHUNKED_COMMANDS
+            else commands[args.command](args)
+        )
+    except (GraphpartError, OSError, RecursionError, MemoryError) as exc:
+        if args.debug:
+            raise
+        what = "" if isinstance(exc, GraphpartError) else f"{type(exc).__name__}: "
+        sys.stderr.write(f"graphpart: error: {one_line(what + str(exc))}\n")
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

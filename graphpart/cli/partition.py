@@ -1,0 +1,153 @@
+"""``graphpart partition`` (like DGL's ``partition_graph``) and ``graphpart inspect``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from ..partitioning.core import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS
+from .args import add_graph_source, load_graph_source
+
+__all__ = ["add_partition_commands", "partition_command", "inspect_command"]
+
+
+def add_partition_commands(sub) -> None:
+    """Add ``partition`` and ``inspect`` to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "partition", help="partition a graph and write it to disk (like DGL's partition_graph)"
+    )
+    add_graph_source(p)
+    p.add_argument("--graph-name", required=True)
+    p.add_argument("--num-parts", type=int, required=True)
+    p.add_argument("--out-path", required=True)
+    p.add_argument("--num-hops", type=int, default=1)
+    p.add_argument("--part-method", default="metis", choices=["metis", "random"])
+    p.add_argument(
+        "--balance-ntypes",
+        metavar="FIELD[,FIELD...]",
+        help="balance the values of this node data field (e.g. train_mask), or of several at "
+        "once (train_mask,val_mask,test_mask: each split per machine and per trainer)",
+    )
+    p.add_argument("--balance-edges", action="store_true")
+    p.add_argument("--num-trainers-per-machine", type=int, default=1)
+    p.add_argument("--objtype", default="cut", choices=["cut", "vol"])
+    p.add_argument(
+        "--recursive", action="store_true", help="METIS recursive bisection instead of k-way"
+    )
+    p.add_argument("--niter", type=int, help="METIS refinement iterations")
+    p.add_argument(
+        "--ufactor", type=int, help="METIS imbalance tolerance in thousandths (30 = 1.03)"
+    )
+    p.add_argument(
+        "--metis-max-edges",
+        type=int,
+        default=DEFAULT_METIS_MAX_EDGES,
+        help="METIS sees a sample of about this many edges (degree-aware when in-degrees are "
+        "balanced, else uniform; 0: all)",
+    )
+    p.add_argument(
+        "--metis-refine-rounds",
+        type=int,
+        default=DEFAULT_REFINE_ROUNDS,
+        help="after METIS saw a sample: rounds of refinement on every edge (0: none)",
+    )
+    p.add_argument("--ctype", choices=["rm", "shem"], help="METIS coarsening matching")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--mapping-out", help="also write orig_nids / orig_eids to this .pt file")
+    p.add_argument(
+        "--format",
+        default="graphpart",
+        choices=["graphpart", "dgl", "graphbolt"],
+        help="partition files: graphpart's torch files, DGL's .dgl files (what DGL's "
+        "load_partition and DistGraph load), or those plus GraphBolt's",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    i = sub.add_parser(
+        "inspect", help="print the metrics of partitions on disk (graphpart, DGL, PyG or GLT)"
+    )
+    i.add_argument(
+        "config",
+        help="a partition config (<graph_name>.json, by graphpart or DGL), or a PyG "
+        "or GLT partition folder",
+    )
+    i.add_argument("--json", action="store_true", help="print the metrics as JSON")
+
+
+def partition_command(args) -> int:
+    import torch
+
+    from ..fs.atomic import atomic_write
+    from ..fs.outpath import check_output_path
+    from ..partitioning.core import partition
+    from ..partitioning.metis import MetisOptions
+    from ..storage import save_partitions
+
+    steps = ["load graph", "partition", "write"]
+    bar = None
+    if not args.quiet:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(steps), desc=steps[0], unit="step")
+
+    def advance(label: str | None) -> None:
+        if bar is not None:
+            bar.update(1)
+            if label:
+                bar.set_description(label)
+
+    from ..storage.config import check_graph_name
+    from ..storage.files import check_format
+    from ..storage.owned import check_mapping_out, check_out_path
+
+    check_graph_name(args.graph_name)
+    check_format(args.format)
+    keep = [args.graph, args.mapping_out]
+    check_out_path(check_output_path(args.out_path, "--out-path", keep=keep))
+    if args.mapping_out:
+        check_output_path(args.mapping_out, "--mapping-out", kind="file", keep=[args.graph])
+        check_mapping_out(args.mapping_out)
+    t0 = time.perf_counter()
+    g = load_graph_source(args)
+    advance(steps[1])
+    options = MetisOptions(niter=args.niter, ufactor=args.ufactor, ctype=args.ctype)
+    p = partition(
+        g,
+        args.num_parts,
+        part_method=args.part_method,
+        balance_ntypes=args.balance_ntypes,  # a field name: classes named after it
+        balance_edges=args.balance_edges,
+        num_hops=args.num_hops,
+        num_trainers_per_machine=args.num_trainers_per_machine,
+        objtype=args.objtype,
+        seed=args.seed,
+        recursive=args.recursive,
+        metis_options=options,
+        metis_max_edges=args.metis_max_edges or None,
+        metis_refine_rounds=args.metis_refine_rounds,
+    )
+    advance(steps[2])
+    config = save_partitions(
+        p, args.graph_name, args.out_path, progress=not args.quiet, format=args.format
+    )
+    if args.mapping_out:
+        with atomic_write(args.mapping_out) as f:
+            torch.save({"orig_nids": p.orig_nids, "orig_eids": p.orig_eids}, f)
+    advance(None)
+    if bar is not None:
+        bar.close()
+    sys.stdout.write(f"wrote {config} in {time.perf_counter() - t0:.1f} s\n{p.report()}\n")
+    return 0
+
+
+def inspect_command(args) -> int:
+    from ..metrics.disk import metrics_from_disk
+    from ..storage.sources import FORMAT_NAMES, detect_format
+
+    fmt = detect_format(args.config)
+    m = metrics_from_disk(args.config)
+    if args.json:
+        sys.stdout.write(json.dumps({"format": fmt, **m.to_dict()}, indent=2) + "\n")
+    else:
+        sys.stdout.write(f"format: {FORMAT_NAMES[fmt]}\n{m.report()}\n")
+    return 0

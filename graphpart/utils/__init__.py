@@ -1,0 +1,22 @@
+"""Helpers every layer shares.
+
+- :mod:`~graphpart.utils.check` -- ``check_*`` helpers that raise
+  :class:`~graphpart.GraphpartError` saying what was received and what was expected
+- :mod:`~graphpart.utils.seeds` -- the one seed -> :class:`numpy.random.Generator` helper
+- :mod:`~graphpart.utils.report` -- a table that prints in a terminal and renders in Jupyter
+"""
+
+from __future__ import annotations
+
+from .check import check_count, check_file_name, check_part_id, short_repr
+from .report import Report
+from .seeds import check_random_state
+
+__all__ = [
+    "check_count",
+    "check_part_id",
+    "check_file_name",
+    "short_repr",
+    "check_random_state",
+    "Report",
+]
