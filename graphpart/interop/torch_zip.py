@@ -163,8 +163,8 @@ class TorchZipWriter:
     ``torch.save`` would, each :class:`Stream` filled later by :meth:`append` in row order.
 
     ``f`` is a file opened for writing at its start (e.g. from
-    :func:`graphpart.fs.atomic.atomic_write`); :meth:`close` writes the directory and checks that every
-    stream is full. Memory: the pickled tree and one block.
+    :func:`graphpart.fs.atomic.atomic_write`); :meth:`close` writes the directory and checks
+    that every stream is full. Memory: the pickled tree and one block.
 
     Examples
     --------

@@ -1,9 +1,10 @@
-"""Partition quality: edge cut, communication volume, balance, HALO, replication.
+"""Partition quality from partitions on disk, and several partitionings side by side.
 
-The numbers are computed by :mod:`graphpart.metrics.summary` from per-partition summaries, which come
-either from an in-memory :class:`~graphpart.Partitioning` (``p.metrics``, :func:`partition_metrics`)
-or from partitions on disk in any format (:func:`metrics_from_disk`), so both report the same
-numbers. :func:`compare_metrics` lays several partitionings of one graph side by side.
+The numbers are computed by :mod:`graphpart.metrics.summary` from per-partition summaries,
+which come either from an in-memory :class:`~graphpart.Partitioning` (``p.metrics``,
+:func:`~graphpart.metrics.partition_metrics`) or from partitions on disk in any format
+(:func:`metrics_from_disk`), so both report the same numbers. :func:`compare_metrics` lays
+several partitionings of one graph side by side.
 """
 
 from __future__ import annotations

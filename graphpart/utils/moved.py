@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.util
-import sys
 import warnings
 from collections.abc import Mapping
 
