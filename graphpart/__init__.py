@@ -18,6 +18,7 @@ from .ids import IDConverter
 from .partitioning.book import RangePartitionBook
 from .partitioning.core import Partitioning, partition
 from .partitioning.metis import MetisOptions
+from .partitioning.options import PartitionOptions
 from .storage import load_partition, load_partition_book, load_partition_feats, partition_graph
 from .utils.moved import MovedModules
 
@@ -28,6 +29,7 @@ __all__ = [
     "IDConverter",
     "partition",
     "Partitioning",
+    "PartitionOptions",
     "partition_graph",
     "load_partition",
     "load_partition_feats",

@@ -12,7 +12,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from .graph.core import Graph
 from .partitioning.core import Partitioning, partition
 from .partitioning.fields import field_balance
 from .partitioning.metis import MetisOptions
+from .partitioning.options import PartitionOptions
 from .training.estimate import EpochEstimate, seconds
 from .training.setup import TrainingSetup
 from .utils.check import short_repr
@@ -114,6 +115,9 @@ class Setting:
         ``None`` keeps METIS's default.
     num_hops : int
     seed : int
+    options : PartitionOptions
+        What every setting of a grid shares (trainers per machine, METIS's edge sample, its
+        refinement, ...); the fields above replace theirs.
     """
 
     num_parts: int = 4
@@ -123,8 +127,13 @@ class Setting:
     ufactor: int | None = None
     num_hops: int = 1
     seed: int = 0
+    options: PartitionOptions = field(default_factory=PartitionOptions)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.options, PartitionOptions):
+            raise GraphpartError(
+                f"options must be a PartitionOptions, got {short_repr(self.options)}"
+            )
         if self.method not in ("metis", "random"):
             raise GraphpartError(
                 f"method must be 'metis' or 'random', got {short_repr(self.method)}"
@@ -146,19 +155,46 @@ class Setting:
             bits.append(f"tol={self.ufactor / 10:g}%")
         return " ".join(bits)
 
-    def run(self, g: Graph) -> Partitioning:
-        """Partition ``g`` with this setting."""
-        options = MetisOptions(ufactor=self.ufactor) if self.ufactor is not None else None
-        return partition(
-            g,
-            self.num_parts,
+    def partition_options(self, g: Graph) -> PartitionOptions:
+        """The :class:`~graphpart.PartitionOptions` this setting partitions ``g`` with.
+
+        Parameters
+        ----------
+        g : Graph
+            The graph (a balance source names one of its fields, or its node types).
+
+        Returns
+        -------
+        PartitionOptions
+            ``options`` with this setting's method, balance, tolerance, hops and seed.
+        """
+        metis = self.options.metis_options
+        if self.ufactor is not None:
+            metis = replace(metis or MetisOptions(), ufactor=self.ufactor)
+        return PartitionOptions.of(
+            self.options,
             part_method=self.method,
             balance_ntypes=_named(g, self.balance),
             balance_edges=self.balance_edges,
             num_hops=self.num_hops,
             seed=self.seed,
-            metis_options=options,
+            metis_options=metis,
         )
+
+    def run(self, g: Graph) -> Partitioning:
+        """Partition ``g`` with this setting.
+
+        Parameters
+        ----------
+        g : Graph
+            The graph to partition.
+
+        Returns
+        -------
+        Partitioning
+            ``partition(g, num_parts, self.partition_options(g))``.
+        """
+        return partition(g, self.num_parts, self.partition_options(g))
 
 
 def _named(g: Graph, source: str):

@@ -201,3 +201,27 @@ def test_a_users_torch_file_under_a_part_files_name_is_not_replaced(tmp_path, ca
     assert list(torch.load(mine)) == ["weights"]
     assert main([*PARTITION, "--out-path", str(tmp_path / "p"), "--quiet"]) == 0
     assert main([*PARTITION, "--out-path", str(tmp_path / "p"), "--quiet"]) == 0  # its own
+
+
+def test_the_partition_command_checks_its_output_folder_once(tmp_path, monkeypatch):
+    """The CLI checks --out-path before loading the graph and hands the checked target on:
+    save_partitions does not walk the folder a second time."""
+    from graphpart.cli import main
+    from graphpart.storage import owned
+
+    calls = []
+    real = owned.check_out_path
+
+    def counting(out, *args, **kwargs):
+        target = real(out, *args, **kwargs)
+        if not isinstance(out, owned.OutputTarget):
+            calls.append(out)
+        return target
+
+    monkeypatch.setattr(owned, "check_out_path", counting)
+    monkeypatch.setattr("graphpart.cli.partition.check_out_path", counting, raising=False)
+    monkeypatch.setattr("graphpart.storage.write.check_out_path", counting)
+    out = tmp_path / "out"
+    args = ["partition", "--dataset", "karate_club", "--graph-name", "k", "--num-parts", "2"]
+    assert main([*args, "--out-path", str(out), "--quiet"]) == 0
+    assert calls == [str(out)]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
 
-from ..partitioning.core import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS
+from ..partitioning.metis import MetisOptions
+from ..partitioning.options import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS, PartitionOptions
 from .args import add_graph_source, load_graph_source
 
-__all__ = ["add_partition_commands", "partition_command", "inspect_command"]
+__all__ = ["add_partition_commands", "partition_options", "partition_command", "inspect_command"]
 
 
 def add_partition_commands(sub) -> None:
@@ -74,13 +76,41 @@ def add_partition_commands(sub) -> None:
     i.add_argument("--json", action="store_true", help="print the metrics as JSON")
 
 
-def partition_command(args) -> int:
+def partition_options(args: argparse.Namespace) -> PartitionOptions:
+    """The :class:`~graphpart.PartitionOptions` the ``partition`` flags say.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``graphpart partition`` arguments.
+
+    Returns
+    -------
+    PartitionOptions
+        Checked options (a bad value is a one-line error before the graph is loaded).
+    """
+    metis = MetisOptions(niter=args.niter, ufactor=args.ufactor, ctype=args.ctype)
+    return PartitionOptions(
+        part_method=args.part_method,
+        balance_ntypes=args.balance_ntypes,  # field names: classes named after them
+        balance_edges=args.balance_edges,
+        num_hops=args.num_hops,
+        num_trainers_per_machine=args.num_trainers_per_machine,
+        objtype=args.objtype,
+        seed=args.seed,
+        recursive=args.recursive,
+        metis_options=metis,
+        metis_max_edges=args.metis_max_edges or None,
+        metis_refine_rounds=args.metis_refine_rounds,
+    )
+
+
+def partition_command(args: argparse.Namespace) -> int:
     import torch
 
     from ..fs.atomic import atomic_write
     from ..fs.outpath import check_output_path
     from ..partitioning.core import partition
-    from ..partitioning.metis import MetisOptions
     from ..storage import save_partitions
 
     steps = ["load graph", "partition", "write"]
@@ -102,33 +132,18 @@ def partition_command(args) -> int:
 
     check_graph_name(args.graph_name)
     check_format(args.format)
-    keep = [args.graph, args.mapping_out]
-    check_out_path(check_output_path(args.out_path, "--out-path", keep=keep))
+    options = partition_options(args)
+    target = check_out_path(args.out_path, "--out-path", keep=[args.graph, args.mapping_out])
     if args.mapping_out:
         check_output_path(args.mapping_out, "--mapping-out", kind="file", keep=[args.graph])
         check_mapping_out(args.mapping_out)
     t0 = time.perf_counter()
     g = load_graph_source(args)
     advance(steps[1])
-    options = MetisOptions(niter=args.niter, ufactor=args.ufactor, ctype=args.ctype)
-    p = partition(
-        g,
-        args.num_parts,
-        part_method=args.part_method,
-        balance_ntypes=args.balance_ntypes,  # a field name: classes named after it
-        balance_edges=args.balance_edges,
-        num_hops=args.num_hops,
-        num_trainers_per_machine=args.num_trainers_per_machine,
-        objtype=args.objtype,
-        seed=args.seed,
-        recursive=args.recursive,
-        metis_options=options,
-        metis_max_edges=args.metis_max_edges or None,
-        metis_refine_rounds=args.metis_refine_rounds,
-    )
+    p = partition(g, args.num_parts, options)
     advance(steps[2])
     config = save_partitions(
-        p, args.graph_name, args.out_path, progress=not args.quiet, format=args.format
+        p, args.graph_name, target, progress=not args.quiet, format=args.format
     )
     if args.mapping_out:
         with atomic_write(args.mapping_out) as f:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import torch
@@ -14,23 +15,18 @@ from ..graph.core import Graph, check_graph
 from ..graph.schema import etype_str
 from ..homogeneous import HomogeneousGraph, to_typed
 from ..metrics.summary import PartitionMetrics, partition_metrics
-from ..typing import Seed
-from ..utils.check import check_count, check_part_id, check_trainers_per_machine, short_repr
+from ..utils.check import check_part_id
 from ..utils.report import Report
 from ..utils.seeds import check_random_state
 from .assignment import check_assignment, check_num_parts, random_assignment
 from .balance import balance_classes
 from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
-from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
+from .options import PartitionOptions
 from .reshuffle import Reshuffle, reshuffle
 from .trainers import metis_two_levels
 
-__all__ = ["partition", "Partitioning", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
-
-# : Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform, see
-# metis_csr).
-DEFAULT_METIS_MAX_EDGES = 1_000_000
+__all__ = ["partition", "Partitioning", "PartitionOptions"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +58,8 @@ class Partitioning:
         The balance constraints METIS and the repair could not hold to their tolerance, at the
         ``"machine"`` or ``"trainer"`` level (the best assignment found is kept, and a
         :class:`~graphpart.errors.BalanceWarning` says so); empty when every one holds.
+    options : PartitionOptions or None
+        The options :func:`partition` ran with (``None``: reopened from files).
     """
 
     graph: Graph
@@ -78,6 +76,7 @@ class Partitioning:
     balance_labels: tuple[str, ...] = ()
     recorded_balance: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
     balance_shortfalls: tuple[tuple[str, str, float, float], ...] = ()
+    options: PartitionOptions | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ id maps
     @property
@@ -240,18 +239,8 @@ class Partitioning:
 def partition(
     g: Graph,
     num_parts: int,
-    *,
-    part_method: str | np.ndarray | torch.Tensor | Mapping = "metis",
-    balance_ntypes: object = None,
-    balance_edges: bool = False,
-    num_hops: int = 1,
-    num_trainers_per_machine: int = 1,
-    objtype: str = "cut",
-    seed: Seed = None,
-    recursive: bool = False,
-    metis_options: MetisOptions | None = None,
-    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES,
-    metis_refine_rounds: int = DEFAULT_REFINE_ROUNDS,
+    options: PartitionOptions | None = None,
+    **overrides: Any,
 ) -> Partitioning:
     """Partition ``g`` into ``num_parts`` parts in memory (what ``partition_graph`` writes).
 
@@ -261,46 +250,18 @@ def partition(
         Homogeneous or heterogeneous.
     num_parts : int
         Number of partitions (machines).
-    part_method : "metis", "random", array or dict
-        ``"metis"`` minimises the edge cut; ``"random"`` is a *balanced* random
-        split (each part gets the same number of nodes of each type, +-1; DGL's
-        random split is not balanced). An int array over homogeneous node ids,
-        or a dict ``{ntype: array}`` of type-wise values, is used as the
-        assignment itself (values in ``[0, num_parts * num_trainers_per_machine)``:
-        trainer ids when ``num_trainers_per_machine > 1``).
-    balance_ntypes : array, dict or str, optional
-        METIS balances the nodes of each distinct value (e.g. a train mask)
-        across partitions. A heterograph balances each node type by default. A
-        node data name (``"train_mask"``) balances that field, its classes named
-        after it (``train`` / ``not train``).
-    balance_edges : bool
-        METIS also balances in-degrees.
-    num_hops : int
-        HALO hops (0 keeps only edges inside a partition).
-    num_trainers_per_machine : int
-        Trainers per machine, ``T``. METIS balances the machines first, then splits each
-        machine's nodes into ``T`` trainers under the same constraints
-        (:func:`~graphpart.partitioning.trainers.metis_trainers`); trainer ids are
-        ``machine * T + local trainer``, so partition = trainer // T. ``"random"``
-        deals out ``num_parts * T`` balanced trainer parts.
-    objtype : {"cut", "vol"}
-        METIS objective.
-    seed : int, Generator or None
-    recursive : bool
-        METIS recursive bisection instead of k-way.
-    metis_options : MetisOptions, optional
-        METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``).
-    metis_max_edges : int or None
-        METIS sees a random sample of about this many edges (default 1,000,000;
-        ``None`` gives it every edge); graphs below the budget are not affected.
-        With ``balance_edges`` the sample is degree-aware (every node keeps about
-        the same number of its edges, all of them when it has few), otherwise
-        uniform. On large power-law graphs the sample partitions several times
-        faster, and the refinement below recovers the cut; on large meshes pass ``None``.
-    metis_refine_rounds : int
-        After METIS saw a sample: rounds of refinement on every edge (moves that lower
-        the cut while each part stays within the same tolerance in every constraint,
-        :mod:`graphpart.partitioning.refine`); 0 turns it off.
+    options : PartitionOptions, optional
+        How to partition (METIS or random, balance, HALO hops, trainers, seed, ...); every
+        option is described there.
+    **overrides
+        :class:`PartitionOptions` fields by name, DGL's keyword arguments
+        (``partition(g, 4, part_method="random", seed=0)``); they replace those of
+        ``options``.
+
+    Returns
+    -------
+    Partitioning
+        The assignment, the renumbering, the partition book, the local graphs and the metrics.
 
     Examples
     --------
@@ -315,11 +276,14 @@ def partition(
     """
     check_graph(g)
     num_parts = check_num_parts(num_parts)
-    num_hops = check_count(num_hops, "num_hops")
-    trainers = check_trainers_per_machine(num_trainers_per_machine)
-    if objtype not in ("cut", "vol"):
-        raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(objtype)}")
-    rng = check_random_state(seed)
+    opts = PartitionOptions.of(options, **overrides)
+    part_method, balance_ntypes, balance_edges = (
+        opts.part_method,
+        opts.balance_ntypes,
+        opts.balance_edges,
+    )
+    num_hops, trainers = opts.num_hops, opts.num_trainers_per_machine
+    rng = check_random_state(opts.seed)
     homo = HomogeneousGraph.of(g)
     counts = np.diff(homo.node_offsets)
     n, total_parts = int(counts.sum()), num_parts * trainers
@@ -339,21 +303,18 @@ def partition(
             kwargs = dict(
                 balance_ntypes=classes,
                 balance_labels=labels,
-                balance_edges=bool(balance_edges),
-                objtype=objtype,
-                recursive=recursive,
-                options=metis_options,
-                max_edges=metis_max_edges,
-                refine_rounds=check_count(metis_refine_rounds, "metis_refine_rounds"),
+                balance_edges=balance_edges,
+                objtype=opts.objtype,
+                recursive=opts.recursive,
+                options=opts.metis_options,
+                max_edges=opts.metis_max_edges,
+                refine_rounds=opts.metis_refine_rounds,
             )
             trainer, shortfalls = metis_two_levels(
                 homo.src, homo.dst, n, num_parts, trainers, seed=rng, **kwargs
             )
         else:
-            raise GraphpartError(
-                f"part_method must be 'metis', 'random' or an assignment, got "
-                f"{short_repr(part_method)}"
-            )
+            raise AssertionError(part_method)  # PartitionOptions admits these two only
         method = part_method
     else:
         trainer = check_assignment(part_method, counts, g.ntypes, total_parts)
@@ -386,4 +347,5 @@ def partition(
         homo,
         labels,
         balance_shortfalls=shortfalls,
+        options=opts,
     )

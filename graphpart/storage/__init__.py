@@ -14,7 +14,7 @@ Other libraries' byte layouts (DGL's binary files, GraphBolt, PyG, GLT) live in
 """
 
 from .config import build_config, read_config
-from .owned import check_out_path
+from .owned import OutputTarget, check_out_path
 from .read import BookData, PartitionData, load_partition, load_partition_book, load_partition_feats
 from .reopen import as_partitioning, open_partitioning
 from .sources import PartitionSource, detect_format, open_partitions
@@ -36,5 +36,6 @@ __all__ = [
     "as_partitioning",
     "build_config",
     "check_out_path",
+    "OutputTarget",
     "read_config",
 ]

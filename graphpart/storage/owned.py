@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import FormatError, GraphpartError
@@ -20,7 +22,7 @@ from ..interop.graphbolt import load_graphbolt
 from ..interop.safe_load import load_torch
 from .files import PART_FILES, sniff
 
-__all__ = ["check_out_path", "check_mapping_out", "EXTRA_OUTPUTS", "MAPPING_KEYS"]
+__all__ = ["OutputTarget", "check_out_path", "check_mapping_out", "EXTRA_OUTPUTS", "MAPPING_KEYS"]
 
 #: What a mapping file (``graphpart partition --mapping-out``) holds.
 MAPPING_KEYS = ("orig_nids", "orig_eids")
@@ -89,13 +91,45 @@ def _holds_ours(path: Path) -> bool:
     return all(isinstance(k, str) for k in held)  # original ids per type
 
 
-def check_out_path(out: Path) -> None:
+@dataclass(frozen=True)
+class OutputTarget:
+    """An output folder :func:`check_out_path` has checked: what the writers take, so a path
+    is checked once, before any work, and passed on.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The folder, new or holding an earlier graphpart output only.
+    """
+
+    path: Path
+
+
+def check_out_path(
+    out: str | os.PathLike | OutputTarget,
+    what: str = "out_path",
+    keep: Iterable[str | os.PathLike | None] = (),
+) -> OutputTarget:
     """Refuse to replace a folder unless it holds an earlier graphpart output and nothing else.
 
     ``partition_graph`` and ``dispatch`` replace their output folder whole; a folder that also
     holds anything graphpart did not write, at any depth (a training script beside the config,
     notes inside ``part0/``, a folder a config's entries point at), is refused, naming it. A
     path the system refuses, or one under a file, is refused too (``check_output_path``).
+
+    Parameters
+    ----------
+    out : str, os.PathLike or OutputTarget
+        The output folder; an :class:`OutputTarget` was checked already and comes back as is.
+    what : str, default "out_path"
+        How error messages name the path (the CLI says ``--out-path``).
+    keep : iterable of paths
+        Inputs and other outputs the folder must not be, nor hold.
+
+    Returns
+    -------
+    OutputTarget
+        The checked folder, for the writer.
 
     Examples
     --------
@@ -110,9 +144,11 @@ def check_out_path(out: Path) -> None:
     ...
     graphpart.errors.GraphpartError: out_path ... did not write ('part0/notes.txt'); ...
     """
-    check_output_path(out, "out_path")
+    if isinstance(out, OutputTarget):
+        return out
+    out = check_output_path(out, what, keep=keep)
     if not out.exists():
-        return
+        return OutputTarget(out)
     if not out.is_dir():
         raise GraphpartError(f"out_path {out} exists and is not a folder")
     top = sorted(out.iterdir())
@@ -136,6 +172,7 @@ def check_out_path(out: Path) -> None:
         return depth == 2 and head in EXTRA_OUTPUTS and rel.suffix == ".npy" and _is_npy(path)
 
     refuse_foreign(out, foreign_entries(out, ours, "out_path"), "out_path")
+    return OutputTarget(out)
 
 
 def check_mapping_out(path: str | os.PathLike) -> Path:

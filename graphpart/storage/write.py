@@ -25,6 +25,7 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -33,15 +34,11 @@ from ..fs.atomic import atomic_dir
 from ..graph.core import Graph
 from ..graph.schema import etype_str
 from ..metrics.summary import balance_loads, trainer_loads
-from ..partitioning.core import (
-    DEFAULT_METIS_MAX_EDGES,
-    DEFAULT_REFINE_ROUNDS,
-    Partitioning,
-    partition,
-)
+from ..partitioning.core import Partitioning, partition
+from ..partitioning.options import PartitionOptions
 from .config import build_config, check_graph_name, graphbolt_meta
 from .files import check_format, part_file_names, write_feats_file, write_graph_file
-from .owned import check_out_path
+from .owned import OutputTarget, check_out_path
 
 __all__ = ["partition_graph", "save_partitions", "write_part"]
 
@@ -79,15 +76,34 @@ def write_part(
 def save_partitions(
     p: Partitioning,
     graph_name: str,
-    out_path: str | os.PathLike,
+    out_path: str | os.PathLike | OutputTarget,
     progress: bool = False,
     format: str = "graphpart",
 ) -> Path:
-    """Write a :class:`Partitioning` to ``out_path`` in ``format``; returns the config path."""
+    """Write a :class:`Partitioning` to ``out_path`` in ``format``.
+
+    Parameters
+    ----------
+    p : Partitioning
+        What to write.
+    graph_name : str
+        The config's name (``<graph_name>.json``) and the graph name DGL reads.
+    out_path : str, os.PathLike or OutputTarget
+        The output folder, replaced whole (only when it holds an earlier graphpart output:
+        :func:`~graphpart.storage.owned.check_out_path`, run here unless given its result).
+    progress : bool, default False
+        A progress bar over the partitions.
+    format : {"graphpart", "dgl", "graphbolt"}, default "graphpart"
+        graphpart's torch files, DGL's binary files, or those plus GraphBolt's.
+
+    Returns
+    -------
+    pathlib.Path
+        The config file written.
+    """
     graph_name = check_graph_name(graph_name)
     check_format(format)
-    out = Path(out_path)
-    check_out_path(out)
+    out = check_out_path(out_path).path
     g = p.graph
     etypes = [etype_str(e) for e in g.canonical_etypes]
     balance_given = p.balance_classes is not None and (
@@ -144,31 +160,45 @@ def partition_graph(
     g: Graph,
     graph_name: str,
     num_parts: int,
-    out_path: str | os.PathLike,
+    out_path: str | os.PathLike | OutputTarget,
+    options: PartitionOptions | None = None,
     *,
-    num_hops: int = 1,
-    part_method="metis",
-    balance_ntypes=None,
-    balance_edges: bool = False,
     return_mapping: bool = False,
-    num_trainers_per_machine: int = 1,
-    objtype: str = "cut",
-    seed=None,
-    recursive: bool = False,
-    metis_options=None,
-    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES,
-    metis_refine_rounds: int = DEFAULT_REFINE_ROUNDS,
     progress: bool = False,
     format: str = "graphpart",
-):
+    **overrides: Any,
+) -> tuple[Any, Any] | None:
     """Partition ``g`` and write the partitions under ``out_path`` (see the module docstring).
 
-    Arguments are those of :func:`graphpart.partition`; ``format`` is ``"graphpart"`` (torch
-    files), ``"dgl"`` (DGL's binary files, which DGL's ``load_partition`` and ``DistGraph``
-    load) or ``"graphbolt"`` (the DGL files plus GraphBolt's). With ``return_mapping``
-    returns ``(orig_nids, orig_eids)`` as DGL does: tensors for a homogeneous
-    graph, dicts by node type / canonical edge type otherwise, with
-    ``orig[new_id] = old_id`` type-wise.
+    Parameters
+    ----------
+    g : Graph
+        Homogeneous or heterogeneous.
+    graph_name : str
+        The config's name (``<graph_name>.json``).
+    num_parts : int
+        Number of partitions (machines).
+    out_path : str, os.PathLike or OutputTarget
+        The output folder, replaced whole, only when it holds an earlier graphpart output.
+    options : PartitionOptions, optional
+        How to partition; see :class:`~graphpart.PartitionOptions`.
+    return_mapping : bool, default False
+        Also return the id maps.
+    progress : bool, default False
+        A progress bar over the partitions written.
+    format : {"graphpart", "dgl", "graphbolt"}, default "graphpart"
+        graphpart's torch files, DGL's binary files (which DGL's ``load_partition`` and
+        ``DistGraph`` load), or those plus GraphBolt's.
+    **overrides
+        :class:`~graphpart.PartitionOptions` fields by name, DGL's keyword arguments
+        (``num_hops=1, part_method="metis", balance_ntypes=..., seed=0``).
+
+    Returns
+    -------
+    tuple or None
+        With ``return_mapping``: ``(orig_nids, orig_eids)`` as DGL returns them, tensors for a
+        homogeneous graph, dicts by node type / canonical edge type otherwise, with
+        ``orig[new_id] = old_id`` type-wise; else ``None``.
 
     Examples
     --------
@@ -184,23 +214,9 @@ def partition_graph(
     """
     check_graph_name(graph_name)
     check_format(format)
-    check_out_path(Path(out_path))
-    p = partition(
-        g,
-        num_parts,
-        part_method=part_method,
-        balance_ntypes=balance_ntypes,
-        balance_edges=balance_edges,
-        num_hops=num_hops,
-        num_trainers_per_machine=num_trainers_per_machine,
-        objtype=objtype,
-        seed=seed,
-        recursive=recursive,
-        metis_options=metis_options,
-        metis_max_edges=metis_max_edges,
-        metis_refine_rounds=metis_refine_rounds,
-    )
-    save_partitions(p, graph_name, out_path, progress=progress, format=format)
+    target = check_out_path(out_path)
+    p = partition(g, num_parts, PartitionOptions.of(options, **overrides))
+    save_partitions(p, graph_name, target, progress=progress, format=format)
     if return_mapping:
         return p.orig_nids, p.orig_eids
     return None

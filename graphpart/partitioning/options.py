@@ -1,0 +1,216 @@
+"""How to partition: every option of :func:`~graphpart.partition`, declared, documented and
+validated once (the functions, the CLI, sweeps and widgets all take this object)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Union
+
+import numpy as np
+import torch
+
+from ..errors import GraphpartError
+from ..typing import Seed
+from ..utils.check import check_count, check_trainers_per_machine, short_repr
+from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
+
+__all__ = ["PartitionOptions", "BalanceSpec", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
+
+#: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform).
+DEFAULT_METIS_MAX_EDGES = 1_000_000
+
+#: What ``balance_ntypes`` takes: classes per node (an array over homogeneous ids, or a dict by
+#: node type), a node data field name, several field names, or ``None``.
+BalanceSpec = Union[None, str, Sequence[str], np.ndarray, torch.Tensor, Mapping]
+
+_METHODS = ("metis", "random")
+
+
+@dataclass(frozen=True)
+class PartitionOptions:
+    """How to partition a graph: the options of DGL's ``partition_graph``, and graphpart's own.
+
+    :func:`~graphpart.partition`, :func:`~graphpart.partition_graph`, ``graphpart partition``,
+    :class:`~graphpart.sweep.Setting` and the widgets take one of these; each option is checked
+    here, once (what needs the graph, such as a field name, when the graph is partitioned).
+
+    Parameters
+    ----------
+    part_method : {"metis", "random"}, array or dict, default "metis"
+        ``"metis"`` minimises the edge cut; ``"random"`` is a *balanced* random split (each
+        part gets the same number of nodes of each type, +-1; DGL's random split is not
+        balanced). An int array over homogeneous node ids, or a dict ``{ntype: array}`` of
+        type-wise values, is used as the assignment itself (values in
+        ``[0, num_parts * num_trainers_per_machine)``: trainer ids when
+        ``num_trainers_per_machine > 1``).
+    balance_ntypes : array, dict, str, list of str or None, default None
+        METIS balances the nodes of each distinct value (e.g. a train mask) across
+        partitions. A heterograph balances each node type by default. A node data name
+        (``"train_mask"``) balances that field, its classes named after it (``train`` /
+        ``not train``); several names balance every combination (train, val, test, none).
+    balance_edges : bool, default False
+        METIS also balances in-degrees.
+    num_hops : int, default 1
+        HALO hops (0 keeps only edges inside a partition).
+    num_trainers_per_machine : int, default 1
+        Trainers per machine, ``T``. METIS balances the machines first, then splits each
+        machine's nodes into ``T`` trainers under the same constraints; trainer ids are
+        ``machine * T + local trainer``. ``"random"`` deals out ``num_parts * T`` balanced
+        trainer parts.
+    objtype : {"cut", "vol"}, default "cut"
+        METIS objective: the edge cut or the total communication volume.
+    seed : int, numpy.random.Generator or None, default None
+        Seeds METIS, the random split and the edge sample.
+    recursive : bool, default False
+        METIS recursive bisection instead of k-way.
+    metis_options : MetisOptions or None, default None
+        METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``).
+    metis_max_edges : int or None, default 1,000,000
+        METIS sees a random sample of about this many edges (``None``: every edge); graphs
+        below the budget are not affected. With ``balance_edges`` the sample is degree-aware
+        (every node keeps about the same number of its edges), otherwise uniform.
+    metis_refine_rounds : int, default 5
+        After METIS saw a sample: rounds of refinement on every edge (moves that lower the
+        cut while each part stays within the same tolerance in every constraint); 0 turns
+        it off.
+
+    Examples
+    --------
+    >>> opts = PartitionOptions(part_method="random", seed=0)
+    >>> opts.part_method, opts.num_hops
+    ('random', 1)
+    >>> PartitionOptions.of(opts, num_hops=2).num_hops
+    2
+    >>> PartitionOptions(num_hops=-1)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: num_hops must be a non-negative integer, got -1
+    >>> PartitionOptions.of(None, num_hop=2)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: unknown partition option 'num_hop' (did you mean num_hops?)...
+    """
+
+    part_method: str | np.ndarray | torch.Tensor | Mapping = "metis"
+    balance_ntypes: BalanceSpec = None
+    balance_edges: bool = False
+    num_hops: int = 1
+    num_trainers_per_machine: int = 1
+    objtype: str = "cut"
+    seed: Seed = None
+    recursive: bool = False
+    metis_options: MetisOptions | None = None
+    metis_max_edges: int | None = DEFAULT_METIS_MAX_EDGES
+    metis_refine_rounds: int = DEFAULT_REFINE_ROUNDS
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        method = self.part_method
+        if isinstance(method, str) and method not in _METHODS:
+            raise GraphpartError(
+                f"part_method must be 'metis', 'random' or an assignment, got {short_repr(method)}"
+            )
+        if not isinstance(method, (str, np.ndarray, torch.Tensor, Mapping, Sequence)):
+            raise GraphpartError(
+                "part_method must be 'metis', 'random' or an assignment (an int array, or a "
+                f"dict of arrays by node type), got {short_repr(method)}"
+            )
+        set_(self, "num_hops", check_count(self.num_hops, "num_hops"))
+        set_(
+            self,
+            "num_trainers_per_machine",
+            check_trainers_per_machine(self.num_trainers_per_machine),
+        )
+        if self.objtype not in ("cut", "vol"):
+            raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(self.objtype)}")
+        for name in ("balance_edges", "recursive"):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise GraphpartError(f"{name} must be True or False, got {short_repr(value)}")
+            set_(self, name, bool(value))
+        if self.seed is not None and not isinstance(self.seed, np.random.Generator):
+            set_(self, "seed", check_count(self.seed, "seed (an int, a Generator or None)"))
+        if self.metis_options is not None and not isinstance(self.metis_options, MetisOptions):
+            raise GraphpartError(
+                "metis_options must be a MetisOptions or None, got "
+                f"{short_repr(self.metis_options)}"
+            )
+        if self.metis_max_edges is not None:
+            set_(
+                self,
+                "metis_max_edges",
+                check_count(
+                    self.metis_max_edges, "metis_max_edges (the edges METIS may see; None for all)"
+                ),
+            )
+        set_(
+            self,
+            "metis_refine_rounds",
+            check_count(self.metis_refine_rounds, "metis_refine_rounds"),
+        )
+
+    @classmethod
+    def of(cls, options: PartitionOptions | None = None, /, **overrides) -> PartitionOptions:
+        """``options`` (or the defaults) with some fields replaced, by their names.
+
+        Parameters
+        ----------
+        options : PartitionOptions or None
+            The starting point; ``None`` is the defaults.
+        **overrides
+            Fields of :class:`PartitionOptions` by name (DGL's keyword arguments).
+
+        Returns
+        -------
+        PartitionOptions
+            A new, checked object (``options`` itself when nothing is overridden).
+        """
+        if options is not None and not isinstance(options, cls):
+            raise GraphpartError(
+                f"options must be a PartitionOptions or None, got {short_repr(options)}"
+            )
+        names = [f.name for f in fields(cls)]
+        for key in overrides:
+            if key not in names:
+                near = difflib.get_close_matches(key, names, n=1)
+                hint = f" (did you mean {near[0]}?)" if near else ""
+                raise GraphpartError(
+                    f"unknown partition option {short_repr(key)}{hint}; the options are "
+                    + ", ".join(names)
+                )
+        base = options if options is not None else cls()
+        return replace(base, **overrides) if overrides else base
+
+    def summary(self) -> dict[str, object]:
+        """The options that differ from the defaults, as plain values (a label, a record).
+
+        Returns
+        -------
+        dict
+            ``{name: value}``; an assignment given as ``part_method`` reads ``"custom"``.
+
+        Examples
+        --------
+        >>> PartitionOptions(balance_edges=True, num_hops=2).summary()
+        {'balance_edges': True, 'num_hops': 2}
+        """
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "part_method" and not isinstance(value, str):
+                value = "custom"
+            if f.name == "balance_ntypes" and isinstance(value, (list, tuple)):
+                value = (
+                    ",".join(map(str, value)) if all(isinstance(v, str) for v in value) else value
+                )
+            if isinstance(value, (np.ndarray, torch.Tensor, Mapping)) or (
+                isinstance(value, Sequence) and not isinstance(value, str)
+            ):
+                value = "given"
+            if isinstance(value, np.random.Generator):
+                value = "Generator"
+            if value != f.default:
+                out[f.name] = value
+        return out
