@@ -69,6 +69,13 @@ _LOADERS: dict[str, Callable[..., Graph]] = {
 def names() -> list[str]:
     """Names :func:`load` accepts.
 
+    Returns
+    -------
+    list of str
+        The datasets and generators: ``karate_club``, ``les_miserables``,
+        ``davis_southern_women``, ``wordnet``, ``rmat``, ``sbm``, ``triangle_mesh`` and the METIS
+        examples (``4elt``, ``mdual``, ``copter2``, ``test.mgraph``).
+
     Examples
     --------
     >>> "karate_club" in names() and "4elt" in names()
@@ -79,6 +86,24 @@ def names() -> list[str]:
 
 def load(name: str, **kwargs) -> Graph:
     """Load a dataset or run a generator by name; ``kwargs`` go to its function.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+    **kwargs
+        Keyword arguments of that loader or generator (e.g. ``seed`` of :func:`sbm`; ``path``
+        and ``cache`` of :func:`load_metis_graph`), checked against its signature first.
+
+    Returns
+    -------
+    Graph
+        What the function returns.
+
+    Raises
+    ------
+    GraphpartError
+        ``name`` is unknown, or ``kwargs`` do not fit the function's signature.
 
     Examples
     --------

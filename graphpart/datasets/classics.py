@@ -19,6 +19,12 @@ def load_karate_club() -> Graph:
     (0 = Mr. Hi, 1 = Officer); the names ``"Mr. Hi"`` / ``"Officer"`` are in
     ``ndata`` order in :data:`KARATE_CLUBS`.
 
+    Returns
+    -------
+    Graph
+        34 nodes and 156 edges (both directions of each friendship); ``ndata["label"]`` (int64)
+        and networkx's ``edata["weight"]``.
+
     Examples
     --------
     >>> g = load_karate_club()
@@ -42,6 +48,12 @@ def load_les_miserables() -> Graph:
     ``edata["weight"]`` counts the chapters two characters share; node names
     are the characters.
 
+    Returns
+    -------
+    Graph
+        77 nodes in networkx's order, named after the characters, and 508 edges (both
+        directions of each pair) with ``edata["weight"]``.
+
     Examples
     --------
     >>> g = load_les_miserables()
@@ -62,6 +74,12 @@ def load_davis_southern_women() -> Graph:
 
     Node types ``woman`` and ``event``; edge types ``("woman", "attends", "event")``
     and its reverse ``("event", "attended_by", "woman")``, 89 edges each.
+
+    Returns
+    -------
+    Graph
+        A heterogeneous graph of 18 ``woman`` and 14 ``event`` nodes, named as in networkx, with
+        no node or edge data.
 
     Examples
     --------

@@ -18,7 +18,14 @@ METIS_GRAPHS_DIR = Path("/usr/share/doc/libmetis-dev/examples/graphs")
 
 
 def metis_graphs_dir() -> Path:
-    """The folder of METIS's example graphs: ``$GRAPHPART_METIS_GRAPHS_DIR``, else Debian's."""
+    """The folder of METIS's example graphs: ``$GRAPHPART_METIS_GRAPHS_DIR``, else Debian's.
+
+    Returns
+    -------
+    pathlib.Path
+        The environment variable's value when it is set and non-empty, else
+        :data:`METIS_GRAPHS_DIR`; whether the folder exists is not checked.
+    """
     return Path(os.environ.get("GRAPHPART_METIS_GRAPHS_DIR") or METIS_GRAPHS_DIR)
 
 
@@ -41,10 +48,26 @@ def load_metis_graph(name: str, path: str | os.PathLike | None = None, cache: bo
     Parameters
     ----------
     name : str
-    path : path, optional
-        The folder holding the files (default: where ``libmetis-doc`` puts them).
-    cache : bool
+        ``"4elt"``, ``"mdual"``, ``"copter2"`` or ``"test.mgraph"`` (the keys of
+        :data:`METIS_GRAPHS`).
+    path : str or os.PathLike, optional
+        The folder holding the files (default: :func:`metis_graphs_dir`, where ``libmetis-doc``
+        puts them).
+    cache : bool, default True
         Reuse a converted copy from the cache folder while the file is unchanged.
+
+    Returns
+    -------
+    Graph
+        The homogeneous graph :func:`~graphpart.datasets.read_metis_graph` reads from the file
+        (both directions of each undirected edge).
+
+    Raises
+    ------
+    GraphpartError
+        ``name`` is not one of the examples.
+    DatasetNotFoundError
+        The file is not in the folder.
 
     Examples
     --------

@@ -40,6 +40,24 @@ def read_metis_graph(path: str | os.PathLike) -> Graph:
     Vertex weights become ``ndata["weight"]`` (shape ``(n,)`` or ``(n, ncon)``),
     vertex sizes ``ndata["size"]``, edge weights ``edata["weight"]``.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.graph`` file. Missing trailing vertex lines are read as isolated vertices.
+
+    Returns
+    -------
+    Graph
+        ``n`` nodes and ``2 * m`` edges (each undirected edge in both directions), with int64
+        ``size``, ``weight`` node data and ``weight`` edge data where the header's ``fmt`` has
+        them.
+
+    Raises
+    ------
+    FormatError
+        The file cannot be read, its header or vertex lines are malformed, a neighbour is out
+        of range, the edge count differs from the header's, or the adjacency is not symmetric.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -177,10 +195,20 @@ def write_metis_graph(
 
     Parameters
     ----------
+    g : Graph
+        A homogeneous graph.
+    path : str or os.PathLike
+        The file to write; it is replaced atomically.
     node_weight : str, optional
         Node data of shape ``(n,)`` or ``(n, ncon)`` with non-negative integers.
     edge_weight : str, optional
         Edge data with positive integers.
+
+    Raises
+    ------
+    GraphpartError
+        ``g`` is heterogeneous, or a weight is not integral, is below its minimum or has
+        another shape.
 
     Examples
     --------

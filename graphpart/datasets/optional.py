@@ -14,6 +14,19 @@ DEBIAN_PACKAGES = {"wordnet": "wordnet-base", **{name: "libmetis-doc" for name i
 def missing_package(name: str) -> str | None:
     """The Debian package to install for dataset ``name``, or ``None`` when its files are here.
 
+    Parameters
+    ----------
+    name : str
+        A dataset name, as :func:`~graphpart.datasets.load` takes it.
+
+    Returns
+    -------
+    str or None
+        ``"wordnet-base"`` or ``"libmetis-doc"`` when the dataset needs that package and its
+        file is missing (``data.noun`` under :func:`~graphpart.datasets.wordnet.wordnet_dir`,
+        or the example under :func:`~graphpart.datasets.meshes.metis_graphs_dir`); ``None``
+        when it is present or the dataset needs no package (unknown names included).
+
     Examples
     --------
     >>> missing_package("karate_club") is None   # ships with graphpart (networkx)

@@ -22,6 +22,24 @@ def peer_partitions(graph: str = "karate", peer: str = "dgl") -> Path:
     files; the config file is returned), ``"pyg"`` or ``"glt"`` (their folders). How they were
     made: ``peer_made/README.md``.
 
+    Parameters
+    ----------
+    graph : str, default "karate"
+        ``"karate"`` or ``"hetero3"``.
+    peer : str, default "dgl"
+        ``"dgl"``, ``"pyg"`` or ``"glt"``: the library that wrote the partitions.
+
+    Returns
+    -------
+    pathlib.Path
+        For ``"dgl"`` the partition config ``<graph>.json``, else the partition folder; both
+        inside the installed package.
+
+    Raises
+    ------
+    GraphpartError
+        ``graph`` or ``peer`` is not one of those names.
+
     Examples
     --------
     >>> import graphpart as gp

@@ -20,7 +20,22 @@ log = logging.getLogger(__name__)
 
 
 def check_rmat_args(scale: object, edge_factor: object, a: object, b: object, c: object) -> None:
-    """Refuse R-MAT arguments out of range with a :class:`GraphpartError`."""
+    """Refuse R-MAT arguments out of range with a :class:`GraphpartError`.
+
+    Parameters
+    ----------
+    scale : object
+        Must be an int in [0, 31] (not a bool).
+    edge_factor : object
+        Must be a non-negative int (not a bool).
+    a, b, c : object
+        Must be non-negative real numbers with ``a + b + c <= 1``.
+
+    Raises
+    ------
+    GraphpartError
+        Any argument is out of range or of another type.
+    """
     if isinstance(scale, bool) or not isinstance(scale, numbers.Integral) or not 0 <= scale <= 31:
         raise GraphpartError(f"scale must be an int in [0, 31], got {short_repr(scale)}")
     if (
@@ -41,7 +56,26 @@ def check_rmat_args(scale: object, edge_factor: object, a: object, b: object, c:
 def rmat_quadrants(draw, scale: int, size: int, a: float, b: float, c: float):
     """``size`` edges of the recursive matrix, before any permutation: one pass per bit, each
     edge's quadrant picked from one uniform float32 that ``draw(level, u)`` writes into ``u``
-    (level by level, as :func:`rmat` draws them from its generator)."""
+    (level by level, as :func:`rmat` draws them from its generator).
+
+    Parameters
+    ----------
+    draw : callable
+        ``draw(level, u)`` fills the float32 array ``u`` (of ``size`` items) with uniform
+        numbers in [0, 1) for bit ``level``; its return value is ignored.
+    scale : int
+        Bits per node id: ids lie in ``[0, 2**scale)``.
+    size : int
+        Number of edges to draw.
+    a, b, c : float
+        Quadrant probabilities (``d = 1 - a - b - c``): ``u < a`` picks the top-left quadrant,
+        then ``b`` top-right (target bit set), ``c`` bottom-left (source bit set), ``d`` both.
+
+    Returns
+    -------
+    src, dst : numpy.ndarray
+        uint32 arrays of ``size`` source and target ids, duplicates and self-loops included.
+    """
     src = np.zeros(size, dtype=np.uint32)
     dst = np.zeros(size, dtype=np.uint32)
     u = np.empty(size, dtype=np.float32)
@@ -90,12 +124,25 @@ def rmat(
         Quadrant probabilities.
     symmetric : bool
         Add the reverse of every edge (an undirected graph as a directed one).
+    self_loops : bool, default False
+        Keep drawn self-loops.
     permute : bool
         Shuffle vertex ids.
     seed : int, numpy.random.Generator or None
     num_classes, feat_dim, train_frac, val_frac, test_frac
         Attach random ``label``, Gaussian ``feat`` and disjoint masks
         (see :func:`~graphpart.datasets.attach_node_data`).
+
+    Returns
+    -------
+    Graph
+        A homogeneous graph of ``2**scale`` nodes (isolated ones included) and the distinct
+        edges drawn; node data as asked.
+
+    Raises
+    ------
+    GraphpartError
+        An argument is out of range, or the graph would not fit in the memory available.
 
     Examples
     --------

@@ -48,7 +48,32 @@ def _block_edges(rng, ni: int, nj: int, p: float, diagonal: bool, directed: bool
 
 
 def check_sbm_args(block_sizes, p_in, p_out, probs, directed) -> tuple[list[int], np.ndarray]:
-    """The block sizes and the block probability matrix, or a :class:`GraphpartError`."""
+    """The block sizes and the block probability matrix, or a :class:`GraphpartError`.
+
+    Parameters
+    ----------
+    block_sizes : list, tuple, range or numpy.ndarray of int
+        A non-empty sequence of non-negative ints.
+    p_in, p_out : float
+        Real numbers; with ``probs`` None they fill the diagonal and the rest of the matrix.
+    probs : array-like (k, k) or None
+        The block probability matrix; used instead of ``p_in`` and ``p_out`` when given.
+    directed : bool
+        When False, the matrix must be symmetric.
+
+    Returns
+    -------
+    sizes : list of int
+        ``block_sizes`` as a list.
+    probs : numpy.ndarray
+        The ``(k, k)`` float matrix, every entry in [0, 1].
+
+    Raises
+    ------
+    GraphpartError
+        An argument has the wrong type, a size is negative, or the matrix has another shape,
+        leaves [0, 1] or is not symmetric for an undirected model.
+    """
     if not isinstance(block_sizes, (list, tuple, np.ndarray, range)):
         raise GraphpartError(
             f"block_sizes must be a list of ints, got {type(block_sizes).__name__}"
@@ -86,7 +111,28 @@ def check_sbm_args(block_sizes, p_in, p_out, probs, directed) -> tuple[list[int]
 
 def block_pairs(rng, sizes, probs, directed: bool, offsets: np.ndarray):
     """The edges of each block pair in turn, as ``(src, dst)`` node ids (what :func:`sbm` draws,
-    one pair at a time)."""
+    one pair at a time).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Draws each pair's edge count (binomial) and then which node pairs they join.
+    sizes : list of int
+        The block sizes.
+    probs : numpy.ndarray
+        The ``(k, k)`` block probability matrix.
+    directed : bool
+        Visit every ordered pair ``(i, j)``; when False, only ``i <= j`` (one direction of each
+        edge).
+    offsets : numpy.ndarray
+        The first node id of each block (the cumulative sizes, starting at 0).
+
+    Yields
+    ------
+    src, dst : numpy.ndarray
+        int64 global node ids of the edges between block ``i`` and block ``j``, pairs in
+        row-major order; no self-loops, no duplicates.
+    """
     k = len(sizes)
     for i in range(k):  # a loop over block pairs, not over nodes
         for j in range(k) if directed else range(i, k):
@@ -126,6 +172,17 @@ def sbm(
     feat_dim, train_frac, val_frac, test_frac
         Attach informative ``feat`` and disjoint masks (see
         :func:`~graphpart.datasets.attach_node_data`).
+
+    Returns
+    -------
+    Graph
+        A homogeneous graph of ``sum(block_sizes)`` nodes, with ``ndata["label"]`` (int64) and
+        the asked ``feat`` and masks.
+
+    Raises
+    ------
+    GraphpartError
+        An argument is out of range, or the graph would not fit in the memory available.
 
     Examples
     --------

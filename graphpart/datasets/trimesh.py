@@ -21,6 +21,27 @@ def triangle_mesh(rows: int, cols: int, *, jitter: float = 0.25, seed: Seed = 0)
     point's ``(x, y)`` (grid coordinates moved by up to ``jitter`` of a cell), so drawings use the
     mesh's own geometry.
 
+    Parameters
+    ----------
+    rows, cols : int
+        The grid's numbers of rows and columns of points, each at least 1.
+    jitter : float, default 0.25
+        Each coordinate moves by a uniform amount in ``[-jitter, jitter)`` cells.
+    seed : int, numpy.random.Generator or None, default 0
+        Draws the jitter; the default gives the same mesh every call.
+
+    Returns
+    -------
+    Graph
+        ``rows * cols`` nodes, numbered row by row, and both directions of every grid edge and
+        of one diagonal per square; ``ndata["pos"]`` is float32 ``(x, y)`` with ``x`` the
+        column and ``y`` minus the row.
+
+    Raises
+    ------
+    GraphpartError
+        ``rows`` or ``cols`` is not an int of at least 1.
+
     Examples
     --------
     >>> g = triangle_mesh(3, 4)

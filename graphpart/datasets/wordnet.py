@@ -29,7 +29,14 @@ WORDNET_DIR = Path("/usr/share/wordnet")
 
 
 def wordnet_dir() -> Path:
-    """The WordNet database folder: ``$GRAPHPART_WORDNET_DIR``, else Debian's."""
+    """The WordNet database folder: ``$GRAPHPART_WORDNET_DIR``, else Debian's.
+
+    Returns
+    -------
+    pathlib.Path
+        The environment variable's value when it is set and non-empty, else
+        :data:`WORDNET_DIR`; whether the folder exists is not checked.
+    """
     return Path(os.environ.get("GRAPHPART_WORDNET_DIR") or WORDNET_DIR)
 
 

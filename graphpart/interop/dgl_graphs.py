@@ -206,6 +206,24 @@ def _hetero_graph(r: Reader, what: str) -> Graph:
 def load_graphs(path: str | os.PathLike) -> tuple[list[Graph], dict[str, torch.Tensor]]:
     """Read a ``dgl.save_graphs`` file: ``(graphs, labels)``, data memory-mapped.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file written by ``dgl.save_graphs`` (format version 2, DGL >= 0.5) or by
+        :func:`save_graphs`.
+
+    Returns
+    -------
+    graphs : list of Graph
+        The graphs in file order; their node and edge data are views of the mapped file.
+    labels : dict of str to torch.Tensor
+        The labels dict stored with the graphs (empty when none was saved).
+
+    Raises
+    ------
+    FormatError
+        The file is not a version 2 heterograph file, or is truncated or inconsistent.
+
     Examples
     --------
     >>> import tempfile, os

@@ -129,6 +129,23 @@ def save_graphs(
 
     ``formats`` picks the sparse matrices stored per relation (``"coo"``, ``"csr"``, ``"csc"``);
     DGL reads any of them. Bool data is stored as uint8, as DGL stores it.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write; it is replaced atomically.
+    graphs : list of Graph
+        The graphs to store, in order (a single :class:`~graphpart.Graph` is taken as a list of
+        one).
+    labels : dict of str to torch.Tensor, optional
+        Named tensors stored beside the graphs, as DGL's ``labels``; default none.
+    formats : tuple or list of str, default ("coo",)
+        A non-empty subset of ``"coo"``, ``"csr"``, ``"csc"``: the matrices stored per relation.
+
+    Raises
+    ------
+    FormatError
+        ``formats`` is empty or names another format, or a tensor has a dtype DGL cannot store.
     """
     if isinstance(graphs, Graph):
         graphs = [graphs]

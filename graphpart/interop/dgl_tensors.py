@@ -25,6 +25,22 @@ TENSOR_FILE_MAGIC = 0xDD5A9FBE3FA2443F
 def load_tensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
     """Read a ``save_tensors`` file into ``{name: tensor}`` (memory-mapped).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file written by ``dgl.data.save_tensors`` or :func:`save_tensors`.
+
+    Returns
+    -------
+    dict of str to torch.Tensor
+        The tensors in file order, each a view of the mapped file (bool data comes back as
+        uint8, as DGL stores it).
+
+    Raises
+    ------
+    FormatError
+        The file has another magic number, repeats a name, is truncated or has trailing bytes.
+
     Examples
     --------
     >>> import tempfile, os
@@ -53,7 +69,20 @@ def load_tensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
 
 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, torch.Tensor]) -> None:
-    """Write ``{name: tensor}`` as ``dgl.data.save_tensors`` does, atomically (bool as uint8)."""
+    """Write ``{name: tensor}`` as ``dgl.data.save_tensors`` does, atomically (bool as uint8).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write; it is replaced atomically.
+    tensors : dict of str to torch.Tensor
+        Named tensors, written in the dict's order (DGL's partitions key them ``ntype/name``).
+
+    Raises
+    ------
+    FormatError
+        ``tensors`` is not a dict with str keys, or a tensor has a dtype DGL cannot store.
+    """
     if not isinstance(tensors, dict) or not all(isinstance(k, str) for k in tensors):
         raise FormatError(
             f"save_tensors takes a dict of str -> tensor, got {type(tensors).__name__}"

@@ -32,6 +32,18 @@ HOMO_ETYPE = ("_N", "_E", "_N")
 
 
 def is_glt_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder holding a file named ``META`` (GLT's partition metadata).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The folder to look at; nothing in it is read.
+
+    Returns
+    -------
+    bool
+        True when ``path`` is a folder and ``path / "META"`` a file.
+    """
     return path.is_dir() and (path / "META").is_file()
 
 
@@ -94,7 +106,31 @@ def _feature(folder: Path, what: str) -> tuple[torch.Tensor, dict[str, torch.Ten
 
 
 def read_glt(root: str | os.PathLike) -> tuple[Relabeled, object]:
-    """Open a GLT partition folder: the relabelled view and a loader of each partition's arrays."""
+    """Open a GLT partition folder: the relabelled view and a loader of each partition's arrays.
+
+    ``META``, the partition maps (``node_pb``, ``edge_pb``) and, without ``edge_pb``, every
+    partition's ``eids.pt`` are read now; a partition's graph and features only when the loader
+    is called.
+
+    Parameters
+    ----------
+    root : str or os.PathLike
+        The folder GLT wrote (``META``, ``node_pb``, ``edge_pb``, ``part<i>/``).
+
+    Returns
+    -------
+    view : Relabeled
+        graphpart's partition-major ids and local graphs for the folder's assignment.
+    load : callable
+        ``load(i)`` reads partition ``i``'s edges (rows, cols, eids) and features as a
+        :class:`ForeignPart`; GLT's unnamed features come back under the name ``feat``.
+
+    Raises
+    ------
+    FormatError
+        ``META`` is not a plain dict with ``num_parts`` and ``data_cls``, a partition folder is
+        missing, or a map or an ``eids.pt`` is not a valid 1-D integer tensor.
+    """
     root = Path(root)
     meta = _meta(root)
     k, hetero = meta["num_parts"], meta["data_cls"] == "hetero"

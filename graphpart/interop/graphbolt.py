@@ -60,7 +60,27 @@ _PyGraph, _ScriptObject = _stand_in(*_PY_CLASS), _stand_in(*_SCRIPT_CLASS)
 
 @dataclass(frozen=True)
 class GraphBoltGraph:
-    """The arrays of a GraphBolt partition graph (CSC)."""
+    """The arrays of a GraphBolt partition graph (CSC).
+
+    Attributes
+    ----------
+    indptr : torch.Tensor
+        int32 or int64, ``num_nodes + 1`` offsets into ``indices``, one range per destination.
+    indices : torch.Tensor
+        int32 or int64, the source of each edge, in CSC edge order.
+    type_per_edge : torch.Tensor or None, default None
+        The edge type id of each edge (heterographs), in CSC edge order.
+    node_type_offset : torch.Tensor or None, default None
+        Where each node type's id range starts, from 0 to ``num_nodes`` (when the file has it).
+    node_type_to_id : dict of str to int or None, default None
+        Node type name to type id (heterographs).
+    edge_type_to_id : dict of str to int or None, default None
+        ``"src:rel:dst"`` to edge type id (heterographs).
+    node_attributes : dict of str to torch.Tensor, default {}
+        Per-node tensors, e.g. ``_ID`` and ``inner_node``.
+    edge_attributes : dict of str to torch.Tensor, default {}
+        Per-edge tensors in CSC edge order, e.g. ``_ID`` and ``inner_edge``.
+    """
 
     indptr: torch.Tensor
     indices: torch.Tensor
@@ -133,6 +153,24 @@ def _kind(value: object) -> str:
 
 def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
     """Read ``fused_csc_sampling_graph.pt`` without DGL and without running code from the file.
+
+    The file is loaded memory-mapped with torch's weights-only unpickler; the arrays are then
+    checked (CSC offsets, index ranges, attribute rows, type ids).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``FusedCSCSamplingGraph`` saved with ``torch.save`` (by DGL or :func:`save_graphbolt`).
+
+    Returns
+    -------
+    GraphBoltGraph
+        The graph's CSC arrays, type maps and node and edge attributes.
+
+    Raises
+    ------
+    FormatError
+        The file is not a pickled GraphBolt graph, holds another class, or its arrays disagree.
 
     Examples
     --------
@@ -294,6 +332,20 @@ def save_graphbolt(
     Edges are stored in CSC order (destination-major); ``_ID`` and ``inner_node`` / ``inner_edge``
     become node / edge attributes and, for heterographs (type maps given), the edges' ``_TYPE``
     becomes ``type_per_edge``: what DGL writes. Written atomically.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write (DGL names it ``fused_csc_sampling_graph.pt``); replaced atomically.
+    g : Graph
+        A homogeneous graph. Its ``ndata`` ``_ID`` and ``inner_node`` and its ``edata`` ``_ID``
+        and ``inner_edge``, when present, are stored; other data is not.
+    node_type_to_id : dict of str to int, optional
+        Node type name to type id, stored as ``node_type_to_id``; default none (homogeneous).
+    edge_type_to_id : dict of str to int, optional
+        ``"src:rel:dst"`` to edge type id, stored as ``edge_type_to_id``; when given and ``g``
+        has ``edata["_TYPE"]``, that becomes ``type_per_edge`` (int8 below 128 types, else
+        int32). Default none (homogeneous).
     """
     n = g.num_nodes()
     src, dst = g.edges()

@@ -28,8 +28,8 @@ def _save(obj, path: Path) -> None:
 
 def export_pyg(p, out: str | os.PathLike) -> Path:
     """Write a :class:`~graphpart.Partitioning` as the folder PyG's
-    ``LocalGraphStore.from_partition``
-    and ``LocalFeatureStore.from_partition`` load; returns the folder.
+    ``LocalGraphStore.from_partition`` and ``LocalFeatureStore.from_partition`` load; returns
+    the folder.
 
     Each partition holds the edges whose destination it owns (as graphpart and PyG both assign
     them), sorted by destination; node data goes to ``node_feats.pt``, edge data to
@@ -39,6 +39,23 @@ def export_pyg(p, out: str | os.PathLike) -> Path:
     META.json records every type's data names, dtypes and row shapes, so graphpart reads such a
     partition back with zero-row arrays. Files hold plain dicts of tensors. The folder is written
     atomically.
+
+    Parameters
+    ----------
+    p : Partitioning
+        The partitioning to write: its graph, with all node and edge data, and its assignment.
+    out : str or os.PathLike
+        The folder to create; it is written atomically.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out``: ``META.json``, the node and edge maps and one ``part_<i>`` folder per partition.
+
+    Raises
+    ------
+    GraphpartError
+        ``p`` is not a graphpart :class:`~graphpart.Partitioning`.
 
     Examples
     --------

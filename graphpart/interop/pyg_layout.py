@@ -41,6 +41,16 @@ HOMO_ETYPE = ("_N", "_E", "_N")
 def etype_file(e) -> str:
     """The name PyG gives an edge type in file names (and META's schema): ``src__rel__dst``.
 
+    Parameters
+    ----------
+    e : tuple of str
+        A canonical edge type ``(src, rel, dst)``.
+
+    Returns
+    -------
+    str
+        Its parts joined by ``"__"``.
+
     Examples
     --------
     >>> etype_file(("user", "buys", "item"))
@@ -57,6 +67,17 @@ def _record(data: dict[str, torch.Tensor]) -> dict[str, list]:
 
 def data_schema(g) -> dict[str, dict]:
     """Every type's data names, dtypes and row shapes, as META.json's ``graphpart.schema``.
+
+    Parameters
+    ----------
+    g : Graph
+        The graph whose node and edge data are described; no data is copied.
+
+    Returns
+    -------
+    dict
+        ``{"node": {ntype: record}, "edge": {etype_file(etype): record}}`` with one entry per
+        type, each record ``{name: [dtype name without "torch.", row shape as a list]}``.
 
     Examples
     --------
@@ -103,6 +124,30 @@ def empty_groups(
 ) -> tuple[dict[str, dict], dict[tuple[str, str, str], dict]]:
     """Zero-row arrays of every type's data, from META.json's ``graphpart.schema`` (none without
     one): what a partition that left a group out holds of it.
+
+    Parameters
+    ----------
+    meta : dict
+        The parsed META.json; only ``meta["graphpart"]["schema"]`` is read.
+    ntypes : list of str
+        The node types to look up in the schema.
+    etypes : list of tuple of str
+        The canonical edge types to look up (under :func:`etype_file` names).
+    where : str
+        What to name in error messages (e.g. the file).
+
+    Returns
+    -------
+    nodes : dict of str to dict of str to torch.Tensor
+        Per node type of ``ntypes`` that the schema records, its data as ``(0, *row shape)``
+        tensors of the recorded dtypes.
+    edges : dict of tuple to dict of str to torch.Tensor
+        The same per edge type of ``etypes``. Both are empty when META has no schema.
+
+    Raises
+    ------
+    FormatError
+        The schema lacks node or edge maps, or a record is not ``[torch dtype name, row shape]``.
 
     Examples
     --------

@@ -45,6 +45,27 @@ def check_tensors(obj: object, path: Path, what: str) -> object:
     1 KB file that becomes a 16 GB tensor at the first copy. Such views are refused, and so is a
     file whose tensors, counted at every place they appear, hold far more bytes than the file
     (400 names for one 8 MB tensor become 400 copies at the first reordering).
+
+    Parameters
+    ----------
+    obj : object
+        What was loaded: tensors nested in dicts, lists and tuples (and GraphBolt's stand-ins).
+    path : pathlib.Path
+        The file ``obj`` came from; its size sets the budget (``EXPANSION`` times it plus
+        ``EXPANSION_SLACK`` bytes; no budget when it cannot be read).
+    what : str
+        What the file is, for error messages.
+
+    Returns
+    -------
+    object
+        ``obj`` itself, unchanged.
+
+    Raises
+    ------
+    FormatError
+        A tensor is larger than its storage, the tensors exceed the budget, or ``obj`` holds
+        more than ``MAX_OBJECTS`` objects.
     """
     stack, seen, total = [obj], set(), 0
     try:
@@ -84,7 +105,24 @@ def check_tensors(obj: object, path: Path, what: str) -> object:
 def weights_only_load(f, mmap: bool = False, safe: list | None = None) -> object:
     """``torch.load(f, weights_only=True)``, allowing the ``safe`` globals, with torch's warnings
     about the file (old pickle protocols and the like) kept off the user's screen: the file is
-    judged by what it holds."""
+    judged by what it holds.
+
+    Parameters
+    ----------
+    f : str, os.PathLike or file object
+        What ``torch.load`` reads.
+    mmap : bool, default False
+        Map the file instead of reading it (``f`` must then be a path).
+    safe : list, optional
+        Extra globals the unpickler may resolve (classes, or ``(object, "module.name")`` pairs),
+        as ``torch.serialization.safe_globals`` takes them; default none.
+
+    Returns
+    -------
+    object
+        What ``torch.load`` returns. Nothing is checked here beyond what the weights-only
+        unpickler refuses.
+    """
     with warnings.catch_warnings(), torch.serialization.safe_globals(safe or []):
         warnings.simplefilter("ignore")
         return torch.load(f, weights_only=True, mmap=mmap)
@@ -92,7 +130,29 @@ def weights_only_load(f, mmap: bool = False, safe: list | None = None) -> object
 
 def load_torch(path: Path, what: str) -> object:
     """A weights-only ``torch.load`` (memory-mapped); a clear :class:`FormatError` on anything
-    else."""
+    else.
+
+    A pickled ``collections.defaultdict`` is read as a plain dict; the tensors are checked by
+    :func:`check_tensors`.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        A regular file written by ``torch.save``.
+    what : str
+        What the file is, for error messages.
+
+    Returns
+    -------
+    object
+        The loaded object: plain data and tensors only.
+
+    Raises
+    ------
+    FormatError
+        The file is missing, not a regular file, not a weights-only torch file, or fails
+        :func:`check_tensors`.
+    """
     check_regular_file(path, what)
     try:
         safe = [(_plain_dict, "collections.defaultdict"), dict]
@@ -136,7 +196,31 @@ class _Unpickler(
 def load_pickle_records(
     path: Path, what: str, allow_tensors: bool = True, limit: int = 1 << 20
 ) -> list:
-    """Every pickle record appended to ``path`` (GLT appends one per chunk), restricted as above."""
+    """Every pickle record appended to ``path`` (GLT appends one per chunk), restricted as above.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        A regular file of pickle records written one after another.
+    what : str
+        What the file is, for error messages.
+    allow_tensors : bool, default True
+        Resolve the three names tensors need; when False, any global is refused (plain data
+        only).
+    limit : int, default 1 << 20
+        Read at most this many records; any further records are not read.
+
+    Returns
+    -------
+    list
+        The records in file order, each checked by :func:`check_tensors`.
+
+    Raises
+    ------
+    FormatError
+        The file is missing or not a regular file, or a record is not a plain pickle of data
+        and tensors.
+    """
     records, at = [], 0
     check_regular_file(path, what)
     try:

@@ -55,7 +55,16 @@ _DOS_DATE = (0 << 9) | (1 << 5) | 1  # 1980-01-01, as torch writes it
 
 
 class Stream:
-    """A tensor of ``shape`` and ``dtype`` whose rows :meth:`TorchZipWriter.append` supplies."""
+    """A tensor of ``shape`` and ``dtype`` whose rows :meth:`TorchZipWriter.append` supplies.
+
+    Parameters
+    ----------
+    dtype : numpy.dtype or str
+        One of int64, int32, int16, int8, uint8, bool, float64, float32, float16 (a dtype torch
+        has a storage class for); any other raises ``ValueError``.
+    shape : tuple of int
+        The whole tensor's shape; rows are appended along its first axis.
+    """
 
     def __init__(self, dtype: np.dtype | str, shape: tuple[int, ...]) -> None:
         self.dtype = np.dtype(dtype)
@@ -166,6 +175,15 @@ class TorchZipWriter:
     :func:`graphpart.fs.atomic.atomic_write`); :meth:`close` writes the directory and checks
     that every stream is full. Memory: the pickled tree and one block.
 
+    Parameters
+    ----------
+    f : binary file object
+        Opened for writing, positioned at its start, seekable; records are written at their
+        offsets as they are laid out.
+    tree : dict
+        Nested dicts whose leaves are numpy arrays or tensors (written at once), :class:`Stream`
+        s (filled later) or plain ints, floats and strings.
+
     Examples
     --------
     >>> import io, torch
@@ -271,7 +289,19 @@ def _dumps(tree: dict) -> bytes:
 
 
 class StoredArray:
-    """A tensor record of a torch zip file, read a slice at a time (``a[lo:hi]``, ``a.read()``)."""
+    """A tensor record of a torch zip file, read a slice at a time (``a[lo:hi]``, ``a.read()``).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The torch zip file.
+    offset : int
+        Byte offset of the tensor's first item in the file.
+    dtype : numpy.dtype
+        The items' dtype (read in native byte order).
+    shape : tuple of int
+        The tensor's shape; slices index its first axis (a 0-d tensor has one row).
+    """
 
     def __init__(self, path: Path, offset: int, dtype: np.dtype, shape: tuple[int, ...]) -> None:
         self.path, self.offset, self.dtype, self.shape = path, offset, dtype, shape
@@ -336,7 +366,26 @@ class _Unpickler(pickle.Unpickler):
 
 def read_torch_zip(path: str | os.PathLike) -> object:
     """The object tree of a torch zip file, each tensor a :class:`StoredArray` (nothing but the
-    tree is read; only dicts, numbers, strings and tensors are accepted)."""
+    tree is read; only dicts, numbers, strings and tensors are accepted).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A zip file as ``torch.save`` writes it, or as :class:`TorchZipWriter` does; each tensor
+        must be a contiguous part of an uncompressed storage record.
+
+    Returns
+    -------
+    object
+        The unpickled tree (usually a dict), each tensor replaced by a :class:`StoredArray`.
+
+    Raises
+    ------
+    FormatError
+        The file is not a readable zip with one ``data.pkl`` of at most 64 MiB, a record runs
+        past the file's end, or the pickle names anything but tensors, storages and
+        ``OrderedDict``.
+    """
     path = Path(path)
     try:
         with zipfile.ZipFile(path) as z, open(path, "rb") as f:
