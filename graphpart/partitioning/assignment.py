@@ -18,6 +18,24 @@ __all__ = ["random_assignment", "check_assignment", "check_num_parts"]
 def check_num_parts(num_parts: object, name: str = "num_parts") -> int:
     """``num_parts`` as a positive int, or a :class:`~graphpart.GraphpartError`.
 
+    Parameters
+    ----------
+    num_parts : object
+        The value to check: an integer (a Python or NumPy int, not a bool) >= 1 and at most the
+        int64 maximum.
+    name : str, default "num_parts"
+        The name the error message gives the value.
+
+    Returns
+    -------
+    int
+        ``num_parts`` as an int.
+
+    Raises
+    ------
+    GraphpartError
+        If ``num_parts`` is not an integer, or is below 1 or above the int64 maximum.
+
     Examples
     --------
     >>> check_num_parts(4)
@@ -38,6 +56,21 @@ def random_assignment(type_counts: np.ndarray, num_parts: int, seed: Seed = None
     one, and the same total give or take one. (DGL's ``part_method="random"``
     draws each node's part independently, so its parts differ by about the
     square root of their size.)
+
+    Parameters
+    ----------
+    type_counts : numpy.ndarray of int
+        The number of nodes of each node type, in node type order.
+    num_parts : int
+        The number of parts (>= 1; not checked here).
+    seed : int, numpy.random.Generator or None, default None
+        Seeds the random order inside each type; ``None`` draws fresh entropy.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The part, in ``[0, num_parts)``, of every node (homogeneous ids), of length
+        ``type_counts.sum()``.
 
     Examples
     --------
@@ -64,6 +97,31 @@ def check_assignment(
 
     ``assignment`` is an int array with one entry per node (homogeneous ids) or a
     dict ``{ntype: array}`` of type-wise assignments covering every node type.
+
+    Parameters
+    ----------
+    assignment : array-like of int, torch.Tensor or dict of str to array-like
+        One part id per node in homogeneous id order, or ``{ntype: part ids}`` with exactly
+        the node types of ``ntypes`` as keys (each array one entry per node of that type).
+        Arrays must be one-dimensional with an integer dtype.
+    type_counts : numpy.ndarray of int
+        The number of nodes of each node type, in the order of ``ntypes``.
+    ntypes : list of str
+        The node types, in homogeneous id order.
+    num_parts : int
+        The number of parts; every value must lie in ``[0, num_parts)``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The part of every node, in homogeneous id order (dict entries concatenated in the
+        order of ``ntypes``).
+
+    Raises
+    ------
+    GraphpartError
+        If a dict's keys differ from ``ntypes``, an array is not one-dimensional int, has the
+        wrong length, or holds a value outside ``[0, num_parts)``.
     """
     counts = np.asarray(type_counts, dtype=np.int64)
     if isinstance(assignment, Mapping):

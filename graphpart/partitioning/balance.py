@@ -50,6 +50,18 @@ __all__ = [
 def class_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
     """Dense ids ``0..C-1`` for the distinct values of ``values`` (in sorted order), and ``C``.
 
+    Parameters
+    ----------
+    values : numpy.ndarray
+        One value per item, of any sortable dtype (bools count as 0 and 1).
+
+    Returns
+    -------
+    ids : numpy.ndarray of int
+        The rank of each item's value among the distinct values, one per item.
+    num_classes : int
+        The number of distinct values, ``C``.
+
     Examples
     --------
     >>> cls, n = class_ids(np.array([7, 3, 7, 9]))
@@ -93,6 +105,32 @@ def classes_by_type(
     """Balance classes of the nodes of several types: each type's values (``"t:value"``), or the
     type as one class (``"t"``) where ``values`` has none; nodes in homogeneous id order.
 
+    Parameters
+    ----------
+    ntypes : sequence of str
+        The node types, in homogeneous id order.
+    counts : sequence of int
+        The number of nodes of each type, in the order of ``ntypes``.
+    values : mapping of str to array-like
+        ``{ntype: values}``: one bool or int value per node of that type (a NumPy array, a
+        tensor, or anything :func:`numpy.asarray` takes). Keys that are not in ``ntypes`` are
+        ignored.
+    what : str, default "balance_ntypes"
+        The name error messages give ``values``.
+
+    Returns
+    -------
+    classes : numpy.ndarray of int64
+        The class of every node, in homogeneous id order: the classes of each type follow those
+        of the types before it, a type's values in sorted order.
+    labels : tuple of str
+        A label per class: ``"type:value"``, or the type's name where it is one class.
+
+    Raises
+    ------
+    GraphpartError
+        If a type's values are not one-dimensional bool / int, or not one per node of the type.
+
     Examples
     --------
     >>> cls, labels = classes_by_type(["user", "item"], [3, 2], {"user": np.array([1, 0, 1])})
@@ -127,6 +165,34 @@ def balance_classes(
     ``None`` balances nothing on a homogeneous graph and each node type on a heterograph; an
     array gives one class per distinct value; a dict ``{ntype: array}`` crosses node types with
     their values (:func:`classes_by_type`).
+
+    Parameters
+    ----------
+    g : Graph
+        The graph whose nodes are classed.
+    balance_ntypes : None, str, list of str, dict of str to array-like, or array-like
+        ``None``; a node data field name (:func:`~.fields.field_balance`; the labels are then
+        named after the field, :func:`~.fields.named_labels`); several field names, as a list or
+        tuple of str or one comma-separated str (a class per combination of their values,
+        :func:`~.fields.fields_balance`); a dict ``{ntype: values}`` (unknown node types are
+        refused); or one bool / int value per node in homogeneous id order (an array, a tensor).
+    homo : HomogeneousGraph, optional
+        The homogeneous view of ``g``, when the caller has it; built from ``g`` otherwise.
+
+    Returns
+    -------
+    classes : numpy.ndarray of int or None
+        The class (dense ids from 0) of every node in homogeneous id order; on a heterograph with
+        ``balance_ntypes=None``, the node type id of every node; ``None`` on a homogeneous graph
+        with ``balance_ntypes=None``.
+    labels : tuple of str
+        A label per class (empty when ``classes`` is ``None``).
+
+    Raises
+    ------
+    GraphpartError
+        If a named field does not exist, a dict names unknown node types, or the values are not
+        one-dimensional bool / int with one per node.
 
     Examples
     --------
@@ -179,6 +245,28 @@ def balance_weights(
     and an in-degree column: DGL uses in-degree alone there, which leaves the
     node counts unbalanced).
 
+    Parameters
+    ----------
+    num_nodes : int
+        The number of nodes, ``n``.
+    balance_ntypes : numpy.ndarray or None
+        One value per node (any sortable dtype); each distinct value is a class. ``None``: no
+        classes.
+    balance_edges : bool
+        Add in-degree columns.
+    in_degrees : numpy.ndarray of int or None
+        The in-degree of every node; required when ``balance_edges`` is true, unused otherwise.
+
+    Returns
+    -------
+    weights : numpy.ndarray of int64, shape (n, ncon), or None
+        One column per constraint: a 0/1 column per class (in the sorted order of the values),
+        then, with ``balance_edges``, an in-degree column per class in the same order. Without
+        classes, ``[1, in-degree]`` per node with ``balance_edges`` and ``None`` without.
+    classes : numpy.ndarray of int or None
+        The class (dense ids, :func:`class_ids`) of every node; ``None`` when
+        ``balance_ntypes`` is ``None``.
+
     Examples
     --------
     >>> w, cls = balance_weights(3, np.array([1, 0, 1]), True, np.array([2, 5, 1]))
@@ -210,6 +298,22 @@ def constraint_names(
     ``labels[v]`` names the class of value ``v`` of ``balance_ntypes`` (the class ids and labels
     of :func:`balance_classes`); values without a label are named ``"class v"``.
 
+    Parameters
+    ----------
+    balance_ntypes : numpy.ndarray or None
+        As given to :func:`balance_weights`.
+    balance_edges : bool
+        As given to :func:`balance_weights`.
+    labels : sequence of str, optional
+        ``labels[v]`` names the class of the int value ``v``.
+
+    Returns
+    -------
+    list of str
+        One name per column of :func:`balance_weights`: the class names, then, with
+        ``balance_edges``, ``"in-degree of <name>"`` for each; without classes ``["nodes"]``,
+        or ``["nodes", "in-degree"]`` with ``balance_edges``.
+
     Examples
     --------
     >>> constraint_names(np.array([2, 0, 2]), True, ["user", "item", "tag"])
@@ -233,6 +337,22 @@ def water_fill(current: np.ndarray, m: int, tie: np.ndarray | None = None) -> np
 
     ``tie`` (e.g. each part's node count over every class) decides between parts of equal
     ``current``: the lower takes first.
+
+    Parameters
+    ----------
+    current : numpy.ndarray of int
+        The items each part holds now, one entry per part.
+    m : int
+        The number of new items to hand out (>= 0).
+    tie : numpy.ndarray of int, optional
+        One entry per part. Among parts of equal ``current`` the one with the lower ``tie`` is
+        raised first, and the items left over once the raised parts are level (at most one
+        each) go to those with the lowest ``tie`` plus share. ``None``: the lower part index.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        How many new items each part takes; the entries sum to ``m``.
 
     Examples
     --------
@@ -270,6 +390,23 @@ def fill_isolated(
     class; between parts as empty, to those with fewest nodes, so no part is left empty); with
     ``spread``, evenly (each part of a class's ``m`` nodes ``m // num_parts`` or one more, the
     extra ones to the emptiest parts).
+
+    Parameters
+    ----------
+    part : numpy.ndarray of int
+        The part of every node, ``-1`` for a node not yet assigned (the ``isolated`` ones);
+        written to in place.
+    isolated : numpy.ndarray of int
+        The ids of the nodes to assign.
+    cls : numpy.ndarray of int or None
+        The class (a non-negative int) of every node; ``None``: all one class.
+    num_parts : int
+        The number of parts.
+    rng : numpy.random.Generator
+        Draws which of a class's nodes goes to which part.
+    spread : bool, default False
+        Deal each class's nodes out evenly instead of filling the emptiest parts
+        (:func:`water_fill`).
 
     Examples
     --------

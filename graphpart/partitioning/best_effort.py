@@ -28,7 +28,18 @@ _SINK: contextvars.ContextVar[list | None] = contextvars.ContextVar("shortfalls"
 @contextlib.contextmanager
 def shortfalls_collected() -> Iterator[list]:
     """Collect the ``(constraint, max / mean, tolerance)`` that repairs inside the block could
-    not hold, instead of warning about each: a caller running several says them once."""
+    not hold, instead of warning about each: a caller running several says them once.
+
+    A context manager; blocks may nest (the innermost one collects). Nothing is warned about on
+    leaving the block: the caller decides what to say (:func:`warn_shortfalls`).
+
+    Yields
+    ------
+    list of tuple
+        The list that :func:`report_shortfalls` extends inside the block, one
+        ``(constraint, max / mean, tolerance)`` per constraint not held; it keeps its entries
+        after the block.
+    """
     sink: list = []
     token = _SINK.set(sink)
     try:
@@ -40,7 +51,18 @@ def shortfalls_collected() -> Iterator[list]:
 def warn_shortfalls(short: Sequence[tuple], stacklevel: int = 2) -> None:
     """One :class:`~graphpart.errors.BalanceWarning` naming every constraint not held; each of
     ``short`` ends in ``(name, ratio, tolerance)``, anything before the name (a level) is said
-    before it."""
+    before it.
+
+    Parameters
+    ----------
+    short : sequence of tuple
+        The constraints not held: ``(name, ratio, tolerance)`` or ``(level, name, ratio,
+        tolerance)``, ``ratio`` the heaviest part's load over the mean. The warning carries them
+        as a tuple in its second argument. Warns even when ``short`` is empty.
+    stacklevel : int, default 2
+        As for :func:`warnings.warn`, counted from the caller of this function (2: the warning
+        points at that caller's caller).
+    """
     said = "; ".join(
         " ".join(str(x) for x in s[:-2]) + f" at {s[-2]:.3f} x its mean (tolerance {s[-1]:.3f})"
         for s in short
@@ -56,7 +78,14 @@ def warn_shortfalls(short: Sequence[tuple], stacklevel: int = 2) -> None:
 
 
 def report_shortfalls(short: Sequence[tuple[str, float, float]]) -> None:
-    """Into the active :func:`shortfalls_collected`, else :func:`warn_shortfalls`."""
+    """Into the active :func:`shortfalls_collected`, else :func:`warn_shortfalls`.
+
+    Parameters
+    ----------
+    short : sequence of tuple of (str, float, float)
+        ``(constraint, max / mean, tolerance)`` for each constraint not held. Outside
+        :func:`shortfalls_collected` an empty ``short`` warns nothing.
+    """
     sink = _SINK.get()
     if sink is not None:
         sink.extend(short)
@@ -67,6 +96,21 @@ def report_shortfalls(short: Sequence[tuple[str, float, float]]) -> None:
 def check_spread(part: np.ndarray, classes: np.ndarray | None, num_parts: int) -> None:
     """Refuse what no training run can use: a class of at least ``num_parts`` nodes held by one
     part alone (every other machine would go without it).
+
+    Parameters
+    ----------
+    part : numpy.ndarray of int
+        The part, in ``[0, num_parts)``, of every node.
+    classes : numpy.ndarray of int or None
+        The balance class (a non-negative int) of every node; ``None`` checks nothing.
+    num_parts : int
+        The number of parts; below 2 checks nothing.
+
+    Raises
+    ------
+    GraphpartError
+        If a class of at least ``num_parts`` nodes lies whole in one part (the first such
+        class is named).
 
     Examples
     --------

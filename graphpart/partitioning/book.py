@@ -118,6 +118,28 @@ class RangePartitionBook:
     Ids are homogeneous (shuffled) ids unless a node / edge type is given, in
     which case they are type-wise (shuffled) ids of that type.
 
+    Parameters
+    ----------
+    part_id : int
+        The partition this book was loaded for (:attr:`partid`); not checked against the number
+        of partitions.
+    node_map : mapping of str to array-like
+        ``{ntype: [[start, end) per partition]}`` in homogeneous node ids, as in DGL's partition
+        config: one ``[start, end)`` pair per partition for each node type. The ranges must lie
+        end to end, partition after partition and types in type order inside each (as a
+        reshuffle leaves them). The number of partitions is read from the first entry.
+    edge_map : mapping of str to array-like
+        ``{"src:rel:dst": [[start, end) per partition]}`` in homogeneous edge ids.
+    ntypes : mapping of str to int, optional
+        ``{ntype: type id}``, which orders the node types; default: the order of ``node_map``.
+    etypes : mapping of str to int, optional
+        ``{"src:rel:dst": type id}``, which orders the edge types; default: the order of
+        ``edge_map``.
+
+    See Also
+    --------
+    RangePartitionBook.from_bounds : the same book from ``(parts, types, 2)`` bound arrays.
+
     Examples
     --------
     >>> book = RangePartitionBook(0, {"_N": [[0, 3], [3, 5]]}, {"_N:_E:_N": [[0, 4], [4, 6]]})

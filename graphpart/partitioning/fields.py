@@ -37,6 +37,21 @@ def named_labels(field: str, labels: Sequence[str], ntypes: Sequence[str] = ()) 
     ``train`` (for ``train_mask``), other values ``field=value``; ``type:value`` keeps its type
     and a whole type (one of ``ntypes``) stays as it is.
 
+    Parameters
+    ----------
+    field : str
+        The node data field the classes come from; a ``_mask`` suffix is dropped in the names
+        of ``True`` / ``False``.
+    labels : sequence of str
+        The class labels to rename: ``"value"``, ``"type:value"`` or a type's name.
+    ntypes : sequence of str, default ()
+        The node types, to tell ``"type:value"`` and whole types from plain values.
+
+    Returns
+    -------
+    tuple of str
+        The renamed labels, in the order of ``labels``.
+
     Examples
     --------
     >>> named_labels("train_mask", ("False", "True"))
@@ -72,6 +87,25 @@ def _relabel(labels: Sequence[str], value, ntypes: Sequence[str]) -> tuple[str, 
 def field_balance(g: Graph, field: str | None) -> object:
     """The ``balance_ntypes`` value that balances node data ``field`` (per type where it exists).
 
+    Parameters
+    ----------
+    g : Graph
+        The graph whose node data is read.
+    field : str or None
+        The node data field name; ``None`` balances nothing.
+
+    Returns
+    -------
+    torch.Tensor, dict of str to torch.Tensor, or None
+        ``None`` for ``field=None``; on a homogeneous graph the field itself; on a heterograph
+        ``{ntype: field}`` for the node types that have it. The values are returned as stored,
+        not checked.
+
+    Raises
+    ------
+    GraphpartError
+        If no node type has ``field``.
+
     Examples
     --------
     >>> from graphpart.datasets import load_karate_club
@@ -96,6 +130,23 @@ def field_balance(g: Graph, field: str | None) -> object:
 def as_fields(value: object) -> list[str] | None:
     """``value`` as a list of node data field names when it is several (a list or tuple of
     str, or ``"a,b,c"``), else ``None`` (one field, an array, a dict: not fields).
+
+    Parameters
+    ----------
+    value : object
+        A ``balance_ntypes`` value, in any of the forms
+        :func:`~graphpart.partitioning.balance.balance_classes` takes.
+
+    Returns
+    -------
+    list of str or None
+        The field names: a non-empty list or tuple of str as a list (even of one name), a str
+        with a comma split at the commas and stripped; ``None`` for anything else.
+
+    Raises
+    ------
+    GraphpartError
+        If a list or tuple names more than :data:`MAX_FIELDS` fields.
 
     Examples
     --------
@@ -124,6 +175,29 @@ def fields_balance(g: Graph, fields: Sequence[str]) -> tuple[object, dict[int, s
     A node's code numbers the values of every field it has (a type without a field counts as
     ``False`` / 0 there). A combination is named by the masks it is in (``train``, ``val+test``;
     ``none`` for none) and ``field=value`` for other fields.
+
+    Parameters
+    ----------
+    g : Graph
+        The graph whose node data is read.
+    fields : sequence of str
+        Distinct node data field names (at least one); each must exist on some node type and
+        hold one bool / int value per node.
+
+    Returns
+    -------
+    values : numpy.ndarray of int64, or dict of str to numpy.ndarray of int64
+        The combination code of every node (:func:`combine_fields`): an array on a homogeneous
+        graph, ``{ntype: codes}`` for every node type on a heterograph.
+    names : dict of int to str
+        A name for each code that occurs.
+
+    Raises
+    ------
+    GraphpartError
+        If ``fields`` is empty or repeats a name, a field is missing on every type or is not one
+        bool / int value per node, or the fields have more than :data:`MAX_COMBINATIONS`
+        combinations of values.
 
     Examples
     --------
@@ -173,6 +247,21 @@ def code_labels(
 ) -> tuple[str, ...]:
     """Class labels with each combination code (``"3"``, ``"paper:3"``) replaced by its name.
 
+    Parameters
+    ----------
+    labels : sequence of str
+        The class labels: ``"code"``, ``"type:code"`` or a type's name.
+    names : dict of int to str
+        The name of each code (as :func:`fields_balance` returns them); a code without a name
+        keeps its digits.
+    ntypes : sequence of str, default ()
+        The node types, to tell ``"type:code"`` and whole types from plain codes.
+
+    Returns
+    -------
+    tuple of str
+        The renamed labels, in the order of ``labels``.
+
     Examples
     --------
     >>> code_labels(("0", "1"), {0: "none", 1: "train"})
@@ -189,6 +278,33 @@ def combine_fields(
     """The combination code of every node of each type (``per_type[t][i]``: the values of field
     ``i`` on type ``t``, ``None`` where the type lacks it) and a name per code: the rule of
     :func:`fields_balance`, for values read from anywhere (the chunked pipeline reads chunks).
+
+    Parameters
+    ----------
+    per_type : dict of str to list of (numpy.ndarray or None)
+        ``{ntype: [values of field i, ...]}``, one entry per field in the order of ``fields``:
+        a one-dimensional array with one value per node of the type, or ``None`` where the type
+        lacks the field (its nodes then take the field's smallest value over all types). Every
+        field must be present on at least one type.
+    counts : dict of str to int
+        The number of nodes of each type in ``per_type``.
+    fields : sequence of str
+        The field names, for the combination names and messages.
+
+    Returns
+    -------
+    codes : dict of str to numpy.ndarray of int64
+        The code of every node of each type: the rank of its value among the distinct values of
+        each field, mixed-radix, the first field lowest.
+    names : dict of int to str
+        A name for each code that occurs: the masks it is in joined by ``+`` (``none`` for no
+        mask), ``field=value`` for fields that are not masks (a field counts as a mask when its
+        values are bools, or ints between 0 and 1).
+
+    Raises
+    ------
+    GraphpartError
+        If the fields have more than :data:`MAX_COMBINATIONS` combinations of values.
 
     Examples
     --------

@@ -64,6 +64,18 @@ class PartView:
 class HaloBuilder:
     """Builds :class:`PartView` for each partition of a :class:`Reshuffle`.
 
+    The edge indexes the HALO search needs are built once here; :meth:`view` then builds one
+    partition's view at a time.
+
+    Parameters
+    ----------
+    r : Reshuffle
+        The renumbered graph; views are in its (new) node and edge ids.
+    num_hops : int
+        HALO hops, >= 0 (see the module docstring): 0 keeps the edges with both ends inside
+        the partition, 1 adds every in- and out-edge of the inner nodes, each further hop the
+        in-edges of the nodes reached through in-edges at the hop before.
+
     Examples
     --------
     >>> from graphpart.partitioning.reshuffle import reshuffle
@@ -154,6 +166,21 @@ class HaloBuilder:
 def hop1_layer(owned_src: np.ndarray, out_dst: np.ndarray, start: int, end: int) -> np.ndarray:
     """HALO nodes of hop 1: sources of owned edges outside ``[start, end)``, and out-neighbours.
 
+    Parameters
+    ----------
+    owned_src : numpy.ndarray of int
+        The sources (global ids) of the edges the partition owns; those inside ``[start, end)``
+        are dropped.
+    out_dst : numpy.ndarray of int
+        The destinations (global ids) of the edges leaving the partition.
+    start, end : int
+        The partition's node ids, ``[start, end)``.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        The HALO nodes of hop 1, sorted and without repeats.
+
     Examples
     --------
     >>> hop1_layer(np.array([0, 5, 1, 5]), np.array([7, 4]), 0, 2).tolist()
@@ -177,6 +204,30 @@ def assemble_view(
     ends).
 
     ``scratch`` is an all ``-1`` int64 array over global node ids; it is left as found.
+
+    Parameters
+    ----------
+    p : int
+        The partition id.
+    inner : numpy.ndarray of int
+        The partition's own nodes (global ids), in local order.
+    layers : list of numpy.ndarray of int
+        The HALO nodes (global ids) of hop 1, 2, ...: one array per hop, in local order.
+    eids : numpy.ndarray of int
+        The local edges (global ids): owned first, then HALO.
+    num_inner_edges : int
+        How many of ``eids`` come first as owned edges.
+    src, dst : numpy.ndarray of int
+        The global ids of the ends of each edge of ``eids``; every end must be in ``inner`` or
+        ``layers``.
+    scratch : numpy.ndarray of int64
+        All ``-1``, one entry per global node id; used to map global to local ids and reset.
+
+    Returns
+    -------
+    PartView
+        The view, its ``hop`` int8 (int32 from 128 layers on) and its ``src`` / ``dst`` local
+        ids.
     """
     nodes = np.concatenate([inner, *layers]) if layers else inner
     # int8 as DGL-style files keep it; wider only where a path is longer than 127 hops
@@ -199,7 +250,30 @@ def node_fields(
     typed: bool,
 ) -> dict[str, np.ndarray]:
     """The node data of local nodes ``nodes`` (global ids, at HALO ``hop``) under DGL's names, in
-    the order the partition files keep them (all nodes or a block of them)."""
+    the order the partition files keep them (all nodes or a block of them).
+
+    Parameters
+    ----------
+    nodes : numpy.ndarray of int
+        Global (shuffled) ids of the nodes.
+    hop : numpy.ndarray of int
+        HALO hop of each node, 0 for inner nodes.
+    part_id : numpy.ndarray of int
+        The partition that owns each node.
+    ntype : numpy.ndarray of int or None
+        The node type id of each node; read only when ``typed``.
+    orig_n : numpy.ndarray of int
+        The type-wise id of each node before the reshuffle.
+    typed : bool
+        Store ``_TYPE`` too.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``_ID`` (``nodes``), ``inner_node`` (``hop == 0``), ``part_id``, ``orig_id``
+        (``orig_n``), ``halo_hop`` (``hop``) and, when ``typed``, ``_TYPE`` (``ntype``); the
+        arrays given are stored as they are, not copied.
+    """
     ndata = {
         "_ID": nodes,
         "inner_node": hop == 0,
@@ -216,7 +290,27 @@ def edge_fields(
     eids: np.ndarray, inner_edge: np.ndarray, orig_e: np.ndarray, etype: np.ndarray, typed: bool
 ) -> dict[str, np.ndarray]:
     """The edge data of local edges ``eids`` under DGL's names, in the files' order (all edges or a
-    block of them)."""
+    block of them).
+
+    Parameters
+    ----------
+    eids : numpy.ndarray of int
+        Global (shuffled) ids of the edges.
+    inner_edge : numpy.ndarray of bool
+        Whether the partition owns each edge.
+    orig_e : numpy.ndarray of int
+        The type-wise id of each edge before the reshuffle.
+    etype : numpy.ndarray of int or None
+        The edge type id of each edge; read only when ``typed``.
+    typed : bool
+        Store ``_TYPE`` too.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``_ID`` (``eids``), ``inner_edge``, ``orig_id`` (``orig_e``) and, when ``typed``,
+        ``_TYPE`` (``etype``); the arrays given are stored as they are, not copied.
+    """
     edata = {"_ID": eids, "inner_edge": inner_edge, "orig_id": orig_e}
     if typed:
         edata["_TYPE"] = etype
@@ -236,6 +330,31 @@ def local_data(
 
     ``part_id``, ``ntype`` and ``orig_n`` describe ``v.nodes``; ``etype`` and
     ``orig_e`` describe ``v.eids``. ``_TYPE`` is stored only when ``typed``.
+
+    Parameters
+    ----------
+    v : PartView
+        The partition's view.
+    part_id : numpy.ndarray of int
+        The partition that owns each node of ``v.nodes``.
+    ntype : numpy.ndarray of int or None
+        The node type id of each node of ``v.nodes``; read only when ``typed``.
+    orig_n : numpy.ndarray of int
+        The type-wise id before the reshuffle of each node of ``v.nodes``.
+    etype : numpy.ndarray of int or None
+        The edge type id of each edge of ``v.eids``; read only when ``typed``.
+    orig_e : numpy.ndarray of int
+        The type-wise id before the reshuffle of each edge of ``v.eids``.
+    typed : bool
+        Store ``_TYPE`` in both.
+
+    Returns
+    -------
+    ndata : dict of str to numpy.ndarray
+        The node data, as :func:`node_fields` gives it.
+    edata : dict of str to numpy.ndarray
+        The edge data, as :func:`edge_fields` gives it (``inner_edge`` true for the first
+        ``v.num_inner_edges`` edges).
     """
     inner_edge = np.zeros(len(v.eids), dtype=bool)
     inner_edge[: v.num_inner_edges] = True

@@ -70,6 +70,29 @@ def metis_csr(
     nodes keep the neighbourhoods that decide where they belong; otherwise the
     sample is uniform.
 
+    Parameters
+    ----------
+    src, dst : numpy.ndarray of int
+        The edges, node ids in ``[0, num_nodes)``; direction, duplicates and self-loops do not
+        matter.
+    num_nodes : int
+        The number of nodes (the CSR has ``num_nodes + 1`` row offsets).
+    max_edges : int, optional
+        Sample the edges when more than this many are not self-loops
+        (:func:`~graphpart.partitioning.sample.sample_edges`); ``None`` keeps all.
+    seed : int, numpy.random.Generator or None, default None
+        Seeds the sample; unused without one.
+    by_degree : bool, default True
+        Sample degree-aware rather than uniformly.
+
+    Returns
+    -------
+    xadj : numpy.ndarray of int64
+        Row offsets, ``num_nodes + 1`` of them: node ``u``'s neighbours are
+        ``adjncy[xadj[u]:xadj[u + 1]]``.
+    adjncy : numpy.ndarray of int64
+        The neighbours of each node, sorted, each pair of nodes listed once each way.
+
     Examples
     --------
     >>> xadj, adjncy = metis_csr(np.array([0, 0, 1, 2]), np.array([1, 1, 1, 0]), 3)

@@ -36,7 +36,22 @@ MAX_TABLE_CELLS = 1 << 28
 
 
 def part_loads(part: np.ndarray, weights: np.ndarray, num_parts: int) -> np.ndarray:
-    """``(num_parts, ncon)`` load of every constraint in every part."""
+    """``(num_parts, ncon)`` load of every constraint in every part.
+
+    Parameters
+    ----------
+    part : numpy.ndarray of int
+        The part, in ``[0, num_parts)``, of every node.
+    weights : numpy.ndarray, shape (n, ncon)
+        The weight of every node in every constraint.
+    num_parts : int
+        The number of parts (rows of the result).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (num_parts, ncon)
+        The summed weights of each part's nodes, per constraint.
+    """
     return np.stack(
         [
             np.bincount(part, weights=weights[:, c], minlength=num_parts)
@@ -152,6 +167,28 @@ def rebalance(
     from every overloaded part, the cheapest nodes until its overload is gone, and lets each target
     part accept them while it stays under the cap. Returns a new assignment; ``conn`` (the table of
     :meth:`_Edges.conn` for ``part``), when given, is kept current in place.
+
+    Parameters
+    ----------
+    edges : _Edges
+        The graph's edges, and the number of parts.
+    part : numpy.ndarray of int
+        The part, in ``[0, num_parts)``, of every node; not changed.
+    weights : numpy.ndarray of int, shape (n, ncon)
+        The weight of every node in every constraint.
+    cap : numpy.ndarray of float, shape (ncon,)
+        The most a part may hold of each constraint.
+    rounds : int, default 30
+        The most rounds; they stop early once no part is over a cap, no node can move, or two
+        rounds in a row (one by neighbours, one by room) move nothing.
+    conn : numpy.ndarray of int, shape (n, num_parts), optional
+        The connection table of ``part`` (:meth:`_Edges.conn`), C-contiguous; updated in place
+        to the returned assignment. ``None``: counted here.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        The new part of every node. Parts may still be over a cap where no node fits elsewhere.
 
     Examples
     --------
@@ -283,6 +320,33 @@ def exchange(
     a new assignment; ``conn`` (the table of :meth:`_Edges.conn` for ``part``), when given, is kept
     current in place. The rounds stop early once one lowers the cut by less than ``min_gain`` times
     the cut before it (the gains shrink round by round; the last rounds buy little).
+
+    Parameters
+    ----------
+    edges : _Edges
+        The graph's edges, and the number of parts.
+    part : numpy.ndarray of int
+        The part, in ``[0, num_parts)``, of every node; not changed.
+    weights : numpy.ndarray of int, shape (n, ncon)
+        The weight of every node in every constraint.
+    cap : numpy.ndarray of float, shape (ncon,)
+        The most a part may hold of each constraint: each pair's moves leave both parts within
+        every cap (a pair that cannot end so moves nothing).
+    rng : numpy.random.Generator
+        Draws the half of the candidate moves tried each round.
+    rounds : int, default 4
+        The most rounds; they also stop once no node has more edges into another part than
+        into its own.
+    conn : numpy.ndarray of int, shape (n, num_parts), optional
+        The connection table of ``part`` (:meth:`_Edges.conn`), C-contiguous; updated in place
+        to the returned assignment. ``None``: counted here.
+    min_gain : float, default 0.0
+        Stop after a round that lowers the cut by less than this share of it.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        The new part of every node.
     """
     part = part.copy()
     conn = edges.conn(part) if conn is None else conn
@@ -357,6 +421,34 @@ def refine_assignment(
     ``weights`` is ``(n, ncon)`` (``None``: node counts), ``classes`` the balance class of each node
     (``None``: one class), used to deal the edgeless nodes back out. The exchange rounds stop early
     once one lowers the cut by less than ``min_gain`` times the cut (0: never).
+
+    Parameters
+    ----------
+    src, dst : numpy.ndarray of int
+        Every edge of the graph; direction does not matter.
+    part : numpy.ndarray of int
+        The part, in ``[0, num_parts)``, of every node (``n`` of them); not changed.
+    num_parts : int
+        The number of parts.
+    weights : numpy.ndarray of int, shape (n, ncon), or None
+        The weight of every node in every constraint; ``None``: one node-count column.
+    classes : numpy.ndarray of int or None
+        The balance class (a non-negative int) of every node; ``None``: one class.
+    ub : numpy.ndarray of float, shape (ncon,)
+        The tolerance of each constraint: a part may hold ``ub * total / num_parts``.
+    rng : numpy.random.Generator
+        Draws the exchange's candidates and the deal of the edgeless nodes.
+    rounds : int, default 4
+        The most rounds of :func:`exchange`.
+    min_gain : float, default 0.0
+        Passed on to :func:`exchange`.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        The new part of every node; ``part`` itself when the refined assignment would leave
+        some part further over its cap than ``part`` was (or over it at all when ``part`` was
+        not), which is logged as a warning.
 
     Examples
     --------

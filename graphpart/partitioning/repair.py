@@ -63,6 +63,20 @@ REPAIR_ROUNDS = 4
 def constraint_totals(weights: np.ndarray | None, num_nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """Each constraint's total and heaviest node (``weights`` ``(n, ncon)``; ``None``: node counts).
 
+    Parameters
+    ----------
+    weights : numpy.ndarray of int, shape (n, ncon), or None
+        The weight of every node in every constraint; ``None``: one node-count column.
+    num_nodes : int
+        The number of nodes; read only when ``weights`` is ``None``.
+
+    Returns
+    -------
+    total : numpy.ndarray of int64, shape (ncon,)
+        The summed weight of each constraint.
+    heaviest : numpy.ndarray of int64, shape (ncon,)
+        The largest weight of a single node in each constraint (0 without nodes).
+
     Examples
     --------
     >>> [x.tolist() for x in constraint_totals(np.array([[1, 0], [1, 4], [1, 2]]), 3)]
@@ -87,6 +101,23 @@ def achievable_tolerance(
     fewer units than parts, or with one node heavier than a part's share, cannot be held to
     ``ub``: it gets the tolerance of that floor instead (``max load <= tolerance * mean``). METIS
     asked for a balance no split has gives up on every constraint (a part may come back empty).
+
+    Parameters
+    ----------
+    total : numpy.ndarray of int, shape (ncon,)
+        The summed weight of each constraint (:func:`constraint_totals`).
+    heaviest : numpy.ndarray of int, shape (ncon,)
+        The heaviest node of each constraint.
+    num_parts : int
+        The number of parts.
+    ub : numpy.ndarray of float, shape (ncon,)
+        The tolerance asked for: ``max load <= ub * mean``.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (ncon,)
+        ``ub`` where a split can meet it, else the floor's ``max load / mean`` raised by a
+        factor of ``1 + 1e-6`` (a constraint of total 0 keeps ``ub``).
 
     Examples
     --------
@@ -118,6 +149,25 @@ def held_tolerance(
     constraints it loosened: a warning where a part's share is less than one node (a class with
     fewer nodes than parts, a node heavier than a part's share), else (whole units) info.
 
+    Parameters
+    ----------
+    weights : numpy.ndarray of int, shape (n, ncon), or None
+        The weight of every node in every constraint; ``None``: one node-count column.
+    num_nodes : int
+        The number of nodes; read only when ``weights`` is ``None``.
+    num_parts : int
+        The number of parts.
+    ub : numpy.ndarray of float, shape (ncon,)
+        The tolerance asked for, per constraint.
+    names : callable, optional
+        Returns a name per constraint, for the log message (called only when a constraint is
+        loosened); ``None``: ``"column c"``.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (ncon,)
+        The tolerance of each constraint, as :func:`achievable_tolerance` gives it.
+
     Examples
     --------
     >>> held_tolerance(None, 5, 3, np.array([1.03])).round(3).tolist()
@@ -147,6 +197,23 @@ def far_limits(
 ) -> np.ndarray:
     """The load of each constraint above which it is far outside ``tolerance`` (see :data:`FAR`).
 
+    Parameters
+    ----------
+    total : numpy.ndarray, shape (ncon,)
+        The summed weight of each constraint.
+    heaviest : numpy.ndarray, shape (ncon,)
+        The heaviest node of each constraint.
+    num_parts : int
+        The number of parts.
+    tolerance : numpy.ndarray of float, shape (ncon,)
+        The tolerance of each constraint.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (ncon,)
+        ``tolerance * mean`` plus the largest of the heaviest node, ``FAR * mean`` and
+        ``(tolerance - 1) * mean``, ``mean`` being ``total / num_parts``.
+
     Examples
     --------
     >>> far_limits(np.array([300]), np.array([1]), 3, np.array([1.03])).round(2).tolist()
@@ -164,6 +231,23 @@ def fill_empty(src: np.ndarray, dst: np.ndarray, part: np.ndarray, num_parts: in
     from the parts with most nodes, among the nodes of parts that keep at least one. A node fits
     any empty part (no constraint can be over its cap with one node: caps are at least the heaviest
     node, :func:`achievable_tolerance`). One pass per empty part.
+
+    Parameters
+    ----------
+    src, dst : numpy.ndarray of int
+        Every edge of the graph.
+    part : numpy.ndarray of int
+        The part, in ``[0, num_parts)``, of every node; not changed.
+    num_parts : int
+        The number of parts.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        A copy of ``part`` in which every part holds a node; ``part`` itself when no part is
+        empty or there are fewer nodes than parts. Among the nodes of parts with at least two,
+        the one with the fewest edges inside its part moves first, ties going to the node of
+        the part with most nodes; a moved node is not moved again.
 
     Examples
     --------
@@ -246,6 +330,8 @@ def repair_assignment(
         Every edge of the graph.
     part : ndarray of int
         The assignment (every node in ``[0, num_parts)``); not changed.
+    num_parts : int
+        The number of parts.
     weights : ndarray or None
         ``(n, ncon)`` load of every node in every constraint (``None``: node counts).
     classes : ndarray or None
@@ -253,8 +339,24 @@ def repair_assignment(
     tolerance : ndarray
         Allowed ``max load / mean`` per constraint, one a split can meet.
     rng : Generator
+        Drives the refinement (:func:`~graphpart.partitioning.refine.refine_assignment`).
     names : callable, optional
         Returns a name per constraint, for the messages (called only when one is needed).
+
+    Returns
+    -------
+    ndarray of int
+        ``part`` itself when no part is empty and no constraint is far outside its tolerance
+        (:func:`far_limits`); else a new assignment, with no part empty, that holds each
+        constraint as well as the repair could.
+
+    Raises
+    ------
+    GraphpartError
+        Only where a repair is needed: if ``nodes x parts`` exceeds
+        :data:`~graphpart.partitioning.refine.MAX_TABLE_CELLS`, if a part stays empty, or if a
+        class of at least ``num_parts`` nodes lies whole in one part after the repair
+        (:func:`~.best_effort.check_spread`).
 
     Examples
     --------

@@ -79,6 +79,30 @@ def reshuffle(
 ) -> Reshuffle:
     """Renumber nodes and edges by partition (see the module docstring).
 
+    Parameters
+    ----------
+    node_part : numpy.ndarray of int
+        The partition, in ``[0, num_parts)``, of every node (old homogeneous ids).
+    ntype : numpy.ndarray of int or None
+        The node type id, in ``[0, num_ntypes)``, of every node; ``None``: one type.
+    src, dst : numpy.ndarray of int
+        The endpoints (old homogeneous ids) of every edge, in old edge id order. An edge goes
+        to the partition of its ``dst``.
+    etype : numpy.ndarray of int or None
+        The edge type id, in ``[0, num_etypes)``, of every edge; ``None``: one type.
+    num_parts : int
+        The number of partitions.
+    num_ntypes : int, default 1
+        The number of node types.
+    num_etypes : int, default 1
+        The number of edge types.
+
+    Returns
+    -------
+    Reshuffle
+        The new ids, their inverse for nodes, the ``[start, end)`` block of each
+        (partition, type) pair, and the edges in new ids.
+
     Examples
     --------
     >>> src, dst = np.array([0, 1, 2]), np.array([1, 2, 3])

@@ -43,6 +43,22 @@ def keep_shares(
     the ``probe`` edges are kept, an edge kept if either end keeps it: for a stream of edges,
     sampled chunk by chunk as :func:`sample_edges` does with ``by_degree``.
 
+    Parameters
+    ----------
+    deg : numpy.ndarray
+        The degree (in plus out, self-loops left out) of every node.
+    probe_src, probe_dst : numpy.ndarray of int
+        The endpoints of the probe edges: a sample of the stream's edges, without self-loops.
+    budget : float
+        How many of the probe edges to keep (scale the whole stream's budget by the probe's
+        share of it).
+
+    Returns
+    -------
+    numpy.ndarray of float32
+        The share, in ``[0, 1]``, of its edges each node keeps: ``min(1, c / deg)`` for one
+        ``c`` found by bisection; all ones when there are no probe edges.
+
     Examples
     --------
     >>> deg = np.array([100, 1, 1, 1, 1], dtype=np.float32)   # a hub and four leaves
@@ -71,6 +87,25 @@ def sample_edges(
     few, so it keeps them all; a hub keeps ``c`` of its many, enough to place it. A uniform sample
     instead strips most low-degree nodes of the edges that tie them to their neighbourhood.
     Duplicates and the two directions of a pair are drawn apart: a pair kept either way is kept.
+
+    Parameters
+    ----------
+    src, dst : numpy.ndarray of int
+        The edges, node ids in ``[0, num_nodes)``.
+    num_nodes : int
+        The number of nodes.
+    max_edges : int
+        About how many of the edges (self-loops not counted) to keep.
+    by_degree : bool
+        Sample degree-aware (see above); otherwise each edge is kept with probability
+        ``max_edges / (edges that are not self-loops)``.
+    rng : numpy.random.Generator
+        Draws the sample.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        One entry per edge, true for the edges kept; self-loops are false.
 
     Examples
     --------

@@ -41,6 +41,26 @@ def swap_moves(
     part that weigh the same in every other constraint; and swaps the pairs whose difference is
     largest until the overload is covered, without taking the other part over its cap.
 
+    Parameters
+    ----------
+    part : numpy.ndarray of int
+        The part, in ``[0, num_parts)``, of every node; not changed.
+    weights : numpy.ndarray of int, shape (n, ncon)
+        The weight of every node in every constraint.
+    cap : numpy.ndarray of float, shape (ncon,)
+        The most a part may hold of each constraint.
+    num_parts : int
+        The number of parts.
+    rounds : int, default 16
+        The most rounds; they stop early once no part is over a cap or a round finds no swap.
+
+    Returns
+    -------
+    nodes : numpy.ndarray of int
+        The nodes whose part changed, in increasing order.
+    targets : numpy.ndarray of int
+        The new part of each of ``nodes``.
+
     Examples
     --------
     >>> part = np.array([0, 0, 1, 1])

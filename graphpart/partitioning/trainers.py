@@ -47,10 +47,18 @@ def metis_trainers(
     machine : ndarray of int
         Machine of every node, in ``[0, num_machines)``.
     num_machines, trainers : int
+        The number of machines, and of trainers per machine.
     balance_ntypes, balance_edges, seed
         As for :func:`metis_assignment` (``balance_ntypes`` over the whole graph's nodes).
     **metis_kwargs
-        Passed on to :func:`metis_assignment` (``objtype``, ``options``, ``max_edges``, ...).
+        Passed on to :func:`metis_assignment` (``objtype``, ``options``, ``max_edges``, ...);
+        not ``in_degrees`` or ``spread_isolated``, which are set here.
+
+    Returns
+    -------
+    ndarray of int64
+        The trainer of every node, ``machine * trainers + local`` with ``local`` in
+        ``[0, trainers)``.
 
     Examples
     --------
@@ -117,6 +125,35 @@ def metis_two_levels(
     no split meets) and said once, in one :class:`~graphpart.errors.BalanceWarning` naming the
     machine- and trainer-level constraints; a trainer-level one missed on several machines is
     named once, at its worst.
+
+    Parameters
+    ----------
+    src, dst : numpy.ndarray of int
+        The edges of the graph.
+    num_nodes : int
+        The number of nodes.
+    num_machines : int
+        The number of machines (METIS parts at the first level).
+    trainers : int
+        Trainers per machine; 1 skips the second level.
+    seed : int, numpy.random.Generator or None, default None
+        Seeds both levels.
+    **kwargs
+        Passed on to :func:`metis_assignment` at both levels (``balance_ntypes``,
+        ``balance_edges``, ``objtype``, ``options``, ``max_edges``, ...).
+
+    Returns
+    -------
+    trainer : numpy.ndarray of int64
+        The trainer of every node, ``machine * trainers + local``.
+    shortfalls : tuple of tuple of (str, str, float, float)
+        ``(level, constraint, max / mean, tolerance)`` for each constraint not held, ``level``
+        being ``"machine"`` or ``"trainer"``; empty when every constraint was held.
+
+    Raises
+    ------
+    GraphpartError
+        If some trainer gets no node although there are at least as many nodes as trainers.
 
     Examples
     --------
