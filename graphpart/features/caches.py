@@ -36,7 +36,24 @@ __all__ = [
 
 
 class Cache:
-    """Base class: slot bookkeeping shared by every policy (see the module docstring)."""
+    """Base class: slot bookkeeping shared by every policy (see the module docstring).
+
+    A subclass sets the policy through three hooks: ``_used`` (hits were found),
+    ``_victims`` (which slots to evict) and ``_inserted`` (misses were admitted).
+
+    Parameters
+    ----------
+    num_nodes : int
+        Node ids the cache can be asked for: ``0 .. num_nodes - 1``.
+    capacity : int
+        Slots, from 0 to ``num_nodes``; a cache of capacity 0 never hits and admits nothing.
+
+    Raises
+    ------
+    GraphpartError
+        When either count is not a non-negative integer, or ``capacity`` exceeds
+        ``num_nodes``.
+    """
 
     name = "cache"
 
@@ -108,6 +125,16 @@ class StaticCache(Cache):
     """A fixed set: the first ``capacity`` nodes of ``order`` (hot first); misses are never
     admitted.
 
+    Parameters
+    ----------
+    order : Tensor, ndarray or sequence of int
+        A permutation of the node ids, hot first; its length is the number of nodes. The node at
+        position ``i < capacity`` takes slot ``i``.
+    capacity : int
+        Nodes held, at most ``len(order)``.
+
+    Examples
+    --------
     >>> c = StaticCache(torch.tensor([3, 1, 0, 2]), capacity=2)
     >>> hit, slots, _ = c.access(torch.tensor([0, 1, 3]))
     >>> hit.tolist(), slots[hit].tolist()
@@ -183,7 +210,15 @@ class _Queue:
 
 class LRUCache(Cache):
     """Least recently used: a queue by last use; a hit moves its entry to the tail, victims leave
-    the head."""
+    the head.
+
+    Parameters
+    ----------
+    num_nodes : int
+        Node ids the cache can be asked for: ``0 .. num_nodes - 1``.
+    capacity : int
+        Slots, at most ``num_nodes``. The cache starts empty.
+    """
 
     name = "lru"
 
@@ -210,7 +245,18 @@ class LRUCache(Cache):
 
 
 class FIFOCache(Cache):
-    """First in, first out: slots are a ring, refilled in admission order."""
+    """First in, first out: slots are a ring, refilled in admission order.
+
+    A hit changes nothing; once the cache is full, each admission takes the slot after the last
+    one refilled.
+
+    Parameters
+    ----------
+    num_nodes : int
+        Node ids the cache can be asked for: ``0 .. num_nodes - 1``.
+    capacity : int
+        Slots, at most ``num_nodes``. The cache starts empty.
+    """
 
     name = "fifo"
 
@@ -247,7 +293,15 @@ def _second_chance(order, total: int, bit: torch.Tensor, k: int) -> tuple[torch.
 
 
 class ClockCache(Cache):
-    """CLOCK (second chance): a hit sets a slot's bit; the hand sweeps slots in ring order."""
+    """CLOCK (second chance): a hit sets a slot's bit; the hand sweeps slots in ring order.
+
+    Parameters
+    ----------
+    num_nodes : int
+        Node ids the cache can be asked for: ``0 .. num_nodes - 1``.
+    capacity : int
+        Slots, at most ``num_nodes``. The cache starts empty, every bit clear.
+    """
 
     name = "clock"
 
@@ -278,7 +332,15 @@ class ClockCache(Cache):
 
 class SieveCache(Cache):
     """SIEVE: entries queue by admission; the hand moves from old to new, survivors keep their
-    place."""
+    place.
+
+    Parameters
+    ----------
+    num_nodes : int
+        Node ids the cache can be asked for: ``0 .. num_nodes - 1``.
+    capacity : int
+        Slots, at most ``num_nodes``. The cache starts empty, no entry visited.
+    """
 
     name = "sieve"
 
@@ -324,7 +386,27 @@ DYNAMIC_POLICIES = {"lru": LRUCache, "fifo": FIFOCache, "clock": ClockCache, "si
 
 
 def make_cache(policy: str, num_nodes: int, capacity: int) -> Cache:
-    """A fresh, empty dynamic cache by name (``"lru"``, ``"fifo"``, ``"clock"``, ``"sieve"``)."""
+    """A fresh, empty dynamic cache by name (``"lru"``, ``"fifo"``, ``"clock"``, ``"sieve"``).
+
+    Parameters
+    ----------
+    policy : {"lru", "fifo", "clock", "sieve"}
+        A key of :data:`DYNAMIC_POLICIES`.
+    num_nodes : int
+        Node ids the cache can be asked for: ``0 .. num_nodes - 1``.
+    capacity : int
+        Slots, at most ``num_nodes``.
+
+    Returns
+    -------
+    Cache
+        A :class:`LRUCache`, :class:`FIFOCache`, :class:`ClockCache` or :class:`SieveCache`.
+
+    Raises
+    ------
+    GraphpartError
+        When ``policy`` is not one of the four names (or the counts are invalid).
+    """
     if policy not in DYNAMIC_POLICIES:
         raise GraphpartError(
             f"policy must be one of {sorted(DYNAMIC_POLICIES)}, got {short_repr(policy)}"

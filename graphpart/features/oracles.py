@@ -24,6 +24,18 @@ __all__ = ["oracle_order", "hotness_order", "next_use", "BeladyCache"]
 def hotness_order(counts: torch.Tensor) -> torch.Tensor:
     """Node ids by decreasing ``counts`` (ties: smaller id first).
 
+    Parameters
+    ----------
+    counts : Tensor, ndarray or sequence of numbers
+        One score per node (access counts, degrees), indexed by node id.
+
+    Returns
+    -------
+    Tensor
+        The int64 permutation of ``0 .. len(counts) - 1``, hottest first.
+
+    Examples
+    --------
     >>> hotness_order(torch.tensor([1, 5, 0, 5])).tolist()
     [1, 3, 0, 2]
     """
@@ -31,13 +43,38 @@ def hotness_order(counts: torch.Tensor) -> torch.Tensor:
 
 
 def oracle_order(trace: Trace) -> torch.Tensor:
-    """The static optimum's order: nodes by their access count over ``trace``."""
+    """The static optimum's order: nodes by their access count over ``trace``.
+
+    Parameters
+    ----------
+    trace : Trace
+        The lookups to rank nodes by (the measured run itself: an upper bound).
+
+    Returns
+    -------
+    Tensor
+        The int64 permutation of the ``trace.num_nodes`` node ids, most accessed first (ties:
+        smaller id first); its first ``k`` are the best static cache of ``k`` rows for ``trace``.
+    """
     return hotness_order(trace.counts())
 
 
 def next_use(trace: Trace) -> torch.Tensor:
     """For every trace entry, the batch where its node is looked up next (``num_batches``: never).
 
+    Parameters
+    ----------
+    trace : Trace
+        The lookups, batch after batch.
+
+    Returns
+    -------
+    Tensor
+        int64, one entry per entry of ``trace.ids`` (length ``trace.num_lookups``): the index of
+        the next batch that looks up the same node, or ``trace.num_batches`` when none does.
+
+    Examples
+    --------
     >>> next_use(Trace.from_batches([[0, 1], [1], [0]], 2)).tolist()
     [2, 1, 3, 3]
     """
@@ -53,6 +90,23 @@ def next_use(trace: Trace) -> torch.Tensor:
 class BeladyCache(Cache):
     """Belady's optimal replacement (with bypass) for the batches of ``trace``, replayed in order.
 
+    After each batch it keeps the ``capacity`` nodes, among those it held and those the batch
+    missed, whose next use is soonest; a missed node that is never used again is not admitted.
+
+    Parameters
+    ----------
+    trace : Trace
+        The run to replay. :meth:`access` must be called with ``trace.batch(0)``,
+        ``trace.batch(1)``, ... in order; another batch, or one past the last, raises
+        :class:`~graphpart.errors.GraphpartError`.
+    capacity : int
+        Slots, at most ``trace.num_nodes``.
+    warm : bool, default True
+        Start with the (at most ``capacity``) nodes whose first use comes soonest; ``False``:
+        start empty.
+
+    Examples
+    --------
     >>> t = Trace.from_batches([[0, 1], [2], [0], [1]], 3)
     >>> c = BeladyCache(t, capacity=1)
     >>> # node 0 or node 1 can be kept, not both

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -20,6 +21,9 @@ from ..typing import IdArray, Seed
 from ..utils.check import check_part_id
 from .simulate import capacity_for
 from .trace import Trace, record_trace
+
+if TYPE_CHECKING:
+    from ..sampling import Topology
 
 __all__ = [
     "PartitionAccess",
@@ -40,7 +44,26 @@ _REMOTE_CACHED = 3  # a remote node the trainer's remote cache holds (only insid
 
 def node_locality(partitioning, part_id: int) -> torch.Tensor:
     """For every node (original homogeneous id): ``INNER``, ``HALO`` or ``REMOTE`` as seen from
-    ``part_id``."""
+    ``part_id``.
+
+    Parameters
+    ----------
+    partitioning : Partitioning
+        The partitioned graph (:func:`graphpart.partition`); with ``num_hops=0`` no node is HALO.
+    part_id : int
+        The trainer's partition, in ``[0, partitioning.num_parts)``.
+
+    Returns
+    -------
+    Tensor
+        int64, one code per node of the graph: ``INNER`` (0) for the nodes ``part_id`` owns,
+        ``HALO`` (1) for its HALO copies, ``REMOTE`` (2) for the rest.
+
+    Raises
+    ------
+    GraphpartError
+        When ``part_id`` does not name a partition.
+    """
     part_id = check_part_id(part_id, partitioning.num_parts)
     node_part = torch.from_numpy(np.asarray(partitioning.node_part))
     loc = torch.full((len(node_part),), REMOTE, dtype=torch.int64)
@@ -54,7 +77,21 @@ def node_locality(partitioning, part_id: int) -> torch.Tensor:
 @dataclass(frozen=True)
 class PartitionAccess:
     """Per-batch lookups of one trainer by locality; ``remote_cached`` were served by its remote
-    cache."""
+    cache.
+
+    Attributes
+    ----------
+    part_id : int
+        The trainer's partition.
+    inner, halo : ndarray
+        Per batch: lookups of nodes the partition owns, of its HALO copies.
+    remote : ndarray
+        Per batch: lookups of the other nodes, those served by the remote cache included.
+    remote_cached : ndarray
+        Per batch: the part of ``remote`` the remote cache served (zeros without one).
+    remote_cache_rows : int
+        Rows the remote cache could hold (0: no remote cache).
+    """
 
     part_id: int
     inner: np.ndarray
@@ -99,6 +136,32 @@ def partition_access(
     ``remote_cache`` is the cache's size as a share of all nodes; it holds the
     remote nodes with the highest ``hotness`` (access counts, e.g. of a
     pre-sampling trace; default: ``trace``'s own counts, the oracle).
+
+    Parameters
+    ----------
+    partitioning : Partitioning
+        The partitioned graph; it must cover ``trace.num_nodes`` nodes.
+    part_id : int
+        The trainer's partition, in ``[0, partitioning.num_parts)``.
+    trace : Trace
+        The trainer's lookups, in original homogeneous node ids.
+    remote_cache : float, default 0.0
+        Cache size as a share of all nodes, in [0, 1] (rounded to whole rows); 0: no cache.
+    hotness : Tensor, optional
+        One count per node; the cache takes the remote nodes with the highest counts, skipping
+        those with a count of 0 (so it may hold fewer rows than its size). ``None``: the counts
+        of ``trace``.
+
+    Returns
+    -------
+    PartitionAccess
+        Per-batch lookup counts by locality, and what the remote cache served.
+
+    Raises
+    ------
+    GraphpartError
+        When the partitioning, ``hotness`` and ``trace`` disagree on the number of nodes, when
+        ``part_id`` does not name a partition, or when ``remote_cache`` is not in [0, 1].
     """
     loc = node_locality(partitioning, part_id)
     if len(loc) != trace.num_nodes:
@@ -130,7 +193,7 @@ def partition_access(
 
 def access_by_partition(
     partitioning,
-    topo,
+    topo: Topology,
     fanouts: Sequence[int],
     *,
     seeds: IdArray | None = None,
@@ -141,7 +204,40 @@ def access_by_partition(
     seed: Seed = 0,
 ) -> list[PartitionAccess]:
     """One trainer per partition, sampling its own seeds: lookups by locality, remote cache from
-    pre-sampling."""
+    pre-sampling.
+
+    Each trainer gets a :class:`~graphpart.sampling.NeighborLoader` over the seeds its partition
+    owns. With a remote cache, it first runs ``presample_epochs`` epochs whose lookup counts
+    choose the cached nodes, then ``epochs`` measured epochs (the loader's generator moves on,
+    so they draw other batches).
+
+    Parameters
+    ----------
+    partitioning : Partitioning
+        The partitioned graph.
+    topo : Topology
+        The structure of the same graph, sampled by every trainer.
+    fanouts : sequence of int
+        Neighbours per node at each hop (``-1``: all).
+    seeds : ids, boolean mask or None, default None
+        Training nodes (``None``: every node); each trainer keeps those its partition owns.
+    batch_size : int, default 1024
+        Seed nodes per mini-batch.
+    remote_cache : float, default 0.0
+        Each trainer's remote cache, as a share of all nodes in [0, 1]; 0: none.
+    presample_epochs : int, default 1
+        Epochs of pre-sampling that rank the remote nodes; 0 ranks them by the measured run
+        itself (the oracle). Not run without a remote cache.
+    epochs : int, default 1
+        Epochs measured.
+    seed : int, numpy.random.Generator or None, default 0
+        Passed to every trainer's loader (an int: each loader starts from that same seed).
+
+    Returns
+    -------
+    list of PartitionAccess
+        One per partition, in partition order.
+    """
     from ..sampling import NeighborLoader
 
     out = []
@@ -181,6 +277,19 @@ def locality_table(runs: dict, *, title: str = "where lookups are served"):
     rows the partitions hold, and the share of all trainers' lookups served by each of
     :data:`SERVED_BY`, in tenths of a percent that add up to exactly 100.0% on every row
     (:func:`percent_tenths`).
+
+    Parameters
+    ----------
+    runs : dict of str to (Partitioning, list of PartitionAccess)
+        Row label to a partitioning and its trainers' lookups; the keys' order is the rows'.
+    title : str, default "where lookups are served"
+        The table's title.
+
+    Returns
+    -------
+    Report
+        Index ``setting``; columns ``HALO rows held`` (HALO nodes summed over partitions) and one
+        per entry of :data:`SERVED_BY`, formatted like ``"12.5%"``.
 
     Examples
     --------
@@ -223,6 +332,22 @@ def percent_tenths(counts) -> np.ndarray:
     Every share is rounded down, and the tenths left over go to the largest remainders (Hamilton's
     method), so a table of these shares adds up to 100.0% on every row where rounding each share
     on its own could print 99.9% or 100.1%. A row of zeros stays zeros.
+
+    Parameters
+    ----------
+    counts : array_like, 2-D
+        Non-negative, finite counts, one row per table row.
+
+    Returns
+    -------
+    ndarray
+        int64, the shape of ``counts``: each row sums to 1000, or is all zeros when its counts
+        are.
+
+    Raises
+    ------
+    GraphpartError
+        When ``counts`` is not 2-D or holds a negative or non-finite value.
 
     Examples
     --------

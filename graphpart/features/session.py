@@ -33,7 +33,17 @@ class StaticReason:
     """Why a static cache holds what it holds: the score its order ranks nodes by
     (``score_name``: ``"in-degree"``, ``"out-degree"``, ``"pre-sampling lookups"``, or
     ``"random draw"`` with no score) and every node's ``rank`` in that order (0: hottest); the
-    cache keeps the ranks below its capacity."""
+    cache keeps the ranks below its capacity.
+
+    Attributes
+    ----------
+    score_name : str
+        What the order ranks by.
+    score : Tensor or None
+        One score per node (degrees or pre-sampling lookup counts); ``None`` for the random order.
+    rank : Tensor
+        int64, every node's position in the order, 0 for the hottest.
+    """
 
     score_name: str
     score: torch.Tensor | None
@@ -45,7 +55,25 @@ class LastBatch:
     """The latest mini-batch looked up: its ``sample``, each policy's hit mask over
     ``sample.input_nodes``, the batch each of those nodes was last looked up in before (``-1``:
     never) and, for each dynamic policy, the batch its cache last admitted the node in before
-    (``-1``: never) and whether it admitted the node now: why it did or did not hold it."""
+    (``-1``: never) and whether it admitted the node now: why it did or did not hold it.
+
+    Attributes
+    ----------
+    index : int
+        The batch's number in the session, from 0.
+    sample : MiniBatch
+        The sampled mini-batch; its ``input_nodes`` are the ids looked up.
+    hit : dict of str to Tensor
+        Policy to a boolean mask over ``sample.input_nodes``: found in that policy's cache.
+    seen_before : Tensor
+        int64, per input node: the last earlier batch that looked it up, ``-1`` if none.
+    admitted_before : dict of str to Tensor
+        Dynamic policy to int64, per input node: the last earlier batch in which its cache
+        admitted the node, ``-1`` if none.
+    admitted : dict of str to Tensor
+        Dynamic policy to a boolean mask over ``sample.input_nodes``: missed and admitted by this
+        batch.
+    """
 
     index: int
     sample: MiniBatch

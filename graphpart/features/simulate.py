@@ -71,6 +71,28 @@ class CacheRun:
 def simulate(trace: Trace, cache: Cache, policy: str | None = None) -> CacheRun:
     """Replay every batch of ``trace`` through ``cache`` (which it changes) and count the hits.
 
+    Parameters
+    ----------
+    trace : Trace
+        The lookups, batch after batch.
+    cache : Cache
+        Any cache over ``trace.num_nodes`` nodes, in whatever state it is; it is left in the
+        state after the last batch.
+    policy : str, optional
+        The run's label; ``None``: the cache's ``name``.
+
+    Returns
+    -------
+    CacheRun
+        Lookups and hits per batch, each batch's epoch, and the wall time of the replay.
+
+    Raises
+    ------
+    GraphpartError
+        When the cache and the trace cover different numbers of nodes.
+
+    Examples
+    --------
     >>> from graphpart.features import LRUCache
     >>> t = Trace.from_batches([[0, 1], [1, 2], [0, 1]], num_nodes=3)
     >>> run = simulate(t, LRUCache(3, 2))
@@ -99,7 +121,26 @@ def simulate(trace: Trace, cache: Cache, policy: str | None = None) -> CacheRun:
 
 
 def capacity_for(ratio: float, num_nodes: int) -> int:
-    """Rows a cache of ``ratio`` (a share of all rows, in [0, 1]) holds."""
+    """Rows a cache of ``ratio`` (a share of all rows, in [0, 1]) holds.
+
+    Parameters
+    ----------
+    ratio : float
+        Share of all rows, a real number in [0, 1] (``bool`` is refused).
+    num_nodes : int
+        Rows in all.
+
+    Returns
+    -------
+    int
+        ``ratio * num_nodes`` rounded to the nearest integer (Python's ``round``: a half goes
+        to the even neighbour).
+
+    Raises
+    ------
+    GraphpartError
+        When ``ratio`` is not a number in [0, 1].
+    """
     if isinstance(ratio, bool) or not (isinstance(ratio, numbers.Real) and 0.0 <= ratio <= 1.0):
         raise GraphpartError(f"a cache ratio must be a number in [0, 1], got {short_repr(ratio)}")
     return int(round(ratio * num_nodes))
@@ -107,7 +148,19 @@ def capacity_for(ratio: float, num_nodes: int) -> int:
 
 @dataclass(frozen=True, repr=False)
 class HitRateTable:
-    """Hit rate of every policy at every cache ratio (``rates[policy][i]`` for ``ratios[i]``)."""
+    """Hit rate of every policy at every cache ratio (``rates[policy][i]`` for ``ratios[i]``).
+
+    Attributes
+    ----------
+    ratios : tuple of float
+        The cache sizes, as shares of all rows.
+    rates : dict of str to ndarray
+        Policy to its hit rate at each ratio (0 to 1), in the order policies were run.
+    kinds : dict of str to str
+        Policy to ``"static"``, ``"dynamic"`` or ``"oracle"``.
+    runs : dict of str to list of CacheRun
+        Policy to its replay at each ratio.
+    """
 
     ratios: tuple[float, ...]
     rates: dict[str, np.ndarray]
@@ -143,6 +196,34 @@ def hit_rate_table(
 
     ``warmup`` batches (e.g. the pre-sampling epochs) run through each dynamic
     cache before the measured trace, so they start warm, as in training.
+
+    Parameters
+    ----------
+    trace : Trace
+        The measured lookups.
+    ratios : sequence of float
+        Cache sizes, as shares of all rows in [0, 1].
+    orders : mapping of str to Tensor, optional
+        Name to a permutation of node ids, hot first: each is replayed as a
+        :class:`~graphpart.features.caches.StaticCache`.
+    dynamic : sequence of str, default every key of ``DYNAMIC_POLICIES``
+        Dynamic policies to replay (see :func:`~graphpart.features.caches.make_cache`).
+    oracles : bool, default True
+        Also replay ``"oracle"`` (the static order by ``trace``'s own counts, unless ``orders``
+        already has that name) and ``"belady"`` (:class:`~graphpart.features.oracles.BeladyCache`).
+    warmup : Trace, optional
+        Batches run through each dynamic cache, uncounted, before ``trace``; static caches and
+        Belady do not see them.
+
+    Returns
+    -------
+    HitRateTable
+        Every policy's hit rate at every ratio, with the runs behind them.
+
+    Raises
+    ------
+    GraphpartError
+        When a ratio is not in [0, 1] or a dynamic policy is unknown.
     """
     orders = dict(orders or {})
     rates: dict[str, list[float]] = {}

@@ -28,6 +28,18 @@ class LookupStats:
 
     ``hits`` and ``misses`` count requested rows; ``hot_bytes`` were read from
     the hot part, ``cold_bytes`` copied from the cold (host) part.
+
+    Attributes
+    ----------
+    rows : list of int
+        Ids requested by each lookup, repeats included.
+    hits : list of int
+        Of those, the ones found in the hot part.
+    hot_bytes : list of int
+        Bytes read from the hot part by each lookup.
+    cold_bytes : list of int
+        Bytes copied from the cold part by each lookup: one row per missed id, repeats included
+        with a static hot part, once per distinct missed id with a dynamic cache.
     """
 
     rows: list[int] = field(default_factory=list)

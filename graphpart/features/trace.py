@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 
 from ..errors import GraphpartError
 from ..utils.check import as_id_tensor, check_count, check_ids_in_range
+
+if TYPE_CHECKING:
+    from ..sampling import NeighborLoader
 
 __all__ = ["Trace", "record_trace"]
 
@@ -19,6 +23,18 @@ class Trace:
 
     Ids are distinct within a batch (a trainer gathers each row once per
     mini-batch). ``epochs[i]`` is the epoch batch ``i`` belongs to.
+
+    Attributes
+    ----------
+    ids : Tensor
+        int64 node ids of every batch, concatenated.
+    offsets : Tensor
+        int64, length ``num_batches + 1``: where each batch starts in ``ids`` (``offsets[0]`` is
+        0, the last entry ``len(ids)``).
+    num_nodes : int
+        Node ids lie in ``0 .. num_nodes - 1``.
+    epochs : Tensor
+        int64, the epoch of each batch.
 
     Examples
     --------
@@ -90,9 +106,24 @@ class Trace:
         )
 
 
-def record_trace(loader, epochs: int = 1) -> Trace:
+def record_trace(loader: NeighborLoader, epochs: int = 1) -> Trace:
     """Run ``loader`` (a :class:`~graphpart.sampling.NeighborLoader`) for ``epochs`` and keep what
-    it looks up."""
+    it looks up.
+
+    Parameters
+    ----------
+    loader : NeighborLoader
+        Each mini-batch's ``input_nodes`` (distinct already) become one batch of the trace.
+        Iterating it advances its random generator.
+    epochs : int, default 1
+        Passes over ``loader``; 0 gives an empty trace.
+
+    Returns
+    -------
+    Trace
+        One batch per mini-batch, in order, each tagged with its epoch; ``num_nodes`` is
+        ``loader.topo.num_nodes``.
+    """
     epochs = check_count(epochs, "epochs")
     batches, ep = [], []
     for e in range(epochs):

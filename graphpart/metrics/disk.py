@@ -35,6 +35,18 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
     A cut edge is an edge a partition holds whose endpoints lie in different partitions; the
     endpoint in the other partition is the remote one (DGL, graphpart and PyG keep an edge with
     its destination, GLT with its source).
+
+    Parameters
+    ----------
+    config_path : str or os.PathLike
+        A partition config ``.json`` (graphpart, DGL), or a PyG or GLT partition folder.
+
+    Returns
+    -------
+    PartitionMetrics
+        The same numbers :func:`~graphpart.metrics.partition_metrics` gives in memory; edge cut
+        and communication volume are ``None`` when the partitions were written with
+        ``halo_hops=0``.
     """
     src = open_partitions(config_path)
     cfg = src.config
@@ -91,7 +103,20 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
 
 def headline(m: PartitionMetrics) -> dict[str, object]:
     """The figures a reader compares first, formatted: cut, cut %, volume, replication, HALO
-    nodes and the worst node and edge balance (``"-"`` where not measured)."""
+    nodes and the worst node and edge balance (``"-"`` where not measured).
+
+    Parameters
+    ----------
+    m : PartitionMetrics
+        The metrics of one partitioning.
+
+    Returns
+    -------
+    dict of str to object
+        ``"edge cut"``, ``"cut %"``, ``"volume"``, ``"replication"``, ``"HALO nodes"``,
+        ``"max/mean nodes"``, ``"max/mean edges"``, in that order: counts as ``int`` (``"-"``
+        when not measured), ratios as strings with one or three decimals.
+    """
     return {
         "edge cut": m.edge_cut if m.edge_cut is not None else "-",
         "cut %": f"{100 * m.edge_cut_fraction:.1f}" if m.edge_cut_fraction is not None else "-",
@@ -106,6 +131,20 @@ def headline(m: PartitionMetrics) -> dict[str, object]:
 def metric_deltas(before: PartitionMetrics | None, after: PartitionMetrics) -> list[str]:
     """What changed between two partitionings' headline figures, as ``"edge cut 10 -> 22"``
     (nothing for the first one, or when nothing changed).
+
+    Parameters
+    ----------
+    before : PartitionMetrics or None
+        The earlier partitioning's metrics; ``None``: there is none.
+    after : PartitionMetrics
+        The later one's.
+
+    Returns
+    -------
+    list of str
+        One ``"<figure> <old> -> <new>"`` per :func:`headline` figure that differs, in
+        :func:`headline`'s order (integers with thousands separators); empty when ``before``
+        is ``None``.
 
     Examples
     --------
@@ -131,6 +170,22 @@ def metric_deltas(before: PartitionMetrics | None, after: PartitionMetrics) -> l
 def compare_metrics(metrics: dict[str, PartitionMetrics]) -> Report:
     """One row per partitioning: its cut, volume, replication and worst balance, for side-by-side
     reading.
+
+    Parameters
+    ----------
+    metrics : dict of str to PartitionMetrics
+        Label to the metrics of one partitioning; all of the same graph (same node and edge
+        counts).
+
+    Returns
+    -------
+    Report
+        One row per label, in the dict's order: ``parts`` and the :func:`headline` figures.
+
+    Raises
+    ------
+    GraphpartError
+        When the metrics come from graphs of different node or edge counts.
 
     Examples
     --------

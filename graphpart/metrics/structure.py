@@ -7,6 +7,7 @@ HALO-growth figures; the figures only draw them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,14 +16,30 @@ from ..partitioning.halo import HaloBuilder
 from ..storage.reopen import as_partitioning
 from ..utils.check import check_count
 
+if TYPE_CHECKING:
+    import os
+
+    from ..partitioning.core import Partitioning
+
 __all__ = ["cut_matrix", "QuotientGraph", "quotient_graph", "HaloGrowth", "halo_growth"]
 
 
-def cut_matrix(p) -> np.ndarray:
+def cut_matrix(p: Partitioning | str | os.PathLike) -> np.ndarray:
     """``M[i, j]``: edges from a node of partition ``i`` to a node of partition ``j``.
 
     The diagonal holds the edges inside each partition; the edge cut is the sum
     off the diagonal.
+
+    Parameters
+    ----------
+    p : Partitioning, str or os.PathLike
+        A partitioning, or the path of partitions on disk (a config ``.json``, or a PyG or GLT
+        folder).
+
+    Returns
+    -------
+    ndarray
+        int64, shape ``(num_parts, num_parts)``; it sums to the number of edges.
 
     Examples
     --------
@@ -61,8 +78,20 @@ class QuotientGraph:
     weight: np.ndarray
 
 
-def quotient_graph(p) -> QuotientGraph:
+def quotient_graph(p: Partitioning | str | os.PathLike) -> QuotientGraph:
     """The partition quotient graph: what a drawing of a large partitioned graph shows.
+
+    Parameters
+    ----------
+    p : Partitioning, str or os.PathLike
+        A partitioning, or the path of partitions on disk (a config ``.json``, or a PyG or GLT
+        folder).
+
+    Returns
+    -------
+    QuotientGraph
+        Partition sizes, edges inside each partition, and one edge per pair of partitions joined
+        by cut edges, weighted by their number in both directions.
 
     Examples
     --------
@@ -102,8 +131,23 @@ class HaloGrowth:
         return (self.inner.sum() + self.halo.sum(axis=0)) / max(int(self.inner.sum()), 1)
 
 
-def halo_growth(p, max_hops: int = 3) -> HaloGrowth:
+def halo_growth(p: Partitioning, max_hops: int = 3) -> HaloGrowth:
     """HALO nodes per partition for ``num_hops`` = 0 .. ``max_hops``.
+
+    The HALO is rebuilt from the partitioning's assignment for every hop count, whatever
+    ``num_hops`` it was made with.
+
+    Parameters
+    ----------
+    p : Partitioning
+        An in-memory partitioning (a path is not accepted here).
+    max_hops : int, default 3
+        The largest hop count, at least 0.
+
+    Returns
+    -------
+    HaloGrowth
+        Inner nodes per partition, and HALO nodes per partition for each hop count.
 
     Examples
     --------

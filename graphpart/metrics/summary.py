@@ -35,6 +35,19 @@ SPLITS = ("train_mask", "val_mask", "test_mask")
 def edge_cut(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
     """Number of edges whose endpoints lie in different partitions.
 
+    Parameters
+    ----------
+    src, dst : ndarray
+        Endpoints of every edge, as integer node ids.
+    node_part : ndarray
+        The partition of every node, indexed by node id.
+
+    Returns
+    -------
+    int
+        Edges ``(src[i], dst[i])`` with ``node_part[src[i]] != node_part[dst[i]]``; every
+        edge listed counts, so an undirected edge stored in both directions counts twice.
+
     Examples
     --------
     >>> edge_cut(np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([0, 0, 1]))
@@ -45,6 +58,20 @@ def edge_cut(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
 
 def communication_volume(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
     """METIS's total volume: over nodes, the number of *other* partitions holding a neighbour.
+
+    Parameters
+    ----------
+    src, dst : ndarray
+        Endpoints of every edge, as integer node ids; an edge makes each endpoint a neighbour
+        of the other, whatever its direction.
+    node_part : ndarray
+        The partition of every node (ids from 0), indexed by node id.
+
+    Returns
+    -------
+    int
+        The sum over nodes of the distinct partitions, other than the node's own, that hold one
+        of its neighbours.
 
     Examples
     --------
@@ -65,6 +92,29 @@ class PartSummary:
     ``cut_src`` / ``cut_dst`` are the global ids of the owned edges whose source
     lies in another partition (``cut_src_part``); ``None`` when unknown (a
     partition written with ``halo_hops=0`` does not keep them).
+
+    Attributes
+    ----------
+    part_id : int
+        The partition, from 0.
+    inner_by_type : ndarray
+        Nodes it owns, per node type.
+    halo_by_hop : ndarray
+        HALO nodes ``h`` hops away, at index ``h - 1``.
+    halo_by_type : ndarray
+        HALO nodes per node type.
+    owned_edges : int
+        Edges the partition holds as its own.
+    cut_src : ndarray or None
+        Global id of the remote endpoint of each owned cut edge (for partitions on disk that
+        keep an edge with its source, the remote endpoint is the destination).
+    cut_src_part : ndarray or None
+        The partition of each ``cut_src`` node.
+    cut_dst : ndarray or None
+        Global id of the local endpoint of each owned cut edge.
+    splits : dict of str to int, default {}
+        Nodes in each of ``train_mask``, ``val_mask``, ``test_mask`` (those the partition
+        has), as counted by :func:`split_counts`.
     """
 
     part_id: int
@@ -195,7 +245,28 @@ def summarize(
     trainer_loads: dict[str, np.ndarray] | None = None,
 ) -> PartitionMetrics:
     """Combine per-partition summaries (and per-trainer loads, when several trainers share a
-    machine) into :class:`PartitionMetrics`."""
+    machine) into :class:`PartitionMetrics`.
+
+    Parameters
+    ----------
+    parts : list of PartSummary
+        One per partition, with ``part_id`` 0 to ``len(parts) - 1``; at least one.
+    num_nodes, num_edges : int
+        Of the whole graph: the denominators of the replication factor and the cut fraction.
+    ntypes : list of str
+        Node type names, in the order of ``inner_by_type`` and ``halo_by_type``.
+    extra_balance : dict of str to ndarray, optional
+        Further per-partition loads (the balance constraints of :func:`balance_loads`): each
+        adds a ``balance`` entry and is kept in ``constraints``.
+    trainer_loads : dict of str to ndarray, optional
+        Per-trainer loads; each adds a ``trainer_balance`` entry.
+
+    Returns
+    -------
+    PartitionMetrics
+        Edge cut and communication volume are ``None`` unless every summary knows its cut
+        edges; ``shortfalls`` is left empty.
+    """
     k = len(parts)
     hops = max((len(p.halo_by_hop) for p in parts), default=0)
     halo_by_hop = np.zeros((k, hops), dtype=np.int64)
@@ -255,11 +326,40 @@ def summarize(
 
 
 def split_counts(masks: dict[str, list[torch.Tensor]]) -> dict[str, int]:
+    """Nodes in each split, over all the masks given for it.
+
+    Parameters
+    ----------
+    masks : dict of str to list of Tensor
+        Split name (``train_mask``, ...) to its masks, one per node type; nonzero entries count.
+
+    Returns
+    -------
+    dict of str to int
+        Split name to the number of nodes in it, summed over its masks.
+
+    Examples
+    --------
+    >>> split_counts({"train_mask": [torch.tensor([1, 0, 1]), torch.tensor([True])]})
+    {'train_mask': 3}
+    """
     return {s: int(sum(int(m.to(torch.bool).sum()) for m in ms)) for s, ms in masks.items()}
 
 
 def partition_metrics(p) -> PartitionMetrics:
-    """Metrics of an in-memory :class:`~graphpart.partitioning.core.Partitioning`."""
+    """Metrics of an in-memory :class:`~graphpart.partitioning.core.Partitioning`.
+
+    Parameters
+    ----------
+    p : Partitioning
+        The partitioning (not imported here: this module sits below the partitioner).
+
+    Returns
+    -------
+    PartitionMetrics
+        What ``p.metrics`` returns, with the balance constraints, per-trainer loads (several
+        trainers per machine) and ``p.balance_shortfalls``.
+    """
     sh, g = p.shuffle, p.graph
     new_part = sh.node_part()
     ntypes = g.ntypes
@@ -338,6 +438,19 @@ def balance_loads(p) -> dict[str, np.ndarray]:
 
     Whole node types are left out (``nodes of <type>`` reports them). ``partition_graph``
     records these in the config, so partitions on disk report them too.
+
+    Parameters
+    ----------
+    p : Partitioning
+        The partitioning. One reopened from files, whose balance classes are not known, returns
+        the loads its config recorded.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Constraint name to its load in each partition: ``class <label>`` (nodes of that balance
+        class) and, when ``p.balance_edges``, ``in-degree`` (edges into the partition's nodes).
+        Empty without balance constraints.
 
     Examples
     --------
