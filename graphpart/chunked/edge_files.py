@@ -18,7 +18,19 @@ __all__ = ["edge_blocks", "count_and_check", "edge_file_kind"]
 
 
 def edge_file_kind(path: str | os.PathLike) -> str:
-    """``"numpy"``, ``"parquet"`` or ``"text"``, from the suffix."""
+    """``"numpy"``, ``"parquet"`` or ``"text"``, from the suffix.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The edge-list file; only its suffix is read (``.npy``, ``.parquet``, in any case;
+        every other suffix is text).
+
+    Returns
+    -------
+    str
+        ``"numpy"``, ``"parquet"`` or ``"text"``.
+    """
     suffix = Path(path).suffix.lower()
     return {".npy": "numpy", ".parquet": "parquet"}.get(suffix, "text")
 
@@ -82,7 +94,29 @@ def _without_comments(path: Path):
 
 
 def edge_blocks(path: str | os.PathLike, block: int) -> Iterator[np.ndarray]:
-    """The edges of ``path`` as ``(rows, 2)`` integer blocks of at most ``block`` rows."""
+    """The edges of ``path`` as ``(rows, 2)`` integer blocks of at most ``block`` rows.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A regular file: ``.npy`` of shape ``(E, 2)`` (memory-mapped), parquet with two integer
+        columns (read a batch of ``block`` rows at a time), or text with two integers a line,
+        separated by tabs, commas or spaces (the first line that is not a comment decides).
+    block : int
+        The most rows in one block (at least 1).
+
+    Yields
+    ------
+    numpy.ndarray
+        An ``(rows, 2)`` block of ``(src, dst)`` ids, in file order: int64 for text, the
+        file's integer dtype otherwise.
+
+    Raises
+    ------
+    GraphpartError
+        If the file is not a regular file, does not hold two integer columns, or holds a
+        ``uint64`` id past the largest int64.
+    """
     path = check_regular_file(Path(path), "edge list")
     kind = edge_file_kind(path)
     if kind == "numpy":
@@ -113,7 +147,25 @@ def edge_blocks(path: str | os.PathLike, block: int) -> Iterator[np.ndarray]:
 
 
 def count_and_check(path: str | os.PathLike, block: int) -> tuple[int, int]:
-    """``(edges, largest id)`` of an edge-list file, in one pass; negative ids are refused."""
+    """``(edges, largest id)`` of an edge-list file, in one pass; negative ids are refused.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The edge-list file, in a format :func:`edge_blocks` reads.
+    block : int
+        Rows read at a time (at least 1).
+
+    Returns
+    -------
+    tuple of (int, int)
+        The number of edges and the largest node id (-1 for a file without edges).
+
+    Raises
+    ------
+    GraphpartError
+        If a node id is negative, or :func:`edge_blocks` refuses the file.
+    """
     total, top = 0, -1
     for b in edge_blocks(path, block):
         if len(b):

@@ -27,7 +27,21 @@ __all__ = ["NodeJourney", "follow_node", "pipeline_partitioning", "ChunkRow", "E
 @dataclass(frozen=True)
 class ChunkRow:
     """A feature's chunk file, the node's row in it (0-based), the row's first values and how
-    many values it has."""
+    many values it has.
+
+    Attributes
+    ----------
+    name : str
+        The feature's name in ``node_data``.
+    file : str
+        The chunk file holding the node's row, relative to the chunked graph's folder.
+    row : int
+        The node's row in that file, 0-based.
+    values : tuple
+        The row's first values (flattened), as Python numbers.
+    size : int
+        How many values the row holds in all.
+    """
 
     name: str
     file: str
@@ -39,7 +53,22 @@ class ChunkRow:
 @dataclass(frozen=True)
 class EdgeRows:
     """An edge chunk file and the rows (0-based; the first few) whose ``side`` names the node,
-    with how many do in all."""
+    with how many do in all.
+
+    Attributes
+    ----------
+    etype : str
+        The canonical edge type, ``"src:rel:dst"``.
+    file : str
+        The edge chunk file, relative to the chunked graph's folder.
+    side : {"source", "destination"}
+        Which end of the edges is the node.
+    rows : tuple of int
+        The first rows (0-based, at most ``max_rows`` of :func:`follow_node`) of the file
+        whose ``side`` is the node.
+    count : int
+        How many rows of the file name the node on that side.
+    """
 
     etype: str
     file: str
@@ -51,7 +80,28 @@ class EdgeRows:
 @dataclass(frozen=True)
 class PartRow:
     """The node in one partition's files: its local id in the graph file, whether the
-    partition owns it (else the HALO hop of the copy) and, where owned, its feature rows."""
+    partition owns it (else the HALO hop of the copy) and, where owned, its feature rows.
+
+    Attributes
+    ----------
+    part : int
+        The partition.
+    graph_file : str
+        The partition's graph file, as the partition config records it.
+    local_id : int
+        The node's id in the partition's graph.
+    owned : bool
+        Whether the partition owns the node (else it holds a HALO copy).
+    hop : int
+        The copy's HALO hop (the partition's ``halo_hop``; 0 where it has none).
+    feats_file : str or None
+        The partition's node-feature file, as the config records it; ``None`` for a copy.
+    feat_row : int or None
+        The node's row among the partition's feature rows of its type; ``None`` for a copy.
+    values : dict
+        Feature name to the row's first values (flattened), as Python numbers; empty for a
+        copy.
+    """
 
     part: int
     graph_file: str
@@ -65,7 +115,35 @@ class PartRow:
 
 @dataclass(frozen=True)
 class NodeJourney:
-    """Where one node is at every step of the pipeline (paths relative to each step's folder)."""
+    """Where one node is at every step of the pipeline (paths relative to each step's folder).
+
+    Attributes
+    ----------
+    ntype : str
+        The node's type.
+    orig_id : int
+        Its original id among the nodes of ``ntype`` (its row in the chunks).
+    feature_rows : tuple of ChunkRow
+        Its row in each node feature's chunks.
+    edge_rows : tuple of EdgeRows
+        The edge chunks that name it, one entry per chunk and side.
+    assignment_file : str
+        The assignment file of its type, ``"<ntype>.txt"``.
+    assignment_line : int
+        The line (1-based) of that file that holds its partition.
+    part : int
+        The partition the assignment gives it.
+    new_id : int
+        Its id after the partitions renumbered the nodes (homogeneous, all types).
+    new_typed_id : int
+        Its new id among the nodes of ``ntype``.
+    parts : tuple of PartRow
+        Every partition that holds it, owned or as a HALO copy, in partition order.
+    owner : PartRow
+        The entry of ``parts`` that owns it.
+    copies : tuple of PartRow
+        The entries of ``parts`` that hold HALO copies.
+    """
 
     ntype: str
     orig_id: int
@@ -101,6 +179,37 @@ def follow_node(
 ) -> NodeJourney:
     """Node ``node`` (original type-wise id of ``ntype``) at every step of the pipeline that
     wrote ``config`` from ``chunk_dir`` with the assignment in ``assignment_dir``.
+
+    Parameters
+    ----------
+    config : str or os.PathLike
+        The partition config (``<graph_name>.json``) that ``dispatch`` wrote.
+    chunk_dir : str or os.PathLike
+        The chunked graph: ``metadata.json`` or its folder.
+    assignment_dir : str or os.PathLike
+        The assignment folder (``<ntype>.txt`` files) the partitions were written from.
+    node : int
+        The node's original id among the nodes of ``ntype``, in ``[0, num_nodes)``.
+    ntype : str or None, default None
+        The node's type; ``None`` is allowed for a graph of one node type only.
+    max_rows : int, default 5
+        The most rows listed per edge chunk and side (:attr:`EdgeRows.rows`); the count
+        covers all of them.
+    values : int, default 4
+        The most values shown of each feature row.
+
+    Returns
+    -------
+    NodeJourney
+        The node's rows in the chunks, its assignment line, its new ids and its rows in every
+        partition that holds it.
+
+    Raises
+    ------
+    GraphpartError
+        If ``node`` or ``ntype`` is not in the chunked graph, a feature's chunks hold too few
+        rows, or the config, the assignment and the chunks are not one pipeline's (other
+        partition or type counts, or the node owned elsewhere than the assignment says).
 
     Examples
     --------
@@ -277,7 +386,30 @@ def pipeline_partitioning(
     """The pipeline's output as an in-memory :class:`~graphpart.Partitioning` in original ids:
     the chunked graph under the assignment's partitions, with the partitions' HALO hops (the
     same new ids, owners and HALO copies as the files; what a view of the pipeline draws).
-    Loads the whole graph: for graphs a view can draw."""
+    Loads the whole graph: for graphs a view can draw.
+
+    Parameters
+    ----------
+    config : str or os.PathLike
+        The partition config (``<graph_name>.json``) that ``dispatch`` wrote; its partition
+        count and ``halo_hops`` are used.
+    chunk_dir : str or os.PathLike
+        The chunked graph: ``metadata.json`` or its folder.
+    assignment_dir : str or os.PathLike
+        The assignment folder the partitions were written from.
+
+    Returns
+    -------
+    Partitioning
+        The chunked graph partitioned in memory by the assignment, with the config's HALO
+        hops.
+
+    Raises
+    ------
+    GraphpartError
+        If the partitions in ``config`` were not written from this assignment (other
+        partition count or node types, or a node owned by another partition).
+    """
     from ..partitioning.core import partition
     from ..storage.config import read_config
     from .read import load_chunked

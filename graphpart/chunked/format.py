@@ -35,7 +35,24 @@ MAX_DIMS, MAX_ROW = 8, 1 << 32
 
 @dataclass(frozen=True)
 class ChunkSpec:
-    """One ``ChunkFileSpec``: a format and the (resolved) chunk files, with optional row counts."""
+    """One ``ChunkFileSpec``: a format and the (resolved) chunk files, with optional row counts.
+
+    Attributes
+    ----------
+    format : dict
+        The checked format: ``{"name": "csv", "delimiter": ...}``, ``{"name": "numpy"}`` or
+        ``{"name": "parquet"}``.
+    paths : tuple of pathlib.Path
+        The chunk files, in order; relative paths resolved against the metadata's folder.
+    counts : tuple of int or None, default None
+        Rows per chunk (graphpart's ``counts`` key), or ``None`` where the metadata has none.
+    dtype : str or None, default None
+        The numpy dtype the rows are cast to on reading (graphpart's ``dtype`` key), or
+        ``None`` to keep the file's.
+    shape : tuple of int, default ()
+        The trailing dimensions of a row (graphpart's ``shape`` key); ``()`` keeps the
+        file's.
+    """
 
     format: dict
     paths: tuple[Path, ...]
@@ -47,7 +64,25 @@ class ChunkSpec:
         """Chunk ``i`` as an array, in the recorded dtype and trailing shape when known.
 
         Its rows are checked against the recorded count, and its values against the recorded
-        shape, before anything uses them (the metadata may lie)."""
+        shape, before anything uses them (the metadata may lie).
+
+        Parameters
+        ----------
+        i : int
+            The chunk's position in :attr:`paths`.
+
+        Returns
+        -------
+        numpy.ndarray
+            The chunk's rows, writable: 1-D for one column, else ``(rows, columns)``, reshaped
+            to ``(rows, *shape)`` where ``shape`` is recorded.
+
+        Raises
+        ------
+        GraphpartError
+            If the file cannot be read, or its rows or values per row differ from the
+            recorded ``counts`` or ``shape``.
+        """
         a = read_array(self.paths[i], self.format)
         if self.counts is not None and len(a) != self.counts[i]:
             raise GraphpartError(
@@ -228,6 +263,23 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     Checks the schema, the counts, that every edge type joins declared node
     types, that every chunk file exists and every format is known. Row counts
     and id ranges are checked when the chunks are read (:func:`load_chunked`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``metadata.json`` file, or the folder that holds it. Made absolute, so the chunk
+        paths stay valid for processes started in another folder.
+
+    Returns
+    -------
+    ChunkedMetadata
+        The parsed metadata, with every chunk path resolved.
+
+    Raises
+    ------
+    GraphpartError
+        If the file is missing or not valid chunked-graph metadata, a chunk file is missing,
+        or the node count would not fit in this machine's memory (8 bytes per node).
     """
     path = Path(path).absolute()  # chunk paths stay valid for workers started elsewhere
     if path.is_dir():

@@ -124,6 +124,59 @@ def rmat_chunked(
     a power of two) sets the sort's pieces: each holds about ``edge_factor * 2**scale / buckets``
     edges, 24 bytes each while it is sorted.
 
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The chunked graph's folder: new, empty, or an earlier chunked graph of graphpart's,
+        replaced whole once the new one is complete.
+    num_chunks : int
+        Chunks per edge type and per node field: from 1 to ``max(1024, edge_factor *
+        2**scale)`` and at most ``2**20`` (checked again once the edges are deduplicated).
+    scale : int
+        log2 of the number of nodes, from 0 to 31.
+    edge_factor : int, default 16
+        Edges drawn per node before deduplication.
+    a, b, c : float, default 0.57, 0.19, 0.19
+        Quadrant probabilities (``d = 1 - a - b - c``).
+    symmetric : bool, default False
+        Add the reverse of every edge.
+    self_loops : bool, default False
+        Keep self-loops (dropped by default).
+    permute : bool, default True
+        Shuffle the node ids.
+    seed : int, numpy.random.Generator or None, default None
+        An int, ``None``, or a PCG64 generator at a fresh 64-bit boundary (such as
+        ``numpy.random.default_rng()``); other generators are refused. The same seed gives
+        ``rmat``'s graph.
+    num_classes, feat_dim : int, default 0
+        Attach a random ``label`` of ``num_classes`` classes and a Gaussian ``feat`` of
+        ``feat_dim`` values per node (see :func:`~graphpart.datasets.attach_node_data`).
+    train_frac, val_frac, test_frac : float, default 0.0
+        Fractions of the nodes in the disjoint ``train_mask``, ``val_mask`` and ``test_mask``.
+    graph_name : str or None, default None
+        Letters, digits and ``_``; default: the folder's name, other characters as ``_``.
+    edge_format : {"csv", "numpy", "parquet"}, default "csv"
+        The edge chunks' format.
+    node_data_format : {"csv", "numpy", "parquet"}, default "numpy"
+        The node data chunks' format.
+    delimiter : str, default " "
+        The CSV delimiter, one character.
+    block_edges : int, default BLOCK_EDGES (``2**24``)
+        Edges drawn at a time, at least 2 (an odd count is rounded down).
+    buckets : int or None, default None
+        Sort buckets (see above), at least 1.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of the written ``metadata.json``.
+
+    Raises
+    ------
+    GraphpartError
+        If an argument is out of range, the generator is not PCG64 at a 64-bit boundary,
+        ``out_dir`` holds something else, or the disk lacks room for the chunks and buckets.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -242,6 +295,42 @@ def sbm_chunked(
     reverse edges of an undirected graph (which ``sbm`` lists after all the others). Memory: one
     block pair's edges and one chunk.
 
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The chunked graph's folder: new, empty, or an earlier chunked graph of graphpart's,
+        replaced whole once the new one is complete.
+    num_chunks : int
+        Chunks per edge type and per node field, from 1 to ``2**20``; once the edges are
+        counted, also at most ``max(1024, edges, nodes)``.
+    block_sizes : sequence of int
+        Nodes per block; the nodes of block ``i`` are contiguous and labelled ``i``.
+    p_in, p_out : float, default 0.1, 0.01
+        Within- and between-block edge probabilities.
+    probs : numpy.ndarray or None, default None
+        A full ``(k, k)`` block probability matrix instead (symmetric unless ``directed``).
+    directed : bool, default False
+        Draw a directed graph; else every edge is written in both directions.
+    seed : int, numpy.random.Generator or None, default None
+        The random state, as :func:`graphpart.datasets.sbm` takes it.
+    feat_dim : int, default 0
+        Values per node of an informative Gaussian ``feat`` (0: none).
+    train_frac, val_frac, test_frac : float, default 0.0
+        Fractions of the nodes in the disjoint ``train_mask``, ``val_mask`` and ``test_mask``.
+    graph_name : str or None, default None
+        Letters, digits and ``_``; default: the folder's name, other characters as ``_``.
+    edge_format : {"csv", "numpy", "parquet"}, default "csv"
+        The edge chunks' format.
+    node_data_format : {"csv", "numpy", "parquet"}, default "numpy"
+        The node data chunks' format.
+    delimiter : str, default " "
+        The CSV delimiter, one character.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of the written ``metadata.json``.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -320,6 +409,39 @@ def edges_chunked(
 
     Read twice in blocks of ``block_edges``: once to count the edges and check the ids (the node
     count is the largest id plus one unless ``num_nodes`` is given), once to write the chunks.
+
+    Parameters
+    ----------
+    edges : str or os.PathLike
+        The edge-list file (see :func:`~graphpart.chunked.edge_files.edge_blocks`); ids are
+        non-negative integers.
+    out_dir : str or os.PathLike
+        The chunked graph's folder: new, empty, or an earlier chunked graph of graphpart's,
+        replaced whole once the new one is complete.
+    num_chunks : int
+        Edge chunks, from 1 to ``2**20``; once the edges are counted, also at most
+        ``max(1024, edges, nodes)``.
+    num_nodes : int or None, default None
+        The node count; it must exceed every id. Default: the largest id plus one.
+    graph_name : str or None, default None
+        Letters, digits and ``_``; default: the folder's name, other characters as ``_``.
+    edge_format : {"csv", "numpy", "parquet"}, default "csv"
+        The edge chunks' format.
+    delimiter : str, default " "
+        The CSV delimiter, one character.
+    block_edges : int, default BLOCK_EDGES (``2**24``)
+        Edges read at a time, at least 1.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of the written ``metadata.json``.
+
+    Raises
+    ------
+    GraphpartError
+        If the file is not an edge list, holds a negative id or one past ``num_nodes``,
+        ``out_dir`` holds something else, or the disk lacks room for the chunks.
     """
     from .edge_files import count_and_check, edge_blocks
 

@@ -16,7 +16,22 @@ __all__ = ["merge_orig", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
 
 def merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:
     """Concatenate the per-partition original ids into one ``.npy`` per type (bounded: one part at a
-    time)."""
+    time).
+
+    Parameters
+    ----------
+    tmp : pathlib.Path
+        The output folder being built: it holds ``part<p>/<fname>`` for every partition, and
+        receives the folder ``<fname without .pt>/`` with one ``<type>.npy`` (int64) per type.
+    num_parts : int
+        The number of partitions, read in order ``0 .. num_parts - 1``.
+    fname : str
+        The per-partition file (``orig_nids.pt`` or ``orig_eids.pt``): a dict of type name to
+        the original ids of what the partition owns.
+    sizes : dict of str to int
+        The number of ids per type name (node type, or ``src:rel:dst``): the length of each
+        merged file.
+    """
     folder = tmp / fname.removesuffix(".pt")
     folder.mkdir()
     maps = {
@@ -37,8 +52,19 @@ def load_orig_ids(config_path: str | os.PathLike):
     """The merged original-id maps ``dispatch`` saved, shaped like
     ``partition_graph(return_mapping=True)``.
 
-    Returns ``(orig_nids, orig_eids)``: tensors for a homogeneous graph, dicts by
-    node type / canonical edge type otherwise; ``None`` for a map not saved.
+    Parameters
+    ----------
+    config_path : str or os.PathLike
+        The partition config; the maps are read from ``orig_nids/`` and ``orig_eids/`` beside
+        it.
+
+    Returns
+    -------
+    orig_nids : torch.Tensor, dict of str to torch.Tensor, or None
+        The original type-wise id of every node, indexed by its new type-wise id: one tensor
+        for a homogeneous graph, else one per node type; ``None`` where not saved.
+    orig_eids : torch.Tensor, dict of (str, str, str) to torch.Tensor, or None
+        The same for the edges, keyed by canonical edge type.
     """
     from ..graph.schema import parse_etype
     from ..storage.config import read_config

@@ -58,6 +58,22 @@ def export_parmetis(
 
     The edge list is deduplicated in memory (every edge chunk at once, like METIS).
 
+    Parameters
+    ----------
+    in_dir : str or os.PathLike
+        The chunked graph: ``metadata.json`` or its folder.
+    out_dir : str or os.PathLike
+        The output folder: new, empty, or an earlier export of the same graph name and
+        nothing else; replaced whole once the three files are written.
+    graph_name : str or None, default None
+        The ``<name>`` of the files (a plain file name); default: the metadata's
+        ``graph_name``.
+
+    Returns
+    -------
+    pathlib.Path
+        The output folder.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -130,6 +146,31 @@ def import_parmetis(
     """Turn ParMETIS's ``p<i>-<name>_nodes.txt`` files into assignment files in ``out_dir``.
 
     Every node of the chunked graph in ``in_dir`` must appear in exactly one file.
+
+    Parameters
+    ----------
+    parmetis_dir : str or os.PathLike
+        The folder of ParMETIS's output, read as ``p0-<name>_nodes.txt``,
+        ``p1-<name>_nodes.txt``, ... up to the first number missing; file ``i`` gives
+        partition ``i``.
+    in_dir : str or os.PathLike
+        The chunked graph that was exported: ``metadata.json`` or its folder.
+    out_dir : str or os.PathLike
+        The assignment folder to write (``<ntype>.txt`` files and ``partition_meta.json``).
+    graph_name : str or None, default None
+        The ``<name>`` of the files; default: the metadata's ``graph_name``.
+
+    Returns
+    -------
+    pathlib.Path
+        The assignment folder.
+
+    Raises
+    ------
+    GraphpartError
+        If no ``p0-<name>_nodes.txt`` exists, a file does not hold integer rows of at least
+        four columns, a type or type-wise id is out of range, or a node appears in no file
+        or in several.
     """
     meta = read_metadata(in_dir)
     name = check_file_name(graph_name or meta.graph_name, "graph_name")

@@ -84,7 +84,21 @@ OUTPUT_BYTES_PER_EDGE = 36
 
 @dataclass(frozen=True)
 class StepNeed:
-    """One step's predicted peak memory (per process) and disk."""
+    """One step's predicted peak memory (per process) and disk.
+
+    Attributes
+    ----------
+    step : str
+        The step, e.g. ``"assign fennel"`` or ``"dispatch phase 2"``.
+    process : str
+        Which process the memory is for: ``"main"`` or ``"each of <n> workers"``.
+    memory : int
+        Predicted peak memory of that process, in bytes.
+    disk : int
+        Predicted disk the step writes, in bytes.
+    formula : str
+        The formula behind ``memory``, as the module's table writes it.
+    """
 
     step: str
     process: str
@@ -93,6 +107,13 @@ class StepNeed:
     formula: str
 
     def row(self) -> str:
+        """The step as one line of :func:`format_plan`'s table.
+
+        Returns
+        -------
+        str
+            Step, process, memory and disk (in GB) and the formula, in fixed-width columns.
+        """
         return (
             f"{self.step:<28} {self.process:<22} {_gb(self.memory):>9} {_gb(self.disk):>9}  "
             f"{self.formula}"
@@ -104,7 +125,19 @@ def _gb(b: int) -> str:
 
 
 def node_row_bytes(meta: ChunkedMetadata) -> int:
-    """Bytes of node data per node (all fields; 8 per value where the dtype is not recorded)."""
+    """Bytes of node data per node (all fields; 8 per value where the dtype is not recorded).
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata; only the ``dtype`` and ``shape`` of its node data are
+        read.
+
+    Returns
+    -------
+    int
+        The sum over every node type and field of the values per row times their size.
+    """
     total = 0
     for specs in meta.node_data.values():
         for spec in specs.values():
@@ -114,7 +147,18 @@ def node_row_bytes(meta: ChunkedMetadata) -> int:
 
 
 def largest_chunk(meta: ChunkedMetadata) -> int:
-    """Edges in the largest edge chunk (from the counts, else an even split)."""
+    """Edges in the largest edge chunk (from the counts, else an even split).
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata; no chunk is read.
+
+    Returns
+    -------
+    int
+        The most edges in one chunk of any edge type; 0 for a graph without edge types.
+    """
     sizes = [
         max(spec.counts) if spec.counts else -(-meta.num_edges[e] // max(len(spec.paths), 1))
         for e, spec in meta.edges.items()
@@ -123,7 +167,20 @@ def largest_chunk(meta: ChunkedMetadata) -> int:
 
 
 def metis_need(num_nodes: int, num_edges: int) -> int:
-    """Peak memory of ``assign --algorithm metis``."""
+    """Peak memory of ``assign --algorithm metis``.
+
+    Parameters
+    ----------
+    num_nodes : int
+        Nodes of the graph (all types).
+    num_edges : int
+        Edges METIS sees: the graph's, or the sample's when it partitions a sample.
+
+    Returns
+    -------
+    int
+        Bytes: ``BASE + 96 * num_nodes + 300 * num_edges``.
+    """
     return BASE + METIS_BYTES_PER_NODE * num_nodes + METIS_BYTES_PER_EDGE * num_edges
 
 
@@ -137,7 +194,29 @@ def partition_need(
 ) -> int:
     """Peak memory of the dispatch worker that writes a partition of ``nodes`` nodes and ``edges``
     edges (owned plus leaving) in a graph of ``num_nodes`` nodes, in ``format`` (graphpart's is
-    written out of core: its size does not count; ``chunk``: edges in the largest chunk)."""
+    written out of core: its size does not count; ``chunk``: edges in the largest chunk).
+
+    Parameters
+    ----------
+    nodes : int
+        Nodes of the partition (not used for ``"graphpart"``).
+    edges : int
+        Local edges of the partition, owned plus leaving (not used for ``"graphpart"``).
+    num_nodes : int
+        Nodes of the whole graph.
+    row_bytes : int
+        Bytes of node data per node (:func:`node_row_bytes`; not used for ``"graphpart"``).
+    format : str, default "graphpart"
+        The files dispatch writes; every value other than ``"graphpart"`` (``"dgl"``,
+        ``"graphbolt"``) is sized as built in memory.
+    chunk : int, default 0
+        Edges in the largest edge chunk (used for ``"graphpart"`` only).
+
+    Returns
+    -------
+    int
+        Bytes of the worker's peak memory.
+    """
     if format == "graphpart":
         return BASE + STREAM_BYTES_PER_NODE * num_nodes + 40 * chunk + STREAM_BLOCK_BYTES
     return BASE + nodes * (BYTES_PER_NODE + row_bytes) + edges * BYTES_PER_EDGE + 8 * num_nodes
@@ -164,6 +243,36 @@ def plan_pipeline(
     (the edges whose ends lie in two parts, default: all) sizes the HALO edges on disk. Dispatch
     writes ``format``'s files (graphpart's out of core, the others in memory); METIS sees a
     sample of ``max_edges`` edges where that is fewer than the graph's.
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata (node and edge counts, chunk counts, node data dtypes).
+    num_parts : int
+        Number of parts (values below 1 count as 1).
+    algorithm : str, default "fennel"
+        The assign algorithm: ``"fennel"``, ``"ldg"``, ``"metis"`` or ``"random"``; any other
+        value leaves the assign step out.
+    workers : int, default 2
+        Dask workers of ``assign random`` and ``dispatch``.
+    slack : float, default 0.05
+        Imbalance of the balanced partition assumed without ``part_nodes`` and
+        ``part_edges``.
+    part_edges, part_nodes : numpy.ndarray or None, default None
+        Local edges (owned plus leaving) and nodes per part, from an assignment; the part
+        with the most edges sizes phase 2. Used only when both are given.
+    leaving : int or None, default None
+        Edges whose ends lie in two parts; default: every edge.
+    format : str, default "graphpart"
+        The files dispatch writes (see :func:`partition_need`).
+    max_edges : int or None, default None
+        The edge sample METIS partitions, where smaller than the graph's edge count.
+
+    Returns
+    -------
+    list of StepNeed
+        The assign step (unless ``algorithm`` is not one of the four), then dispatch's
+        driver, phase 1 and phase 2, then verify.
 
     Examples
     --------
@@ -235,7 +344,14 @@ def plan_pipeline(
 
 def available_memory() -> int:
     """Memory this machine can give a new process now (bytes): what the kernel calls available,
-    within a cgroup limit when there is one."""
+    within a cgroup limit when there is one.
+
+    Returns
+    -------
+    int
+        Bytes: the kernel's available memory, or the cgroup's limit less what the cgroup holds
+        (without its inactive page cache) where that is less.
+    """
     import psutil
 
     free = int(psutil.virtual_memory().available)
@@ -274,7 +390,24 @@ def _cgroup_used() -> int:
 
 
 def check_memory(need: int, what: str, instead: str, have: int | None = None) -> None:
-    """Refuse in one line, before any work, when ``need`` bytes exceed what is free."""
+    """Refuse in one line, before any work, when ``need`` bytes exceed what is free.
+
+    Parameters
+    ----------
+    need : int
+        Bytes the step needs.
+    what : str
+        How the message names the step.
+    instead : str
+        What the message advises doing instead.
+    have : int or None, default None
+        Bytes free; default: :func:`available_memory`.
+
+    Raises
+    ------
+    GraphpartError
+        If ``need`` exceeds ``have``.
+    """
     have = available_memory() if have is None else have
     if need > have:
         raise GraphpartError(
@@ -283,7 +416,22 @@ def check_memory(need: int, what: str, instead: str, have: int | None = None) ->
 
 
 def check_disk(need: int, folder: str | os.PathLike, what: str) -> None:
-    """Refuse in one line, before any work, when the disk under ``folder`` lacks ``need`` bytes."""
+    """Refuse in one line, before any work, when the disk under ``folder`` lacks ``need`` bytes.
+
+    Parameters
+    ----------
+    need : int
+        Bytes the step will write.
+    folder : str or os.PathLike
+        Where it writes; need not exist yet (its nearest existing parent is measured).
+    what : str
+        How the message names the step.
+
+    Raises
+    ------
+    GraphpartError
+        If the disk has fewer than ``need`` bytes free.
+    """
     probe = _existing(folder)
     free = shutil.disk_usage(probe).free
     if need > free:
@@ -307,7 +455,40 @@ def format_plan(
     """The plan as a table: each step, the process, its peak memory and disk, against what this
     machine has free (a step that does not fit is marked). ``loads``: an assignment's nodes,
     in-degree and leaving edges per part (:func:`~graphpart.chunked.assign.assignment_loads`)
-    instead of balanced partitions; ``format``: the files dispatch will write."""
+    instead of balanced partitions; ``format``: the files dispatch will write.
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata.
+    num_parts : int
+        Number of parts, at least 1.
+    algorithm : str, default "fennel"
+        The assign algorithm (see :func:`plan_pipeline`).
+    workers : int, default 2
+        Dask workers of ``assign random`` and ``dispatch``.
+    loads : tuple of three arrays or None, default None
+        ``(nodes, in-degree, leaving)``, one entry per part each; ``None``: balanced parts.
+    out_dir : str or os.PathLike, default "."
+        Where the output will go: the free disk is measured there (or at its nearest
+        existing parent).
+    format : str, default "graphpart"
+        The files dispatch will write (see :func:`partition_need`).
+    max_edges : int or None, default None
+        The edge sample METIS partitions (see :func:`plan_pipeline`).
+
+    Returns
+    -------
+    str
+        A header with the graph's size and the free memory and disk, one line per step
+        (``<- does not fit`` where memory or disk falls short), and a legend.
+
+    Raises
+    ------
+    GraphpartError
+        If ``num_parts`` is not an integer >= 1, or ``loads`` does not hold one entry per
+        part.
+    """
     from ..utils.check import check_count
 
     k = check_count(num_parts, "num_parts", low=1)

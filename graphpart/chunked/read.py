@@ -19,7 +19,28 @@ __all__ = ["load_chunked", "read_edges", "read_data", "homogeneous_edges"]
 
 def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.ndarray]:
     """Chunk ``i`` of one edge type as ``(src, dst)`` type-wise ids, checked against the node
-    counts."""
+    counts.
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata.
+    etype : tuple of (str, str, str)
+        The canonical edge type, a key of ``meta.edges``.
+    i : int
+        The chunk's position among the edge type's chunks.
+
+    Returns
+    -------
+    src, dst : numpy.ndarray
+        int64 source and destination ids, from the chunk's first two columns.
+
+    Raises
+    ------
+    GraphpartError
+        If the chunk lacks two integer columns, its row count differs from the recorded
+        one, or an id is outside its node type's range.
+    """
     spec = meta.edges[etype]
     a = spec.read(i)
     if a.size == 0:
@@ -48,6 +69,22 @@ def homogeneous_edges(
     eid``.
 
     Holds the whole edge list: for the steps that need it in memory (METIS, ParMETIS export).
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata.
+    ntypes : list of str
+        Every node type, in the order that numbers the homogeneous ids.
+    etypes : list of tuple of (str, str, str)
+        The canonical edge types to read, in this order; ``etype`` is the position here.
+
+    Returns
+    -------
+    src, dst, etype, typed_eid : numpy.ndarray
+        One int64 entry per edge, edge type after edge type and chunk after chunk: the
+        homogeneous end ids, the edge type's position in ``etypes``, and the edge's id
+        among the edges of its type.
     """
     offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
     cols: list[list[np.ndarray]] = [[], [], [], []]
@@ -65,7 +102,29 @@ def homogeneous_edges(
 
 def read_data(spec: ChunkSpec, expect_rows: list[int] | None, what: str) -> np.ndarray:
     """All chunks of one feature, concatenated; ``expect_rows`` are the rows each chunk must
-    have."""
+    have.
+
+    Parameters
+    ----------
+    spec : ChunkSpec
+        The feature's chunks.
+    expect_rows : list of int or None
+        The rows each chunk must hold (an edge feature: its edge chunks' edge counts);
+        ``None`` checks only the recorded counts.
+    what : str
+        How the error message names the feature.
+
+    Returns
+    -------
+    numpy.ndarray
+        Every chunk's rows, in chunk order.
+
+    Raises
+    ------
+    GraphpartError
+        If a chunk cannot be read or its rows differ from ``expect_rows`` or the recorded
+        counts.
+    """
     parts = []
     for i in range(len(spec.paths)):
         a = spec.read(i)
@@ -83,6 +142,23 @@ def load_chunked(path: str | os.PathLike) -> Graph:
 
     Every chunk is checked: edge ids within their node type's range, row counts
     against the metadata, edge-feature chunks against their edge chunks.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        ``metadata.json``, or the folder that holds it.
+
+    Returns
+    -------
+    Graph
+        The graph with its node and edge data: a homogeneous graph when the only node type is
+        ``_N`` and the only edge type ``("_N", "_E", "_N")``, else a heterogeneous one.
+
+    Raises
+    ------
+    GraphpartError
+        If the metadata or a chunk is invalid, or the chunks disagree with the metadata's
+        counts.
 
     Examples
     --------

@@ -71,7 +71,22 @@ logger = logging.getLogger(__name__)
 
 
 def homogeneous_chunks(meta: ChunkedMetadata):
-    """Every edge chunk as ``(src, dst)`` in homogeneous ids (node types in sorted order)."""
+    """Every edge chunk as ``(src, dst)`` in homogeneous ids (node types in sorted order).
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata; one chunk is read at a time.
+
+    Yields
+    ------
+    etype : tuple of (str, str, str)
+        The chunk's canonical edge type (edge types in sorted order).
+    chunk : int
+        The chunk's position among that type's chunks.
+    src, dst : numpy.ndarray
+        The chunk's int64 end ids, in homogeneous ids.
+    """
     ntypes = sorted(meta.ntypes)
     offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
     for e in sorted(meta.etypes):
@@ -85,6 +100,16 @@ def in_degrees(meta: ChunkedMetadata) -> np.ndarray:
     """In-degree of every homogeneous node (types in sorted order), in one pass over the edges.
 
     Memory: ``8 N`` bytes plus one chunk.
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, one in-degree per node (all edge types counted).
     """
     n = sum(meta.num_nodes.values())
     deg = np.zeros(n, dtype=np.int64)
@@ -98,6 +123,18 @@ def edge_spread(in_degree: np.ndarray, num_parts: int) -> float:
     """How unevenly a node-balanced assignment may spread the edges: the in-degrees' coefficient
     of variation (standard deviation over mean; 0 for a regular graph, well above 1 for power-law
     graphs such as R-MAT), 0 for one part.
+
+    Parameters
+    ----------
+    in_degree : numpy.ndarray
+        One in-degree per node.
+    num_parts : int
+        Number of parts; below 2 the answer is 0.
+
+    Returns
+    -------
+    float
+        ``std / mean`` of ``in_degree``; 0.0 for fewer than two parts, no nodes or no edges.
 
     Examples
     --------
@@ -114,7 +151,26 @@ def edge_balance(
 ) -> np.ndarray | None:
     """The in-degrees to balance (``None``: nodes only): all of them for ``balance_edges=True``,
     none for ``False``; for ``None`` where :func:`edge_spread` exceeds :data:`SPREAD_LIMIT`,
-    which is logged as a warning (the user did not ask for it)."""
+    which is logged as a warning (the user did not ask for it).
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata; unless ``balance_edges`` is False, its edges are read
+        once (:func:`in_degrees`).
+    num_parts : int
+        Number of parts (for :func:`edge_spread`).
+    balance_edges : bool or None
+        True, False, or None to decide from the spread.
+    who : str, default "streaming"
+        How the warning names the caller.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The in-degree of every homogeneous node (types in sorted order), or ``None`` to
+        balance nodes only.
+    """
     if balance_edges is False:
         return None
     deg = in_degrees(meta)
@@ -238,35 +294,50 @@ def stream_partition(
     Parameters
     ----------
     meta : ChunkedMetadata
+        The chunked graph's metadata; its edge chunks are read once per pass.
     num_parts : int
-    algorithm : {"fennel", "ldg"}
+        Number of parts, at least 1.
+    algorithm : {"fennel", "ldg"}, default "fennel"
+        The streaming score (see the module docstring).
     classes : ndarray of int, optional
         The balance class of every homogeneous node (e.g. node type x train mask, from
         :func:`~graphpart.chunked.assign.balance_classes_of`); default: its node type.
-    balance_edges : bool or None
+    balance_edges : bool, numpy.ndarray or None, default None
         Also cap every part's in-degree at ``(1 + slack)`` times the mean. ``None`` turns it on
         when :func:`edge_spread` exceeds :data:`SPREAD_LIMIT` (and logs that it did); an array
         is taken as the in-degrees to balance (:func:`edge_balance`'s answer).
-    passes : int
+    passes : int, default 30
         At most this many passes over the edges: the streaming pass, then refinement passes
         (label propagation under every cap) until one lowers the cut by less than
         :data:`MIN_GAIN` (0.5%); the parts with the lowest cut are kept. On graphs with
         communities streaming alone cuts far more than METIS (an SBM: 0.69 against 0.26) and
         refinement closes the gap (0.27); on R-MAT it finds nothing and stops after two.
-    slack : float
+    slack : float, default 0.05
         Each part holds at most ``(1 + slack)`` times its share of every class's nodes (and of
         the in-degree).
-    gamma : float
-        Fennel's load exponent.
-    batch_size : int
+    gamma : float, default 1.5
+        Fennel's load exponent, above 1.
+    batch_size : int, default 64
         Nodes placed together; smaller follows the stream more closely, larger is faster.
-    refine : int
+    refine : int, default 1
         Extra placement rounds per batch that see the batch's own placements.
     alpha : float, optional
         Fennel's load weight (see the module docstring).
     initial : ndarray of int, optional
         A part for every node to refine instead of a streaming pass (e.g. METIS's on a sample of
         the edges); the refinement passes then move nodes under the same caps.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, the part (``0 .. num_parts - 1``) of every homogeneous node, node types in
+        sorted order.
+
+    Raises
+    ------
+    GraphpartError
+        If ``algorithm`` is not a streaming one, or an argument, ``classes``, the in-degrees
+        or ``initial`` is out of range or of the wrong length.
 
     Examples
     --------

@@ -37,7 +37,19 @@ __all__ = ["verify", "Verification", "edge_hash", "row_hash", "feature_hash"]
 
 @dataclass(frozen=True)
 class Verification:
-    """What :func:`verify` checked (``checked``: item counts by check) and what it found wrong."""
+    """What :func:`verify` checked (``checked``: item counts by check) and what it found wrong.
+
+    Attributes
+    ----------
+    config : pathlib.Path
+        The partition config that was checked.
+    checked : dict of str to int
+        Items checked, by check (e.g. ``"nodes (ownership)"``).
+    problems : list of str
+        One line per problem found; empty when the partitions match the chunks.
+    ok : bool
+        True when ``problems`` is empty.
+    """
 
     config: Path
     checked: dict[str, int] = field(default_factory=dict)
@@ -45,6 +57,7 @@ class Verification:
 
     @property
     def ok(self) -> bool:
+        """True when no problem was found."""
         return not self.problems
 
     def __str__(self) -> str:
@@ -56,6 +69,26 @@ class Verification:
 
 def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Verification:
     """Check the partitions of ``config_path`` against the chunked graph in ``chunked_dir``.
+
+    Parameters
+    ----------
+    config_path : str or os.PathLike
+        The partition config of the partitions to check; they must hold original node and
+        edge ids (``orig_id``), as graphpart writes them.
+    chunked_dir : str or os.PathLike
+        The chunked graph they were written from: ``metadata.json`` or its folder.
+
+    Returns
+    -------
+    Verification
+        The counts checked and the problems found. When the node or edge counts per type
+        differ, nothing else is checked.
+
+    Raises
+    ------
+    GraphpartError
+        If the files cannot be read, or a partition has no ``orig_id``, edge arrays of
+        different lengths, or edge ends outside its nodes.
 
     Examples
     --------
@@ -265,7 +298,20 @@ def _mix(x: np.ndarray) -> np.ndarray:
 
 def edge_hash(eid: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     """A 64-bit fingerprint of each edge (its original id and endpoints). Sums of fingerprints
-    compare two edge sets chunk by chunk without holding either (a mismatch by chance: ~2^-64)."""
+    compare two edge sets chunk by chunk without holding either (a mismatch by chance: ~2^-64).
+
+    Parameters
+    ----------
+    eid : numpy.ndarray
+        The edges' original ids.
+    src, dst : numpy.ndarray
+        Their original end ids, of the same length.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, one fingerprint per edge.
+    """
     with np.errstate(over="ignore"):
         h = _mix(eid.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15))
         h = _mix(h ^ src.astype(np.uint64))
@@ -273,7 +319,22 @@ def edge_hash(eid: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 
 def row_hash(rows: np.ndarray, salt: int) -> np.ndarray:
-    """A 64-bit fingerprint of each row's bytes (one field of edge data)."""
+    """A 64-bit fingerprint of each row's bytes (one field of edge data).
+
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        The rows, of any fixed-size dtype and trailing shape; each row's bytes are hashed
+        8 at a time (zero-padded).
+    salt : int
+        A non-negative seed of the hash (e.g. the field's number), so equal rows of different
+        fields differ.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, one fingerprint per row; empty for no rows.
+    """
     rows = np.ascontiguousarray(rows)
     if not len(rows):
         return np.zeros(0, dtype=np.uint64)
@@ -290,7 +351,22 @@ def row_hash(rows: np.ndarray, salt: int) -> np.ndarray:
 
 
 def feature_hash(eid: np.ndarray, rows: np.ndarray, salt: int) -> np.ndarray:
-    """A 64-bit fingerprint of each edge's data row, keyed by its original edge id."""
+    """A 64-bit fingerprint of each edge's data row, keyed by its original edge id.
+
+    Parameters
+    ----------
+    eid : numpy.ndarray
+        The edges' original ids.
+    rows : numpy.ndarray
+        Their rows of one edge field, in the same order.
+    salt : int
+        A non-negative seed, as :func:`row_hash` takes it (the field's number plus one).
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, one fingerprint per edge.
+    """
     with np.errstate(over="ignore"):
         return _mix(_mix(eid.astype(np.uint64) + np.uint64(salt)) ^ row_hash(rows, salt))
 

@@ -30,6 +30,23 @@ def check_num_chunks(num_chunks: object, rows: int | None = None) -> int:
     known; empty chunks are allowed up to 1024) and at most :data:`MAX_CHUNKS`, else a one-line
     refusal: checked before any work.
 
+    Parameters
+    ----------
+    num_chunks : object
+        The value to check.
+    rows : int or None, default None
+        The most rows any array to be chunked has; ``None`` where not known yet.
+
+    Returns
+    -------
+    int
+        ``num_chunks``, from 1 to ``min(2**20, max(1024, rows))`` (``2**20`` without ``rows``).
+
+    Raises
+    ------
+    GraphpartError
+        If ``num_chunks`` is not an integer in that range.
+
     Examples
     --------
     >>> check_num_chunks(4, rows=78)
@@ -93,13 +110,25 @@ def write_chunked(
     Parameters
     ----------
     g : Graph
+        The graph, homogeneous or heterogeneous, with its node and edge data.
     out_dir : path
+        The chunked graph's folder: new, empty, or an earlier chunked graph of graphpart's,
+        replaced whole.
     num_chunks : int
+        Chunks per edge type and per feature: from 1 to ``max(1024, largest node or edge
+        count)``, at most ``2**20``.
     graph_name : str, optional
         Default: the folder's name, other characters than letters, digits and ``_`` as ``_``.
     edge_format, node_data_format, edge_data_format : {"csv", "numpy", "parquet"}
-    delimiter : str
+        The chunk files' format of the edges, the node data and the edge data (default
+        ``"csv"``, ``"numpy"``, ``"numpy"``).
+    delimiter : str, default " "
         The CSV delimiter (DGL's examples use a space).
+
+    Returns
+    -------
+    pathlib.Path
+        The path of the written ``metadata.json`` (``out_dir / "metadata.json"``).
     """
     check_graph(g)
     rows = max([g.num_nodes(t) for t in g.ntypes] + [g.num_edges(e) for e in g.canonical_etypes])
@@ -180,7 +209,25 @@ def check_stream_output(
     out_dir: Path, graph_name: str | None, edge_format: str, node_data_format: str, delimiter: str
 ) -> None:
     """What :func:`write_edge_stream` will refuse, checked before the work that feeds it: the
-    graph name, the formats, and an ``out_dir`` that may be replaced."""
+    graph name, the formats, and an ``out_dir`` that may be replaced.
+
+    Parameters
+    ----------
+    out_dir : pathlib.Path
+        The folder to be written: it must be new, empty, or an earlier chunked graph of
+        graphpart's.
+    graph_name : str or None
+        The graph name; ``None``: the folder's name, as :func:`write_chunked` derives it.
+    edge_format, node_data_format : str
+        The chunk formats, each one of ``"csv"``, ``"numpy"`` and ``"parquet"``.
+    delimiter : str
+        The CSV delimiter, one character.
+
+    Raises
+    ------
+    GraphpartError
+        If one of them would be refused.
+    """
     check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
     check_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
     check_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
@@ -235,6 +282,43 @@ def write_edge_stream(
 
     The files and ``metadata.json`` are those :func:`write_chunked` writes for the same graph;
     memory is one chunk and one block, plus ``node_data``.
+
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The chunked graph's folder: new, empty, or an earlier chunked graph of graphpart's,
+        replaced whole.
+    num_chunks : int
+        Chunks of the edges and of each node field: from 1 to ``max(1024, num_edges,
+        num_nodes)``, at most ``2**20``.
+    num_nodes : int
+        Nodes of the graph (type ``_N``).
+    edge_blocks : callable
+        Called once with no argument; returns an iterable of blocks, each reshaped to
+        ``(rows, 2)`` int64 ``(src, dst)`` pairs. Ids are not checked here.
+    num_edges : int
+        The edges the blocks hold in all (type ``("_N", "_E", "_N")``).
+    node_data : dict of str to numpy.ndarray
+        Node fields, one row per node, written in chunks with their dtype and shape.
+    graph_name : str or None, default None
+        Letters, digits and ``_``; default: the folder's name, other characters as ``_``.
+    edge_format : {"csv", "numpy", "parquet"}, default "csv"
+        The edge chunks' format.
+    node_data_format : {"csv", "numpy", "parquet"}, default "numpy"
+        The node data chunks' format.
+    delimiter : str, default " "
+        The CSV delimiter, one character.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of the written ``metadata.json``.
+
+    Raises
+    ------
+    GraphpartError
+        If an argument is refused, or the blocks hold more or fewer than ``num_edges``
+        rows (nothing is written then).
     """
     k = check_num_chunks(num_chunks, max(int(num_edges), int(num_nodes)))
     out_dir = Path(out_dir)
