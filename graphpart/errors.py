@@ -28,6 +28,20 @@ def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """``message`` safe for a terminal or a notebook: control characters escaped (no ANSI
     sequence reaches the screen, no line break), and cut to ``limit`` characters.
 
+    Parameters
+    ----------
+    message : str
+        The text to clean.
+    limit : int, default MESSAGE_LIMIT (2000)
+        Characters kept, counted after escaping; a longer text is cut there and ends with
+        ``"…"``.
+
+    Returns
+    -------
+    str
+        ``message`` with every non-printable character replaced by its Python escape
+        (``\\x1b``, ``\\n``, ...), at most ``limit + 1`` characters long.
+
     Examples
     --------
     >>> one_line("bad \\x1b[2J file\\nnext")
@@ -44,6 +58,12 @@ class GraphpartError(ValueError):
 
     The message is kept as one printable line (see :func:`one_line`): whatever a hostile file
     puts into it, it cannot move the cursor, colour the terminal or fill the screen.
+
+    Parameters
+    ----------
+    *args : object
+        As for :class:`ValueError`; a first argument that is a ``str`` is the message and goes
+        through :func:`one_line`, the others are kept as they are.
 
     Examples
     --------
@@ -84,7 +104,16 @@ class TooBigToDrawError(GraphpartError):
 class BalanceWarning(UserWarning):
     """A balance constraint the partitioner could not hold to its tolerance: the best assignment
     found is returned, and ``shortfalls`` names each constraint, its ``max / mean`` load and its
-    tolerance (``(name, ratio, tolerance)``; ``p.balance_shortfalls`` keeps them)."""
+    tolerance (``(name, ratio, tolerance)``; ``p.balance_shortfalls`` keeps them).
+
+    Parameters
+    ----------
+    message : str
+        The warning's text, made one printable line by :func:`one_line`.
+    shortfalls : iterable of (str, float, float), default ()
+        One ``(name, ratio, tolerance)`` per constraint not held; kept as a tuple in the
+        ``shortfalls`` attribute.
+    """
 
     def __init__(self, message: str, shortfalls: tuple = ()) -> None:
         super().__init__(one_line(message))

@@ -23,6 +23,16 @@ __all__ = ["type_offsets", "to_homogeneous", "to_typed", "HomogeneousGraph"]
 def type_offsets(counts: Sequence[int] | np.ndarray) -> np.ndarray:
     """``offsets`` of types with ``counts`` items: ``[0, c0, c0 + c1, ...]`` (int64).
 
+    Parameters
+    ----------
+    counts : sequence of int or numpy.ndarray
+        Items per type, in type-id order; flattened if not 1-D.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 of length ``len(counts) + 1``; type ``i`` owns ``[out[i], out[i + 1])``.
+
     Examples
     --------
     >>> type_offsets([3, 0, 2]).tolist()
@@ -36,6 +46,20 @@ def type_offsets(counts: Sequence[int] | np.ndarray) -> np.ndarray:
 
 def to_homogeneous(type_ids: np.ndarray | int, ids: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Homogeneous ids of type-wise ``ids`` of types ``type_ids`` (one type, or one per id).
+
+    Parameters
+    ----------
+    type_ids : int or numpy.ndarray
+        The type of all ``ids``, or of each.
+    ids : numpy.ndarray or torch.Tensor
+        Type-wise ids (not range-checked).
+    offsets : numpy.ndarray
+        :func:`type_offsets` of the type counts.
+
+    Returns
+    -------
+    numpy.ndarray or torch.Tensor
+        ``offsets[type_ids] + ids``: a tensor if ``ids`` is one, else an array.
 
     Examples
     --------
@@ -54,6 +78,20 @@ def to_typed(ids, offsets) -> tuple:
     Both come back as new int64 arrays (tensors for tensor input). Empty types (repeated
     offsets) are skipped over: an id equal to an offset belongs to the next type that has
     items. Ids are expected in ``[0, offsets[-1])``; callers check ranges.
+
+    Parameters
+    ----------
+    ids : numpy.ndarray or torch.Tensor
+        Homogeneous ids.
+    offsets : numpy.ndarray or torch.Tensor
+        :func:`type_offsets` of the type counts.
+
+    Returns
+    -------
+    type_ids : numpy.ndarray or torch.Tensor
+        The type of each id.
+    local_ids : numpy.ndarray or torch.Tensor
+        Its id within that type.
 
     Examples
     --------

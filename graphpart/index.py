@@ -38,6 +38,16 @@ def unique_int(a: np.ndarray) -> np.ndarray:
     ``np.sort`` plus a neighbour comparison: on large int64 arrays this is many
     times faster than ``np.unique`` (whose hash-based path dominates at 10M+ items).
 
+    Parameters
+    ----------
+    a : numpy.ndarray
+        A 1-D integer array.
+
+    Returns
+    -------
+    numpy.ndarray
+        The distinct values of ``a``, ascending, in ``a``'s dtype.
+
     Examples
     --------
     >>> unique_int(np.array([3, 1, 3, 2, 1]))
@@ -51,6 +61,16 @@ def unique_int(a: np.ndarray) -> np.ndarray:
 
 def stable_order(keys: np.ndarray) -> np.ndarray:
     """Indices that sort ``keys`` stably (ties keep their order), using torch's parallel sort.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray
+        A 1-D array of a dtype torch can hold; a read-only array (memory-mapped) is copied.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 indices, ``keys[result]`` ascending.
 
     Examples
     --------
@@ -69,6 +89,20 @@ def group_order(keys: np.ndarray, num_groups: int) -> tuple[np.ndarray, np.ndarr
     The in-memory reshuffle and the chunked pipeline both number nodes and edges
     with this, so both give the same new ids.
 
+    Parameters
+    ----------
+    keys : numpy.ndarray
+        The group (a partition id, a type id) of each item: non-negative integers.
+    num_groups : int
+        The least number of groups counted; groups without items count 0.
+
+    Returns
+    -------
+    order : numpy.ndarray
+        int64 indices listing the items of group 0, then group 1, ..., each in item order.
+    counts : numpy.ndarray
+        Items per group, of length ``max(num_groups, keys.max() + 1)``.
+
     Examples
     --------
     >>> order, counts = group_order(np.array([1, 0, 1, 0]), 3)
@@ -80,6 +114,18 @@ def group_order(keys: np.ndarray, num_groups: int) -> tuple[np.ndarray, np.ndarr
 
 def group_rank(order: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Position of every item inside its group, from :func:`group_order`'s ``(order, counts)``.
+
+    Parameters
+    ----------
+    order : numpy.ndarray
+        Indices listing the items group by group, as :func:`group_order` returns them.
+    counts : numpy.ndarray
+        Items per group; they must sum to ``len(order)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, one per item: its index among the items of its group (``0 ..`` size - 1).
 
     Examples
     --------
@@ -98,6 +144,17 @@ def block_bounds(counts: np.ndarray) -> np.ndarray:
     """``[start, end)`` of consecutive blocks of sizes ``counts`` (parts, types) -> (parts, types,
     2).
 
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        Block sizes, of any shape (typically ``(parts, types)``); blocks follow each other
+        in row-major order.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 of shape ``counts.shape + (2,)``: the start and end of each block.
+
     Examples
     --------
     >>> block_bounds(np.array([[2, 1], [0, 3]])).tolist()
@@ -110,6 +167,18 @@ def block_bounds(counts: np.ndarray) -> np.ndarray:
 
 def expand_ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     """Concatenated ``arange(ptr[v], ptr[v + 1])`` for each ``v`` in ``nodes``, without a loop.
+
+    Parameters
+    ----------
+    ptr : numpy.ndarray
+        A CSR index pointer: node ``v``'s items are ``ptr[v]`` to ``ptr[v + 1]``.
+    nodes : numpy.ndarray
+        Integer node ids, in the order their ranges are wanted; repeats are allowed.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 positions, node by node (the edge ids of ``nodes``' edges in a CSR).
 
     Examples
     --------
@@ -131,6 +200,18 @@ def part_ranges(bounds: np.ndarray) -> np.ndarray:
     A partition's types are consecutive, so its block runs from its first type's start to its
     last type's end; with no types at all every block is empty.
 
+    Parameters
+    ----------
+    bounds : numpy.ndarray
+        ``(parts, types, 2)`` block bounds, as :func:`block_bounds` or :func:`stack_ranges`
+        return them.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(parts, 2)``: the start and end of each partition's block (``[0, 0]`` with no
+        types).
+
     Examples
     --------
     >>> part_ranges(block_bounds(np.array([[2, 1], [0, 3]]))).tolist()
@@ -148,6 +229,21 @@ def stack_ranges(ranges: Mapping[str, object], types: Sequence[str], num_parts: 
     """``{type: [[start, end), ...] per partition}`` as one ``(parts, types, 2)`` int64 array.
 
     Types are stacked in the order given; with no types the result is ``(num_parts, 0, 2)``.
+
+    Parameters
+    ----------
+    ranges : dict of str to array-like
+        Per type, one ``[start, end)`` pair per partition.
+    types : sequence of str
+        The types to stack, each a key of ``ranges``.
+    num_parts : int
+        The number of partitions; used only when ``types`` is empty (the row count is
+        otherwise taken from ``ranges``, not checked).
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 of shape ``(parts, len(types), 2)``.
 
     Examples
     --------

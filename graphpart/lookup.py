@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import GraphpartError
 from .homogeneous import to_typed
 from .utils.check import short_repr
+
+if TYPE_CHECKING:
+    from .partitioning.core import Partitioning
 
 __all__ = ["NodeLocation", "locate_node", "NodeTable", "node_table", "ID_KINDS"]
 
@@ -90,19 +94,34 @@ def _int(x: object, name: str) -> int:
     return int(x)
 
 
-def locate_node(p, node: int, kind: str = "original", ntype: str | None = None) -> NodeLocation:
+def locate_node(
+    p: Partitioning, node: int, kind: str = "original", ntype: str | None = None
+) -> NodeLocation:
     """Look a node up by original id, shuffled id, or ``(ntype, type-wise original id)``.
 
     Parameters
     ----------
     p : Partitioning
+        :func:`graphpart.partition`'s result.
     node : int
-    kind : {"original", "shuffled", "typed"}
+        The node's id, read as ``kind`` says (a Python or numpy integer).
+    kind : {"original", "shuffled", "typed"}, default "original"
         ``"original"``: homogeneous original id (for a one-type graph, the node id);
         ``"shuffled"``: global id after reshuffling; ``"typed"``: type-wise
         original id of node type ``ntype``.
     ntype : str, optional
-        Required with ``kind="typed"`` on a heterograph.
+        Required with ``kind="typed"`` on a heterograph; ignored otherwise.
+
+    Returns
+    -------
+    NodeLocation
+        The node's type, its original and shuffled ids (homogeneous and type-wise), its owner
+        and local id there, and every HALO copy.
+
+    Raises
+    ------
+    GraphpartError
+        If ``kind`` or ``ntype`` is unknown, ``node`` is not an integer or is out of range.
 
     Examples
     --------
@@ -215,8 +234,19 @@ class NodeTable:
         )
 
 
-def node_table(p) -> NodeTable:
+def node_table(p: Partitioning) -> NodeTable:
     """Every node's ids, owner and HALO copies at once (vectorised; one pass per partition).
+
+    Parameters
+    ----------
+    p : Partitioning
+        :func:`graphpart.partition`'s result.
+
+    Returns
+    -------
+    NodeTable
+        Arrays indexed by original homogeneous id; ``table.location(i)`` equals
+        ``locate_node(p, i)``.
 
     Examples
     --------

@@ -74,6 +74,23 @@ def recommend(results: Sequence[SweepResult]) -> Recommendation:
     """The setting that trains fastest among ``results`` (a :func:`~graphpart.sweep.sweep` run
     with ``training=``), the Pareto set over (estimated epoch, edge cut, replication), and why.
 
+    Parameters
+    ----------
+    results : sequence of SweepResult
+        At least one result, each with an epoch estimate (a sweep run with ``training=``).
+
+    Returns
+    -------
+    Recommendation
+        The winner, the Pareto set (the winner first, then by epoch, cut and replication), each
+        dominated setting with one that beats it, and the reason as text.
+
+    Raises
+    ------
+    GraphpartError
+        If ``results`` is empty, holds anything but :class:`SweepResult`, or a result has no
+        epoch estimate.
+
     Examples
     --------
     >>> from graphpart.datasets import sbm

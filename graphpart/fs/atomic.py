@@ -45,6 +45,21 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", fsync: bool = True) 
 
     A failure (or a kill) leaves any earlier ``path`` untouched and no partial file.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write; missing parent folders are created.
+    mode : str, default "wb"
+        The :func:`open` mode of the temporary file (``"w"`` for text).
+    fsync : bool, default True
+        Flush the file to disk (``os.fsync``) before renaming it over ``path``.
+
+    Yields
+    ------
+    file object
+        The open temporary file, ``.<name>.<random>.tmp`` in ``path``'s folder. It is renamed
+        to ``path`` when the ``with`` block ends without an exception, else removed.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -154,6 +169,17 @@ def restore_output(path: str | os.PathLike) -> bool:
     missing because a run of :func:`atomic_dir` was killed between its two renames; True if it
     did. Readers call it when a path is missing; a live run's folders are never touched.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        An output folder, or a file in one: ``path`` is put back if it is missing, else its
+        folder if that is missing too. Nothing is done while ``path`` exists.
+
+    Returns
+    -------
+    bool
+        True if an earlier output was moved back into place.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -195,6 +221,22 @@ def atomic_dir(path: str | os.PathLike, resume: bool = False) -> Iterator[Path]:
     ended runs on ``path`` are removed first (the module docstring has the whole protocol);
     with ``resume``, the folder the newest of them was building is taken over first and yielded
     with what it holds (the caller decides what of it to keep).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The output folder. A symlink to a folder is followed once (see :func:`output_folder`);
+        the current folder, or one holding it, is refused with a :class:`GraphpartError`.
+        Missing parent folders are created.
+    resume : bool, default False
+        Start from the folder that the newest ended run on ``path`` left half-built, if any,
+        instead of an empty one.
+
+    Yields
+    ------
+    pathlib.Path
+        The folder to fill, ``new/`` in the work folder beside ``path``. It replaces ``path``
+        when the ``with`` block ends without an exception, else it is removed.
 
     Examples
     --------

@@ -36,6 +36,23 @@ def output_folder(path: str | os.PathLike, what: str = "output folder") -> Path:
     target and the link stays). The current folder, or one that holds it, is refused: replacing
     it would leave the shell in a deleted folder.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The output folder asked for; it need not exist.
+    what : str, default "output folder"
+        How error messages name ``path`` (an option name such as ``"--out-dir"``).
+
+    Returns
+    -------
+    pathlib.Path
+        The absolute path written to.
+
+    Raises
+    ------
+    GraphpartError
+        If ``path`` is a symlink to nothing, or is (or holds) the current folder.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -77,6 +94,28 @@ def check_output_path(
     as a file, or a file that exists as a folder; a parent graphpart cannot write in; and a
     path that is, or holds, one of ``keep`` (inputs, other outputs: writing ``path`` replaces
     what is there).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The output path to check; it need not exist.
+    what : str, default "output path"
+        How error messages name ``path`` (an option name such as ``"--out-path"``).
+    kind : {"folder", "file"}, default "folder"
+        What will be written at ``path``. A folder is also checked with
+        :func:`output_folder` (the current folder is refused).
+    keep : iterable of str, os.PathLike or None, default ()
+        Paths that writing ``path`` must not replace; ``None`` entries are skipped.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path`` as given (not made absolute).
+
+    Raises
+    ------
+    GraphpartError
+        If anything listed above is refused.
 
     Examples
     --------
@@ -161,6 +200,28 @@ def check_replaceable(
     the same step (its ``marker`` file) and nothing else (every entry passes ``ours``, none is
     a symlink). The files in the way are named.
 
+    Parameters
+    ----------
+    out : str or os.PathLike
+        The output folder, first checked with :func:`check_output_path`.
+    what : str
+        How error messages name ``out``.
+    marker : str
+        The name of the file an earlier output of this step always holds.
+    ours : callable
+        ``ours(entry)`` is True for an entry (a :class:`~pathlib.Path` directly in ``out``)
+        this step writes.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out`` as :func:`check_output_path` returns it.
+
+    Raises
+    ------
+    GraphpartError
+        If ``out`` is not empty and lacks ``marker``, or holds other entries.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -186,7 +247,23 @@ def check_replaceable(
 
 def refuse_foreign(out: Path, foreign: list[str], what: str) -> None:
     """A :class:`GraphpartError` naming (the first few of) ``foreign``, the entries of ``out``
-    graphpart did not write, if there are any."""
+    graphpart did not write, if there are any.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The folder, as named in the message.
+    foreign : list of str
+        The names found; an empty list raises nothing. The first five are named, the rest
+        counted.
+    what : str
+        How the message names ``out``.
+
+    Raises
+    ------
+    GraphpartError
+        If ``foreign`` is not empty.
+    """
     if foreign:
         shown = ", ".join(repr(name) for name in foreign[:5])
         more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
@@ -207,6 +284,29 @@ def foreign_entries(
     ``ours(relative path, path)`` refuses, and every symlink (never followed). A folder refused
     is named, not entered. At most ``limit`` are returned; a tree of more than
     :data:`MAX_ENTRIES` entries is refused outright.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        The folder to walk.
+    ours : callable
+        ``ours(rel, path)`` is True for an entry graphpart writes: ``rel`` is its
+        :class:`~pathlib.PurePosixPath` relative to ``root``, ``path`` its full
+        :class:`~pathlib.Path`. Folders it accepts are entered.
+    what : str
+        How error messages name ``root``.
+    limit : int, default 20
+        The most entries returned; the walk stops once this many are found.
+
+    Returns
+    -------
+    list of str
+        Relative POSIX paths of the foreign entries, sorted; empty if there are none.
+
+    Raises
+    ------
+    GraphpartError
+        If a folder cannot be listed, or the tree holds more than :data:`MAX_ENTRIES` entries.
 
     Examples
     --------

@@ -69,6 +69,14 @@ def _proc_stat(pid: int) -> tuple[str, int] | None:
 def identity() -> dict:
     """This process: its machine (host name, boot id, pid namespace), pid and start time.
 
+    Returns
+    -------
+    dict
+        ``"machine"``: ``"<host name>|<boot id>|<pid namespace inode>"`` (an empty boot id and
+        namespace ``0`` where ``/proc`` does not say); ``"pid"``: :func:`os.getpid`;
+        ``"start"``: the process start time in clock ticks since boot, or ``None`` without
+        ``/proc``.
+
     Examples
     --------
     >>> me = identity()
@@ -92,6 +100,13 @@ class Claim:
     """Mark the folder ``work`` as this process's, building the output named ``target``, until
     :meth:`release`: the lock file is locked and touched in a background thread, then the
     marker is written (complete or absent, never half-written).
+
+    Parameters
+    ----------
+    work : pathlib.Path
+        An existing work folder; :data:`LOCK` and :data:`MARKER` are written in it.
+    target : str
+        The name of the output the folder is building, stored in the marker.
 
     Examples
     --------
@@ -136,7 +151,20 @@ class Claim:
 
 
 def read_owner(work: Path) -> dict | None:
-    """The marker in ``work`` if graphpart wrote it there, else ``None`` (then leave it alone)."""
+    """The marker in ``work`` if graphpart wrote it there, else ``None`` (then leave it alone).
+
+    Parameters
+    ----------
+    work : pathlib.Path
+        A work folder.
+
+    Returns
+    -------
+    dict or None
+        The parsed :data:`MARKER`: ``"graphpart"`` (``"atomic_dir"``), ``"target"``, and the
+        owner's ``"machine"``, ``"pid"`` and ``"start"`` as :func:`identity` gives them.
+        ``None`` if the file is missing, unreadable, or lacks any of these with its type.
+    """
     try:
         info = json.loads((Path(work) / MARKER).read_text())
     except (OSError, ValueError, RecursionError):
@@ -198,6 +226,20 @@ def owner_gone(work: Path, info: dict) -> bool:
 
     In doubt (another machine that may still live, a file system without locks) the answer is
     ``False``: a live run's folder is never taken for a dead one's.
+
+    Parameters
+    ----------
+    work : pathlib.Path
+        The work folder; its :data:`LOCK` file is tried when the owner ran on another machine.
+    info : dict
+        The folder's marker, as :func:`read_owner` returns it (not ``None``).
+
+    Returns
+    -------
+    bool
+        On this machine: True if the pid is gone, a zombie, or a process with another start
+        time. On another: True only if the lock can be taken and neither file has changed for
+        :data:`QUIET_S` seconds.
     """
     if info["machine"] == identity()["machine"]:
         return not _alive(info["pid"], info.get("start"))

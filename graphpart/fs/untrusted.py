@@ -30,6 +30,26 @@ JSON_LIMIT = 16 * 2**20
 def check_regular_file(path: str | os.PathLike, what: str, links: bool = True) -> Path:
     """``path`` if it names a regular file (through a symlink only when ``links``).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to check.
+    what : str
+        How error messages name the file (``"PyG node map"``).
+    links : bool, default True
+        Follow a symlink to check its target; if False, a symlink is refused.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path`` as a :class:`~pathlib.Path`.
+
+    Raises
+    ------
+    FormatError
+        If ``path`` is missing, cannot be examined (a link loop, a NUL byte, a name too long),
+        is a refused symlink, or is a folder, FIFO, device or socket.
+
     Examples
     --------
     >>> import os, tempfile
@@ -69,6 +89,21 @@ def check_folder_tree(root: str | os.PathLike, what: str, limit: int = 1_000_000
     """Refuse a folder that holds anything but real folders and regular files (a symlink could
     lead out of it, a FIFO would block the reader), or more than ``limit`` entries.
 
+    Parameters
+    ----------
+    root : str or os.PathLike
+        The folder to walk, at any depth; symlinks are not followed.
+    what : str
+        How error messages name the folder.
+    limit : int, default 1_000_000
+        The most entries (files and folders, at all depths) accepted.
+
+    Raises
+    ------
+    FormatError
+        On the first symlink or special file found, or once more than ``limit`` entries are
+        counted.
+
     Examples
     --------
     >>> import os, tempfile
@@ -102,6 +137,27 @@ def _no_constant(name: str) -> None:
 
 def read_json(path: str | os.PathLike, what: str, limit: int = JSON_LIMIT) -> object:
     """The JSON document at ``path``, or a :class:`FormatError` saying why it is not one.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; it must be a regular file (see :func:`check_regular_file`, symlinks
+        followed).
+    what : str
+        How error messages name the file.
+    limit : int, default JSON_LIMIT (16 MiB)
+        The largest file size read, in bytes.
+
+    Returns
+    -------
+    object
+        The parsed document: a dict, list, str, int, float, bool or None.
+
+    Raises
+    ------
+    FormatError
+        If the file is not a regular file, is larger than ``limit``, cannot be read, is not
+        valid JSON (``NaN`` and ``Infinity`` included) or is nested too deeply to parse.
 
     Examples
     --------

@@ -20,6 +20,36 @@ def parse_typed_edges(edges, num_nodes, copy: bool = True) -> tuple[Schema, dict
 
     ``copy=False`` keeps int64 id tensors as given (no private copy): for readers of
     memory-mapped files, whose tensors nobody else holds.
+
+    Parameters
+    ----------
+    edges : dict
+        ``{etype: (src, dst)}``: each key a canonical edge type as a tuple or ``"s:r:d"``,
+        each value a pair of equally long 1-D integer arrays (numpy, torch or lists).
+    num_nodes : dict of str to int, or None
+        Node count per type. A type left out gets the largest id it has in ``edges`` plus one
+        (0 if it has none); a type given only here has no edges.
+    copy : bool, default True
+        Clone an id tensor that shares memory with the caller's array, so later changes to
+        that array cannot bypass the range checks.
+
+    Returns
+    -------
+    schema : Schema
+        The node types (from ``edges`` and ``num_nodes``) and edge types, each sorted.
+    counts : dict of str to int
+        Node count per node type.
+    edges : dict of (str, str, str) to (torch.Tensor, torch.Tensor)
+        int64 source and destination ids per canonical edge type.
+
+    Raises
+    ------
+    GraphpartError
+        If ``edges`` or ``num_nodes`` is not a dict, an edge type is malformed or given twice
+        (in two spellings), a pair is not two equally long integer arrays, or a count is
+        not a non-negative integer.
+    IDRangeError
+        If an id is negative or not below its node type's count.
     """
     if not isinstance(edges, Mapping):
         raise GraphpartError(
@@ -83,7 +113,32 @@ def _shares(t: torch.Tensor, source: object) -> bool:
 
 
 def keyed(data: Mapping | None, to_id, keys: Sequence, what: str) -> dict:
-    """Re-key a user's per-type data dict by canonical type names."""
+    """Re-key a user's per-type data dict by canonical type names.
+
+    Parameters
+    ----------
+    data : dict or None
+        Per-type data, keyed by any spelling ``to_id`` accepts.
+    to_id : callable
+        Maps a key to its type id (:meth:`Schema.ntype_id` or :meth:`Schema.etype_id`); it
+        raises :class:`UnknownTypeError` on an unknown type.
+    keys : sequence
+        The canonical names, indexed by type id (``schema.ntypes`` or
+        ``schema.canonical_etypes``).
+    what : str
+        How the error message names ``data`` (``"ndata"``).
+
+    Returns
+    -------
+    dict
+        ``data``'s values keyed by canonical name; empty if ``data`` is None. Of two keys
+        naming the same type, the later one wins.
+
+    Raises
+    ------
+    GraphpartError
+        If ``data`` is not a mapping.
+    """
     if data is None:
         return {}
     if not isinstance(data, Mapping):

@@ -64,6 +64,18 @@ def from_networkx(
     node_attrs, edge_attrs : list of str, optional
         Numeric attributes to copy into ``ndata`` / ``edata``.
 
+    Returns
+    -------
+    Graph
+        A homogeneous graph with ``nx_graph``'s nodes, its edges (doubled if undirected), the
+        attributes asked for, and node names where the labels are not ``0..n-1``.
+
+    Raises
+    ------
+    GraphpartError
+        If ``nx_graph`` is not a networkx graph, or an attribute asked for is missing on some
+        node or edge, ragged, or not numeric.
+
     Examples
     --------
     >>> g = from_networkx(nx.path_graph(3))
@@ -107,6 +119,21 @@ def to_networkx(
     and the networkx key ``id``. ``node_attrs`` / ``edge_attrs`` name data to copy
     (all data of a homogeneous graph when None).
 
+    Parameters
+    ----------
+    g : Graph
+        The graph to convert.
+    node_attrs, edge_attrs : list of str, optional
+        Names of node / edge data to copy as attributes; each must exist on every node / edge
+        type. None: all data of a homogeneous graph, none of a heterogeneous one.
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        Nodes ``0..g.num_nodes()-1`` (types in ``g.ntypes`` order); edges keyed
+        ``0..g.num_edges()-1`` in canonical edge type order, so a key is the edge's
+        homogeneous id, while the ``id`` attribute is its type-wise id.
+
     Examples
     --------
     >>> G = to_networkx(Graph.from_edges([0, 1], [1, 1]))
@@ -147,6 +174,17 @@ def from_scipy(matrix: sp.spmatrix | sp.sparray, eweight_name: str | None = None
     matrix : scipy sparse matrix or array, square
     eweight_name : str, optional
         Store the entries' values as this edge data.
+
+    Returns
+    -------
+    Graph
+        A homogeneous graph with ``matrix.shape[0]`` nodes and one edge per stored entry
+        (explicit zeros and duplicate entries included), in the order of its COO form.
+
+    Raises
+    ------
+    GraphpartError
+        If ``matrix`` is not a scipy sparse matrix or array, or is not square.
 
     Examples
     --------
@@ -194,6 +232,26 @@ def to_homogeneous(g: Graph, ndata: Sequence[str] = (), edata: Sequence[str] = (
     hold type ids and ``ndata[NID]`` / ``edata[EID]`` type-wise ids. Data named in
     ``ndata`` / ``edata`` is concatenated across types (it must exist on each).
 
+    Parameters
+    ----------
+    g : Graph
+        The graph, homogeneous or heterogeneous.
+    ndata, edata : sequence of str, default ()
+        Names of node / edge data to carry over; each must exist on every node / edge type
+        with the same trailing shape and dtype.
+
+    Returns
+    -------
+    Graph
+        A homogeneous graph with ``g.num_nodes()`` nodes and ``g.num_edges()`` edges, type
+        ids and type-wise ids in the data named above, and node names if every node type of
+        ``g`` has them.
+
+    Raises
+    ------
+    GraphpartError
+        If data named in ``ndata`` / ``edata`` is missing on a type or cannot be concatenated.
+
     Examples
     --------
     >>> g = Graph.from_typed_edges({("a", "r", "b"): ([0, 1], [0, 0])}, num_nodes={"a": 2, "b": 1})
@@ -232,6 +290,29 @@ def from_homogeneous(
 
     Type-wise ids come from ``ndata[NID]`` / ``edata[EID]`` when present, else from
     the order of the items. Other data is split per type.
+
+    Parameters
+    ----------
+    h : Graph
+        A homogeneous graph with ``ndata[NTYPE]`` and ``edata[ETYPE]`` (and optionally
+        ``ndata[NID]`` / ``edata[EID]``), as :func:`to_homogeneous` makes.
+    ntypes : sequence of str
+        Node type names, indexed by the type ids in ``ndata[NTYPE]``.
+    canonical_etypes : sequence of (str, str, str) or "src:rel:dst"
+        Edge types, indexed by the type ids in ``edata[ETYPE]``.
+
+    Returns
+    -------
+    Graph
+        A heterogeneous graph with the types given and ``h``'s other node and edge data, per
+        type. Node names of ``h`` are not carried over.
+
+    Raises
+    ------
+    GraphpartError
+        If ``h`` is not homogeneous, lacks the type data, holds type ids out of range, has
+        type-wise ids that are not ``0..n-1`` within each type, or an edge joins nodes of
+        types other than its edge type's.
 
     Examples
     --------

@@ -44,6 +44,23 @@ class Graph:
     Build one with :meth:`from_edges` (homogeneous), :meth:`from_typed_edges`
     (heterogeneous), :meth:`from_networkx` or :meth:`from_scipy`.
 
+    The constructor itself is low-level: it checks the data lengths but not the ids, which
+    the ``from_*`` builders validate.
+
+    Parameters
+    ----------
+    schema : Schema
+        Node types and canonical edge types, in type-id order.
+    num_nodes : sequence of int
+        Node count of each node type, in ``schema.ntypes`` order.
+    edges : sequence of (torch.Tensor, torch.Tensor)
+        ``(src, dst)`` int64 tensors of type-wise node ids, one pair per edge type, in
+        ``schema.canonical_etypes`` order.
+    ndata : dict of str to dict, optional
+        ``{ntype: {name: tensor}}``; each tensor has one row per node of its type.
+    edata : dict of (str, str, str) to dict, optional
+        ``{canonical etype: {name: tensor}}``; each tensor has one row per edge of its type.
+
     Examples
     --------
     >>> g = Graph.from_edges([0, 1, 2], [1, 2, 0], ndata={"x": torch.ones(3, 2)})
@@ -377,6 +394,23 @@ class Graph:
 def check_graph(g: object, name: str = "g") -> Graph:
     """``g`` if it is a :class:`Graph`, else a :class:`~graphpart.GraphpartError` naming what it
     is and how to make one.
+
+    Parameters
+    ----------
+    g : object
+        The value to check.
+    name : str, default "g"
+        How the error message names ``g`` (the caller's parameter name).
+
+    Returns
+    -------
+    Graph
+        ``g`` itself.
+
+    Raises
+    ------
+    GraphpartError
+        If ``g`` is not a :class:`Graph`.
 
     Examples
     --------

@@ -16,6 +16,18 @@ __all__ = ["DataStore"]
 class DataStore(MutableMapping):
     """A ``{name: tensor}`` mapping whose tensors all have ``length`` rows.
 
+    A value set is converted to a tensor (:func:`~graphpart.utils.check.as_data_tensor`); a
+    name must be a non-empty string.
+
+    Parameters
+    ----------
+    length : int
+        The number of rows (nodes or edges of one type) every tensor must have.
+    owner : str
+        What the data belongs to, as error messages name it (``"node type 'paper'"``).
+    data : dict of str to array-like, optional
+        Initial tensors, each checked as if set one by one.
+
     Examples
     --------
     >>> d = DataStore(3, "node type '_N'")

@@ -24,6 +24,14 @@ _VERSION = 1
 def save_graph(g: Graph, path: str | os.PathLike) -> None:
     """Write ``g`` (structure, data and node names) to ``path`` atomically.
 
+    Parameters
+    ----------
+    g : Graph
+        The graph; its data tensors are copied to the CPU.
+    path : str or os.PathLike
+        The file to write (uncompressed ``.npz``, written whatever the suffix); an existing
+        file is replaced, missing folders are created.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -60,7 +68,25 @@ def save_graph(g: Graph, path: str | os.PathLike) -> None:
 
 
 def load_graph(path: str | os.PathLike) -> Graph:
-    """Read a graph written by :func:`save_graph` (``allow_pickle=False``)."""
+    """Read a graph written by :func:`save_graph` (``allow_pickle=False``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file written by :func:`save_graph`.
+
+    Returns
+    -------
+    Graph
+        The graph, with its data and node names, its ids and data lengths validated as by
+        :meth:`Graph.from_typed_edges`.
+
+    Raises
+    ------
+    FormatError
+        If the file cannot be read, is not a graphpart graph file of this version, or holds
+        an invalid graph.
+    """
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["__meta__"]))

@@ -24,6 +24,21 @@ DEFAULT_ETYPE: CanonicalEType = ("_N", "_E", "_N")
 def parse_etype(etype: object) -> CanonicalEType:
     """Turn ``(src, rel, dst)`` or ``"src:rel:dst"`` into a canonical tuple.
 
+    Parameters
+    ----------
+    etype : tuple, list or str
+        Three non-empty strings without ``:``, as a tuple or list, or joined by ``:``.
+
+    Returns
+    -------
+    tuple of (str, str, str)
+        ``(src_type, relation, dst_type)``.
+
+    Raises
+    ------
+    GraphpartError
+        If ``etype`` is anything else (a bare relation name included).
+
     Examples
     --------
     >>> parse_etype("user:follows:user")
@@ -63,13 +78,43 @@ def _as_type_id(x: object) -> int | None:
 
 
 def etype_str(etype: CanonicalEType) -> str:
-    """``("a", "r", "b")`` -> ``"a:r:b"`` (the chunked format's spelling)."""
+    """``("a", "r", "b")`` -> ``"a:r:b"`` (the chunked format's spelling).
+
+    Parameters
+    ----------
+    etype : tuple of (str, str, str)
+        A canonical edge type (not checked).
+
+    Returns
+    -------
+    str
+        Its parts joined by ``:``.
+    """
     return ":".join(etype)
 
 
 @dataclass(frozen=True)
 class Schema:
-    """Ordered node types and canonical edge types with their integer type ids."""
+    """Ordered node types and canonical edge types with their integer type ids.
+
+    A type's id is its position in ``ntypes`` or ``canonical_etypes``; the order is kept as
+    given (:class:`Graph` passes them sorted). :meth:`build` parses edge types written as
+    ``"s:r:d"``.
+
+    Parameters
+    ----------
+    ntypes : tuple of str
+        Distinct node type names, non-empty and without ``:``.
+    canonical_etypes : tuple of (str, str, str)
+        Distinct canonical edge types, whose source and destination types are in ``ntypes``.
+
+    Raises
+    ------
+    GraphpartError
+        If a node type name is invalid, or types repeat.
+    UnknownTypeError
+        If an edge type names a node type not in ``ntypes``.
+    """
 
     ntypes: tuple[str, ...]
     canonical_etypes: tuple[CanonicalEType, ...]

@@ -35,6 +35,25 @@ def _describe(x: object) -> str:
 def as_id_tensor(ids: IdArray, name: str = "ids") -> torch.Tensor:
     """Convert ``ids`` to a 1-D int64 tensor, refusing floats, bools and other shapes.
 
+    Parameters
+    ----------
+    ids : torch.Tensor, numpy.ndarray or sequence of int
+        The ids. An empty sequence of any dtype is accepted.
+    name : str, default "ids"
+        How error messages name ``ids``.
+
+    Returns
+    -------
+    torch.Tensor
+        int64, one-dimensional. An int64 tensor is returned as is (not copied); a numpy
+        int64 array may share its memory.
+
+    Raises
+    ------
+    GraphpartError
+        If ``ids`` is not a regular array, holds non-integers (bools included), or is not
+        one-dimensional.
+
     Examples
     --------
     >>> as_id_tensor(np.array([3, 1], dtype=np.int32))
@@ -77,6 +96,27 @@ MAX_TRAINERS_PER_MACHINE = 1024
 def check_count(n: object, name: str, low: int = 0, high: int = INT64_MAX) -> int:
     """Return ``n`` as an int in ``[low, high]`` (default: a non-negative int64) or raise.
 
+    Parameters
+    ----------
+    n : object
+        The count to check: a Python or numpy integer, not a bool.
+    name : str
+        How the error message names ``n``.
+    low : int, default 0
+        The smallest value accepted.
+    high : int, default INT64_MAX
+        The largest value accepted.
+
+    Returns
+    -------
+    int
+        ``n`` as a Python int.
+
+    Raises
+    ------
+    GraphpartError
+        If ``n`` is not an integer, or is out of ``[low, high]``.
+
     Examples
     --------
     >>> check_count(np.int64(4), "num_nodes")
@@ -101,6 +141,23 @@ def check_count(n: object, name: str, low: int = 0, high: int = INT64_MAX) -> in
 def check_trainers_per_machine(n: object, source: str = "num_trainers_per_machine") -> int:
     """Return ``n`` as a number of trainer processes per machine, ``1 ..`` 1024, or raise.
 
+    Parameters
+    ----------
+    n : object
+        The number to check: a Python or numpy integer.
+    source : str, default "num_trainers_per_machine"
+        How the error message names ``n`` (an option or a metadata field).
+
+    Returns
+    -------
+    int
+        ``n`` as a Python int, between 1 and :data:`MAX_TRAINERS_PER_MACHINE`.
+
+    Raises
+    ------
+    GraphpartError
+        If ``n`` is not such an integer.
+
     Examples
     --------
     >>> check_trainers_per_machine(4)
@@ -117,6 +174,20 @@ def short_repr(obj: object, limit: int = 200) -> str:
     """A repr of ``obj`` for an error message, in bounded time and length: a few levels deep and
     a few items per container (a hostile object may share one list millions of times), control
     characters escaped, at most ``limit`` characters.
+
+    Parameters
+    ----------
+    obj : object
+        Anything.
+    limit : int, default 200
+        The most characters returned; a string or other object's own repr is cut at
+        ``min(limit, 120)`` by :mod:`reprlib` first.
+
+    Returns
+    -------
+    str
+        The :mod:`reprlib` repr (3 levels, 6 items per container), ending in ``"..."`` where
+        cut.
 
     Examples
     --------
@@ -154,6 +225,16 @@ def is_file_name(name: object) -> bool:
     """Whether ``name`` can become (part of) a file name that stays inside its folder: a
     non-empty printable string of at most 200 characters, without ``/``, ``\\`` or ``..``.
 
+    Parameters
+    ----------
+    name : object
+        The candidate name.
+
+    Returns
+    -------
+    bool
+        True if ``name`` passes every condition above.
+
     Examples
     --------
     >>> is_file_name("paper"), is_file_name("../NT"), is_file_name("a\\x1b[2J")
@@ -174,6 +255,23 @@ def check_file_name(name: object, what: str) -> str:
     Every name that becomes a file name (graph names, node and edge type names) goes through
     here, so nothing is ever written outside the output folder.
 
+    Parameters
+    ----------
+    name : object
+        The candidate name.
+    what : str
+        How the error message names it (``"graph name"``).
+
+    Returns
+    -------
+    str
+        ``name`` itself.
+
+    Raises
+    ------
+    GraphpartError
+        If ``name`` is not a plain file name (see :func:`is_file_name`).
+
     Examples
     --------
     >>> check_file_name("../../X", "graph name")
@@ -193,6 +291,23 @@ def check_file_name(name: object, what: str) -> str:
 
 def check_part_id(part_id: object, num_parts: int) -> int:
     """``part_id`` as an int if it names one of ``num_parts`` partitions, else raise.
+
+    Parameters
+    ----------
+    part_id : object
+        A Python or numpy integer (not a bool).
+    num_parts : int
+        The number of partitions.
+
+    Returns
+    -------
+    int
+        ``part_id`` as a Python int in ``[0, num_parts)``.
+
+    Raises
+    ------
+    GraphpartError
+        If ``part_id`` is not such an integer.
 
     Examples
     --------
@@ -217,6 +332,27 @@ def check_part_id(part_id: object, num_parts: int) -> int:
 def check_parts(parts: object, num_parts: int, name: str = "parts") -> list[int]:
     """``parts`` (an iterable of partition ids) as a list of distinct ints, each naming one of
     ``num_parts`` partitions; ``None`` means all of them.
+
+    Parameters
+    ----------
+    parts : iterable of int or None
+        Partition ids (Python or numpy integers, not bools). A string, bytes or a single
+        number is refused.
+    num_parts : int
+        The number of partitions.
+    name : str, default "parts"
+        How error messages name ``parts``.
+
+    Returns
+    -------
+    list of int
+        The ids in the order given; ``[0, ..., num_parts - 1]`` for None.
+
+    Raises
+    ------
+    GraphpartError
+        If ``parts`` is empty, not iterable, or holds a non-integer, an id out of range or an
+        id twice.
 
     Examples
     --------
@@ -251,6 +387,28 @@ def flat_ints(v: object, most: int, what: str, expected: str) -> object:
     (a list shared a million times deep, ``range(10**12)``); anything else unchanged. At most
     ``most`` entries; ``what`` must be ``expected`` otherwise.
 
+    Parameters
+    ----------
+    v : object
+        The value; only a list, tuple or range is converted.
+    most : int
+        The most entries accepted, checked before any is read.
+    what : str
+        How error messages name ``v``.
+    expected : str
+        What ``v`` should be, for the message when an entry cannot be converted.
+
+    Returns
+    -------
+    numpy.ndarray or object
+        A 1-D int64 array for a list, tuple or range; ``v`` itself for anything else.
+
+    Raises
+    ------
+    GraphpartError
+        If ``v`` is a list, tuple or range with more than ``most`` entries, or with an entry
+        numpy cannot convert to int64 (floats and bools are converted, not refused).
+
     Examples
     --------
     >>> flat_ints([1, 2], 3, "seeds", "ids").tolist(), flat_ints("x", 3, "seeds", "ids")
@@ -271,7 +429,22 @@ def flat_ints(v: object, most: int, what: str, expected: str) -> object:
 
 
 def check_ids_in_range(ids: torch.Tensor, upper: int, what: str) -> None:
-    """Raise :class:`~graphpart.errors.IDRangeError` unless every id is in ``[0, upper)``."""
+    """Raise :class:`~graphpart.errors.IDRangeError` unless every id is in ``[0, upper)``.
+
+    Parameters
+    ----------
+    ids : torch.Tensor
+        Integer ids; an empty tensor always passes.
+    upper : int
+        One past the largest valid id.
+    what : str
+        How the error message names ``ids``.
+
+    Raises
+    ------
+    IDRangeError
+        Naming the smallest id if it is negative, else the largest.
+    """
     if ids.numel() == 0:
         return
     lo, hi = int(ids.min()), int(ids.max())
@@ -282,6 +455,26 @@ def check_ids_in_range(ids: torch.Tensor, upper: int, what: str) -> None:
 
 def as_data_tensor(value: TensorLike, length: int, what: str) -> torch.Tensor:
     """Convert ``value`` to a tensor whose first dimension is ``length``.
+
+    Parameters
+    ----------
+    value : torch.Tensor, numpy.ndarray or sequence
+        The data; a tensor is kept as is, anything else goes through :func:`numpy.asarray`.
+    length : int
+        The number of rows required.
+    what : str
+        How error messages name ``value``.
+
+    Returns
+    -------
+    torch.Tensor
+        ``value`` as a tensor of at least one dimension, with ``length`` rows (a numpy array
+        shares its memory, a tensor is returned itself).
+
+    Raises
+    ------
+    DataShapeError
+        If ``value`` cannot be converted, is 0-d, or has another number of rows.
 
     Examples
     --------

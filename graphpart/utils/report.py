@@ -20,6 +20,20 @@ def _fmt(x: object) -> str:
 class Report:
     """Per-partition columns plus summary lines.
 
+    Parameters
+    ----------
+    title : str
+        The first line.
+    columns : dict of str to sequence
+        One column per entry, one value per row; all as long as the first. Floats are shown
+        with 3 decimals, integers with thousands separators.
+    summary : dict of str to str
+        Lines ``key: value`` printed after the table.
+    index : str, default "part"
+        The header of the row-label column.
+    labels : list of str, optional
+        The row labels; by default ``0, 1, ...``.
+
     Examples
     --------
     >>> Report("2 partitions", {"nodes": [3, 4]}, {"edge cut": "5"})

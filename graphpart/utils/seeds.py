@@ -25,6 +25,16 @@ def check_random_state(seed: Seed) -> np.random.Generator:
         An int seeds a new generator, a generator is returned as is, ``None``
         draws fresh entropy from the operating system.
 
+    Returns
+    -------
+    numpy.random.Generator
+        ``seed`` itself if it is a generator, else a new one.
+
+    Raises
+    ------
+    GraphpartError
+        If ``seed`` is a negative int, a bool, or of another type.
+
     Examples
     --------
     >>> check_random_state(0).integers(10, size=3)
@@ -50,6 +60,18 @@ def torch_generator(seed: Seed) -> torch.Generator:
     """A CPU :class:`torch.Generator` seeded from ``seed`` (normalised by
     :func:`check_random_state`).
 
+    Parameters
+    ----------
+    seed : int, numpy.random.Generator or None
+        As for :func:`check_random_state`; a generator given is advanced by one draw.
+
+    Returns
+    -------
+    torch.Generator
+        A new CPU generator, seeded with one integer drawn from ``seed``'s generator.
+
+    Examples
+    --------
     >>> import torch
     >>> a, b = torch_generator(3), torch_generator(3)
     >>> bool((torch.rand(4, generator=a) == torch.rand(4, generator=b)).all())

@@ -6,11 +6,15 @@ mini-batch's sample, every node coloured by where its row was served, hover for 
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
 from ..viz.cache_view import batch_view_data
 from .graph_view import PartitionGraph
+
+if TYPE_CHECKING:
+    from ..partitioning.core import Partitioning
 
 __all__ = ["BatchGraph"]
 
@@ -18,6 +22,13 @@ __all__ = ["BatchGraph"]
 class BatchGraph:
     """A policy to colour by, and the graph of the session's latest batch for it: drawn after
     every Step, and when play pauses (a new drawing per batch would outrun the browser).
+
+    Parameters
+    ----------
+    p : Partitioning
+        The partitioning the sessions given to :meth:`update` run on.
+    height : int, default 420
+        The drawing's height in pixels, 250 to 4000 (checked when the first batch is drawn).
 
     Examples
     --------
@@ -41,7 +52,7 @@ class BatchGraph:
     True
     """
 
-    def __init__(self, p, height: int = 420) -> None:
+    def __init__(self, p: Partitioning, height: int = 420) -> None:
         self.p, self.height = p, height
         self.view: PartitionGraph | None = None
         self.session = None

@@ -40,6 +40,23 @@ class PartitioningComparison:
     reads (a DGL or graphpart config, a PyG or GLT folder): e.g. what DGL wrote for your training
     run beside what graphpart would write. All must partition the same graph.
 
+    Parameters
+    ----------
+    sources : dict of str to Partitioning or path
+        At least two sources, keyed by a non-empty label (the title of each column). The first
+        is the reference: a source whose nodes are numbered otherwise is drawn alone, not
+        linked.
+    figure : {"balance", "cut matrix", "HALO growth"}, default "balance"
+        The figure shown first under the views (a control switches it).
+    height : int, default 380
+        The views' height in pixels, 250 to 4000.
+
+    Raises
+    ------
+    GraphpartError
+        If ``sources`` is not a dict of two or more, a label is not a non-empty string, a
+        source cannot be opened, or ``figure`` or ``height`` is invalid.
+
     Examples
     --------
     >>> import graphpart as gp

@@ -41,6 +41,47 @@ class PartitionGraph(w.VBox):
     colours each node by its balance class instead, ringed in its partition's colour, and its
     card says its class's load in its partition and trainer against the mean.
 
+    Parameters
+    ----------
+    p : Partitioning or path
+        :func:`graphpart.partition`'s result, or partitions on disk in a format graphpart
+        reads.
+    part : int, optional
+        Draw this partition's local graph; None: the whole graph (or ``node``'s
+        neighbourhood).
+    hops : int, optional
+        With ``part``: the HALO hops drawn (default: all the partition holds, at most
+        ``p.num_hops``). With ``node``: the neighbourhood's radius (default 2).
+    node : int, optional
+        Draw the neighbourhood of this node (an original homogeneous id) instead.
+    table : NodeTable, optional
+        ``node_table(p)``, when the caller has it already; computed otherwise.
+    sync_key : str, optional
+        Views given the same key share their camera (ipysigma's sync).
+    height : int, default 460
+        The view's height in pixels, 250 to 4000.
+    panel : bool, default True
+        Show ipysigma's information panel beside the drawing.
+    data : GraphData, optional
+        What the first drawing shows, computed by the caller (linked views); later drawings
+        are computed from ``part``, ``hops`` and ``node``.
+    others : dict of str to dict, optional
+        The nodes the linked views draw (key -> attributes with ``x`` and ``y``): those not
+        drawn here become invisible stand-ins, and selection and hover are synced too. A view
+        given ``others`` holds no seat of its own in the page's WebGL budget (its row does).
+    selected : str, optional
+        The key of the node selected in the first drawing (``"17"``, ``"paper:17"``).
+    camera : dict, optional
+        ipysigma's camera state for the first drawing.
+    color : {"owner", "balance"}, default "owner"
+        Colour nodes by their owner partition, or by their balance class.
+
+    Raises
+    ------
+    GraphpartError
+        If an argument has the wrong type or value (among them ``hops`` above
+        ``p.num_hops``).
+
     Examples
     --------
     >>> import graphpart as gp

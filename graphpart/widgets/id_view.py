@@ -40,6 +40,23 @@ class IdView(w.VBox):
     card below hold them. Above ``max_points`` edges a uniform sample is drawn (the plot's
     title says so).
 
+    Parameters
+    ----------
+    p : Partitioning or path
+        :func:`graphpart.partition`'s result, or partitions on disk in a format graphpart
+        reads. The graph must have at least one node and one edge.
+    max_points : int, default MAX_POINTS (200,000)
+        The most edges drawn in each adjacency plot, at least 1.
+    height : int, default 300
+        Each id-line plot's height in pixels, 120 to 4000 (the adjacency plots are 60 px
+        taller).
+
+    Raises
+    ------
+    GraphpartError
+        If ``p`` cannot be opened, ``max_points`` or ``height`` is out of range, or the graph
+        has no nodes or no edges.
+
     Examples
     --------
     >>> import graphpart as gp

@@ -32,6 +32,19 @@ def _code(text: object) -> str:
 def journey_html(j: NodeJourney, dirs: tuple[str, str, str]) -> str:
     """The four steps of ``j`` side by side, each with its folder, file and row (HTML).
 
+    Parameters
+    ----------
+    j : NodeJourney
+        What :func:`graphpart.chunked.follow.follow_node` returns.
+    dirs : (str, str, str)
+        The chunked graph's folder, the assignment's folder and the partitions' config, as
+        shown beside the steps (HTML-escaped).
+
+    Returns
+    -------
+    str
+        HTML: a heading, the four steps as a row of boxes joined by arrows, and their style.
+
     Examples
     --------
     >>> from graphpart.chunked.follow import ChunkRow, NodeJourney, PartRow
@@ -131,6 +144,9 @@ class JourneyView:
         The partitions' config (``dispatch``'s result).
     chunk_dir, assignment_dir : path
         The chunked graph and the assignment the partitions were written from.
+    height : int, default 420
+        The graph view's height in pixels (no graph is drawn above the views' drawing
+        limits: ids are then typed in).
 
     Examples
     --------

@@ -4,11 +4,15 @@ state a view keeps (drawn key -> original homogeneous id)."""
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
 from ..lookup import NodeLocation, NodeTable
 from ..viz.graph_data import GraphData
+
+if TYPE_CHECKING:
+    from ..partitioning.core import Partitioning
 
 __all__ = ["location_card", "card_table", "NodeSelection", "drawn_ids"]
 
@@ -16,6 +20,16 @@ __all__ = ["location_card", "card_table", "NodeSelection", "drawn_ids"]
 def card_table(rows) -> str:
     """``(name, value)`` rows as a card: names left, bold, a gap before each value (a name
     never runs into its value).
+
+    Parameters
+    ----------
+    rows : iterable of (object, object)
+        ``(name, value)`` pairs; each is shown as ``str`` of it, HTML-escaped.
+
+    Returns
+    -------
+    str
+        A ``<table class="graphpart-node-card">`` with one row per pair.
 
     Examples
     --------
@@ -33,6 +47,16 @@ def card_table(rows) -> str:
 def location_card(loc: NodeLocation | None) -> str:
     """An HTML table of one node's ids, owner and HALO copies (empty for ``None``).
 
+    Parameters
+    ----------
+    loc : NodeLocation or None
+        The node, as :func:`graphpart.lookup.locate_node` returns it.
+
+    Returns
+    -------
+    str
+        :func:`card_table` of ``loc.rows()``, or ``""``.
+
     Examples
     --------
     >>> from graphpart.lookup import NodeLocation
@@ -43,9 +67,20 @@ def location_card(loc: NodeLocation | None) -> str:
 
 
 class NodeSelection:
-    """The key -> homogeneous id map of the drawn nodes, and the card of the selected one."""
+    """The key -> homogeneous id map of the drawn nodes, and the card of the selected one.
 
-    def __init__(self, p, table: NodeTable, keys: dict[str, int]) -> None:
+    Parameters
+    ----------
+    p : Partitioning
+        The partitioning drawn (kept as ``self.p``).
+    table : NodeTable
+        ``node_table(p)``: where a selected node's location is read.
+    keys : dict of str to int
+        Each drawn node's key and original homogeneous id (see :func:`drawn_ids`); views
+        replace or update it as they draw.
+    """
+
+    def __init__(self, p: Partitioning, table: NodeTable, keys: dict[str, int]) -> None:
         self.p, self.table, self.keys = p, table, keys
         self.card = w.HTML("")
         self.card.add_class("graphpart-selection")
@@ -58,7 +93,19 @@ class NodeSelection:
 
 
 def drawn_ids(data: GraphData) -> dict[str, int]:
-    """Each drawn node's original homogeneous id (none for a quotient graph's partitions)."""
+    """Each drawn node's original homogeneous id (none for a quotient graph's partitions).
+
+    Parameters
+    ----------
+    data : GraphData
+        A view's nodes and edges.
+
+    Returns
+    -------
+    dict of str to int
+        Node key -> its ``"homogeneous id"`` attribute, else its ``"original id"``; nodes with
+        neither are left out.
+    """
     out = {}
     for k, a in data.nodes.items():
         node = a.get("homogeneous id", a.get("original id"))

@@ -31,6 +31,28 @@ class PartitionViews(w.VBox):
     zoom, hover and selection are shared (ipysigma's own sync), so selecting a node in one
     selects every copy of it; the card lists where they live and which views hold it.
 
+    Parameters
+    ----------
+    p : Partitioning or path
+        :func:`graphpart.partition`'s result, or partitions on disk in a format graphpart
+        reads.
+    hops : int, optional
+        The HALO hops drawn in each view (default: all the partitions hold, at most
+        ``p.num_hops``).
+    parts : list of int, optional
+        The partitions to show, in this order, each once; default all.
+    height : int, default 380
+        Each view's height in pixels, 250 to 4000.
+    selected : str, optional
+        The key of a node to select in every view at first (``"5"``, ``"woman:3"``).
+
+    Raises
+    ------
+    GraphpartError
+        If an argument is invalid, or ``selected`` is not a node the views draw.
+    TooBigToDrawError
+        If a partition holds more nodes or edges than a view draws.
+
     Examples
     --------
     >>> import graphpart as gp

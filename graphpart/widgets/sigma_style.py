@@ -28,6 +28,30 @@ def sigma_args(
     to find) and links selection
     and hover too: ipysigma then syncs them across the views itself (its sync fails on a node a
     view lacks), and all views span the same extent.
+
+    Parameters
+    ----------
+    data : GraphData
+        The view's nodes (with ``x``, ``y``, ``owner`` and ``degree``) and edges.
+    sync_key : str or None
+        Views with the same key share their camera (and, with ``others``, selection and
+        hover).
+    height : int
+        The view's height in pixels.
+    panel : bool
+        Show ipysigma's information panel.
+    others : dict of str to dict, optional
+        Linked views' nodes (key -> attributes with ``x`` and ``y``); None for a view on its
+        own.
+
+    Returns
+    -------
+    graph : networkx.Graph
+        The nodes with their attributes, border and size, and the edges. Above
+        :data:`COMPACT_NODES` nodes only each node's owner, kind and label (without its HALO
+        copies) are kept, and edge colours become codes into a palette.
+    kwargs : dict
+        Keyword arguments for ``ipysigma.Sigma`` (layout, height, colours, sizes, sync).
     """
     import networkx as nx
 
@@ -114,7 +138,18 @@ def _without_copies(label: str) -> str:
 
 
 def legend_html(data: GraphData) -> str:
-    """Colour swatches of the owners, the cut edges' colour, and a ring per HALO hop drawn."""
+    """Colour swatches of the owners, the cut edges' colour, and a ring per HALO hop drawn.
+
+    Parameters
+    ----------
+    data : GraphData
+        The view's data: its palette, rings, edge note and the ``hop`` of its nodes.
+
+    Returns
+    -------
+    str
+        One line of HTML (11 px text) for above the view, ending in how to hover and select.
+    """
     swatches = " ".join(
         f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(k)}"
         for k, c in data.palette.items()

@@ -33,6 +33,18 @@ class TrainerBars(anywidget.AnyWidget):
 def bars_of(estimate) -> dict:
     """The traits of :class:`TrainerBars` for an :class:`~graphpart.training.EpochEstimate`.
 
+    Parameters
+    ----------
+    estimate : EpochEstimate
+        What :func:`graphpart.training.epoch_cost` returns.
+
+    Returns
+    -------
+    dict
+        ``"bars"``: one dict per trainer (``label``, ``machine``, seconds per part of its busy
+        time under ``parts``, and whether it is the ``slowest``); ``"epoch_s"``: the epoch's
+        estimated seconds; ``"title"``: the chart's title.
+
     Examples
     --------
     >>> import graphpart as gp

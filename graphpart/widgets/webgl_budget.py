@@ -75,6 +75,22 @@ class Freezer:
     keys)``), ``close()`` closes the live sigma widgets, ``wake()`` draws them live and
     ``show(box)`` puts the frozen box in the view. Until the page has counted the view it shows
     :attr:`waiting`; :meth:`drawing` is what the view shows now.
+
+    Parameters
+    ----------
+    pictures : callable
+        ``pictures()`` returns one ``(GraphData, hidden keys)`` pair per sigma widget, for
+        the still pictures.
+    close : callable
+        ``close()`` closes the view's live sigma widgets.
+    wake : callable
+        ``wake()`` draws the view live again (called when the page grants its contexts).
+    show : callable
+        ``show(box)`` puts the frozen box in the view in place of the drawing.
+    height : int
+        The view's height in pixels (the waiting note's and the pictures').
+    views : int, default 1
+        The sigma widgets the view shows; it asks the page for three contexts each.
     """
 
     def __init__(
