@@ -20,7 +20,33 @@ def seed_nodes(
     seeds: IdArray | None, num_nodes: int, partitioning=None, part_id: int | None = None
 ) -> torch.Tensor:
     """Seed ids from ids or a boolean mask (``None``: every node), kept to ``part_id``'s inner nodes
-    if given."""
+    if given.
+
+    Parameters
+    ----------
+    seeds : ids, boolean mask or None
+        Node ids (each in ``[0, num_nodes)``; duplicates are kept once), a boolean mask of shape
+        ``(num_nodes,)``, or ``None`` for every node.
+    num_nodes : int
+        The number of nodes of the topology the seeds index.
+    partitioning : Partitioning, optional
+        With ``part_id``: keep only the seeds it assigns to partition ``part_id``
+        (``partitioning.node_part`` must cover ``num_nodes`` nodes).
+    part_id : int, optional
+        The partition whose seeds are kept; it needs ``partitioning``, and ``partitioning``
+        needs it.
+
+    Returns
+    -------
+    Tensor
+        The seed ids, int64, in ascending order.
+
+    Raises
+    ------
+    GraphpartError
+        When a mask has the wrong shape, an id is out of range, only one of ``partitioning``
+        and ``part_id`` is given, or the partitioning covers another number of nodes.
+    """
     if seeds is None:
         ids = torch.arange(num_nodes)
     else:

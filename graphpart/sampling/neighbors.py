@@ -40,6 +40,30 @@ def sample_neighbors(
     without, seeds with at most ``fanout`` neighbours keep them all. Vectorised
     over all seeds: no loop per node.
 
+    Parameters
+    ----------
+    topo : Topology
+        Sampled in its layout: CSC gives in-neighbours, CSR out-neighbours.
+    seeds : Tensor
+        Node ids in ``[0, topo.num_nodes)`` (a tensor, array or sequence of ints). A seed given
+        twice is sampled twice.
+    fanout : int
+        Neighbours drawn per seed; a negative value (``-1``) takes all of them.
+    replace : bool, default False
+        Draw with replacement: every seed with a neighbour gets exactly ``fanout`` draws,
+        repeats possible.
+    generator : torch.Generator or None, default None
+        Source of the random draws (``None``: torch's default generator).
+
+    Returns
+    -------
+    neighbour : Tensor
+        The sampled neighbours (int64), grouped by seed in the order of ``seeds``.
+    seed : Tensor
+        The seed each neighbour was drawn for.
+    edge_id : Tensor
+        The id of each sampled edge (from ``topo.edge_ids``).
+
     Examples
     --------
     >>> t = Topology.from_coo([1, 2, 3, 0], [0, 0, 0, 1])
@@ -109,6 +133,23 @@ MAX_LAYERS = 64
 def check_fanouts(fanouts: object) -> tuple[int, ...]:
     """``fanouts`` as a tuple of ints, each positive or ``-1`` (all neighbours); numpy integers
     are taken as ints, and at most :data:`MAX_LAYERS` layers.
+
+    Parameters
+    ----------
+    fanouts : sequence of int or 1-D array
+        One fanout per hop, each a positive int (at most the int64 maximum) or ``-1``; bools
+        are refused.
+
+    Returns
+    -------
+    tuple of int
+        The fanouts as Python ints.
+
+    Raises
+    ------
+    GraphpartError
+        When ``fanouts`` is not a sequence (a single int, a string), has no layer or more than
+        :data:`MAX_LAYERS`, or holds anything other than positive ints and ``-1``.
 
     Examples
     --------

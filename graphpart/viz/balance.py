@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -10,6 +11,10 @@ from ..errors import GraphpartError
 from ..metrics.disk import metrics_from_disk
 from ..utils.check import short_repr
 from ._style import get_axes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..metrics.summary import PartitionMetrics
+    from ..partitioning.core import Partitioning
 
 __all__ = ["plot_balance", "balance_quantities", "LEVELS"]
 
@@ -23,12 +28,32 @@ def _metrics(p_or_metrics):
     return p_or_metrics.metrics if hasattr(p_or_metrics, "shuffle") else p_or_metrics
 
 
-def balance_quantities(m, level: str = "machine") -> dict[str, np.ndarray]:
+def balance_quantities(m: PartitionMetrics, level: str = "machine") -> dict[str, np.ndarray]:
     """Per-partition loads a balance plot shows, by name, from a ``PartitionMetrics``.
 
     Nodes (and nodes of each type), each METIS balance constraint, owned edges,
     HALO nodes and train / val / test nodes. With ``level="trainer"``, per trainer (several per
     machine): nodes, each balance class, each split and in-degree.
+
+    Parameters
+    ----------
+    m : PartitionMetrics
+        The metrics of a partitioning (``Partitioning.metrics``, or those of partitions on disk).
+    level : {"machine", "trainer"}, default "machine"
+        One load per partition, or one per trainer (machine-major).
+
+    Returns
+    -------
+    dict of str to ndarray
+        Each quantity's name (``"nodes"``, ``"edges"``, ``"balance class 1"``, ...) to its loads,
+        in the order a balance plot draws them. Only quantities that apply are present: HALO
+        and split nodes when there are some, per-type nodes on a heterograph.
+
+    Raises
+    ------
+    GraphpartError
+        When ``level`` is unknown, or is ``"trainer"`` for metrics with no trainer loads (one
+        trainer per machine).
     """
     if level not in LEVELS:
         raise GraphpartError(f"level must be one of {list(LEVELS)}, got {short_repr(level)}")
@@ -60,7 +85,7 @@ def balance_quantities(m, level: str = "machine") -> dict[str, np.ndarray]:
 
 
 def plot_balance(
-    p,
+    p: Partitioning | PartitionMetrics | str | os.PathLike,
     *,
     ax=None,
     quantities: list[str] | None = None,
@@ -75,7 +100,11 @@ def plot_balance(
 
     Parameters
     ----------
-    p : Partitioning or PartitionMetrics
+    p : Partitioning, PartitionMetrics or path
+        A partitioning, its metrics, or the path of partitions on disk (any format
+        :func:`~graphpart.metrics.disk.metrics_from_disk` reads).
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
     quantities : list of str, optional
         Names from :func:`balance_quantities` (default: all).
     normalize : bool
@@ -83,6 +112,17 @@ def plot_balance(
     level : {"machine", "trainer"}
         Bars per partition (machine), or per trainer (``machine.trainer`` under each bar) when
         several trainers share a machine.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    GraphpartError
+        When a name in ``quantities`` is not one of :func:`balance_quantities`, or for
+        ``level`` as there.
 
     Examples
     --------

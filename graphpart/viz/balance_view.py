@@ -9,10 +9,14 @@ widgets only draw it (``PartitionGraph(p, color="balance")``, the explorer's bal
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .graph_data import GraphData, part_hex
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..partitioning.core import Partitioning
 
 __all__ = ["balance_view_data", "node_classes", "COLORINGS", "OTHER_CLASS_COLOR"]
 
@@ -25,9 +29,21 @@ OTHER_CLASS_COLOR = "#c8c8c8"
 CLASS_COLORS = ("#7b3294", "#008080", "#e7298a", "#b8860b", "#1a1a6e", "#8c510a", "#4d9221")
 
 
-def node_classes(p) -> tuple[np.ndarray, tuple[str, ...]]:
+def node_classes(p: Partitioning) -> tuple[np.ndarray, tuple[str, ...]]:
     """Every node's balance class (original homogeneous ids) and the class names: the
     partitioning's balance classes, else each node type (a heterograph), else one class.
+
+    Parameters
+    ----------
+    p : Partitioning
+
+    Returns
+    -------
+    classes : ndarray of int64
+        The class index of every node, by original homogeneous id.
+    names : tuple of str
+        The name of each class: the partitioning's ``balance_labels`` when it has one per
+        class, else the class numbers (``"0"``, ``"1"``, ...); the node types; or ``("nodes",)``.
 
     Examples
     --------
@@ -49,10 +65,27 @@ def node_classes(p) -> tuple[np.ndarray, tuple[str, ...]]:
     return np.zeros(n, dtype=np.int64), ("nodes",)
 
 
-def balance_view_data(p, data: GraphData) -> GraphData:
+def balance_view_data(p: Partitioning, data: GraphData) -> GraphData:
     """``data`` recoloured by balance class: the class is each node's colour (the rest of a
     field, "not train" or "none", in grey), its partition's colour its ring (HALO copies keep
     their hop ring), and its card says its class's load in its partition and trainer.
+
+    Parameters
+    ----------
+    p : Partitioning
+        The partitioning ``data`` was drawn from.
+    data : GraphData
+        A view's data of ``p`` (:func:`~graphpart.viz.graph_data.graph_data` or
+        :func:`~graphpart.viz.graph_data.neighbourhood_data`). A quotient graph (its nodes are
+        partitions) is returned unchanged.
+
+    Returns
+    -------
+    GraphData
+        A copy whose nodes have ``owner`` set to their class (``"class <name>"``, or
+        ``"nodes"`` with one class), ``partition`` to their former owner, ``partition colour``
+        to their ring colour and ``label`` to the new card; ``palette`` maps the classes present
+        to their colours, ``rings`` each partition to its ring colour.
 
     Examples
     --------

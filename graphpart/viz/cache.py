@@ -4,11 +4,17 @@ locality."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import GraphpartError
 from ._style import byte_unit, fmt_bytes, fmt_count, get_axes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..features.partition import PartitionAccess
+    from ..features.simulate import CacheRun, HitRateTable
+    from ..features.store import LookupStats
 
 __all__ = [
     "plot_hit_rate_trace",
@@ -35,12 +41,40 @@ _COLORS = {
 
 
 def policy_color(name: str) -> str:
+    """The colour of a cache policy or ordering in every cache figure.
+
+    Parameters
+    ----------
+    name : str
+        A policy or ordering name: ``"lru"``, ``"in-degree"``, ``"belady"``, ...
+
+    Returns
+    -------
+    str
+        Its colour as ``"#rrggbb"``; pink (``"#e377c2"``) for a name that has none.
+    """
     return _COLORS.get(name, "#e377c2")
 
 
 def policy_style(name: str, kind: str | None = None) -> dict:
     """Line style of a policy: oracles black and dotted, dynamic caches dashed, static orderings
-    solid."""
+    solid.
+
+    Parameters
+    ----------
+    name : str
+        The policy's name; it picks the colour (:func:`policy_color`) and, for ``"belady"``,
+        a dotted rather than dash-dotted oracle line.
+    kind : {"static", "dynamic", "oracle"} or None, default None
+        The policy's kind (as in ``HitRateTable.kinds``). ``None``: ``"oracle"`` for
+        ``"oracle"`` and ``"belady"``, ``"dynamic"`` for ``"lru"``, ``"fifo"``, ``"clock"`` and
+        ``"sieve"``, else ``"static"``.
+
+    Returns
+    -------
+    dict
+        ``color``, ``linestyle`` and ``linewidth``, keyword arguments of ``Axes.plot``.
+    """
     kind = kind or (
         "oracle"
         if name in ("oracle", "belady")
@@ -66,7 +100,7 @@ def _series(run) -> tuple[str, np.ndarray, np.ndarray]:
 
 
 def plot_hit_rate_trace(
-    runs,
+    runs: CacheRun | LookupStats | Sequence[CacheRun | LookupStats],
     *,
     ax=None,
     per_batch: bool = True,
@@ -75,7 +109,29 @@ def plot_hit_rate_trace(
     title: str | None = None,
 ):
     """Hit rate batch after batch: per batch (thin) and over all batches so far (bold), one line per
-    run."""
+    run.
+
+    Parameters
+    ----------
+    runs : CacheRun, LookupStats, or list or tuple of them
+        A :class:`~graphpart.features.CacheRun` counts lookups and hits per batch, a
+        :class:`~graphpart.features.LookupStats` (a ``Feature``'s) per lookup.
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+    per_batch : bool, default True
+        Draw each batch's own hit rate (thin, faint).
+    running : bool, default True
+        Draw the hit rate over all batches so far (bold; its legend gives the final value).
+    labels : sequence of str, optional
+        One legend label per run (default: each run's policy, ``"feature"`` for LookupStats).
+    title : str, optional
+        The axes' title (default: one that says what the thin and bold lines are).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = get_axes(ax, (7.5, 4.0))
     runs = list(runs) if isinstance(runs, (list, tuple)) else [runs]
     longest = 0
@@ -113,10 +169,24 @@ def plot_hit_rate_trace(
     return ax
 
 
-def plot_hit_rate_curve(table, *, ax=None, reference: dict | None = None):
+def plot_hit_rate_curve(table: HitRateTable, *, ax=None, reference: dict | None = None):
     """Hit rate vs cache ratio for every policy of a :class:`~graphpart.features.HitRateTable`.
 
     ``reference`` adds published points, ``{label: (ratio, hit_rate)}``, as crosses.
+
+    Parameters
+    ----------
+    table : HitRateTable
+        One line per policy, styled by its kind (:func:`policy_style`).
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+    reference : dict of str to (float, float), optional
+        Points to compare with: ``{label: (cache ratio, hit rate)}``, each a labelled cross.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
     """
     ax = get_axes(ax, (7.0, 4.2))
     x = np.asarray(table.ratios)
@@ -155,9 +225,29 @@ def plot_hit_rate_curve(table, *, ax=None, reference: dict | None = None):
     return ax
 
 
-def plot_bytes_per_epoch(runs, row_bytes: int, *, ax=None, total_lookups: int | None = None):
+def plot_bytes_per_epoch(
+    runs: Sequence[CacheRun], row_bytes: int, *, ax=None, total_lookups: int | None = None
+):
     """Bytes copied from host memory per epoch (one row per miss), one bar per run; a grey bar for
-    no cache."""
+    no cache.
+
+    Parameters
+    ----------
+    runs : sequence of CacheRun
+        One bar per run: its misses per epoch times ``row_bytes``, averaged over its epochs.
+    row_bytes : int
+        Bytes of one feature row.
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+    total_lookups : int, optional
+        Lookups per epoch, for the grey "no cache" bar (every lookup copied). Default: the
+        first run's lookups divided by its number of epochs; ``0`` leaves the bar out.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = get_axes(ax, (7.0, 3.8))
     names, values = [], []
     if total_lookups is None and runs:
@@ -192,9 +282,24 @@ def plot_bytes_per_epoch(runs, row_bytes: int, *, ax=None, total_lookups: int | 
     return ax
 
 
-def plot_partition_access(accesses, *, ax=None, normalize: bool = True):
+def plot_partition_access(accesses: Sequence[PartitionAccess], *, ax=None, normalize: bool = True):
     """Per trainer partition: lookups served locally (inner, HALO), by the remote cache, or fetched
-    remotely."""
+    remotely.
+
+    Parameters
+    ----------
+    accesses : sequence of PartitionAccess
+        One stacked bar per trainer, e.g. from :func:`~graphpart.features.access_by_partition`.
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+    normalize : bool, default True
+        Each bar as shares of its trainer's lookups; ``False``: lookup counts.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = get_axes(ax, (7.0, 3.8))
     parts = [a.part_id for a in accesses]
     from ..features.partition import SERVED_BY  # the locality table's column names

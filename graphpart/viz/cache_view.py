@@ -9,12 +9,18 @@ Computed from a :class:`~graphpart.features.LookupSession` and the partitioning;
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..errors import GraphpartError
 from ..index import group_order, group_rank
 from ..utils.check import check_count, short_repr
 from .graph_data import GraphData, node_keys
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..features.session import LookupSession
+    from ..partitioning.core import Partitioning
 
 __all__ = ["batch_view_data", "SERVED_COLORS", "MAX_SEEDS"]
 
@@ -31,7 +37,9 @@ MAX_SEEDS = 12
 _SAMPLED_EDGE = "#c8c8c8"
 
 
-def batch_view_data(p, session, policy: str, *, max_seeds: int = MAX_SEEDS) -> GraphData:
+def batch_view_data(
+    p: Partitioning, session: LookupSession, policy: str, *, max_seeds: int = MAX_SEEDS
+) -> GraphData:
     """The sample of the session's latest mini-batch (its first ``max_seeds`` seeds and what
     they reached), each node coloured by where ``policy``'s lookup of its row was served.
 
@@ -39,6 +47,30 @@ def batch_view_data(p, session, policy: str, *, max_seeds: int = MAX_SEEDS) -> G
     copied from host memory. The card of each node says its hop, what it was sampled from,
     where its row came from and why the cache held it or not: a static order's score and rank
     against the cache's capacity, or when a dynamic cache last saw it.
+
+    Parameters
+    ----------
+    p : Partitioning
+        A partitioning of the graph the session samples: it gives each node's key and owner.
+    session : LookupSession
+        The session whose latest mini-batch is drawn.
+    policy : str
+        One of the session's policies (a key of ``session.caches``).
+    max_seeds : int, default MAX_SEEDS
+        How many of the batch's first seeds are drawn, with what they reached; at least 1.
+
+    Returns
+    -------
+    GraphData
+        Nodes keyed as by :func:`~graphpart.viz.graph_data.node_keys`, seeds on a small circle
+        and each hop on the next ring out, ``owner`` where the row was served (a key of
+        :data:`SERVED_COLORS`); edges are the sampled edges between drawn nodes. Before the
+        session's first step, no nodes and a title that says so.
+
+    Raises
+    ------
+    GraphpartError
+        When ``policy`` is not one the session runs, or ``max_seeds`` is below 1.
 
     Examples
     --------

@@ -2,19 +2,41 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..metrics.structure import HaloGrowth, cut_matrix, halo_growth
 from ..storage.reopen import as_partitioning
 from ._style import fmt_count, get_axes, part_colors
 
+if TYPE_CHECKING:  # pragma: no cover
+    import os
+
+    from ..partitioning.core import Partitioning
+
 __all__ = ["plot_cut_matrix", "plot_halo_growth"]
 
 
-def plot_cut_matrix(p, *, ax=None, annotate: bool | None = None):
+def plot_cut_matrix(p: Partitioning | str | os.PathLike, *, ax=None, annotate: bool | None = None):
     """Heatmap of cut edges from partition ``i`` (row, source) to ``j`` (column, owner).
 
     The diagonal (edges inside a partition) is left blank so the cut stands out.
+
+    Parameters
+    ----------
+    p : Partitioning or path
+        A partitioning, or the path of partitions on disk.
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+    annotate : bool, optional
+        Write each cell's count (the diagonal's inner edges in grey); default: when there are
+        at most 12 partitions.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on (a colour bar is added beside them).
 
     Examples
     --------
@@ -66,11 +88,27 @@ def plot_cut_matrix(p, *, ax=None, annotate: bool | None = None):
     return ax
 
 
-def plot_halo_growth(p, *, max_hops: int = 3, ax=None):
+def plot_halo_growth(
+    p: Partitioning | HaloGrowth | str | os.PathLike, *, max_hops: int = 3, ax=None
+):
     """Inner (solid) and HALO (hatched) nodes per partition for ``num_hops`` = 0 .. ``max_hops``.
 
     Accepts a Partitioning (HALO is recomputed for each hop count) or a
     :class:`~graphpart.metrics.structure.HaloGrowth`.
+
+    Parameters
+    ----------
+    p : Partitioning, HaloGrowth or path
+        A partitioning (or the path of partitions on disk), or HALO counts already computed.
+    max_hops : int, default 3
+        The largest hop count drawn; unused for a HaloGrowth, which has its own.
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
 
     Examples
     --------

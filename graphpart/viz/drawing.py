@@ -6,6 +6,8 @@ and the title says which view is shown.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..errors import GraphpartError
@@ -16,6 +18,11 @@ from ._style import CUT_COLOR, cut_text, fmt_count, get_axes, method_name, part_
 from .layout import sample_neighbourhood
 from .nodes import draw_nodes
 
+if TYPE_CHECKING:  # pragma: no cover
+    import os
+
+    from ..partitioning.core import Partitioning
+
 __all__ = ["draw_partition", "DRAW_MODES", "DEFAULT_MAX_NODES"]
 
 DRAW_MODES = ("auto", "nodes", "quotient", "sample")
@@ -24,7 +31,7 @@ DEFAULT_MAX_NODES = 1000
 
 
 def draw_partition(
-    p,
+    p: Partitioning | str | os.PathLike,
     *,
     ax=None,
     mode: str = "auto",
@@ -41,13 +48,18 @@ def draw_partition(
 
     Parameters
     ----------
-    p : Partitioning
+    p : Partitioning or path
+        A partitioning, or the path of partitions on disk.
     ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
     mode : {"auto", "nodes", "quotient", "sample"}
         ``"nodes"`` draws every node; ``"quotient"`` one circle per partition
         (area = its nodes) joined by lines as thick as the cut edges between them;
         ``"sample"`` a breadth-first neighbourhood of at most ``max_nodes`` nodes;
         ``"auto"`` draws nodes up to ``max_nodes`` nodes, else the quotient graph.
+    max_nodes : int, default DEFAULT_MAX_NODES
+        The node count above which ``"auto"`` draws the quotient graph and ``"sample"``
+        samples (below it, ``"sample"`` draws every node).
     halo_of : int, optional
         Mark the HALO nodes of this partition (ringed, one marker per hop) and fade
         the nodes it does not hold.
@@ -59,6 +71,8 @@ def draw_partition(
         Where ``mode="sample"`` starts its neighbourhood (default: a highest-degree node).
     seed : int
         Layout and sampling seed.
+    legend : bool, default True
+        Add the legend, right of the axes (node drawings only).
     labels : {"auto", "original", "new"}, bool or None
         Write each drawn node's original id (``"original"`` or ``True``: ``"17"``, or
         ``"paper:17"`` on a heterograph) or its new, shuffled id (``"new"``) beside it;
@@ -67,6 +81,7 @@ def draw_partition(
     Returns
     -------
     matplotlib Axes
+        The axes drawn on (axis hidden).
 
     Examples
     --------

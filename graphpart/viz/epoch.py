@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import GraphpartError
 from ._style import get_axes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..training.estimate import EpochEstimate
 
 __all__ = ["plot_trainer_times", "plot_epoch_estimates", "PART_COLORS"]
 
@@ -20,12 +24,25 @@ def _unit(seconds: float) -> tuple[str, float]:
     return ("ms", 1e3) if seconds < 1 else ("s", 1.0)
 
 
-def plot_trainer_times(estimate, *, ax=None):
+def plot_trainer_times(estimate: EpochEstimate, *, ax=None):
     """One stacked bar per trainer: its sampling, fetch and compute seconds per epoch.
 
     Trainers are grouped by machine (dotted lines between machines); the slowest trainer's
     label is bold, and a dashed line marks the epoch estimate (the slowest trainer of every step,
     summed: a trainer below it waits the difference).
+
+    Parameters
+    ----------
+    estimate : EpochEstimate
+        One setting's estimate, e.g. from :func:`~graphpart.training.epoch_cost`; each bar is a
+        trainer's busy time averaged over the replayed epochs.
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
 
     Examples
     --------
@@ -66,9 +83,27 @@ def plot_trainer_times(estimate, *, ax=None):
     return ax
 
 
-def plot_epoch_estimates(estimates: Sequence, *, ax=None):
+def plot_epoch_estimates(estimates: Sequence[EpochEstimate], *, ax=None):
     """One stacked bar per setting: its estimated epoch split into sampling, fetch and compute
     (the slowest trainer's parts at every step). The fastest setting's bar is outlined.
+
+    Parameters
+    ----------
+    estimates : sequence of EpochEstimate
+        At least one; each bar is labelled with its estimate's ``label`` (else its position).
+        The title gives the first one's network speed.
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    GraphpartError
+        When ``estimates`` is empty.
 
     Examples
     --------

@@ -9,10 +9,15 @@ it when a trainer's bar is hovered.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .graph_data import GraphData
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..partitioning.core import Partitioning
+    from ..training.counts import TrainerReads
 
 __all__ = ["trainer_view_data", "READ_COLORS"]
 
@@ -25,10 +30,28 @@ READ_COLORS = {
 }
 
 
-def trainer_view_data(p, data: GraphData, reads) -> GraphData:
+def trainer_view_data(p: Partitioning, data: GraphData, reads: TrainerReads) -> GraphData:
     """``data`` recoloured for trainer ``reads.trainer``: its seeds, the rows it fetched from
     other machines, the rows read on its own machine (or from its GPU cache), and the nodes
     it never read; each card says how many of its batches read the node and fetched it.
+
+    Parameters
+    ----------
+    p : Partitioning
+        The partitioning ``reads`` was replayed on.
+    data : GraphData
+        A view's data of ``p`` (:func:`~graphpart.viz.graph_data.graph_data` or
+        :func:`~graphpart.viz.graph_data.neighbourhood_data`). A quotient graph (its nodes are
+        partitions) is returned unchanged.
+    reads : TrainerReads
+        One trainer's reads, e.g. from ``TrainingSetup.trainer_reads``.
+
+    Returns
+    -------
+    GraphData
+        A copy whose nodes have ``owner`` set to what they are to the trainer (a key of
+        :data:`READ_COLORS`), ``partition`` to their former owner, ``reads`` and ``fetched`` to
+        their counts and ``label`` to the new card; the title names the trainer.
 
     Examples
     --------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from ..metrics.structure import quotient_graph
 from ..utils.check import check_count, short_repr
 from ._style import CUT_COLOR, HALO_RINGS, INNER_EDGE_LIGHTER, halo_ring, lighter_hex, part_colors
 from .layout import node_positions
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..partitioning.core import Partitioning
 
 __all__ = [
     "GraphData",
@@ -49,11 +53,23 @@ MAX_NODES, MAX_EDGES = 100_000, 1_000_000
 class GraphData:
     """One view's nodes and edges.
 
-    ``nodes`` maps each key to its attributes (``x``, ``y``, ``owner``, ``color``, ``kind``,
-    the hover facts); ``edges`` is a list of ``(key, key, attributes)``; ``palette`` maps each
-    owner label to its colour (the legend); ``rings`` each ring colour's meaning, where nodes
-    are ringed in a ``partition colour`` (the balance view); ``edge_note`` what the edges are,
-    where they are not a partitioning's (inner and cut edges).
+    Attributes
+    ----------
+    nodes : dict of str to dict
+        Each node's key to its attributes: ``x``, ``y``, ``owner`` (a label of ``palette``),
+        ``kind`` and the hover facts, ``label`` the hover card where the view has one.
+    edges : list of (str, str, dict)
+        ``(key, key, attributes)``; ``color`` is the edge's colour, and a partitioning's edges
+        say whether they are ``cut``.
+    palette : dict of str to str
+        Each owner label to its colour (the legend).
+    title : str
+        What the view shows.
+    rings : dict of str to str, default {}
+        Each ring colour's meaning, where nodes are ringed in a ``partition colour`` (the
+        balance view).
+    edge_note : str or None, default None
+        What the edges are, where they are not a partitioning's (inner and cut edges).
     """
 
     nodes: dict[str, dict]
@@ -67,6 +83,16 @@ class GraphData:
 def part_hex(k: int) -> list[str]:
     """The colour of each of ``k`` partitions as ``#rrggbb`` (the figures' colours).
 
+    Parameters
+    ----------
+    k : int
+        The number of partitions.
+
+    Returns
+    -------
+    list of str
+        ``k`` colours, the RGB of :func:`~graphpart.viz.part_colors`.
+
     Examples
     --------
     >>> part_hex(2)
@@ -78,8 +104,21 @@ def part_hex(k: int) -> list[str]:
     ]
 
 
-def node_keys(p, table: NodeTable | None = None) -> list[str]:
-    """The key of every node (original homogeneous id order): ``"17"``, or ``"paper:17"``."""
+def node_keys(p: Partitioning, table: NodeTable | None = None) -> list[str]:
+    """The key of every node (original homogeneous id order): ``"17"``, or ``"paper:17"``.
+
+    Parameters
+    ----------
+    p : Partitioning
+    table : NodeTable, optional
+        ``node_table(p)``, when already computed.
+
+    Returns
+    -------
+    list of str
+        One key per node: its original id, after its type and a colon on a heterograph (the id
+        is then type-wise).
+    """
     table = table or node_table(p)
     ids = table.orig_id.astype(str)
     if len(table.ntypes) == 1:
@@ -102,10 +141,41 @@ def _copies_text(table: NodeTable, nodes: np.ndarray) -> list[str]:
 
 
 def graph_data(
-    p, part: int | None = None, table: NodeTable | None = None, *, hops: int | None = None
+    p: Partitioning,
+    part: int | None = None,
+    table: NodeTable | None = None,
+    *,
+    hops: int | None = None,
 ) -> GraphData:
     """The whole graph (``part=None``) or partition ``part``'s local graph (its inner nodes and
     HALO copies up to ``hops``, default all it stores, with the edges it stores), for a view.
+
+    Parameters
+    ----------
+    p : Partitioning
+    part : int, optional
+        A partition whose local graph is drawn. ``None``: the whole graph, or its quotient
+        graph (:func:`quotient_data`) above :data:`MAX_NODES` nodes or :data:`MAX_EDGES` edges.
+    table : NodeTable, optional
+        ``node_table(p)``, when already computed.
+    hops : int, optional
+        With ``part``: keep the HALO copies up to this hop, at most ``p.num_hops`` (default:
+        all). Checked but unused for the whole graph.
+
+    Returns
+    -------
+    GraphData
+        Nodes keyed as by :func:`node_keys`, with their ids, owner, HALO copies, degree and
+        split flags (and ``local id here`` in a partition's view); each node pair's edges once,
+        in their partition's colour, lighter, or :data:`CUT_COLOR` when cut.
+
+    Raises
+    ------
+    GraphpartError
+        When ``hops`` is above ``p.num_hops``.
+    TooBigToDrawError
+        When the partition's view has more than :data:`MAX_NODES` nodes or :data:`MAX_EDGES`
+        stored edges.
 
     Examples
     --------
@@ -171,11 +241,34 @@ def graph_data(
 
 
 def neighbourhood_data(
-    p, node: int, hops: int = 2, table: NodeTable | None = None, max_nodes: int = 2000
+    p: Partitioning,
+    node: int,
+    hops: int = 2,
+    table: NodeTable | None = None,
+    max_nodes: int = 2000,
 ) -> GraphData:
     """The nodes within ``hops`` of ``node`` (original homogeneous id) in the whole graph,
     breadth first and at most ``max_nodes`` of them, coloured by owner, for graphs too big to
     draw whole. ``node`` is marked ``kind="chosen"``.
+
+    Parameters
+    ----------
+    p : Partitioning
+    node : int
+        The start node, an original homogeneous id.
+    hops : int, default 2
+        How many hops to go out, following edges in both directions.
+    table : NodeTable, optional
+        ``node_table(p)``, when already computed.
+    max_nodes : int, default 2000
+        The most nodes taken, ``node`` included (at least 1); a hop that would pass it keeps
+        its lowest ids.
+
+    Returns
+    -------
+    GraphData
+        The nodes reached and the edges among them, drawn as :func:`graph_data` draws them;
+        every node's ``kind`` is ``"inner"``, but ``node``'s.
 
     Examples
     --------
@@ -291,6 +384,19 @@ def neighbour_counts(src, dst, n: int) -> np.ndarray:
     """How many distinct other nodes each node is joined to, in either direction: the degree a
     view shows (karate's node 0 has 16 friends, stored as 32 directed edges).
 
+    Parameters
+    ----------
+    src, dst : array_like of int
+        The ends of each edge, ids in ``[0, n)``. Self-loops do not count; a pair joined by
+        several edges, either way, counts once.
+    n : int
+        The number of nodes.
+
+    Returns
+    -------
+    ndarray of int64
+        The number of distinct neighbours of each of the ``n`` nodes.
+
     Examples
     --------
     >>> neighbour_counts(np.array([0, 1, 0, 2]), np.array([1, 0, 2, 2]), 3).tolist()
@@ -305,13 +411,35 @@ def neighbour_counts(src, dst, n: int) -> np.ndarray:
 
 
 def too_big(num_nodes: int, num_edges: int) -> bool:
-    """Whether a view of this many nodes and edges draws the quotient graph instead."""
+    """Whether a view of this many nodes and edges draws the quotient graph instead.
+
+    Parameters
+    ----------
+    num_nodes : int
+    num_edges : int
+
+    Returns
+    -------
+    bool
+        True above :data:`MAX_NODES` nodes or above :data:`MAX_EDGES` edges.
+    """
     return num_nodes > MAX_NODES or num_edges > MAX_EDGES
 
 
-def quotient_data(p) -> GraphData:
+def quotient_data(p: Partitioning) -> GraphData:
     """The quotient graph as a view's data: one node per partition (its size by node count),
     one edge per pair of partitions with edges between them (their count on hover).
+
+    Parameters
+    ----------
+    p : Partitioning
+
+    Returns
+    -------
+    GraphData
+        Nodes ``"part 0"``, ``"part 1"``, ... on the unit circle, of kind ``"partition"``, with
+        ``nodes``, ``edges inside`` and ``degree`` (its node count, which sizes it); cut edges
+        with their ``cut edges`` count.
 
     Examples
     --------

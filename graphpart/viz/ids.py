@@ -6,12 +6,17 @@ shows the same interactively.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 from ._style import CUT_COLOR, get_axes, part_colors
 from .ids_data import IdData, id_data
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..partitioning.core import Partitioning
 
 __all__ = ["plot_id_line", "plot_adjacency", "plot_ids", "MAX_SPY_EDGES", "MAX_DENSITY_EDGES"]
 
@@ -42,11 +47,27 @@ def _label(ax, x0: float, x1: float, y: float, options: list[str], n: int, size:
             return
 
 
-def plot_id_line(p, *, ax=None, arrows: int = 24, seed: int = 0):
+def plot_id_line(p: Partitioning | IdData, *, ax=None, arrows: int = 24, seed: int = 0):
     """The homogeneous id line before (types in order) and after the reshuffle (partition-major,
     then by type): one block per type above, one block per partition and type below (colour =
     partition, hatching = type), each partition's id range written under it, and arrows from a
     sample of ``arrows`` nodes' original ids to their new ids.
+
+    Parameters
+    ----------
+    p : Partitioning or IdData
+        A partitioning, or the numbers of :func:`~graphpart.viz.id_data` already computed.
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+    arrows : int, default 24
+        How many nodes, drawn at random, get an arrow (at most every node; 0: none).
+    seed : int, default 0
+        Seed of that draw.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
 
     Examples
     --------
@@ -120,13 +141,39 @@ def plot_id_line(p, *, ax=None, arrows: int = 24, seed: int = 0):
     return ax
 
 
-def plot_adjacency(p, *, ax=None, which: str = "both", max_edges: int = MAX_DENSITY_EDGES):
+def plot_adjacency(
+    p: Partitioning | IdData, *, ax=None, which: str = "both", max_edges: int = MAX_DENSITY_EDGES
+):
     """The adjacency matrix in original ids (``which="before"``), in new ids (``"after"``) or
     both side by side (``ax`` then a pair of axes): inner edges in their partition's colour, cut
     edges in black. After the reshuffle the inner edges fill the diagonal blocks of the
     partitions' id ranges (dashed), cut into type blocks (thin lines) on heterographs. A dot per
     edge up to :data:`MAX_SPY_EDGES` edges; above, a 2-D histogram whose cells take the colour
     of most of their edges and the shade of their count (log scale). Returns the axes.
+
+    Parameters
+    ----------
+    p : Partitioning or IdData
+        A partitioning, or the numbers of :func:`~graphpart.viz.id_data` already computed (drawn
+        with the edges they hold).
+    ax : matplotlib Axes or pair of Axes, optional
+        Where to draw: one axes, or two (before, after) for ``which="both"``; default: a new
+        figure.
+    which : {"both", "before", "after"}, default "both"
+        The numbering drawn: original ids, new ids, or both side by side.
+    max_edges : int, default MAX_DENSITY_EDGES
+        With a partitioning, a uniform sample of this many edges is drawn above it (the title
+        says so).
+
+    Returns
+    -------
+    matplotlib Axes or tuple of two
+        The axes drawn on: ``(before, after)`` for ``which="both"``.
+
+    Raises
+    ------
+    GraphpartError
+        When ``which`` is unknown, or ``ax`` does not hold one axes per matrix drawn.
 
     Examples
     --------
@@ -212,9 +259,23 @@ def _density(x, y, cat, n: int, palette: np.ndarray) -> np.ndarray:
     return image.reshape(bins, bins, 4)
 
 
-def plot_ids(p, *, arrows: int = 24, max_edges: int = MAX_DENSITY_EDGES):
+def plot_ids(p: Partitioning | IdData, *, arrows: int = 24, max_edges: int = MAX_DENSITY_EDGES):
     """One figure of the reshuffle: the id line on top (:func:`plot_id_line`), the adjacency
     before and after below (:func:`plot_adjacency`). Returns the figure.
+
+    Parameters
+    ----------
+    p : Partitioning or IdData
+        A partitioning, or the numbers of :func:`~graphpart.viz.id_data` already computed.
+    arrows : int, default 24
+        Nodes with an arrow on the id line, as in :func:`plot_id_line`.
+    max_edges : int, default MAX_DENSITY_EDGES
+        The most edges of the adjacency, as in :func:`plot_adjacency`.
+
+    Returns
+    -------
+    matplotlib Figure
+        A new figure: the id line's axes, then the adjacency before and after.
 
     Examples
     --------

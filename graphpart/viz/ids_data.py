@@ -9,6 +9,7 @@ per edge, every id as a column).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from ..lookup import NodeTable, node_table
 from ..utils.check import check_count
 from ._style import CUT_COLOR
 from .graph_data import node_keys
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..partitioning.core import Partitioning
 
 __all__ = [
     "IdData",
@@ -41,11 +45,29 @@ CUT_EDGE_COLOR = CUT_COLOR
 class IdData:
     """Every node's ids, the edges in both numberings, and the id blocks.
 
-    ``table`` holds every node's ids (:func:`graphpart.lookup.node_table`, indexed by original
-    homogeneous id). ``src``/``dst`` are edges in original homogeneous ids (all ``num_edges``, or a
-    uniform sample of them); ``new_src``/``new_dst`` the same edges in new ids, ``eids`` their
-    homogeneous edge ids. ``type_bounds`` is the ``[start, end)`` of each type on the original id
-    line; ``blocks`` one ``(start, end, partition, type)`` row per block of the new id line.
+    Attributes
+    ----------
+    table : NodeTable
+        Every node's ids (:func:`graphpart.lookup.node_table`, indexed by original homogeneous
+        id).
+    etypes : list of str
+        The canonical edge types, as ``"src:relation:dst"``.
+    src, dst : ndarray
+        Edges in original homogeneous ids: all ``num_edges``, or a uniform sample of them.
+    new_src, new_dst : ndarray
+        The same edges in new ids.
+    eids : ndarray
+        Their homogeneous edge ids.
+    edge_offsets : ndarray
+        Where each edge type starts among the homogeneous edge ids (the edge count last).
+    num_edges : int
+        The graph's edges, sampled or not.
+    type_bounds : ndarray, shape (num_types, 2)
+        The ``[start, end)`` of each node type on the original id line.
+    blocks : ndarray, shape (num_blocks, 4)
+        One ``(start, end, partition, type)`` row per non-empty block of the new id line, in id
+        order.
+    num_parts : int
     """
 
     table: NodeTable
@@ -84,9 +106,22 @@ class IdData:
         return self.table.owner[self.src] == self.table.owner[self.dst]
 
 
-def id_data(p, max_points: int | None = None, seed: int = 0) -> IdData:
+def id_data(p: Partitioning, max_points: int | None = None, seed: int = 0) -> IdData:
     """The numbers behind the id views of partitioning ``p``; edges above ``max_points`` are
     sampled uniformly (``None``: every edge).
+
+    Parameters
+    ----------
+    p : Partitioning
+    max_points : int, optional
+        The most edges kept: above it, a uniform sample of this many, in edge id order
+        (``None``: every edge).
+    seed : int, default 0
+        Seed of that sample.
+
+    Returns
+    -------
+    IdData
 
     Examples
     --------
@@ -129,14 +164,24 @@ def id_data(p, max_points: int | None = None, seed: int = 0) -> IdData:
 class IdFrames:
     """What :class:`~graphpart.widgets.IdView` draws: ``nodes`` (one row per node, in original
     homogeneous id order) and ``edges`` (one row per drawn edge), every id a column; ``data`` is
-    the :class:`IdData` they come from."""
+    the :class:`IdData` they come from.
+
+    Attributes
+    ----------
+    nodes : pandas.DataFrame
+        One row per node, in original homogeneous id order (columns: see :func:`id_view_data`).
+    edges : pandas.DataFrame
+        One row per drawn edge.
+    data : IdData
+        The numbers both tables come from.
+    """
 
     nodes: object
     edges: object
     data: IdData
 
 
-def id_view_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
+def id_view_data(p: Partitioning, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
     """Every node's and every edge's ids as two ``pandas.DataFrame`` tables (at most
     ``max_points`` edges, a uniform sample above).
 
@@ -150,6 +195,19 @@ def id_view_data(p, max_points: int = MAX_POINTS, seed: int = 0) -> IdFrames:
     type-wise ids of both ends (``new type-wise ids`` on one line too), ``owner`` (the
     destination's, which stores the edge), ``edge`` (``inner`` or ``cut``) and ``colour`` (the
     owner, or ``cut``).
+
+    Parameters
+    ----------
+    p : Partitioning
+    max_points : int, default MAX_POINTS
+        The most edges in the edge table (at least 1): a uniform sample of this many above it.
+    seed : int, default 0
+        Seed of that sample.
+
+    Returns
+    -------
+    IdFrames
+        The node table, the edge table and the :class:`IdData` behind them.
 
     Examples
     --------

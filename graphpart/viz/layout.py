@@ -148,6 +148,22 @@ def node_positions(g: Graph, seed: int = 0, nodes: np.ndarray | None = None) -> 
     for as long as ``g`` lives, so every drawing of the same graph lines up.
     With ``nodes``, the layout of the subgraph they induce (cached by node set).
 
+    Parameters
+    ----------
+    g : Graph
+    seed : int, default 0
+        Seed of the force-directed layout (unused with real coordinates).
+    nodes : ndarray of int, optional
+        Homogeneous node ids: lay out only the subgraph they induce, one row per id in the
+        order given (default: every node).
+
+    Returns
+    -------
+    ndarray, shape (n, 2)
+        float64 x and y per node. Real coordinates come as stored; a computed layout is centred
+        and scaled so that nodes lie within about the unit circle (edgeless nodes, when there
+        are many, on a ring just outside). The cached array itself: do not change it in place.
+
     Examples
     --------
     >>> from graphpart.datasets import load_karate_club
@@ -178,9 +194,26 @@ def sample_neighbourhood(
 ) -> np.ndarray:
     """Up to ``max_nodes`` homogeneous node ids reached breadth-first from ``start``.
 
-    The start is a random node of maximum degree's component when not given.
+    The start is a random node of maximum degree when not given.
     The walk visits whole BFS layers while they fit, then a random part of the
     last one, so the sample is a connected neighbourhood.
+
+    Parameters
+    ----------
+    g : Graph
+        Walked with its edges taken in both directions.
+    max_nodes : int
+        The most nodes returned (the start is always among them).
+    seed : int, numpy.random.Generator or None, default None
+        Picks the start, when not given, and the part of the last layer taken.
+    start : int, optional
+        The homogeneous id to start from (default: a random node of highest degree, a degree
+        counting distinct neighbours, self-loops left out).
+
+    Returns
+    -------
+    ndarray of int
+        The homogeneous ids of the sampled nodes, in ascending order.
 
     Examples
     --------

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -11,6 +12,9 @@ from ..errors import GraphpartError
 from ..index import unique_int
 from ._style import CUT_COLOR, cut_text, method_name, part_colors, place_labels
 from .layout import node_positions
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..partitioning.core import Partitioning
 
 __all__ = ["draw_nodes"]
 
@@ -184,7 +188,7 @@ def _draw_star(ax, scene: _Scene, node: int) -> list:
 
 
 def draw_nodes(
-    p,
+    p: Partitioning,
     ax,
     *,
     nodes: np.ndarray | None,
@@ -196,7 +200,36 @@ def draw_nodes(
     labels: str | None = None,
 ) -> None:
     """Every node (or the sampled ``nodes``), its edges, one partition's HALO, a starred node,
-    and each drawn node's ``labels`` id (``"original"`` or ``"new"``) beside it."""
+    and each drawn node's ``labels`` id (``"original"`` or ``"new"``) beside it.
+
+    Parameters
+    ----------
+    p : Partitioning
+    ax : matplotlib Axes
+        Where to draw; its title is set to what is drawn.
+    nodes : ndarray of int or None
+        The original homogeneous ids to draw, e.g. from
+        :func:`~graphpart.viz.sample_neighbourhood`; ``None``: every node.
+    halo_of : int or None
+        Ring the HALO nodes of this partition (one marker per hop) and fade the nodes it does
+        not hold; ``None``: no HALO drawn.
+    hops : int
+        With ``halo_of``: the HALO hops shown.
+    highlight : int or None
+        A node (original homogeneous id) marked with a star, when it is drawn.
+    seed : int
+        Layout seed (:func:`~graphpart.viz.node_positions`).
+    legend : bool
+        Add the legend, right of the axes.
+    labels : {"original", "new"} or None, default None
+        Write each drawn node's original id (its key: ``"17"``, ``"paper:17"``) or its new id
+        beside it; ``None``: no labels.
+
+    Raises
+    ------
+    GraphpartError
+        When ``labels`` is given and more than :data:`MAX_LABELS` nodes are drawn.
+    """
     n = len(p.node_part)
     scene = _scene(p, nodes, seed)
     _draw_edges(p, ax, scene)

@@ -13,6 +13,20 @@ def plot_pipeline(*, ax=None, num_chunks: int = 4, num_parts: int = 4):
     step 2 (dispatch on Dask: one task per chunk splits it by partition, one task per partition
     gathers and writes), and the partition folders with their config.
 
+    Parameters
+    ----------
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
+    num_chunks : int, default 4
+        Chunk boxes drawn (at least 1).
+    num_parts : int, default 4
+        Partition folders drawn, in the partitions' colours.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on (axis hidden).
+
     Examples
     --------
     >>> ax = plot_pipeline(num_chunks=3, num_parts=2)

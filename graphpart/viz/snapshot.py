@@ -15,6 +15,16 @@ def draw_graph_data(data: GraphData, ax, *, hidden: frozenset[str] = frozenset()
     colour sized by degree, HALO copies ringed by hop; ``hidden`` keys (a linked view's
     stand-ins) take part in the extent only, so linked snapshots line up.
 
+    Parameters
+    ----------
+    data : GraphData
+        The view's data; a node's colour is its ``owner``'s in ``data.palette`` (grey when
+        missing), its size grows with its ``degree``, its ring follows its HALO ``hop``.
+    ax : matplotlib Axes
+        Where to draw; its axis is hidden.
+    hidden : frozenset of str, default frozenset()
+        Node keys not drawn that still count for the extent.
+
     Examples
     --------
     >>> import graphpart as gp

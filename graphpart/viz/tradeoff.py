@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 from ._style import get_axes, place_labels
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..sweep import SweepResult
 
 __all__ = ["plot_tradeoff"]
 
@@ -26,18 +30,34 @@ def _pareto(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
-def plot_tradeoff(results: Sequence, *, imbalance: str = "max", ax=None, annotate: bool = True):
+def plot_tradeoff(
+    results: Sequence[SweepResult], *, imbalance: str = "max", ax=None, annotate: bool = True
+):
     """Each setting of a :func:`graphpart.sweep.sweep` as a point: imbalance (x) vs edge cut (y).
 
     Parameters
     ----------
     results : list of SweepResult
+        At least one.
     imbalance : str
         ``"max"`` (the worst max/mean over the balanced quantities), one quantity's
         name, e.g. ``"train nodes"`` or ``"edges"``, or ``"epoch"``: the estimated epoch
         time of a sweep run with a training setup (cut vs epoch: what the trade-off costs).
+    ax : matplotlib Axes, optional
+        Where to draw (default: new axes on a new figure).
     annotate : bool
-        Label each point with its setting.
+        Label each point with its setting (only with at most 24 results).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    GraphpartError
+        When ``results`` is empty, ``imbalance="epoch"`` and a result has no epoch estimate,
+        or ``imbalance`` names a quantity some result did not measure.
 
     Examples
     --------
