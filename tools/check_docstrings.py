@@ -24,9 +24,7 @@ SECTIONS = {
 
 def _has(doc: str, names: tuple[str, ...]) -> bool:
     lines = [ln.strip() for ln in doc.splitlines()]
-    return any(
-        a in names and set(b) == {"-"} and len(b) >= 3 for a, b in zip(lines, lines[1:])
-    )
+    return any(a in names and set(b) == {"-"} and len(b) >= 3 for a, b in zip(lines, lines[1:]))
 
 
 def _returns_value(fn) -> bool:
@@ -74,9 +72,15 @@ def problems(prefix: str = "graphpart") -> list[str]:
             doc = inspect.getdoc(obj) or ""
             where = f"{name}.{attr}"
             if inspect.isclass(obj):
-                init = obj.__init__ if "__init__" in vars(obj) or hasattr(obj, "__dataclass_fields__") else None
-                if init is not None and _takes_arguments(init) and not (
-                    _has(doc, SECTIONS["Parameters"]) or _has(doc, SECTIONS["Attributes"])
+                init = (
+                    obj.__init__
+                    if "__init__" in vars(obj) or hasattr(obj, "__dataclass_fields__")
+                    else None
+                )
+                if (
+                    init is not None
+                    and _takes_arguments(init)
+                    and not (_has(doc, SECTIONS["Parameters"]) or _has(doc, SECTIONS["Attributes"]))
                 ):
                     out.append(f"{where}: no Parameters (or Attributes) section")
             elif inspect.isfunction(obj):

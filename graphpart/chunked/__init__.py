@@ -13,6 +13,7 @@ assignment (``<ntype>.txt`` files), random or METIS; ``read_assignment`` validat
 from __future__ import annotations
 
 from .assign import ALGORITHMS, assign, assignment_loads, read_assignment, write_assignment
+from .cluster import ClusterOptions
 from .dispatch import dispatch, load_orig_ids
 from .follow import NodeJourney, follow_node
 from .format import METADATA, ChunkedMetadata, ChunkSpec, read_metadata
@@ -39,6 +40,7 @@ __all__ = [
     "verify",
     "Verification",
     "assign",
+    "ClusterOptions",
     "read_assignment",
     "assignment_loads",
     "write_assignment",

@@ -13,34 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 from ._eta import Progress
+from .cluster import ClusterOptions
 
-__all__ = ["dask_client", "run_tasks", "worker_memory_limit", "check_memory_limit"]
+__all__ = ["dask_client", "run_tasks", "worker_memory_limit"]
 
 logger = logging.getLogger(__name__)
-
-
-def check_memory_limit(memory_limit: object) -> None:
-    """Refuse a worker memory limit no task can run under (a worker with graphpart imported
-    holds about :data:`~graphpart.chunked.plan.BASE`): the LocalCluster would restart its
-    workers for ever instead of failing."""
-    from dask.utils import parse_bytes
-
-    from .plan import BASE
-
-    if memory_limit in (None, "auto", 0, "0"):
-        return
-    try:
-        limit = parse_bytes(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
-    except (ValueError, TypeError):
-        raise GraphpartError(
-            f"memory_limit must be a size such as '4GB' or 'auto', got {short_repr(memory_limit)}"
-        ) from None
-    if limit < BASE:
-        raise GraphpartError(
-            f"memory_limit {short_repr(memory_limit)} is below what a Dask worker needs to start "
-            f"(about {BASE / 2**30:.1f} GB with graphpart imported); `graphpart plan` says what "
-            "each step needs"
-        )
 
 
 class _DaskLog(logging.Handler):
@@ -84,22 +61,13 @@ def _dask_log() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def dask_client(
-    scheduler: str | None = None,
-    client=None,
-    *,
-    workers: int = 2,
-    threads_per_worker: int = 1,
-    memory_limit: str | int | None = "auto",
-    processes: bool = True,
-) -> Iterator:
-    """A ``distributed.Client``: ``client`` as given, one connected to ``scheduler``, or a new
-    LocalCluster.
+def dask_client(cluster: ClusterOptions) -> Iterator:
+    """A ``distributed.Client``: ``cluster.client`` as given, one connected to
+    ``cluster.scheduler``, or a new LocalCluster configured by ``cluster``.
 
-    Only what this function starts is closed on exit. ``workers``,
-    ``threads_per_worker``, ``memory_limit`` and ``processes`` configure the
-    LocalCluster and are ignored for an existing cluster.
+    Only what this function starts is closed on exit.
     """
+    client, scheduler = cluster.client, cluster.scheduler
     if client is not None:
         yield client
         return
@@ -123,13 +91,10 @@ def dask_client(
         finally:
             c.close()
         return
-    if int(workers) < 1 or int(threads_per_worker) < 1:
-        raise GraphpartError(
-            f"workers and threads_per_worker must be >= 1, got {workers} and {threads_per_worker}"
-        )
-    check_memory_limit(memory_limit)
     with _dask_log():
-        yield from _local(workers, threads_per_worker, memory_limit, processes)
+        yield from _local(
+            cluster.workers, cluster.threads_per_worker, cluster.memory_limit, cluster.processes
+        )
 
 
 def _local(workers, threads_per_worker, memory_limit, processes):

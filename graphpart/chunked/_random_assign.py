@@ -9,6 +9,7 @@ import numpy as np
 from ..homogeneous import type_offsets
 from ..typing import Seed
 from ._files import write_array
+from .cluster import ClusterOptions
 from .format import ChunkedMetadata
 
 __all__ = ["random_on_dask", "random_chunk", "RANDOM_CHUNK"]
@@ -28,7 +29,9 @@ def random_chunk(out: Path, start: int, stop: int, homo_start: int, num_parts: i
     return out
 
 
-def random_on_dask(meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, client_args: dict) -> None:
+def random_on_dask(
+    meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, cluster: ClusterOptions
+) -> None:
     """A balanced random assignment (each type and the total within one node of even),
     chunk-parallel."""
     from ._cluster import dask_client, run_tasks
@@ -45,7 +48,7 @@ def random_on_dask(meta: ChunkedMetadata, tmp: Path, k: int, seed: Seed, client_
         (tmp / f".{t}.{j}.part", a, b, off, k, sq)
         for j, ((t, a, b, off), sq) in enumerate(zip(ranges, seeds))
     ]
-    with dask_client(**client_args) as c:
+    with dask_client(cluster) as c:
         files = run_tasks(c, random_chunk, args, False, "random-assign")
     for t in ntypes:
         with open(tmp / f"{t}.txt", "wb") as out:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from ._files import write_array
 from ._metis import metis_chunked
 from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
+from .cluster import ClusterOptions
 from .format import ChunkedMetadata, read_metadata
 from .plan import check_disk
 from .read import read_data
@@ -248,20 +250,15 @@ def assign(
     balance_ntypes: str | None = None,
     balance_edges: bool | None = None,
     seed: Seed = None,
-    scheduler: str | None = None,
-    client=None,
-    workers: int = 2,
-    threads_per_worker: int = 1,
-    memory_limit: str | int | None = "auto",
-    processes: bool = True,
+    cluster: ClusterOptions | None = None,
     max_edges: int | None = None,
-    **stream_options,
+    **options: Any,
 ) -> Path:
     """Compute a partition assignment of a chunked graph and write it to ``out_dir``.
 
     * ``"random"``: balanced per node type (and in total) and reads no edges; its
-      chunks of nodes are drawn in parallel on Dask (``scheduler`` / ``client`` /
-      LocalCluster options as :func:`~graphpart.chunked.dispatch`).
+      chunks of nodes are drawn in parallel on Dask (``cluster``: a
+      :class:`~graphpart.chunked.ClusterOptions`, or its fields as keywords).
     * ``"metis"``: loads every edge chunk into one graph (it must fit in memory) and
       runs the same METIS path as :func:`graphpart.partition`: each node type
       balanced, and each value of node data ``balance_ntypes`` too. With ``max_edges`` below
@@ -285,6 +282,8 @@ def assign(
     >>> sorted(p.name for p in out.iterdir())
     ['_N.txt', 'partition_meta.json']
     """
+    cluster_fields, stream_options = ClusterOptions.split(options)
+    cluster = ClusterOptions.of(cluster, **cluster_fields)
     meta = read_metadata(in_dir)
     k = check_parts_for(num_parts, meta)
     # one line of text per node: at most 20 digits and a newline
@@ -303,17 +302,9 @@ def assign(
                 "random assignment balances node counts per type only; balance_ntypes and "
                 "balance_edges apply to metis, fennel and ldg"
             )
-        client_args = {
-            "scheduler": scheduler,
-            "client": client,
-            "workers": workers,
-            "threads_per_worker": threads_per_worker,
-            "memory_limit": memory_limit,
-            "processes": processes,
-        }
         out_dir = check_assignment_dir(Path(out_dir).absolute())
         with atomic_dir(out_dir) as tmp:
-            random_on_dask(meta, tmp, k, seed, client_args)
+            random_on_dask(meta, tmp, k, seed, cluster)
             _write_meta(tmp, k, algorithm, ntypes=ntypes)
         return out_dir
     if algorithm == "metis":

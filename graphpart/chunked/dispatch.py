@@ -7,9 +7,10 @@ new ids, edge order, local graphs and features, so
 :func:`graphpart.load_partition` reads it unchanged.
 
 It runs in two phases of Dask tasks, on an embedded ``LocalCluster`` or any
-running cluster (``scheduler=`` / ``client=``): one task per chunk splits it into
-per-partition pieces, then one task per partition gathers its pieces and writes
-its files. No task holds the whole edge list or a whole feature matrix.
+running cluster (:class:`~graphpart.chunked.ClusterOptions`: a scheduler's address or a
+client): one task per chunk splits it into per-partition pieces, then one task per
+partition gathers its pieces and writes its files. No task holds the whole edge list or a
+whole feature matrix.
 
 Peak memory per worker task, for ``N`` nodes:
 
@@ -32,6 +33,7 @@ import logging
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +43,7 @@ from ..graph.schema import etype_str
 from ..index import block_bounds, part_ranges
 from ..storage.config import build_config, check_graph_name, graphbolt_meta
 from ..storage.files import check_format
-from ..storage.owned import check_out_path
+from ..storage.owned import OutputTarget, check_out_path
 from ..utils.check import check_count, short_repr
 from ._cluster import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
@@ -64,6 +66,7 @@ from .assign import (
     part_edge_loads,
     read_assignment,
 )
+from .cluster import ClusterOptions
 from .format import read_metadata
 from .orig_ids import ORIG_EIDS, ORIG_NIDS, load_orig_ids, merge_orig
 from .plan import check_disk, plan_pipeline
@@ -134,21 +137,17 @@ def _shuffle(
 def dispatch(
     in_dir: str | os.PathLike,
     partitions_dir: str | os.PathLike,
-    out_dir: str | os.PathLike,
+    out_dir: str | os.PathLike | OutputTarget,
     *,
     num_hops: int = 1,
     graph_name: str | None = None,
     save_orig_nids: bool = False,
     save_orig_eids: bool = False,
-    scheduler: str | None = None,
-    client=None,
-    workers: int = 2,
-    threads_per_worker: int = 1,
-    memory_limit: str | int | None = "auto",
-    processes: bool = True,
+    cluster: ClusterOptions | None = None,
     progress: bool = False,
     format: str = "graphpart",
     resume: bool = False,
+    **cluster_fields: Any,
 ) -> Path:
     """Write the partitions of a chunked graph under an assignment; returns the config path.
 
@@ -169,12 +168,9 @@ def dispatch(
         type-wise ids}`` of what the partition owns) and merged maps
         ``orig_nids/<ntype>.npy`` / ``orig_eids/<src:rel:dst>.npy`` over all
         partitions (``orig[new type-wise id] = old``); see :func:`load_orig_ids`.
-    scheduler : str, optional
-        Address of a running Dask scheduler (``tcp://host:port``).
-    client : distributed.Client, optional
-        A client to use as is.
-    workers, threads_per_worker, memory_limit, processes
-        The embedded ``LocalCluster`` when neither ``scheduler`` nor ``client`` is given.
+    cluster : ClusterOptions, optional
+        Where the tasks run: a client, a running scheduler, or an embedded LocalCluster
+        (the default: 2 worker processes).
     progress : bool
         Progress lines with the time left (logged) in a terminal, a dashboard link in Jupyter.
     format : {"graphpart", "dgl", "graphbolt"}
@@ -183,7 +179,16 @@ def dispatch(
     resume : bool
         Take over what a killed run on ``out_dir`` left: its phase 1 (when made from the same
         inputs and options) and every partition it finished; write only the rest.
+    **cluster_fields
+        :class:`ClusterOptions` fields by name (``workers=4, memory_limit="6GB"``); they
+        replace those of ``cluster``.
+
+    Returns
+    -------
+    pathlib.Path
+        The config written (``<graph_name>.json`` in ``out_dir``).
     """
+    cluster = ClusterOptions.of(cluster, **cluster_fields)
     meta = read_metadata(in_dir)
     num_hops = check_count(num_hops, "num_hops")
     if num_hops > 1:
@@ -196,8 +201,9 @@ def dispatch(
     balance = _balance_record(meta, parts, num_parts, assignment_balance(partitions_dir))
     graph_name = check_graph_name(graph_name or meta.graph_name)
     check_format(format)
-    out = Path(out_dir).absolute()
-    check_out_path(out)
+    out = check_out_path(
+        out_dir if isinstance(out_dir, OutputTarget) else Path(out_dir).absolute()
+    ).path
     ntypes, etypes = sorted(meta.ntypes), tuple(sorted(meta.etypes))
     loads = assignment_loads(partitions_dir, num_parts, meta)
     if loads is None:  # a user's assignment: count each part's in-degree, one pass over the edges
@@ -210,7 +216,7 @@ def dispatch(
             meta,
             num_parts,
             "none",
-            workers=workers,
+            workers=cluster.workers,
             part_nodes=loads[0],
             part_edges=loads[1] + (loads[2] if num_hops else 0),
             leaving=int(loads[2].sum()) if num_hops else 0,
@@ -220,14 +226,7 @@ def dispatch(
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")
     with (
         atomic_dir(out, resume=resume) as tmp,
-        dask_client(
-            scheduler,
-            client,
-            workers=workers,
-            threads_per_worker=threads_per_worker,
-            memory_limit=memory_limit,
-            processes=processes,
-        ) as c,
+        dask_client(cluster) as c,
     ):
         _check_worker_memory(c, needs)
         work = tmp / "_work"

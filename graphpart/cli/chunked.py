@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import GraphpartError
 from ..fs.outpath import check_output_path
 from ..utils.check import short_repr
 
-__all__ = ["add_chunked_commands", "CHUNKED_COMMANDS"]
+if TYPE_CHECKING:
+    from ..chunked.cluster import ClusterOptions
+
+__all__ = ["add_chunked_commands", "cluster_options", "CHUNKED_COMMANDS"]
 
 
 def add_chunked_commands(sub, graph_source) -> None:
@@ -150,13 +155,27 @@ def _cluster_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _cluster(args) -> dict:
-    return {
-        "scheduler": args.scheduler,
-        "workers": args.workers,
-        "threads_per_worker": args.threads_per_worker,
-        "memory_limit": args.memory_limit,
-    }
+def cluster_options(args: argparse.Namespace) -> ClusterOptions:
+    """The :class:`~graphpart.chunked.ClusterOptions` the cluster flags say.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments of a command with the cluster flags.
+
+    Returns
+    -------
+    ClusterOptions
+        Checked options (a bad value is a one-line error before any work).
+    """
+    from ..chunked.cluster import ClusterOptions
+
+    return ClusterOptions(
+        scheduler=args.scheduler,
+        workers=args.workers,
+        threads_per_worker=args.threads_per_worker,
+        memory_limit=args.memory_limit,
+    )
 
 
 def _chunk(args, load) -> int:
@@ -208,16 +227,16 @@ def _assign(args, load) -> int:
     from ..chunked import assign
 
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
-    cluster = _cluster(args) if args.algorithm == "random" else {}
+    options: dict = {"cluster": cluster_options(args)} if args.algorithm == "random" else {}
     if args.algorithm in ("fennel", "ldg"):
         if args.passes is not None:
-            cluster["passes"] = args.passes
+            options["passes"] = args.passes
     elif args.passes is not None:
         raise GraphpartError(f"--passes applies to fennel and ldg, not {args.algorithm}")
     if args.max_edges is not None:
         if args.algorithm != "metis":
             raise GraphpartError(f"--max-edges applies to metis, not {args.algorithm}")
-        cluster["max_edges"] = args.max_edges
+        options["max_edges"] = args.max_edges
     out = assign(
         args.in_dir,
         args.out_dir,
@@ -226,7 +245,7 @@ def _assign(args, load) -> int:
         balance_ntypes=args.balance_ntypes,
         balance_edges=args.balance_edges,
         seed=args.seed,
-        **cluster,
+        **options,
     )
     sys.stdout.write(f"wrote {out}\n")
     return 0
@@ -234,12 +253,15 @@ def _assign(args, load) -> int:
 
 def _dispatch(args, load) -> int:
     from ..chunked import dispatch
+    from ..storage.owned import check_out_path
 
-    check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir, args.partitions_dir])
+    cluster = cluster_options(args)
+    out = Path(args.out_dir).absolute()
+    target = check_out_path(out, "--out-dir", keep=[args.in_dir, args.partitions_dir])
     cfg = dispatch(
         args.in_dir,
         args.partitions_dir,
-        args.out_dir,
+        target,
         num_hops=args.num_hops,
         graph_name=args.graph_name,
         save_orig_nids=args.save_orig_nids,
@@ -247,7 +269,7 @@ def _dispatch(args, load) -> int:
         progress=sys.stderr.isatty(),
         format=args.format,
         resume=args.resume,
-        **_cluster(args),
+        cluster=cluster,
     )
     sys.stdout.write(f"wrote {cfg}\n")
     return 0

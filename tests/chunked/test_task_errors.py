@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import graphpart as gp
-from graphpart.chunked import assign, write_chunked
+from graphpart.chunked import ClusterOptions, assign, write_chunked
 from graphpart.chunked._cluster import run_tasks
 from graphpart.chunked.dispatch import dispatch
 from graphpart.datasets import load_karate_club
@@ -123,7 +123,10 @@ def test_assign_metis_refuses_in_one_line_when_the_edges_cannot_fit(tmp_path, mo
 def test_dask_warnings_go_to_a_log_file_that_is_named_at_the_end(caplog, capfd):
     from graphpart.chunked._cluster import dask_client
 
-    with caplog.at_level(logging.INFO, logger="graphpart"), dask_client(workers=1, processes=False):
+    with (
+        caplog.at_level(logging.INFO, logger="graphpart"),
+        dask_client(ClusterOptions(workers=1, processes=False)),
+    ):
         logging.getLogger("distributed.nanny").warning("Restarting worker (planted)")
     assert "Restarting worker" not in capfd.readouterr().err  # off the terminal
     line = next(r.getMessage() for r in caplog.records if "Dask logged" in r.getMessage())
@@ -134,6 +137,9 @@ def test_dask_warnings_go_to_a_log_file_that_is_named_at_the_end(caplog, capfd):
 def test_a_quiet_cluster_writes_no_log_file(caplog):
     from graphpart.chunked._cluster import dask_client
 
-    with caplog.at_level(logging.INFO, logger="graphpart"), dask_client(workers=1, processes=False):
+    with (
+        caplog.at_level(logging.INFO, logger="graphpart"),
+        dask_client(ClusterOptions(workers=1, processes=False)),
+    ):
         pass
     assert not [r for r in caplog.records if "Dask logged" in r.getMessage()]

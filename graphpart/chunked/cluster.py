@@ -1,0 +1,160 @@
+"""Where the chunked pipeline runs: the Dask settings :func:`~graphpart.chunked.assign`,
+:func:`~graphpart.chunked.dispatch` and the CLI share, declared and checked once."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from ..errors import GraphpartError
+from ..utils.check import check_count, short_repr
+
+__all__ = ["ClusterOptions", "check_memory_limit"]
+
+
+def check_memory_limit(memory_limit: object) -> None:
+    """Refuse a worker memory limit no task can run under (a worker with graphpart imported
+    holds about :data:`~graphpart.chunked.plan.BASE`): the LocalCluster would restart its
+    workers for ever instead of failing.
+
+    Parameters
+    ----------
+    memory_limit : str, int or None
+        ``"4GB"``, bytes, ``"auto"``, ``0`` or ``None`` (no limit).
+
+    Raises
+    ------
+    GraphpartError
+        When the value is not a size, or is below what a worker needs to start.
+    """
+    from dask.utils import parse_bytes
+
+    from .plan import BASE
+
+    if memory_limit in (None, "auto", 0, "0"):
+        return
+    try:
+        limit = parse_bytes(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
+    except (ValueError, TypeError):
+        raise GraphpartError(
+            f"memory_limit must be a size such as '4GB' or 'auto', got {short_repr(memory_limit)}"
+        ) from None
+    if limit < BASE:
+        raise GraphpartError(
+            f"memory_limit {short_repr(memory_limit)} is below what a Dask worker needs to start "
+            f"(about {BASE / 2**30:.1f} GB with graphpart imported); `graphpart plan` says what "
+            "each step needs"
+        )
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """The Dask cluster a pipeline step runs on: a client, a running scheduler, or an embedded
+    ``LocalCluster`` started (and closed) by the step.
+
+    Parameters
+    ----------
+    scheduler : str or None, default None
+        Address of a running Dask scheduler (``tcp://host:port``).
+    client : distributed.Client or None, default None
+        A client to use as is (never closed by graphpart).
+    workers : int, default 2
+        The LocalCluster's worker processes, when neither ``scheduler`` nor ``client`` is given.
+    threads_per_worker : int, default 1
+        Threads of each LocalCluster worker.
+    memory_limit : str, int or None, default "auto"
+        Each LocalCluster worker's memory limit (``"4GB"``, bytes, ``"auto"``: the machine's
+        memory shared; ``None``: none). A limit below what a worker needs to start is refused.
+    processes : bool, default True
+        LocalCluster workers as processes (``False``: threads of this process).
+
+    Examples
+    --------
+    >>> ClusterOptions(workers=4, memory_limit="6GB").workers
+    4
+    >>> ClusterOptions(workers=0)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: workers must be ...
+    >>> ClusterOptions.of(None, worker=3)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: unknown cluster option 'worker' (did you mean workers?)...
+    """
+
+    scheduler: str | None = None
+    client: Any = None
+    workers: int = 2
+    threads_per_worker: int = 1
+    memory_limit: str | int | None = "auto"
+    processes: bool = True
+
+    def __post_init__(self) -> None:
+        if self.scheduler is not None and not isinstance(self.scheduler, str):
+            raise GraphpartError(
+                f"scheduler must be an address such as 'tcp://host:port', got "
+                f"{short_repr(self.scheduler)}"
+            )
+        for name in ("workers", "threads_per_worker"):
+            object.__setattr__(self, name, check_count(getattr(self, name), name, low=1))
+        if not isinstance(self.processes, bool):
+            raise GraphpartError(
+                f"processes must be True or False, got {short_repr(self.processes)}"
+            )
+        check_memory_limit(self.memory_limit)
+
+    @classmethod
+    def of(cls, options: ClusterOptions | None = None, /, **overrides: Any) -> ClusterOptions:
+        """``options`` (or the defaults) with some fields replaced, by their names.
+
+        Parameters
+        ----------
+        options : ClusterOptions or None
+            The starting point; ``None`` is the defaults.
+        **overrides
+            Fields of :class:`ClusterOptions` by name.
+
+        Returns
+        -------
+        ClusterOptions
+            A new, checked object (``options`` itself when nothing is overridden).
+        """
+        if options is not None and not isinstance(options, cls):
+            raise GraphpartError(
+                f"cluster must be a ClusterOptions or None, got {short_repr(options)}"
+            )
+        names = [f.name for f in fields(cls)]
+        for key in overrides:
+            if key not in names:
+                near = difflib.get_close_matches(key, names, n=1)
+                hint = f" (did you mean {near[0]}?)" if near else ""
+                raise GraphpartError(
+                    f"unknown cluster option {short_repr(key)}{hint}; the options are "
+                    + ", ".join(names)
+                )
+        base = options if options is not None else cls()
+        return replace(base, **overrides) if overrides else base
+
+    @classmethod
+    def split(cls, kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``kwargs`` split into the cluster's fields and the rest.
+
+        Parameters
+        ----------
+        kwargs : dict
+            Keyword arguments of a pipeline step.
+
+        Returns
+        -------
+        tuple of dict
+            ``(cluster fields, everything else)``.
+
+        Examples
+        --------
+        >>> ClusterOptions.split({"workers": 1, "alpha": 0.5})
+        ({'workers': 1}, {'alpha': 0.5})
+        """
+        names = {f.name for f in fields(cls)}
+        mine = {k: v for k, v in kwargs.items() if k in names}
+        return mine, {k: v for k, v in kwargs.items() if k not in names}
