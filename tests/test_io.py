@@ -146,7 +146,7 @@ def test_opening_partitions_restores_them_after_a_kill(tmp_path, reader):
     if reader == "open_partitions":  # what load_partition and the metrics read through
         assert open_partitions(out / "k.json").num_parts == 2
     else:  # what chunked's load_orig_ids reads through
-        assert read_config(out / "k.json")["num_parts"] == 2
+        assert read_config(out / "k.json").num_parts == 2
     assert (out / "k.json").read_text() == before
     with pytest.raises(gp.GraphpartError, match="does not exist"):  # nothing to restore
         gp.load_partition(tmp_path / "elsewhere" / "k.json", 0)

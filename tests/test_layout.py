@@ -116,7 +116,8 @@ LAYERS = [
     ("graphpart.errors", "graphpart.typing", "graphpart.utils"),
     ("graphpart.index", "graphpart.homogeneous", "graphpart.fs"),
     ("graphpart.graph", "graphpart.ids", "graphpart.sampling", "graphpart.features"),
-    ("graphpart.datasets", "graphpart.metrics.summary"),  # the partitioner reports its metrics
+    # the partitioner reports its metrics
+    ("graphpart.datasets", "graphpart.metrics.summary", "graphpart.metrics.loads"),
     ("graphpart.partitioning",),
     ("graphpart.interop",),
     ("graphpart.storage",),

@@ -14,7 +14,6 @@ import numpy as np
 
 from ..errors import FormatError
 from ..interop.torch_zip import StoredArray, read_torch_zip
-from ..storage.config import part_files
 from ..storage.files import sniff
 from ..storage.sources import PartitionSource
 from ..utils.check import short_repr
@@ -86,7 +85,7 @@ def _lazy(files: dict) -> PartArrays:
 def open_part(source: PartitionSource, part_id: int) -> PartArrays:
     """Partition ``part_id`` of ``source``, its edges left on disk where the files allow."""
     if source.format in ("graphpart", "dgl"):
-        files = part_files(source.config, part_id, source.path)
+        files = source.config.part_files(part_id)
         if "part_graph" in files and sniff(files["part_graph"]) == "torch":
             return _lazy(files)
     graph, nf, ef = source.load(part_id)

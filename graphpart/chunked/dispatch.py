@@ -41,6 +41,7 @@ from ..errors import GraphpartError
 from ..fs.atomic import atomic_dir
 from ..graph.schema import etype_str
 from ..index import block_bounds, part_ranges
+from ..metrics.loads import balance_record, class_loads
 from ..storage.config import build_config, check_graph_name, graphbolt_meta
 from ..storage.files import check_format
 from ..storage.owned import OutputTarget, check_out_path
@@ -198,7 +199,8 @@ def dispatch(
         )
     parts, num_parts = read_assignment(partitions_dir, meta)
     algorithm = assignment_algorithm(partitions_dir)
-    balance = _balance_record(meta, parts, num_parts, assignment_balance(partitions_dir))
+    setting = assignment_balance(partitions_dir)
+    balanced, balance_loads = _class_loads(meta, parts, num_parts, setting)
     graph_name = check_graph_name(graph_name or meta.graph_name)
     check_format(format)
     out = check_out_path(
@@ -302,6 +304,8 @@ def dispatch(
             merge_orig(tmp, num_parts, ORIG_EIDS, {etype_str(e): meta.num_edges[e] for e in etypes})
         for stale in tmp.rglob(".*.tmp"):  # left by a task that died and was rerun elsewhere
             stale.unlink()
+        if setting["edges"]:  # edges go with their destination: a partition's in-degree
+            balance_loads["in-degree"] = np.diff(part_ranges(edge_bounds)).ravel()
         cfg = build_config(
             graph_name,
             algorithm,
@@ -312,14 +316,8 @@ def dispatch(
             ntypes,
             [etype_str(e) for e in etypes],
             format,
-            balance,
+            balance_record(balanced, setting["edges"], balance_loads),
         )
-        if balance[
-            "edges"
-        ]:  # edges go with their destination: a partition's in-degree is its edges
-            cfg["balance"]["loads"]["in-degree"] = (
-                np.diff(part_ranges(edge_bounds)).ravel().tolist()
-            )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
 
@@ -343,21 +341,14 @@ def _check_worker_memory(client, needs: dict) -> None:
     )
 
 
-def _balance_record(meta, parts: dict[str, np.ndarray], num_parts: int, setting: dict) -> dict:
-    """The config's balance record: the setting ``assign`` recorded, with each partition's count
-    of every ``balance_ntypes`` class (``in-degree`` is added once the edges are counted)."""
-    record = {"ntypes": None, "edges": setting["edges"], "loads": {}}
+def _class_loads(
+    meta, parts: dict[str, np.ndarray], num_parts: int, setting: dict
+) -> tuple[list[str] | None, dict[str, np.ndarray]]:
+    """The classes ``assign`` balanced (its recorded setting) and each partition's count of
+    every one; the in-degree is added once the edges are counted."""
     if setting["ntypes"] is None:
-        return record
+        return None, {}
     ntypes = sorted(meta.ntypes)
     classes, labels = balance_classes_of(meta, setting["ntypes"])
     part = np.concatenate([np.asarray(parts[t], dtype=np.int64) for t in ntypes])
-    counts = np.bincount(part * len(labels) + classes, minlength=num_parts * len(labels))
-    counts = counts.reshape(num_parts, len(labels))
-    record["ntypes"] = list(labels)
-    record["loads"] = {
-        f"class {label}": counts[:, c].tolist()
-        for c, label in enumerate(labels)
-        if len(ntypes) == 1 or label not in ntypes  # whole types: "nodes of t" reports them
-    }
-    return record
+    return list(labels), class_loads(part, classes, labels, ntypes, num_parts)

@@ -241,13 +241,13 @@ def follow_node(
     edge_rows = tuple(_edge_rows(meta, ntype, node, max_rows, root))
     parts, num_parts = read_assignment(assignment_dir, meta)
     part = int(parts[ntype][node])
-    if cfg["num_parts"] != num_parts or ntype not in cfg["_ntypes"]:
+    if cfg.num_parts != num_parts or ntype not in cfg.ntypes:
         raise GraphpartError(
-            f"{config} holds {cfg['num_parts']} partitions of node types {cfg['_ntypes']}, but "
+            f"{config} holds {cfg.num_parts} partitions of node types {cfg.ntypes}, but "
             f"the assignment {assignment_dir} has {num_parts} and the chunks {meta.ntypes}: "
             "they are not one pipeline's"
         )
-    bounds = np.asarray(cfg["_node_bounds"], dtype=np.int64)[:, cfg["_ntypes"].index(ntype)]
+    bounds = np.asarray(cfg.node_bounds, dtype=np.int64)[:, cfg.ntypes.index(ntype)]
     typed_start = np.concatenate([[0], np.cumsum(bounds[:, 1] - bounds[:, 0])])
     rows, new_id, new_typed = [], -1, -1
     for q in range(num_parts):
@@ -274,11 +274,11 @@ def follow_node(
         rows.append(
             PartRow(
                 q,
-                cfg[f"part-{q}"]["part_graph"],
+                cfg.raw[f"part-{q}"]["part_graph"],
                 local,
                 owned,
                 int(nd["halo_hop"][local]) if "halo_hop" in nd else 0,
-                cfg[f"part-{q}"]["node_feats"] if owned else None,
+                cfg.raw[f"part-{q}"]["node_feats"] if owned else None,
                 feat_row,
                 feats,
             )
@@ -420,7 +420,7 @@ def pipeline_partitioning(
     cfg = read_config(config)
     _check_written_from(config, assignment_dir, parts, num_parts, cfg)
     assignment = parts if len(parts) > 1 else next(iter(parts.values()))
-    return partition(g, num_parts, part_method=assignment, num_hops=int(cfg["halo_hops"]))
+    return partition(g, num_parts, part_method=assignment, num_hops=int(cfg.halo_hops))
 
 
 def _check_written_from(config, assignment_dir, parts: dict, num_parts: int, cfg: dict) -> None:
@@ -428,9 +428,9 @@ def _check_written_from(config, assignment_dir, parts: dict, num_parts: int, cfg
     owns must be one the assignment gives it (one partition loaded at a time)."""
     from ..storage.read import load_partition
 
-    if cfg["num_parts"] != num_parts or sorted(cfg["_ntypes"]) != sorted(parts):
+    if cfg.num_parts != num_parts or sorted(cfg.ntypes) != sorted(parts):
         raise GraphpartError(
-            f"{config} holds {cfg['num_parts']} partitions of node types {cfg['_ntypes']}, but "
+            f"{config} holds {cfg.num_parts} partitions of node types {cfg.ntypes}, but "
             f"the assignment {assignment_dir} has {num_parts} of {sorted(parts)}: they are not "
             "one pipeline's"
         )

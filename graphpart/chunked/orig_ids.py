@@ -73,8 +73,8 @@ def load_orig_ids(config_path: str | os.PathLike):
     root = Path(config_path).parent
     out = []
     for folder, types, key in (
-        ("orig_nids", cfg["_ntypes"], str),
-        ("orig_eids", cfg["_etypes"], parse_etype),
+        ("orig_nids", cfg.ntypes, str),
+        ("orig_eids", cfg.etypes, parse_etype),
     ):
         if not (root / folder).is_dir():
             out.append(None)
@@ -85,6 +85,6 @@ def load_orig_ids(config_path: str | os.PathLike):
             )
             for t in types
         }
-        homogeneous = len(cfg["_ntypes"]) == 1 and len(cfg["_etypes"]) == 1
+        homogeneous = len(cfg.ntypes) == 1 and len(cfg.etypes) == 1
         out.append(next(iter(maps.values())) if homogeneous else maps)
     return tuple(out)

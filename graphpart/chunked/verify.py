@@ -107,8 +107,8 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     cfg, meta = source.config, read_metadata(chunked_dir)
     result = Verification(config)
     problems, checked = result.problems, result.checked
-    ntypes, etypes = cfg["_ntypes"], cfg["_etypes"]
-    nb, eb = cfg["_node_bounds"], cfg["_edge_bounds"]
+    ntypes, etypes = cfg.ntypes, cfg.etypes
+    nb, eb = cfg.node_bounds, cfg.edge_bounds
     for i, t in enumerate(ntypes):
         n = int((nb[:, i, 1] - nb[:, i, 0]).sum())
         if meta.num_nodes.get(t) != n:
@@ -126,7 +126,7 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
             )
     if problems:
         return result
-    num_parts = cfg["num_parts"]
+    num_parts = cfg.num_parts
     owners = {t: np.full(meta.num_nodes[t], -1, dtype=np.int32) for t in ntypes}
     counts = {t: np.zeros(meta.num_nodes[t], dtype=np.int8) for t in ntypes}
     inner_orig = []  # per partition: {type index: original ids of the inner nodes}
@@ -174,7 +174,7 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     for i, name in enumerate(etypes):
         e = by_name[name]
         want_owned, want_halo, want_feats = _expected_sums(
-            meta, e, owners, num_parts, int(cfg["halo_hops"])
+            meta, e, owners, num_parts, int(cfg.halo_hops)
         )
         for p in np.flatnonzero(want_owned != got_owned[i]):
             problems.append(

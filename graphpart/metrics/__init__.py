@@ -3,6 +3,8 @@
 - :mod:`~graphpart.metrics.summary` -- per-partition summaries and :class:`PartitionMetrics`
   (edge cut, communication volume, balance, HALO, replication); the partitioner reports them
   (``Partitioning.metrics``), so this module sits below it
+- :mod:`~graphpart.metrics.loads` -- each balance constraint's load per partition and trainer,
+  and the balance record a config keeps of them
 - :mod:`~graphpart.metrics.disk` -- the same numbers from partitions on disk, in any format;
   several partitionings side by side
 - :mod:`~graphpart.metrics.structure` -- where the cut lies: cut matrix, quotient graph, HALO
@@ -22,7 +24,10 @@ _HOME = {
     "PartitionMetrics": "summary",
     "partition_metrics": "summary",
     "summarize": "summary",
-    "balance_loads": "summary",
+    "balance_loads": "loads",
+    "trainer_loads": "loads",
+    "class_loads": "loads",
+    "balance_record": "loads",
     "edge_cut": "summary",
     "communication_volume": "summary",
     "metrics_from_disk": "disk",

@@ -17,8 +17,8 @@ from ..errors import GraphpartError
 from ..index import part_ranges
 from ..storage.sources import open_partitions
 from ..utils.report import Report
+from .loads import SPLITS
 from .summary import (
-    SPLITS,
     PartitionMetrics,
     PartSummary,
     split_counts,
@@ -50,9 +50,9 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
     """
     src = open_partitions(config_path)
     cfg = src.config
-    ntypes = cfg["_ntypes"]
+    ntypes = cfg.ntypes
     parts = []
-    for i in range(cfg["num_parts"]):
+    for i in range(cfg.num_parts):
         g, nfeat, _ = src.load(i, load_edges=False)
         inner = g.ndata["inner_node"].bool()
         ni = int(inner.sum())
@@ -74,15 +74,15 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
         cut = remote_src | (pid[d] != i)
         remote = np.where(remote_src, s, d)[cut]
         here = np.where(remote_src, d, s)[cut]
-        known = cfg["halo_hops"] > 0
+        known = cfg.halo_hops > 0
         masks = {s_: [nfeat[f"{t}/{s_}"] for t in ntypes if f"{t}/{s_}" in nfeat] for s_ in SPLITS}
-        nb = cfg["_node_bounds"][i]
-        es, ee = part_ranges(cfg["_edge_bounds"])[i]
+        nb = cfg.node_bounds[i]
+        es, ee = part_ranges(cfg.edge_bounds)[i]
         parts.append(
             PartSummary(
                 i,
                 nb[:, 1] - nb[:, 0],
-                np.bincount(hop[ni:], minlength=min(cfg["halo_hops"], g.num_nodes()) + 1)[1:],
+                np.bincount(hop[ni:], minlength=min(cfg.halo_hops, g.num_nodes()) + 1)[1:],
                 np.bincount(nt[ni:], minlength=len(ntypes)),
                 int(ee - es),
                 gid[remote] if known else None,
@@ -93,11 +93,11 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
         )
     return summarize(
         parts,
-        cfg["num_nodes"],
-        cfg["num_edges"],
+        cfg.num_nodes,
+        cfg.num_edges,
         ntypes,
-        cfg.get("_balance_loads"),
-        cfg.get("_trainer_loads"),
+        cfg.balance_loads,
+        cfg.trainer_loads,
     )
 
 

@@ -16,20 +16,17 @@ import torch
 from ..homogeneous import to_typed
 from ..index import unique_int
 from ..utils.report import Report
+from .loads import SPLITS, balance_loads, trainer_loads
 
 __all__ = [
     "PartSummary",
     "PartitionMetrics",
     "partition_metrics",
     "summarize",
-    "balance_loads",
     "edge_cut",
     "communication_volume",
     "split_counts",
-    "SPLITS",
 ]
-
-SPLITS = ("train_mask", "val_mask", "test_mask")
 
 
 def edge_cut(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
@@ -393,96 +390,3 @@ def partition_metrics(p) -> PartitionMetrics:
         parts, len(p.node_part), len(sh.new2old_eid), ntypes, balance_loads(p), trainer_loads(p)
     )
     return replace(m, shortfalls=tuple(getattr(p, "balance_shortfalls", ())))
-
-
-def trainer_loads(p) -> dict[str, np.ndarray]:
-    """Per-trainer loads (``num_parts * num_trainers_per_machine`` of them, machine-major):
-    ``nodes``, each balance class, each train/val/test split and ``in-degree``; empty with one
-    trainer per machine (the machine loads say it all).
-
-    Examples
-    --------
-    >>> import graphpart as gp
-    >>> from graphpart.datasets import load_karate_club
-    >>> loads = trainer_loads(gp.partition(load_karate_club(), 2, num_trainers_per_machine=2,
-    ...                                    seed=0))
-    >>> sorted(loads), int(loads["nodes"].sum()), len(loads["nodes"])
-    (['in-degree', 'nodes'], 34, 4)
-    """
-    t = p.num_trainers_per_machine
-    if t <= 1:
-        return {}
-    k, trainer = p.num_parts * t, np.asarray(p.trainer_id, dtype=np.int64)
-    out = {"nodes": np.bincount(trainer, minlength=k)}
-    if p.balance_classes is not None and len(p.balance_classes):
-        ncls = int(p.balance_classes.max()) + 1
-        counts = np.bincount(trainer * ncls + p.balance_classes, minlength=k * ncls).reshape(k, -1)
-        names = p.balance_labels if len(p.balance_labels) == ncls else [str(c) for c in range(ncls)]
-        out.update({f"class {names[c]}": counts[:, c] for c in range(ncls)})
-    g, offsets = p.graph, p.homogeneous.node_offsets
-    for split in SPLITS:
-        if any(split in g.node_data(nt) for nt in g.ntypes):
-            mask = np.zeros(len(trainer), dtype=bool)
-            for i, nt in enumerate(g.ntypes):
-                if split in g.node_data(nt):
-                    mask[offsets[i] : offsets[i + 1]] = g.node_data(nt)[split].numpy().astype(bool)
-            out[split.replace("_mask", " nodes")] = np.bincount(trainer[mask], minlength=k)
-    sh = p.shuffle
-    by_new = trainer[np.asarray(sh.new2old_nid, dtype=np.int64)]
-    out["in-degree"] = np.bincount(by_new[np.asarray(sh.dst, dtype=np.int64)], minlength=k)
-    return out
-
-
-def balance_loads(p) -> dict[str, np.ndarray]:
-    """The per-partition load of each balance constraint: ``class <label>`` nodes, ``in-degree``.
-
-    Whole node types are left out (``nodes of <type>`` reports them). ``partition_graph``
-    records these in the config, so partitions on disk report them too.
-
-    Parameters
-    ----------
-    p : Partitioning
-        The partitioning. One reopened from files, whose balance classes are not known, returns
-        the loads its config recorded.
-
-    Returns
-    -------
-    dict of str to ndarray
-        Constraint name to its load in each partition: ``class <label>`` (nodes of that balance
-        class) and, when ``p.balance_edges``, ``in-degree`` (edges into the partition's nodes).
-        Empty without balance constraints.
-
-    Examples
-    --------
-    >>> import graphpart as gp
-    >>> from graphpart.datasets import load_karate_club
-    >>> g = load_karate_club()
-    >>> loads = balance_loads(gp.partition(g, 2, balance_ntypes=g.ndata["label"], seed=0))
-    >>> sorted(loads), int(loads["class 0"].sum()) + int(loads["class 1"].sum())
-    (['class 0', 'class 1'], 34)
-    """
-    extra = {}
-    ntypes = p.graph.ntypes
-    known = p.balance_classes is not None and (
-        len(ntypes) == 1 or p.balance_labels != tuple(ntypes)
-    )
-    if not known and not p.balance_edges and p.recorded_balance:  # reopened from files
-        return {name: np.asarray(v) for name, v in p.recorded_balance.items()}
-    if p.balance_classes is not None:
-        ncls = int(p.balance_classes.max()) + 1 if len(p.balance_classes) else 0
-        counts = np.bincount(p.node_part * ncls + p.balance_classes, minlength=p.num_parts * ncls)
-        names = p.balance_labels if len(p.balance_labels) == ncls else [str(c) for c in range(ncls)]
-        extra.update(
-            {
-                f"class {names[c]}": counts.reshape(p.num_parts, ncls)[:, c]
-                for c in range(ncls)
-                if len(ntypes) == 1 or names[c] not in ntypes
-            }
-        )  # whole types: "nodes of t" has them
-    if p.balance_edges:
-        sh = p.shuffle
-        deg = np.bincount(sh.dst, minlength=len(sh.new2old_nid))
-        extra["in-degree"] = np.bincount(sh.node_part(), weights=deg, minlength=p.num_parts).astype(
-            np.int64
-        )
-    return extra

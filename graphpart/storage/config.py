@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -23,12 +24,12 @@ from ..utils.check import check_part_id, describe_exception, short_repr
 from .files import part_file_names
 
 __all__ = [
+    "PartitionConfig",
     "check_graph_name",
     "read_config",
     "part_files",
     "build_config",
     "graphbolt_meta",
-    "book_from_config",
     "config_of",
     "FORMAT_VERSION",
 ]
@@ -59,6 +60,110 @@ def check_graph_name(name: object) -> str:
 
 #: Counts in a config (nodes, edges, parts, hops) lie below this: they size arrays.
 MAX_COUNT = 1 << 62
+
+
+@dataclass(frozen=True, eq=False)
+class PartitionConfig:
+    """A partition config, validated: what :func:`read_config` returns (the file stays DGL's
+    JSON; this is the checked view of it).
+
+    Parameters
+    ----------
+    path : pathlib.Path or None
+        The config file (``None``: partitions known by their blocks alone, a PyG or GLT folder).
+    graph_name : str
+    num_parts : int
+        Partitions (machines), at least 1.
+    halo_hops : int
+        HALO hops the partitions hold.
+    num_nodes, num_edges : int
+        Of the whole graph.
+    ntypes, etypes : list of str
+        Node types and canonical edge types (``"src:rel:dst"``), in type-id order.
+    node_bounds, edge_bounds : numpy.ndarray
+        ``(num_parts, num_types, 2)`` ``[start, end)`` blocks of new homogeneous ids, checked
+        to tile ``[0, num_nodes)`` / ``[0, num_edges)`` in order.
+    part_method : str or None
+        What made the partitions, when recorded.
+    num_trainers_per_machine : int
+        Trainers per machine (1 when not recorded).
+    balance_loads : dict of str to numpy.ndarray
+        Each balance constraint's load per partition (graphpart's balance record; empty
+        without one).
+    trainer_loads : dict of str to numpy.ndarray
+        The same per trainer.
+    balanced_classes : list of str or None
+        The balance classes ``balance_ntypes`` made, when recorded.
+    raw : dict
+        The JSON object as read (DGL's keys, the ``part-<i>`` entries).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> out = tempfile.mkdtemp()
+    >>> gp.partition_graph(load_karate_club(), "k", 2, out, seed=0)
+    >>> cfg = read_config(f"{out}/k.json")
+    >>> cfg.num_parts, cfg.ntypes, cfg.node_bounds[:, 0].tolist()
+    (2, ['_N'], [[0, 17], [17, 34]])
+    >>> sorted(cfg.part_files(1))
+    ['edge_feats', 'node_feats', 'part_graph']
+    """
+
+    path: Path | None
+    graph_name: str
+    num_parts: int
+    halo_hops: int
+    num_nodes: int
+    num_edges: int
+    ntypes: list[str]
+    etypes: list[str]
+    node_bounds: np.ndarray
+    edge_bounds: np.ndarray
+    part_method: str | None = None
+    num_trainers_per_machine: int = 1
+    balance_loads: dict[str, np.ndarray] = field(default_factory=dict)
+    trainer_loads: dict[str, np.ndarray] = field(default_factory=dict)
+    balanced_classes: list[str] | None = None
+    raw: dict = field(default_factory=dict, repr=False)
+
+    def part_files(self, part_id: int) -> dict[str, Path]:
+        """The files of partition ``part_id``, resolved and checked to lie inside the config's
+        folder (see :func:`part_files`).
+
+        Parameters
+        ----------
+        part_id : int
+
+        Returns
+        -------
+        dict of str to pathlib.Path
+            ``{"part_graph": ..., "node_feats": ..., "edge_feats": ...}`` (and
+            ``part_graph_graphbolt`` where the config names one).
+        """
+        if self.path is None:
+            raise GraphpartError("these partitions have no config file to name their files")
+        return part_files(self.raw, part_id, self.path)
+
+    def book(self, part_id: int) -> RangePartitionBook:
+        """The partition book, as partition ``part_id`` sees it.
+
+        Parameters
+        ----------
+        part_id : int
+
+        Returns
+        -------
+        RangePartitionBook
+        """
+        return RangePartitionBook.from_bounds(
+            check_part_id(part_id, self.num_parts),
+            self.node_bounds,
+            self.edge_bounds,
+            self.ntypes,
+            self.etypes,
+        )
 
 
 def _fail(path: Path, msg: str) -> FormatError:
@@ -114,6 +219,19 @@ def part_files(cfg: dict, part_id: int, path: Path) -> dict[str, Path]:
     """The files of partition ``part_id``, resolved and checked to lie inside the config's folder.
 
     A config may give GraphBolt's ``part_graph_graphbolt`` in place of (or beside) ``part_graph``.
+
+    Parameters
+    ----------
+    cfg : dict
+        The config's JSON object (:attr:`PartitionConfig.raw`).
+    part_id : int
+    path : pathlib.Path
+        The config file (entries are relative to its folder).
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+        Each file key and its checked regular file.
     """
     check_part_id(part_id, cfg["num_parts"])
     entry = cfg.get(f"part-{part_id}")
@@ -144,8 +262,28 @@ def part_files(cfg: dict, part_id: int, path: Path) -> dict[str, Path]:
     return out
 
 
-def read_config(config_path: str | os.PathLike) -> dict:
-    """Read and validate a partition config; adds ``_node_bounds`` / ``_edge_bounds`` arrays."""
+def read_config(config_path: str | os.PathLike) -> PartitionConfig:
+    """Read and validate a partition config (graphpart's or DGL's ``<graph_name>.json``).
+
+    Every count is checked before it sizes anything, the node and edge blocks must tile the ids
+    in order, the types must agree, and graphpart's balance record must hold one load per
+    partition (and per trainer).
+
+    Parameters
+    ----------
+    config_path : str or os.PathLike
+        The config file.
+
+    Returns
+    -------
+    PartitionConfig
+        The checked config.
+
+    Raises
+    ------
+    FormatError
+        What is missing or invalid, in one line.
+    """
     path = Path(config_path)
     if not path.exists() and not (restore_output(path) and path.exists()):
         raise FormatError(
@@ -184,12 +322,41 @@ def read_config(config_path: str | os.PathLike) -> dict:
         if len(parts) != 3 or parts[0] not in ntypes or parts[2] not in ntypes:
             raise _fail(path, f"edge type {e!r} is not 'src:rel:dst' over the node types {ntypes}")
     k = cfg["num_parts"]
-    cfg["_node_bounds"] = _bounds(cfg, "node_map", ntypes, cfg["num_nodes"], k, path)
-    cfg["_edge_bounds"] = _bounds(cfg, "edge_map", etypes, cfg["num_edges"], k, path)
-    cfg["_ntypes"], cfg["_etypes"] = ntypes, etypes
-    cfg["_balance_loads"] = _balance_loads(cfg, path)
-    cfg["_trainer_loads"] = _trainer_loads(cfg, path)
-    return cfg
+    trainers = cfg.get("num_trainers_per_machine", 1)
+    if not isinstance(trainers, int) or isinstance(trainers, bool) or not 1 <= trainers <= 1024:
+        raise _fail(
+            path,
+            f"num_trainers_per_machine must be an int in [1, 1024], got {short_repr(trainers)}",
+        )
+    method = cfg.get("part_method")
+    record = cfg.get("balance")
+    classes = record.get("ntypes") if isinstance(record, dict) else None
+    if classes is not None and not (
+        isinstance(classes, list)
+        and len(classes) <= 4096
+        and all(isinstance(c, str) for c in classes)
+    ):
+        raise _fail(
+            path, f"balance ntypes must be a list of class names, got {short_repr(classes)}"
+        )
+    return PartitionConfig(
+        path=path,
+        graph_name=str(cfg["graph_name"]),
+        num_parts=k,
+        halo_hops=cfg["halo_hops"],
+        num_nodes=cfg["num_nodes"],
+        num_edges=cfg["num_edges"],
+        ntypes=ntypes,
+        etypes=etypes,
+        node_bounds=_bounds(cfg, "node_map", ntypes, cfg["num_nodes"], k, path),
+        edge_bounds=_bounds(cfg, "edge_map", etypes, cfg["num_edges"], k, path),
+        part_method=method if isinstance(method, str) else None,
+        num_trainers_per_machine=trainers,
+        balance_loads=_balance_loads(cfg, path),
+        trainer_loads=_trainer_loads(cfg, path),
+        balanced_classes=classes,
+        raw=cfg,
+    )
 
 
 #: Names a per-trainer load may have (besides ``class <label>``).
@@ -311,24 +478,37 @@ def config_of(
     edge_bounds: np.ndarray,
     ntypes: list[str],
     etypes: list[str],
-) -> dict:
+) -> PartitionConfig:
     """What :func:`read_config` returns, for partitions known by their blocks alone (a PyG or GLT
-    folder: there is no config file)."""
-    cfg = build_config(
+    folder: there is no config file).
+
+    Parameters
+    ----------
+    graph_name, part_method : str
+    num_hops : int
+    node_bounds, edge_bounds : numpy.ndarray
+        ``(num_parts, num_types, 2)`` blocks of new ids.
+    ntypes, etypes : list of str
+
+    Returns
+    -------
+    PartitionConfig
+        With no path and no balance record.
+    """
+    raw = build_config(
         graph_name, part_method, num_hops, 1, node_bounds, edge_bounds, ntypes, etypes
     )
-    cfg.update(_node_bounds=node_bounds, _edge_bounds=edge_bounds, _ntypes=ntypes, _etypes=etypes)
-    cfg["_balance_loads"] = {}
-    cfg["_trainer_loads"] = {}
-    return cfg
-
-
-def book_from_config(cfg: dict, part_id: int) -> RangePartitionBook:
-    """The partition book of ``part_id`` from a config :func:`read_config` returned."""
-    return RangePartitionBook.from_bounds(
-        check_part_id(part_id, cfg["num_parts"]),
-        cfg["_node_bounds"],
-        cfg["_edge_bounds"],
-        cfg["_ntypes"],
-        cfg["_etypes"],
+    return PartitionConfig(
+        path=None,
+        graph_name=graph_name,
+        num_parts=int(node_bounds.shape[0]),
+        halo_hops=int(num_hops),
+        num_nodes=raw["num_nodes"],
+        num_edges=raw["num_edges"],
+        ntypes=list(ntypes),
+        etypes=list(etypes),
+        node_bounds=node_bounds,
+        edge_bounds=edge_bounds,
+        part_method=part_method,
+        raw=raw,
     )

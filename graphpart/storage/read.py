@@ -13,7 +13,6 @@ import torch
 
 from ..graph.core import Graph
 from ..partitioning.book import RangePartitionBook
-from .config import part_files
 from .sources import open_partitions
 
 __all__ = [
@@ -63,8 +62,8 @@ def load_partition_book(config_path: str | os.PathLike, part_id: int) -> BookDat
     """The partition book of ``part_id`` with the graph name and types (DGL's 4-tuple)."""
     src = open_partitions(config_path)
     if src.format in ("graphpart", "dgl"):
-        part_files(src.config, part_id, src.path)
-    return BookData(src.book(part_id), src.config["graph_name"], src.config["_ntypes"], src.etypes)
+        src.config.part_files(part_id)
+    return BookData(src.book(part_id), src.config.graph_name, src.config.ntypes, src.etypes)
 
 
 def load_partition(
@@ -81,5 +80,5 @@ def load_partition(
     graph, nfeat, efeat = src.load(part_id, load_feats=load_feats)
     cfg = src.config
     return PartitionData(
-        graph, nfeat, efeat, src.book(part_id), cfg["graph_name"], cfg["_ntypes"], src.etypes
+        graph, nfeat, efeat, src.book(part_id), cfg.graph_name, cfg.ntypes, src.etypes
     )

@@ -37,13 +37,13 @@ def _typed_edges(src, cfg: dict) -> tuple[dict, dict, dict, dict]:
     with ``halo_hops=0`` (edges between partitions are then in no local graph): only the edges
     found, with their rows of the edge data, are kept.
     """
-    ntypes, etypes = cfg["_ntypes"], cfg["_etypes"]
-    nb, eb = cfg["_node_bounds"], torch.from_numpy(cfg["_edge_bounds"])
+    ntypes, etypes = cfg.ntypes, cfg.etypes
+    nb, eb = cfg.node_bounds, torch.from_numpy(cfg.edge_bounds)
     book = src.book(0)  # the book maps partition-major ids to (type, type-wise id)
     pieces: list[list[tuple]] = [[] for _ in etypes]
     epieces: list[dict[str, list]] = [{} for _ in etypes]
     ndata: dict[str, dict[str, list]] = {t: {} for t in ntypes}
-    for i in range(cfg["num_parts"]):
+    for i in range(cfg.num_parts):
         g, nf, ef = src.load(i)
         inner = g.edata["inner_edge"].bool()
         s, d = g.edges()
@@ -110,29 +110,29 @@ def open_partitioning(path: str | os.PathLike):
     cfg = src.config
     edges, ed, nd, counts = _typed_edges(src, cfg)
     g = Graph.from_typed_edges(edges, num_nodes=counts, ndata=nd, edata=ed)
-    nb = cfg["_node_bounds"]
+    nb = cfg.node_bounds
     assignment = {
-        t: torch.from_numpy(np.repeat(np.arange(cfg["num_parts"]), nb[:, i, 1] - nb[:, i, 0]))
-        for i, t in enumerate(cfg["_ntypes"])
+        t: torch.from_numpy(np.repeat(np.arange(cfg.num_parts), nb[:, i, 1] - nb[:, i, 0]))
+        for i, t in enumerate(cfg.ntypes)
     }
     if g.is_homogeneous:
         assignment = assignment[g.ntypes[0]]
-    hops = int(cfg["halo_hops"])
+    hops = int(cfg.halo_hops)
     if hops == 0:
         logger.warning(
             "%s was written with halo_hops=0, which keeps no edge between partitions: the "
             "reopened graph has %d of its %d edges, and shows no cut",
             path,
             g.num_edges(),
-            cfg["num_edges"],
+            cfg.num_edges,
         )
-    p = partition(g, cfg["num_parts"], part_method=assignment, num_hops=hops)
-    method = cfg.get("part_method") if src.format in ("graphpart", "dgl") else None
+    p = partition(g, cfg.num_parts, part_method=assignment, num_hops=hops)
+    method = cfg.part_method if src.format in ("graphpart", "dgl") else None
     label = f"{method} " if isinstance(method, str) and method.isidentifier() else ""
     return replace(
         p,
         part_method=f"{label}from {FORMAT_NAMES[src.format]}",
-        recorded_balance=cfg.get("_balance_loads", {}),
+        recorded_balance=cfg.balance_loads,
     )
 
 

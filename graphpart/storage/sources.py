@@ -35,7 +35,7 @@ from ..interop.graphbolt import load_graphbolt
 from ..interop.pyg_read import is_pyg_folder, read_pyg
 from ..partitioning.book import RangePartitionBook
 from ..utils.check import check_part_id, describe_exception, short_repr
-from .config import book_from_config, config_of, part_files, read_config
+from .config import config_of, read_config
 from .files import read_feats_file, read_graph_file, sniff
 
 __all__ = ["PartitionSource", "open_partitions", "detect_format", "FORMAT_NAMES"]
@@ -75,7 +75,7 @@ def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
         eids, inner_e = g.edata["_ID"], g.edata["inner_edge"].bool()
     except (KeyError, TypeError, GraphpartError) as exc:
         raise FormatError(f"{path} is not a partition graph ({describe_exception(exc)})") from None
-    start, end = (int(x) for x in part_ranges(cfg["_node_bounds"])[part_id])
+    start, end = (int(x) for x in part_ranges(cfg.node_bounds)[part_id])
     k = end - start
     if (
         int(inner.sum()) != k
@@ -86,12 +86,12 @@ def _check_graph(g: Graph, path: object, cfg: dict, part_id: int) -> Graph:
             f"{path}: the inner nodes are not the range [{start}, {end}) the config gives "
             f"partition {part_id}"
         )
-    es, ee = (int(x) for x in part_ranges(cfg["_edge_bounds"])[part_id])
+    es, ee = (int(x) for x in part_ranges(cfg.edge_bounds)[part_id])
     owned = eids[inner_e]
     if (
         int(inner_e.sum()) > ee - es
         or (len(owned) and (int(owned.min()) < es or int(owned.max()) >= ee))
-        or (len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg["num_edges"]))
+        or (len(eids) and (int(eids.min()) < 0 or int(eids.max()) >= cfg.num_edges))
     ):
         raise FormatError(
             f"{path}: edge ids do not match the config's edge_map for partition {part_id}"
@@ -111,7 +111,7 @@ def _graphbolt_graph(path: Path, cfg: dict, part_id: int) -> Graph:
         )
     src, dst = gb.coo()
     nid = gb.node_attributes["_ID"].to(torch.int64)
-    book = book_from_config(cfg, part_id)
+    book = cfg.book(part_id)
     part = book.nid2partid(nid)
     ndata = {
         "_ID": nid,
@@ -123,7 +123,7 @@ def _graphbolt_graph(path: Path, cfg: dict, part_id: int) -> Graph:
         "_ID": eid,
         "inner_edge": gb.edge_attributes.get("inner_edge", ndata["inner_node"][dst]),
     }
-    if len(cfg["_ntypes"]) > 1 or len(cfg["_etypes"]) > 1:
+    if len(cfg.ntypes) > 1 or len(cfg.etypes) > 1:
         ndata["_TYPE"] = book.map_to_per_ntype(nid)[0].to(torch.int32)
         edata["_TYPE"] = (
             gb.type_per_edge if gb.type_per_edge is not None else book.map_to_per_etype(eid)[0]
@@ -142,13 +142,13 @@ class PartitionSource:
 
     @property
     def num_parts(self) -> int:
-        return int(self.config["num_parts"])
+        return int(self.config.num_parts)
 
     def check_part(self, part_id: object) -> int:
         return check_part_id(part_id, self.num_parts)
 
     def book(self, part_id: int) -> RangePartitionBook:
-        return book_from_config(self.config, self.check_part(part_id))
+        return self.config.book(self.check_part(part_id))
 
     def load(
         self,
@@ -163,7 +163,7 @@ class PartitionSource:
         part_id = self.check_part(part_id)
         cfg = self.config
         if self._loader is None:  # a graphpart or DGL config
-            files = part_files(cfg, part_id, self.path)
+            files = cfg.part_files(part_id)
             graph = None
             if load_graph and "part_graph" in files:
                 graph = _check_graph(
@@ -179,8 +179,8 @@ class PartitionSource:
                     raise FormatError(f"{gb}: {exc}") from None
             feats = []
             for flag, key, bounds, types in (
-                (load_nodes, "node_feats", cfg["_node_bounds"], cfg["_ntypes"]),
-                (load_edges, "edge_feats", cfg["_edge_bounds"], cfg["_etypes"]),
+                (load_nodes, "node_feats", cfg.node_bounds, cfg.ntypes),
+                (load_edges, "edge_feats", cfg.edge_bounds, cfg.etypes),
             ):
                 f = read_feats_file(files[key]) if load_feats and flag else None
                 if f is not None:
@@ -196,7 +196,7 @@ class PartitionSource:
 
     @property
     def etypes(self) -> list[tuple[str, str, str]]:
-        return [parse_etype(e) for e in self.config["_etypes"]]
+        return [parse_etype(e) for e in self.config.etypes]
 
 
 def detect_format(path: str | os.PathLike) -> str:
@@ -256,7 +256,7 @@ def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionS
     else:
         config = _config_path(path)
         cfg = read_config(config)
-        files = part_files(cfg, 0, config)
+        files = cfg.part_files(0)
         fmt = (
             "dgl"
             if "part_graph" not in files or sniff(files["part_graph"]) == "dgl-graph"

@@ -27,13 +27,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 
 from ..fs.atomic import atomic_dir
 from ..graph.core import Graph
 from ..graph.schema import etype_str
-from ..metrics.summary import balance_loads, trainer_loads
+from ..metrics.loads import balance_loads, balance_record, trainer_loads
 from ..partitioning.core import Partitioning, partition
 from ..partitioning.options import PartitionOptions
 from .config import build_config, check_graph_name, graphbolt_meta
@@ -109,15 +108,12 @@ def save_partitions(
     balance_given = p.balance_classes is not None and (
         p.graph.is_homogeneous or p.balance_labels != tuple(p.graph.ntypes)
     )
-    balance = {
-        # the classes balance_ntypes made (None: node counts, and each type of a heterograph)
-        "ntypes": list(p.balance_labels) if balance_given else None,
-        "edges": p.balance_edges,
-        "loads": {name: np.asarray(v).astype(int).tolist() for name, v in balance_loads(p).items()},
-    }
-    trainers = trainer_loads(p)
-    if trainers:  # several trainers per machine: their loads too (graphpart inspect shows them)
-        balance["trainer_loads"] = {name: np.asarray(v).tolist() for name, v in trainers.items()}
+    balance = balance_record(
+        p.balance_labels if balance_given else None,
+        p.balance_edges,
+        balance_loads(p),
+        trainer_loads(p),  # several trainers per machine: their loads too (graphpart inspect)
+    )
     cfg = build_config(
         graph_name,
         p.part_method,

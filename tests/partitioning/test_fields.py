@@ -9,7 +9,7 @@ import torch
 
 import graphpart as gp
 from graphpart.datasets import sbm
-from graphpart.metrics.summary import trainer_loads
+from graphpart.metrics.loads import trainer_loads
 from graphpart.partitioning.fields import MAX_COMBINATIONS, as_fields, fields_balance
 
 SPLITS = ["train_mask", "val_mask", "test_mask"]
