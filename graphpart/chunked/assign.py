@@ -20,7 +20,7 @@ from ..fs.atomic import atomic_dir
 from ..fs.untrusted import check_regular_file, read_json
 from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
-from ..partitioning.fields import as_fields, code_labels, combine_fields
+from ..partitioning.fields import as_fields, code_labels, combine_fields, named_labels
 from ..typing import Seed
 from ..utils.check import check_count, check_file_name, short_repr
 from ._files import write_array
@@ -205,7 +205,7 @@ def balance_classes_of(
 ) -> tuple[np.ndarray, tuple[str, ...]]:
     """Node type crossed with the values of node data ``field`` where a type has it: the class
     of every node (types in sorted order) and a label per class (a single-type graph's labels
-    are the values alone, as ``partition`` names them)."""
+    are named after the field, as ``partition`` names them)."""
     ntypes = sorted(meta.ntypes)
     fields = as_fields(field) or ([field] if field else [])
     per_type: dict[str, list] = {t: [] for t in ntypes}
@@ -238,6 +238,8 @@ def balance_classes_of(
         labels = code_labels(labels, names, ntypes)
     if len(ntypes) == 1 and values:
         labels = tuple(label.partition(":")[2] or label for label in labels)
+    if len(fields) == 1:  # named after the field, as partition names them ("train", "label=3")
+        labels = named_labels(fields[0], labels, ntypes)
     return classes, labels
 
 

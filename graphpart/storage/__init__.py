@@ -13,7 +13,7 @@ Other libraries' byte layouts (DGL's binary files, GraphBolt, PyG, GLT) live in
 :mod:`graphpart.interop`; this package decides which files a partitioning has.
 """
 
-from .config import build_config, read_config
+from .config import PartitionConfig, build_config, read_config
 from .owned import OutputTarget, check_out_path
 from .read import BookData, PartitionData, load_partition, load_partition_book, load_partition_feats
 from .reopen import as_partitioning, open_partitioning
@@ -38,4 +38,5 @@ __all__ = [
     "check_out_path",
     "OutputTarget",
     "read_config",
+    "PartitionConfig",
 ]
