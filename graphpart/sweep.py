@@ -56,6 +56,17 @@ def balance_sources(g: Graph) -> list[str]:
     A node data column qualifies when it is one-dimensional, bool or int, with at
     most 32 distinct values (masks, labels).
 
+    Parameters
+    ----------
+    g : Graph
+        The graph whose node data is read (every node type).
+
+    Returns
+    -------
+    list of str
+        ``"none"``, ``"ntype"``, then each qualifying column name once, in the order the node
+        types and their data list them.
+
     Examples
     --------
     >>> from graphpart.datasets import load_karate_club
@@ -76,6 +87,27 @@ def balance_source(g: Graph, source: str | None) -> object:
     ``"none"`` balances only node counts (and, on a heterograph, each node type,
     as DGL does); ``"ntype"`` balances each node type; a node data name balances
     each of its values (per node type on a heterograph).
+
+    Parameters
+    ----------
+    g : Graph
+        The graph the source is read from.
+    source : str or None
+        ``"none"`` (or ``None``), ``"ntype"``, or a name :func:`balance_sources` lists.
+
+    Returns
+    -------
+    ndarray, Tensor, dict of str to Tensor, or None
+        ``None`` for ``"none"``, and for ``"ntype"`` on a heterograph; for ``"ntype"`` on a
+        homogeneous graph, zeros (one class) of length ``g.num_nodes()``; for a node data
+        column, the column itself (homogeneous) or ``{ntype: column}`` for the node types that
+        have it.
+
+    Raises
+    ------
+    GraphpartError
+        When no node type has the column, or it is not a bool/int column with at most
+        :data:`MAX_BALANCE_CLASSES` distinct values.
 
     Examples
     --------
@@ -207,6 +239,24 @@ def _named(g: Graph, source: str):
 def grid(**values: Sequence) -> list[Setting]:
     """Every combination of the given :class:`Setting` fields.
 
+    Parameters
+    ----------
+    **values
+        :class:`Setting` field names to their values: a list or tuple of values to vary, or a
+        single value that every setting shares. Fields not given keep their defaults.
+
+    Returns
+    -------
+    list of Setting
+        The cartesian product, in the order of the keywords (the last varies fastest), with
+        duplicates dropped (random settings differing only in balance are one).
+
+    Raises
+    ------
+    GraphpartError
+        When a keyword is not a :class:`Setting` field, or a combination is not a valid
+        :class:`Setting`.
+
     Examples
     --------
     A random split ignores balance settings, so it appears once:
@@ -233,7 +283,27 @@ def _comparable(balance: dict[str, float]) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class SweepResult:
-    """The outcome of one :class:`Setting`."""
+    """The outcome of one :class:`Setting`.
+
+    Attributes
+    ----------
+    setting : Setting
+        The setting that was run.
+    edge_cut : int
+        Edges whose endpoints lie in different partitions (0 when the metrics have none).
+    edge_cut_fraction : float
+        ``edge_cut`` over the edge count.
+    imbalance : dict of str to float
+        max / mean over partitions of each quantity every setting balances (nodes, edges,
+        nodes of each type, splits); per-class and in-degree entries are left out.
+    seconds : float
+        Wall-clock seconds to partition and compute the metrics.
+    partitioning : Partitioning
+        The partitioning itself (not shown in the repr, not compared).
+    epoch : EpochEstimate or None
+        The estimated epoch (:mod:`graphpart.training`), when ``sweep`` was given a training
+        setup.
+    """
 
     setting: Setting
     edge_cut: int
@@ -265,6 +335,29 @@ def sweep(
 
     With a :class:`~graphpart.training.TrainingSetup`, every partitioning's epoch is also
     replayed and timed (``SweepResult.epoch``): cut and balance against the estimated epoch.
+
+    Parameters
+    ----------
+    g : Graph
+        The graph every setting partitions.
+    settings : iterable of Setting
+        The settings to run, in order (e.g. from :func:`grid`).
+    progress : callable or None, default None
+        Called as ``progress(i, total, setting)`` before setting ``i`` (from 0) runs.
+    training : TrainingSetup or None, default None
+        When given, each partitioning's epoch is estimated with
+        :meth:`TrainingSetup.estimate`, labelled with the setting's label.
+
+    Returns
+    -------
+    list of SweepResult
+        One per setting, in the order of ``settings``.
+
+    Raises
+    ------
+    GraphpartError
+        When an item of ``settings`` is not a :class:`Setting`, or a setting cannot partition
+        ``g``.
 
     Examples
     --------
@@ -309,6 +402,18 @@ def sweep(
 
 def sweep_report(results: Sequence[SweepResult]) -> Report:
     """A table: one row per setting, the edge cut and every max/mean imbalance.
+
+    Parameters
+    ----------
+    results : sequence of SweepResult
+        What :func:`sweep` returned.
+
+    Returns
+    -------
+    Report
+        Columns ``setting``, ``edge cut``, ``cut %``, one ``<quantity> max/mean`` per imbalance
+        key of any result (NaN where a result lacks it), ``epoch (est.)`` and ``straggler``
+        when any result has an epoch estimate, and ``seconds``.
 
     Examples
     --------

@@ -68,6 +68,34 @@ def write_assignment(
     ``balance`` (``{"ntypes": field or None, "edges": bool}``) records what the assignment
     balanced; ``dispatch`` turns it into the config's balance record. ``loads`` (``{"nodes":
     [...], "in-degree": [...]}`` per part) lets ``dispatch`` check its memory before it starts.
+
+    Parameters
+    ----------
+    out_dir : str or path
+        The folder written: new, empty, or an earlier assignment of graphpart's, which is
+        replaced whole.
+    parts : dict of str to array of int
+        Per node type, the partition of every node of that type; written as ``<ntype>.txt``,
+        one id per line. Not checked against ``num_parts`` here (:func:`read_assignment` does).
+    num_parts : int
+        The number of partitions, recorded in ``partition_meta.json``.
+    algorithm : str
+        The algorithm's name, recorded as ``algo_name`` (:func:`assignment_algorithm`).
+    balance : dict or None, default None
+        What the assignment balanced, recorded as is.
+    loads : dict or None, default None
+        Per-part loads, recorded as is; :func:`assignment_loads` reads ``"nodes"``,
+        ``"in-degree"`` and ``"leaving"`` (the edges out of each part) back.
+
+    Returns
+    -------
+    Path
+        ``out_dir``, once every file is in place.
+
+    Raises
+    ------
+    GraphpartError
+        When ``out_dir`` holds anything else, or a node type is not a safe file name.
     """
     out_dir = check_assignment_dir(out_dir)
     for t in parts:
@@ -153,6 +181,30 @@ def read_assignment(
 
     ``num_parts`` comes from ``partition_meta.json`` when present, else from the
     argument, else from the largest id plus one.
+
+    Parameters
+    ----------
+    folder : str or path
+        The assignment folder: ``<ntype>.txt`` for every node type of the graph (regular files,
+        not links), and optionally ``partition_meta.json``.
+    meta : ChunkedMetadata, str or path
+        The chunked graph, or the path of its metadata.
+    num_parts : int or None, default None
+        The number of partitions when the folder does not record it (the recorded value wins).
+
+    Returns
+    -------
+    parts : dict of str to ndarray
+        Per node type, the int64 partition of every node.
+    num_parts : int
+        The number of partitions, from 1 to the graph's node count.
+
+    Raises
+    ------
+    GraphpartError
+        When ``partition_meta.json`` has no integer ``num_parts``, a file is missing, is not
+        one integer per line or has another line count than its type's nodes, or an id lies
+        outside ``0 .. num_parts - 1``.
     """
     folder = Path(folder)
     meta = meta if isinstance(meta, ChunkedMetadata) else read_metadata(meta)
@@ -191,7 +243,19 @@ def read_assignment(
 
 
 def assignment_algorithm(folder: str | os.PathLike) -> str:
-    """The algorithm ``partition_meta.json`` names, or ``"custom"`` for a folder without one."""
+    """The algorithm ``partition_meta.json`` names, or ``"custom"`` for a folder without one.
+
+    Parameters
+    ----------
+    folder : str or path
+        An assignment folder.
+
+    Returns
+    -------
+    str
+        The recorded ``algo_name`` when it is a non-empty string; ``"custom"`` when the file is
+        missing, unreadable or names none.
+    """
     pm = Path(folder) / PARTITION_META
     try:
         name = read_json(pm, "assignment metadata").get("algo_name") if pm.is_file() else None
@@ -273,6 +337,46 @@ def assign(
       balances the in-degree too where in-degrees are spread unevenly (power-law graphs) and
       says so in the log; METIS takes ``None`` as ``False``.
 
+    Parameters
+    ----------
+    in_dir : str or path
+        The chunked graph (its metadata file or folder).
+    out_dir : str or path
+        The assignment folder written: new, empty, or an earlier assignment of graphpart's.
+    num_parts : int
+        Number of partitions, from 1 to the graph's node count.
+    algorithm : {"random", "metis", "fennel", "ldg"}, default "random"
+        How nodes are assigned (see above).
+    balance_ntypes : str or None, default None
+        A node data field whose values are balanced in each part, crossed with the node type
+        (metis, fennel and ldg only).
+    balance_edges : bool or None, default None
+        Also balance each part's in-degree (see above); refused by ``"random"`` when true.
+    seed : int or None, default None
+        Fixes the random and METIS assignments (METIS also takes a ``numpy.random.Generator``);
+        fennel and ldg are deterministic and ignore it.
+    cluster : ClusterOptions or None, default None
+        The Dask cluster ``"random"`` runs on (the other algorithms run in this process).
+    max_edges : int or None, default None
+        METIS only: the size of the edge sample METIS sees when below the edge count.
+    **options
+        :class:`~graphpart.chunked.ClusterOptions` fields by name, and for fennel and ldg the
+        options of :func:`~graphpart.chunked.stream.stream_partition` (``passes``,
+        ``slack``, ...).
+
+    Returns
+    -------
+    Path
+        The assignment folder: ``<ntype>.txt`` per node type and ``partition_meta.json``
+        (the algorithm, what was balanced and, except for random, the per-part loads).
+
+    Raises
+    ------
+    GraphpartError
+        On an unknown algorithm or option, options given to an algorithm that does not take
+        them, ``num_parts`` out of range, a ``balance_ntypes`` field no node type has, too
+        little disk or memory, or an ``out_dir`` that holds anything else.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -348,7 +452,25 @@ def _edge_loads(ps: np.ndarray, pd: np.ndarray, k: int) -> tuple[np.ndarray, np.
 def part_edge_loads(meta: ChunkedMetadata, homo: np.ndarray, k: int) -> tuple[np.ndarray, ...]:
     """Each part's in-degree (the edges it owns under DGL's rule) and the edges leaving it (its
     HALO edges with one hop), for the part ``homo`` of every homogeneous node; one pass over the
-    edges."""
+    edges.
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph; its edge chunks are read once.
+    homo : ndarray of int
+        The part of every homogeneous node (node types in sorted order), each in ``[0, k)``.
+    k : int
+        The number of parts.
+
+    Returns
+    -------
+    in_degree : ndarray
+        Per part, the int64 count of edges whose destination it holds.
+    leaving : ndarray
+        Per part, the count of edges whose source it holds and whose destination lies in
+        another part.
+    """
     from .stream import homogeneous_chunks
 
     indeg, leaving = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
@@ -373,7 +495,23 @@ def check_parts_for(num_parts: object, meta: ChunkedMetadata, where: str = "") -
 def assignment_loads(folder: str | os.PathLike, num_parts: int, meta: ChunkedMetadata):
     """``(nodes, in-degree, leaving)`` per part as ``assign`` recorded them in
     ``partition_meta.json``, or ``None`` where they are missing or do not add up to the graph's
-    nodes and edges (``leaving``, the edges out of a part, is at most the edge count)."""
+    nodes and edges (``leaving``, the edges out of a part, is at most the edge count).
+
+    Parameters
+    ----------
+    folder : str or path
+        An assignment folder.
+    num_parts : int
+        The number of parts every load list must have.
+    meta : ChunkedMetadata
+        The chunked graph the loads are checked against.
+
+    Returns
+    -------
+    tuple of three ndarray, or None
+        ``(nodes, in_degree, leaving)``, int64 per part; ``None`` when the file, the record
+        or one of its lists is missing, malformed, negative or does not add up.
+    """
     pm = Path(folder) / PARTITION_META
     try:
         loads = read_json(pm, "assignment metadata").get("loads") if pm.is_file() else None

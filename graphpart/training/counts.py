@@ -41,7 +41,21 @@ EDGE_BYTES = 24
 class TrainerReads:
     """What one trainer read over the replayed epochs, per node (new ids): in how many of its
     batches each node's feature row was an input (``reads``), and how many of those reads were
-    fetched from another machine (``fetched``: owned elsewhere and not in its GPU cache)."""
+    fetched from another machine (``fetched``: owned elsewhere and not in its GPU cache).
+
+    Attributes
+    ----------
+    trainer : int
+        The trainer recorded.
+    machine : int
+        Its machine.
+    seeds : ndarray
+        Its seeds (new ids), as the split gave them.
+    reads : ndarray
+        Per node (new ids): in how many of its batches the node was an input.
+    fetched : ndarray
+        Per node: how many of those reads came from another machine.
+    """
 
     trainer: int
     machine: int

@@ -186,6 +186,19 @@ def _pcts(a: np.ndarray, b: np.ndarray) -> list[str]:
 def seconds(x: float) -> str:
     """A duration at three significant digits in s, ms or us.
 
+    Parameters
+    ----------
+    x : float
+        The duration in seconds.
+
+    Returns
+    -------
+    str
+        ``x`` in seconds from 1 s up, in milliseconds from 1 ms, else in microseconds, with
+        ``"%.3g"`` and the unit (``"12 s"``, ``"1.23 ms"``, ``"2.5 us"``).
+
+    Examples
+    --------
     >>> seconds(0.4391), seconds(0.00123), seconds(2.5e-6), seconds(12.0)
     ('439 ms', '1.23 ms', '2.5 us', '12 s')
     """
@@ -203,6 +216,27 @@ def estimate_epoch(
     counts: EpochCounts, model: ClusterModel | None = None, label: str = ""
 ) -> EpochEstimate:
     """Times of ``counts`` under ``model`` (default: :class:`ClusterModel`'s published figures).
+
+    Parameters
+    ----------
+    counts : EpochCounts
+        What :func:`~graphpart.training.replay_epochs` counted.
+    model : ClusterModel or None, default None
+        The hardware rates; ``None`` is ``ClusterModel()``.
+    label : str, default ""
+        A name for the estimate's tables and figures.
+
+    Returns
+    -------
+    EpochEstimate
+        Seconds of sampling, fetch and compute per (epoch, trainer, step), with the epoch time,
+        its breakdown and the straggler.
+
+    Raises
+    ------
+    GraphpartError
+        When ``counts`` is not an :class:`EpochCounts` or ``model`` not a :class:`ClusterModel`,
+        or when the model's rates are too small for the times to be finite.
 
     Examples
     --------
@@ -229,6 +263,25 @@ def epoch_cost(
 ) -> EpochEstimate:
     """Replay ``partitioning``'s epoch (:func:`~graphpart.training.replay_epochs`, ``**replay``
     passed on) and time it under ``model``.
+
+    Parameters
+    ----------
+    partitioning : Partitioning or path
+        :func:`graphpart.partition`'s result, or partitions on disk.
+    fanouts : sequence of int
+        Neighbours per node at each layer, from the seeds outwards (``-1``: all).
+    model : ClusterModel or None, default None
+        The hardware rates; ``None`` is ``ClusterModel()``.
+    label : str, default ""
+        A name for the estimate's tables and figures.
+    **replay
+        Further keyword arguments of :func:`~graphpart.training.replay_epochs`
+        (``batch_size``, ``train``, ``seed``, ...).
+
+    Returns
+    -------
+    EpochEstimate
+        The estimate of the replayed epoch(s).
 
     Examples
     --------

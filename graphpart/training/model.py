@@ -126,6 +126,22 @@ def calibrate(model: ClusterModel | None = None, *, rows: int = 1_000_000, dim: 
     fastest kept. Network, PCIe and GPU figures stay as given (they describe the cluster, not
     this machine). About a second.
 
+    Parameters
+    ----------
+    model : ClusterModel or None, default None
+        The model whose other fields are kept; ``None`` is ``ClusterModel()``.
+    rows : int, default 1_000_000
+        Rows of the gathered table; the gather reads ``min(rows, 200_000)`` random rows, and
+        the R-MAT graph has scale ``max(10, log2(rows) - 2)``.
+    dim : int, default 128
+        Float32 values per row.
+
+    Returns
+    -------
+    ClusterModel
+        A copy of ``model`` with ``gather_gbyte_s`` (GB/s) and ``sample_medges_s`` (million
+        sampled edges per second) set to the measured rates, rounded to two decimals.
+
     Examples
     --------
     >>> m = calibrate(rows=20_000, dim=16)

@@ -56,6 +56,26 @@ _DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8":
 def row_bytes(feat_dim: int, dtype: str) -> int:
     """Bytes of one feature row.
 
+    Parameters
+    ----------
+    feat_dim : int
+        Values per row, from 1 to :data:`MAX_FEAT_DIM`.
+    dtype : str
+        The value type: ``"float16"``, ``"bfloat16"``, ``"float32"``, ``"float64"``, ``"int8"``
+        or ``"uint8"``.
+
+    Returns
+    -------
+    int
+        ``feat_dim`` times the bytes of one ``dtype`` value.
+
+    Raises
+    ------
+    GraphpartError
+        When ``dtype`` is not one of those names or ``feat_dim`` is out of range.
+
+    Examples
+    --------
     >>> row_bytes(128, "float32")
     512
     """
@@ -190,27 +210,44 @@ def replay_epochs(
         reads (graphpart, DGL, GraphBolt, PyG, GLT).
     fanouts : sequence of int
         Neighbours per node at each layer, from the seeds outwards (``-1``: all).
-    batch_size : int
+    batch_size : int, default 1024
         Seeds per mini-batch of each trainer.
-    train : str, mask, ids, dict or None
+    train : str, mask, ids, dict or None, default "train_mask"
         The training nodes (:func:`~graphpart.training.train_set`).
     num_trainers_per_machine : int, optional
         Trainers per machine; default: the partitioning's (for files, what their ``trainer_id``
         implies).
-    force_even, by_trainer_id : bool
-        How seeds are split (:func:`~graphpart.training.node_split`).
-    feat_dim, dtype :
-        One feature row: ``feat_dim`` values of ``dtype``.
+    force_even : bool, default True
+        Even slices of the training ids per machine (DGL's default), or each machine's own
+        training nodes (:func:`~graphpart.training.node_split`).
+    by_trainer_id : bool, default False
+        Deal a machine's slice to its trainers by the partitioner's trainer ids instead of at
+        random (:func:`~graphpart.training.node_split`).
+    feat_dim : int, default 128
+        Values per feature row.
+    dtype : str, default "float32"
+        The type of those values (:func:`row_bytes`).
     cache : str, optional
-        A GPU cache per trainer: one of :data:`CACHE_POLICIES`; ``cache_ratio`` of all rows.
-    epochs : int
-    drop_last : bool
+        A GPU cache per trainer: one of :data:`CACHE_POLICIES`; ``None``: no cache.
+    cache_ratio : float, default 0.0
+        The cache's size as a share of all rows, in [0, 1] (ignored without ``cache``; 0 means
+        no cache).
+    epochs : int, default 1
+        Epochs replayed; each trainer reshuffles its seeds every epoch.
+    drop_last : bool, default False
         Skip each trainer's last, smaller batch.
-    seed : int, numpy.random.Generator or None
+    seed : int, numpy.random.Generator or None, default None
         Fixes every trainer's shuffles and samples.
     record_trainer : int, optional
         Also record this trainer's reads node by node (:attr:`EpochCounts.reads`): which rows
         its batches read and which it fetched from other machines (what a view highlights).
+
+    Returns
+    -------
+    EpochCounts
+        Per (epoch, trainer, step) counts of seeds and input rows (local, remote, cached), and
+        per layer the sampling requests and sampled edges; the steps each trainer runs, its
+        seeds, and the reads of ``record_trainer`` when asked.
 
     Raises
     ------

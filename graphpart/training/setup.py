@@ -21,6 +21,36 @@ class TrainingSetup:
     the :class:`ClusterModel` that prices the counts. ``train`` is a node data field name or
     ``None`` (every node), so one setup applies to every partitioning of a graph.
 
+    Attributes
+    ----------
+    fanouts : tuple of int, default (15, 10, 5)
+        Neighbours per node at each layer, from the seeds outwards (``-1``: all).
+    batch_size : int, default 1024
+        Seeds per mini-batch of each trainer.
+    train : str or None, default "train_mask"
+        The node data field of the training nodes, or ``None`` for every node.
+    num_trainers_per_machine : int or None, default None
+        Trainers per machine; ``None``: the partitioning's.
+    force_even : bool, default True
+        Even slices of the training ids per machine (DGL's default), or each machine's own.
+    by_trainer_id : bool, default False
+        Deal a machine's slice to its trainers by the partitioner's trainer ids.
+    feat_dim : int, default 128
+        Values per feature row.
+    dtype : str, default "float32"
+        The type of those values.
+    cache : str or None, default None
+        The GPU cache policy of every trainer (one of
+        :data:`~graphpart.training.CACHE_POLICIES`), or ``None`` for no cache.
+    cache_ratio : float, default 0.0
+        The cache's size as a share of all rows, in [0, 1].
+    epochs : int, default 1
+        Epochs replayed.
+    seed : int, default 0
+        Fixes every trainer's shuffles and samples.
+    model : ClusterModel, default ClusterModel()
+        The hardware rates that turn the counts into seconds.
+
     Examples
     --------
     >>> import graphpart as gp

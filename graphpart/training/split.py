@@ -35,6 +35,18 @@ def even_offsets(n: int, k: int) -> np.ndarray:
     """``k + 1`` offsets cutting ``n`` items into ``k`` slices whose sizes differ by at most one
     (the first ``n % k`` slices get the extra item).
 
+    Parameters
+    ----------
+    n : int
+        The number of items, at least 0.
+    k : int
+        The number of slices, at least 1.
+
+    Returns
+    -------
+    ndarray
+        ``k + 1`` int64 offsets from 0 to ``n``: slice ``i`` is ``[offsets[i], offsets[i + 1])``.
+
     Examples
     --------
     >>> even_offsets(10, 3).tolist()

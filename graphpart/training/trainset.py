@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
 from ..errors import GraphpartError
 from ..utils.check import as_id_tensor, check_trainers_per_machine, flat_ints, short_repr
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..partitioning.core import Partitioning
 
 __all__ = ["TrainSet", "train_set", "trainers_per_machine"]
 
@@ -126,13 +130,26 @@ def train_set(partitioning, train: object = "train_mask") -> TrainSet:
 
     Parameters
     ----------
-    partitioning : Partitioning
+    partitioning : Partitioning or path
+        :func:`graphpart.partition`'s result, or partitions on disk.
     train : str, mask, ids, dict or None
         A node data field (on every node type that has it), a boolean mask or integer ids over
         the original homogeneous ids, ``{ntype: mask or ids}`` (type-wise), or ``None``: every
         node. A bool or uint8 array is a mask (DGL stores masks as uint8), and so is an integer
         array of 0s and 1s with one entry per node (of more than two nodes); other integers are
         ids. A field may hold bool or 0/1 integers.
+
+    Returns
+    -------
+    TrainSet
+        Per node type that has training nodes, their sorted new ids and where each machine's
+        id range starts among them, with the trainer of every node where known.
+
+    Raises
+    ------
+    GraphpartError
+        When ``train`` names no node data, names an unknown node type, has the wrong length or
+        out-of-range ids, or selects no node.
 
     Examples
     --------
@@ -185,10 +202,29 @@ def _trainers(partitioning) -> np.ndarray | None:
     return None
 
 
-def trainers_per_machine(partitioning) -> int:
+def trainers_per_machine(partitioning: Partitioning) -> int:
     """The partitioning's trainers per machine: its own, or what the ``trainer_id`` the files
     store implies (DGL writes ids ``machine * T + trainer``), else 1.
 
+    Parameters
+    ----------
+    partitioning : Partitioning
+        An in-memory partitioning, or one opened from files (whose ``trainer_id`` node data,
+        on every node type, is read).
+
+    Returns
+    -------
+    int
+        ``partitioning.num_trainers_per_machine`` when above 1; else ``(max trainer_id + 1)
+        // num_parts`` (at least 1) when the files store trainer ids; else 1.
+
+    Raises
+    ------
+    GraphpartError
+        When the count is above 1024, or a stored trainer id is negative.
+
+    Examples
+    --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
     >>> trainers_per_machine(gp.partition(load_karate_club(), 2, num_trainers_per_machine=3))
