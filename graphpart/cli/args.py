@@ -21,6 +21,27 @@ __all__ = [
 
 
 def parse_value(text: str):
+    """A command-line value as the Python value it spells.
+
+    Parameters
+    ----------
+    text : str
+        The value as typed. Text starting with ``[`` is read as JSON (a list such as
+        ``[400,400]``), else as an int, else as a float; ``true`` / ``false`` (any case) are
+        booleans.
+
+    Returns
+    -------
+    list, int, float, bool or str
+        The value read, or ``text`` unchanged when it is none of these (or invalid JSON).
+
+    Examples
+    --------
+    >>> parse_value("16"), parse_value("0.5"), parse_value("False"), parse_value("[1,2]")
+    (16, 0.5, False, [1, 2])
+    >>> parse_value("train_mask")
+    'train_mask'
+    """
     if text.startswith("["):  # a list, e.g. block_sizes=[400,400,400]
         import json
 
@@ -37,6 +58,29 @@ def parse_value(text: str):
 
 
 def key_value(text: str) -> tuple[str, object]:
+    """An argparse ``type`` for ``KEY=VALUE`` options (``--dataset-arg scale=16``).
+
+    Parameters
+    ----------
+    text : str
+        ``KEY=VALUE``; the text up to the first ``=`` is the key (not empty), the rest is
+        read by :func:`parse_value`.
+
+    Returns
+    -------
+    tuple of (str, object)
+        The key and its parsed value.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        When there is no ``=`` or the key is empty (argparse reports it as a usage error).
+
+    Examples
+    --------
+    >>> key_value("scale=16")
+    ('scale', 16)
+    """
     key, sep, val = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {short_repr(text)}")
@@ -51,6 +95,20 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def add_graph_source(p: argparse.ArgumentParser, edges: bool = False) -> None:
+    """Add the options naming the graph a command reads.
+
+    One of ``--dataset`` (a :mod:`graphpart.datasets` name) or ``--graph`` (a ``.npz`` graph
+    file) is required, and ``--dataset-arg KEY=VALUE`` (repeatable) passes arguments to the
+    dataset loader.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser.
+    edges : bool, default False
+        Also offer ``--edges FILE`` (an edge list read in blocks) as a third choice, for
+        ``graphpart chunk``.
+    """
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument(
         "--dataset", help="a graphpart.datasets name (karate_club, wordnet, rmat, 4elt, ...)"
@@ -73,7 +131,20 @@ def add_graph_source(p: argparse.ArgumentParser, edges: bool = False) -> None:
     )
 
 
-def load_graph_source(args):
+def load_graph_source(args: argparse.Namespace):
+    """The graph ``--dataset`` or ``--graph`` names (``--edges`` is read by the command itself).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments of a command with :func:`add_graph_source`'s options.
+
+    Returns
+    -------
+    Graph
+        :func:`graphpart.datasets.load` of ``--dataset`` with the ``--dataset-arg`` values,
+        else :func:`graphpart.graph.npz.load_graph` of ``--graph``.
+    """
     from .. import datasets
     from ..graph.npz import load_graph
 
@@ -92,6 +163,19 @@ DASH_VALUED = ("--fanouts",)
 def attach_values(argv: Sequence[str]) -> list[str]:
     """``--fanouts -1,5`` as ``--fanouts=-1,5``, so argparse takes the value as written.
 
+    Parameters
+    ----------
+    argv : sequence of str
+        The command-line arguments, without the program name.
+
+    Returns
+    -------
+    list of str
+        ``argv`` with each option of :data:`DASH_VALUED` joined to the argument after it by
+        ``=`` (an option that ends ``argv`` is kept as is).
+
+    Examples
+    --------
     >>> attach_values(["cost", "x.json", "--fanouts", "-1,5"])
     ['cost', 'x.json', '--fanouts=-1,5']
     """

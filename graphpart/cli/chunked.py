@@ -19,7 +19,19 @@ __all__ = ["add_chunked_commands", "cluster_options", "CHUNKED_COMMANDS"]
 
 
 def add_chunked_commands(sub, graph_source) -> None:
-    """Add the chunked-pipeline subcommands to ``sub``; ``graph_source`` adds --dataset/--graph."""
+    """Add the chunked-pipeline subcommands to ``sub``; ``graph_source`` adds --dataset/--graph.
+
+    The commands: ``chunk``, ``assign``, ``dispatch``, ``parmetis-export``,
+    ``parmetis-import``, ``plan`` and ``verify`` (run by :data:`CHUNKED_COMMANDS`).
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    graph_source : callable
+        ``graph_source(parser, edges=True)`` adds the graph options to ``chunk``
+        (:func:`graphpart.cli.args.add_graph_source`).
+    """
     c = sub.add_parser(
         "chunk", help="write a graph in the chunked graph format (metadata.json + chunk files)"
     )

@@ -24,6 +24,17 @@ _HELP = {
 
 
 def add_cost_command(sub) -> None:
+    """Add ``cost`` to the subparsers ``sub``.
+
+    Besides the training setup (``--fanouts``, ``--batch-size``, ...), every field of
+    :class:`~graphpart.training.ClusterModel` is an option (``--network-gbit-s``, ...) with the
+    model's default.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
     from ..training import CACHE_POLICIES, ClusterModel
 
     c = sub.add_parser(
@@ -78,6 +89,29 @@ def _fanouts(text: str) -> list[int]:
 
 
 def cost(args: argparse.Namespace) -> int:
+    """Run ``graphpart cost``: estimate an epoch of training over the partitions on disk.
+
+    Prints each trainer's times as a table, or with ``--json`` the epoch time, its breakdown,
+    the straggler, the model and each trainer's columns, on stdout.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``graphpart cost`` arguments; they fill a
+        :class:`~graphpart.training.TrainingSetup` and a
+        :class:`~graphpart.training.ClusterModel` (measured here first with ``--calibrate``).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+
+    Raises
+    ------
+    GraphpartError
+        If ``--fanouts`` is not integers separated by commas, or the setup or the partitions
+        are invalid.
+    """
     from ..training import ClusterModel, TrainingSetup, calibrate
 
     model = ClusterModel(**{f.name: getattr(args, f.name) for f in fields(ClusterModel)})

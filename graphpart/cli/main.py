@@ -21,6 +21,14 @@ logger = logging.getLogger("graphpart.cli")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``graphpart`` parser, with every command.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        A :class:`~graphpart.cli.args.OneLineParser` with ``--debug`` and a required
+        subcommand: ``partition``, ``inspect``, ``cost`` and the chunked pipeline's.
+    """
     parser = OneLineParser(
         prog="graphpart", description="Partition graphs for distributed GNN training."
     )
@@ -34,12 +42,44 @@ def build_parser() -> argparse.ArgumentParser:
 
 def quiet_dask(record: logging.LogRecord) -> bool:
     """Dask's own lines below ERROR (scheduler, nanny, comms; a worker slow to close) are not the
-    user's news: what fails reaches the user as graphpart's one-line error."""
+    user's news: what fails reaches the user as graphpart's one-line error.
+
+    Parameters
+    ----------
+    record : logging.LogRecord
+        A record a log handler is about to emit.
+
+    Returns
+    -------
+    bool
+        False (drop it) for a record of a ``distributed*`` logger below ERROR, else True.
+    """
     return record.levelno >= logging.ERROR or not record.name.startswith("distributed")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``graphpart`` command; returns the exit status."""
+    """Entry point of the ``graphpart`` command; returns the exit status.
+
+    Warnings are printed as one line. A :class:`~graphpart.errors.GraphpartError`, an
+    ``OSError``, a ``RecursionError`` or a ``MemoryError`` is printed as one line
+    (``graphpart: error: ...``) unless ``--debug`` is given, which lets it propagate.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments, without the program name; ``None`` reads ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The command's exit status (0 on success; 1 when ``verify`` finds a mismatch), or 2
+        after an error.
+
+    Raises
+    ------
+    SystemExit
+        From argparse: status 2 on a usage error, 0 after ``--help``.
+    """
     args = build_parser().parse_args(attach_values(sys.argv[1:] if argv is None else argv))
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if not args.debug:  # Dask's own INFO lines (scheduler, nanny, comms) are not the user's news

@@ -15,7 +15,13 @@ __all__ = ["add_partition_commands", "partition_options", "partition_command", "
 
 
 def add_partition_commands(sub) -> None:
-    """Add ``partition`` and ``inspect`` to the subparsers ``sub``."""
+    """Add ``partition`` and ``inspect`` to the subparsers ``sub``.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
     p = sub.add_parser(
         "partition", help="partition a graph and write it to disk (like DGL's partition_graph)"
     )
@@ -106,6 +112,24 @@ def partition_options(args: argparse.Namespace) -> PartitionOptions:
 
 
 def partition_command(args: argparse.Namespace) -> int:
+    """Run ``graphpart partition``: load the graph, partition it and write the partitions.
+
+    The graph name, format, options, ``--out-path`` and ``--mapping-out`` are checked before
+    the graph is loaded. Writes the partitions with
+    :func:`~graphpart.storage.save_partitions`, and with ``--mapping-out`` a torch file of
+    ``orig_nids`` and ``orig_eids``; prints the config written, the time taken and the
+    partitioning's report on stdout (a progress bar on stderr unless ``--quiet``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``graphpart partition`` arguments.
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+    """
     import torch
 
     from ..fs.atomic import atomic_write
@@ -155,7 +179,21 @@ def partition_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def inspect_command(args) -> int:
+def inspect_command(args: argparse.Namespace) -> int:
+    """Run ``graphpart inspect``: print the format and the metrics of partitions on disk.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``graphpart inspect`` arguments: ``config`` (anything
+        :func:`~graphpart.storage.open_partitions` reads) and ``json`` (print JSON with a
+        ``"format"`` key and the metrics, instead of the text report).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+    """
     from ..metrics.disk import metrics_from_disk
     from ..storage.sources import FORMAT_NAMES, detect_format
 

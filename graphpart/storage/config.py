@@ -41,6 +41,21 @@ _NAME = re.compile(r"[A-Za-z0-9_]+")
 def check_graph_name(name: object) -> str:
     """``name`` if it is letters, digits and underscores only (it becomes a file name).
 
+    Parameters
+    ----------
+    name : object
+        The graph name to check; anything but a non-empty str of ``[A-Za-z0-9_]`` is refused.
+
+    Returns
+    -------
+    str
+        ``name``, unchanged.
+
+    Raises
+    ------
+    GraphpartError
+        If ``name`` is not such a string.
+
     Examples
     --------
     >>> check_graph_name("ogbn_arxiv")
@@ -430,7 +445,37 @@ def build_config(
     """The config JSON of a partitioning (both the in-memory and the chunked path write this).
 
     ``balance`` records what was balanced: ``{"ntypes": class labels or None, "edges": bool,
-    "loads": {constraint: per-partition load}}`` (:func:`graphpart.metrics.summary.balance_loads`).
+    "loads": {constraint: per-partition load}}`` (:func:`graphpart.metrics.loads.balance_loads`).
+
+    Parameters
+    ----------
+    graph_name : str
+        The graph name stored under ``"graph_name"`` (not checked here).
+    part_method : str
+        What made the partitions, stored under ``"part_method"``.
+    num_hops : int
+        HALO hops the partitions hold (``"halo_hops"``).
+    num_trainers_per_machine : int
+        Trainers per machine (``"num_trainers_per_machine"``).
+    node_bounds, edge_bounds : numpy.ndarray
+        ``(num_parts, num_types, 2)`` ``[start, end)`` blocks of new ids per partition and type;
+        they give ``node_map`` / ``edge_map``, the partition count and the node and edge totals
+        (the last block's end).
+    ntypes, etypes : list of str
+        Node types and canonical edge types (``"src:rel:dst"``), in type-id order.
+    format : {"graphpart", "dgl", "graphbolt"}, default "graphpart"
+        The partition files each ``part-<i>`` entry names (``part<i>/<file>``); other than
+        ``"graphpart"`` it is also stored as ``"file_format"``, and ``"graphbolt"`` adds DGL's
+        ``node_map_dtype`` / ``edge_map_dtype``.
+    balance : dict, optional
+        The balance record (:func:`graphpart.metrics.loads.balance_record`), stored under
+        ``"balance"`` when given.
+
+    Returns
+    -------
+    dict
+        The JSON object to write as ``<graph_name>.json``, with ``"format": "graphpart"`` and
+        ``"version"`` :data:`FORMAT_VERSION`.
     """
     names = part_file_names(format)
     num_parts = int(node_bounds.shape[0])
@@ -461,7 +506,20 @@ def build_config(
 
 
 def graphbolt_meta(ntypes: list[str], etypes: list[str]) -> dict:
-    """The type maps a GraphBolt partition records (none for a homogeneous graph)."""
+    """The type maps a GraphBolt partition records (none for a homogeneous graph).
+
+    Parameters
+    ----------
+    ntypes, etypes : list of str
+        Node types and canonical edge types (``"src:rel:dst"``), in type-id order.
+
+    Returns
+    -------
+    dict
+        ``{"node_type_to_id": ..., "edge_type_to_id": ...}`` (type name to type id), the
+        keyword arguments of :func:`graphpart.interop.graphbolt.save_graphbolt`; empty when
+        there is one node type and one edge type.
+    """
     if len(ntypes) == 1 and len(etypes) == 1:
         return {}
     return {

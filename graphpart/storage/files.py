@@ -88,6 +88,22 @@ _DGL_EDATA = {"_ID": torch.int64, "inner_edge": torch.uint8, "_TYPE": torch.int3
 def check_format(fmt: object) -> str:
     """``fmt`` if it names an on-disk format.
 
+    Parameters
+    ----------
+    fmt : object
+        The format to check: one of :data:`FORMATS`.
+
+    Returns
+    -------
+    str
+        ``fmt``, unchanged.
+
+    Raises
+    ------
+    GraphpartError
+        If ``fmt`` is not in :data:`FORMATS` (``"pyg"`` gets a hint at
+        :func:`graphpart.interop.export_pyg`).
+
     Examples
     --------
     >>> check_format("dgl")
@@ -105,13 +121,38 @@ def check_format(fmt: object) -> str:
 
 
 def part_file_names(fmt: str) -> dict[str, str]:
-    """Config key -> file name of one partition's files in ``fmt``."""
+    """Config key -> file name of one partition's files in ``fmt``.
+
+    Parameters
+    ----------
+    fmt : {"graphpart", "dgl", "graphbolt"}
+        The on-disk format (checked by :func:`check_format`).
+
+    Returns
+    -------
+    dict of str to str
+        A new dict from ``"part_graph"``, ``"node_feats"`` and ``"edge_feats"`` (and
+        ``"part_graph_graphbolt"`` for ``"graphbolt"``) to the file name inside ``part<i>/``.
+    """
     return dict(_NAMES[check_format(fmt)])
 
 
 def sniff(path: Path) -> str:
     """``"dgl-graph"``, ``"dgl-tensors"``, ``"torch"`` (a zip) or ``"unknown"``, from the first
-    bytes."""
+    bytes.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file; its first 8 bytes are read.
+
+    Returns
+    -------
+    str
+        ``"dgl-graph"`` or ``"dgl-tensors"`` for DGL's magic numbers, ``"torch"`` when the file
+        starts with ``PK`` (a zip, as ``torch.save`` writes), else ``"unknown"`` (a legacy torch
+        pickle too).
+    """
     with open(path, "rb") as f:
         head = f.read(8)
     if len(head) == 8:
@@ -159,7 +200,22 @@ def _torch_save(obj: dict, path: Path) -> None:
 def streamed_torch_file(path: Path, tree: dict) -> Iterator[TorchZipWriter]:
     """A torch file at ``path`` whose :class:`~graphpart.interop.torch_zip.Stream` leaves are
     filled block by block inside the ``with`` (what ``torch.save`` of the full tree writes); it
-    appears, through a temporary sibling, only when every stream is full."""
+    appears, through a temporary sibling, only when every stream is full.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file to write.
+    tree : dict
+        Nested dicts whose leaves are arrays or tensors (written at once), ``Stream`` s (filled
+        inside the ``with``) or plain values; e.g. :func:`graph_tree`.
+
+    Yields
+    ------
+    TorchZipWriter
+        The writer; append each stream's blocks in row order. It is closed (and every stream
+        checked full) when the ``with`` block ends without an error.
+    """
     with atomic_write(path, fsync=False) as f:
         w = TorchZipWriter(f, tree)
         yield w
@@ -167,7 +223,23 @@ def streamed_torch_file(path: Path, tree: dict) -> Iterator[TorchZipWriter]:
 
 
 def graph_tree(num_nodes: int, src: object, dst: object, ndata: dict, edata: dict) -> dict:
-    """The object a graphpart-format ``graph.pt`` holds (arrays, tensors or streams as leaves)."""
+    """The object a graphpart-format ``graph.pt`` holds (arrays, tensors or streams as leaves).
+
+    Parameters
+    ----------
+    num_nodes : int
+        Nodes of the local graph (inner and HALO).
+    src, dst : array, tensor or Stream
+        The local graph's edge endpoints, in local node ids.
+    ndata, edata : dict
+        Node and edge data of the local graph (``_ID``, ``inner_node``, ``part_id``, ...).
+
+    Returns
+    -------
+    dict
+        ``{"num_nodes": int, "src": src, "dst": dst, "ndata": dict, "edata": dict}``
+        (``ndata`` and ``edata`` copied into new dicts).
+    """
     return {
         "num_nodes": int(num_nodes),
         "src": src,
@@ -191,7 +263,27 @@ def write_graph_file(
     edata: dict,
     meta: dict | None = None,
 ) -> None:
-    """Write one partition's local graph in ``fmt`` (``meta`` is what GraphBolt needs)."""
+    """Write one partition's local graph in ``fmt`` (``meta`` is what GraphBolt needs).
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The partition's folder (``part<i>``); it must exist.
+    fmt : {"graphpart", "dgl", "graphbolt"}
+        ``"graphpart"`` writes ``graph.pt`` with ``torch.save`` (atomically); ``"dgl"`` writes
+        DGL's ``graph.dgl``, with the reserved fields cast to the dtypes DGL expects;
+        ``"graphbolt"`` writes ``graph.dgl`` and ``fused_csc_sampling_graph.pt``.
+    num_nodes : int
+        Nodes of the local graph (inner and HALO).
+    src, dst : torch.Tensor
+        The local graph's edge endpoints, in local node ids.
+    ndata, edata : dict
+        Node and edge data of the local graph (``_ID``, ``inner_node`` / ``inner_edge``,
+        ``part_id``, ``_TYPE``, ...).
+    meta : dict, optional
+        Keyword arguments of :func:`graphpart.interop.graphbolt.save_graphbolt` (the type
+        maps of :func:`~graphpart.storage.config.graphbolt_meta`); used for ``"graphbolt"`` only.
+    """
     names = part_file_names(fmt)
     if fmt == "graphpart":
         _torch_save(graph_tree(num_nodes, src, dst, ndata, edata), folder / names["part_graph"])
@@ -211,7 +303,16 @@ def write_graph_file(
 
 
 def write_feats_file(path: Path, feats: dict[str, torch.Tensor]) -> None:
-    """Write a feature dict: DGL's tensor file for ``*.dgl`` names, a torch file otherwise."""
+    """Write a feature dict: DGL's tensor file for ``*.dgl`` names, a torch file otherwise.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file to write; its suffix picks the format. A torch file is written atomically
+        (through a temporary sibling).
+    feats : dict of str to torch.Tensor
+        The features, e.g. ``{"<type>/<name>": rows}``.
+    """
     if path.suffix == ".dgl":
         save_tensors(path, feats)
     else:
@@ -231,7 +332,23 @@ def _torch_load(path: Path) -> object:
 
 
 def read_feats_file(path: Path) -> dict[str, torch.Tensor]:
-    """A feature dict from a DGL tensor file or a weights-only torch file (memory-mapped)."""
+    """A feature dict from a DGL tensor file or a weights-only torch file (memory-mapped).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file; its format is told by its first bytes (:func:`sniff`), not its name.
+
+    Returns
+    -------
+    dict of str to torch.Tensor
+        The tensors as stored (keys are not checked here).
+
+    Raises
+    ------
+    FormatError
+        If the file is neither, or does not hold a dict of tensors.
+    """
     kind = sniff(path)
     if kind == "dgl-tensors":
         return load_tensors(path)
@@ -243,7 +360,24 @@ def read_feats_file(path: Path) -> dict[str, torch.Tensor]:
 
 def read_graph_file(path: Path) -> Graph:
     """The local graph of a partition, from ``graph.dgl`` (DGL's or ours) or graphpart's
-    ``graph.pt``."""
+    ``graph.pt``.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file; its format is told by its first bytes (:func:`sniff`), not its name.
+
+    Returns
+    -------
+    Graph
+        The homogeneous local graph with its node and edge data as stored.
+
+    Raises
+    ------
+    FormatError
+        If the file is not one homogeneous graph (DGL's format) or a dict of ``num_nodes``,
+        ``src``, ``dst``, ``ndata`` and ``edata`` (graphpart's).
+    """
     kind = sniff(path)
     if kind == "dgl-graph":
         graphs, _ = load_graphs(path)

@@ -178,7 +178,24 @@ def check_out_path(
 def check_mapping_out(path: str | os.PathLike) -> Path:
     """``path`` if a mapping file may be written there: new, or an earlier mapping file of
     graphpart's (a weights-only torch file holding ``orig_nids`` and ``orig_eids`` only).
-    Anything else there, a symlink included, is the user's and refused."""
+    Anything else there, a symlink included, is the user's and refused.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Where ``graphpart partition --mapping-out`` will write; error messages call it
+        ``--mapping-out``.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``, checked by :func:`~graphpart.fs.outpath.check_output_path` as a file.
+
+    Raises
+    ------
+    GraphpartError
+        If the path is refused, or something other than an earlier mapping file is there.
+    """
     path = check_output_path(path, "--mapping-out", kind="file")
     if not os.path.lexists(path):
         return path

@@ -96,6 +96,23 @@ def open_partitioning(path: str | os.PathLike):
     """The partitions at ``path`` (any format :func:`~graphpart.storage.open_partitions` reads) as a
     :class:`~graphpart.Partitioning` over the files' own ids.
 
+    Every partition is read. Node and edge data are kept where the partitions store them whole
+    (others are left out with a warning). Files written with ``halo_hops=0`` hold no edge between
+    partitions: the graph comes back without them, with a warning.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A partition config, a folder holding one config, or a PyG or GLT partition folder.
+
+    Returns
+    -------
+    Partitioning
+        The rebuilt graph partitioned by the files' node ranges, with their ``halo_hops``.
+        ``part_method`` is ``"from <format>"``, after the recorded method (``"metis from DGL
+        (.dgl files)"``) when a graphpart or DGL config records one that is an identifier;
+        ``recorded_balance`` is the config's balance loads.
+
     Examples
     --------
     >>> import tempfile, graphpart as gp
@@ -137,7 +154,23 @@ def open_partitioning(path: str | os.PathLike):
 
 
 def as_partitioning(obj):
-    """``obj`` if it is a :class:`~graphpart.Partitioning`, else the partitions at that path."""
+    """``obj`` if it is a :class:`~graphpart.Partitioning`, else the partitions at that path.
+
+    Parameters
+    ----------
+    obj : Partitioning, str or os.PathLike
+        A partitioning, or a path :func:`open_partitioning` reads.
+
+    Returns
+    -------
+    Partitioning
+        ``obj`` itself, or :func:`open_partitioning` of the path.
+
+    Raises
+    ------
+    GraphpartError
+        If ``obj`` is neither.
+    """
     if isinstance(obj, Partitioning):
         return obj
     if isinstance(obj, (str, os.PathLike)):

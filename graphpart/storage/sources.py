@@ -133,7 +133,20 @@ def _graphbolt_graph(path: Path, cfg: dict, part_id: int) -> Graph:
 
 @dataclass
 class PartitionSource:
-    """Partitions on disk in any format graphpart reads."""
+    """Partitions on disk in any format graphpart reads.
+
+    Made by :func:`open_partitions`, not by hand.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+        The config file (graphpart, DGL), or the partition folder (PyG, GLT).
+    format : {"graphpart", "dgl", "pyg", "glt"}
+        The format found (``"dgl"`` covers GraphBolt files too); :data:`FORMAT_NAMES` words it.
+    config : PartitionConfig
+        The checked config (:func:`~graphpart.storage.config.read_config`), or one built from
+        the blocks of a PyG or GLT folder (:func:`~graphpart.storage.config.config_of`).
+    """
 
     path: Path
     format: str
@@ -142,12 +155,36 @@ class PartitionSource:
 
     @property
     def num_parts(self) -> int:
+        """The number of partitions."""
         return int(self.config.num_parts)
 
     def check_part(self, part_id: object) -> int:
+        """``part_id`` if it names a partition.
+
+        Parameters
+        ----------
+        part_id : object
+            An int in ``[0, num_parts)``.
+
+        Returns
+        -------
+        int
+            ``part_id``, checked.
+        """
         return check_part_id(part_id, self.num_parts)
 
     def book(self, part_id: int) -> RangePartitionBook:
+        """The partition book, as partition ``part_id`` sees it.
+
+        Parameters
+        ----------
+        part_id : int
+            The partition, in ``[0, num_parts)``.
+
+        Returns
+        -------
+        RangePartitionBook
+        """
         return self.config.book(self.check_part(part_id))
 
     def load(
@@ -159,7 +196,32 @@ class PartitionSource:
         load_graph: bool = True,
     ):
         """``(graph, node_feats, edge_feats)`` of one partition (``None`` for what is not
-        loaded)."""
+        loaded).
+
+        Parameters
+        ----------
+        part_id : int
+            The partition, in ``[0, num_parts)``.
+        load_feats : bool, default True
+            Read features at all; if False, neither feature dict is read.
+        load_nodes, load_edges : bool, default True
+            Read the node / edge features (with ``load_feats``).
+        load_graph : bool, default True
+            Read the local graph. Honoured for graphpart and DGL configs only: a PyG or GLT
+            partition's graph is always built.
+
+        Returns
+        -------
+        graph : Graph or None
+            The local graph, inner nodes first, checked against the config's node and edge
+            ranges; ``None`` when not loaded.
+        node_feats : dict of str to torch.Tensor or None
+            ``{"<ntype>/<name>": rows}`` of the nodes the partition owns (from graphpart and
+            DGL files: checked to hold one row per owned node of the type).
+        edge_feats : dict of str to torch.Tensor or None
+            ``{"<src:rel:dst>/<name>": rows}`` of the edges the partition owns, checked
+            likewise.
+        """
         part_id = self.check_part(part_id)
         cfg = self.config
         if self._loader is None:  # a graphpart or DGL config
@@ -196,11 +258,24 @@ class PartitionSource:
 
     @property
     def etypes(self) -> list[tuple[str, str, str]]:
+        """The canonical edge types ``(src, rel, dst)``, in type-id order."""
         return [parse_etype(e) for e in self.config.etypes]
 
 
 def detect_format(path: str | os.PathLike) -> str:
     """Which format is at ``path``: ``"graphpart"``, ``"dgl"``, ``"pyg"`` or ``"glt"``.
+
+    The config is read and checked as :func:`open_partitions` does, without its log line.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A partition config, a folder holding one config, or a PyG or GLT partition folder.
+
+    Returns
+    -------
+    str
+        ``"graphpart"``, ``"dgl"`` (``.dgl`` or GraphBolt files), ``"pyg"`` or ``"glt"``.
 
     Examples
     --------
@@ -227,7 +302,28 @@ def _config_path(path: Path) -> Path:
 
 
 def open_partitions(path: str | os.PathLike, _quiet: bool = False) -> PartitionSource:
-    """The partitions at ``path`` (a config file or a folder), in whichever format they are."""
+    """The partitions at ``path`` (a config file or a folder), in whichever format they are.
+
+    A folder is read as PyG (``META.json``) or GLT (``META``) partitions, else as the folder of
+    its one partition config. A config is DGL's when partition 0's graph file is DGL's binary
+    format or GraphBolt's alone, graphpart's otherwise. The format found is logged at INFO.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A partition config (``<graph_name>.json``), a folder holding exactly one ``*.json``
+        config, or a PyG or GLT partition folder.
+
+    Returns
+    -------
+    PartitionSource
+        The format, the checked config and a loader of each partition.
+
+    Raises
+    ------
+    FormatError
+        If nothing is at ``path``, a folder holds no single config, or the config is invalid.
+    """
     path = Path(path)
     try:
         found = path.exists() or (restore_output(path) and path.exists())

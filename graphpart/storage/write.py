@@ -62,6 +62,28 @@ def write_part(
 
     ``extra`` maps further file names (e.g. ``orig_nids.pt``) to dicts of tensors; ``meta``
     carries the type names a GraphBolt file records.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The partition's folder (``part<i>``), made if missing.
+    num_nodes : int
+        Nodes of the local graph (inner and HALO).
+    src, dst : torch.Tensor
+        The local graph's edge endpoints, in local node ids.
+    ndata, edata : dict
+        Node and edge data of the local graph (``_ID``, ``inner_node`` / ``inner_edge``,
+        ``part_id``, ``_TYPE``, ...).
+    node_feats, edge_feats : dict
+        ``{"<type>/<name>": rows}`` of the nodes and edges the partition owns.
+    extra : dict, optional
+        Further files: file name to a dict of tensors, written like the features (DGL's tensor
+        file for a ``.dgl`` name, a torch file otherwise).
+    format : {"graphpart", "dgl", "graphbolt"}, default "graphpart"
+        The files' format (:mod:`graphpart.storage.files`).
+    meta : dict, optional
+        The type maps of :func:`~graphpart.storage.config.graphbolt_meta`; used for
+        ``"graphbolt"`` only.
     """
     folder.mkdir(parents=True, exist_ok=True)
     names = part_file_names(format)
