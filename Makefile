@@ -1,6 +1,7 @@
 # graphpart: two commands on a fresh machine.
 #   make lab    create .venv if needed, install, open JupyterLab on notebooks/
 #   make test   create .venv if needed, install, lint (make lint), run the whole test suite
+#   make docs   the documentation site in docs/_build/html (tutorials executed; offline)
 PYTHON ?= python3
 VENV   ?= .venv
 # torch is installed on its own, pinned, before the package: an unpinned torch
@@ -15,14 +16,14 @@ PYTEST_ARGS ?=
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.graphpart-installed
 
-.PHONY: lab test lint install debian-packages bench fuzz clean
+.PHONY: lab test lint install debian-packages bench fuzz docs clean
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet $(TORCH_PIP_ARGS) "$(TORCH_SPEC)"
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
 	@touch $@
 
 # Debian's datasets and Chromium, where this machine allows (root with apt-get); never fails.
@@ -44,6 +45,15 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(LAB_PORT) $(ROOT_FLAG) $(LAB_ARGS)
 
+# The documentation site: the API reference from the docstrings (a page per public function and
+# class) and every tutorial executed (outputs cached in docs/_build/.jupyter_cache until the
+# notebook changes); warnings are errors, then every internal link and anchor is checked and
+# nothing may load from another host. Open docs/_build/html/index.html in a browser.
+DOCS_ARGS ?=
+docs: $(STAMP)
+	$(BIN)/python -m sphinx -b html -W --keep-going -j 2 $(DOCS_ARGS) docs docs/_build/html
+	$(BIN)/python docs/check_site.py docs/_build/html
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
@@ -54,4 +64,4 @@ fuzz: $(STAMP)
 	GRAPHPART_FUZZ_ALL=1 $(BIN)/python -m pytest -q tests/test_fuzz.py -k swapped
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build docs/api docs/tutorials

@@ -110,6 +110,16 @@ def trainer_loads(p) -> dict[str, np.ndarray]:
     ``nodes``, each balance class, each train/val/test split and ``in-degree``; empty with one
     trainer per machine (the machine loads say it all).
 
+    Parameters
+    ----------
+    p : Partitioning
+        An in-memory partitioning (its trainer ids, classes and node data are read).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Load name to its value for each trainer (machine-major: trainer ``machine * T + t``).
+
     Examples
     --------
     >>> import graphpart as gp
