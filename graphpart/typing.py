@@ -15,6 +15,7 @@ __all__ = [
     "CanonicalEType",
     "ETypeLike",
     "DataDict",
+    "BalanceSpec",
 ]
 
 #: Anything accepted where an array of integer IDs is taken.
@@ -29,3 +30,7 @@ CanonicalEType = tuple[str, str, str]
 ETypeLike = Union[CanonicalEType, str]
 #: Named data tensors of one node or edge type.
 DataDict = Mapping[str, TensorLike]
+#: What ``balance_ntypes`` takes: a node data field name, several names (a list, or one
+#: comma-separated str), classes per node (an array over homogeneous ids, or a dict by node
+#: type), or ``None``.
+BalanceSpec = Union[None, str, Sequence[str], np.ndarray, torch.Tensor, Mapping[str, TensorLike]]

@@ -5,22 +5,22 @@ it starts when this machine cannot hold it.
 For ``N`` nodes, ``E`` edges, ``C`` edges in the largest chunk, ``k`` parts, ``F`` bytes of node
 data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and pyarrow imported):
 
-================================  ===============================================================
-step, process                     peak memory
-================================  ===============================================================
-assign fennel / ldg (one process) ``B + 32 N + 200 C``
-assign metis (one process)        ``B + 96 N + 300 E`` (``M`` sampled edges for ``E``)
-assign random (each Dask worker)  ``B + 24 * 2**20``
-dispatch, driver                  ``B + 64 N``
-dispatch, phase 1 (each worker)   ``B + 64 C + 16 N`` (node maps, memory-mapped)
-dispatch, phase 2 (each worker)   ``B + 25 N + 40 C + 400 MB``: graphpart's format, written
-                                  out of core whatever the partition's size; DGL's and
-                                  GraphBolt's files are built in memory:
-                                  ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
-                                  nodes and ``e_p`` edges (owned plus leaving, HALO edges)
-verify (one process)              ``B + (43 + F) N + 64 max(C, 4M)`` (node arrays whole, edges a
-                                  slice at a time; a node field is read whole)
-================================  ===============================================================
+==================================  ===============================================================
+step, process                       peak memory
+==================================  ===============================================================
+assign fennel / ldg (one process)   ``B + 32 N + 200 C``
+assign metis (one process)          ``B + 96 N + 300 E`` (``M`` sampled edges for ``E``)
+assign random (each Dask worker)    ``B + 24 * 2**20``
+dispatch, driver                    ``B + 64 N``
+dispatch, phase 1 (each worker)     ``B + 64 C + 16 N`` (node maps, memory-mapped)
+dispatch, phase 2 (each worker)     ``B + 25 N + 40 C + 400 MB``: graphpart's format, written
+                                    out of core whatever the partition's size; DGL's and
+                                    GraphBolt's files are built in memory:
+                                    ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
+                                    nodes and ``e_p`` edges (owned plus leaving, HALO edges)
+verify (one process)                ``B + (43 + F) N + 64 max(C, 4M)`` (node arrays whole, edges a
+                                    slice at a time; a node field is read whole)
+==================================  ===============================================================
 
 Disk: dispatch writes its pieces (``24 E`` bytes owned, ``40`` per cut edge, ``F N``) beside its
 output (``36`` bytes per local edge, owned or HALO, plus ``(64 + F) N``); a partition's pieces

@@ -1,15 +1,15 @@
 """Real graphs loaded offline, and generators for scale.
 
-=====================  ======================================================
-``load_karate_club``   Zachary's karate club (networkx), with club labels
-``load_les_miserables``  Les Misérables co-appearances (networkx), weighted
+=============================  ==================================================================
+``load_karate_club``           Zachary's karate club (networkx), with club labels
+``load_les_miserables``        Les Misérables co-appearances (networkx), weighted
 ``load_davis_southern_women``  women and events, heterogeneous (networkx)
-``load_metis_graph``   METIS example meshes ``4elt``, ``mdual``, ... (``libmetis-doc``)
-``load_wordnet``       WordNet 3.0 synsets and pointers, heterogeneous (``wordnet-base``)
-``rmat``               Graph500-style R-MAT generator
-``sbm``                stochastic block model with planted blocks
-``triangle_mesh``      a 2-D triangle mesh with coordinates (finite-element-like)
-=====================  ======================================================
+``load_metis_graph``           METIS example meshes ``4elt``, ``mdual``, ... (``libmetis-doc``)
+``load_wordnet``               WordNet 3.0 synsets and pointers, heterogeneous (``wordnet-base``)
+``rmat``                       Graph500-style R-MAT generator
+``sbm``                        stochastic block model with planted blocks
+``triangle_mesh``              a 2-D triangle mesh with coordinates (finite-element-like)
+=============================  ==================================================================
 
 :func:`load` takes any of them by name.
 """

@@ -9,12 +9,16 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import torch
 
 from ..errors import GraphpartError
 from ..fs.atomic import atomic_dir
 from .pyg_layout import data_schema, etype_file
+
+if TYPE_CHECKING:
+    from ..partitioning.core import Partitioning
 
 __all__ = ["export_pyg"]
 
@@ -26,7 +30,7 @@ def _save(obj, path: Path) -> None:
     torch.save(obj, path)
 
 
-def export_pyg(p, out: str | os.PathLike) -> Path:
+def export_pyg(p: Partitioning, out: str | os.PathLike) -> Path:
     """Write a :class:`~graphpart.Partitioning` as the folder PyG's
     ``LocalGraphStore.from_partition`` and ``LocalFeatureStore.from_partition`` load; returns
     the folder.

@@ -33,6 +33,7 @@ import torch
 from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
+from ..typing import BalanceSpec
 from ..utils.check import short_repr
 from .fields import as_fields, code_labels, field_balance, fields_balance, named_labels
 
@@ -158,7 +159,7 @@ def classes_by_type(
 
 
 def balance_classes(
-    g: Graph, balance_ntypes: object, homo: HomogeneousGraph | None = None
+    g: Graph, balance_ntypes: BalanceSpec, homo: HomogeneousGraph | None = None
 ) -> tuple[np.ndarray | None, tuple[str, ...]]:
     """The balance class of every node (homogeneous ids), as DGL builds it, and a label per class.
 

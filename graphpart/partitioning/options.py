@@ -6,13 +6,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Union
 
 import numpy as np
 import torch
 
 from ..errors import GraphpartError
-from ..typing import Seed
+from ..typing import BalanceSpec, Seed
 from ..utils.check import check_count, check_trainers_per_machine, short_repr
 from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
 
@@ -20,10 +19,6 @@ __all__ = ["PartitionOptions", "BalanceSpec", "DEFAULT_METIS_MAX_EDGES", "DEFAUL
 
 #: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform).
 DEFAULT_METIS_MAX_EDGES = 1_000_000
-
-#: What ``balance_ntypes`` takes: classes per node (an array over homogeneous ids, or a dict by
-#: node type), a node data field name, several field names, or ``None``.
-BalanceSpec = Union[None, str, Sequence[str], np.ndarray, torch.Tensor, Mapping]
 
 _METHODS = ("metis", "random")
 

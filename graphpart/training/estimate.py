@@ -8,6 +8,7 @@ DDP's ``join``). The breakdown adds up, step by step, the parts of whichever tra
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,6 +16,11 @@ from ..errors import GraphpartError
 from ..utils.report import Report
 from .counts import EDGE_BYTES, EpochCounts
 from .model import ClusterModel
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..partitioning.core import Partitioning
 
 __all__ = ["EpochEstimate", "estimate_epoch", "epoch_cost", "seconds", "PARTS"]
 
@@ -259,7 +265,12 @@ def estimate_epoch(
 
 
 def epoch_cost(
-    partitioning, fanouts, *, model: ClusterModel | None = None, label: str = "", **replay
+    partitioning: Partitioning,
+    fanouts: Sequence[int],
+    *,
+    model: ClusterModel | None = None,
+    label: str = "",
+    **replay,
 ) -> EpochEstimate:
     """Replay ``partitioning``'s epoch (:func:`~graphpart.training.replay_epochs`, ``**replay``
     passed on) and time it under ``model``.

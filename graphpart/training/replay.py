@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -37,6 +38,9 @@ from ..utils.seeds import check_random_state, torch_generator
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
 from .split import node_split
 from .trainset import train_set, trainers_per_machine
+
+if TYPE_CHECKING:
+    from ..partitioning.core import Partitioning
 
 __all__ = ["replay_epochs", "CACHE_POLICIES"]
 
@@ -183,7 +187,7 @@ def _cache(policy, capacity: int, walker: _Walker, seeds, me, batch_size, gen) -
 
 
 def replay_epochs(
-    partitioning,
+    partitioning: Partitioning,
     fanouts: Sequence[int],
     *,
     batch_size: int = 1024,

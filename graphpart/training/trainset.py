@@ -18,6 +18,9 @@ import torch
 from ..errors import GraphpartError
 from ..utils.check import as_id_tensor, check_trainers_per_machine, flat_ints, short_repr
 
+if TYPE_CHECKING:
+    from ..partitioning.core import Partitioning
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
 
@@ -125,7 +128,7 @@ def _one(v: object, n: int, what: str) -> np.ndarray:
     return out
 
 
-def train_set(partitioning, train: object = "train_mask") -> TrainSet:
+def train_set(partitioning: Partitioning, train: object = "train_mask") -> TrainSet:
     """The training nodes of ``partitioning`` in its new ids.
 
     Parameters

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import numbers
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -20,6 +21,11 @@ from ..utils.check import check_count, flat_ints, short_repr
 from ..viz import plot_hit_rate_trace, plot_partition_access
 from ._common import image, render, status_widgets
 from .cache_graph import BatchGraph
+
+if TYPE_CHECKING:
+    import os
+
+    from ..partitioning.core import Partitioning
 
 __all__ = ["CacheSimulator", "MAX_RATIO", "MAX_BATCH"]
 
@@ -94,7 +100,7 @@ class CacheSimulator:
 
     def __init__(
         self,
-        source,
+        source: Partitioning | str | os.PathLike,
         *,
         seeds=None,
         policies: Sequence[str] = ("in-degree", "presample", "lru"),

@@ -11,6 +11,7 @@ quotient graph of a big graph); it computes nothing of its own.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 import numpy as np
@@ -24,6 +25,11 @@ from ._common import check_choice, check_height, check_key
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html, sigma_args
 from .webgl_budget import UNIT_CLASS, Freezer
+
+if TYPE_CHECKING:
+    import os
+
+    from ..partitioning.core import Partitioning
 
 __all__ = ["PartitionGraph"]
 
@@ -97,7 +103,7 @@ class PartitionGraph(w.VBox):
 
     def __init__(
         self,
-        p,
+        p: Partitioning | str | os.PathLike,
         part: int | None = None,
         *,
         hops: int | None = None,

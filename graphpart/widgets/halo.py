@@ -4,6 +4,7 @@ node, in linked WebGL views; every id of any node, looked up or clicked."""
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from ..errors import GraphpartError, TooBigToDrawError
 from ..lookup import ID_KINDS, locate_node
@@ -12,6 +13,9 @@ from ..viz.graph_data import node_keys
 from .graph_view import PartitionGraph
 from .node_card import location_card
 from .partition_views import PartitionViews
+
+if TYPE_CHECKING:
+    from ..partitioning.core import Partitioning
 
 __all__ = ["HaloInspector", "MAX_VIEWS"]
 
@@ -52,7 +56,7 @@ class HaloInspector:
     33
     """
 
-    def __init__(self, partitioning) -> None:
+    def __init__(self, partitioning: Partitioning) -> None:
         import ipywidgets as w
 
         p = self.partitioning = as_partitioning(partitioning)

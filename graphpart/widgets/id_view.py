@@ -10,6 +10,7 @@ same node (edge) in the other, so you can follow it through the reshuffle.
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
@@ -19,6 +20,11 @@ from ..viz.graph_data import part_hex
 from ..viz.ids_data import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
 from ._common import check_height
 from .node_card import card_table, location_card
+
+if TYPE_CHECKING:
+    import os
+
+    from ..partitioning.core import Partitioning
 
 __all__ = ["IdView"]
 
@@ -74,7 +80,13 @@ class IdView(w.VBox):
     True
     """
 
-    def __init__(self, p, *, max_points: int = MAX_POINTS, height: int = 300) -> None:
+    def __init__(
+        self,
+        p: Partitioning | str | os.PathLike,
+        *,
+        max_points: int = MAX_POINTS,
+        height: int = 300,
+    ) -> None:
         with warnings.catch_warnings():  # jupyter-scatter's own pandas deprecations
             warnings.filterwarnings("ignore", module="jscatter")
             self._build(as_partitioning(p), max_points, check_height(height, low=120))

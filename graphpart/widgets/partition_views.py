@@ -5,6 +5,7 @@ the card lists where they live, the line above it which views hold the node."""
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
@@ -18,6 +19,11 @@ from .graph_view import PartitionGraph
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html
 from .webgl_budget import UNIT_CLASS, Freezer
+
+if TYPE_CHECKING:
+    import os
+
+    from ..partitioning.core import Partitioning
 
 __all__ = ["PartitionViews", "CAMERA"]
 
@@ -67,7 +73,7 @@ class PartitionViews(w.VBox):
 
     def __init__(
         self,
-        p,
+        p: Partitioning | str | os.PathLike,
         *,
         hops: int | None = None,
         parts: list[int] | None = None,
