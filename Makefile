@@ -51,6 +51,7 @@ lab: $(STAMP)
 # nothing may load from another host. Open docs/_build/html/index.html in a browser.
 DOCS_ARGS ?=
 docs: $(STAMP)
+	rm -rf docs/_build/html
 	$(BIN)/python -m sphinx -b html -W --keep-going -j 2 $(DOCS_ARGS) docs docs/_build/html
 	$(BIN)/python docs/check_site.py docs/_build/html
 

@@ -14,6 +14,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import api_pages  # noqa: E402  (docs/api_pages.py: one page per public name)
+from myst_nb.core.render import NbElementRenderer  # noqa: E402
 
 import graphpart  # noqa: E402
 
@@ -26,7 +27,6 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",
-    "sphinx.ext.viewcode",
     "myst_nb",
 ]
 
@@ -36,7 +36,7 @@ autosummary_generate = True
 autosummary_ignore_module_all = False
 autodoc_default_options = {"members": True, "inherited-members": False, "show-inheritance": True}
 autodoc_member_order = "bysource"
-autodoc_typehints = "description"
+autodoc_typehints = "signature"  # the docstrings give each type; the signature the rest
 autodoc_typehints_format = "short"
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
@@ -58,12 +58,34 @@ nb_execution_timeout = 900
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_merge_streams = True
-# widgets show their static fallback: no widget JavaScript from a CDN
+# widgets show their static fallback: no widget JavaScript from a CDN, and no widget state in
+# the pages (several MB of the views' scripts per tutorial that nothing would read)
 nb_ipywidgets_js = {}
-nb_mime_priority_overrides = [
-    ("html", "application/vnd.jupyter.widget-view+json", None),
-    ("html", "application/vnd.jupyter.widget-state+json", None),
-]
+
+
+def _without_widget_state(finalise):
+    def render_nb_finalise(self, metadata: dict) -> None:
+        return finalise(self, {k: v for k, v in metadata.items() if k != "widgets"})
+
+    return render_nb_finalise
+
+
+NbElementRenderer.render_nb_finalise = _without_widget_state(NbElementRenderer.render_nb_finalise)
+
+
+def _widget_stand_in(self, data) -> list:
+    """Where JupyterLab draws an interactive view, the page says so (not the widget's repr)."""
+    from docutils import nodes
+
+    note = nodes.note()
+    note += nodes.paragraph(
+        text="An interactive view is drawn here when the notebook runs in JupyterLab "
+        "(make lab): hover, click and zoom it there."
+    )
+    return [note]
+
+
+NbElementRenderer.render_widget_view = _widget_stand_in
 
 # --- offline: the theme's own static files only (no page has math, so no MathJax is linked)
 
