@@ -150,13 +150,13 @@ def check_out_path(
     if not out.exists():
         return OutputTarget(out)
     if not out.is_dir():
-        raise GraphpartError(f"out_path {out} exists and is not a folder")
+        raise GraphpartError(f"{what} {out} exists and is not a folder")
     top = sorted(out.iterdir())
     configs = {p.name: _config_of_ours(p) for p in top if p.suffix == ".json" and p.is_file()}
     configs = {name: cfg for name, cfg in configs.items() if cfg is not None}
     if top and not configs:
         raise GraphpartError(
-            f"out_path {out} is not empty and holds no graphpart partitions; "
+            f"{what} {out} is not empty and holds no graphpart partitions; "
             "partition_graph replaces its out_path, so give a new or empty folder"
         )
     parts = set().union(*(_part_folders(cfg) for cfg in configs.values()))
@@ -171,7 +171,7 @@ def check_out_path(
             return sniff(path) == PART_FILES[rel.name] and _holds_ours(path)
         return depth == 2 and head in EXTRA_OUTPUTS and rel.suffix == ".npy" and _is_npy(path)
 
-    refuse_foreign(out, foreign_entries(out, ours, "out_path"), "out_path")
+    refuse_foreign(out, foreign_entries(out, ours, what), what)
     return OutputTarget(out)
 
 
