@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import GraphpartError
-from ..utils.check import check_count, short_repr
+from ..utils.check import check_count, replace_options, short_repr
 
 __all__ = ["ClusterOptions", "check_memory_limit"]
 
@@ -120,21 +119,7 @@ class ClusterOptions:
         ClusterOptions
             A new, checked object (``options`` itself when nothing is overridden).
         """
-        if options is not None and not isinstance(options, cls):
-            raise GraphpartError(
-                f"cluster must be a ClusterOptions or None, got {short_repr(options)}"
-            )
-        names = [f.name for f in fields(cls)]
-        for key in overrides:
-            if key not in names:
-                near = difflib.get_close_matches(key, names, n=1)
-                hint = f" (did you mean {near[0]}?)" if near else ""
-                raise GraphpartError(
-                    f"unknown cluster option {short_repr(key)}{hint}; the options are "
-                    + ", ".join(names)
-                )
-        base = options if options is not None else cls()
-        return replace(base, **overrides) if overrides else base
+        return replace_options(cls, options, overrides, "cluster option", "cluster")
 
     @classmethod
     def split(cls, kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

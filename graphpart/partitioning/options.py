@@ -3,16 +3,15 @@ validated once (the functions, the CLI, sweeps and widgets all take this object)
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 import numpy as np
 import torch
 
 from ..errors import GraphpartError
 from ..typing import BalanceSpec, Seed
-from ..utils.check import check_count, check_trainers_per_machine, short_repr
+from ..utils.check import check_count, check_trainers_per_machine, replace_options, short_repr
 from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
 
 __all__ = ["PartitionOptions", "BalanceSpec", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
@@ -162,21 +161,7 @@ class PartitionOptions:
         PartitionOptions
             A new, checked object (``options`` itself when nothing is overridden).
         """
-        if options is not None and not isinstance(options, cls):
-            raise GraphpartError(
-                f"options must be a PartitionOptions or None, got {short_repr(options)}"
-            )
-        names = [f.name for f in fields(cls)]
-        for key in overrides:
-            if key not in names:
-                near = difflib.get_close_matches(key, names, n=1)
-                hint = f" (did you mean {near[0]}?)" if near else ""
-                raise GraphpartError(
-                    f"unknown partition option {short_repr(key)}{hint}; the options are "
-                    + ", ".join(names)
-                )
-        base = options if options is not None else cls()
-        return replace(base, **overrides) if overrides else base
+        return replace_options(cls, options, overrides, "partition option", "options")
 
     def summary(self) -> dict[str, object]:
         """The options that differ from the defaults, as plain values (a label, a record).

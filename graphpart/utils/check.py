@@ -12,6 +12,7 @@ from ..errors import DataShapeError, GraphpartError, IDRangeError
 from ..typing import IdArray, TensorLike
 
 __all__ = [
+    "replace_options",
     "as_id_tensor",
     "as_data_tensor",
     "check_count",
@@ -496,3 +497,60 @@ def as_data_tensor(value: TensorLike, length: int, what: str) -> torch.Tensor:
             f"{what} must have {length} rows (one per item), got shape {tuple(t.shape)}"
         )
     return t
+
+
+def replace_options(cls: type, options: object, overrides: dict, what: str, name: str) -> object:
+    """``options`` (an instance of the frozen dataclass ``cls``, or ``None`` for its defaults)
+    with the fields ``overrides`` names replaced: the one rule of every options object.
+
+    Parameters
+    ----------
+    cls : type
+        A frozen dataclass whose ``__post_init__`` checks its fields.
+    options : cls instance or None
+        The starting point.
+    overrides : dict
+        Field name -> new value.
+    what : str
+        What an option is called in messages (``"partition option"``).
+    name : str
+        What ``options`` is called in messages (``"options"``, ``"cluster"``).
+
+    Returns
+    -------
+    cls instance
+        ``options`` itself when nothing is overridden, else a new, checked object.
+
+    Raises
+    ------
+    GraphpartError
+        ``options`` of another type, or a name that is not a field (with the nearest one).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Opts:
+    ...     hops: int = 1
+    >>> replace_options(Opts, None, {"hops": 2}, "option", "opts")
+    Opts(hops=2)
+    >>> replace_options(Opts, None, {"hop": 2}, "option", "opts")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: unknown option 'hop' (did you mean hops?); the options are hops
+    """
+    import dataclasses
+    import difflib
+
+    if options is not None and not isinstance(options, cls):
+        raise GraphpartError(f"{name} must be a {cls.__name__} or None, got {short_repr(options)}")
+    names = [f.name for f in dataclasses.fields(cls)]
+    for key in overrides:
+        if key not in names:
+            near = difflib.get_close_matches(key, names, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise GraphpartError(
+                f"unknown {what} {short_repr(key)}{hint}; the options are " + ", ".join(names)
+            )
+    base = options if options is not None else cls()
+    return dataclasses.replace(base, **overrides) if overrides else base
