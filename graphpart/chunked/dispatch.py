@@ -42,8 +42,9 @@ from ..fs.atomic import atomic_dir
 from ..graph.schema import etype_str
 from ..index import block_bounds, part_ranges
 from ..metrics.loads import balance_record, class_loads
-from ..storage.config import build_config, check_graph_name, graphbolt_meta
+from ..storage.config import check_graph_name
 from ..storage.files import check_format
+from ..storage.make_config import build_config, graphbolt_meta
 from ..storage.owned import OutputTarget, check_out_path
 from ..utils.check import check_count, short_repr
 from ._cluster import dask_client, run_tasks, worker_memory_limit

@@ -1,7 +1,8 @@
 """graphpart's on-disk partitions, and opening partitions in any format.
 
 ==================== ==============================================================
-:mod:`.config`       the config JSON: build, read and validate; the partition book
+:mod:`.config`       the config JSON read and checked: ``PartitionConfig``, the book
+:mod:`.make_config`  the config JSON as written (both paths), and for folders without one
 :mod:`.files`        one partition's files per flavour (graphpart, DGL, GraphBolt)
 :mod:`.write`        ``partition_graph``, ``save_partitions``, ``write_part``
 :mod:`.sources`      ``open_partitions``: graphpart, DGL, PyG or GLT partitions
@@ -13,7 +14,8 @@ Other libraries' byte layouts (DGL's binary files, GraphBolt, PyG, GLT) live in
 :mod:`graphpart.interop`; this package decides which files a partitioning has.
 """
 
-from .config import PartitionConfig, build_config, read_config
+from .config import PartitionConfig, read_config
+from .make_config import build_config
 from .owned import OutputTarget, check_out_path
 from .read import BookData, PartitionData, load_partition, load_partition_book, load_partition_feats
 from .reopen import as_partitioning, open_partitioning

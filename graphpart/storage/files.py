@@ -282,7 +282,8 @@ def write_graph_file(
         ``part_id``, ``_TYPE``, ...).
     meta : dict, optional
         Keyword arguments of :func:`graphpart.interop.graphbolt.save_graphbolt` (the type
-        maps of :func:`~graphpart.storage.config.graphbolt_meta`); used for ``"graphbolt"`` only.
+        maps of :func:`~graphpart.storage.make_config.graphbolt_meta`); used for
+        ``"graphbolt"`` only.
     """
     names = part_file_names(fmt)
     if fmt == "graphpart":

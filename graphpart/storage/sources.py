@@ -35,8 +35,9 @@ from ..interop.graphbolt import load_graphbolt
 from ..interop.pyg_read import is_pyg_folder, read_pyg
 from ..partitioning.book import RangePartitionBook
 from ..utils.check import check_part_id, describe_exception, short_repr
-from .config import config_of, read_config
+from .config import read_config
 from .files import read_feats_file, read_graph_file, sniff
+from .make_config import config_of
 
 __all__ = ["PartitionSource", "open_partitions", "detect_format", "FORMAT_NAMES"]
 
@@ -145,7 +146,7 @@ class PartitionSource:
         The format found (``"dgl"`` covers GraphBolt files too); :data:`FORMAT_NAMES` words it.
     config : PartitionConfig
         The checked config (:func:`~graphpart.storage.config.read_config`), or one built from
-        the blocks of a PyG or GLT folder (:func:`~graphpart.storage.config.config_of`).
+        the blocks of a PyG or GLT folder (:func:`~graphpart.storage.make_config.config_of`).
     """
 
     path: Path

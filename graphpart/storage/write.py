@@ -35,8 +35,9 @@ from ..graph.schema import etype_str
 from ..metrics.loads import balance_loads, balance_record, trainer_loads
 from ..partitioning.core import Partitioning, partition
 from ..partitioning.options import PartitionOptions
-from .config import build_config, check_graph_name, graphbolt_meta
+from .config import check_graph_name
 from .files import check_format, part_file_names, write_feats_file, write_graph_file
+from .make_config import build_config, graphbolt_meta
 from .owned import OutputTarget, check_out_path
 
 __all__ = ["partition_graph", "save_partitions", "write_part"]
@@ -82,7 +83,7 @@ def write_part(
     format : {"graphpart", "dgl", "graphbolt"}, default "graphpart"
         The files' format (:mod:`graphpart.storage.files`).
     meta : dict, optional
-        The type maps of :func:`~graphpart.storage.config.graphbolt_meta`; used for
+        The type maps of :func:`~graphpart.storage.make_config.graphbolt_meta`; used for
         ``"graphbolt"`` only.
     """
     folder.mkdir(parents=True, exist_ok=True)
