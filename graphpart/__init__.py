@@ -63,7 +63,7 @@ sys.meta_path.append(MovedModules(MOVED))
 
 def __getattr__(name: str):
     # Subpackages load on first use so ``import graphpart`` stays light.
-    if name in ("datasets", "metrics"):
+    if name in ("datasets", "metrics") or f"{__name__}.{name}" in MOVED:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

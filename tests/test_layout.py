@@ -214,3 +214,14 @@ def test_a_moved_module_imports_from_its_old_path_with_a_warning(old, new):
     with pytest.warns(DeprecationWarning, match=f"{old} moved to {new}"):
         module = importlib.import_module(old)
     assert module is importlib.import_module(new)
+
+
+def test_a_moved_module_is_an_attribute_of_the_package_too():
+    import sys
+
+    import graphpart
+
+    sys.modules.pop("graphpart.structure", None)
+    vars(graphpart).pop("structure", None)
+    with pytest.warns(DeprecationWarning, match="graphpart.structure moved"):
+        assert graphpart.structure.quotient_graph is graphpart.metrics.quotient_graph

@@ -4,9 +4,11 @@ For ``num_hops = 0`` a partition keeps only edges with both ends inside it.
 For ``num_hops >= 1`` it keeps every in-edge of its inner nodes (their sources
 become HALO nodes of hop 1) and every out-edge of its inner nodes (their
 destinations become HALO nodes of hop 1 too); each further hop adds the
-in-edges of the nodes first reached, through in-edges, at the previous hop.
+in-edges of the nodes first reached, through in-edges, at the previous hop (an
+out-neighbour, placed at hop 1, included when the in-edge search reaches it).
 So message passing over ``num_hops`` layers gives, at every inner node, what
-it gives on the full graph.
+it gives on the full graph; the nodes and edges equal DGL's
+``partition_graph_with_halo`` (``tests/interop/test_peers_halo.py``).
 
 Local order: inner nodes first in global-id order (local = global - start),
 then HALO nodes by hop and global id; inner (owned) edges first in global-id
@@ -95,6 +97,7 @@ class HaloBuilder:
         self.node_part = r.node_part()
         self._local = np.full(n, -1, dtype=np.int64)  # scratch: global -> local id
         self._seen = np.zeros(n, dtype=bool)  # scratch: reached by the in-edge search
+        self._placed = np.zeros(n, dtype=bool)  # scratch: out-neighbours, placed at hop 1
         if num_hops >= 1:
             # Out-edges of each partition's inner nodes that leave it, grouped by source partition.
             src_part = self.node_part[r.src]
@@ -123,14 +126,15 @@ class HaloBuilder:
         frontier = unique_int(owned_src[(owned_src < start) | (owned_src >= end)])
         out_eids = self._cross[self._cross_ptr[p] : self._cross_ptr[p + 1]]
         out_dst = unique_int(r.dst[out_eids])
-        seen = self._seen
+        seen, placed = self._seen, self._placed
         seen[inner] = True
         seen[frontier] = True
-        out_only = out_dst[
-            ~seen[out_dst]
-        ]  # out-neighbours are one hop away too, whatever later hops find
-        seen[out_only] = True
+        # out-neighbours are one hop away too: placed at hop 1, whatever later hops find; the
+        # in-edge search still goes on through one it reaches later (DGL's HALO does)
+        out_only = out_dst[~seen[out_dst]]
+        placed[out_only] = True
         layers = [frontier]
+        reached = [frontier]
         extra = [out_eids]
         for _ in range(2, self.num_hops + 1):
             if not len(frontier):  # nothing further away: more hops add nothing
@@ -140,11 +144,12 @@ class HaloBuilder:
             srcs = r.src[in_eids]
             frontier = unique_int(srcs[~seen[srcs]])
             seen[frontier] = True
-            layers.append(frontier)
-        for layer in layers:
+            reached.append(frontier)
+            layers.append(frontier[~placed[frontier]])
+        for layer in reached:
             seen[layer] = False
         seen[inner] = False
-        seen[out_only] = False
+        placed[out_only] = False
         if len(out_only):
             layers[0] = hop1_layer(layers[0], out_only, start, end)
         halo_eids = unique_int(np.concatenate(extra)) if extra else np.zeros(0, dtype=np.int64)

@@ -138,7 +138,7 @@ def test_a_graph_above_the_limit_is_drawn_as_its_quotient(karate3, monkeypatch):
     view = PartitionGraph(karate3)
     keys = [n["key"] for n in view.sigma.data["nodes"]]
     assert keys == ["part 0", "part 1", "part 2"]
-    q = gp.structure.quotient_graph(karate3)
+    q = gp.metrics.quotient_graph(karate3)
     sizes = [n["attributes"]["nodes"] for n in view.sigma.data["nodes"]]
     assert sizes == q.sizes.tolist()
     cut = sum(e["attributes"]["cut edges"] for e in view.sigma.data["edges"])
