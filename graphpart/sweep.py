@@ -18,13 +18,14 @@ import numpy as np
 
 from .errors import GraphpartError
 from .graph.core import Graph
+from .partitioning.assignment import check_num_parts
 from .partitioning.core import Partitioning, partition
 from .partitioning.fields import field_balance
 from .partitioning.metis import MetisOptions
 from .partitioning.options import PartitionOptions
 from .training.estimate import EpochEstimate, seconds
 from .training.setup import TrainingSetup
-from .utils.check import short_repr
+from .utils.check import check_count, short_repr
 from .utils.report import Report
 
 __all__ = [
@@ -166,6 +167,31 @@ class Setting:
             raise GraphpartError(
                 f"options must be a PartitionOptions, got {short_repr(self.options)}"
             )
+        own = [  # a setting's own fields: options may not set them too (one would be lost)
+            name
+            for name, default in OWN_FIELDS.items()
+            if getattr(self.options, name) is not default
+            and not (
+                isinstance(default, (bool, int, str)) and getattr(self.options, name) == default
+            )
+        ]
+        ufactor = getattr(self.options.metis_options, "ufactor", None)
+        if own or ufactor is not None:
+            names = own + (["metis_options.ufactor"] if ufactor is not None else [])
+            raise GraphpartError(
+                f"options sets {', '.join(names)}, which a Setting holds itself (method, "
+                "balance, balance_edges, ufactor, num_hops, seed): give them to the Setting"
+            )
+        check_num_parts(self.num_parts)
+        object.__setattr__(self, "num_hops", check_count(self.num_hops, "num_hops"))
+        object.__setattr__(self, "seed", check_count(self.seed, "seed"))
+        if not isinstance(self.balance, str):
+            raise GraphpartError(
+                f"balance must be 'none', 'ntype' or a node data field name, got "
+                f"{short_repr(self.balance)}"
+            )
+        if self.ufactor is not None:
+            object.__setattr__(self, "ufactor", check_count(self.ufactor, "ufactor"))
         if self.method not in ("metis", "random"):
             raise GraphpartError(
                 f"method must be 'metis' or 'random', got {short_repr(self.method)}"
@@ -227,6 +253,24 @@ class Setting:
             ``partition(g, num_parts, self.partition_options(g))``.
         """
         return partition(g, self.num_parts, self.partition_options(g))
+
+
+#: The PartitionOptions fields a Setting holds itself (its method, balance, hops and seed), with
+#: their defaults.
+OWN_FIELDS = {
+    "part_method": "metis",
+    "balance_ntypes": None,
+    "balance_edges": False,
+    "num_hops": 1,
+    "seed": None,
+}
+
+
+def _is_set(options: PartitionOptions, name: str, default: object) -> bool:
+    value = getattr(options, name)
+    if default is None:
+        return value is not None
+    return not (type(value) is type(default) and value == default)
 
 
 def _named(g: Graph, source: str):

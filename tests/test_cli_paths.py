@@ -225,3 +225,15 @@ def test_the_partition_command_checks_its_output_folder_once(tmp_path, monkeypat
     args = ["partition", "--dataset", "karate_club", "--graph-name", "k", "--num-parts", "2"]
     assert main([*args, "--out-path", str(out), "--quiet"]) == 0
     assert calls == [str(out)]
+
+
+def test_an_output_target_built_by_hand_is_refused(tmp_path):
+    """Only check_out_path makes an OutputTarget: one built by hand would skip the check that
+    keeps a folder of the user's files from being replaced."""
+    from graphpart.datasets import load_karate_club
+    from graphpart.storage import OutputTarget
+
+    (tmp_path / "mine.txt").write_text("thesis")
+    with pytest.raises(gp.GraphpartError, match="comes from graphpart.storage.check_out_path"):
+        gp.partition_graph(load_karate_club(), "k", 2, OutputTarget(tmp_path))
+    assert (tmp_path / "mine.txt").read_text() == "thesis"

@@ -22,7 +22,7 @@ DEFAULT_METIS_MAX_EDGES = 1_000_000
 _METHODS = ("metis", "random")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PartitionOptions:
     """How to partition a graph: the options of DGL's ``partition_graph``, and graphpart's own.
 
@@ -56,16 +56,20 @@ class PartitionOptions:
     objtype : {"cut", "vol"}, default "cut"
         METIS objective: the edge cut or the total communication volume.
     seed : int, numpy.random.Generator or None, default None
-        Seeds METIS, the random split and the edge sample.
+        Seeds METIS, the random split and the edge sample. A Generator is drawn from, so the
+        same options object partitions differently each time; an int partitions alike.
     recursive : bool, default False
         METIS recursive bisection instead of k-way.
     metis_options : MetisOptions or None, default None
-        METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``).
+        METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``; its
+        ``seed``, when set, seeds METIS itself in place of a draw from ``seed``). Its
+        ``objtype`` must agree with ``objtype`` above.
     metis_max_edges : int or None, default 1,000,000
-        METIS sees a random sample of about this many edges (``None``: every edge); graphs
+        METIS sees a random sample of about this many edges, at least 1 (``None``: every
+        edge; the CLI's ``--metis-max-edges 0`` means the same); graphs
         below the budget are not affected. With ``balance_edges`` the sample is degree-aware
         (every node keeps about the same number of its edges), otherwise uniform.
-    metis_refine_rounds : int, default 5
+    metis_refine_rounds : int, default 8
         After METIS saw a sample: rounds of refinement on every edge (moves that lower the
         cut while each part stays within the same tolerance in every constraint); 0 turns
         it off.
@@ -131,12 +135,21 @@ class PartitionOptions:
                 "metis_options must be a MetisOptions or None, got "
                 f"{short_repr(self.metis_options)}"
             )
+        metis_objtype = None if self.metis_options is None else self.metis_options.objtype
+        if metis_objtype not in (None, "cut", self.objtype):  # "cut": MetisOptions' default
+            raise GraphpartError(
+                f"objtype {short_repr(self.objtype)} and metis_options.objtype "
+                f"{short_repr(self.metis_options.objtype)} differ; give objtype="
+                f"{short_repr(self.metis_options.objtype)} (it is a partition option)"
+            )
         if self.metis_max_edges is not None:
             set_(
                 self,
                 "metis_max_edges",
                 check_count(
-                    self.metis_max_edges, "metis_max_edges (the edges METIS may see; None for all)"
+                    self.metis_max_edges,
+                    "metis_max_edges (the edges METIS may see; None for all)",
+                    low=1,
                 ),
             )
         set_(
@@ -144,6 +157,25 @@ class PartitionOptions:
             "metis_refine_rounds",
             check_count(self.metis_refine_rounds, "metis_refine_rounds"),
         )
+
+    def _key(self) -> tuple:
+        """The fields as a comparable tuple: values as they are, an array, tensor, dict or
+        Generator by identity (an array's elementwise == has no single answer)."""
+        out = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+                value = tuple(value)
+            elif not isinstance(value, (str, int, float, bool, type(None), MetisOptions)):
+                value = ("id", id(value))
+            out.append(value)
+        return tuple(out)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PartitionOptions) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @classmethod
     def of(cls, options: PartitionOptions | None = None, /, **overrides) -> PartitionOptions:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..errors import FormatError, GraphpartError
@@ -94,15 +94,28 @@ def _holds_ours(path: Path) -> bool:
 @dataclass(frozen=True)
 class OutputTarget:
     """An output folder :func:`check_out_path` has checked: what the writers take, so a path
-    is checked once, before any work, and passed on.
+    is checked once, before any work, and passed on. Only :func:`check_out_path` makes one (a
+    target built by hand would skip the check that keeps other files safe).
 
-    Parameters
+    Attributes
     ----------
     path : pathlib.Path
         The folder, new or holding an earlier graphpart output only.
     """
 
     path: Path
+    checked_by: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.checked_by is not _CHECKED:
+            raise GraphpartError(
+                "an OutputTarget comes from graphpart.storage.check_out_path(path), which "
+                "checks that the folder holds nothing but an earlier graphpart output; pass "
+                "the path itself instead"
+            )
+
+
+_CHECKED = object()  # what check_out_path signs its OutputTargets with
 
 
 def check_out_path(
@@ -148,7 +161,7 @@ def check_out_path(
         return out
     out = check_output_path(out, what, keep=keep)
     if not out.exists():
-        return OutputTarget(out)
+        return OutputTarget(out, _CHECKED)
     if not out.is_dir():
         raise GraphpartError(f"{what} {out} exists and is not a folder")
     top = sorted(out.iterdir())
@@ -172,7 +185,7 @@ def check_out_path(
         return depth == 2 and head in EXTRA_OUTPUTS and rel.suffix == ".npy" and _is_npy(path)
 
     refuse_foreign(out, foreign_entries(out, ours, what), what)
-    return OutputTarget(out)
+    return OutputTarget(out, _CHECKED)
 
 
 def check_mapping_out(path: str | os.PathLike) -> Path:

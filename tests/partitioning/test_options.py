@@ -75,3 +75,39 @@ def test_a_grid_shares_its_options_and_each_setting_replaces_its_own_fields():
 def test_a_setting_refuses_options_of_another_kind():
     with pytest.raises(GraphpartError, match="options must be a PartitionOptions"):
         Setting(options={"num_hops": 2})
+
+
+def test_a_setting_refuses_options_that_set_its_own_fields():
+    with pytest.raises(GraphpartError, match="options sets num_hops, seed, which a Setting holds"):
+        Setting(options=PartitionOptions(num_hops=2, seed=7))
+    with pytest.raises(GraphpartError, match="metis_options.ufactor"):
+        Setting(options=PartitionOptions(metis_options=MetisOptions(ufactor=50)))
+
+
+@pytest.mark.parametrize(
+    "field, value", [("num_parts", 0), ("num_hops", -1), ("seed", "x"), ("balance", 3)]
+)
+def test_a_setting_checks_its_fields_when_made(field, value):
+    with pytest.raises(GraphpartError, match=field):
+        Setting(**{field: value})
+
+
+def test_objtype_is_declared_once():
+    with pytest.raises(GraphpartError, match="objtype 'cut' and metis_options.objtype 'vol'"):
+        PartitionOptions(metis_options=MetisOptions(objtype="vol"))
+    opts = PartitionOptions(objtype="vol", metis_options=MetisOptions(niter=3))
+    assert opts.objtype == "vol"
+
+
+def test_metis_max_edges_zero_is_refused_in_python():
+    with pytest.raises(GraphpartError, match="metis_max_edges"):
+        PartitionOptions(metis_max_edges=0)
+
+
+def test_options_holding_an_array_compare_by_identity():
+    opts = PartitionOptions(balance_ntypes=np.zeros(34, dtype=int))
+    assert opts == opts and opts != PartitionOptions(balance_ntypes=np.zeros(34, dtype=int))
+    assert len({opts, PartitionOptions(), PartitionOptions()}) == 2
+    shared = PartitionOptions(num_trainers_per_machine=2)
+    settings = grid(num_parts=[2, 3], options=shared)
+    assert len(settings) == 2 and len({hash(s) for s in settings}) == 2
