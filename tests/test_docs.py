@@ -48,6 +48,31 @@ def test_the_docstring_checker_finds_a_missing_section(monkeypatch):
     ]
 
 
+def test_the_docstring_checker_finds_an_undocumented_parameter(monkeypatch):
+    import graphpart.index as index
+
+    def half(x: int, y: int) -> int:
+        """Sum.
+
+        Parameters
+        ----------
+        x : int
+            One.
+
+        Returns
+        -------
+        int
+        """
+        return x + y
+
+    half.__module__ = "graphpart.index"
+    monkeypatch.setattr(index, "half", half, raising=False)
+    monkeypatch.setattr(index, "__all__", [*index.__all__, "half"])
+    assert check_docstrings.problems("graphpart.index") == [
+        "graphpart.index.half: Parameters lacks y"
+    ]
+
+
 def test_every_public_function_and_class_gets_one_page():
     pages = api_pages.canonical_names()
     documented = [f"{m}.{a}" for m, names in pages.items() for a in names]

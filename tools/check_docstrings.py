@@ -54,10 +54,40 @@ def _takes_arguments(fn) -> bool:
     return any(p.name not in ("self", "cls") for p in params)
 
 
+def _documented(doc: str) -> set[str]:
+    """Parameter names a numpydoc Parameters section lists (``a, b : int`` lists two)."""
+    lines = doc.splitlines()
+    names: set[str] = set()
+    inside = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if i + 1 < len(lines) and set(lines[i + 1].strip()) == {"-"} and stripped:
+            inside = stripped in ("Parameters", "Other Parameters")
+            continue
+        if inside and line and not line.startswith((" ", "\t")) and not set(stripped) == {"-"}:
+            head = stripped.split(" : ")[0]
+            names |= {n.strip().lstrip("*") for n in head.split(",")}
+    return names
+
+
+def _undocumented(fn, doc: str) -> list[str]:
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    listed = _documented(doc)
+    return [
+        p.name
+        for p in params
+        if p.name not in ("self", "cls") and not p.name.startswith("_") and p.name not in listed
+    ]
+
+
 def problems(prefix: str = "graphpart") -> list[str]:
     import graphpart
 
     out = []
+    seen: set[int] = set()
     names = [graphpart.__name__] + [
         m.name for m in pkgutil.walk_packages(graphpart.__path__, "graphpart.")
     ]
@@ -67,8 +97,13 @@ def problems(prefix: str = "graphpart") -> list[str]:
         module = importlib.import_module(name)
         for attr in getattr(module, "__all__", []):
             obj = getattr(module, attr, None)
-            if getattr(obj, "__module__", None) != name:
-                continue  # re-exported: checked where it is defined
+            home = getattr(obj, "__module__", None) or ""
+            private_home = any(p.startswith("_") for p in home.split("."))
+            if home != name and not (private_home and home.startswith(name + ".")):
+                continue  # re-exported: checked where it is defined (or at its public face)
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
             doc = inspect.getdoc(obj) or ""
             where = f"{name}.{attr}"
             if inspect.isclass(obj):
@@ -86,6 +121,8 @@ def problems(prefix: str = "graphpart") -> list[str]:
             elif inspect.isfunction(obj):
                 if _takes_arguments(obj) and not _has(doc, SECTIONS["Parameters"]):
                     out.append(f"{where}: no Parameters section")
+                elif missing := _undocumented(obj, doc):
+                    out.append(f"{where}: Parameters lacks {', '.join(missing)}")
                 if _returns_value(obj) and not _has(doc, SECTIONS["Returns"]):
                     out.append(f"{where}: no Returns section")
     return out

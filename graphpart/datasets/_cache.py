@@ -21,7 +21,13 @@ CACHE_VERSION = 1
 
 
 def cache_dir() -> Path:
-    """``$GRAPHPART_CACHE_DIR``, else ``$XDG_CACHE_HOME/graphpart``, else ``~/.cache/graphpart``."""
+    """``$GRAPHPART_CACHE_DIR``, else ``$XDG_CACHE_HOME/graphpart``, else ``~/.cache/graphpart``.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder converted datasets are cached in (it may not exist yet).
+    """
     if os.environ.get("GRAPHPART_CACHE_DIR"):
         return Path(os.environ["GRAPHPART_CACHE_DIR"])
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"

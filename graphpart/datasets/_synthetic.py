@@ -67,6 +67,26 @@ def attach_node_data(
     Features are a Gaussian class centroid plus unit noise, so a model can learn
     the labels from them; masks are disjoint, of the given fractions of the nodes.
 
+    Parameters
+    ----------
+    g : Graph
+        A homogeneous graph; its node data gains the fields (in place).
+    rng : int, numpy.random.Generator or None
+        Seeds the labels, features and masks.
+    labels : numpy.ndarray, optional
+        One class per node; when given, ``num_classes`` is ignored.
+    num_classes : int, default 0
+        Random labels in ``[0, num_classes)`` (0: no ``label`` field unless ``labels``).
+    feat_dim : int, default 0
+        Width of the ``feat`` field (0: none).
+    train_frac, val_frac, test_frac : float, default 0.0
+        Fractions of the nodes in each mask (0: no such mask); they must not sum above 1.
+
+    Returns
+    -------
+    Graph
+        ``g`` itself, with the fields attached.
+
     Examples
     --------
     >>> g = Graph.from_edges([0, 1], [1, 2], num_nodes=10)

@@ -152,6 +152,10 @@ def metis_assignment(
     ----------
     src, dst : ndarray of int
         The edges; direction, duplicates and self-loops do not matter to METIS.
+    num_nodes : int
+        Nodes of the graph (ids ``0 .. num_nodes - 1``).
+    num_parts : int
+        Parts to split them into.
     balance_ntypes : ndarray, optional
         One value per node; each distinct value becomes a balance constraint.
     balance_edges : bool

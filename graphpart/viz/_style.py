@@ -35,7 +35,19 @@ INNER_EDGE_LIGHTER = 0.6
 
 
 def part_colors(k: int) -> np.ndarray:
-    """``k`` distinguishable RGBA colours, one per partition."""
+    """``k`` distinguishable RGBA colours, one per partition.
+
+    Parameters
+    ----------
+    k : int
+        How many partitions.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(k, 4)`` RGBA rows: tab10 up to 10 (its grey swapped for indigo), tab20 up to 20,
+        spread over the turbo colour map above.
+    """
     from matplotlib import colormaps
 
     if k <= 10:  # tab10 with its grey swapped for indigo: grey reads as "no partition"
@@ -59,7 +71,20 @@ def get_axes(ax, figsize: tuple[float, float]):
 
 
 def to_png(fig, dpi: int = 100) -> bytes:
-    """Render a matplotlib figure to PNG bytes (for ``ipywidgets.Image``)."""
+    """Render a matplotlib figure to PNG bytes (for ``ipywidgets.Image``).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    dpi : int, default 100
+        Resolution.
+
+    Returns
+    -------
+    bytes
+        The PNG file's bytes.
+    """
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return buf.getvalue()
