@@ -34,7 +34,7 @@ def random_on_dask(
 ) -> None:
     """A balanced random assignment (each type and the total within one node of even),
     chunk-parallel."""
-    from ._cluster import dask_client, run_tasks
+    from ._dask import dask_client, run_tasks
 
     ntypes = sorted(meta.ntypes)
     offsets = type_offsets([meta.num_nodes[t] for t in ntypes])

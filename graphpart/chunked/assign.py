@@ -8,6 +8,7 @@ accepted by :func:`read_assignment`, which validates it against the graph.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from pathlib import Path
@@ -307,6 +308,10 @@ def balance_classes_of(
     return classes, labels
 
 
+#: The options of a streaming assignment (fennel, ldg) assign passes on to stream_partition.
+STREAM_OPTIONS = ("passes", "slack", "gamma", "batch_size", "refine", "alpha")
+
+
 def assign(
     in_dir: str | os.PathLike,
     out_dir: str | os.PathLike,
@@ -390,6 +395,15 @@ def assign(
     """
     cluster_fields, stream_options = ClusterOptions.split(options)
     cluster = ClusterOptions.of(cluster, **cluster_fields)
+    streaming = STREAM_OPTIONS
+    unknown = [k for k in stream_options if k not in streaming]
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], [*streaming, *ClusterOptions.names()], n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise GraphpartError(
+            f"unknown assign option {short_repr(unknown[0])}{hint}; the streaming options are "
+            f"{', '.join(streaming)}, the cluster's {', '.join(ClusterOptions.names())}"
+        )
     meta = read_metadata(in_dir)
     k = check_parts_for(num_parts, meta)
     # one line of text per node: at most 20 digits and a newline

@@ -95,6 +95,14 @@ class ClusterOptions:
                 f"scheduler must be an address such as 'tcp://host:port', got "
                 f"{short_repr(self.scheduler)}"
             )
+        if self.scheduler is not None and self.client is not None:
+            raise GraphpartError(
+                "give a scheduler's address or a client, not both (the client would be used)"
+            )
+        if self.client is not None and not hasattr(self.client, "scheduler_info"):
+            raise GraphpartError(
+                f"client must be a distributed.Client, got {short_repr(self.client)}"
+            )
         for name in ("workers", "threads_per_worker"):
             object.__setattr__(self, name, check_count(getattr(self, name), name, low=1))
         if not isinstance(self.processes, bool):
@@ -120,6 +128,16 @@ class ClusterOptions:
             A new, checked object (``options`` itself when nothing is overridden).
         """
         return replace_options(cls, options, overrides, "cluster option", "cluster")
+
+    @classmethod
+    def names(cls) -> list[str]:
+        """The fields' names.
+
+        Returns
+        -------
+        list of str
+        """
+        return [f.name for f in fields(cls)]
 
     @classmethod
     def split(cls, kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

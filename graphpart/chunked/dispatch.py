@@ -47,7 +47,7 @@ from ..storage.files import check_format
 from ..storage.make_config import build_config, graphbolt_meta
 from ..storage.owned import OutputTarget, check_out_path
 from ..utils.check import check_count, short_repr
-from ._cluster import dask_client, run_tasks, worker_memory_limit
+from ._dask import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
 from ._resume import (

@@ -1,4 +1,5 @@
-"""The partition config JSON (``<graph_name>.json``): build it, and validate what is read back.
+"""The partition config JSON (``<graph_name>.json``) read back and validated, as a typed
+:class:`PartitionConfig` (:mod:`~graphpart.storage.make_config` writes it).
 
 The config names the graph, the partition count, the HALO hops, the node and edge ranges of
 every partition (``node_map``/``edge_map``, DGL's keys), the types, each partition's files, and
@@ -138,6 +139,20 @@ class PartitionConfig:
     balanced_classes: list[str] | None = None
     raw: dict = field(default_factory=dict, repr=False)
 
+    def __getitem__(self, key: str) -> object:
+        """The dict this config was before it was typed (``cfg["num_parts"]``), with a warning:
+        the fields say the same (``cfg.num_parts``)."""
+        import warnings
+
+        name = _OLD_KEYS.get(key, key if key in _FIELDS else None)
+        warnings.warn(
+            f"PartitionConfig[{key!r}] is deprecated; read "
+            + (f"cfg.{name}" if name else f"cfg.raw[{key!r}]"),
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(self, name) if name else self.raw[key]
+
     def part_files(self, part_id: int) -> dict[str, Path]:
         """The files of partition ``part_id``, resolved and checked to lie inside the config's
         folder (see :func:`part_files`).
@@ -174,6 +189,18 @@ class PartitionConfig:
             self.ntypes,
             self.etypes,
         )
+
+
+#: The keys read_config's dict added before it returned a PartitionConfig, and their fields.
+_OLD_KEYS = {
+    "_node_bounds": "node_bounds",
+    "_edge_bounds": "edge_bounds",
+    "_ntypes": "ntypes",
+    "_etypes": "etypes",
+    "_balance_loads": "balance_loads",
+    "_trainer_loads": "trainer_loads",
+}
+_FIELDS = ("graph_name", "num_parts", "halo_hops", "num_nodes", "num_edges", "part_method")
 
 
 def _fail(path: Path, msg: str) -> FormatError:
@@ -351,7 +378,7 @@ def read_config(config_path: str | os.PathLike) -> PartitionConfig:
         )
     return PartitionConfig(
         path=path,
-        graph_name=str(cfg["graph_name"]),
+        graph_name=_graph_name(cfg["graph_name"], path),
         num_parts=k,
         halo_hops=cfg["halo_hops"],
         num_nodes=cfg["num_nodes"],
@@ -367,6 +394,12 @@ def read_config(config_path: str | os.PathLike) -> PartitionConfig:
         balanced_classes=classes,
         raw=cfg,
     )
+
+
+def _graph_name(name: object, path: Path) -> str:
+    if not isinstance(name, str) or not 0 < len(name) <= 255:
+        raise _fail(path, f"graph_name must be a non-empty string, got {short_repr(name)}")
+    return name
 
 
 #: Names a per-trainer load may have (besides ``class <label>``).

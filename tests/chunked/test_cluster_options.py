@@ -39,3 +39,19 @@ def test_keywords_replace_the_fields_of_the_object():
     base = ClusterOptions(workers=4, memory_limit="6GB")
     opts = ClusterOptions.of(base, workers=1)
     assert (opts.workers, opts.memory_limit) == (1, "6GB")
+
+
+def test_assign_names_the_nearest_option_for_a_typo(tmp_path):
+    with pytest.raises(GraphpartError, match=r"unknown assign option 'worker' \(did you mean work"):
+        assign(tmp_path / "chunks", tmp_path / "parts", 2, "fennel", worker=1)
+    with pytest.raises(
+        GraphpartError, match=r"unknown assign option 'pases' \(did you mean passes"
+    ):
+        assign(tmp_path / "chunks", tmp_path / "parts", 2, "fennel", pases=3)
+
+
+def test_a_scheduler_and_a_client_together_are_refused():
+    with pytest.raises(GraphpartError, match="not both"):
+        ClusterOptions(scheduler="tcp://127.0.0.1:8786", client=object())
+    with pytest.raises(GraphpartError, match="client must be a distributed.Client"):
+        ClusterOptions(client="tcp://127.0.0.1:8786")

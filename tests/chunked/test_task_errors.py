@@ -12,7 +12,7 @@ import pytest
 
 import graphpart as gp
 from graphpart.chunked import ClusterOptions, assign, write_chunked
-from graphpart.chunked._cluster import run_tasks
+from graphpart.chunked._dask import run_tasks
 from graphpart.chunked.dispatch import dispatch
 from graphpart.datasets import load_karate_club
 
@@ -121,7 +121,7 @@ def test_assign_metis_refuses_in_one_line_when_the_edges_cannot_fit(tmp_path, mo
 
 
 def test_dask_warnings_go_to_a_log_file_that_is_named_at_the_end(caplog, capfd):
-    from graphpart.chunked._cluster import dask_client
+    from graphpart.chunked._dask import dask_client
 
     with (
         caplog.at_level(logging.INFO, logger="graphpart"),
@@ -135,7 +135,7 @@ def test_dask_warnings_go_to_a_log_file_that_is_named_at_the_end(caplog, capfd):
 
 
 def test_a_quiet_cluster_writes_no_log_file(caplog):
-    from graphpart.chunked._cluster import dask_client
+    from graphpart.chunked._dask import dask_client
 
     with (
         caplog.at_level(logging.INFO, logger="graphpart"),
