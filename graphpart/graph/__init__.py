@@ -5,13 +5,15 @@ conversions, and its ``.npz`` file.
 - :mod:`~graphpart.graph.schema` -- node and edge type names and ids
 - :mod:`~graphpart.graph.data` -- length-checked ``{name: tensor}`` stores
 - :mod:`~graphpart.graph.build` -- parsing ``{etype: (src, dst)}`` input
-- :mod:`~graphpart.graph.convert` -- networkx, scipy and homogeneous conversions
+- :mod:`~graphpart.graph.convert` -- networkx and scipy conversions; a Graph to and from its
+  homogeneous form (``convert.to_homogeneous``; the id rule itself is
+  :mod:`graphpart.homogeneous`)
 - :mod:`~graphpart.graph.npz` -- :func:`save_graph` / :func:`load_graph`, never unpickling
 """
 
 from __future__ import annotations
 
-from .convert import from_homogeneous, from_networkx, from_scipy, to_homogeneous, to_networkx
+from .convert import from_networkx, from_scipy, to_networkx
 from .core import EID, ETYPE, NID, NTYPE, Graph, check_graph
 from .npz import load_graph, save_graph
 
@@ -25,8 +27,6 @@ __all__ = [
     "from_networkx",
     "to_networkx",
     "from_scipy",
-    "to_homogeneous",
-    "from_homogeneous",
     "save_graph",
     "load_graph",
 ]
