@@ -125,3 +125,25 @@ def test_generator_arguments():
 def test_load_with_unknown_argument():
     with pytest.raises(GraphpartError, match="bad arguments for dataset 'karate_club'"):
         load("karate_club", foo=1)
+
+
+def test_small_hostile_inputs_get_one_line_errors(tmp_path):
+    """Found by the docstring review: each gave a bare Python error."""
+    import json
+
+    import numpy as np
+
+    import graphpart as gp
+    from graphpart.datasets import read_metis_graph
+    from graphpart.graph import load_graph
+
+    path = tmp_path / "g.npz"
+    np.savez(path, __meta__=np.array(json.dumps([1])))
+    with pytest.raises(gp.FormatError, match="not an object"):
+        load_graph(path)
+    with pytest.raises(gp.GraphpartError, match="node type names"):
+        gp.Graph.from_typed_edges({("a", "r", "a"): ([0], [1])}, num_nodes={1: 3})
+    metis = tmp_path / "g.graph"
+    metis.write_text("2 1 010 -1\n2\n1\n")
+    with pytest.raises(gp.FormatError, match="ncon must be at least 1"):
+        read_metis_graph(metis)

@@ -43,6 +43,8 @@ def random_on_dask(
         for i, t in enumerate(ntypes)
         for a in range(0, meta.num_nodes[t], RANDOM_CHUNK)
     ]
+    if isinstance(seed, np.random.Generator):  # draw the entropy from it, as elsewhere
+        seed = int(seed.integers(1 << 62))
     seeds = np.random.SeedSequence(None if seed is None else int(seed)).spawn(len(ranges))
     args = [
         (tmp / f".{t}.{j}.part", a, b, off, k, sq)

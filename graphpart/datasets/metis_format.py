@@ -90,6 +90,8 @@ def read_metis_graph(path: str | os.PathLike) -> Graph:
     fmt_token = lines.text(header_idx[2:3])[0] if hcount > 2 else None
     has_size, has_vwgt, has_ewgt = _parse_fmt(fmt_token, path)
     ncon = ncon_given if ncon_given is not None else (1 if has_vwgt else 0)
+    if ncon_given is not None and ncon_given < 1:
+        raise FormatError(f"{path}: ncon must be at least 1, got {ncon_given}")
     if ncon_given is not None and not has_vwgt:
         raise FormatError(f"{path}: ncon={ncon_given} given but fmt has no vertex weights")
     vlines = kept[1 : 1 + n]

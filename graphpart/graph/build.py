@@ -86,6 +86,11 @@ def parse_typed_edges(edges, num_nodes, copy: bool = True) -> tuple[Schema, dict
             f"num_nodes must be a dict {{ntype: count}}, got {type(num_nodes).__name__}"
         )
     given = {} if num_nodes is None else dict(num_nodes)
+    bad = [k for k in given if not isinstance(k, str)]
+    if bad:
+        raise GraphpartError(
+            f"num_nodes keys must be node type names (str), got {short_repr(bad[0])}"
+        )
     ntypes = sorted({t for s, _, d in parsed for t in (s, d)} | set(given))
     schema = Schema(tuple(ntypes), tuple(sorted(parsed)))
     counts = {t: check_count(given[t], f"num_nodes[{t!r}]") for t in given}

@@ -90,6 +90,11 @@ def load_graph(path: str | os.PathLike) -> Graph:
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["__meta__"]))
+            if not isinstance(meta, dict):
+                raise FormatError(
+                    f"{path} is not a {_FORMAT} v{_VERSION} file (its __meta__ is "
+                    f"{type(meta).__name__}, not an object)"
+                )
             if meta.get("format") != _FORMAT or meta.get("version") != _VERSION:
                 raise FormatError(
                     f"{path} is not a {_FORMAT} v{_VERSION} file (found "

@@ -514,3 +514,22 @@ def test_the_chunked_pipeline_balances_the_three_splits_together(tmp_path):
     cfg = dispatch(ch, out, tmp_path / "p", processes=False, workers=1)
     loads = json.loads(cfg.read_text())["balance"]["loads"]
     assert {"class train", "class val", "class test"} <= set(loads)
+
+
+def test_a_random_assignment_takes_a_generator_as_its_seed(tmp_path):
+    from graphpart.datasets import load_karate_club
+
+    write_chunked(load_karate_club(), tmp_path / "ch", 2)
+    for i in range(2):
+        out = assign(
+            tmp_path / "ch",
+            tmp_path / f"a{i}",
+            2,
+            "random",
+            seed=np.random.default_rng(3),
+            workers=1,
+            processes=False,
+        )
+        assert (out / "_N.txt").exists()
+    first, second = ((tmp_path / f"a{i}" / "_N.txt").read_text() for i in range(2))
+    assert first == second  # the same generator state gives the same assignment
