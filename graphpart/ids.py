@@ -20,7 +20,8 @@ from .fs.untrusted import read_json
 from .graph.schema import Schema, etype_str
 from .homogeneous import to_homogeneous, to_typed, type_offsets
 from .typing import CanonicalEType, ETypeLike, IdArray
-from .utils.check import as_id_tensor, check_count, short_repr
+from .utils.check import check_count, short_repr
+from .utils.tensors import as_id_tensor
 
 __all__ = ["IDConverter"]
 

@@ -7,8 +7,9 @@ import pytest
 import torch
 
 from graphpart import GraphpartError
-from graphpart.utils.check import as_data_tensor, as_id_tensor, check_count
+from graphpart.utils.check import check_count
 from graphpart.utils.seeds import check_random_state
+from graphpart.utils.tensors import as_data_tensor, as_id_tensor
 
 
 def test_seed_int_is_reproducible():

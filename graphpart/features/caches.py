@@ -21,7 +21,8 @@ from __future__ import annotations
 import torch
 
 from ..errors import GraphpartError
-from ..utils.check import as_id_tensor, check_count, short_repr
+from ..utils.check import check_count, short_repr
+from ..utils.tensors import as_id_tensor
 
 __all__ = [
     "Cache",

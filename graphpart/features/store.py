@@ -15,7 +15,8 @@ import numpy as np
 import torch
 
 from ..errors import DataShapeError, GraphpartError
-from ..utils.check import as_id_tensor, check_ids_in_range, short_repr
+from ..utils.check import short_repr
+from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .caches import DYNAMIC_POLICIES, StaticCache, make_cache
 from .simulate import capacity_for
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..errors import GraphpartError
-from ..utils.check import as_id_tensor, check_count, check_ids_in_range
+from ..utils.check import check_count
+from ..utils.tensors import as_id_tensor, check_ids_in_range
 
 if TYPE_CHECKING:
     from ..sampling import NeighborLoader

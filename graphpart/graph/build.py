@@ -9,7 +9,8 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import CanonicalEType
-from ..utils.check import as_id_tensor, check_count, check_ids_in_range, short_repr
+from ..utils.check import check_count, short_repr
+from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .schema import Schema, etype_str, parse_etype
 
 __all__ = ["parse_typed_edges", "keyed"]

@@ -12,7 +12,8 @@ import torch
 from ..errors import GraphpartError
 from ..homogeneous import HomogeneousGraph, to_typed, type_offsets
 from ..typing import ETypeLike
-from ..utils.check import as_id_tensor, short_repr
+from ..utils.check import short_repr
+from ..utils.tensors import as_id_tensor
 from .core import EID, ETYPE, NID, NTYPE, Graph
 from .schema import Schema, etype_str
 

@@ -17,7 +17,8 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import CanonicalEType, DataDict, ETypeLike, IdArray
-from ..utils.check import as_id_tensor, check_count, check_ids_in_range, short_repr
+from ..utils.check import check_count, short_repr
+from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .build import keyed, parse_typed_edges
 from .data import DataStore
 from .schema import DEFAULT_ETYPE, DEFAULT_NTYPE, Schema, etype_str

@@ -8,7 +8,8 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import TensorLike
-from ..utils.check import as_data_tensor, short_repr
+from ..utils.check import short_repr
+from ..utils.tensors import as_data_tensor
 
 __all__ = ["DataStore"]
 

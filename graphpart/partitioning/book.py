@@ -16,7 +16,8 @@ from ..errors import IDRangeError, UnknownTypeError
 from ..graph.schema import etype_str
 from ..index import part_ranges, stack_ranges
 from ..typing import CanonicalEType, IdArray
-from ..utils.check import as_id_tensor, check_part_id, short_repr
+from ..utils.check import check_part_id, short_repr
+from ..utils.tensors import as_id_tensor
 
 __all__ = ["RangePartitionBook"]
 

@@ -9,7 +9,8 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
-from ..utils.check import as_id_tensor, check_count, check_ids_in_range, check_part_id
+from ..utils.check import check_count, check_part_id
+from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .neighbors import MiniBatch, NeighborSampler
 from .topology import Topology
 

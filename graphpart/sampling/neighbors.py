@@ -18,8 +18,9 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
-from ..utils.check import INT64_MAX, as_id_tensor, check_ids_in_range, short_repr
+from ..utils.check import INT64_MAX, short_repr
 from ..utils.seeds import torch_generator
+from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .topology import Topology
 
 __all__ = ["sample_neighbors", "NeighborSampler", "MiniBatch", "check_fanouts"]

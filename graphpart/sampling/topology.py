@@ -16,7 +16,8 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import IdArray
-from ..utils.check import as_id_tensor, check_count, check_ids_in_range, short_repr
+from ..utils.check import check_count, short_repr
+from ..utils.tensors import as_id_tensor, check_ids_in_range
 
 __all__ = ["Topology", "LAYOUTS"]
 

@@ -16,7 +16,8 @@ import numpy as np
 import torch
 
 from ..errors import GraphpartError
-from ..utils.check import as_id_tensor, check_trainers_per_machine, flat_ints, short_repr
+from ..utils.check import check_trainers_per_machine, short_repr
+from ..utils.tensors import as_id_tensor, flat_ints
 
 if TYPE_CHECKING:
     from ..partitioning.core import Partitioning

@@ -17,7 +17,8 @@ from ..graph.core import Graph
 from ..partitioning.core import Partitioning
 from ..sampling import Topology
 from ..storage.reopen import as_partitioning
-from ..utils.check import check_count, flat_ints, short_repr
+from ..utils.check import check_count, short_repr
+from ..utils.tensors import flat_ints
 from ..viz import plot_hit_rate_trace, plot_partition_access
 from ._common import image, render, status_widgets
 from .cache_graph import BatchGraph
