@@ -147,3 +147,10 @@ def test_small_hostile_inputs_get_one_line_errors(tmp_path):
     metis.write_text("2 1 010 -1\n2\n1\n")
     with pytest.raises(gp.FormatError, match="ncon must be at least 1"):
         read_metis_graph(metis)
+
+
+def test_write_metis_graph_refuses_bool_weights_in_one_line(tmp_path):
+    g = Graph.from_edges([0, 1], [1, 2], num_nodes=3)
+    g.edata["w"] = torch.tensor([True, False])
+    with pytest.raises(GraphpartError, match="must be integers for METIS, got dtype bool"):
+        write_metis_graph(g, tmp_path / "g.graph", edge_weight="w")

@@ -72,3 +72,13 @@ def test_halo_growth_on_a_heterograph():
 def test_halo_growth_rejects_negative_hops(karate4):
     with pytest.raises(gp.GraphpartError, match="max_hops"):
         halo_growth(karate4, -1)
+
+
+def test_halo_growth_takes_partitions_on_disk(tmp_path):
+    import graphpart as gp
+    from graphpart.datasets import load_karate_club
+
+    p = gp.partition(load_karate_club(), 2, seed=0)
+    gp.storage.save_partitions(p, "k", tmp_path / "out")
+    on_disk = halo_growth(tmp_path / "out" / "k.json", max_hops=2)
+    assert np.array_equal(on_disk.halo, halo_growth(p, max_hops=2).halo)

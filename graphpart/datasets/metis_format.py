@@ -157,7 +157,8 @@ def _is_symmetric(src: np.ndarray, dst: np.ndarray, n: int, w: np.ndarray | None
 def _undirected(g: Graph, ewgt: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Both directions of every non-loop edge, once each; a pair's weight is its largest."""
     s, d = (t.numpy() for t in g.edges())
-    w = None if ewgt is None else g.edata.require(ewgt).numpy()
+    # weights checked first: a bool or fractional column is refused in one line, not by numpy
+    w = None if ewgt is None else _int_weights(g.edata.require(ewgt), f"edge data {ewgt!r}", 1)
     keep = s != d
     s, d = s[keep], d[keep]
     src, dst = np.concatenate([s, d]), np.concatenate([d, s])

@@ -131,7 +131,7 @@ class HaloGrowth:
         return (self.inner.sum() + self.halo.sum(axis=0)) / max(int(self.inner.sum()), 1)
 
 
-def halo_growth(p: Partitioning, max_hops: int = 3) -> HaloGrowth:
+def halo_growth(p: Partitioning | str | os.PathLike, max_hops: int = 3) -> HaloGrowth:
     """HALO nodes per partition for ``num_hops`` = 0 .. ``max_hops``.
 
     The HALO is rebuilt from the partitioning's assignment for every hop count, whatever
@@ -139,8 +139,8 @@ def halo_growth(p: Partitioning, max_hops: int = 3) -> HaloGrowth:
 
     Parameters
     ----------
-    p : Partitioning
-        An in-memory partitioning (a path is not accepted here).
+    p : Partitioning, str or os.PathLike
+        A partitioning, or partitions on disk in any format (as :func:`cut_matrix` takes).
     max_hops : int, default 3
         The largest hop count, at least 0.
 
@@ -158,6 +158,7 @@ def halo_growth(p: Partitioning, max_hops: int = 3) -> HaloGrowth:
     ([0, 0], True)
     """
     max_hops = check_count(max_hops, "max_hops")
+    p = as_partitioning(p)
     builder = HaloBuilder(p.shuffle, max_hops)
     k = p.num_parts
     halo = np.zeros((k, max_hops + 1), dtype=np.int64)
