@@ -19,6 +19,7 @@ import torch
 
 from ..graph.schema import etype_str
 from ..index import part_ranges, stable_order
+from ..interop.graphbolt import GraphBoltStore
 from ..partitioning.halo import assemble_view, hop1_layer, local_data
 from ..storage.write import write_part
 from ._assemble_stream import build_part_streamed
@@ -140,22 +141,24 @@ def build_part(
     num_leaving: int,
     save_orig_nids: bool,
     save_orig_eids: bool,
-    format: str = "graphpart",
+    format: str = "graphbolt",
     file_meta: dict | None = None,
+    store: GraphBoltStore | None = None,
 ) -> dict[str, int]:
     """Write partition ``p`` into ``folder``; returns its node, HALO and edge counts.
 
-    graphpart's format is written out of core (:func:`build_part_streamed`); DGL's and
-    GraphBolt's files are built from the partition in memory."""
-    if format == "graphpart":
+    graphpart's and GraphBolt's formats are written out of core (:func:`build_part_streamed`);
+    DGL's ``.dgl`` files are built from the partition in memory."""
+    if format != "dgl":
         return build_part_streamed(
-            plan, p, folder, edge_counts, edge_rows, edge_bounds, save_orig_nids, save_orig_eids
-        )
+            plan, p, folder, edge_counts, edge_rows, edge_bounds, save_orig_nids, save_orig_eids,
+            format, store, file_meta,
+        )  # fmt: skip
     maps = plan.maps
     start, end = (int(x) for x in part_ranges(maps.bounds)[p])
     es, ee = (int(x) for x in part_ranges(edge_bounds)[p])
     typed = len(maps.ntypes) > 1 or len(plan.etypes) > 1
-    edges = _Edges(ee - es, num_leaving if plan.num_hops else 0, typed)
+    edges = _Edges(ee - es, num_leaving if plan.copies_leaving else 0, typed)
     edge_feats, orig_eids = _owned(plan, p, edges, edge_rows)
     inner = np.arange(start, end, dtype=np.int64)
     scratch = np.full(int(maps.bounds[-1, -1, 1]), -1, dtype=np.int64)
@@ -167,7 +170,8 @@ def build_part(
         cols = [c[keep] for c in edges.columns()]
         view = assemble_view(p, inner, [], eids, len(eids), cols[0], cols[1], scratch)
     else:
-        eids[ee - es :] = _leaving(plan, p, edges, edge_counts, edge_rows, edge_bounds)
+        if plan.copies_leaving:
+            eids[ee - es :] = _leaving(plan, p, edges, edge_counts, edge_rows, edge_bounds)
         layer = hop1_layer(edges.src[: ee - es], edges.dst[ee - es :], start, end)
         cols = edges.columns()
         view = assemble_view(p, inner, [layer], eids, ee - es, cols[0], cols[1], scratch)

@@ -48,7 +48,7 @@ def build_and_mark(*args) -> dict[str, int]:
     return stats
 
 
-def inputs_key(meta, partitions_dir, num_hops, format, nids, eids) -> str:
+def inputs_key(meta, partitions_dir, num_hops, format, nids, eids, out_edges, store) -> str:
     """What the kept work of a killed run must have been made from: the metadata, the assignment
     files and every chunk file (path, size and time), and the options."""
     h = hashlib.sha256(Path(meta.path).read_bytes())
@@ -59,7 +59,8 @@ def inputs_key(meta, partitions_dir, num_hops, format, nids, eids) -> str:
     for f in [*sorted(Path(partitions_dir).iterdir()), *chunks]:
         st = f.stat()
         h.update(f"{f}:{st.st_size}:{st.st_mtime_ns}".encode())
-    h.update(json.dumps([num_hops, format, bool(nids), bool(eids)]).encode())
+    options = [num_hops, format, bool(nids), bool(eids), bool(out_edges), repr(store)]
+    h.update(json.dumps(options).encode())
     return h.hexdigest()
 
 

@@ -2,8 +2,8 @@
 
 An edge chunk becomes, for every partition ``q``, the edges ``q`` owns (those
 whose destination it owns) in chunk order, renumbered to new node ids, with
-their edge data; with HALO hops it also yields, per partition ``p``, the edges
-leaving ``p`` (source in ``p``, owner elsewhere) with their owner and position,
+their edge data; with HALO hops and ``out_edges`` it also yields, per partition ``p``, the
+edges leaving ``p`` (source in ``p``, owner elsewhere) with their owner and position,
 so ``p`` can learn their new edge ids once all chunks are counted. A node-data
 chunk becomes the rows each partition owns. Pieces are ``.npz`` files written
 through temporary names, so a task Dask reruns after a worker died rewrites
@@ -38,6 +38,12 @@ class Plan:
     maps: NodeMaps
     etypes: tuple[CanonicalEType, ...]
     num_hops: int
+    out_edges: bool = True  # a partition also copies the edges leaving it (with HALO hops)
+
+    @property
+    def copies_leaving(self) -> bool:
+        """Whether partitions keep copies of the edges leaving them."""
+        return self.num_hops >= 1 and self.out_edges
 
     @property
     def num_parts(self) -> int:
@@ -91,14 +97,15 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
     """Split chunk ``c`` of edge type ``ei`` by owner.
 
     Returns the edges each partition owns, the rows in the chunk, and the edges
-    leaving each partition (source there, owner elsewhere; zeros without HALO).
+    leaving each partition (source there, owner elsewhere; zeros unless partitions copy
+    them).
     """
     meta, e = plan.meta, plan.etypes[ei]
     src, dst = read_edges(meta, e, c)
     n = len(src)
     ts, td = plan.maps.ntypes.index(e[0]), plan.maps.ntypes.index(e[2])
     dpart = plan.maps.part(td)[dst]
-    spart = plan.maps.part(ts)[src] if plan.num_hops >= 1 else None
+    spart = plan.maps.part(ts)[src] if plan.copies_leaving else None
     new_src, new_dst = plan.maps.new(ts)[src], plan.maps.new(td)[dst]
     del src, dst
     data = {}
@@ -122,7 +129,7 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
             row=sel,
             **{k: a[sel] for k, a in data.items()},
         )
-    if plan.num_hops >= 1:
+    if plan.copies_leaving:
         pos = group_rank(
             order, counts
         )  # position of each edge among its owner's edges of this chunk

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import GraphpartError
-from ..utils.check import check_count, replace_options, short_repr
+from ..utils.check import check_count, check_flag, replace_options, short_repr
 
 __all__ = ["ClusterOptions", "check_memory_limit"]
 
@@ -105,10 +105,7 @@ class ClusterOptions:
             )
         for name in ("workers", "threads_per_worker"):
             object.__setattr__(self, name, check_count(getattr(self, name), name, low=1))
-        if not isinstance(self.processes, bool):
-            raise GraphpartError(
-                f"processes must be True or False, got {short_repr(self.processes)}"
-            )
+        check_flag(self.processes, "processes")
         check_memory_limit(self.memory_limit)
 
     @classmethod

@@ -41,12 +41,13 @@ from ..errors import GraphpartError
 from ..fs.atomic import atomic_dir
 from ..graph.schema import etype_str
 from ..index import block_bounds, part_ranges
+from ..interop.graphbolt import GraphBoltStore
 from ..metrics.loads import balance_record, class_loads
 from ..storage.config import check_graph_name
 from ..storage.files import check_format
 from ..storage.make_config import build_config, graphbolt_meta
 from ..storage.owned import OutputTarget, check_out_path
-from ..utils.check import check_count, short_repr
+from ..utils.check import check_count, check_flag, short_repr
 from ._dask import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
@@ -147,8 +148,12 @@ def dispatch(
     save_orig_eids: bool = False,
     cluster: ClusterOptions | None = None,
     progress: bool = False,
-    format: str = "graphpart",
+    format: str = "graphbolt",
     resume: bool = False,
+    out_edges: bool = False,
+    store_eids: bool = True,
+    store_inner_node: bool = True,
+    store_inner_edge: bool = True,
     **cluster_fields: Any,
 ) -> Path:
     """Write the partitions of a chunked graph under an assignment; returns the config path.
@@ -175,12 +180,26 @@ def dispatch(
         (the default: 2 worker processes).
     progress : bool
         Progress lines with the time left (logged) in a terminal, a dashboard link in Jupyter.
-    format : {"graphpart", "dgl", "graphbolt"}
-        The partition files, as :func:`graphpart.partition_graph` writes them (``"dgl"``: DGL's
-        ``.dgl`` files, which DGL's ``load_partition`` and ``DistGraph`` load).
+    format : {"graphbolt", "dgl", "graphpart"}
+        The partition files, as :func:`graphpart.partition_graph` writes them. ``"graphbolt"``
+        (the default): DGL 2.x's ``fused_csc_sampling_graph.pt`` (what
+        ``load_partition(..., use_graphbolt=True)`` and a GraphBolt ``DistGraph`` load), written
+        out of core, int32 ``indptr`` / ``indices`` where they fit; ``"dgl"``: DGL's ``.dgl``
+        files, built in memory (refused before any work where a worker cannot hold its
+        partition); ``"graphpart"``: graphpart's torch files, out of core.
     resume : bool
         Take over what a killed run on ``out_dir`` left: its phase 1 (when made from the same
         inputs and options) and every partition it finished; write only the rest.
+    out_edges : bool, default False
+        With a HALO hop, also copy into each partition the edges leaving its nodes (their
+        destinations become HALO nodes), as :func:`graphpart.partition_graph` does, for
+        sampling along out-edges. By default each edge is stored once, in the partition that
+        owns its destination (DGL's pipeline): what sampling in-neighbours needs, and about
+        half the edges.
+    store_eids, store_inner_node, store_inner_edge : bool, default True
+        What a GraphBolt partition stores beside its CSC arrays and node ids, by DGL's option
+        names (:class:`~graphpart.interop.graphbolt.GraphBoltStore`); graphpart's readers and
+        :func:`verify` need the edge ids.
     **cluster_fields
         :class:`ClusterOptions` fields by name (``workers=4, memory_limit="6GB"``); they
         replace those of ``cluster``.
@@ -204,6 +223,8 @@ def dispatch(
     balanced, balance_loads = _class_loads(meta, parts, num_parts, setting)
     graph_name = check_graph_name(graph_name or meta.graph_name)
     check_format(format)
+    store = GraphBoltStore(store_eids, store_inner_node, store_inner_edge)
+    out_edges = check_flag(out_edges, "out_edges")
     out = check_out_path(
         out_dir if isinstance(out_dir, OutputTarget) else Path(out_dir).absolute()
     ).path
@@ -221,8 +242,8 @@ def dispatch(
             "none",
             workers=cluster.workers,
             part_nodes=loads[0],
-            part_edges=loads[1] + (loads[2] if num_hops else 0),
-            leaving=int(loads[2].sum()) if num_hops else 0,
+            part_edges=loads[1] + (loads[2] if num_hops and out_edges else 0),
+            leaving=int(loads[2].sum()) if num_hops and out_edges else 0,
             format=format,
         )
     }
@@ -233,11 +254,13 @@ def dispatch(
     ):
         _check_worker_memory(c, needs)
         work = tmp / "_work"
-        key = inputs_key(meta, partitions_dir, num_hops, format, save_orig_nids, save_orig_eids)
+        key = inputs_key(
+            meta, partitions_dir, num_hops, format, save_orig_nids, save_orig_eids, out_edges, store
+        )
         kept = kept_work(tmp, work, key) if resume else None
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
         del parts
-        plan = Plan(meta, work, maps, etypes, num_hops)
+        plan = Plan(meta, work, maps, etypes, num_hops, out_edges)
         if kept is None:
             counts, rows, leaving = _shuffle(c, plan, progress)
             save_phase1(work, key, counts, rows, leaving)
@@ -272,6 +295,7 @@ def dispatch(
                 save_orig_eids,
                 format,
                 file_meta,
+                store,
             )
             for p in todo
         ]
@@ -318,6 +342,7 @@ def dispatch(
             [etype_str(e) for e in etypes],
             format,
             balance_record(balanced, setting["edges"], balance_loads),
+            out_edges=out_edges if num_hops else None,
         )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"

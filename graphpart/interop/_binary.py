@@ -225,31 +225,36 @@ class Writer:
         for s in items:
             self.string(s)
 
+    def ndarray_head(self, dtype: torch.dtype, shape: tuple[int, ...]) -> None:
+        """The head of an NDArray record of ``dtype`` and ``shape``, up to its byte count; its
+        data follows (all of it, in row order: :meth:`ndarray` writes both)."""
+        if dtype not in _CODES:
+            raise FormatError(
+                f"DGL's NDArray cannot hold dtype {dtype}; expected one of "
+                f"{sorted(str(d) for d in _CODES)}"
+            )
+        code, bits = _CODES[dtype]
+        self.u64(NDARRAY_MAGIC)
+        self.u64(0)
+        self.i32(_CPU)
+        self.i32(0)
+        self.i32(len(shape))
+        self.f.write(struct.pack("<BBH", code, bits, 1))
+        for s in shape:
+            self.i64(int(s))
+        self.i64(int(np.prod(shape, dtype=np.int64)) * bits // 8)
+
     def ndarray(self, t: torch.Tensor) -> None:
         """One NDArray record (bool is stored as uint8, as DGL does)."""
         if not isinstance(t, torch.Tensor):
             t = torch.as_tensor(t)
         t = t.detach().cpu()
-        if t.dtype not in _CODES:
-            raise FormatError(
-                f"DGL's NDArray cannot hold dtype {t.dtype}; expected one of "
-                f"{sorted(str(d) for d in _CODES)}"
-            )
-        code, bits = _CODES[t.dtype]
+        self.ndarray_head(t.dtype, tuple(t.shape))
         if t.dtype == torch.bool:
             t = t.to(torch.uint8)
-        self.u64(NDARRAY_MAGIC)
-        self.u64(0)
-        self.i32(_CPU)
-        self.i32(0)
-        self.i32(t.dim())
-        self.f.write(struct.pack("<BBH", code, bits, 1))
-        for s in t.shape:
-            self.i64(int(s))
         data = t.contiguous()
         if data.dtype == torch.bfloat16:  # numpy has no bfloat16: write its bits
             data = data.view(torch.int16)
         arr = np.ascontiguousarray(data.numpy()).reshape(-1)
-        self.i64(arr.nbytes)
         if arr.nbytes:
             self.f.write(memoryview(arr).cast("B"))

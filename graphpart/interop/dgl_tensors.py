@@ -9,15 +9,17 @@ Reading maps the file: the tensors are views of it.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from ..errors import FormatError
 from ..fs.atomic import atomic_write
 from ._binary import Reader, Writer
 
-__all__ = ["load_tensors", "save_tensors", "TENSOR_FILE_MAGIC"]
+__all__ = ["load_tensors", "save_tensors", "save_tensors_streamed", "TENSOR_FILE_MAGIC"]
 
 TENSOR_FILE_MAGIC = 0xDD5A9FBE3FA2443F
 
@@ -95,3 +97,51 @@ def save_tensors(path: str | os.PathLike, tensors: dict[str, torch.Tensor]) -> N
         for name, t in tensors.items():
             w.string(name)
             w.ndarray(t)
+
+
+def save_tensors_streamed(
+    path: str | os.PathLike,
+    fields: list[tuple[str, np.dtype, tuple[int, ...], Iterable[np.ndarray]]],
+) -> None:
+    """Write what :func:`save_tensors` writes, each tensor from blocks of rows: memory is one
+    block, whatever the tensors' size.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write; it appears atomically, once every tensor is whole.
+    fields : list of (name, dtype, shape, blocks)
+        Each tensor in file order: its name, numpy dtype (bool is stored as uint8), full shape,
+        and an iterable of row blocks that fill it in order.
+
+    Raises
+    ------
+    FormatError
+        A dtype DGL cannot store, or blocks whose rows do not fill the shape exactly.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "feat.dgl")
+    >>> save_tensors_streamed(path, [("_N/x", np.dtype("int64"), (3,), [np.arange(2), [7]])])
+    >>> load_tensors(path)["_N/x"].tolist()
+    [0, 1, 7]
+    """
+    with atomic_write(Path(path), fsync=False) as f:
+        w = Writer(f)
+        w.u64(TENSOR_FILE_MAGIC)
+        w.u64(len(fields))
+        w.u64(len(fields))
+        for name, dtype, shape, blocks in fields:
+            dtype = np.dtype(np.uint8 if np.dtype(dtype) == bool else dtype)
+            w.string(name)
+            w.ndarray_head(torch.from_numpy(np.zeros(0, dtype)).dtype, tuple(shape))
+            rows = 0
+            for b in blocks:
+                a = np.ascontiguousarray(b, dtype=dtype)
+                if a.shape[1:] != tuple(shape[1:]):
+                    raise FormatError(f"{name}: rows of shape {a.shape[1:]}, expected {shape[1:]}")
+                rows += len(a)
+                f.write(memoryview(a.reshape(-1)).cast("B"))
+            if rows != shape[0]:
+                raise FormatError(f"{name}: {rows} rows written, expected {shape[0]}")

@@ -19,22 +19,33 @@ emits the same two class names with a pickler that never imports DGL.
 from __future__ import annotations
 
 import copyreg
-import io
 import os
-import pickle
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from ..errors import FormatError
 from ..fs.atomic import atomic_write
 from ..graph.core import Graph
-from ..utils.check import describe_exception, short_repr
+from ..utils.check import check_flag, describe_exception, short_repr
 from .safe_load import check_tensors, weights_only_load
+from .torch_zip import TorchZipWriter
 
-__all__ = ["GraphBoltGraph", "load_graphbolt", "save_graphbolt"]
+__all__ = [
+    "GraphBoltGraph",
+    "load_graphbolt",
+    "save_graphbolt",
+    "graphbolt_tree",
+    "id_dtype",
+    "type_dtype",
+    "NAMES",
+    "GraphBoltStore",
+    "NODE_ATTRIBUTES",
+    "EDGE_ATTRIBUTES",
+]
 
 _PY_CLASS = ("dgl.graphbolt.impl.fused_csc_sampling_graph", "FusedCSCSamplingGraph")
 _SCRIPT_CLASS = ("torch", "ScriptObject")
@@ -291,16 +302,38 @@ def _check_types(path: Path, gb: GraphBoltGraph) -> None:
             )
 
 
-class _Pickler(pickle._Pickler):
-    """Writes the stand-ins under DGL's class names (``pickle`` would look the names up and
-    fail)."""
+@dataclass(frozen=True)
+class GraphBoltStore:
+    """What a GraphBolt partition stores beside its CSC arrays and node ``_ID`` s, by DGL's
+    option names (``dgl_partition_to_graphbolt(store_eids=..., store_inner_node=...,
+    store_inner_edge=...)``).
 
-    def save_global(self, obj, name=None):
-        names = {_PyGraph: _PY_CLASS, _ScriptObject: _SCRIPT_CLASS}.get(obj)
-        if names is None:
-            return super().save_global(obj, name)
-        self.write(pickle.GLOBAL + f"{names[0]}\n{names[1]}\n".encode())
-        self.memoize(obj)
+    graphpart stores all three by default, where DGL stores none: edge ids are the way from a
+    sampled edge to its features and original id (graphpart's readers, ``verify`` and the
+    views need them, as DGL's own ``DGL_DIST_DEBUG`` check does), and the flags cost a byte per
+    node and per edge.
+
+    Attributes
+    ----------
+    store_eids : bool, default True
+        Edge ``_ID`` (int64, new edge ids).
+    store_inner_node : bool, default True
+        Node ``inner_node`` (uint8).
+    store_inner_edge : bool, default True
+        Edge ``inner_edge`` (uint8).
+    """
+
+    store_eids: bool = True
+    store_inner_node: bool = True
+    store_inner_edge: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("store_eids", "store_inner_node", "store_inner_edge"):
+            object.__setattr__(self, name, check_flag(getattr(self, name), name))
+
+
+#: The global names the stand-ins are pickled under (what ``torch.load`` finds with DGL).
+NAMES = {_PyGraph: _PY_CLASS, _ScriptObject: _SCRIPT_CLASS}
 
 
 def _instance(cls: type, state: object) -> _Inert:
@@ -317,8 +350,90 @@ def _reduce_ex(self, protocol):
 _PyGraph.__reduce_ex__ = _ScriptObject.__reduce_ex__ = _reduce_ex
 
 
-#: What DGL keeps of a partition graph in GraphBolt's format (``store_eids``, ``store_inner_*``).
-NODE_ATTRIBUTES, EDGE_ATTRIBUTES = ("_ID", "inner_node"), ("_ID", "inner_edge")
+def id_dtype(count: int) -> np.dtype:
+    """The smallest of int32 and int64 that holds ids below ``count``, as DGL casts ``indptr``
+    and ``indices`` (int32 while ``count < 2**31 - 1``).
+
+    Parameters
+    ----------
+    count : int
+        The number the ids stay below (edges for ``indptr``, nodes for ``indices``).
+
+    Returns
+    -------
+    numpy.dtype
+        ``int32`` or ``int64``.
+
+    Examples
+    --------
+    >>> id_dtype(10), id_dtype(2**31)
+    (dtype('int32'), dtype('int64'))
+    """
+    return np.dtype(np.int32 if count < np.iinfo(np.int32).max else np.int64)
+
+
+def type_dtype(count: int) -> np.dtype:
+    """The smallest signed integer dtype for ``count`` edge types (``type_per_edge``), as DGL's.
+
+    Parameters
+    ----------
+    count : int
+        Edge types.
+
+    Returns
+    -------
+    numpy.dtype
+        ``int8``, ``int16``, ``int32`` or ``int64``.
+    """
+    for dt in (np.int8, np.int16, np.int32):
+        if count < np.iinfo(dt).max:
+            return np.dtype(dt)
+    return np.dtype(np.int64)
+
+
+def graphbolt_tree(
+    indptr: object,
+    indices: object,
+    node_attributes: dict,
+    edge_attributes: dict,
+    type_per_edge: object = None,
+    node_type_to_id: dict[str, int] | None = None,
+    edge_type_to_id: dict[str, int] | None = None,
+) -> _Inert:
+    """The object ``torch.save`` of DGL's ``FusedCSCSamplingGraph`` pickles, with arrays or
+    :class:`~graphpart.interop.torch_zip.Stream` s as its tensors: written by
+    :class:`~graphpart.interop.torch_zip.TorchZipWriter` with ``names=NAMES``.
+
+    Parameters
+    ----------
+    indptr, indices : array, tensor or Stream
+        CSC offsets (one range per destination) and the sources, in CSC edge order.
+    node_attributes, edge_attributes : dict
+        Named per-node and per-edge (CSC order) arrays, tensors or streams.
+    type_per_edge : array, tensor, Stream or None, default None
+        Each edge's type id (heterographs).
+    node_type_to_id, edge_type_to_id : dict of str to int or None, default None
+        The type maps (heterographs).
+
+    Returns
+    -------
+    object
+        The stand-in of DGL's Python class holding the TorchScript stand-in and its state.
+    """
+    tensors = {
+        "version_number": np.array([_VERSION], dtype=np.int64),
+        "indptr": indptr,
+        "indices": indices,
+    }
+    if type_per_edge is not None:
+        tensors["type_per_edge"] = type_per_edge
+    state = {"independent_tensors": tensors}
+    for key, ids in (("node_type_to_id", node_type_to_id), ("edge_type_to_id", edge_type_to_id)):
+        if ids:
+            state[key] = {k: np.array(v, dtype=np.int64) for k, v in ids.items()}
+    state["node_attributes"] = dict(node_attributes)
+    state["edge_attributes"] = dict(edge_attributes)
+    return _instance(_PyGraph, {"_c_csc_graph": _instance(_ScriptObject, (state, _SCRIPT_NAME))})
 
 
 def save_graphbolt(
@@ -329,9 +444,11 @@ def save_graphbolt(
 ) -> None:
     """Write a homogeneous partition graph as GraphBolt's ``fused_csc_sampling_graph.pt``.
 
-    Edges are stored in CSC order (destination-major); ``_ID`` and ``inner_node`` / ``inner_edge``
-    become node / edge attributes and, for heterographs (type maps given), the edges' ``_TYPE``
-    becomes ``type_per_edge``: what DGL writes. Written atomically.
+    Edges are stored in CSC order (destination-major, edge order kept within a destination);
+    ``_ID`` and ``inner_node`` / ``inner_edge`` become node / edge attributes and, for
+    heterographs (type maps given), the edges' ``_TYPE`` becomes ``type_per_edge``: what DGL
+    writes, with its dtypes (``indptr`` and ``indices`` int32 where they fit, ids int64, flags
+    uint8, the smallest type ids). Written atomically.
 
     Parameters
     ----------
@@ -344,33 +461,34 @@ def save_graphbolt(
         Node type name to type id, stored as ``node_type_to_id``; default none (homogeneous).
     edge_type_to_id : dict of str to int, optional
         ``"src:rel:dst"`` to edge type id, stored as ``edge_type_to_id``; when given and ``g``
-        has ``edata["_TYPE"]``, that becomes ``type_per_edge`` (int8 below 128 types, else
-        int32). Default none (homogeneous).
+        has ``edata["_TYPE"]``, that becomes ``type_per_edge``. Default none (homogeneous).
     """
     n = g.num_nodes()
-    src, dst = g.edges()
-    order = torch.argsort(dst, stable=True)
-    indptr = torch.zeros(n + 1, dtype=torch.int64)
-    indptr[1:] = torch.cumsum(torch.bincount(dst, minlength=n), 0)
-    tensors = {
-        "version_number": torch.tensor([_VERSION], dtype=torch.int64),
-        "indptr": indptr,
-        "indices": src[order].to(torch.int64),
-    }
+    src, dst = (x.numpy() for x in g.edges())
+    order = np.argsort(dst, kind="stable")
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(dst, minlength=n), out=indptr[1:])
+    tpe = None
     if edge_type_to_id and "_TYPE" in g.edata:
-        tensors["type_per_edge"] = g.edata["_TYPE"][order].to(
-            torch.int8 if len(edge_type_to_id) < 128 else torch.int32
-        )
-    state = {"independent_tensors": tensors}
-    if node_type_to_id:
-        state["node_type_to_id"] = {k: torch.tensor(v) for k, v in node_type_to_id.items()}
-    if edge_type_to_id:
-        state["edge_type_to_id"] = {k: torch.tensor(v) for k, v in edge_type_to_id.items()}
-    state["node_attributes"] = {k: g.ndata[k] for k in NODE_ATTRIBUTES if k in g.ndata}
-    state["edge_attributes"] = {k: g.edata[k][order] for k in EDGE_ATTRIBUTES if k in g.edata}
-    obj = _instance(_PyGraph, {"_c_csc_graph": _instance(_ScriptObject, (state, _SCRIPT_NAME))})
-    pickle_module = types.SimpleNamespace(Pickler=_Pickler, __name__="graphpart_graphbolt_pickle")
-    buf = io.BytesIO()
-    torch.save(obj, buf, pickle_module=pickle_module, pickle_protocol=2)
+        tpe = g.edata["_TYPE"].numpy()[order].astype(type_dtype(len(edge_type_to_id)))
+    tree = graphbolt_tree(
+        indptr.astype(id_dtype(len(src))),
+        src[order].astype(id_dtype(n)),
+        {k: _attr(k, g.ndata[k].numpy()) for k in NODE_ATTRIBUTES if k in g.ndata},
+        {k: _attr(k, g.edata[k].numpy()[order]) for k in EDGE_ATTRIBUTES if k in g.edata},
+        tpe,
+        node_type_to_id,
+        edge_type_to_id,
+    )
     with atomic_write(Path(path)) as f:
-        f.write(buf.getvalue())
+        w = TorchZipWriter(f, tree, NAMES)
+        w.close()
+
+
+#: What DGL keeps of a partition graph in GraphBolt's format (``store_eids``, ``store_inner_*``).
+NODE_ATTRIBUTES, EDGE_ATTRIBUTES = ("_ID", "inner_node"), ("_ID", "inner_edge")
+
+
+def _attr(key: str, a: np.ndarray) -> np.ndarray:
+    """An attribute in DGL's dtype: ids int64, the inner flags uint8."""
+    return a.astype(np.int64 if key == "_ID" else np.uint8)

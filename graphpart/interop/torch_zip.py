@@ -19,12 +19,12 @@ past 4 GiB, and offsets past it, use the ZIP64 extensions.
 from __future__ import annotations
 
 import collections
+import copy
 import os
 import pickle
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -82,7 +82,15 @@ class _Storage:
         self.stream = stream
 
 
-class _Pickler(pickle.Pickler):
+class _Pickler(pickle._Pickler):
+    """Streams as tensor rebuilds over persistent storages; classes in ``names`` written under the
+    global names given (stand-ins for classes that cannot be imported here, e.g. DGL's). The
+    pure-Python pickler: its ``save_global`` can be told the names, and the tree is small."""
+
+    def __init__(self, f, names: dict | None = None) -> None:
+        super().__init__(f, protocol=2)
+        self.names = names or {}
+
     def reducer_override(self, obj):  # noqa: D102 - pickle's hook
         if isinstance(obj, Stream):
             import torch._utils
@@ -102,25 +110,49 @@ class _Pickler(pickle.Pickler):
             return ("storage", getattr(torch, _STORAGES[s.dtype.name]), s.key, "cpu", numel)
         return None
 
+    def save_global(self, obj, name=None):  # noqa: D102 - pickle's hook
+        names = self.names.get(obj) if isinstance(obj, type) else None
+        if names is None:
+            return super().save_global(obj, name)
+        self.write(pickle.GLOBAL + f"{names[0]}\n{names[1]}\n".encode())
+        self.memoize(obj)
 
-def _leaves(tree: object) -> Iterator[Stream]:
-    if isinstance(tree, Stream):
-        yield tree
-    elif isinstance(tree, dict):
-        for v in tree.values():
-            yield from _leaves(v)
+
+def _walk(tree: object, leaf) -> object:
+    """``tree`` rebuilt with ``leaf(x)`` for each leaf: into dicts, tuples, lists and the state
+    (``__dict__``) of other objects (a shallow copy each); strings, numbers and arrays are
+    leaves."""
+    if isinstance(tree, dict):
+        return {k: _walk(v, leaf) for k, v in tree.items()}
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_walk(v, leaf) for v in tree)
+    if isinstance(tree, (Stream, np.ndarray)) or type(tree).__name__ == "Tensor":
+        return leaf(tree)
+    if hasattr(tree, "__dict__") and not isinstance(tree, type):
+        new = copy.copy(tree)
+        new.__dict__.update({k: _walk(v, leaf) for k, v in vars(tree).items()})
+        return new
+    return tree
+
+
+def _leaves(tree: object) -> list[Stream]:
+    found: list[Stream] = []
+    _walk(tree, lambda x: found.append(x) if isinstance(x, Stream) else x)
+    return found
 
 
 def _as_streams(tree: object, given: list) -> object:
     """``tree`` with each array replaced by a :class:`Stream` (and noted in ``given``)."""
-    if isinstance(tree, dict):
-        return {k: _as_streams(v, given) for k, v in tree.items()}
-    if isinstance(tree, np.ndarray) or type(tree).__name__ == "Tensor":
-        a = np.ascontiguousarray(tree.numpy() if hasattr(tree, "numpy") else tree)
+
+    def leaf(x):
+        if isinstance(x, Stream):
+            return x
+        a = np.asarray(x.numpy() if hasattr(x, "numpy") else x, order="C")  # 0-d stays 0-d
         s = Stream(a.dtype, a.shape)
         given.append((s, a))
         return s
-    return tree
+
+    return _walk(tree, leaf)
 
 
 def _local_header(name: bytes, size: int, crc: int, offset: int) -> bytes:
@@ -180,9 +212,13 @@ class TorchZipWriter:
     f : binary file object
         Opened for writing, positioned at its start, seekable; records are written at their
         offsets as they are laid out.
-    tree : dict
-        Nested dicts whose leaves are numpy arrays or tensors (written at once), :class:`Stream`
-        s (filled later) or plain ints, floats and strings.
+    tree : object
+        Nested dicts (or tuples, lists, and objects whose ``__dict__`` is their pickled state)
+        whose leaves are numpy arrays or tensors (written at once), :class:`Stream` s (filled
+        later) or plain ints, floats and strings.
+    names : dict of type to (str, str), optional
+        Classes in ``tree`` pickled under other global names ``(module, name)``: stand-ins for
+        classes that are not importable here (GraphBolt's graph, without DGL).
 
     Examples
     --------
@@ -196,13 +232,13 @@ class TorchZipWriter:
     [0, 1, 2, 3, 4]
     """
 
-    def __init__(self, f: BinaryIO, tree: dict) -> None:
+    def __init__(self, f: BinaryIO, tree: object, names: dict | None = None) -> None:
         given: list = []
         tree = _as_streams(tree, given)
-        self.streams = list(_leaves(tree))
+        self.streams = _leaves(tree)
         for i, s in enumerate(self.streams):
             s.key = str(i)
-        pkl = _dumps(tree)
+        pkl = _dumps(tree, names)
         small = [
             (b"archive/data.pkl", pkl),
             (b"archive/.format_version", b"1"),
@@ -280,11 +316,11 @@ class TorchZipWriter:
         self.f.truncate(end + 22)
 
 
-def _dumps(tree: dict) -> bytes:
+def _dumps(tree: object, names: dict | None) -> bytes:
     import io
 
     buf = io.BytesIO()
-    _Pickler(buf, protocol=2).dump(tree)
+    _Pickler(buf, names).dump(tree)
     return buf.getvalue()
 
 

@@ -11,7 +11,13 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import BalanceSpec, Seed
-from ..utils.check import check_count, check_trainers_per_machine, replace_options, short_repr
+from ..utils.check import (
+    check_count,
+    check_flag,
+    check_trainers_per_machine,
+    replace_options,
+    short_repr,
+)
 from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
 
 __all__ = ["PartitionOptions", "BalanceSpec", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
@@ -124,10 +130,7 @@ class PartitionOptions:
         if self.objtype not in ("cut", "vol"):
             raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(self.objtype)}")
         for name in ("balance_edges", "recursive"):
-            value = getattr(self, name)
-            if not isinstance(value, (bool, np.bool_)):
-                raise GraphpartError(f"{name} must be True or False, got {short_repr(value)}")
-            set_(self, name, bool(value))
+            set_(self, name, check_flag(getattr(self, name), name))
         if self.seed is not None and not isinstance(self.seed, np.random.Generator):
             set_(self, "seed", check_count(self.seed, "seed (an int, a Generator or None)"))
         if self.metis_options is not None and not isinstance(self.metis_options, MetisOptions):

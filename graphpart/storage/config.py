@@ -105,6 +105,8 @@ class PartitionConfig:
         The same per trainer.
     balanced_classes : list of str or None
         The balance classes ``balance_ntypes`` made, when recorded.
+    out_edges : bool
+        (A property.) Whether partitions copy the edges leaving them (``"out_edges"``).
     raw : dict
         The JSON object as read (DGL's keys, the ``part-<i>`` entries).
 
@@ -138,6 +140,13 @@ class PartitionConfig:
     trainer_loads: dict[str, np.ndarray] = field(default_factory=dict)
     balanced_classes: list[str] | None = None
     raw: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def out_edges(self) -> bool:
+        """Whether each partition copies the edges leaving its nodes (with HALO hops): as
+        :func:`graphpart.partition_graph` does, unless the config says otherwise (dispatch
+        stores each edge once by default, ``"out_edges": false``)."""
+        return self.halo_hops > 0 and self.raw.get("out_edges", True) is not False
 
     def __getitem__(self, key: str) -> object:
         """The dict this config was before it was typed (``cfg["num_parts"]``), with a warning:
@@ -343,6 +352,8 @@ def read_config(config_path: str | os.PathLike) -> PartitionConfig:
     missing = [k for k in required if k not in cfg]
     if missing:
         raise _fail(path, f"missing keys {missing}")
+    if not isinstance(cfg.get("out_edges", False), bool):
+        raise _fail(path, f"out_edges must be true or false, got {short_repr(cfg['out_edges'])}")
     for key in ("num_parts", "halo_hops", "num_nodes", "num_edges"):
         if (
             not isinstance(cfg[key], int)

@@ -6,7 +6,9 @@ format     files under ``part<i>/``                              read by
 graphpart  ``graph.pt``, ``node_feats.pt``, ``edge_feats.pt``    graphpart (torch, weights only)
 dgl        ``graph.dgl``, ``node_feat.dgl``, ``edge_feat.dgl``   DGL 2.x ``load_partition``,
                                                                  ``DistGraph``, and graphpart
-graphbolt  the ``dgl`` files + ``fused_csc_sampling_graph.pt``   DGL with ``use_graphbolt=True``
+graphbolt  ``fused_csc_sampling_graph.pt``, ``node_feat.dgl``,  DGL 2.x ``load_partition(...,
+           ``edge_feat.dgl``                                     use_graphbolt=True)``, and
+                                                                 graphpart
 ========== ===================================================== ==================================
 
 Readers tell the files apart by their first bytes, not their names, so a config written by
@@ -60,7 +62,13 @@ _NAMES = {
         "edge_feats": "edge_feat.dgl",
     },
 }
-_NAMES["graphbolt"] = {**_NAMES["dgl"], "part_graph_graphbolt": "fused_csc_sampling_graph.pt"}
+# GraphBolt's CSC file alone holds the graph: no second copy of it as graph.dgl (DGL converts one
+# into the other; a trainer loads one).
+_NAMES["graphbolt"] = {
+    "part_graph_graphbolt": "fused_csc_sampling_graph.pt",
+    "node_feats": "node_feat.dgl",
+    "edge_feats": "edge_feat.dgl",
+}
 #: Per-partition files of original ids (dispatch's ``--save-orig-nids`` / ``--save-orig-eids``).
 ORIG_NIDS, ORIG_EIDS = "orig_nids.pt", "orig_eids.pt"
 #: Every file graphpart writes in a partition folder, and what it is (:func:`sniff`'s word).
@@ -131,8 +139,8 @@ def part_file_names(fmt: str) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        A new dict from ``"part_graph"``, ``"node_feats"`` and ``"edge_feats"`` (and
-        ``"part_graph_graphbolt"`` for ``"graphbolt"``) to the file name inside ``part<i>/``.
+        A new dict from ``"part_graph"`` (``"part_graph_graphbolt"`` for ``"graphbolt"``),
+        ``"node_feats"`` and ``"edge_feats"`` to the file name inside ``part<i>/``.
     """
     return dict(_NAMES[check_format(fmt)])
 
@@ -197,7 +205,9 @@ def _torch_save(obj: dict, path: Path) -> None:
 
 
 @contextlib.contextmanager
-def streamed_torch_file(path: Path, tree: dict) -> Iterator[TorchZipWriter]:
+def streamed_torch_file(
+    path: Path, tree: object, names: dict | None = None
+) -> Iterator[TorchZipWriter]:
     """A torch file at ``path`` whose :class:`~graphpart.interop.torch_zip.Stream` leaves are
     filled block by block inside the ``with`` (what ``torch.save`` of the full tree writes); it
     appears, through a temporary sibling, only when every stream is full.
@@ -208,7 +218,11 @@ def streamed_torch_file(path: Path, tree: dict) -> Iterator[TorchZipWriter]:
         The file to write.
     tree : dict
         Nested dicts whose leaves are arrays or tensors (written at once), ``Stream`` s (filled
-        inside the ``with``) or plain values; e.g. :func:`graph_tree`.
+        inside the ``with``) or plain values; e.g. :func:`graph_tree`, or GraphBolt's
+        :func:`~graphpart.interop.graphbolt.graphbolt_tree`.
+    names : dict, optional
+        Stand-in classes and the global names they are pickled under
+        (:data:`graphpart.interop.graphbolt.NAMES`).
 
     Yields
     ------
@@ -217,7 +231,7 @@ def streamed_torch_file(path: Path, tree: dict) -> Iterator[TorchZipWriter]:
         checked full) when the ``with`` block ends without an error.
     """
     with atomic_write(path, fsync=False) as f:
-        w = TorchZipWriter(f, tree)
+        w = TorchZipWriter(f, tree, names)
         yield w
         w.close()
 
@@ -272,7 +286,7 @@ def write_graph_file(
     fmt : {"graphpart", "dgl", "graphbolt"}
         ``"graphpart"`` writes ``graph.pt`` with ``torch.save`` (atomically); ``"dgl"`` writes
         DGL's ``graph.dgl``, with the reserved fields cast to the dtypes DGL expects;
-        ``"graphbolt"`` writes ``graph.dgl`` and ``fused_csc_sampling_graph.pt``.
+        ``"graphbolt"`` writes ``fused_csc_sampling_graph.pt`` alone.
     num_nodes : int
         Nodes of the local graph (inner and HALO).
     src, dst : torch.Tensor
@@ -296,11 +310,12 @@ def write_graph_file(
         ndata=_cast(ndata, _DGL_NDATA),
         edata=_cast(edata, _DGL_EDATA),
     )
-    save_graphs(folder / names["part_graph"], [g])
     if fmt == "graphbolt":
         from ..interop.graphbolt import save_graphbolt
 
         save_graphbolt(folder / names["part_graph_graphbolt"], g, **(meta or {}))
+    else:
+        save_graphs(folder / names["part_graph"], [g])
 
 
 def write_feats_file(path: Path, feats: dict[str, torch.Tensor]) -> None:

@@ -26,6 +26,7 @@ def build_config(
     etypes: list[str],
     format: str = "graphpart",
     balance: dict | None = None,
+    out_edges: bool | None = None,
 ) -> dict:
     """The config JSON of a partitioning (both the in-memory and the chunked path write this).
 
@@ -55,6 +56,10 @@ def build_config(
     balance : dict, optional
         The balance record (:func:`graphpart.metrics.loads.balance_record`), stored under
         ``"balance"`` when given.
+    out_edges : bool or None, default None
+        Whether each partition copies the edges leaving it (``"out_edges"``; dispatch's
+        option). Not stored when ``None``: with HALO hops a partition then copies them, as
+        :func:`graphpart.partition_graph` does.
 
     Returns
     -------
@@ -87,6 +92,8 @@ def build_config(
         cfg["file_format"] = format
     if format == "graphbolt":  # what DGL writes beside GraphBolt files
         cfg["node_map_dtype"] = cfg["edge_map_dtype"] = "int64"
+    if out_edges is not None:
+        cfg["out_edges"] = bool(out_edges)
     return cfg
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import numbers
 import reprlib
 
+import numpy as np
+
 from ..errors import GraphpartError
 
 __all__ = [
     "replace_options",
     "check_count",
+    "check_flag",
     "check_trainers_per_machine",
     "check_part_id",
     "check_parts",
@@ -23,6 +26,40 @@ __all__ = [
 INT64_MAX = 2**63 - 1
 #: Trainer processes on one machine (one per GPU, or per few CPU cores, in practice).
 MAX_TRAINERS_PER_MACHINE = 1024
+
+
+def check_flag(value: object, name: str) -> bool:
+    """``value`` as a bool if it is one (numpy's too), else a one-line error naming ``name``.
+
+    Parameters
+    ----------
+    value : object
+        The flag to check.
+    name : str
+        How the message names it.
+
+    Returns
+    -------
+    bool
+        ``value``.
+
+    Raises
+    ------
+    GraphpartError
+        If ``value`` is not ``True`` or ``False``.
+
+    Examples
+    --------
+    >>> check_flag(np.True_, "out_edges")
+    True
+    >>> check_flag("no", "out_edges")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: out_edges must be True or False, got 'no'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise GraphpartError(f"{name} must be True or False, got {short_repr(value)}")
+    return bool(value)
 
 
 def check_count(n: object, name: str, low: int = 0, high: int = INT64_MAX) -> int:

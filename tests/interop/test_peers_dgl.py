@@ -97,8 +97,10 @@ def test_dgl_loads_graphpart_graphbolt_partitions(tmp_path, name):
     dump = load_dump(tmp_path / "dump.npz")
     ours = _graphbolt_view(config, 2)
     assert {k for k in dump if "/gb/" in k} == set(ours)
-    for k, v in ours.items():
-        assert np.array_equal(dump[k].astype(np.int64), v.astype(np.int64)), k
+    for k, v in ours.items():  # DGL's dtypes too: int32 indptr and indices where they fit
+        assert dump[k].dtype == v.dtype and np.array_equal(dump[k], v), k
+    assert ours["p0/gb/indptr"].dtype == ours["p0/gb/indices"].dtype == np.int32
+    assert not (config.parent / "part0" / "graph.dgl").exists()  # one copy of the graph
 
 
 def test_dgl_verifies_every_part_of_issue_19s_heterograph(tmp_path):
