@@ -40,6 +40,12 @@ def assert_same_graph(a: Graph, b: Graph) -> None:
             assert torch.equal(a.edge_data(e)[k], b.edge_data(e)[k]), (e, k)
 
 
+#: dispatch's options that make it write what partition_graph writes by default: graphpart's
+#: files, and each partition copying the edges leaving it (dispatch's defaults are GraphBolt's
+#: files and each edge stored once, at its destination's owner).
+LIKE_PARTITION_GRAPH = {"format": "graphpart", "out_edges": True}
+
+
 def assert_same_partitions(a: Path, b: Path, same_method: bool = True) -> None:
     """Two partition outputs are equal: config (bar the graph name, and the method unless
     asked), every partition's local graph with its data, node and edge features."""

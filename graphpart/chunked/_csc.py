@@ -34,17 +34,17 @@ class CscBuckets:
         A work folder for the bucket files (made afresh; removed by :meth:`close`).
     indptr : numpy.ndarray
         The CSC offsets (``num_nodes + 1``, from 0) the edges will fill.
-    block : int
-        Edges per bucket: at most ``block`` plus the in-edges of the bucket's first node (a
-        node's in-edges are never split).
+    block : int, optional
+        Edges per bucket (default :data:`BLOCK`): at most ``block`` plus the in-edges of the
+        bucket's first node (a node's in-edges are never split).
     """
 
-    def __init__(self, folder: Path, indptr: np.ndarray, block: int = BLOCK) -> None:
+    def __init__(self, folder: Path, indptr: np.ndarray, block: int | None = None) -> None:
         self.folder = folder
         shutil.rmtree(folder, ignore_errors=True)  # a killed task's files
         folder.mkdir(parents=True)
         total = int(indptr[-1])
-        marks = np.arange(0, total, max(int(block), 1), dtype=np.int64)
+        marks = np.arange(0, total, max(int(block or BLOCK), 1), dtype=np.int64)
         # the first node of each bucket: the one whose range holds the mark (repeats dropped), so
         # a bucket holds at most ``block`` edges plus those of its first node
         firsts = np.searchsorted(indptr, marks, side="right") - 1

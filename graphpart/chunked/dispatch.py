@@ -342,7 +342,7 @@ def dispatch(
             [etype_str(e) for e in etypes],
             format,
             balance_record(balanced, setting["edges"], balance_loads),
-            out_edges=out_edges if num_hops else None,
+            out_edges=False if num_hops and not out_edges else None,  # unlike partition_graph
         )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"

@@ -23,9 +23,12 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
+from ..fs.untrusted import check_regular_file
 from ..graph.schema import etype_str
+from ..index import group_order, group_rank
 from ..storage.sources import FORMAT_NAMES, open_partitions
 from ._part_arrays import open_part, whole
+from .assign import read_assignment
 from .format import read_metadata
 from .read import read_data, read_edges
 
@@ -67,16 +70,29 @@ class Verification:
         return "\n".join(lines)
 
 
-def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Verification:
+def verify(
+    config_path: str | os.PathLike,
+    chunked_dir: str | os.PathLike,
+    partitions_dir: str | os.PathLike | None = None,
+) -> Verification:
     """Check the partitions of ``config_path`` against the chunked graph in ``chunked_dir``.
+
+    Edges are compared by their original ids where the files hold them (graphpart's and DGL's
+    formats), else by their new ids (GraphBolt's, whose edge ids the chunks' order and the
+    assignment determine), with their original endpoints either way.
 
     Parameters
     ----------
     config_path : str or os.PathLike
-        The partition config of the partitions to check; they must hold original node and
-        edge ids (``orig_id``), as graphpart writes them.
+        The partition config of the partitions to check. Their nodes' original ids come from
+        the files (``orig_id``: graphpart's and DGL's formats), else from the merged maps
+        ``orig_nids/`` beside the config (``dispatch --save-orig-nids``), else from the
+        assignment (``partitions_dir``).
     chunked_dir : str or os.PathLike
         The chunked graph they were written from: ``metadata.json`` or its folder.
+    partitions_dir : str or os.PathLike, optional
+        The assignment they were written from (``assign``'s output): where a GraphBolt
+        partitioning's original node ids come from when it has no ``orig_nids/``.
 
     Returns
     -------
@@ -126,6 +142,7 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
             )
     if problems:
         return result
+    node_orig = _node_orig_maps(config, cfg, meta, partitions_dir)
     num_parts = cfg.num_parts
     owners = {t: np.full(meta.num_nodes[t], -1, dtype=np.int32) for t in ntypes}
     counts = {t: np.zeros(meta.num_nodes[t], dtype=np.int8) for t in ntypes}
@@ -135,15 +152,16 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     for p in range(num_parts):  # one partition at a time; its edges a slice at a time
         part = open_part(source, p)
         nd = part.ndata
-        if "orig_id" not in nd or "orig_id" not in part.edata:
+        if "orig_id" not in nd and node_orig is None:
             raise GraphpartError(
-                f"verify compares original node and edge ids (orig_id, which graphpart writes), "
-                f"but partition {p} of {config} ({FORMAT_NAMES[source.format]}) has none; "
-                "verify partitions graphpart wrote"
+                f"verify compares original node ids, but partition {p} of {config} "
+                f"({FORMAT_NAMES[source.format]}) holds none and there is no orig_nids/ beside "
+                "it: give the assignment it was written from (--partitions-dir), or dispatch "
+                "with --save-orig-nids"
             )
         inner = nd["inner_node"].astype(bool)
         ntp = nd["_TYPE"] if "_TYPE" in nd else np.zeros(part.num_nodes, dtype=np.int64)
-        on = nd["orig_id"]
+        on = nd["orig_id"] if "orig_id" in nd else _orig_of(node_orig, source, p, nd["_ID"])
         nt, orig = ntp[inner], on[inner]
         if np.any(nd["part_id"][inner] != p):
             problems.append(f"partition {p}: inner nodes with another part_id")
@@ -156,7 +174,17 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
                 if part.node_feats.get(f"{t}/{name}") is None:
                     problems.append(f"partition {p}: node feature {f'{t}/{name}'!r} missing")
         del nd, nt, orig
-        types = (ntypes, etypes)
+        by_new = "orig_id" not in part.edata
+        if by_new and (source.format in ("pyg", "glt") or cfg.raw.get("format") != "graphpart"):
+            raise GraphpartError(
+                f"verify compares original edge ids (or the new ids graphpart gives), but "
+                f"partition {p} of {config} ({FORMAT_NAMES[source.format]}) holds none and "
+                "graphpart did not write it; verify partitions graphpart wrote"
+            )
+        if sums.by_new not in (None, by_new):
+            raise GraphpartError(f"partition {p}: original edge ids in some partitions only")
+        sums.by_new = by_new
+        types = (ntypes, etypes, eb[p, :, 0])
         _check_edges(part, p, types, by_name, meta, (inner, ntp, on), sums, problems)
         checked["local edges, owned and HALO (endpoints)"] = (
             checked.get("local edges, owned and HALO (endpoints)", 0) + part.num_edges
@@ -174,7 +202,12 @@ def verify(config_path: str | os.PathLike, chunked_dir: str | os.PathLike) -> Ve
     for i, name in enumerate(etypes):
         e = by_name[name]
         want_owned, want_halo, want_feats = _expected_sums(
-            meta, e, owners, num_parts, int(cfg.halo_hops)
+            meta,
+            e,
+            owners,
+            num_parts,
+            (int(cfg.halo_hops), cfg.out_edges),
+            eb[:, i, 0] if sums.by_new else None,
         )
         for p in np.flatnonzero(want_owned != got_owned[i]):
             problems.append(
@@ -199,6 +232,7 @@ class _Sums:
     """Per edge type and partition, the fingerprint sums of the edges read from the partitions."""
 
     def __init__(self, meta, etypes, by_name, num_parts: int) -> None:
+        self.by_new: bool | None = None  # edges keyed by new ids (no original ids in the files)
         self.owned = np.zeros((len(etypes), num_parts), dtype=np.uint64)
         self.halo = np.zeros((len(etypes), num_parts), dtype=np.uint64)
         self.feats = {
@@ -212,7 +246,7 @@ def _check_edges(part, p: int, types, by_name, meta, nodes, sums: _Sums, problem
     """Fingerprint partition ``p``'s local edges into ``sums``, a slice at a time, checking that
     their ends are local nodes of the right types and that owned edges end in owned nodes."""
     inner, ntp, on = nodes
-    ntypes, etypes = types
+    ntypes, etypes, bases = types
     n, m = part.num_nodes, part.num_edges
     lengths = {"dst": len(part.dst), **{f"edata[{k!r}]": len(v) for k, v in part.edata.items()}}
     if any(x != m for x in lengths.values()):
@@ -242,7 +276,8 @@ def _check_edges(part, p: int, types, by_name, meta, nodes, sums: _Sums, problem
             raise GraphpartError(f"partition {p}: edges whose ends are not among its {n} nodes")
         own = part.edata["inner_edge"][lo : lo + SLICE].astype(bool)
         wrong_owner |= not inner[d_[own]].all()
-        oe = part.edata["orig_id"][lo : lo + SLICE]
+        new = part.edata["_ID"][lo : lo + SLICE]
+        oe = new if sums.by_new else part.edata["orig_id"][lo : lo + SLICE]
         t_ = part.edata["_TYPE"][lo : lo + SLICE] if typed else np.zeros(len(s_), np.int64)
         h = edge_hash(oe, on[s_], on[d_])
         for i, name in enumerate(etypes):
@@ -257,8 +292,11 @@ def _check_edges(part, p: int, types, by_name, meta, nodes, sums: _Sums, problem
             k_own = int(mine.sum())
             for k in range(len(meta.edge_data.get(e, {}))):
                 feat = feats[(i, k)]
-                if feat is not None:
+                if feat is not None and isinstance(feat, np.ndarray):  # mapped: rows by edge id
+                    rows = feat[np.clip(new[sel][mine] - bases[i], 0, len(feat) - 1)]
+                elif feat is not None:  # on disk, in edge id order: the next rows
                     rows = feat[int(before[i]) : int(before[i]) + k_own]
+                if feat is not None:
                     fh = feature_hash(oe[sel][mine], rows, k + 1)
                     with np.errstate(over="ignore"):
                         sums.feats[(i, k)][p] += fh.sum(dtype=np.uint64)
@@ -371,26 +409,40 @@ def feature_hash(eid: np.ndarray, rows: np.ndarray, salt: int) -> np.ndarray:
         return _mix(_mix(eid.astype(np.uint64) + np.uint64(salt)) ^ row_hash(rows, salt))
 
 
-def _expected_sums(meta, e, owners, num_parts: int, hops: int):
+def _expected_sums(meta, e, owners, num_parts: int, halo, bases):
     """Per partition, the fingerprint sums of the chunked edges it owns (into its nodes), of
-    those it keeps as HALO copies (from its nodes into another's), and of each edge field's rows
-    it owns; one chunk at a time. Without HALO (``hops == 0``) a partition keeps only the edges
-    between its own nodes."""
+    those it keeps as HALO copies (from its nodes into another's, where partitions copy the
+    edges leaving them), and of each edge field's rows it owns; one chunk at a time. Without
+    HALO a partition keeps only the edges between its own nodes. ``halo``: ``(hops,
+    out_edges)``. Edges are keyed by their original ids, or with ``bases`` (each partition's
+    first new id of this edge type) by their new ids: partition-major, then chunk order."""
+    hops, out_edges = halo
+    num_parts = (
+        len(next(iter(owners.values())))
+        and int(max(o.max(initial=-1) for o in owners.values())) + 1
+    )
+    num_parts = max(num_parts, 0 if bases is None else len(bases))
     owned = np.zeros(num_parts, dtype=np.uint64)
     copies = np.zeros(num_parts, dtype=np.uint64)
     names = sorted(meta.edge_data.get(e, {}))
     feats = [np.zeros(num_parts, dtype=np.uint64) for _ in names]
     row0 = 0
+    seen = np.zeros(num_parts, dtype=np.int64)  # owned edges of earlier chunks, per partition
     for c in range(len(meta.edges[e].paths)):
         s, d = read_edges(meta, e, c)
-        eid = np.arange(row0, row0 + len(s), dtype=np.int64)
-        h = edge_hash(eid, s, d)
         ps, pd = owners[e[0]][s], owners[e[2]][d]
+        key = np.arange(row0, row0 + len(s), dtype=np.int64)
+        if bases is not None:  # new ids: the owner's base, its edges of earlier chunks, the rank
+            owner = np.where(pd >= 0, pd, 0)
+            order, counts = group_order(owner, num_parts)
+            key = np.asarray(bases, dtype=np.int64)[owner] + seen[owner] + group_rank(order, counts)
+            seen += counts
+        h = edge_hash(key, s, d)
         mine = pd >= 0
         if hops == 0:  # a partition without HALO keeps only the edges between its own nodes
             mine &= ps == pd
         np.add.at(owned, pd[mine], h[mine])
-        if hops:
+        if hops and out_edges:
             cross = (ps != pd) & (ps >= 0)
             np.add.at(copies, ps[cross], h[cross])
         for k, name in enumerate(names):
@@ -400,6 +452,47 @@ def _expected_sums(meta, e, owners, num_parts: int, hops: int):
                     f"{meta.edge_data[e][name].paths[c]}: {len(rows)} rows, but its edge chunk "
                     f"has {len(s)} edges"
                 )
-            np.add.at(feats[k], pd[mine], feature_hash(eid, rows, k + 1)[mine])
+            np.add.at(feats[k], pd[mine], feature_hash(key, rows, k + 1)[mine])
         row0 += len(s)
     return owned, copies, feats
+
+
+def _node_orig_maps(config: Path, cfg, meta, partitions_dir) -> dict[int, np.ndarray] | None:
+    """Per node type (by index), the original id of each new type-wise id: the merged
+    ``orig_nids/`` maps beside the config, else the assignment's (new ids follow the partition,
+    then the original id), else ``None``."""
+    folder = config.parent / "orig_nids"
+    maps = {}
+    for i, t in enumerate(cfg.ntypes):
+        f = folder / f"{t}.npy"
+        if f.is_file():
+            a = np.load(
+                check_regular_file(f, "a merged node id map"), mmap_mode="r", allow_pickle=False
+            )
+            if a.shape != (meta.num_nodes[t],) or a.dtype.kind not in "iu":
+                raise GraphpartError(f"{f}: expected {meta.num_nodes[t]} node ids, got {a.shape}")
+            maps[i] = a
+    if len(maps) == len(cfg.ntypes):
+        return maps
+    if partitions_dir is None:
+        return None
+    parts, k = read_assignment(partitions_dir, meta)
+    if k != cfg.num_parts:
+        raise GraphpartError(
+            f"{partitions_dir} assigns {k} partitions but {config} has {cfg.num_parts}"
+        )
+    return {
+        i: group_order(np.asarray(parts[t], dtype=np.int64), k)[0] for i, t in enumerate(cfg.ntypes)
+    }
+
+
+def _orig_of(maps: dict[int, np.ndarray], source, p: int, nid: np.ndarray) -> np.ndarray:
+    """The original type-wise ids of new homogeneous ids ``nid`` (a loop over node types)."""
+    import torch
+
+    ntype, typed = (x.numpy() for x in source.book(p).map_to_per_ntype(torch.from_numpy(nid)))
+    out = np.empty(len(nid), dtype=np.int64)
+    for i, a in maps.items():
+        sel = np.flatnonzero(ntype == i)
+        out[sel] = a[typed[sel]]
+    return out

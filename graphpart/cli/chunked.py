@@ -152,6 +152,11 @@ def add_chunked_commands(sub, graph_source) -> None:
     v = sub.add_parser("verify", help="check written partitions against their chunked input")
     v.add_argument("config", help="the <graph_name>.json of the partitions")
     v.add_argument("--chunked-dir", required=True)
+    v.add_argument(
+        "--partitions-dir",
+        help="the assignment the partitions were written from: where GraphBolt partitions' "
+        "original node ids come from when dispatch did not save them (--save-orig-nids)",
+    )
 
 
 def _cluster_flags(p: argparse.ArgumentParser) -> None:
@@ -290,7 +295,7 @@ def _dispatch(args, load) -> int:
 def _verify(args, load) -> int:
     from ..chunked import verify
 
-    result = verify(args.config, args.chunked_dir)
+    result = verify(args.config, args.chunked_dir, args.partitions_dir)
     sys.stdout.write(f"{result}\n")
     return 0 if result.ok else 1
 

@@ -43,6 +43,7 @@ __all__ = [
     "type_dtype",
     "NAMES",
     "GraphBoltStore",
+    "graphbolt_records",
     "NODE_ATTRIBUTES",
     "EDGE_ATTRIBUTES",
 ]
@@ -270,6 +271,75 @@ def load_graphbolt(path: str | os.PathLike) -> GraphBoltGraph:
         )
     _check_types(path, gb)
     return gb
+
+
+def graphbolt_records(path: str | os.PathLike) -> dict:
+    """The arrays of ``fused_csc_sampling_graph.pt`` left on disk: each a
+    :class:`~graphpart.interop.torch_zip.StoredArray` read a slice at a time, so a reader's
+    memory does not grow with the partition (:func:`load_graphbolt` maps them all as tensors).
+
+    Only the layout is checked here (the class names, one-dimensional integer arrays of
+    consistent lengths); a reader checks the values of each slice it reads.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A GraphBolt partition graph (written by DGL or graphpart).
+
+    Returns
+    -------
+    dict
+        ``indptr``, ``indices``, ``type_per_edge`` (or ``None``), ``node_attributes`` and
+        ``edge_attributes`` (dicts of name to record).
+
+    Raises
+    ------
+    FormatError
+        The file is not a GraphBolt graph laid out as torch's zip, or its arrays disagree in
+        length.
+    """
+    from .torch_zip import StoredArray, read_torch_zip
+
+    path = Path(path)
+    obj = read_torch_zip(path, NAMES)
+    state = getattr(getattr(obj, "_state", {}).get("_c_csc_graph"), "_state", None)
+    if not isinstance(obj, _PyGraph) or not (
+        isinstance(state, tuple) and len(state) == 2 and isinstance(state[0], dict)
+    ):
+        raise _fail(path, f"expected a pickled {'.'.join(_PY_CLASS)}")
+    d = state[0]
+    groups = {}
+    for g in _GROUPS:
+        value = d.get(g) or {}
+        if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, StoredArray) and len(v.shape) == 1
+            for k, v in value.items()
+        ):
+            raise _fail(path, f"{g} should map names to one-dimensional tensors")
+        groups[g] = value
+    t = groups["independent_tensors"]
+    if "indptr" not in t or "indices" not in t or len(t["indptr"]) < 1:
+        raise _fail(path, "independent_tensors lacks indptr or indices")
+    n, m = len(t["indptr"]) - 1, len(t["indices"])
+    ints = [t[k] for k in ("indptr", "indices", "type_per_edge") if k in t]
+    if any(a.dtype.kind not in "iu" for a in ints) or (
+        "type_per_edge" in t and len(t["type_per_edge"]) != m
+    ):
+        raise _fail(path, "indptr, indices and type_per_edge must be integers, one per edge")
+    for kind, attrs, rows in (
+        ("node", groups["node_attributes"], n),
+        ("edge", groups["edge_attributes"], m),
+    ):
+        for key, a in attrs.items():
+            if len(a) != rows:
+                raise _fail(path, f"{kind} attribute {key!r} has {len(a)} rows, expected {rows}")
+    return {
+        "indptr": t["indptr"],
+        "indices": t["indices"],
+        "type_per_edge": t.get("type_per_edge"),
+        "node_attributes": groups["node_attributes"],
+        "edge_attributes": groups["edge_attributes"],
+    }
 
 
 def _check_types(path: Path, gb: GraphBoltGraph) -> None:

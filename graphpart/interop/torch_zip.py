@@ -363,13 +363,18 @@ class StoredArray:
 class _Unpickler(pickle.Unpickler):
     """Only what a tree of tensors needs; a storage becomes its record's place in the file."""
 
-    def __init__(self, data: bytes, records: dict[str, tuple[int, int]], path: Path) -> None:
+    def __init__(
+        self, data: bytes, records: dict[str, tuple[int, int]], path: Path, names: dict
+    ) -> None:
         import io
 
         super().__init__(io.BytesIO(data))
         self.records, self.path = records, path
+        self.classes = {v: k for k, v in names.items()}
 
     def find_class(self, module: str, name: str):  # noqa: D102 - pickle's hook
+        if (module, name) in self.classes:
+            return self.classes[module, name]
         if (module, name) == ("torch._utils", "_rebuild_tensor_v2"):
             return self._tensor
         if (module, name) == ("collections", "OrderedDict"):
@@ -400,7 +405,7 @@ class _Unpickler(pickle.Unpickler):
         return StoredArray(self.path, at + offset * dtype.itemsize, dtype, shape)
 
 
-def read_torch_zip(path: str | os.PathLike) -> object:
+def read_torch_zip(path: str | os.PathLike, names: dict | None = None) -> object:
     """The object tree of a torch zip file, each tensor a :class:`StoredArray` (nothing but the
     tree is read; only dicts, numbers, strings and tensors are accepted).
 
@@ -409,6 +414,9 @@ def read_torch_zip(path: str | os.PathLike) -> object:
     path : str or os.PathLike
         A zip file as ``torch.save`` writes it, or as :class:`TorchZipWriter` does; each tensor
         must be a contiguous part of an uncompressed storage record.
+    names : dict of type to (str, str), optional
+        Stand-in classes allowed in the tree, by the global names they stand for (as
+        :class:`TorchZipWriter` takes them); they receive their state and nothing else runs.
 
     Returns
     -------
@@ -449,7 +457,7 @@ def read_torch_zip(path: str | os.PathLike) -> object:
     except (zipfile.BadZipFile, OSError, struct.error) as exc:
         raise FormatError(f"{path}: not a readable torch zip file ({exc})") from None
     try:
-        return _Unpickler(data, records, path).load()
+        return _Unpickler(data, records, path, names or {}).load()
     except FormatError:
         raise
     except Exception as exc:  # a damaged pickle raises many types

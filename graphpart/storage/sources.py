@@ -45,7 +45,7 @@ logger = logging.getLogger(__name__)
 
 FORMAT_NAMES = {
     "graphpart": "graphpart (torch files)",
-    "dgl": "DGL (.dgl files)",
+    "dgl": "DGL (.dgl or GraphBolt files)",
     "pyg": "PyG (torch_geometric.distributed)",
     "glt": "GraphLearn-for-PyTorch",
 }

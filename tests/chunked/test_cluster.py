@@ -23,7 +23,7 @@ import graphpart as gp
 from graphpart.chunked import dispatch, verify, write_assignment, write_chunked
 from graphpart.datasets import sbm
 
-from ..helpers import assert_same_partitions
+from ..helpers import LIKE_PARTITION_GRAPH, assert_same_partitions
 
 DASK = Path(sys.executable).parent / "dask"
 pytestmark = pytest.mark.skipif(
@@ -110,7 +110,13 @@ def _graph_and_assignment(tmp_path, num_chunks: int, block: int):
 def test_dispatch_on_a_scheduler_by_address(cluster, tmp_path):
     address, _ = cluster
     _graph_and_assignment(tmp_path, 6, 300)
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", scheduler=address)
+    cfg = dispatch(
+        tmp_path / "ch",
+        tmp_path / "asg",
+        tmp_path / "out",
+        scheduler=address,
+        **LIKE_PARTITION_GRAPH,
+    )
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
     assert verify(cfg, tmp_path / "ch").ok
 
@@ -136,7 +142,13 @@ def test_killing_a_worker_mid_run_still_gives_the_full_output(cluster, tmp_path)
 
     watcher = threading.Thread(target=kill_when_running)
     watcher.start()
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", scheduler=address)
+    cfg = dispatch(
+        tmp_path / "ch",
+        tmp_path / "asg",
+        tmp_path / "out",
+        scheduler=address,
+        **LIKE_PARTITION_GRAPH,
+    )
     watcher.join()
     assert killed.is_set() and victim.wait(10) is not None  # the worker really died during the run
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")

@@ -17,7 +17,7 @@ from graphpart.chunked.dispatch import dispatch, load_orig_ids
 from graphpart.datasets import load_karate_club, sbm
 
 from ..graphs import hetero_graph, karate
-from ..helpers import assert_same_partitions
+from ..helpers import LIKE_PARTITION_GRAPH, assert_same_partitions
 
 
 def featured_sbm():
@@ -60,6 +60,7 @@ def test_equals_the_in_memory_partition(
         client=dask_client,
         save_orig_nids=True,
         save_orig_eids=True,
+        **LIKE_PARTITION_GRAPH,
     )
     nmap, emap = in_memory(g, parts, num_parts, tmp_path / "mem", num_hops)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
@@ -85,7 +86,13 @@ def test_every_chunk_format(fmt, tmp_path, dask_client):
     )
     parts = random_parts(g, 2, seed=1)
     write_assignment(tmp_path / "asg", parts, 2, "custom")
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    cfg = dispatch(
+        tmp_path / "ch",
+        tmp_path / "asg",
+        tmp_path / "out",
+        client=dask_client,
+        **LIKE_PARTITION_GRAPH,
+    )
     in_memory(g, parts, 2, tmp_path / "mem", 1)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
 
@@ -94,7 +101,13 @@ def test_metis_pipeline_equals_partition_graph_config_included(tmp_path, dask_cl
     g = featured_sbm()
     write_chunked(g, tmp_path / "ch", 4, graph_name="g")
     assign(tmp_path / "ch", tmp_path / "asg", 3, "metis", seed=5)
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    cfg = dispatch(
+        tmp_path / "ch",
+        tmp_path / "asg",
+        tmp_path / "out",
+        client=dask_client,
+        **LIKE_PARTITION_GRAPH,
+    )
     gp.partition_graph(load_chunked(tmp_path / "ch"), "g", 3, tmp_path / "mem", seed=5)
     assert json.loads(cfg.read_text())["part_method"] == "metis"
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json", same_method=True)
@@ -112,7 +125,13 @@ def test_balanced_metis_pipeline_records_the_balance_partition_graph_records(tmp
         balance_ntypes="train_mask",
         balance_edges=True,
     )
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    cfg = dispatch(
+        tmp_path / "ch",
+        tmp_path / "asg",
+        tmp_path / "out",
+        client=dask_client,
+        **LIKE_PARTITION_GRAPH,
+    )
     mem = load_chunked(tmp_path / "ch")
     gp.partition_graph(
         mem,
@@ -236,7 +255,13 @@ def test_type_order_in_the_metadata_does_not_change_the_ids(tmp_path, dask_clien
     meta.write_text(json.dumps(m))
     parts = random_parts(g, 3, seed=2)
     write_assignment(tmp_path / "asg", parts, 3, "custom")
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    cfg = dispatch(
+        tmp_path / "ch",
+        tmp_path / "asg",
+        tmp_path / "out",
+        client=dask_client,
+        **LIKE_PARTITION_GRAPH,
+    )
     in_memory(g, parts, 3, tmp_path / "mem", 1)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
 
@@ -248,13 +273,38 @@ def test_dispatch_writes_dgls_format_like_partition_graph(fmt, tmp_path, dask_cl
     parts = random_parts(g, 2, seed=2)
     write_assignment(tmp_path / "asg", parts, 2, "custom")
     cfg = dispatch(
-        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, format=fmt
-    )
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client, format=fmt,
+        out_edges=True,
+    )  # fmt: skip
     gp.partition_graph(g, "g", 2, tmp_path / "mem", part_method=parts, format=fmt)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
     written = json.loads(cfg.read_text())
-    assert written["part-1"]["part_graph"] == "part1/graph.dgl" and written["file_format"] == fmt
-    assert (cfg.parent / "part1" / "fused_csc_sampling_graph.pt").exists() == (fmt == "graphbolt")
+    graph_file = {"dgl": "graph.dgl", "graphbolt": "fused_csc_sampling_graph.pt"}[fmt]
+    assert sorted(os.listdir(cfg.parent / "part1")) == sorted(
+        [graph_file, "node_feat.dgl", "edge_feat.dgl"]
+    )  # one copy of the graph
+    assert written["file_format"] == fmt
+    for i in range(2):  # GraphBolt's file written out of core equals the one built in memory
+        mine, theirs = (d / f"part{i}" / graph_file for d in (cfg.parent, tmp_path / "mem"))
+        assert mine.read_bytes()[-2000:] != b"" and _arrays(mine) == _arrays(theirs)
+
+
+def _arrays(path):
+    """Every array of a partition graph file (GraphBolt's, or DGL's), with its dtype."""
+    from graphpart.interop.graphbolt import load_graphbolt
+    from graphpart.storage.files import read_graph_file
+
+    if path.suffix == ".pt":
+        gb = load_graphbolt(path)
+        named = {"indptr": gb.indptr, "indices": gb.indices, "tpe": gb.type_per_edge}
+        named.update({f"n/{k}": v for k, v in gb.node_attributes.items()})
+        named.update({f"e/{k}": v for k, v in gb.edge_attributes.items()})
+    else:
+        g = read_graph_file(path)
+        named = {"src": g.edges()[0], "dst": g.edges()[1]}
+        named.update({f"n/{k}": v for k, v in g.ndata.items()})
+        named.update({f"e/{k}": v for k, v in g.edata.items()})
+    return {k: (str(v.dtype), v.tolist()) for k, v in named.items() if v is not None}
 
 
 _KILL_AT_PART_2 = """
@@ -293,14 +343,13 @@ def test_a_killed_dispatch_resumes_without_redoing_finished_partitions(tmp_path,
     monkeypatch.setattr(r, "build_part", lambda *a: built.append(a[1]) or real(*a))
     cfg = d.dispatch(*args, workers=1, processes=False, resume=True)
     assert sorted(built) == [2, 3]
-    assert verify(cfg, tmp_path / "ch").ok
+    assert verify(cfg, tmp_path / "ch", tmp_path / "asg").ok
     assert not any(p.name.startswith(".out.") for p in tmp_path.iterdir())
     assert not list((tmp_path / "out").rglob(r.DONE))
     fresh = d.dispatch(args[0], args[1], str(tmp_path / "fresh"), workers=1, processes=False)
     for p in range(4):
-        a = torch.load(cfg.parent / f"part{p}" / "graph.pt", weights_only=True)
-        b = torch.load(fresh.parent / f"part{p}" / "graph.pt", weights_only=True)
-        assert torch.equal(a["src"], b["src"]) and torch.equal(a["dst"], b["dst"])
+        name = f"part{p}/fused_csc_sampling_graph.pt"
+        assert _arrays(cfg.parent / name) == _arrays(fresh.parent / name)
 
 
 def test_resume_with_changed_inputs_starts_over(tmp_path, monkeypatch):
@@ -338,8 +387,9 @@ def test_partitions_written_in_small_blocks_equal_the_in_memory_partition(
     parts = random_parts(g, 3, seed=2)
     write_assignment(tmp_path / "asg", parts, 3, "custom")
     cfg = dispatch(
-        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", num_hops=num_hops, client=dask_client
-    )
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", num_hops=num_hops, client=dask_client,
+        **LIKE_PARTITION_GRAPH,
+    )  # fmt: skip
     in_memory(g, parts, 3, tmp_path / "mem", num_hops)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
     assert not list((tmp_path / "out").rglob("leaving*")), "the owners' files are deleted"

@@ -11,6 +11,7 @@ import torch
 from graphpart.chunked import dispatch, verify, write_assignment, write_chunked
 
 from ..graphs import hetero_graph
+from ..helpers import LIKE_PARTITION_GRAPH
 
 
 @pytest.fixture
@@ -22,8 +23,9 @@ def written(tmp_path, dask_client):
         tmp_path / "asg", {t: rng.integers(0, 3, g.num_nodes(t)) for t in g.ntypes}, 3, "custom"
     )
     return dispatch(
-        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client
-    ), tmp_path / "ch"
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
+        **LIKE_PARTITION_GRAPH,
+    ), tmp_path / "ch"  # fmt: skip
 
 
 def test_a_correct_output_passes(written):
@@ -97,7 +99,9 @@ def test_partitions_without_original_ids_are_a_clear_error(tmp_path, peer):
     from graphpart.errors import GraphpartError
 
     write_chunked(load_karate_club(), tmp_path / "ch", 2, graph_name="karate")
-    with pytest.raises(GraphpartError, match="has none; verify partitions graphpart wrote"):
+    with pytest.raises(
+        GraphpartError, match="holds none and (there is no orig_nids|graphpart did)"
+    ):
         verify(peer_partitions("karate", peer), tmp_path / "ch")
 
 
@@ -141,10 +145,14 @@ def test_a_correct_output_without_halo_passes_and_a_lost_halo_edge_is_reported(t
     write_chunked(rmat(8, seed=0), tmp_path / "ch", 2)
     assign(tmp_path / "ch", tmp_path / "asg", 3, "fennel")
     cfg0 = dispatch(
-        tmp_path / "ch", tmp_path / "asg", tmp_path / "o0", num_hops=0, workers=1, processes=False
-    )
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "o0", num_hops=0, workers=1, processes=False,
+        **LIKE_PARTITION_GRAPH,
+    )  # fmt: skip
     assert verify(cfg0, tmp_path / "ch").ok
-    cfg1 = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "o1", workers=1, processes=False)
+    cfg1 = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "o1", workers=1, processes=False,
+        **LIKE_PARTITION_GRAPH,
+    )  # fmt: skip
 
     def drop_halo(obj):  # keep only the owned edges, as if HALO edges were never written
         own = obj["edata"]["inner_edge"].bool()
@@ -220,3 +228,114 @@ def test_dgl_files_are_checked_too(tmp_path, dask_client):
     cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
                    format="dgl")  # fmt: skip
     assert verify(cfg, tmp_path / "ch").ok
+
+
+# GraphBolt's files, dispatch's default: edges in CSC order keyed by their new ids, original node
+# ids from the assignment (or the merged maps), edge features gathered by edge id.
+
+
+@pytest.fixture(params=[False, True], ids=["each edge once", "out_edges"])
+def graphbolt(request, tmp_path, dask_client):
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "ch", 3, graph_name="h")
+    rng = np.random.default_rng(0)
+    parts = {t: rng.integers(0, 3, g.num_nodes(t)) for t in g.ntypes}
+    write_assignment(tmp_path / "asg", parts, 3, "custom")
+    cfg = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
+        out_edges=request.param,
+    )  # fmt: skip
+    return cfg, tmp_path / "ch", tmp_path / "asg"
+
+
+def _edit_graphbolt(path, change):
+    """Rewrite a GraphBolt file after ``change`` edits its arrays (numpy, by name)."""
+    from graphpart.fs.atomic import atomic_write
+    from graphpart.interop.graphbolt import NAMES, graphbolt_tree, load_graphbolt
+    from graphpart.interop.torch_zip import TorchZipWriter
+
+    gb = load_graphbolt(path)
+    a = {"indptr": gb.indptr.numpy().copy(), "indices": gb.indices.numpy().copy()}
+    a.update({f"node/{k}": v.numpy().copy() for k, v in gb.node_attributes.items()})
+    a.update({f"edge/{k}": v.numpy().copy() for k, v in gb.edge_attributes.items()})
+    tpe = None if gb.type_per_edge is None else gb.type_per_edge.numpy().copy()
+    change(a)
+    tree = graphbolt_tree(
+        a["indptr"], a["indices"],
+        {k[5:]: v for k, v in a.items() if k.startswith("node/")},
+        {k[5:]: v for k, v in a.items() if k.startswith("edge/")},
+        tpe, gb.node_type_to_id, gb.edge_type_to_id,
+    )  # fmt: skip
+    with atomic_write(path) as f:
+        TorchZipWriter(f, tree, NAMES).close()
+
+
+def test_graphbolt_partitions_pass_with_their_assignment(graphbolt):
+    cfg, chunks, asg = graphbolt
+    result = verify(cfg, chunks, asg)
+    assert result.ok, str(result)
+    assert result.checked["nodes (ownership)"] == 82
+
+
+def test_graphbolt_partitions_need_original_node_ids_from_somewhere(graphbolt):
+    from graphpart.errors import GraphpartError
+
+    cfg, chunks, _ = graphbolt
+    with pytest.raises(GraphpartError, match="give the assignment it was written from"):
+        verify(cfg, chunks)
+
+
+def test_graphbolt_partitions_pass_with_their_merged_id_maps(tmp_path, dask_client):
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "ch", 2, graph_name="h")
+    rng = np.random.default_rng(3)
+    write_assignment(
+        tmp_path / "asg", {t: rng.integers(0, 2, g.num_nodes(t)) for t in g.ntypes}, 2, "x"
+    )
+    cfg = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
+        save_orig_nids=True,
+    )  # fmt: skip
+    assert verify(cfg, tmp_path / "ch").ok
+
+
+def test_graphbolt_with_another_assignment_is_reported(graphbolt, tmp_path):
+    cfg, chunks, _ = graphbolt
+    g = hetero_graph()
+    rng = np.random.default_rng(9)
+    other = {t: rng.integers(0, 3, g.num_nodes(t)) for t in g.ntypes}
+    write_assignment(tmp_path / "other", other, 3, "custom")
+    assert not verify(cfg, chunks, tmp_path / "other").ok
+
+
+@pytest.mark.parametrize(
+    "change,problem",
+    [
+        (lambda a: a["indices"].__setitem__(0, (a["indices"][0] + 1) % len(a["node/_ID"])),
+         "endpoints differ"),
+        (lambda a: a["edge/_ID"].__setitem__(0, a["edge/_ID"][1]), "endpoints differ"),
+    ],
+    ids=["a source", "an edge id"],
+)  # fmt: skip
+def test_a_damaged_graphbolt_partition_is_reported(graphbolt, change, problem):
+    cfg, chunks, asg = graphbolt
+    _edit_graphbolt(cfg.parent / "part1" / "fused_csc_sampling_graph.pt", change)
+    problems = verify(cfg, chunks, asg).problems
+    assert any(p.startswith("partition 1") and problem in p for p in problems), problems
+
+
+def test_a_graphbolt_edge_feature_change_is_reported(graphbolt):
+    from graphpart.interop.dgl_tensors import load_tensors, save_tensors
+
+    cfg, chunks, asg = graphbolt
+    path = cfg.parent / "part2" / "edge_feat.dgl"
+    feats = {k: v.clone() for k, v in load_tensors(path).items()}
+    feats["user:buys:item/w"][-1] += 1
+    save_tensors(path, feats)
+    assert verify(cfg, chunks, asg).problems == [
+        "partition 2: edge feature user:buys:item/w differs from the chunks"
+    ]
+
+
+def test_graphbolt_checked_in_small_slices(graphbolt, small_slices):
+    assert verify(*graphbolt).ok

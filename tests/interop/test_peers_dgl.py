@@ -184,3 +184,51 @@ def test_dgl_loads_what_the_out_of_core_pipeline_writes(tmp_path):
     )
     run_peer("dgl_dump.py", config, tmp_path / "dump.npz", env={"DGL_DIST_DEBUG": "1"})
     _assert_same(load_dump(tmp_path / "dump.npz"), _graphpart_view(config, 3))
+
+
+@pytest.mark.parametrize("out_edges", [False, True], ids=["each edge once", "out_edges"])
+def test_dgl_loads_the_pipelines_graphbolt_output_every_inner_node_and_in_edge(tmp_path, out_edges):
+    # dispatch's default: GraphBolt's file alone, written out of core; DGL 2.1 loads it, checks
+    # it against its book (DGL_DIST_DEBUG), and what it loaded is the graph, edge for edge
+    from graphpart import chunked
+
+    from ..chunked.test_dispatch import featured_sbm
+
+    g = featured_sbm()
+    chunked.write_chunked(g, tmp_path / "c", 3, graph_name="sbm")
+    rng = np.random.default_rng(4)
+    chunked.write_assignment(tmp_path / "a", {"_N": rng.integers(0, 3, g.num_nodes())}, 3, "x")
+    config = chunked.dispatch(
+        tmp_path / "c", tmp_path / "a", tmp_path / "p", workers=1, processes=False,
+        save_orig_nids=True, save_orig_eids=True, out_edges=out_edges,
+    )  # fmt: skip
+    proc = run_peer(
+        "dgl_dump.py", config, tmp_path / "dump.npz", "graphbolt", env={"DGL_DIST_DEBUG": "1"}
+    )
+    assert proc.stdout.count("looks good") == 3
+    dump = load_dump(tmp_path / "dump.npz")
+    onid, oeid = (x.numpy() for x in chunked.load_orig_ids(config))
+    src, dst = (x.numpy() for x in g.edges())
+    cfg = gp.storage.read_config(config)
+    owned = []
+    for i in range(3):
+        start, end = cfg.node_bounds[i, 0]
+        nid = dump[f"p{i}/gb/node/_ID"]
+        assert np.array_equal(nid[: end - start], np.arange(start, end))  # every inner node
+        indptr, indices = dump[f"p{i}/gb/indptr"], dump[f"p{i}/gb/indices"]
+        assert indptr.dtype == indices.dtype == np.int32
+        local_dst = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+        eid = dump[f"p{i}/gb/edge/_ID"]
+        inner = dump[f"p{i}/gb/edge/inner_edge"].astype(bool)
+        # each edge joins the original endpoints of its original edge
+        assert np.array_equal(onid[nid[indices]], src[oeid[eid]])
+        assert np.array_equal(onid[nid[local_dst]], dst[oeid[eid]])
+        assert np.array_equal(inner, local_dst < end - start)  # owned: into an inner node
+        assert out_edges or inner.all()
+        owned.append(eid[inner])
+        for name, feat in (("_N/feat", g.ndata["feat"]), ("_N/train_mask", g.ndata["train_mask"])):
+            assert np.array_equal(dump[f"p{i}/nfeat/{name}"], feat.numpy()[onid[start:end]])
+        es, ee = cfg.edge_bounds[i, 0]
+        assert np.array_equal(dump[f"p{i}/efeat/_N:_E:_N/w"], g.edata["w"].numpy()[oeid[es:ee]])
+    # every edge of the graph is the in-edge of exactly one partition's inner node
+    assert np.array_equal(np.sort(np.concatenate(owned)), np.arange(g.num_edges()))

@@ -3,8 +3,9 @@
 Usage: python dgl_dump.py CONFIG OUT.npz [graphbolt]
 Keys: p<i>/ndata/<name>, p<i>/edata/<name>, p<i>/src, p<i>/dst (local ids, edge order of the
 file), p<i>/nfeat/<key>, p<i>/efeat/<key>, p<i>/nid2partid (every global node id),
-p<i>/gb/<name> (GraphBolt: indptr, indices, type_per_edge, node/<attr>, edge/<attr>). A partition with GraphBolt's file alone (no part_graph in the
-config) is loaded with use_graphbolt=True only: its features and book come from that load.
+p<i>/gb/<name> (GraphBolt: indptr, indices, type_per_edge, node/<attr>, edge/<attr>). A
+partition with GraphBolt's file alone (no part_graph in the config) is loaded with
+use_graphbolt=True only: its features and book come from that load.
 Run with DGL_DIST_DEBUG=1 so DGL verifies each partition against its book.
 """
 
