@@ -314,7 +314,7 @@ def test_partition_in_dgls_format_and_inspect_any_format(tmp_path, capsys):
     assert rc == 0 and (tmp_path / "out" / "part0" / "graph.dgl").exists()
     capsys.readouterr()
     assert main(["inspect", str(tmp_path / "out" / "karate.json")]) == 0
-    assert capsys.readouterr().out.startswith("format: DGL (.dgl files)\n")
+    assert capsys.readouterr().out.startswith("format: DGL (.dgl or GraphBolt files)\n")
     for peer, name in (("pyg", "PyG"), ("glt", "GraphLearn-for-PyTorch"), ("dgl", "DGL")):
         assert main(["inspect", str(peer_partitions("karate", peer)), "--json"]) == 0
         out = json.loads(capsys.readouterr().out)

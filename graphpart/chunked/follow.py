@@ -19,6 +19,7 @@ from ..errors import GraphpartError
 from ..utils.check import short_repr
 from .assign import read_assignment
 from .format import ChunkedMetadata, read_metadata
+from .orig_ids import node_orig_maps, orig_of
 from .read import read_edges
 
 __all__ = ["NodeJourney", "follow_node", "pipeline_partitioning", "ChunkRow", "EdgeRows", "PartRow"]
@@ -249,13 +250,20 @@ def follow_node(
         )
     bounds = np.asarray(cfg.node_bounds, dtype=np.int64)[:, cfg.ntypes.index(ntype)]
     typed_start = np.concatenate([[0], np.cumsum(bounds[:, 1] - bounds[:, 0])])
+    # its new id by the assignment: the partition's first id of the type, then the rank among
+    # the partition's nodes of the type (by original id); the files are searched for it
+    want = int(bounds[part, 0]) + int(np.count_nonzero(np.asarray(parts[ntype][:node]) == part))
+    maps = node_orig_maps(Path(config), cfg, meta)  # GraphBolt's files name no original ids
     rows, new_id, new_typed = [], -1, -1
     for q in range(num_parts):
         data = load_partition(config, q, load_feats=False)  # features: the owner's only
         nd = data.graph.ndata
         type_id = list(data.ntypes).index(ntype)
         types = np.asarray(nd["_TYPE"]) if "_TYPE" in nd else np.zeros(len(nd["_ID"]), np.int64)
-        here = np.flatnonzero((np.asarray(nd["orig_id"]) == node) & (types == type_id))
+        ids = _orig_ids(nd, maps, cfg.book(q))
+        here = np.flatnonzero(
+            (ids == node) & (types == type_id) if ids is not None else np.asarray(nd["_ID"]) == want
+        )
         if not len(here):
             continue
         local = int(here[0])
@@ -271,14 +279,15 @@ def follow_node(
                 t_name, _, name = key.rpartition("/")
                 if t_name == ntype:
                     feats[name] = _head(np.asarray(x[feat_row]), values)
+        files = cfg.raw[f"part-{q}"]
         rows.append(
             PartRow(
                 q,
-                cfg.raw[f"part-{q}"]["part_graph"],
+                files.get("part_graph", files.get("part_graph_graphbolt")),
                 local,
                 owned,
-                int(nd["halo_hop"][local]) if "halo_hop" in nd else 0,
-                cfg.raw[f"part-{q}"]["node_feats"] if owned else None,
+                int(nd["halo_hop"][local]) if "halo_hop" in nd else int(not owned),
+                files["node_feats"] if owned else None,
                 feat_row,
                 feats,
             )
@@ -418,12 +427,22 @@ def pipeline_partitioning(
     g = load_chunked(meta.path)
     parts, num_parts = read_assignment(assignment_dir, meta)
     cfg = read_config(config)
-    _check_written_from(config, assignment_dir, parts, num_parts, cfg)
+    _check_written_from(config, assignment_dir, parts, num_parts, cfg, meta.path)
     assignment = parts if len(parts) > 1 else next(iter(parts.values()))
     return partition(g, num_parts, part_method=assignment, num_hops=int(cfg.halo_hops))
 
 
-def _check_written_from(config, assignment_dir, parts: dict, num_parts: int, cfg: dict) -> None:
+def _orig_ids(nd: dict, maps, book) -> np.ndarray | None:
+    """The original type-wise id of each local node: the files' ``orig_id``, else by the merged
+    ``orig_nids/`` maps (GraphBolt's files), else ``None``."""
+    if "orig_id" in nd:
+        return np.asarray(nd["orig_id"])
+    return None if maps is None else orig_of(maps, book, np.asarray(nd["_ID"], dtype=np.int64))
+
+
+def _check_written_from(
+    config, assignment_dir, parts: dict, num_parts: int, cfg: dict, meta_path
+) -> None:
     """Refuse partitions that were not written from this assignment: every node a partition
     owns must be one the assignment gives it (one partition loaded at a time)."""
     from ..storage.read import load_partition
@@ -434,15 +453,20 @@ def _check_written_from(config, assignment_dir, parts: dict, num_parts: int, cfg
             f"the assignment {assignment_dir} has {num_parts} of {sorted(parts)}: they are not "
             "one pipeline's"
         )
+    maps = node_orig_maps(Path(config), cfg, read_metadata(meta_path))
     for q in range(num_parts):
         data = load_partition(config, q, load_feats=False)
         nd = data.graph.ndata
         inner = np.asarray(nd["inner_node"]).astype(bool)
         types = np.asarray(nd["_TYPE"]) if "_TYPE" in nd else np.zeros(len(inner), np.int64)
-        orig = np.asarray(nd["orig_id"])
+        orig = _orig_ids(nd, maps, cfg.book(q))
         for i, t in enumerate(data.ntypes):
-            mine = orig[inner & (types == i)]
-            if len(mine) and (parts[t][mine] != q).any():
+            if orig is not None:  # the original ids are known: each must be q's
+                mine = orig[inner & (types == i)]
+                wrong = len(mine) and (parts[t][mine] != q).any()
+            else:  # GraphBolt's without orig_nids/: q must own as many as the assignment gives
+                wrong = int((inner & (types == i)).sum()) != int((parts[t] == q).sum())
+            if wrong:
                 raise GraphpartError(
                     f"partition {q} of {config} owns {t} nodes that the assignment "
                     f"{assignment_dir} gives to other partitions: the partitions were not "

@@ -9,9 +9,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from ..errors import GraphpartError
+from ..fs.untrusted import check_regular_file
+from ..index import group_order
 from ..storage.files import ORIG_EIDS, ORIG_NIDS
+from .assign import read_assignment
 
-__all__ = ["merge_orig", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
+__all__ = ["merge_orig", "load_orig_ids", "node_orig_maps", "orig_of", "ORIG_NIDS", "ORIG_EIDS"]
 
 
 def merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:
@@ -88,3 +92,82 @@ def load_orig_ids(config_path: str | os.PathLike):
         homogeneous = len(cfg.ntypes) == 1 and len(cfg.etypes) == 1
         out.append(next(iter(maps.values())) if homogeneous else maps)
     return tuple(out)
+
+
+def node_orig_maps(
+    config: Path, cfg, meta, partitions_dir: str | os.PathLike | None = None
+) -> dict[int, np.ndarray] | None:
+    """Per node type (by index), the original id of each new type-wise id: the merged
+    ``orig_nids/`` maps beside the config, else the assignment's (new ids follow the partition,
+    then the original id), else ``None``.
+
+    Parameters
+    ----------
+    config : pathlib.Path
+        The partition config; ``orig_nids/<ntype>.npy`` are looked for beside it.
+    cfg : PartitionConfig
+        The config, read.
+    meta : ChunkedMetadata
+        The chunked graph's metadata (the node counts the maps must have).
+    partitions_dir : str or os.PathLike, optional
+        The assignment the partitions were written from.
+
+    Returns
+    -------
+    dict of int to numpy.ndarray or None
+        Node type index -> original ids indexed by new type-wise id (memory-mapped for the
+        merged maps).
+
+    Raises
+    ------
+    GraphpartError
+        A merged map of another length or dtype, or an assignment of another partition count.
+    """
+    folder = config.parent / "orig_nids"
+    maps = {}
+    for i, t in enumerate(cfg.ntypes):
+        f = folder / f"{t}.npy"
+        if f.is_file():
+            a = np.load(
+                check_regular_file(f, "a merged node id map"), mmap_mode="r", allow_pickle=False
+            )
+            if a.shape != (meta.num_nodes[t],) or a.dtype.kind not in "iu":
+                raise GraphpartError(f"{f}: expected {meta.num_nodes[t]} node ids, got {a.shape}")
+            maps[i] = a
+    if len(maps) == len(cfg.ntypes):
+        return maps
+    if partitions_dir is None:
+        return None
+    parts, k = read_assignment(partitions_dir, meta)
+    if k != cfg.num_parts:
+        raise GraphpartError(
+            f"{partitions_dir} assigns {k} partitions but {config} has {cfg.num_parts}"
+        )
+    return {
+        i: group_order(np.asarray(parts[t], dtype=np.int64), k)[0] for i, t in enumerate(cfg.ntypes)
+    }
+
+
+def orig_of(maps: dict[int, np.ndarray], book, nid: np.ndarray) -> np.ndarray:
+    """The original type-wise ids of new homogeneous ids ``nid`` (a loop over node types).
+
+    Parameters
+    ----------
+    maps : dict of int to numpy.ndarray
+        What :func:`node_orig_maps` returns.
+    book : RangePartitionBook
+        The partition book (new homogeneous id -> node type and type-wise id).
+    nid : numpy.ndarray
+        New homogeneous ids.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, the original type-wise id of each.
+    """
+    ntype, typed = (x.numpy() for x in book.map_to_per_ntype(torch.from_numpy(nid)))
+    out = np.empty(len(nid), dtype=np.int64)
+    for i, a in maps.items():
+        sel = np.flatnonzero(ntype == i)
+        out[sel] = a[typed[sel]]
+    return out

@@ -23,13 +23,12 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
-from ..fs.untrusted import check_regular_file
 from ..graph.schema import etype_str
 from ..index import group_order, group_rank
 from ..storage.sources import FORMAT_NAMES, open_partitions
 from ._part_arrays import open_part, whole
-from .assign import read_assignment
 from .format import read_metadata
+from .orig_ids import node_orig_maps, orig_of
 from .read import read_data, read_edges
 
 #: Local edges fingerprinted at a time.
@@ -142,7 +141,7 @@ def verify(
             )
     if problems:
         return result
-    node_orig = _node_orig_maps(config, cfg, meta, partitions_dir)
+    node_orig = node_orig_maps(config, cfg, meta, partitions_dir)
     num_parts = cfg.num_parts
     owners = {t: np.full(meta.num_nodes[t], -1, dtype=np.int32) for t in ntypes}
     counts = {t: np.zeros(meta.num_nodes[t], dtype=np.int8) for t in ntypes}
@@ -161,7 +160,7 @@ def verify(
             )
         inner = nd["inner_node"].astype(bool)
         ntp = nd["_TYPE"] if "_TYPE" in nd else np.zeros(part.num_nodes, dtype=np.int64)
-        on = nd["orig_id"] if "orig_id" in nd else _orig_of(node_orig, source, p, nd["_ID"])
+        on = nd["orig_id"] if "orig_id" in nd else orig_of(node_orig, source.book(p), nd["_ID"])
         nt, orig = ntp[inner], on[inner]
         if np.any(nd["part_id"][inner] != p):
             problems.append(f"partition {p}: inner nodes with another part_id")
@@ -455,44 +454,3 @@ def _expected_sums(meta, e, owners, num_parts: int, halo, bases):
             np.add.at(feats[k], pd[mine], feature_hash(key, rows, k + 1)[mine])
         row0 += len(s)
     return owned, copies, feats
-
-
-def _node_orig_maps(config: Path, cfg, meta, partitions_dir) -> dict[int, np.ndarray] | None:
-    """Per node type (by index), the original id of each new type-wise id: the merged
-    ``orig_nids/`` maps beside the config, else the assignment's (new ids follow the partition,
-    then the original id), else ``None``."""
-    folder = config.parent / "orig_nids"
-    maps = {}
-    for i, t in enumerate(cfg.ntypes):
-        f = folder / f"{t}.npy"
-        if f.is_file():
-            a = np.load(
-                check_regular_file(f, "a merged node id map"), mmap_mode="r", allow_pickle=False
-            )
-            if a.shape != (meta.num_nodes[t],) or a.dtype.kind not in "iu":
-                raise GraphpartError(f"{f}: expected {meta.num_nodes[t]} node ids, got {a.shape}")
-            maps[i] = a
-    if len(maps) == len(cfg.ntypes):
-        return maps
-    if partitions_dir is None:
-        return None
-    parts, k = read_assignment(partitions_dir, meta)
-    if k != cfg.num_parts:
-        raise GraphpartError(
-            f"{partitions_dir} assigns {k} partitions but {config} has {cfg.num_parts}"
-        )
-    return {
-        i: group_order(np.asarray(parts[t], dtype=np.int64), k)[0] for i, t in enumerate(cfg.ntypes)
-    }
-
-
-def _orig_of(maps: dict[int, np.ndarray], source, p: int, nid: np.ndarray) -> np.ndarray:
-    """The original type-wise ids of new homogeneous ids ``nid`` (a loop over node types)."""
-    import torch
-
-    ntype, typed = (x.numpy() for x in source.book(p).map_to_per_ntype(torch.from_numpy(nid)))
-    out = np.empty(len(nid), dtype=np.int64)
-    for i, a in maps.items():
-        sel = np.flatnonzero(ntype == i)
-        out[sel] = a[typed[sel]]
-    return out

@@ -121,7 +121,7 @@ def open_partitioning(path: str | os.PathLike):
     >>> gp.partition_graph(load_karate_club(), "karate", 2, out, seed=0, format="dgl")
     >>> p = open_partitioning(out)
     >>> p.num_parts, p.part_method, p.metrics.edge_cut == gp.metrics.metrics_from_disk(out).edge_cut
-    (2, 'metis from DGL (.dgl files)', True)
+    (2, 'metis from DGL (.dgl or GraphBolt files)', True)
     """
     src = open_partitions(path)
     cfg = src.config

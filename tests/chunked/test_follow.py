@@ -18,7 +18,9 @@ def pipeline(tmp_path_factory, dask_client):
     g = datasets.sbm(block_sizes=[30] * 3, p_in=0.2, p_out=0.02, seed=0, feat_dim=5)
     chunked.write_chunked(g, w / "chunks", num_chunks=3)
     a = chunked.assign(w / "chunks", w / "assign", 3, "random")
-    config = chunked.dispatch(w / "chunks", a, w / "parts", num_hops=1, client=dask_client)
+    config = chunked.dispatch(
+        w / "chunks", a, w / "parts", num_hops=1, client=dask_client, save_orig_nids=True
+    )
     parts, _ = chunked.read_assignment(a, w / "chunks")
     p = gp.partition(g, 3, part_method=parts["_N"], num_hops=1)  # the in-memory twin
     return w, g, a, config, parts["_N"], p
