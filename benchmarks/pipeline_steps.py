@@ -112,12 +112,20 @@ def assignment_quality(chunked: Path, assignment: Path) -> dict:
 def predict(chunks: Path, args, assignment: Path | None) -> dict:
     """``graphpart plan``'s peak memory (GiB) per step, and phase 2's disk."""
     from graphpart.chunked import assignment_loads, plan_pipeline, read_metadata
+    from graphpart.chunked.assign import assignment_halo
 
     meta = read_metadata(chunks)
-    sizes = {}
+    out_edges = "--out-edges" in args.dispatch_args.split()
+    fmt = next(
+        (a.split("=")[1] for a in args.dispatch_args.split() if a.startswith("--format=")),
+        "graphbolt",
+    )
+    sizes = {"out_edges": out_edges, "format": fmt}
     if assignment is not None:
         nodes, indeg, leaving = assignment_loads(assignment, args.parts, meta)
-        sizes = {"part_nodes": nodes, "part_edges": indeg + leaving, "leaving": int(leaving.sum())}
+        sizes["part_nodes"], sizes["leaving"] = nodes, int(leaving.sum())
+        sizes["part_edges"] = indeg + leaving if out_edges else indeg
+        sizes["halo"] = assignment_halo(assignment, args.parts, meta)
     extra = args.assign_args.split()
     if "--max-edges" in extra:
         sizes["max_edges"] = int(extra[extra.index("--max-edges") + 1])
@@ -140,6 +148,9 @@ def main() -> None:
     ap.add_argument("--steps", default="chunk,assign,dispatch,verify")
     ap.add_argument(
         "--assign-args", default="", help="more assign options, e.g. '--max-edges 16777216'"
+    )
+    ap.add_argument(
+        "--dispatch-args", default="", help="more dispatch options, e.g. '--out-edges --format=dgl'"
     )
     args = ap.parse_args()
     steps = args.steps.split(",")
@@ -210,6 +221,7 @@ def main() -> None:
                         str(args.workers),
                         "--memory-limit",
                         args.memory_limit,
+                        *args.dispatch_args.split(),
                     ],
                 )
             )
@@ -217,10 +229,22 @@ def main() -> None:
             rows[-1]["predicted_disk_gib"] = predicted.get("disk")
             if rows[-1]["rc"] == 0:
                 rows[-1]["disk_gib"] = round(disk(out), 2)
+                edges = json.loads(next(out.glob("*.json")).read_text())["num_edges"]
+                rows[-1]["bytes_per_edge"] = round(disk(out) * GiB / edges, 2)
         if "verify" in steps:
             cfg = next(out.glob("*.json"), out / "missing.json")
             rows.append(
-                run_step(f"verify {scale}", ["verify", str(cfg), "--chunked-dir", str(chunks)])
+                run_step(
+                    f"verify {scale}",
+                    [
+                        "verify",
+                        str(cfg),
+                        "--chunked-dir",
+                        str(chunks),
+                        "--partitions-dir",
+                        str(asg),
+                    ],
+                )
             )
             rows[-1]["predicted_gib"] = predicted.get("verify")
         if not args.keep:
@@ -231,7 +255,8 @@ def main() -> None:
     print("\n" + head)
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
-        notes = {k: r[k] for k in ("cut", "nodes_max_mean", "indeg_max_mean") if k in r}
+        keys = ("cut", "nodes_max_mean", "indeg_max_mean", "bytes_per_edge")
+        notes = {k: r[k] for k in keys if k in r}
         if r["rc"]:
             notes["failed"] = r["stderr"][-200:]
         print(

@@ -35,7 +35,7 @@ def partition_too_big(
             int(nodes[p]), int(edges[p]), int(nodes.sum()), row_bytes, format, chunk
         )
         have = f"{limit / 2**30:.1f} GB" if limit else "no limit set"
-        if format == "graphpart":
+        if format != "dgl":
             return (
                 f"partition {p} did not fit in a Dask worker: writing a partition out of core "
                 f"needs about {need / 2**30:.1f} GB whatever its size, and the worker memory limit "

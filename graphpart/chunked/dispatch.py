@@ -64,6 +64,7 @@ from ._shuffle import Plan, chunk_rows, shuffle_edges, shuffle_node_data
 from .assign import (
     assignment_algorithm,
     assignment_balance,
+    assignment_halo,
     assignment_loads,
     balance_classes_of,
     part_edge_loads,
@@ -243,8 +244,12 @@ def dispatch(
             workers=cluster.workers,
             part_nodes=loads[0],
             part_edges=loads[1] + (loads[2] if num_hops and out_edges else 0),
-            leaving=int(loads[2].sum()) if num_hops and out_edges else 0,
+            leaving=int(loads[2].sum()) if num_hops else 0,
             format=format,
+            out_edges=bool(num_hops and out_edges),
+            halo=assignment_halo(partitions_dir, num_parts, meta)
+            if num_hops
+            else np.zeros(num_parts),
         )
     }
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")

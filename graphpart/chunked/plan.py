@@ -13,19 +13,28 @@ assign metis (one process)          ``B + 96 N + 300 E`` (``M`` sampled edges fo
 assign random (each Dask worker)    ``B + 24 * 2**20``
 dispatch, driver                    ``B + 64 N``
 dispatch, phase 1 (each worker)     ``B + 64 C + 16 N`` (node maps, memory-mapped)
-dispatch, phase 2 (each worker)     ``B + 25 N + 40 C + 400 MB``: graphpart's format, written
-                                    out of core whatever the partition's size; DGL's and
-                                    GraphBolt's files are built in memory:
+dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpart's are written
+                                    out of core whatever the partition's size:
+                                    ``B + 25 N + 16 L + 40 C + 400 MB`` (GraphBolt; ``L`` local
+                                    nodes of the largest partition, inner plus HALO) and
+                                    ``B + 25 N + 40 C + 400 MB`` (graphpart); DGL's ``.dgl``
+                                    files are built in memory:
                                     ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                     nodes and ``e_p`` edges (owned plus leaving, HALO edges)
 verify (one process)                ``B + (43 + F) N + 64 max(C, 4M)`` (node arrays whole, edges a
                                     slice at a time; a node field is read whole)
 ==================================  ===============================================================
 
-Disk: dispatch writes its pieces (``24 E`` bytes owned, ``40`` per cut edge, ``F N``) beside its
-output (``36`` bytes per local edge, owned or HALO, plus ``(64 + F) N``); a partition's pieces
-are deleted once its files are whole, so phase 2 needs about the larger of the two plus what
-the partitions in flight hold (their files, and 40 bytes per leaving edge sorted out of core).
+Disk: dispatch writes its pieces (``24 E`` bytes owned, ``40`` per cut edge where partitions copy
+the edges leaving them, ``F N``) beside its output: GraphBolt's ``13`` bytes per local edge (int32
+sources, int64 edge ids, the inner flag; one more with edge types) and ``13`` per local node
+(offsets, ids, flag), graphpart's ``36`` per local edge plus ``64`` per node, ``F N`` of features
+either way. Local edges are ``E`` when each edge is stored once (dispatch's default), plus the
+cut edges with ``out_edges``; local nodes are ``N`` plus the HALO nodes, which ``assign``
+estimates (:func:`~graphpart.chunked.assign.part_halo_counts`), else at most one per cut edge.
+A partition's pieces are deleted once its files are whole, so phase 2 needs about the larger of
+the two plus what the partitions in flight hold (their files, 32 bytes per local edge in CSC
+buckets, 40 per leaving edge sorted out of core).
 The constants were measured on R-MAT (``benchmarks/pipeline_steps.py``; see RESULTS.md).
 """
 
@@ -60,6 +69,10 @@ __all__ = [
     "BYTES_PER_EDGE",
     "STREAM_BYTES_PER_NODE",
     "STREAM_BLOCK_BYTES",
+    "GRAPHBOLT_BYTES_PER_EDGE",
+    "GRAPHBOLT_BYTES_PER_NODE",
+    "GRAPHBOLT_BYTES_PER_LOCAL_NODE",
+    "output_bytes",
 ]
 
 GiB = 1 << 30
@@ -80,6 +93,11 @@ STREAM_BYTES_PER_NODE, STREAM_BLOCK_BYTES = 25, 400 << 20
 #: Bytes of partition files per local edge, owned or HALO (graphpart's format: local ends, ids,
 #: original ids, inner flag); 64 bytes per node come on top (measured: 16.96 GiB at scale 24).
 OUTPUT_BYTES_PER_EDGE = 36
+#: GraphBolt's files: per local edge (int32 source, int64 edge id, inner flag) and per local
+#: node (int32 offset, int64 id, inner flag); an edge type adds a byte per edge.
+GRAPHBOLT_BYTES_PER_EDGE, GRAPHBOLT_BYTES_PER_NODE = 13, 13
+#: A GraphBolt writer's memory per local node of its partition (in-degrees and offsets).
+GRAPHBOLT_BYTES_PER_LOCAL_NODE = 16
 
 
 @dataclass(frozen=True)
@@ -166,6 +184,49 @@ def largest_chunk(meta: ChunkedMetadata) -> int:
     return int(max(sizes, default=0))
 
 
+def _edge_row_bytes(meta: ChunkedMetadata) -> int:
+    """Bytes of edge data per edge (all fields of the widest edge type)."""
+    widths = [0]
+    for specs in getattr(meta, "edge_data", {}).values():
+        widths.append(
+            sum(
+                (int(np.prod(s.shape)) if s.shape else 1)
+                * (np.dtype(s.dtype).itemsize if s.dtype else 8)
+                for s in specs.values()
+            )
+        )
+    return max(widths)
+
+
+def output_bytes(meta: ChunkedMetadata, format: str, local_edges: int, local_nodes: int) -> int:
+    """Bytes of the partition files dispatch writes, all partitions together.
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata (counts, types, data dtypes).
+    format : str
+        ``"graphbolt"``, ``"graphpart"`` or ``"dgl"`` (sized as graphpart's).
+    local_edges : int
+        Local edges over all partitions (each edge once, plus the copies of cut edges where
+        partitions copy the edges leaving them).
+    local_nodes : int
+        Local nodes over all partitions (every node once, plus the HALO copies).
+
+    Returns
+    -------
+    int
+        Bytes: the graph files, the node data (``F N``) and the edge data.
+    """
+    n, e = int(sum(meta.num_nodes.values())), int(sum(meta.num_edges.values()))
+    data = node_row_bytes(meta) * n + _edge_row_bytes(meta) * e
+    if format == "graphbolt":
+        typed = len(meta.num_nodes) > 1 or len(meta.num_edges) > 1
+        per_edge = GRAPHBOLT_BYTES_PER_EDGE + typed
+        return per_edge * local_edges + GRAPHBOLT_BYTES_PER_NODE * local_nodes + data
+    return OUTPUT_BYTES_PER_EDGE * local_edges + 64 * n + data
+
+
 def metis_need(num_nodes: int, num_edges: int) -> int:
     """Peak memory of ``assign --algorithm metis``.
 
@@ -189,12 +250,14 @@ def partition_need(
     edges: int,
     num_nodes: int,
     row_bytes: int,
-    format: str = "graphpart",
+    format: str = "graphbolt",
     chunk: int = 0,
+    local_nodes: int | None = None,
 ) -> int:
     """Peak memory of the dispatch worker that writes a partition of ``nodes`` nodes and ``edges``
-    edges (owned plus leaving) in a graph of ``num_nodes`` nodes, in ``format`` (graphpart's is
-    written out of core: its size does not count; ``chunk``: edges in the largest chunk).
+    edges (owned plus leaving) in a graph of ``num_nodes`` nodes, in ``format`` (GraphBolt's and
+    graphpart's are written out of core: the edges do not count; ``chunk``: edges in the
+    largest chunk).
 
     Parameters
     ----------
@@ -206,19 +269,26 @@ def partition_need(
         Nodes of the whole graph.
     row_bytes : int
         Bytes of node data per node (:func:`node_row_bytes`; not used for ``"graphpart"``).
-    format : str, default "graphpart"
-        The files dispatch writes; every value other than ``"graphpart"`` (``"dgl"``,
-        ``"graphbolt"``) is sized as built in memory.
+    format : str, default "graphbolt"
+        The files dispatch writes: ``"graphbolt"`` and ``"graphpart"`` out of core, ``"dgl"``
+        built in memory.
     chunk : int, default 0
-        Edges in the largest edge chunk (used for ``"graphpart"`` only).
+        Edges in the largest edge chunk (out of core only).
+    local_nodes : int or None, default None
+        Local nodes of the partition, inner plus HALO (GraphBolt only; default ``num_nodes``,
+        the most it can hold).
 
     Returns
     -------
     int
         Bytes of the worker's peak memory.
     """
+    streamed = BASE + STREAM_BYTES_PER_NODE * num_nodes + 40 * chunk + STREAM_BLOCK_BYTES
     if format == "graphpart":
-        return BASE + STREAM_BYTES_PER_NODE * num_nodes + 40 * chunk + STREAM_BLOCK_BYTES
+        return streamed
+    if format == "graphbolt":
+        local = num_nodes if local_nodes is None else min(int(local_nodes), num_nodes)
+        return streamed + GRAPHBOLT_BYTES_PER_LOCAL_NODE * local
     return BASE + nodes * (BYTES_PER_NODE + row_bytes) + edges * BYTES_PER_EDGE + 8 * num_nodes
 
 
@@ -232,17 +302,20 @@ def plan_pipeline(
     part_edges: np.ndarray | None = None,
     part_nodes: np.ndarray | None = None,
     leaving: int | None = None,
-    format: str = "graphpart",
+    format: str = "graphbolt",
     max_edges: int | None = None,
+    out_edges: bool = False,
+    halo: np.ndarray | None = None,
 ) -> list[StepNeed]:
     """The peak memory and disk of every step, for ``num_parts`` parts by ``algorithm``.
 
     Without the per-part loads of an assignment (``part_nodes``, ``part_edges``: nodes and local
     edges, owned plus leaving, per part) the largest partition is taken as a balanced one at
-    ``1 + slack`` times the mean, holding twice its edges (a cut near 1, as R-MAT's); ``leaving``
-    (the edges whose ends lie in two parts, default: all) sizes the HALO edges on disk. Dispatch
-    writes ``format``'s files (graphpart's out of core, the others in memory); METIS sees a
-    sample of ``max_edges`` edges where that is fewer than the graph's.
+    ``1 + slack`` times the mean, holding its share of the edges (twice that with ``out_edges``:
+    a cut near 1, as R-MAT's); ``leaving`` (the edges whose ends lie in two parts, default: all)
+    sizes the HALO nodes, and the HALO edges with ``out_edges``. Dispatch writes ``format``'s
+    files (GraphBolt's and graphpart's out of core, DGL's in memory); METIS sees a sample of
+    ``max_edges`` edges where that is fewer than the graph's.
 
     Parameters
     ----------
@@ -259,14 +332,20 @@ def plan_pipeline(
         Imbalance of the balanced partition assumed without ``part_nodes`` and
         ``part_edges``.
     part_edges, part_nodes : numpy.ndarray or None, default None
-        Local edges (owned plus leaving) and nodes per part, from an assignment; the part
-        with the most edges sizes phase 2. Used only when both are given.
+        Local edges (owned, plus leaving with ``out_edges``) and nodes per part, from an
+        assignment; the part with the most edges sizes phase 2. Used only when both are given.
     leaving : int or None, default None
         Edges whose ends lie in two parts; default: every edge.
-    format : str, default "graphpart"
+    format : str, default "graphbolt"
         The files dispatch writes (see :func:`partition_need`).
     max_edges : int or None, default None
         The edge sample METIS partitions, where smaller than the graph's edge count.
+    out_edges : bool, default False
+        Partitions copy the edges leaving them (dispatch's ``out_edges``).
+    halo : numpy.ndarray or None, default None
+        Each part's HALO nodes as ``assign`` estimated them (in-edges' sources outside it; a
+        part copying its leaving edges holds their destinations too, counted at most once per
+        edge); default: every cut edge brings a new one, up to ``(k - 1) N``.
 
     Returns
     -------
@@ -288,12 +367,13 @@ def plan_pipeline(
     c = largest_chunk(meta)
     f = node_row_bytes(meta)
     k = max(int(num_parts), 1)
+    top = None
     if part_edges is not None and part_nodes is not None and len(part_edges):
         top = int(np.argmax(part_edges))
         n_p, e_p = int(part_nodes[top]), int(part_edges[top])
         where = f"partition {top}: {n_p:,} nodes, {e_p:,} edges with HALO"
     else:
-        n_p, e_p = int((1 + slack) * n / k), int(2 * (1 + slack) * e / k)
+        n_p, e_p = int((1 + slack) * n / k), int((1 + out_edges) * (1 + slack) * e / k)
         where = f"a balanced partition: {n_p:,} nodes, {e_p:,} edges with HALO"
     steps = []
     if algorithm in ("fennel", "ldg"):
@@ -310,9 +390,18 @@ def plan_pipeline(
                 "assign random", f"each of {workers} workers", BASE + (24 << 20), 8 * n, "B + 24 MB"
             )
         )
-    local = e + (int(leaving) if leaving is not None else e)  # owned plus HALO edges
-    pieces = 24 * e + 40 * (local - e) + f * n
-    output = OUTPUT_BYTES_PER_EDGE * local + 64 * n + f * n
+    cut = int(leaving) if leaving is not None else e
+    local = e + (cut if out_edges else 0)  # owned plus HALO edges
+    if halo is not None and len(halo) == k:  # assign's estimate per part
+        extra = cut if out_edges else 0  # leaving edges' destinations, at most one each
+        copies = int(np.sum(halo)) + extra
+        local_p = n_p + int(halo[np.argmax(halo) if top is None else top]) + extra // k
+    else:  # at most one per cut edge, and (k - 1) N
+        copies = min(cut * (1 + out_edges), (k - 1) * n)
+        local_p = min(n, n_p + int((1 + slack) * copies / k))  # the largest partition's
+    pieces = 24 * e + 40 * (local - e) + f * n + _edge_row_bytes(meta) * e
+    output = output_bytes(meta, format, local, n + copies)
+    work = (32 * local if format == "graphbolt" else 0) + 40 * (local - e)  # sorted out of core
     steps += [
         StepNeed("dispatch (driver)", "main", BASE + 64 * n, 0, "B + 64 N"),
         StepNeed(
@@ -325,11 +414,12 @@ def plan_pipeline(
         StepNeed(
             "dispatch phase 2",
             f"each of {workers} workers",
-            partition_need(n_p, e_p, n, f, format, c),
-            max(pieces, output) + workers * (pieces + output + 40 * (local - e)) // k,
-            "B + 25 N + 40 C + 400 MB (out of core)"
-            if format == "graphpart"
-            else f"B + (64 + F) n_p + 52 e_p + 8 N; {where}",
+            partition_need(n_p, e_p, n, f, format, c, local_p),
+            max(pieces, output) + workers * (pieces + output + work) // k,
+            {
+                "graphpart": "B + 25 N + 40 C + 400 MB (out of core)",
+                "graphbolt": f"B + 25 N + 16 L + 40 C + 400 MB (out of core; L = {local_p:,})",
+            }.get(format, f"B + (64 + F) n_p + 52 e_p + 8 N; {where}"),
         ),
         StepNeed(
             "verify",
@@ -449,8 +539,10 @@ def format_plan(
     workers: int = 2,
     loads: tuple | None = None,
     out_dir: str | os.PathLike = ".",
-    format: str = "graphpart",
+    format: str = "graphbolt",
     max_edges: int | None = None,
+    out_edges: bool = False,
+    halo: np.ndarray | None = None,
 ) -> str:
     """The plan as a table: each step, the process, its peak memory and disk, against what this
     machine has free (a step that does not fit is marked). ``loads``: an assignment's nodes,
@@ -472,10 +564,14 @@ def format_plan(
     out_dir : str or os.PathLike, default "."
         Where the output will go: the free disk is measured there (or at its nearest
         existing parent).
-    format : str, default "graphpart"
+    format : str, default "graphbolt"
         The files dispatch will write (see :func:`partition_need`).
     max_edges : int or None, default None
         The edge sample METIS partitions (see :func:`plan_pipeline`).
+    out_edges : bool, default False
+        Partitions will copy the edges leaving them (dispatch's ``out_edges``).
+    halo : numpy.ndarray or None, default None
+        Each part's HALO nodes, as ``assign`` recorded them (see :func:`plan_pipeline`).
 
     Returns
     -------
@@ -497,10 +593,14 @@ def format_plan(
         nodes, indeg, leaving = (np.asarray(x, dtype=np.int64) for x in loads)
         if not len(nodes) == len(indeg) == len(leaving) == k:
             raise GraphpartError(f"loads: need one entry per part ({k}), got {len(nodes)}")
-        sizes = {"part_nodes": nodes, "part_edges": indeg + leaving, "leaving": int(leaving.sum())}
+        edges = indeg + leaving if out_edges else indeg
+        sizes = {"part_nodes": nodes, "part_edges": edges, "leaving": int(leaving.sum())}
+    if halo is not None:
+        sizes["halo"] = halo
     steps = plan_pipeline(
-        meta, k, algorithm, workers=workers, format=format, max_edges=max_edges, **sizes
-    )
+        meta, k, algorithm, workers=workers, format=format, max_edges=max_edges,
+        out_edges=out_edges, **sizes,
+    )  # fmt: skip
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     lines = [

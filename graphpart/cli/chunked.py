@@ -103,11 +103,28 @@ def add_chunked_commands(sub, graph_source) -> None:
     )
     d.add_argument(
         "--format",
-        default="graphpart",
-        choices=["graphpart", "dgl", "graphbolt"],
-        help="partition files: graphpart's torch files, DGL's .dgl files, or those plus "
-        "GraphBolt's",
+        default="graphbolt",
+        choices=["graphbolt", "dgl", "graphpart"],
+        help="partition files: GraphBolt's fused_csc_sampling_graph.pt (DGL 2.x, written out of "
+        "core; the default), DGL's .dgl files (built in memory), or graphpart's torch files",
     )
+    d.add_argument(
+        "--out-edges",
+        action="store_true",
+        help="also copy into each partition the edges leaving its nodes, as partition_graph "
+        "does (default: each edge once, at its destination's owner, as DGL's pipeline)",
+    )
+    for name, what in (
+        ("eids", "edge ids"),
+        ("inner-node", "inner_node flags"),
+        ("inner-edge", "inner_edge flags"),
+    ):
+        d.add_argument(
+            f"--store-{name}",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help=f"GraphBolt: store the {what} (DGL's store_{name.replace('-', '_')}; default yes)",
+        )
     d.add_argument(
         "--resume",
         action="store_true",
@@ -144,9 +161,12 @@ def add_chunked_commands(sub, graph_source) -> None:
     pl.add_argument("--out-dir", help="where dispatch will write (default: beside --in-dir)")
     pl.add_argument(
         "--format",
-        default="graphpart",
-        choices=["graphpart", "dgl", "graphbolt"],
-        help="the files dispatch will write (graphpart's are written out of core)",
+        default="graphbolt",
+        choices=["graphbolt", "dgl", "graphpart"],
+        help="the files dispatch will write (GraphBolt's and graphpart's out of core)",
+    )
+    pl.add_argument(
+        "--out-edges", action="store_true", help="dispatch will copy the edges leaving each part"
     )
     pl.add_argument("--max-edges", type=int, help="metis: the sample assign will partition")
     v = sub.add_parser("verify", help="check written partitions against their chunked input")
@@ -287,6 +307,10 @@ def _dispatch(args, load) -> int:
         format=args.format,
         resume=args.resume,
         cluster=cluster,
+        out_edges=args.out_edges,
+        store_eids=args.store_eids,
+        store_inner_node=args.store_inner_node,
+        store_inner_edge=args.store_inner_edge,
     )
     sys.stdout.write(f"wrote {cfg}\n")
     return 0
@@ -322,13 +346,15 @@ def _plan(args, load) -> int:
     from pathlib import Path
 
     from ..chunked import assignment_loads, format_plan, read_assignment, read_metadata
+    from ..chunked.assign import assignment_halo
 
     meta = read_metadata(args.in_dir)
     out = Path(args.out_dir) if args.out_dir else Path(args.in_dir).absolute().parent
-    loads, k = None, args.num_parts
+    loads, halo, k = None, None, args.num_parts
     if args.partitions_dir is not None:
         k = read_assignment(args.partitions_dir, meta)[1]
         loads = assignment_loads(args.partitions_dir, k, meta)
+        halo = assignment_halo(args.partitions_dir, k, meta)
         if loads is None:
             raise GraphpartError(
                 f"{args.partitions_dir}: records no partition sizes (graphpart assign writes "
@@ -344,6 +370,8 @@ def _plan(args, load) -> int:
             out_dir=out,
             format=args.format,
             max_edges=args.max_edges,
+            out_edges=args.out_edges,
+            halo=halo,
         )
         + "\n"
     )
