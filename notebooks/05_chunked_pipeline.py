@@ -212,7 +212,13 @@ print(chunked.format_plan(meta, num_parts, "fennel", loads=loads))
 # `dispatch` runs two rounds of Dask tasks. One task per chunk splits it into pieces, one per
 # partition. Then one task per partition gathers its pieces and writes its files, a block of edges
 # at a time: no task ever holds the whole edge list, a whole partition's edges or a whole feature
-# matrix, so a worker needs the same memory whether its partition is small or huge. Here we start
+# matrix, so a worker needs the same memory whether its partition is small or huge.
+#
+# The files are what DGL trains on: GraphBolt's `fused_csc_sampling_graph.pt` (DGL 2.x loads it
+# with `load_partition(..., use_graphbolt=True)`), the graph in CSC form (each node's in-edges
+# together), int32 where the ids fit, with the features in `node_feat.dgl` / `edge_feat.dgl`.
+# As in DGL's own pipeline, each edge is stored once, in the partition that owns its destination;
+# the sources from other partitions become HALO nodes. Here we start
 # a small `LocalCluster`; its **dashboard link** shows the tasks as they run. On several machines
 # you would pass `scheduler="tcp://host:8786"` instead (see the README).
 
@@ -248,6 +254,11 @@ sorted(p.name for p in (work / "partitions").iterdir())
 print(chunked.verify(config, work / "chunks"))
 
 # %% [markdown]
+# GraphBolt's files keep no original ids, so `verify` took them from the merged map that
+# `save_orig_nids=True` wrote (`orig_nids/`); without it, pass the assignment:
+# `verify(config, chunks, partitions_dir)`.
+
+# %% [markdown]
 # ## Follow one node
 #
 # Where did a node go? `JourneyView` draws the partitioned graph; **click a node** (or type an
@@ -268,18 +279,34 @@ journey
 # %% [markdown]
 # ## 5 · Load a partition, and compare with the in-memory path
 #
-# The output has the same format as `partition_graph`, so `load_partition` reads it. Partitioning
-# the in-memory graph with the same assignment gives the **same files**: the same new ids, the same
-# edges in the same order, and the same features.
+# `load_partition` reads the files as DGL does. `partition_graph` keeps more in a partition: the
+# edges *leaving* its nodes too (their destinations become HALO nodes), which sampling along
+# out-edges needs. `dispatch(..., out_edges=True)` does the same, and then partitioning the
+# in-memory graph with the same assignment gives the **same files**: the same new ids, the same
+# edges in the same order, and the same features. It costs disk: compare the sizes.
 
 # %%
 part = gp.load_partition(config, 0)
 print(part.graph)
 print("features:", {k: tuple(v.shape) for k, v in part.node_feats.items()})
 
-gp.partition_graph(g, "sbm", num_parts, work / "in-memory", part_method=assignments["fennel"]["_N"])
+both = chunked.dispatch(
+    work / "chunks", work / "assign-fennel", work / "with-out-edges", client=client, out_edges=True
+)
+gp.partition_graph(
+    g, "sbm", num_parts, work / "in-memory", part_method=assignments["fennel"]["_N"],
+    format="graphbolt",
+)  # fmt: skip
+
+
+def size(folder):
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+
+
+for name, cfg in [("each edge once", config), ("with out-edges", both)]:
+    print(f"{name}: {size(cfg.parent) / g.num_edges():.1f} bytes per edge of the graph")
 for i in range(num_parts):
-    a, b = gp.load_partition(config, i), gp.load_partition(work / "in-memory" / "sbm.json", i)
+    a, b = gp.load_partition(both, i), gp.load_partition(work / "in-memory" / "sbm.json", i)
     same = all(torch.equal(x, y) for x, y in zip(a.graph.edges(), b.graph.edges()))
     same &= all(torch.equal(a.graph.ndata[k], b.graph.ndata[k]) for k in b.graph.ndata)
     same &= all(torch.equal(a.node_feats[k], b.node_feats[k]) for k in b.node_feats)
