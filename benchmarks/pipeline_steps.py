@@ -33,11 +33,13 @@ EXE = str(Path(sys.executable).with_name("graphpart"))
 
 
 class TreePeaks:
-    """Peak RSS of a process and of each of its descendants, sampled in a thread."""
+    """Peak RSS of a process and of each of its descendants, sampled in a thread; with
+    ``watch``, also the peak bytes of the files under that folder (every 2 s)."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, watch: Path | None = None) -> None:
         self.root = psutil.Process(pid)
         self.peaks: dict[int, int] = {}
+        self.watch, self.disk_peak, self.last_disk = watch, 0, 0.0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -53,6 +55,9 @@ class TreePeaks:
                     self.peaks[p.pid] = max(self.peaks.get(p.pid, 0), p.memory_info().rss)
                 except psutil.NoSuchProcess:
                     pass
+            if self.watch is not None and time.monotonic() - self.last_disk > 2:
+                self.disk_peak = max(self.disk_peak, _tree_bytes(self.watch))
+                self.last_disk = time.monotonic()
             time.sleep(0.2)
 
     def close(self) -> tuple[int, int]:
@@ -62,10 +67,21 @@ class TreePeaks:
         return main, max(self.peaks.values(), default=0)
 
 
-def run_step(name: str, args: list[str]) -> dict:
+def _tree_bytes(folder: Path) -> int:
+    """Bytes of the files under ``folder`` now (files vanishing meanwhile are skipped)."""
+    total = 0
+    for f in folder.rglob("*"):
+        try:
+            total += f.stat().st_size if f.is_file() else 0
+        except OSError:
+            pass
+    return total
+
+
+def run_step(name: str, args: list[str], watch: Path | None = None) -> dict:
     t = time.perf_counter()
     proc = subprocess.Popen([EXE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peaks = TreePeaks(proc.pid)
+    peaks = TreePeaks(proc.pid, watch)
     out, err = proc.communicate()
     main, child = peaks.close()
     row = {
@@ -76,6 +92,8 @@ def run_step(name: str, args: list[str]) -> dict:
         "rc": proc.returncode,
         "stderr": err.decode()[-400:].strip(),
     }
+    if watch is not None:
+        row["peak_disk_gib"] = round(peaks.disk_peak / GiB, 2)
     print(json.dumps(row), flush=True)
     return row
 
@@ -223,10 +241,12 @@ def main() -> None:
                         args.memory_limit,
                         *args.dispatch_args.split(),
                     ],
+                    watch=w,  # the output, its temporary sibling and the pieces inside it
                 )
             )
             rows[-1]["predicted_gib"] = predicted.get("dispatch phase 2")
             rows[-1]["predicted_disk_gib"] = predicted.get("disk")
+            rows[-1]["peak_disk_gib"] = round(rows[-1]["peak_disk_gib"] - disk(chunks), 2)
             if rows[-1]["rc"] == 0:
                 rows[-1]["disk_gib"] = round(disk(out), 2)
                 edges = json.loads(next(out.glob("*.json")).read_text())["num_edges"]
@@ -255,7 +275,7 @@ def main() -> None:
     print("\n" + head)
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
-        keys = ("cut", "nodes_max_mean", "indeg_max_mean", "bytes_per_edge")
+        keys = ("cut", "nodes_max_mean", "indeg_max_mean", "bytes_per_edge", "peak_disk_gib")
         notes = {k: r[k] for k in keys if k in r}
         if r["rc"]:
             notes["failed"] = r["stderr"][-200:]

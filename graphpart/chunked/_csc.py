@@ -22,6 +22,8 @@ __all__ = ["CscBuckets", "BLOCK"]
 
 #: Edges sorted at a time (at most, unless one node has more in-edges).
 BLOCK = 1 << 22
+#: Edges sent to the buckets at a time.
+SLICE = 1 << 20
 _COLS = 4  # local source, local destination, edge id, flags (edge type * 2 + inner)
 
 
@@ -54,7 +56,13 @@ class CscBuckets:
         self.handles = [open(f, "wb") for f in self.files]
 
     def add(self, src: np.ndarray, dst: np.ndarray, eid: np.ndarray, flags: np.ndarray) -> None:
-        """Append edges (local ends, edge ids, flags) given in edge id order."""
+        """Append edges (local ends, edge ids, flags) given in edge id order, :data:`SLICE` at a
+        time (so the copies made here stay small whatever the block given)."""
+        for lo in range(0, len(dst), SLICE):
+            hi = lo + SLICE
+            self._add(src[lo:hi], dst[lo:hi], eid[lo:hi], flags[lo:hi])
+
+    def _add(self, src, dst, eid, flags) -> None:
         bucket = np.searchsorted(self.firsts, dst, side="right") - 1
         cols = np.stack([src, dst, eid, flags], axis=1).astype(np.int64, copy=False)
         order, counts = group_order(bucket, len(self.files))

@@ -15,7 +15,7 @@ dispatch, driver                    ``B + 64 N``
 dispatch, phase 1 (each worker)     ``B + 64 C + 16 N`` (node maps, memory-mapped)
 dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpart's are written
                                     out of core whatever the partition's size:
-                                    ``B + 25 N + 16 L + 40 C + 400 MB`` (GraphBolt; ``L`` local
+                                    ``B + 9 N + 24 L + 24 C + 400 MB`` (GraphBolt; ``L`` local
                                     nodes of the largest partition, inner plus HALO) and
                                     ``B + 25 N + 40 C + 400 MB`` (graphpart); DGL's ``.dgl``
                                     files are built in memory:
@@ -72,6 +72,8 @@ __all__ = [
     "GRAPHBOLT_BYTES_PER_EDGE",
     "GRAPHBOLT_BYTES_PER_NODE",
     "GRAPHBOLT_BYTES_PER_LOCAL_NODE",
+    "GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH",
+    "GRAPHBOLT_BYTES_PER_CHUNK_EDGE",
     "output_bytes",
 ]
 
@@ -96,8 +98,11 @@ OUTPUT_BYTES_PER_EDGE = 36
 #: GraphBolt's files: per local edge (int32 source, int64 edge id, inner flag) and per local
 #: node (int32 offset, int64 id, inner flag); an edge type adds a byte per edge.
 GRAPHBOLT_BYTES_PER_EDGE, GRAPHBOLT_BYTES_PER_NODE = 13, 13
-#: A GraphBolt writer's memory per local node of its partition (in-degrees and offsets).
-GRAPHBOLT_BYTES_PER_LOCAL_NODE = 16
+#: A GraphBolt writer's memory per node of the graph (the HALO bitmap, the local id map), per
+#: local node of its partition (ids, in-degrees, offsets) and per edge of the largest chunk (a
+#: piece); the buckets sorted and the slices sent to them come on top (STREAM_BLOCK_BYTES).
+GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH, GRAPHBOLT_BYTES_PER_LOCAL_NODE = 9, 24
+GRAPHBOLT_BYTES_PER_CHUNK_EDGE = 24
 
 
 @dataclass(frozen=True)
@@ -288,7 +293,13 @@ def partition_need(
         return streamed
     if format == "graphbolt":
         local = num_nodes if local_nodes is None else min(int(local_nodes), num_nodes)
-        return streamed + GRAPHBOLT_BYTES_PER_LOCAL_NODE * local
+        return (
+            BASE
+            + GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH * num_nodes
+            + GRAPHBOLT_BYTES_PER_LOCAL_NODE * local
+            + GRAPHBOLT_BYTES_PER_CHUNK_EDGE * chunk
+            + STREAM_BLOCK_BYTES
+        )
     return BASE + nodes * (BYTES_PER_NODE + row_bytes) + edges * BYTES_PER_EDGE + 8 * num_nodes
 
 
@@ -418,7 +429,7 @@ def plan_pipeline(
             max(pieces, output) + workers * (pieces + output + work) // k,
             {
                 "graphpart": "B + 25 N + 40 C + 400 MB (out of core)",
-                "graphbolt": f"B + 25 N + 16 L + 40 C + 400 MB (out of core; L = {local_p:,})",
+                "graphbolt": f"B + 9 N + 24 L + 24 C + 400 MB (out of core; L = {local_p:,})",
             }.get(format, f"B + (64 + F) n_p + 52 e_p + 8 N; {where}"),
         ),
         StepNeed(

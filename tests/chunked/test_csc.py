@@ -67,6 +67,7 @@ def test_the_pipeline_in_tiny_buckets_and_blocks_writes_the_same_graphbolt_files
     run = dict(workers=1, processes=False)
     big = chunked.dispatch(tmp_path / "c", tmp_path / "a", tmp_path / "big", **run)
     monkeypatch.setattr(importlib.import_module("graphpart.chunked._csc"), "BLOCK", 37)
+    monkeypatch.setattr(importlib.import_module("graphpart.chunked._csc"), "SLICE", 5)
     monkeypatch.setattr(importlib.import_module("graphpart.chunked._assemble_stream"), "BLOCK", 11)
     small = chunked.dispatch(tmp_path / "c", tmp_path / "a", tmp_path / "small", **run)
     for i in range(3):
