@@ -106,7 +106,12 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
     ts, td = plan.maps.ntypes.index(e[0]), plan.maps.ntypes.index(e[2])
     dpart = plan.maps.part(td)[dst]
     spart = plan.maps.part(ts)[src] if plan.copies_leaving else None
-    new_src, new_dst = plan.maps.new(ts)[src], plan.maps.new(td)[dst]
+    # pieces hold int32 where the ids fit (half the disk of int64): node ids, rows of the chunk,
+    # owners and positions
+    ids = np.int32 if int(plan.maps.bounds[-1, -1, 1]) < np.iinfo(np.int32).max else np.int64
+    rows = np.int32 if n < np.iinfo(np.int32).max else np.int64
+    new_src = plan.maps.new(ts)[src].astype(ids)
+    new_dst = plan.maps.new(td)[dst].astype(ids)
     del src, dst
     data = {}
     for k, name in enumerate(plan.edge_names(ei)):
@@ -126,7 +131,7 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
             plan.owned_piece(ei, c, q),
             src=new_src[sel],
             dst=new_dst[sel],
-            row=sel,
+            row=sel.astype(rows),
             **{k: a[sel] for k, a in data.items()},
         )
     if plan.copies_leaving:
@@ -136,14 +141,14 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
         cross = np.flatnonzero(spart != dpart)
         corder, leaving = group_order(spart[cross], plan.num_parts)
         for p, sel in enumerate(_segments(corder, leaving)):
-            rows = cross[sel]
+            cut_rows = cross[sel]
             save_piece(
                 plan.cross_piece(ei, c, p),
-                src=new_src[rows],
-                dst=new_dst[rows],
-                owner=dpart[rows],
-                pos=pos[rows],
-                row=rows,
+                src=new_src[cut_rows],
+                dst=new_dst[cut_rows],
+                owner=dpart[cut_rows].astype(np.int32),
+                pos=pos[cut_rows].astype(rows),
+                row=cut_rows.astype(rows),
             )
     return counts, n, leaving
 

@@ -131,8 +131,11 @@ def node_orig_maps(
             a = np.load(
                 check_regular_file(f, "a merged node id map"), mmap_mode="r", allow_pickle=False
             )
-            if a.shape != (meta.num_nodes[t],) or a.dtype.kind not in "iu":
-                raise GraphpartError(f"{f}: expected {meta.num_nodes[t]} node ids, got {a.shape}")
+            n = meta.num_nodes[t]
+            if a.shape != (n,) or a.dtype.kind not in "iu":
+                raise GraphpartError(f"{f}: expected {n} node ids, got {a.dtype} {a.shape}")
+            if n and (int(a.min()) < 0 or int(a.max()) >= n):
+                raise GraphpartError(f"{f}: node ids outside [0, {n})")
             maps[i] = a
     if len(maps) == len(cfg.ntypes):
         return maps

@@ -25,16 +25,16 @@ verify (one process)                ``B + (43 + F) N + 64 max(C, 4M)`` (node arr
                                     slice at a time; a node field is read whole)
 ==================================  ===============================================================
 
-Disk: dispatch writes its pieces (``24 E`` bytes owned, ``40`` per cut edge where partitions copy
-the edges leaving them, ``F N``) beside its output: GraphBolt's ``13`` bytes per local edge (int32
-sources, int64 edge ids, the inner flag; one more with edge types) and ``13`` per local node
-(offsets, ids, flag), graphpart's ``36`` per local edge plus ``64`` per node, ``F N`` of features
-either way. Local edges are ``E`` when each edge is stored once (dispatch's default), plus the
-cut edges with ``out_edges``; local nodes are ``N`` plus the HALO nodes, which ``assign``
-estimates (:func:`~graphpart.chunked.assign.part_halo_counts`), else at most one per cut edge.
-A partition's pieces are deleted once its files are whole, so phase 2 needs about the larger of
-the two plus what the partitions in flight hold (their files, 32 bytes per local edge in CSC
-buckets, 40 per leaving edge sorted out of core).
+Disk: dispatch writes its pieces (``12 E`` bytes owned: int32 ends and rows where the ids fit,
+``20`` per cut edge where partitions copy the edges leaving them, ``F N``) beside its output:
+GraphBolt's ``13`` bytes per local edge (int32 sources, int64 edge ids, the inner flag; one more
+with edge types) and ``13`` per local node (offsets, ids, flag), graphpart's ``36`` per local edge
+plus ``64`` per node, ``F N`` of features either way. Local edges are ``E`` when each edge is stored
+once (dispatch's default), plus the cut edges with ``out_edges``; local nodes are ``N`` plus the
+HALO nodes, which ``assign`` estimates (:func:`~graphpart.chunked.assign.part_halo_counts`), else at
+most one per cut edge. A partition's pieces are deleted once its files are whole, so phase 2 needs
+about the larger of the two plus what the partitions in flight hold (their files, 32 bytes per local
+edge in CSC buckets, 40 per leaving edge sorted out of core).
 The constants were measured on R-MAT (``benchmarks/pipeline_steps.py``; see RESULTS.md).
 """
 
@@ -410,7 +410,9 @@ def plan_pipeline(
     else:  # at most one per cut edge, and (k - 1) N
         copies = min(cut * (1 + out_edges), (k - 1) * n)
         local_p = min(n, n_p + int((1 + slack) * copies / k))  # the largest partition's
-    pieces = 24 * e + 40 * (local - e) + f * n + _edge_row_bytes(meta) * e
+    wide = n >= 2**31 - 1  # int64 node ids in the pieces, else int32
+    pieces = (20 if wide else 12) * e + (28 if wide else 20) * (local - e) + f * n
+    pieces += _edge_row_bytes(meta) * e
     output = output_bytes(meta, format, local, n + copies)
     work = (32 * local if format == "graphbolt" else 0) + 40 * (local - e)  # sorted out of core
     steps += [

@@ -339,3 +339,26 @@ def test_a_graphbolt_edge_feature_change_is_reported(graphbolt):
 
 def test_graphbolt_checked_in_small_slices(graphbolt, small_slices):
     assert verify(*graphbolt).ok
+
+
+def test_merged_id_maps_that_name_nodes_outside_the_graph_are_one_clear_error(
+    tmp_path, dask_client
+):
+    from graphpart.errors import GraphpartError
+
+    g = hetero_graph()
+    write_chunked(g, tmp_path / "ch", 2, graph_name="h")
+    rng = np.random.default_rng(3)
+    write_assignment(
+        tmp_path / "asg", {t: rng.integers(0, 2, g.num_nodes(t)) for t in g.ntypes}, 2, "x"
+    )
+    cfg = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
+        save_orig_nids=True,
+    )  # fmt: skip
+    path = cfg.parent / "orig_nids" / f"{g.ntypes[0]}.npy"
+    ids = np.load(path)
+    ids[0] = len(ids) + 7
+    np.save(path, ids)
+    with pytest.raises(GraphpartError, match="node ids outside"):
+        verify(cfg, tmp_path / "ch")
