@@ -68,11 +68,13 @@ class TreePeaks:
 
 
 def _tree_bytes(folder: Path) -> int:
-    """Bytes of the files under ``folder`` now (files vanishing meanwhile are skipped)."""
+    """Disk the files under ``folder`` take now (blocks allocated, as ``du`` counts: a file laid
+    out ahead of its contents counts what is written; files vanishing meanwhile are skipped)."""
     total = 0
     for f in folder.rglob("*"):
         try:
-            total += f.stat().st_size if f.is_file() else 0
+            st = f.stat()
+            total += st.st_blocks * 512 if f.is_file() else 0
         except OSError:
             pass
     return total
@@ -99,7 +101,7 @@ def run_step(name: str, args: list[str], watch: Path | None = None) -> dict:
 
 
 def disk(path: Path) -> float:
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / GiB
+    return _tree_bytes(path) / GiB
 
 
 def assignment_quality(chunked: Path, assignment: Path) -> dict:
