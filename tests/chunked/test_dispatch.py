@@ -407,3 +407,39 @@ def test_a_dispatched_output_with_its_merged_maps_is_replaced(tmp_path, dask_cli
     (tmp_path / "out" / "orig_nids" / "notes.txt").write_text("mine")
     with pytest.raises(gp.GraphpartError, match=r"did not write \('orig_nids/notes.txt'\)"):
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+
+
+@pytest.mark.parametrize("name", ["sbm", "hetero"])
+def test_by_default_each_edge_is_stored_once_at_its_destinations_owner(name, tmp_path, dask_client):
+    # DGL's pipeline: a partition holds the in-edges of its nodes, their sources from other
+    # partitions as HALO nodes, and nothing else; the cut and the owned edges are partition_graph's
+    g = GRAPHS[name]()
+    write_chunked(g, tmp_path / "ch", 3, graph_name="g")
+    parts = random_parts(g, 3, seed=5)
+    write_assignment(tmp_path / "asg", parts, 3, "custom")
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    in_memory(g, parts, 3, tmp_path / "mem", 1)
+    mem = gp.storage.open_partitions(tmp_path / "mem" / "g.json")
+    assert json.loads(cfg.read_text())["out_edges"] is False
+    seen = []
+    for p in range(3):
+        ours, _, _ = gp.storage.open_partitions(cfg).load(p)
+        theirs, _, _ = mem.load(p)
+        nid, s, d = ours.ndata["_ID"], *ours.edges()
+        inner = ours.ndata["inner_node"].bool()
+        assert inner[d].all() and ours.edata["inner_edge"].bool().all()  # into its own nodes
+        ts, td = theirs.edges()
+        own = theirs.edata["inner_edge"].bool()
+        t_nid = theirs.ndata["_ID"]
+        want = sorted(zip(theirs.edata["_ID"][own].tolist(), t_nid[ts[own]].tolist(),
+                          t_nid[td[own]].tolist()))  # fmt: skip
+        got = sorted(zip(ours.edata["_ID"].tolist(), nid[s].tolist(), nid[d].tolist()))
+        assert got == want  # the same edges, ids and endpoints as partition_graph's owned ones
+        halo = set(nid[~inner].tolist())
+        assert halo == set(nid[s].tolist()) - set(nid[inner].tolist())  # sources, nothing else
+        seen += [e for e, _, _ in got]
+    assert sorted(seen) == list(range(sum(g.num_edges(e) for e in g.canonical_etypes)))
+    m = gp.metrics.metrics_from_disk(cfg)
+    m0 = gp.metrics.metrics_from_disk(tmp_path / "mem" / "g.json")
+    assert m.edge_cut == m0.edge_cut and (m.owned_edges == m0.owned_edges).all()
+    assert m.replication_factor <= m0.replication_factor
