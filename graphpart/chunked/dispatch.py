@@ -235,9 +235,9 @@ def dispatch(
         homo = np.concatenate([np.asarray(parts[t], dtype=np.int64) for t in ntypes])
         loads = (np.bincount(homo, minlength=num_parts), *part_edge_loads(meta, homo, num_parts))
         del homo
-    needs = {
-        s.step: s
-        for s in plan_pipeline(
+
+    def needs_of(piece: int | None = None) -> dict:
+        steps = plan_pipeline(
             meta,
             num_parts,
             "none",
@@ -247,11 +247,12 @@ def dispatch(
             leaving=int(loads[2].sum()) if num_hops else 0,
             format=format,
             out_edges=bool(num_hops and out_edges),
-            halo=assignment_halo(partitions_dir, num_parts, meta)
-            if num_hops
-            else np.zeros(num_parts),
+            halo=assignment_halo(partitions_dir, num_parts, meta) if num_hops else None,
+            piece=piece,
         )
-    }
+        return {s.step: s for s in steps}
+
+    needs = needs_of()
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")
     with (
         atomic_dir(out, resume=resume) as tmp,
@@ -271,6 +272,9 @@ def dispatch(
             save_phase1(work, key, counts, rows, leaving)
         else:
             counts, rows, leaving = kept
+        # phase 1 counted every partition's edges of every chunk: phase 2 is checked again with
+        # its largest piece, before any partition is written
+        _check_worker_memory(c, needs_of(max((int(x.max()) for x in counts if x.size), default=0)))
         edge_bounds = block_bounds(
             np.stack([cnt.sum(axis=0) for cnt in counts], axis=1)
             if counts

@@ -15,8 +15,9 @@ dispatch, driver                    ``B + 64 N``
 dispatch, phase 1 (each worker)     ``B + 64 C + 16 N`` (node maps, memory-mapped)
 dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpart's are written
                                     out of core whatever the partition's size:
-                                    ``B + 9 N + 24 L + 24 C + 400 MB`` (GraphBolt; ``L`` local
-                                    nodes of the largest partition, inner plus HALO) and
+                                    ``B + 9 N + 24 L + 40 P + 400 MB`` (GraphBolt; ``L`` local
+                                    nodes of the largest partition, inner plus HALO; ``P``
+                                    edges of a chunk it owns, its share of ``C``) and
                                     ``B + 25 N + 40 C + 400 MB`` (graphpart); DGL's ``.dgl``
                                     files are built in memory:
                                     ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
@@ -73,7 +74,7 @@ __all__ = [
     "GRAPHBOLT_BYTES_PER_NODE",
     "GRAPHBOLT_BYTES_PER_LOCAL_NODE",
     "GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH",
-    "GRAPHBOLT_BYTES_PER_CHUNK_EDGE",
+    "GRAPHBOLT_BYTES_PER_PIECE_EDGE",
     "output_bytes",
 ]
 
@@ -99,10 +100,11 @@ OUTPUT_BYTES_PER_EDGE = 36
 #: node (int32 offset, int64 id, inner flag); an edge type adds a byte per edge.
 GRAPHBOLT_BYTES_PER_EDGE, GRAPHBOLT_BYTES_PER_NODE = 13, 13
 #: A GraphBolt writer's memory per node of the graph (the HALO bitmap, the local id map), per
-#: local node of its partition (ids, in-degrees, offsets) and per edge of the largest chunk (a
-#: piece); the buckets sorted and the slices sent to them come on top (STREAM_BLOCK_BYTES).
+#: local node of its partition (ids, in-degrees, offsets) and per edge of its largest piece (the
+#: edges of one chunk it owns, read whole with their copies); the buckets sorted and the slices
+#: sent to them come on top (STREAM_BLOCK_BYTES). Measured at R-MAT 22 (2 and 16 parts) and 26.
 GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH, GRAPHBOLT_BYTES_PER_LOCAL_NODE = 9, 24
-GRAPHBOLT_BYTES_PER_CHUNK_EDGE = 24
+GRAPHBOLT_BYTES_PER_PIECE_EDGE = 40
 
 
 @dataclass(frozen=True)
@@ -258,6 +260,7 @@ def partition_need(
     format: str = "graphbolt",
     chunk: int = 0,
     local_nodes: int | None = None,
+    piece: int | None = None,
 ) -> int:
     """Peak memory of the dispatch worker that writes a partition of ``nodes`` nodes and ``edges``
     edges (owned plus leaving) in a graph of ``num_nodes`` nodes, in ``format`` (GraphBolt's and
@@ -282,6 +285,8 @@ def partition_need(
     local_nodes : int or None, default None
         Local nodes of the partition, inner plus HALO (GraphBolt only; default ``num_nodes``,
         the most it can hold).
+    piece : int or None, default None
+        Edges of one chunk the partition owns, at most (GraphBolt only; default ``chunk``).
 
     Returns
     -------
@@ -297,7 +302,7 @@ def partition_need(
             BASE
             + GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH * num_nodes
             + GRAPHBOLT_BYTES_PER_LOCAL_NODE * local
-            + GRAPHBOLT_BYTES_PER_CHUNK_EDGE * chunk
+            + GRAPHBOLT_BYTES_PER_PIECE_EDGE * (chunk if piece is None else min(piece, chunk))
             + STREAM_BLOCK_BYTES
         )
     return BASE + nodes * (BYTES_PER_NODE + row_bytes) + edges * BYTES_PER_EDGE + 8 * num_nodes
@@ -317,6 +322,7 @@ def plan_pipeline(
     max_edges: int | None = None,
     out_edges: bool = False,
     halo: np.ndarray | None = None,
+    piece: int | None = None,
 ) -> list[StepNeed]:
     """The peak memory and disk of every step, for ``num_parts`` parts by ``algorithm``.
 
@@ -357,6 +363,9 @@ def plan_pipeline(
         Each part's HALO nodes as ``assign`` estimated them (in-edges' sources outside it; a
         part copying its leaving edges holds their destinations too, counted at most once per
         edge); default: every cut edge brings a new one, up to ``(k - 1) N``.
+    piece : int or None, default None
+        The most edges of one chunk one partition owns, when known (dispatch knows it after
+        its phase 1); default: the largest partition's share of the largest chunk.
 
     Returns
     -------
@@ -410,6 +419,10 @@ def plan_pipeline(
     else:  # at most one per cut edge, and (k - 1) N
         copies = min(cut * (1 + out_edges), (k - 1) * n)
         local_p = min(n, n_p + int((1 + slack) * copies / k))  # the largest partition's
+    # the largest piece: a chunk's edges spread as the graph's, the largest partition's share
+    if piece is None:
+        owned_p = e_p - (int((1 + slack) * cut / k) if out_edges else 0)
+        piece = c if not e else int(c * min(1.0, max(owned_p, 0) / e * (1 + slack)))
     wide = n >= 2**31 - 1  # int64 node ids in the pieces, else int32
     pieces = (20 if wide else 12) * e + (28 if wide else 20) * (local - e) + f * n
     pieces += _edge_row_bytes(meta) * e
@@ -427,11 +440,13 @@ def plan_pipeline(
         StepNeed(
             "dispatch phase 2",
             f"each of {workers} workers",
-            partition_need(n_p, e_p, n, f, format, c, local_p),
+            partition_need(n_p, e_p, n, f, format, c, local_p, piece),
             max(pieces, output) + workers * (pieces + output + work) // k,
             {
                 "graphpart": "B + 25 N + 40 C + 400 MB (out of core)",
-                "graphbolt": f"B + 9 N + 24 L + 24 C + 400 MB (out of core; L = {local_p:,})",
+                "graphbolt": (
+                    f"B + 9 N + 24 L + 40 P + 400 MB (out of core; L = {local_p:,}, P = {piece:,})"
+                ),
             }.get(format, f"B + (64 + F) n_p + 52 e_p + 8 N; {where}"),
         ),
         StepNeed(
