@@ -23,7 +23,8 @@ dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpar
                                     ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                     nodes and ``e_p`` edges (owned plus leaving, HALO edges)
 verify (one process)                ``B + (43 + F) N + 64 max(C, 4M)`` (node arrays whole, edges a
-                                    slice at a time; a node field is read whole)
+                                    slice at a time; a node field is read whole), ``+ 42 L``
+                                    for GraphBolt's files (their node arrays, expanded)
 ==================================  ===============================================================
 
 Disk: dispatch writes its pieces (``12 E`` bytes owned: int32 ends and rows where the ids fit,
@@ -423,6 +424,7 @@ def plan_pipeline(
     if piece is None:
         owned_p = e_p - (int((1 + slack) * cut / k) if out_edges else 0)
         piece = c if not e else int(c * min(1.0, max(owned_p, 0) / e * (1 + slack)))
+    gb = format == "graphbolt"
     wide = n >= 2**31 - 1  # int64 node ids in the pieces, else int32
     pieces = (20 if wide else 12) * e + (28 if wide else 20) * (local - e) + f * n
     pieces += _edge_row_bytes(meta) * e
@@ -441,7 +443,9 @@ def plan_pipeline(
             "dispatch phase 2",
             f"each of {workers} workers",
             partition_need(n_p, e_p, n, f, format, c, local_p, piece),
-            max(pieces, output) + workers * (pieces + output + work) // k,
+            # the pieces give way to the files as partitions finish; the partitions in flight
+            # hold their work files too (measured: R-MAT 22 in 2 parts, R-MAT 26 in 16)
+            max(pieces, output) + (min(workers, k) * work + output) // k,
             {
                 "graphpart": "B + 25 N + 40 C + 400 MB (out of core)",
                 "graphbolt": (
@@ -452,9 +456,9 @@ def plan_pipeline(
         StepNeed(
             "verify",
             "main",
-            BASE + (43 + f) * n + 64 * max(c, 1 << 22),
+            BASE + (43 + f) * n + 64 * max(c, 1 << 22) + (42 * local_p if gb else 0),
             0,
-            "B + (43 + F) N + 64 max(C, 4M)",
+            "B + (43 + F) N + 64 max(C, 4M)" + (" + 42 L (GraphBolt's node arrays)" if gb else ""),
         ),
     ]
     return steps

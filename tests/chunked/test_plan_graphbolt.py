@@ -1,0 +1,67 @@
+"""The plan of GraphBolt's out-of-core writer: HALO nodes as assign estimates them, the disk of
+each edge stored once, and the estimate itself."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from graphpart.chunked import assign, plan_pipeline, read_assignment, read_metadata, write_chunked
+from graphpart.chunked.assign import assignment_halo, part_halo_counts
+from graphpart.datasets import rmat
+
+
+@pytest.fixture(scope="module")
+def assigned(tmp_path_factory):
+    w = tmp_path_factory.mktemp("plan")
+    write_chunked(rmat(12, seed=3), w / "c", 4)
+    assign(w / "c", w / "a", 4, "fennel")
+    return w, read_metadata(w / "c")
+
+
+def _exact_halo(meta, part, k):
+    from graphpart.chunked.stream import homogeneous_chunks
+
+    pairs = set()
+    for _, _, s, d in homogeneous_chunks(meta):
+        cut = part[s] != part[d]
+        pairs |= set(zip(part[d][cut].tolist(), s[cut].tolist()))
+    return np.bincount([p for p, _ in pairs], minlength=k)
+
+
+def test_assign_records_each_parts_halo_nodes_within_a_few_percent(assigned):
+    w, meta = assigned
+    parts, k = read_assignment(w / "a", meta)
+    exact = _exact_halo(meta, parts["_N"], k)
+    recorded = assignment_halo(w / "a", k, meta)
+    assert recorded is not None and np.all(np.abs(recorded - exact) <= 0.05 * exact + 3)
+    assert part_halo_counts(meta, parts["_N"], k) == recorded.tolist()
+
+
+@pytest.mark.parametrize("bad", [[-1, 0, 0, 0], [1, 2], [10**12] * 4, "x"])
+def test_a_halo_record_out_of_range_is_ignored(assigned, bad, tmp_path):
+    import shutil
+
+    w, meta = assigned
+    shutil.copytree(w / "a", tmp_path / "a")
+    pm = tmp_path / "a" / "partition_meta.json"
+    record = json.loads(pm.read_text())
+    record["loads"]["halo"] = bad
+    pm.write_text(json.dumps(record))
+    assert assignment_halo(tmp_path / "a", 4, meta) is None
+
+
+def test_the_plan_sizes_local_nodes_from_the_halo_and_each_edge_once(assigned):
+    w, meta = assigned
+    k = 4
+    halo = assignment_halo(w / "a", k, meta)
+    once = {s.step: s for s in plan_pipeline(meta, k, halo=halo, leaving=10_000)}
+    both = {s.step: s for s in plan_pipeline(meta, k, halo=halo, leaving=10_000, out_edges=True)}
+    blind = {s.step: s for s in plan_pipeline(meta, k, leaving=10_000)}
+    assert once["dispatch phase 2"].disk < both["dispatch phase 2"].disk
+    assert once["dispatch phase 2"].disk < blind["dispatch phase 2"].disk  # no HALO estimate
+    assert once["dispatch phase 2"].memory <= blind["dispatch phase 2"].memory
+    assert "L = " in once["dispatch phase 2"].formula and "P = " in once["dispatch phase 2"].formula
+    assert once["verify"].memory > plan_pipeline(meta, k, format="graphpart")[-1].memory
