@@ -39,9 +39,11 @@ from graphpart.datasets import peer_partitions
 # ## 1 · Write partitions DGL trains on
 #
 # `format="dgl"` writes DGL's binary files instead of graphpart's torch files; `format="graphbolt"`
-# adds GraphBolt's sampling graph. The folder layout and the config are DGL's:
-# `dgl.distributed.load_partition` and `DistGraph` load it (graphpart's test suite checks this with
-# the real DGL 2.1). This notebook writes into a fresh temporary folder, never beside itself.
+# writes GraphBolt's sampling graph in their place (DGL 2.x's `load_partition(...,
+# use_graphbolt=True)`; what the chunked pipeline writes by default). The folder layout and the
+# config are DGL's: `dgl.distributed.load_partition` and `DistGraph` load it (graphpart's test
+# suite checks this with the real DGL 2.1). This notebook writes into a fresh temporary folder,
+# never beside itself.
 
 # %%
 tmp = tempfile.TemporaryDirectory(prefix="graphpart-07-")  # removed when the kernel stops
@@ -49,9 +51,12 @@ work = Path(tmp.name)  # this notebook's files go here
 out = work / "karate_dgl"
 g = datasets.load_karate_club()
 config = out / "karate.json"
-gp.partition_graph(g, "karate", 2, out, num_hops=1, seed=0, format="graphbolt")
+gp.partition_graph(g, "karate", 2, out, num_hops=1, seed=0, format="dgl")
 print(sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()))
 print(json.dumps(json.loads(config.read_text())["part-0"], indent=1))
+bolt = work / "karate_graphbolt"
+gp.partition_graph(g, "karate", 2, bolt, num_hops=1, seed=0, format="graphbolt")
+print(sorted(str(p.relative_to(bolt)) for p in bolt.rglob("*") if p.is_file()))
 
 # %% [markdown]
 # `graph.dgl` is what `dgl.save_graphs` writes: a 4 KB header, then the graph's sparse matrices and

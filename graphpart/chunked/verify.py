@@ -114,7 +114,7 @@ def verify(
     >>> _ = write_chunked(load_karate_club(), d / "chunks", 2, graph_name="karate")
     >>> _ = assign(d / "chunks", d / "assignment", 2, "random", seed=0)
     >>> cfg = dispatch(d / "chunks", d / "assignment", d / "out", processes=False, workers=1)
-    >>> verify(cfg, d / "chunks").ok
+    >>> verify(cfg, d / "chunks", d / "assignment").ok  # GraphBolt files: ids from the assignment
     True
     """
     config = Path(config_path)
