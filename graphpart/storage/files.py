@@ -6,7 +6,7 @@ format     files under ``part<i>/``                              read by
 graphpart  ``graph.pt``, ``node_feats.pt``, ``edge_feats.pt``    graphpart (torch, weights only)
 dgl        ``graph.dgl``, ``node_feat.dgl``, ``edge_feat.dgl``   DGL 2.x ``load_partition``,
                                                                  ``DistGraph``, and graphpart
-graphbolt  ``fused_csc_sampling_graph.pt``, ``node_feat.dgl``,  DGL 2.x ``load_partition(...,
+graphbolt  ``fused_csc_sampling_graph.pt``, ``node_feat.dgl``,   DGL 2.x ``load_partition(...,
            ``edge_feat.dgl``                                     use_graphbolt=True)``, and
                                                                  graphpart
 ========== ===================================================== ==================================

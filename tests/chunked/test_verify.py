@@ -285,7 +285,8 @@ def test_graphbolt_partitions_need_original_node_ids_from_somewhere(graphbolt):
         verify(cfg, chunks)
 
 
-def test_graphbolt_partitions_pass_with_their_merged_id_maps(tmp_path, dask_client):
+def _with_merged_maps(tmp_path, client):
+    """GraphBolt partitions of a heterograph, dispatched with their merged orig_nids/ maps."""
     g = hetero_graph()
     write_chunked(g, tmp_path / "ch", 2, graph_name="h")
     rng = np.random.default_rng(3)
@@ -293,9 +294,13 @@ def test_graphbolt_partitions_pass_with_their_merged_id_maps(tmp_path, dask_clie
         tmp_path / "asg", {t: rng.integers(0, 2, g.num_nodes(t)) for t in g.ntypes}, 2, "x"
     )
     cfg = dispatch(
-        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
-        save_orig_nids=True,
-    )  # fmt: skip
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=client, save_orig_nids=True
+    )
+    return g, cfg
+
+
+def test_graphbolt_partitions_pass_with_their_merged_id_maps(tmp_path, dask_client):
+    _, cfg = _with_merged_maps(tmp_path, dask_client)
     assert verify(cfg, tmp_path / "ch").ok
 
 
@@ -346,16 +351,7 @@ def test_merged_id_maps_that_name_nodes_outside_the_graph_are_one_clear_error(
 ):
     from graphpart.errors import GraphpartError
 
-    g = hetero_graph()
-    write_chunked(g, tmp_path / "ch", 2, graph_name="h")
-    rng = np.random.default_rng(3)
-    write_assignment(
-        tmp_path / "asg", {t: rng.integers(0, 2, g.num_nodes(t)) for t in g.ntypes}, 2, "x"
-    )
-    cfg = dispatch(
-        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
-        save_orig_nids=True,
-    )  # fmt: skip
+    g, cfg = _with_merged_maps(tmp_path, dask_client)
     path = cfg.parent / "orig_nids" / f"{g.ntypes[0]}.npy"
     ids = np.load(path)
     ids[0] = len(ids) + 7
