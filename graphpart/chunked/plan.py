@@ -442,7 +442,8 @@ def plan_pipeline(
         StepNeed(
             "dispatch phase 2",
             f"each of {workers} workers",
-            partition_need(n_p, e_p, n, f, format, c, local_p, piece),
+            partition_need(n_p, e_p, n, f, format, c, local_p, piece)
+            + (4 * n if gb and out_edges else 0),  # the HALO in-degrees of leaving edges
             # the pieces give way to the files as partitions finish; the partitions in flight
             # hold their work files too (measured: R-MAT 22 in 2 parts, R-MAT 26 in 16)
             max(pieces, output) + (min(workers, k) * work + output) // k,
