@@ -302,7 +302,9 @@ def graphbolt_records(path: str | os.PathLike) -> dict:
 
     path = Path(path)
     obj = read_torch_zip(path, NAMES)
-    state = getattr(getattr(obj, "_state", {}).get("_c_csc_graph"), "_state", None)
+    outer = getattr(obj, "_state", None)
+    script = outer.get("_c_csc_graph") if isinstance(outer, dict) else None
+    state = getattr(script, "_state", None) if isinstance(script, _ScriptObject) else None
     if not isinstance(obj, _PyGraph) or not (
         isinstance(state, tuple) and len(state) == 2 and isinstance(state[0], dict)
     ):
@@ -333,6 +335,8 @@ def graphbolt_records(path: str | os.PathLike) -> dict:
         for key, a in attrs.items():
             if len(a) != rows:
                 raise _fail(path, f"{kind} attribute {key!r} has {len(a)} rows, expected {rows}")
+            if key == "_ID" and a.dtype.kind not in "iu":
+                raise _fail(path, f"{kind} _ID must be integers, got {a.dtype}")
     return {
         "indptr": t["indptr"],
         "indices": t["indices"],

@@ -169,3 +169,20 @@ def test_edge_type_ids_outside_the_type_map_are_refused(tmp_path, bad):
     save_graphbolt(path, g, {"n": 0}, {"n:a:n": 0, "n:b:n": 1})
     with pytest.raises(FormatError, match=r"type_per_edge holds .* outside the edge types' ids"):
         load_graphbolt(path)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [["not", "a dict"], {"_c_csc_graph": 3}, {"_c_csc_graph": {"indptr": 1}}, None],
+    ids=["a list", "a number", "a dict", "none"],
+)
+def test_graphbolt_records_refuse_a_stand_in_holding_something_else(tmp_path, state):
+    from graphpart.errors import FormatError
+    from graphpart.interop.graphbolt import NAMES, _instance, _PyGraph, graphbolt_records
+    from graphpart.interop.torch_zip import TorchZipWriter
+
+    path = tmp_path / "fused_csc_sampling_graph.pt"
+    with open(path, "wb") as f:
+        TorchZipWriter(f, _instance(_PyGraph, state), NAMES).close()
+    with pytest.raises(FormatError, match="not a GraphBolt partition graph"):
+        graphbolt_records(path)
