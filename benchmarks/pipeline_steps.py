@@ -217,6 +217,11 @@ def main() -> None:
                         str(args.parts),
                         "--algorithm",
                         args.algorithm,
+                        *(
+                            ["--workers", str(args.workers), "--memory-limit", args.memory_limit]
+                            if args.algorithm != "metis"
+                            else []
+                        ),
                         *args.assign_args.split(),
                     ],
                 )

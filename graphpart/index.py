@@ -32,8 +32,8 @@ __all__ = [
 ]
 
 
-def unique_int(a: np.ndarray) -> np.ndarray:
-    """Sorted unique values of an integer array.
+def unique_int(a: np.ndarray, return_counts: bool = False):
+    """Sorted unique values of an integer array (and how often each occurs).
 
     ``np.sort`` plus a neighbour comparison: on large int64 arrays this is many
     times faster than ``np.unique`` (whose hash-based path dominates at 10M+ items).
@@ -42,21 +42,27 @@ def unique_int(a: np.ndarray) -> np.ndarray:
     ----------
     a : numpy.ndarray
         A 1-D integer array.
+    return_counts : bool, default False
+        Also return the number of times each value occurs.
 
     Returns
     -------
-    numpy.ndarray
-        The distinct values of ``a``, ascending, in ``a``'s dtype.
+    numpy.ndarray or tuple of two numpy.ndarray
+        The distinct values of ``a``, ascending, in ``a``'s dtype; with ``return_counts``,
+        also their int64 counts.
 
     Examples
     --------
     >>> unique_int(np.array([3, 1, 3, 2, 1]))
     array([1, 2, 3])
+    >>> unique_int(np.array([3, 1, 3, 2, 1]), return_counts=True)[1]
+    array([2, 1, 2])
     """
     s = np.sort(a)
-    if len(s) == 0:
-        return s
-    return s[np.concatenate([[True], s[1:] != s[:-1]])]
+    first = np.flatnonzero(np.concatenate([[True], s[1:] != s[:-1]])) if len(s) else s[:0]
+    if not return_counts:
+        return s[first]
+    return s[first], np.diff(np.append(first, len(s))).astype(np.int64)
 
 
 def stable_order(keys: np.ndarray) -> np.ndarray:

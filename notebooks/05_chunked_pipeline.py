@@ -97,7 +97,9 @@ print(json.dumps(meta["edges"], indent=1)[:400], "...")
 #   where most of its already placed neighbours are, minus a penalty for full partitions, under
 #   hard caps: at most 1.05 x the mean of every balance class's nodes (here node type x
 #   `train_mask`, as `balance_ntypes` does) and, with `balance_edges`, of the in-degree. Then a
-#   few *refinement* passes move nodes towards their neighbours where the caps allow;
+#   few *refinement* passes move nodes towards their neighbours where the caps allow. With
+#   several Dask workers (`workers`, 2 by default) each worker streams chunks of its own, and
+#   the loads are reconciled after every chunk; the answer depends on the number of workers;
 # * **METIS**: the best cuts, but it loads every edge at once.
 
 # %%

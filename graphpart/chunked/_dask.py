@@ -9,13 +9,16 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
 
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 from ._eta import Progress
 from .cluster import ClusterOptions
 
-__all__ = ["dask_client", "run_tasks", "worker_memory_limit"]
+__all__ = ["dask_client", "run_tasks", "worker_memory_limit", "Runner", "runner", "open_shared"]
 
 logger = logging.getLogger(__name__)
 
@@ -221,3 +224,88 @@ def run_tasks(
         if not ok:
             raise value
     return [value for _, value in results]
+
+
+#: Below this many edges a step's tasks run in this process: a LocalCluster takes longer to start
+#: than they take (the answer is the same: it depends on the number of tasks, not where they run).
+LOCAL_EDGES = 1 << 22
+
+
+def open_shared(handle):
+    """The array a task was handed: as is in this process, or read-only from the ``.npy`` file
+    a :class:`Runner` on Dask shared it through (mapped, so only the pages read are loaded)."""
+    return np.load(handle, mmap_mode="r") if isinstance(handle, str) else handle
+
+
+class Runner:
+    """Where a step's tasks run, and how they see the driver's arrays.
+
+    In this process (``client=None``) tasks run one after another and see the arrays
+    themselves; on Dask they run on the workers and see them as ``.npy`` files in ``work_dir``
+    (a folder every worker can read: the machine's, or the cluster's shared filesystem), mapped
+    read-only, which the driver writes through before each round.
+
+    Parameters
+    ----------
+    client : distributed.Client or None
+        The cluster, or None for this process.
+    work_dir : Path or None
+        The folder of the shared arrays (Dask only).
+    tasks : int
+        How many tasks a step runs at once: the cluster's workers, or any number in this
+        process (the same tasks give the same answer wherever they run).
+    """
+
+    def __init__(self, client, work_dir: Path | None, tasks: int) -> None:
+        self.client, self.work_dir, self.tasks = client, work_dir, max(int(tasks), 1)
+
+    def map(self, fn, args: Sequence[tuple], what: str) -> list:
+        """``[fn(*a) for a in args]``, run at once on the cluster."""
+        if self.client is None:
+            return [fn(*a) for a in args]
+        return run_tasks(self.client, fn, args, False, what)
+
+    def share(self, name: str, array: np.ndarray):
+        """A handle for tasks to read ``array`` by (:func:`open_shared`)."""
+        if self.client is None:
+            return array
+        path = self.work_dir / f"{name}.npy"
+        np.save(path, array)
+        return str(path)
+
+    def shared(self, name: str, length: int, dtype, fill) -> tuple[np.ndarray, object]:
+        """A new array the driver writes and tasks read: ``(array, handle)``; call :meth:`sync`
+        after writing."""
+        if self.client is None:
+            array = np.full(length, fill, dtype=dtype)
+            return array, array
+        path = self.work_dir / f"{name}.npy"
+        array = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=(length,))
+        array[:] = fill
+        return array, str(path)
+
+    @staticmethod
+    def sync(array: np.ndarray) -> None:
+        """Make the driver's writes to a :meth:`shared` array visible to every worker."""
+        if isinstance(array, np.memmap):
+            array.flush()
+
+
+@contextlib.contextmanager
+def runner(
+    cluster: ClusterOptions | None, edges: int, work_dir: str | os.PathLike | None = None
+) -> Iterator[Runner]:
+    """A :class:`Runner` for a step over ``edges`` edges: in this process without a cluster or
+    for a small graph on a LocalCluster (:data:`LOCAL_EDGES`), else on the cluster, with a
+    folder of its own in ``work_dir`` (default: the system's temporary folder) removed at the
+    end."""
+    if cluster is None:
+        yield Runner(None, None, 1)
+        return
+    if cluster.client is None and cluster.scheduler is None and edges < LOCAL_EDGES:
+        yield Runner(None, None, cluster.workers)
+        return
+    with dask_client(cluster) as client:
+        workers = len(client.scheduler_info()["workers"]) or cluster.workers
+        with tempfile.TemporaryDirectory(prefix=".graphpart-tasks-", dir=work_dir) as d:
+            yield Runner(client, Path(d), workers)

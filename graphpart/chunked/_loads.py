@@ -20,7 +20,7 @@ import numpy as np
 
 from ..index import group_order, group_rank
 
-__all__ = ["Loads"]
+__all__ = ["Loads", "part_dtype"]
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +41,16 @@ def _cumsum_within(groups: np.ndarray, weights: np.ndarray, num_groups: int) -> 
     out = np.empty(len(groups), dtype=total.dtype)
     out[order] = total - base
     return out
+
+
+def part_dtype(num_parts: int) -> np.dtype:
+    """The smallest signed integer dtype holding ``-1 .. num_parts - 1`` (int16 up to 32,767
+    parts): a part per node, ``-1`` while unplaced.
+
+    >>> part_dtype(16), part_dtype(100_000)
+    (dtype('int16'), dtype('int32'))
+    """
+    return np.dtype(np.int16 if num_parts <= np.iinfo(np.int16).max else np.int32)
 
 
 class Loads:
@@ -72,17 +82,60 @@ class Loads:
         self.n = len(classes)
         self.num_classes = int(classes.max()) + 1 if self.n else 1
         self.count = np.bincount(self.cls, minlength=self.num_classes)
-        self.ncap = np.ceil((1 + slack) * self.count / k).astype(np.int64)
+        #: each class's capacity per part (LDG's score); ``ncap`` is the hard cap per (class, part)
+        self.capacity = np.ceil((1 + slack) * self.count / k).astype(np.int64)
+        self.ncap = np.repeat(self.capacity[:, None], k, axis=1)
         self.nload = np.zeros((self.num_classes, k), dtype=np.int64)
         self.scale = self.n / np.maximum(self.count, 1)  # a class's load in whole-graph node units
-        self.deg = None if in_degree is None else in_degree.astype(np.int64, copy=False)
+        if in_degree is not None and in_degree.dtype.kind != "i":
+            in_degree = in_degree.astype(np.int64)  # signed: heaviest first negates them
+        self.deg = in_degree
         m = 0 if self.deg is None else int(self.deg.sum())
         self.m = m
-        self.ecap = int(np.ceil((1 + slack) * m / k)) if m else 0
+        ecap = int(np.ceil((1 + slack) * m / k)) if m else 0
         if self.deg is not None and self.n:
-            self.ecap = max(self.ecap, int(self.deg.max()))  # a hub alone must fit somewhere
+            ecap = max(ecap, int(self.deg.max()))  # a hub alone must fit somewhere
+        self.ecapacity = ecap
+        self.ecap = np.full(k, ecap, dtype=np.int64)
         self.eload = np.zeros(k, dtype=np.int64)
-        self.part = np.full(self.n, -1, dtype=np.int32)
+        self.part = np.full(self.n, -1, dtype=part_dtype(k))
+        #: what :meth:`place` does with nodes no part has room for: deal them out over the caps
+        #: (one stream), or leave them for a later chunk (a stream with a share of the room)
+        self.overflow = True
+        #: what a placement adds to the loads: 1, or with ``s`` streams placing at once ``s``
+        #: in each stream's view (it counts on the others placing as many meanwhile)
+        self.unit = 1
+
+    def share(
+        self,
+        nodes: np.ndarray,
+        unit: int,
+        cls: np.ndarray,
+        deg: np.ndarray | None,
+        part: np.ndarray,
+    ) -> Loads:
+        """These loads as a stream working on ``nodes`` only sees them: the class, in-degree and
+        part of those nodes (taken from ``cls``, ``deg`` and ``part``, which hold every node's;
+        local ids ``0 .. len(nodes) - 1``) and every counter and cap as here. ``unit``: the
+        number of streams placing at once (:attr:`unit`); with more than one, a stream leaves
+        what fits nowhere unplaced (:attr:`overflow`)."""
+        view = self.detached()
+        view.cls, view.part = np.asarray(cls[nodes]), np.array(part[nodes])
+        view.deg = None if deg is None else np.asarray(deg[nodes])
+        view.nload, view.eload = self.nload.copy(), self.eload.copy()
+        # what the caps leave, as many placements again, each counted ``unit`` times
+        view.ncap = self.nload + unit * np.maximum(self.ncap - self.nload, 0)
+        view.ecap = self.eload + unit * np.maximum(self.ecap - self.eload, 0)
+        view.overflow = unit == 1
+        view.unit = unit
+        return view
+
+    def detached(self) -> Loads:
+        """A copy of the counters and settings without the per-node arrays (small to send)."""
+        view = object.__new__(Loads)
+        view.__dict__.update(self.__dict__)
+        view.cls = view.deg = view.part = None
+        return view
 
     @property
     def balances_edges(self) -> bool:
@@ -106,9 +159,9 @@ class Loads:
             penalty = nodes**g if edges is None else 0.5 * (nodes**g + w * edges**g)
             score = counts - self.alpha * self.gamma * penalty
         else:  # LDG's product form, one factor per constraint (XtraPuLP)
-            score = counts * (1.0 - self.nload[t] / np.maximum(self.ncap[t, None], 1))
+            score = counts * (1.0 - self.nload[t] / np.maximum(self.capacity[t, None], 1))
             if edges is not None:
-                room = np.maximum(1.0 - self.eload / max(self.ecap, 1), 0.0)  # a full part: 0
+                room = np.maximum(1.0 - self.eload / max(self.ecapacity, 1), 0.0)  # full: 0
                 score = score * room[None, :] ** np.minimum(w, 8)
         load = nodes if edges is None else nodes + edges
         return score - 1e-9 * load  # ties: the lighter part
@@ -126,40 +179,41 @@ class Loads:
             counts = nbr_counts[todo]
             d = self.deg[nodes[todo]] if self.balances_edges else None
             score = self._scores(t, d, counts)
-            full = self.nload[t] >= self.ncap[t, None]
+            u = self.unit
+            full = self.nload[t] + u > self.ncap[t]
             if d is not None:
-                full |= self.eload[None, :] + d[:, None] > self.ecap
+                full |= self.eload[None, :] + u * d[:, None] > self.ecap
             score[full] = -np.inf
             choice = np.argmax(score, axis=1)
             stuck = full[np.arange(len(todo)), choice]  # no part has room for these
             key = t.astype(np.int64) * k + choice
-            room = (self.ncap[:, None] - self.nload).ravel()
-            over = _rank_within(key, self.num_classes * k) >= room[key]
+            room = (self.ncap - self.nload).ravel()
+            over = (_rank_within(key, self.num_classes * k) + 1) * u > room[key]
             if self.balances_edges:
-                over |= _cumsum_within(choice, d, k) > (self.ecap - self.eload)[choice]
+                over |= u * _cumsum_within(choice, d, k) > (self.ecap - self.eload)[choice]
             ok = ~over & ~stuck
-            self._add(nodes[todo[ok]], choice[ok])
+            self.add(nodes[todo[ok]], choice[ok])
             todo = todo[~ok]
             if not len(todo) or stuck.all():
                 break
-        if len(todo):
+        if len(todo) and self.overflow:
             self.fill(nodes[todo])
 
     def move(self, nodes: np.ndarray, to: np.ndarray) -> int:
-        """Move placed ``nodes`` (in order of preference) to parts ``to`` where every cap still
-        holds after all the moves into that part; returns how many moved. Moves out are not
+        """Move ``nodes`` (placed or not; in order of preference) to parts ``to`` where every cap
+        still holds after all the moves into that part; returns how many moved. Moves out are not
         counted as room, so the caps hold whichever moves land."""
         k = self.k
         t = self.cls[nodes].astype(np.int64)
         key = t * k + to
-        room = (self.ncap[:, None] - self.nload).ravel()
+        room = (self.ncap - self.nload).ravel()
         ok = _rank_within(key, self.num_classes * k) < room[key]
         if self.balances_edges:
             d = self.deg[nodes]
             ok &= _cumsum_within(to, d * ok, k) <= (self.ecap - self.eload)[to]
         nodes, to = nodes[ok], to[ok]
-        self.remove(nodes)
-        self._add(nodes, to)
+        self.remove(nodes[self.part[nodes] >= 0])
+        self.add(nodes, to)
         return len(nodes)
 
     def warn_over_caps(self, who: str) -> None:
@@ -167,9 +221,9 @@ class Loads:
         effort), with its largest load against the mean."""
         over = [
             (f"nodes of class {c}", self.nload[c].max(), self.count[c] / self.k)
-            for c in np.flatnonzero((self.nload > self.ncap[:, None]).any(axis=1))
+            for c in np.flatnonzero((self.nload > self.ncap).any(axis=1))
         ]
-        if self.balances_edges and self.eload.max() > self.ecap:
+        if self.balances_edges and (self.eload > self.ecap).any():
             over.append(("in-degree", self.eload.max(), self.m / self.k))
         for name, top, mean in over:
             logger.warning(
@@ -181,25 +235,28 @@ class Loads:
 
     def start_from(self, parts: np.ndarray) -> None:
         """Place every node in its part of ``parts`` (e.g. METIS's), whatever the caps."""
-        self._add(np.arange(self.n), np.asarray(parts, dtype=np.int32))
+        self.add(np.arange(self.n), np.asarray(parts, dtype=self.part.dtype))
 
     def remove(self, nodes: np.ndarray) -> None:
         """Take placed ``nodes`` out of their parts again."""
         parts = self.part[nodes].astype(np.int64)
         key = self.cls[nodes].astype(np.int64) * self.k + parts
-        self.nload -= np.bincount(key, minlength=self.nload.size).reshape(self.nload.shape)
+        u = self.unit
+        self.nload -= u * np.bincount(key, minlength=self.nload.size).reshape(self.nload.shape)
         if self.deg is not None:
-            self.eload -= np.bincount(parts, weights=self.deg[nodes], minlength=self.k).astype(
+            self.eload -= u * np.bincount(parts, weights=self.deg[nodes], minlength=self.k).astype(
                 np.int64
             )
         self.part[nodes] = -1
 
-    def _add(self, nodes: np.ndarray, parts: np.ndarray) -> None:
+    def add(self, nodes: np.ndarray, parts: np.ndarray) -> None:
+        """Place unplaced ``nodes`` in ``parts``, whatever the caps."""
         self.part[nodes] = parts
         key = self.cls[nodes].astype(np.int64) * self.k + parts
-        self.nload += np.bincount(key, minlength=self.nload.size).reshape(self.nload.shape)
+        u = self.unit
+        self.nload += u * np.bincount(key, minlength=self.nload.size).reshape(self.nload.shape)
         if self.deg is not None:
-            self.eload += np.bincount(parts, weights=self.deg[nodes], minlength=self.k).astype(
+            self.eload += u * np.bincount(parts, weights=self.deg[nodes], minlength=self.k).astype(
                 np.int64
             )
 
@@ -214,12 +271,12 @@ class Loads:
             while len(heavy):  # rounds: the heaviest node per part goes to its best part
                 t, d = self.cls[heavy], self.deg[heavy]
                 fill = np.maximum(
-                    (self.nload[t] + 1) / np.maximum(self.ncap[t, None], 1),
-                    (self.eload[None, :] + d[:, None]) / max(self.ecap, 1),
+                    (self.nload[t] + 1) / np.maximum(self.ncap[t], 1),
+                    (self.eload[None, :] + d[:, None]) / np.maximum(self.ecap, 1),
                 )
                 choice = np.argmin(fill, axis=1)  # under both caps if it can, else least over
                 first = _rank_within(choice, self.k) == 0
-                self._add(heavy[first], choice[first])
+                self.add(heavy[first], choice[first])
                 heavy = heavy[~first]
             nodes = nodes[self.deg[nodes] == 0]
         t = self.cls[nodes]
@@ -234,4 +291,4 @@ class Loads:
             # Water-filling: take the free slots in order of the load each would bring its part to.
             level = self.nload[c][slots] + _rank_within(slots, self.k)
             slots = slots[np.argsort(level, kind="stable")][: len(group)]
-            self._add(group, slots)
+            self.add(group, slots)

@@ -7,10 +7,15 @@ past, never after loading every edge: a first pass counts each node's degree (in
 self-loops apart) and its in-degree, and keeps a probe of about 2^17 evenly spaced edges; a
 second pass keeps each edge with the degree-aware shares of
 :func:`~graphpart.partitioning.sample.sample_edges` (each node keeps about the same number of its
-edges, so low-degree nodes stay tied to their neighbourhood), or uniformly without
-``balance_edges``. METIS partitions the sample, balancing the graph's true in-degrees where
-asked; then the refinement passes of :func:`~graphpart.chunked.stream.stream_partition` (label
-propagation under hard caps) run over every edge.
+edges, so low-degree nodes stay tied to their neighbourhood: on a degree-corrected SBM with
+power-law degrees, a quarter of the edges sampled so cut 1.03x what METIS cuts on every edge,
+sampled uniformly 1.15x). METIS partitions the sample, balancing the graph's true in-degrees
+where asked; then the refinement passes of :func:`~graphpart.chunked.stream.stream_partition`
+(label propagation under hard caps) run over every edge, on the cluster's workers.
+
+Without ``max_edges`` METIS sees every edge where they fit in the memory free, else the largest
+sample that fits (from half an edge per node; below that the step is refused). The sample must
+not be too small: on that graph a fifth of the edges cut 1.12x, a sixth 1.3x, an eighth 1.7x.
 
 Memory: ``B + 96 N + 300 M`` (METIS on ``M`` edges, all or sampled), plus one chunk.
 """
@@ -118,12 +123,14 @@ def sampled_metis(
     balance_edges: bool,
     max_edges: int,
     seed: Seed = None,
+    cluster=None,
+    work_dir=None,
     passes: int = 30,
 ) -> np.ndarray:
     """METIS on a streamed sample of about ``max_edges`` edges, then refinement passes over every
-    edge under the caps; the part of every homogeneous node."""
+    edge under the caps (on ``cluster``'s workers); the part of every homogeneous node."""
     rng = check_random_state(seed)
-    src, dst, indeg = sample_chunks(meta, max_edges, bool(balance_edges), rng)
+    src, dst, indeg = sample_chunks(meta, max_edges, True, rng)
     n = len(indeg)
     logger.info("metis: a sample of %d of %d edges", len(src), sum(meta.num_edges.values()))
     parts = _metis(src, dst, n, num_parts, classes, balance_edges, rng, indeg)
@@ -136,6 +143,8 @@ def sampled_metis(
         balance_edges=indeg if balance_edges else False,
         passes=passes,
         initial=parts,
+        cluster=cluster,
+        work_dir=work_dir,
     )
 
 
@@ -146,17 +155,30 @@ def metis_chunked(
     balance_edges: bool,
     max_edges: int | None = None,
     seed: Seed = None,
+    cluster=None,
+    work_dir=None,
 ) -> np.ndarray:
     """The METIS assignment of every homogeneous node: on every edge, or with ``max_edges`` below
-    the edge count on a streamed sample refined over every edge. Refuses before reading an edge
-    when METIS's memory does not fit this machine."""
+    the edge count on a streamed sample refined over every edge (on ``cluster``'s workers,
+    sharing files in ``work_dir``); without ``max_edges``, on every edge where they fit in the
+    memory free, else on the largest sample that does. Refuses before reading an edge when
+    METIS's memory does not fit this machine."""
     n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     if max_edges is not None:
         max_edges = check_count(max_edges, "max_edges", low=1)
-    sampled = max_edges is not None and max_edges < m
-    seen = max_edges if sampled else m
     have = plan.available_memory()
     fits = max((have - plan.BASE - plan.METIS_BYTES_PER_NODE * n) // plan.METIS_BYTES_PER_EDGE, 0)
+    if max_edges is None and plan.metis_edges(n, m, None, have) < m:
+        max_edges = plan.metis_edges(n, m, None, have)
+        logger.warning(
+            "metis: the graph's %d edges do not fit in the memory free, so METIS sees a sample "
+            "of %d (%.0f%%), refined over every edge; --max-edges sets the sample",
+            m,
+            fits,
+            100 * fits / m,
+        )
+    sampled = max_edges is not None and max_edges < m
+    seen = max_edges if sampled else m
     hint = f"--max-edges {fits:,}".replace(",", "") if fits >= max(n // 2, 1) else None
     plan.check_memory(
         plan.metis_need(n, seen),
@@ -168,6 +190,8 @@ def metis_chunked(
         have,
     )
     if sampled:
-        return sampled_metis(meta, num_parts, classes, balance_edges, max_edges, seed)
+        return sampled_metis(
+            meta, num_parts, classes, balance_edges, max_edges, seed, cluster, work_dir
+        )
     src, dst, _, _ = homogeneous_edges(meta, sorted(meta.ntypes), sorted(meta.etypes))
     return _metis(src, dst, n, num_parts, classes, balance_edges, seed)

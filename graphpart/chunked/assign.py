@@ -24,13 +24,14 @@ from ..partitioning.balance import classes_by_type
 from ..partitioning.fields import as_fields, code_labels, combine_fields, named_labels
 from ..typing import Seed
 from ..utils.check import check_count, check_file_name, short_repr
+from ._dask import Runner, open_shared, runner, worker_memory_limit
 from ._files import write_array
 from ._metis import metis_chunked
 from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
 from .cluster import ClusterOptions
 from .format import ChunkedMetadata, read_metadata
-from .plan import check_disk
+from .plan import check_disk, check_memory, largest_chunk, stream_need
 from .read import read_data
 
 __all__ = [
@@ -40,8 +41,7 @@ __all__ = [
     "read_assignment",
     "assignment_algorithm",
     "PARTITION_META",
-    "part_edge_loads",
-    "part_halo_counts",
+    "part_loads",
     "assignment_halo",
     "assignment_loads",
 ]
@@ -318,7 +318,7 @@ def assign(
     in_dir: str | os.PathLike,
     out_dir: str | os.PathLike,
     num_parts: int,
-    algorithm: str = "random",
+    algorithm: str = "metis",
     *,
     balance_ntypes: str | None = None,
     balance_edges: bool | None = None,
@@ -332,17 +332,22 @@ def assign(
     * ``"random"``: balanced per node type (and in total) and reads no edges; its
       chunks of nodes are drawn in parallel on Dask (``cluster``: a
       :class:`~graphpart.chunked.ClusterOptions`, or its fields as keywords).
-    * ``"metis"``: loads every edge chunk into one graph (it must fit in memory) and
-      runs the same METIS path as :func:`graphpart.partition`: each node type
-      balanced, and each value of node data ``balance_ntypes`` too. With ``max_edges`` below
-      the edge count METIS sees a sample of about that many edges, drawn as the chunks stream
-      past, and refinement passes over every edge follow (memory ``B + 96 N + 300 max_edges``).
+    * ``"metis"`` (the default): loads every edge chunk into one graph and runs the same
+      METIS path as :func:`graphpart.partition`: each node type balanced, and each value of
+      node data ``balance_ntypes`` too. With ``max_edges`` below the edge count, or without it
+      where the edges do not fit in the memory free, METIS sees a sample of about that many
+      edges (the largest that fits), drawn as the chunks stream past, and refinement passes
+      over every edge follow on the cluster (memory ``B + 96 N + 300 max_edges``).
     * ``"fennel"`` / ``"ldg"``: streaming passes over the edge chunks, memory
       linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`;
       ``stream_options`` go to it), with a hard cap on every ``balance_ntypes`` class of each
       part and, with ``balance_edges``, on its in-degree. ``balance_edges=None`` (the default)
       balances the in-degree too where in-degrees are spread unevenly (power-law graphs) and
-      says so in the log; METIS takes ``None`` as ``False``.
+      says so in the log; METIS takes ``None`` as ``False``. They run as one stream per Dask
+      worker, every pass over the edges shared out (the in-degrees, the streaming and
+      refinement passes, and the loads recorded at the end); the answer depends on the number
+      of workers, not on where they run. Below ``2**22`` edges a LocalCluster is not started
+      and the same streams run in this process.
 
     Parameters
     ----------
@@ -352,18 +357,21 @@ def assign(
         The assignment folder written: new, empty, or an earlier assignment of graphpart's.
     num_parts : int
         Number of partitions, from 1 to the graph's node count.
-    algorithm : {"random", "metis", "fennel", "ldg"}, default "random"
-        How nodes are assigned (see above).
+    algorithm : {"metis", "random", "fennel", "ldg"}, default "metis"
+        How nodes are assigned (see above): by default METIS, on a sample where the edges do
+        not fit in memory.
     balance_ntypes : str or None, default None
         A node data field whose values are balanced in each part, crossed with the node type
         (metis, fennel and ldg only).
     balance_edges : bool or None, default None
         Also balance each part's in-degree (see above); refused by ``"random"`` when true.
-    seed : int or None, default None
+    seed : int, numpy.random.Generator or None, default None
         Fixes the random and METIS assignments (METIS also takes a ``numpy.random.Generator``);
         fennel and ldg are deterministic and ignore it.
     cluster : ClusterOptions or None, default None
-        The Dask cluster ``"random"`` runs on (the other algorithms run in this process).
+        The Dask cluster ``"random"``, ``"fennel"`` and ``"ldg"`` run on, and the refinement
+        of a METIS sample (METIS itself runs in this process); default: a LocalCluster of 2
+        workers.
     max_edges : int or None, default None
         METIS only: the size of the edge sample METIS sees when below the edge count.
     **options
@@ -429,26 +437,34 @@ def assign(
             random_on_dask(meta, tmp, k, seed, cluster)
             _write_meta(tmp, k, algorithm, ntypes=ntypes)
         return out_dir
+    classes = balance_classes_of(meta, balance_ntypes)[0]
     if algorithm == "metis":
-        classes = balance_classes_of(meta, balance_ntypes)[0]
-        homo = metis_chunked(meta, k, classes, bool(balance_edges), max_edges, seed)
+        work = Path(out_dir).absolute().parent  # the refinement's shared files
+        homo = metis_chunked(meta, k, classes, bool(balance_edges), max_edges, seed, cluster, work)
         edges = bool(balance_edges)
-        in_degree, leaving = part_edge_loads(meta, homo, k)
+        in_degree, leaving, halo = part_loads(meta, homo, k)
     else:
         from .stream import edge_balance, stream_partition
 
-        classes = balance_classes_of(meta, balance_ntypes)[0]
-        deg = edge_balance(meta, k, balance_edges, algorithm)
-        homo = stream_partition(
-            meta,
-            k,
-            algorithm,
-            classes=classes,
-            balance_edges=False if deg is None else deg,
-            **stream_options,
-        )
-        edges = deg is not None
-        in_degree, leaving = part_edge_loads(meta, homo, k)
+        work = Path(out_dir).absolute().parent  # the streams' shared files: beside the output
+        _check_stream_memory(meta, algorithm, cluster)
+        with runner(cluster, sum(meta.num_edges.values()), work) as run:
+            _check_stream_memory(meta, algorithm, cluster, run)
+            deg = edge_balance(meta, k, balance_edges, algorithm, run)
+            homo = stream_partition(
+                meta,
+                k,
+                algorithm,
+                classes=classes,
+                balance_edges=False if deg is None else deg,
+                streams=run.tasks,
+                cluster=None if run.client is None else ClusterOptions(client=run.client),
+                work_dir=work,
+                **stream_options,
+            )
+            edges = deg is not None
+            del deg
+            in_degree, leaving, halo = part_loads(meta, homo, k, run)
     offsets = type_offsets(counts)
     parts = {t: homo[offsets[i] : offsets[i + 1]] for i, t in enumerate(ntypes)}
     balance = {"ntypes": balance_ntypes, "edges": edges}
@@ -456,51 +472,59 @@ def assign(
         "nodes": np.bincount(homo, minlength=k).tolist(),
         "in-degree": in_degree.tolist(),
         "leaving": leaving.tolist(),
-        "halo": part_halo_counts(meta, homo, k),  # estimated, for the plan of dispatch
+        "halo": halo,  # estimated, for the plan of dispatch
     }
     return write_assignment(out_dir, parts, k, algorithm, balance, loads)
 
 
-def _edge_loads(ps: np.ndarray, pd: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    cross = ps != pd
-    return np.bincount(pd, minlength=k), np.bincount(ps[cross], minlength=k)
+def _check_stream_memory(meta, algorithm: str, cluster: ClusterOptions, run=None) -> None:
+    """Refuse a streaming assignment before it starts where this machine (a LocalCluster's
+    workers included) or, once started, a Dask worker's memory limit cannot hold it."""
+    n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
+    driver, stream = stream_need(n, m, largest_chunk(meta))
+    instead = (
+        "use fewer --workers or more chunks (a stream holds one chunk, 150 bytes per edge), "
+        "or a machine with more memory"
+    )
+    if run is None:
+        local = cluster.client is None and cluster.scheduler is None
+        what = f"assign --algorithm {algorithm} on {n:,} nodes" + (
+            f" with {cluster.workers} streams" if local else " (its driver)"
+        )
+        check_memory(driver + (cluster.workers * stream if local else 0), what, instead)
+        return
+    limit = worker_memory_limit(run.client) if run.client is not None else 0
+    if limit and stream > limit:
+        raise GraphpartError(
+            f"assign --algorithm {algorithm}: a stream needs about {stream / 2**30:.1f} GB per "
+            f"Dask worker and the workers' memory limit is {limit / 2**30:.1f} GB: {instead}"
+        )
 
 
-def part_halo_counts(meta: ChunkedMetadata, homo: np.ndarray, k: int) -> list[int]:
-    """Each part's HALO nodes with one hop, in-edges only (the distinct sources outside it of
-    the edges into it: what a partition that stores each edge once at its destination holds
-    beside its own nodes), estimated within a few percent in one pass over the edges
-    (:class:`~graphpart.chunked._distinct.DistinctSketch`).
-
-    Parameters
-    ----------
-    meta : ChunkedMetadata
-        The chunked graph; its edge chunks are read once.
-    homo : ndarray of int
-        The part of every homogeneous node, each in ``[0, k)``.
-    k : int
-        The number of parts.
-
-    Returns
-    -------
-    list of int
-        The estimated HALO node count of each part.
-    """
+def _loads_task(meta: ChunkedMetadata, keys: list, handle, k: int) -> tuple:
     from ._distinct import DistinctSketch
-    from .stream import homogeneous_chunks
+    from .stream import homogeneous_chunk
 
-    sketch = DistinctSketch(k)
-    for _, _, s, d in homogeneous_chunks(meta):
-        ps, pd = homo[s], homo[d]
+    homo = open_shared(handle)
+    indeg, leaving, sketch = np.zeros(k, np.int64), np.zeros(k, np.int64), DistinctSketch(k)
+    for key in keys:
+        s, d = homogeneous_chunk(meta, *key)
+        ps, pd = np.asarray(homo[s], dtype=np.int64), np.asarray(homo[d], dtype=np.int64)
         cross = ps != pd
+        indeg += np.bincount(pd, minlength=k)
+        leaving += np.bincount(ps[cross], minlength=k)
         sketch.add(pd[cross], s[cross])
-    return sketch.counts()
+    return indeg, leaving, sketch
 
 
-def part_edge_loads(meta: ChunkedMetadata, homo: np.ndarray, k: int) -> tuple[np.ndarray, ...]:
-    """Each part's in-degree (the edges it owns under DGL's rule) and the edges leaving it (its
-    HALO edges with one hop), for the part ``homo`` of every homogeneous node; one pass over the
-    edges.
+def part_loads(
+    meta: ChunkedMetadata, homo: np.ndarray, k: int, run: Runner | None = None
+) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Each part's in-degree (the edges it owns under DGL's rule), the edges leaving it (its
+    HALO edges with one hop), and its HALO nodes with one hop, in-edges only (the distinct
+    sources outside it of the edges into it: what a partition that stores each edge once at
+    its destination holds beside its own nodes), the last estimated within a few percent
+    (:class:`~graphpart.chunked._distinct.DistinctSketch`); one pass over the edges.
 
     Parameters
     ----------
@@ -510,6 +534,8 @@ def part_edge_loads(meta: ChunkedMetadata, homo: np.ndarray, k: int) -> tuple[np
         The part of every homogeneous node (node types in sorted order), each in ``[0, k)``.
     k : int
         The number of parts.
+    run : Runner, optional
+        Where the pass runs, each task over a share of the chunks (default: here).
 
     Returns
     -------
@@ -518,15 +544,33 @@ def part_edge_loads(meta: ChunkedMetadata, homo: np.ndarray, k: int) -> tuple[np
     leaving : ndarray
         Per part, the count of edges whose source it holds and whose destination lies in
         another part.
-    """
-    from .stream import homogeneous_chunks
+    halo : list of int
+        Per part, the estimated HALO node count.
 
-    indeg, leaving = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
-    for _, _, s, d in homogeneous_chunks(meta):
-        a, b = _edge_loads(homo[s], homo[d], k)
+    Examples
+    --------
+    >>> import tempfile
+    >>> from graphpart.chunked import write_chunked, read_metadata
+    >>> from graphpart.datasets import load_karate_club
+    >>> meta = read_metadata(write_chunked(load_karate_club(), tempfile.mkdtemp() + "/k", 2))
+    >>> in_degree, leaving, halo = part_loads(meta, np.arange(34) % 2, 2)
+    >>> int(in_degree.sum()) == sum(meta.num_edges.values()), len(halo)
+    (True, 2)
+    """
+    from ._loads import part_dtype
+    from .stream import chunk_keys
+
+    run = run or Runner(None, None, 1)
+    handle = run.share("parts", np.asarray(homo).astype(part_dtype(k)))
+    keys = chunk_keys(meta)
+    groups = [(meta, keys[w :: run.tasks], handle, k) for w in range(min(run.tasks, len(keys)))]
+    indeg, leaving = np.zeros(k, np.int64), np.zeros(k, np.int64)
+    sketch = None
+    for a, b, c in run.map(_loads_task, groups, "part-loads"):
         indeg += a
         leaving += b
-    return indeg, leaving
+        sketch = c if sketch is None else (sketch.merge(c) or sketch)
+    return indeg, leaving, sketch.counts() if sketch is not None else [0] * k
 
 
 def check_parts_for(num_parts: object, meta: ChunkedMetadata, where: str = "") -> int:

@@ -67,7 +67,7 @@ from .assign import (
     assignment_halo,
     assignment_loads,
     balance_classes_of,
-    part_edge_loads,
+    part_loads,
     read_assignment,
 )
 from .cluster import ClusterOptions
@@ -233,7 +233,7 @@ def dispatch(
     loads = assignment_loads(partitions_dir, num_parts, meta)
     if loads is None:  # a user's assignment: count each part's in-degree, one pass over the edges
         homo = np.concatenate([np.asarray(parts[t], dtype=np.int64) for t in ntypes])
-        loads = (np.bincount(homo, minlength=num_parts), *part_edge_loads(meta, homo, num_parts))
+        loads = (np.bincount(homo, minlength=num_parts), *part_loads(meta, homo, num_parts)[:2])
         del homo
 
     def needs_of(piece: int | None = None) -> dict:

@@ -34,7 +34,7 @@ from .format import MAX_COUNT
 from .plan import check_disk
 from .write import check_num_chunks, check_stream_output, write_edge_stream
 
-__all__ = ["rmat_chunked", "sbm_chunked", "edges_chunked", "BLOCK_EDGES"]
+__all__ = ["rmat_chunked", "sbm_chunked", "dcsbm_chunked", "edges_chunked", "BLOCK_EDGES"]
 
 #: Edges generated or read at a time.
 BLOCK_EDGES = 1 << 24
@@ -237,6 +237,114 @@ def rmat_chunked(
             val_frac=val_frac,
             test_frac=test_frac,
         )
+        return write_edge_stream(
+            out_dir,
+            k,
+            n,
+            lambda: _read_deduped(store, counts),
+            int(sum(counts)),
+            {name: v.numpy() for name, v in g.ndata.items()},
+            graph_name=graph_name,
+            edge_format=edge_format,
+            node_data_format=node_data_format,
+            delimiter=delimiter,
+        )
+
+
+def dcsbm_chunked(
+    out_dir: str | os.PathLike,
+    num_chunks: int,
+    scale: int,
+    avg_degree: float = 16,
+    community_size: int = 4096,
+    mixing: float = 0.2,
+    exponent: float = 2.5,
+    *,
+    seed: Seed = None,
+    feat_dim: int = 0,
+    train_frac: float = 0.0,
+    val_frac: float = 0.0,
+    test_frac: float = 0.0,
+    graph_name: str | None = None,
+    edge_format: str = "csv",
+    node_data_format: str = "numpy",
+    delimiter: str = " ",
+) -> Path:
+    """``write_chunked(dcsbm(scale, ...), out_dir, num_chunks)`` without the graph in memory;
+    returns the metadata path.
+
+    The model's blocks of draws (:class:`~graphpart.datasets.dcsbm.DcsbmModel`) go, both
+    directions, to sort buckets by source range, each then sorted and deduplicated alone, as
+    :func:`rmat_chunked` does. Memory: ``20`` bytes per node for the model, ``8`` more for the
+    labels, one block of draws and one bucket (about 16M edges, 24 bytes each while sorted).
+    Disk: the chunks plus ``16`` bytes per edge drawn for the buckets.
+
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The chunked graph's folder: new, empty, or an earlier chunked graph of graphpart's.
+    num_chunks : int
+        Chunks per edge type and per node field.
+    scale, avg_degree, community_size, mixing, exponent, seed
+        As :func:`graphpart.datasets.dcsbm`: the same arguments give the same graph.
+    feat_dim, train_frac, val_frac, test_frac
+        Node data, as :func:`graphpart.datasets.dcsbm` attaches them.
+    graph_name, edge_format, node_data_format, delimiter
+        As :func:`rmat_chunked`.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of the written ``metadata.json``.
+
+    Raises
+    ------
+    GraphpartError
+        If an argument is out of range, ``out_dir`` holds something else, or the disk lacks
+        room for the chunks and buckets.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphpart.chunked import load_chunked
+    >>> from graphpart.datasets import dcsbm
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> g = load_chunked(dcsbm_chunked(d / "a", 3, 10, 8, community_size=64, seed=1))
+    >>> [x.tolist() for x in g.edges()] == [
+    ...     x.tolist() for x in dcsbm(10, 8, community_size=64, seed=1).edges()]
+    True
+    """
+    from ..datasets.dcsbm import DcsbmModel
+
+    model = DcsbmModel(scale, avg_degree, community_size, mixing, exponent, seed)
+    n, m = model.n, 2 * model.draws
+    k = check_num_chunks(num_chunks, max(m, 1))
+    out_dir = Path(out_dir)
+    check_stream_output(out_dir, graph_name, edge_format, node_data_format, delimiter)
+    row = 8 * feat_dim + 16 + 3 * (train_frac + val_frac + test_frac > 0)
+    check_disk(40 * m + row * n, out_dir, "graphpart chunk")
+    out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
+    buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
+    with tempfile.TemporaryDirectory(prefix=".dcsbm-", dir=out_dir.absolute().parent) as work:
+        store = _Buckets(Path(work), n, buckets)
+        progress = Progress("chunk: DC-SBM edges drawn, in blocks", model.blocks)
+        for i in range(model.blocks):  # a loop over blocks of draws
+            src, dst = model.draw(i)
+            keep = src != dst
+            store.add(src[keep], dst[keep])
+            store.add(dst[keep], src[keep])
+            progress.advance()
+        counts = _dedupe_counts(store)
+        g = attach_node_data(
+            Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64), num_nodes=n),
+            np.random.default_rng([model.base, 2**33]),
+            labels=model.labels(),
+            feat_dim=feat_dim,
+            train_frac=train_frac,
+            val_frac=val_frac,
+            test_frac=test_frac,
+        )
+        del model
         return write_edge_stream(
             out_dir,
             k,

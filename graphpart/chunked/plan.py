@@ -8,7 +8,8 @@ data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and py
 ==================================  ===============================================================
 step, process                       peak memory
 ==================================  ===============================================================
-assign fennel / ldg (one process)   ``B + 32 N + 200 C``
+assign fennel / ldg, driver         ``B + 20 N`` (``24 N`` from ``2**31`` edges)
+assign fennel / ldg, each worker    ``B + 14 N + 150 C`` (``18 N`` from ``2**31`` edges)
 assign metis (one process)          ``B + 96 N + 300 E`` (``M`` sampled edges for ``E``)
 assign random (each Dask worker)    ``B + 24 * 2**20``
 dispatch, driver                    ``B + 64 N``
@@ -33,7 +34,7 @@ GraphBolt's ``13`` bytes per local edge (int32 sources, int64 edge ids, the inne
 with edge types) and ``13`` per local node (offsets, ids, flag), graphpart's ``36`` per local edge
 plus ``64`` per node, ``F N`` of features either way. Local edges are ``E`` when each edge is stored
 once (dispatch's default), plus the cut edges with ``out_edges``; local nodes are ``N`` plus the
-HALO nodes, which ``assign`` estimates (:func:`~graphpart.chunked.assign.part_halo_counts`), else at
+HALO nodes, which ``assign`` estimates (:func:`~graphpart.chunked.assign.part_loads`), else at
 most one per cut edge. A partition's pieces are deleted once its files are whole, so phase 2 needs
 about the larger of the two plus what the partitions in flight hold (their files, 32 bytes per local
 edge in CSC buckets, 40 per leaving edge sorted out of core).
@@ -87,6 +88,9 @@ BASE = 300 << 20
 METIS_BYTES_PER_EDGE = 300
 #: ... and per node (measured: 6.3 GiB for R-MAT scale 24 on a sample of 16.8M edges).
 METIS_BYTES_PER_NODE = 96
+#: Streaming assign (fennel, ldg): bytes its driver holds per node, a stream (each Dask worker)
+#: per node and per edge of its chunk (measured on R-MAT; see :func:`stream_need`).
+STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 20, 14, 150
 #: Bytes a dispatch worker holds per node and per edge while it builds a partition (ids, maps,
 #: the local graph and its copy on write), measured on R-MAT partitions; features come on top.
 BYTES_PER_NODE, BYTES_PER_EDGE = 64, 52
@@ -253,6 +257,45 @@ def metis_need(num_nodes: int, num_edges: int) -> int:
     return BASE + METIS_BYTES_PER_NODE * num_nodes + METIS_BYTES_PER_EDGE * num_edges
 
 
+def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
+    """Peak memory of ``assign --algorithm fennel | ldg``: its driver's and each stream's.
+
+    The driver holds every node's class, in-degree (int64 from ``2**31`` edges) and part, a
+    copy of the parts as a pass began, and at the end the parts as int64 for the loads' pass;
+    a stream (a Dask worker) one chunk's edges, their nodes and a table of local ids, and the
+    pages it reads of the shared class, in-degree and part files.
+
+    Parameters
+    ----------
+    num_nodes, num_edges : int
+        The graph's nodes and edges (all types).
+    chunk : int
+        Edges of the largest chunk.
+
+    Returns
+    -------
+    tuple of two int
+        Bytes: the driver's ``BASE + 20 N`` (``24 N`` from ``2**31`` edges) and a stream's
+        ``BASE + 14 N + 150 C``.
+    """
+    wide = 4 * (num_edges >= 2**31)
+    return (
+        BASE + (STREAM_DRIVER_BYTES_PER_NODE + wide) * num_nodes,
+        BASE + (STREAM_WORKER_BYTES_PER_NODE + wide) * num_nodes + STREAM_BYTES_PER_EDGE * chunk,
+    )
+
+
+def metis_edges(num_nodes: int, num_edges: int, max_edges: int | None, have: int) -> int:
+    """The edges ``assign --algorithm metis`` gives METIS: ``max_edges`` where below the edge
+    count; without it every edge where they fit in ``have`` bytes, else the largest sample that
+    fits (when that is at least half an edge per node; else every edge, and the step is
+    refused)."""
+    if max_edges is not None:
+        return min(int(max_edges), num_edges)
+    fits = max((have - BASE - METIS_BYTES_PER_NODE * num_nodes) // METIS_BYTES_PER_EDGE, 0)
+    return int(fits) if max(num_nodes // 2, 1) <= fits < num_edges else num_edges
+
+
 def partition_need(
     nodes: int,
     edges: int,
@@ -312,7 +355,7 @@ def partition_need(
 def plan_pipeline(
     meta: ChunkedMetadata,
     num_parts: int,
-    algorithm: str = "fennel",
+    algorithm: str = "metis",
     *,
     workers: int = 2,
     slack: float = 0.05,
@@ -341,11 +384,11 @@ def plan_pipeline(
         The chunked graph's metadata (node and edge counts, chunk counts, node data dtypes).
     num_parts : int
         Number of parts (values below 1 count as 1).
-    algorithm : str, default "fennel"
+    algorithm : str, default "metis"
         The assign algorithm: ``"fennel"``, ``"ldg"``, ``"metis"`` or ``"random"``; any other
         value leaves the assign step out.
     workers : int, default 2
-        Dask workers of ``assign random`` and ``dispatch``.
+        Dask workers of ``assign`` (random, fennel, ldg) and ``dispatch``.
     slack : float, default 0.05
         Imbalance of the balanced partition assumed without ``part_nodes`` and
         ``part_edges``.
@@ -371,7 +414,8 @@ def plan_pipeline(
     Returns
     -------
     list of StepNeed
-        The assign step (unless ``algorithm`` is not one of the four), then dispatch's
+        The assign step (fennel and ldg: its driver, then each stream; unless ``algorithm``
+        is not one of the four), then dispatch's
         driver, phase 1 and phase 2, then verify.
 
     Examples
@@ -380,8 +424,9 @@ def plan_pipeline(
     >>> meta = SimpleNamespace(num_nodes={"_N": 2**20}, num_edges={("_N", "_E", "_N"): 16 * 2**20},
     ...     edges={("_N", "_E", "_N"): SimpleNamespace(counts=[2**20] * 16, paths=[""] * 16)},
     ...     node_data={})
-    >>> [s.step for s in plan_pipeline(meta, 8)]
-    ['assign fennel', 'dispatch (driver)', 'dispatch phase 1', 'dispatch phase 2', 'verify']
+    >>> [s.step for s in plan_pipeline(meta, 8, "fennel")]
+    ['assign fennel (driver)', 'assign fennel (streams)', 'dispatch (driver)', 'dispatch phase 1',
+     'dispatch phase 2', 'verify']
     """
     n = int(sum(meta.num_nodes.values()))
     e = int(sum(meta.num_edges.values()))
@@ -398,11 +443,25 @@ def plan_pipeline(
         where = f"a balanced partition: {n_p:,} nodes, {e_p:,} edges with HALO"
     steps = []
     if algorithm in ("fennel", "ldg"):
-        mem = BASE + 32 * n + 200 * c
-        steps.append(StepNeed(f"assign {algorithm}", "main", mem, 8 * n, "B + 32 N + 200 C"))
-    elif algorithm == "metis" and max_edges is not None and max_edges < e:
-        need = metis_need(n, max_edges)
-        steps.append(StepNeed("assign metis", "main", need, 8 * n, "B + 96 N + 300 M (sample)"))
+        driver, stream = stream_need(n, e, c)
+        wide = 4 * (e >= 2**31)
+        dn, wn = STREAM_DRIVER_BYTES_PER_NODE + wide, STREAM_WORKER_BYTES_PER_NODE + wide
+        steps.append(StepNeed(f"assign {algorithm} (driver)", "main", driver, 8 * n, f"B + {dn} N"))
+        steps.append(
+            StepNeed(
+                f"assign {algorithm} (streams)",
+                f"each of {workers} workers",
+                stream,
+                0,
+                f"B + {wn} N + {STREAM_BYTES_PER_EDGE} C",
+            )
+        )
+    elif algorithm == "metis" and metis_edges(n, e, max_edges, available_memory()) < e:
+        seen = metis_edges(n, e, max_edges, available_memory())
+        need = metis_need(n, seen)
+        steps.append(
+            StepNeed("assign metis", "main", need, 8 * n, f"B + 96 N + 300 M (a sample: {seen:,})")
+        )
     elif algorithm == "metis":
         steps.append(StepNeed("assign metis", "main", metis_need(n, e), 8 * n, "B + 96 N + 300 E"))
     elif algorithm == "random":
@@ -567,7 +626,7 @@ def check_disk(need: int, folder: str | os.PathLike, what: str) -> None:
 def format_plan(
     meta: ChunkedMetadata,
     num_parts: int,
-    algorithm: str = "fennel",
+    algorithm: str = "metis",
     *,
     workers: int = 2,
     loads: tuple | None = None,
@@ -588,10 +647,10 @@ def format_plan(
         The chunked graph's metadata.
     num_parts : int
         Number of parts, at least 1.
-    algorithm : str, default "fennel"
+    algorithm : str, default "metis"
         The assign algorithm (see :func:`plan_pipeline`).
     workers : int, default 2
-        Dask workers of ``assign random`` and ``dispatch``.
+        Dask workers of ``assign`` (random, fennel, ldg) and ``dispatch``.
     loads : tuple of three arrays or None, default None
         ``(nodes, in-degree, leaving)``, one entry per part each; ``None``: balanced parts.
     out_dir : str or os.PathLike, default "."

@@ -35,20 +35,35 @@ eighteen; R-MAT, whose chunks show a node only part of its neighbours, gains not
 after two). Restreaming from scratch (Nishimura & Ugander) was tried and gained under 1% here:
 its fresh loads let the first blocks fill the parts their neighbours chose before, and the rest
 scatter under the caps.
+
+Several streams (one per Dask worker, :class:`~graphpart.chunked._dask.Runner`) share a pass in
+rounds, all seeing the parts and loads as the round began, which the driver then brings up to
+date. Placing, each stream takes a chunk of its own; it counts each of its placements as many
+times as there are streams (it expects the others to place as many meanwhile), so that together
+they fill the parts evenly, and the driver applies their placements in stream order where every
+cap still holds (a node two streams placed goes where the first put it; what no cap allows waits
+for a later chunk). On R-MAT (2**18 nodes, 16 parts) two streams cut 0.900 against one stream's
+0.895, both caps held. Refining, the streams take shares of one chunk's nodes, and the driver
+makes their moves together, largest gains first, under the caps: exactly one stream's moves (a
+chunk's moves are decided together anyway), whatever the number of streams.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import os
 
 import numpy as np
 
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
+from ..index import unique_int
 from ..utils.check import check_count, short_repr
+from ._dask import Runner, open_shared, runner
 from ._eta import Progress
 from ._loads import Loads
+from .cluster import ClusterOptions
 from .format import ChunkedMetadata
 from .read import read_edges
 
@@ -70,6 +85,23 @@ MIN_GAIN = 0.005
 logger = logging.getLogger(__name__)
 
 
+def chunk_keys(meta: ChunkedMetadata) -> list[tuple[tuple[str, str, str], int]]:
+    """Every edge chunk as ``(etype, position)``, edge types in sorted order: the order
+    :func:`homogeneous_chunks` reads them in."""
+    return [(e, c) for e in sorted(meta.etypes) for c in range(len(meta.edges[e].paths))]
+
+
+def homogeneous_chunk(
+    meta: ChunkedMetadata, etype: tuple[str, str, str], chunk: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Edge chunk ``chunk`` of ``etype`` as int64 ``(src, dst)`` in homogeneous ids (node types
+    in sorted order)."""
+    ntypes = sorted(meta.ntypes)
+    offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
+    s, d = read_edges(meta, etype, chunk)
+    return s + offsets[ntypes.index(etype[0])], d + offsets[ntypes.index(etype[2])]
+
+
 def homogeneous_chunks(meta: ChunkedMetadata):
     """Every edge chunk as ``(src, dst)`` in homogeneous ids (node types in sorted order).
 
@@ -87,35 +119,44 @@ def homogeneous_chunks(meta: ChunkedMetadata):
     src, dst : numpy.ndarray
         The chunk's int64 end ids, in homogeneous ids.
     """
-    ntypes = sorted(meta.ntypes)
-    offsets = type_offsets([meta.num_nodes[t] for t in ntypes])
-    for e in sorted(meta.etypes):
-        so, do = offsets[ntypes.index(e[0])], offsets[ntypes.index(e[2])]
-        for c in range(len(meta.edges[e].paths)):
-            s, d = read_edges(meta, e, c)
-            yield e, c, s + so, d + do
+    for e, c in chunk_keys(meta):
+        yield (e, c, *homogeneous_chunk(meta, e, c))
 
 
-def in_degrees(meta: ChunkedMetadata) -> np.ndarray:
+def _in_degree_task(meta: ChunkedMetadata, keys: list, n: int, dtype: str) -> np.ndarray:
+    deg = np.zeros(n, dtype=dtype)
+    for key in keys:
+        counts = np.bincount(homogeneous_chunk(meta, *key)[1])  # up to the chunk's largest id
+        deg[: len(counts)] += counts.astype(dtype, copy=False)
+    return deg
+
+
+def in_degrees(meta: ChunkedMetadata, run: Runner | None = None) -> np.ndarray:
     """In-degree of every homogeneous node (types in sorted order), in one pass over the edges.
 
-    Memory: ``8 N`` bytes plus one chunk.
+    Memory: ``4 N`` bytes (``8 N`` from 2**31 edges) plus one chunk, per task.
 
     Parameters
     ----------
     meta : ChunkedMetadata
         The chunked graph's metadata.
+    run : Runner, optional
+        Where the pass runs: each of its tasks counts a share of the chunks (default: one task,
+        here).
 
     Returns
     -------
     numpy.ndarray
-        int64, one in-degree per node (all edge types counted).
+        int32 (int64 from 2**31 edges), one in-degree per node (all edge types counted).
     """
+    run = run or Runner(None, None, 1)
     n = sum(meta.num_nodes.values())
-    deg = np.zeros(n, dtype=np.int64)
-    for _, _, _, d in homogeneous_chunks(meta):
-        counts = np.bincount(d)  # up to the largest id of the chunk, not n
-        deg[: len(counts)] += counts
+    dtype = "int32" if sum(meta.num_edges.values()) < 2**31 else "int64"
+    keys = chunk_keys(meta)
+    groups = [(meta, keys[w :: run.tasks], n, dtype) for w in range(min(run.tasks, len(keys)))]
+    deg = np.zeros(n, dtype=dtype)
+    for part in run.map(_in_degree_task, groups, "in-degrees"):
+        deg += part
     return deg
 
 
@@ -147,7 +188,11 @@ def edge_spread(in_degree: np.ndarray, num_parts: int) -> float:
 
 
 def edge_balance(
-    meta: ChunkedMetadata, num_parts: int, balance_edges: bool | None, who: str = "streaming"
+    meta: ChunkedMetadata,
+    num_parts: int,
+    balance_edges: bool | None,
+    who: str = "streaming",
+    run: Runner | None = None,
 ) -> np.ndarray | None:
     """The in-degrees to balance (``None``: nodes only): all of them for ``balance_edges=True``,
     none for ``False``; for ``None`` where :func:`edge_spread` exceeds :data:`SPREAD_LIMIT`,
@@ -164,6 +209,8 @@ def edge_balance(
         True, False, or None to decide from the spread.
     who : str, default "streaming"
         How the warning names the caller.
+    run : Runner, optional
+        Where the pass over the edges runs (:func:`in_degrees`).
 
     Returns
     -------
@@ -173,7 +220,7 @@ def edge_balance(
     """
     if balance_edges is False:
         return None
-    deg = in_degrees(meta)
+    deg = in_degrees(meta, run)
     spread = edge_spread(deg, num_parts)
     if balance_edges is None:
         if spread <= SPREAD_LIMIT:
@@ -201,10 +248,12 @@ def _process_chunk(
     b = np.concatenate([v, u])
     mine = state.part[a] < 0
     a, b = a[mine], b[mine]
-    new = np.unique(a)
+    new = unique_int(a)
     if not len(new):
         return
-    idx = np.searchsorted(new, a)
+    where = np.empty(len(state.part), dtype=np.int64)  # the stream's node ids: a table is quick
+    where[new] = np.arange(len(new))
+    idx = where[a]
 
     def parts_of(nodes: np.ndarray) -> np.ndarray:
         return state.part[nodes]
@@ -219,9 +268,11 @@ def _process_chunk(
     order = np.argsort(rank, kind="stable")
     rank, b = rank[order], b[order]
     k = state.k
-    for start in range(0, len(new), batch_size):  # a loop over batches, vectorised inside
+    starts = np.arange(0, len(new), batch_size)
+    bounds = np.searchsorted(rank, np.append(starts, len(new)))
+    for i, start in enumerate(starts.tolist()):  # a loop over batches, vectorised inside
         stop = min(start + batch_size, len(new))
-        lo, hi = np.searchsorted(rank, [start, stop])
+        lo, hi = bounds[i], bounds[i + 1]
         r, nb, nodes = rank[lo:hi] - start, b[lo:hi], new[start:stop]
         for step in range(1 + refine):  # refinement: again, now seeing the batch's own placements
             p = parts_of(nb)
@@ -230,25 +281,27 @@ def _process_chunk(
                 stop - start, k
             )
             if step:
-                state.remove(nodes)
+                state.remove(nodes[state.part[nodes] >= 0])  # a share may leave some out
             state.place(nodes, counts.astype(np.float64))
 
 
-def _refine_chunk(state: Loads, u: np.ndarray, v: np.ndarray, step: int) -> int:
-    """One label-propagation step over an edge chunk: every node it touches moves to the part
-    holding most of its neighbours here, where that beats its own part and every cap allows
-    (largest gains first: XtraPuLP's refinement, on one chunk at a time). Returns the moves."""
-    if not len(u):  # an empty chunk (more chunks than edges, a graph without edges)
-        return 0
-    k = state.k
-    a = np.concatenate([u, v])
-    pb = state.part[np.concatenate([v, u])].astype(np.int64)
-    key, count = np.unique(a * k + pb, return_counts=True)
-    node, part = key // k, key % k
+def _move_candidates(
+    part: np.ndarray, k: int, a: np.ndarray, b: np.ndarray, step: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One label-propagation step over an edge chunk, given as the neighbours ``b[i]`` of nodes
+    ``a[i]`` (both directions of its edges, or a stream's share of its nodes): every node
+    ``a`` holds would move to the part holding most of its neighbours here, where that beats
+    its own part (XtraPuLP's refinement, on one chunk at a time), ``part`` holding every
+    node's part. Returns ``(nodes, to, gain)``; :func:`_move` makes the moves the caps allow."""
+    if not len(a):  # an empty chunk (more chunks than edges, a graph without edges)
+        return a[:0], a[:0], a[:0]
+    pb = np.asarray(part[b], dtype=np.int64)
+    key, count = unique_int(a * k + pb, return_counts=True)
+    node, part_of = key // k, key % k
     first = np.r_[True, node[1:] != node[:-1]]
     start = np.flatnonzero(first)
     # per node: its best part here (most neighbours; ties: its own part) and its own part's count
-    own = part == state.part[node]
+    own = part_of == np.asarray(part[node])
     score = count * 2 + own  # the own part wins ties
     best_at = np.maximum.reduceat(score, start) if len(start) else score[:0]
     nodes = node[start]
@@ -258,20 +311,122 @@ def _refine_chunk(state: Loads, u: np.ndarray, v: np.ndarray, step: int) -> int:
     mine[idx[own]] = count[own]
     winner = score == np.repeat(best_at, np.diff(np.r_[start, len(node)]))
     best_part = np.zeros(len(nodes), dtype=np.int64)
-    best_part[idx[winner]] = part[winner]
+    best_part[idx[winner]] = part_of[winner]
     gain = (best_at // 2) - mine
     # half the nodes each pass (alternating): neighbours moving at once swap parts for ever
     turn = (nodes + step) % 2 == 0
-    movers = np.flatnonzero((gain > 0) & (best_part != state.part[nodes]) & turn)
-    movers = movers[np.argsort(-gain[movers], kind="stable")]
+    movers = np.flatnonzero((gain > 0) & (best_part != np.asarray(part[nodes])) & turn)
+    return nodes[movers], best_part[movers], gain[movers]
+
+
+def _move(state: Loads, nodes: np.ndarray, to: np.ndarray, gain: np.ndarray) -> int:
+    """Make the moves the caps allow, largest gains first (ties: lower ids), again with the
+    room the moves out of a part left there; returns how many moved."""
+    order = np.lexsort((nodes, -gain))
+    nodes, to = nodes[order], to[order]
     moved = 0
-    for _ in range(4):  # again with the room the moves out of a part left there
-        done = state.move(nodes[movers], best_part[movers])
+    for _ in range(4):
+        done = state.move(nodes, to)
         if not done:
             break
         moved += done
-        movers = movers[state.part[nodes[movers]] != best_part[movers]]
+        left = state.part[nodes] != to
+        nodes, to = nodes[left], to[left]
     return moved
+
+
+def _chunk_task(
+    meta: ChunkedMetadata,
+    key: tuple,
+    loads: Loads,
+    arrays: tuple,
+    job: tuple,
+) -> tuple[list, int]:
+    """One stream's work on one chunk: place the nodes it reaches first (``job[0] == "place"``)
+    or refine it, under the caps as the round began. ``arrays`` are
+    the handles of the class, in-degree and part of every node, and the parts as the pass began
+    (:func:`~graphpart.chunked._dask.open_shared`). Returns, placing, the nodes it placed,
+    their parts and the nodes it left unplaced, or refining, the moves it asks for as
+    ``(nodes, to, gain)`` (:func:`_move_candidates`), with the chunk's cut as the pass began."""
+    kind, step, batch_size, refine, streams, (w, ways) = job
+    s, d = homogeneous_chunk(meta, *key)
+    cls, deg, part, start = (open_shared(a) for a in arrays)
+    if kind == "refine":
+        lo, hi = len(s) * w // ways, len(s) * (w + 1) // ways  # the cut: a share of the edges
+        cut = int((np.asarray(start[s[lo:hi]]) != np.asarray(start[d[lo:hi]])).sum())
+        if ways > 1:  # this stream's nodes of the chunk (not by parity: that takes turns)
+            ms, md = (s // 2) % ways == w, (d // 2) % ways == w
+            a, b = np.concatenate([s[ms], d[md]]), np.concatenate([d[ms], s[md]])
+        else:
+            a, b = np.concatenate([s, d]), np.concatenate([d, s])
+        return _move_candidates(part, loads.k, a, b, step), cut
+    nodes = unique_int(np.concatenate([s, d]))
+    where = np.empty(len(part), dtype=np.int32)  # local ids by table: quicker than a search
+    where[nodes] = np.arange(len(nodes), dtype=np.int32)
+    u, v = where[s], where[d]
+    del where
+    view = loads.share(nodes, streams, cls, deg, part)
+    before = view.part.copy()
+    _process_chunk(view, u, v, batch_size, refine)
+    new = np.flatnonzero(view.part != before)
+    return (nodes[new], view.part[new], nodes[view.part < 0]), 0
+
+
+def _place(state: Loads, results: list, ways: int) -> int:
+    """Apply a round's placements, ``(nodes, parts, left unplaced)`` per stream, in stream order;
+    returns how many nodes were placed. One stream's go as they are; several streams' where the
+    node is still unplaced and every cap holds, and what none placed is then dealt out as one
+    stream would have at once (:meth:`Loads.fill`)."""
+    if ways == 1:
+        for nodes, parts, _ in results:
+            state.add(nodes, parts)
+        return sum(len(r[0]) for r in results)
+    placed = 0
+    for nodes, parts, _ in results:
+        at = state.part[nodes] < 0
+        placed += state.move(nodes[at], parts[at])
+    return placed
+
+
+def _run_pass(
+    state: Loads,
+    meta: ChunkedMetadata,
+    run: Runner,
+    handles: tuple,
+    job: tuple,
+    what: str,
+) -> tuple[int, int]:
+    """One pass over the chunks in rounds of ``run.tasks`` streams, each seeing the parts and
+    loads as the round began: placing, each stream takes a chunk of its own; refining, each
+    takes a share of one chunk's nodes (the moves a chunk asks for are decided together
+    anyway, so the streams' are those one stream would propose). The round's changes are
+    then applied in stream order where the node is still where its stream saw it, and where
+    every cap still holds (what a later stream placed over a cap stays unplaced for a later
+    chunk). One stream's changes are applied as they are. Returns ``(changes, cut as the pass
+    began)``."""
+    keys = chunk_keys(meta)
+    progress = Progress(what, len(keys))
+    changes = cut = 0
+    ways = run.tasks
+    job = (*job, ways)
+    step = ways if job[0] == "place" else 1
+    for r in range(0, len(keys), step):
+        loads = state if run.client is None else state.detached()  # counters, not node arrays
+        if job[0] == "place":
+            group = keys[r : r + ways]
+            tasks = [(meta, key, loads, handles, (*job, (0, 1))) for key in group]
+        else:
+            group = keys[r : r + 1]
+            tasks = [(meta, group[0], loads, handles, (*job, (w, ways))) for w in range(ways)]
+        results = run.map(_chunk_task, tasks, what.replace(" ", "-"))
+        cut += sum(c for _, c in results)
+        if job[0] == "refine":  # the streams' shares of one chunk: moved together, as one
+            changes += _move(state, *(np.concatenate(x) for x in zip(*(r for r, _ in results))))
+        if job[0] == "place":
+            changes += _place(state, [r for r, _ in results], ways)
+        run.sync(state.part)
+        progress.advance(len(group))
+    return changes, cut
 
 
 def stream_partition(
@@ -288,6 +443,9 @@ def stream_partition(
     refine: int = 1,
     alpha: float | None = None,
     initial: np.ndarray | None = None,
+    streams: int | None = None,
+    cluster: ClusterOptions | None = None,
+    work_dir: str | os.PathLike | None = None,
 ) -> np.ndarray:
     """Partition of every homogeneous node (types in sorted order), streaming over the edge chunks.
 
@@ -326,6 +484,19 @@ def stream_partition(
     initial : ndarray of int, optional
         A part for every node to refine instead of a streaming pass (e.g. METIS's on a sample of
         the edges); the refinement passes then move nodes under the same caps.
+    streams : int, optional
+        How many streams work at once, each on its own chunks: a round gives each stream a
+        chunk and an equal share of what every cap leaves, then applies their placements and
+        moves in stream order (a node two streams moved goes where the first sent it; moves
+        are checked against the caps again). The answer depends on the number of streams, not
+        on where they run. Default: the cluster's workers, or 1 without a cluster.
+    cluster : ClusterOptions, optional
+        The Dask cluster the streams run on, one per worker (they share the parts through
+        ``.npy`` files in ``work_dir``). A LocalCluster is only started from 2**22 edges:
+        below that its streams run here, one after another, with the same answer.
+    work_dir : str or path, optional
+        Where the streams' shared files go (a folder every worker reads); default: the system's
+        temporary folder. Removed at the end.
 
     Returns
     -------
@@ -384,35 +555,46 @@ def stream_partition(
     state = Loads(
         classes, deg, num_parts, slack, algorithm, gamma, 0.5 * paper if alpha is None else alpha
     )
-    chunks = sum(len(spec.paths) for spec in meta.edges.values())
     if initial is not None:
         initial = np.asarray(initial)
         if len(initial) != n or (n and (initial.min() < 0 or initial.max() >= num_parts)):
             raise GraphpartError(f"initial: need a part in [0, {num_parts}) for each of {n} nodes")
+    with runner(cluster, m, work_dir) as run:
+        if streams is not None:
+            run.tasks = check_count(streams, "streams", low=1)
+        _passes(state, meta, run, initial, int(passes), int(batch_size), int(refine))
+    state.warn_over_caps(algorithm)
+    return state.part.astype(np.int64)
+
+
+def _passes(state: Loads, meta, run: Runner, initial, passes, batch_size, refine) -> None:
+    """The streaming pass (unless ``initial`` gives the parts) and the refinement passes, each in
+    rounds of ``run.tasks`` streams; ``state`` ends with the parts of the lowest cut."""
+    who = state.algorithm
+    part, part_handle = run.shared("part", state.n, state.part.dtype, -1)
+    state.part = part
+    handles = (run.share("classes", state.cls), None, part_handle, None)
+    if state.deg is not None:
+        handles = (handles[0], run.share("in-degree", state.deg), part_handle, None)
+    if initial is not None:
         state.start_from(initial)
     else:
-        progress = Progress(f"{algorithm}: streaming pass", chunks)
-        for _, _, s, d in homogeneous_chunks(meta):
-            _process_chunk(state, s, d, int(batch_size), int(refine))
-            progress.advance()
+        _run_pass(state, meta, run, handles, ("place", 0, batch_size, refine), f"{who}: streaming")
         rest = np.flatnonzero(state.part < 0)
+        logger.info("%s: %d nodes no chunk placed, dealt out", who, len(rest))
         if len(rest):
             state.fill(rest)
+    run.sync(state.part)
     best, kept = np.inf, None
-    for step in range(int(passes) - 1):
-        start = (state.part.copy(), state.nload.copy(), state.eload.copy())
-        moved = cut = 0
-        progress = Progress(f"{algorithm}: refinement pass {step + 1}", chunks)
-        for _, _, s, d in homogeneous_chunks(meta):
-            cut += int((start[0][s] != start[0][d]).sum())  # the cut as the pass began
-            moved += _refine_chunk(state, s, d, step)
-            progress.advance()
+    for step in range(passes - 1):
+        start = (np.array(state.part), state.nload.copy(), state.eload.copy())
+        pass_handles = (*handles[:3], run.share("start", start[0]))
+        job = ("refine", step, batch_size, refine)
+        moved, cut = _run_pass(
+            state, meta, run, pass_handles, job, f"{who}: refinement pass {step + 1}"
+        )
         logger.info(
-            "%s refinement pass %d: cut %d edges before it, %d moves",
-            algorithm,
-            step + 1,
-            cut,
-            moved,
+            "%s refinement pass %d: cut %d edges before it, %d moves", who, step + 1, cut, moved
         )
         if cut < best:
             best, kept, stale = cut, start, cut >= (1 - MIN_GAIN) * best
@@ -430,5 +612,3 @@ def stream_partition(
                 kept = None
     if kept is not None:  # the parts at the start of the pass with the lowest cut
         state.part[:], state.nload[:], state.eload[:] = kept
-    state.warn_over_caps(algorithm)
-    return state.part.astype(np.int64)

@@ -53,9 +53,11 @@ def add_chunked_commands(sub, graph_source) -> None:
     a.add_argument("--num-parts", type=int, required=True)
     a.add_argument(
         "--algorithm",
-        default="random",
-        choices=["random", "metis", "fennel", "ldg"],
-        help="random (on Dask), metis (edges in memory), fennel / ldg (one streaming pass)",
+        default="metis",
+        choices=["metis", "random", "fennel", "ldg"],
+        help="metis (the default: every edge in memory, or the largest sample that fits, "
+        "refined over every edge), random, fennel / ldg (streaming passes, a stream per Dask "
+        "worker)",
     )
     a.add_argument(
         "--balance-ntypes",
@@ -153,7 +155,7 @@ def add_chunked_commands(sub, graph_source) -> None:
     )
     pl.add_argument("--in-dir", required=True, help="the chunked graph (folder of metadata.json)")
     pl.add_argument("--num-parts", type=int, required=True)
-    pl.add_argument("--algorithm", default="fennel", choices=["random", "metis", "fennel", "ldg"])
+    pl.add_argument("--algorithm", default="metis", choices=["metis", "random", "fennel", "ldg"])
     pl.add_argument("--workers", type=int, default=2)
     pl.add_argument(
         "--partitions-dir", help="an assignment: use its partition sizes instead of balanced ones"
@@ -217,7 +219,7 @@ def cluster_options(args: argparse.Namespace) -> ClusterOptions:
 
 def _chunk(args, load) -> int:
     from ..chunked import write_chunked
-    from ..chunked.ingest import edges_chunked, rmat_chunked, sbm_chunked
+    from ..chunked.ingest import dcsbm_chunked, edges_chunked, rmat_chunked, sbm_chunked
 
     check_output_path(args.out_dir, "--out-dir", keep=[p for p in (args.graph, args.edges) if p])
     formats = {"graph_name": args.graph_name, "edge_format": args.edge_format}
@@ -228,7 +230,7 @@ def _chunk(args, load) -> int:
         meta = edges_chunked(
             args.edges, args.out_dir, args.num_chunks, num_nodes=args.num_nodes, **formats
         )
-    elif args.dataset in ("rmat", "sbm"):  # generated in blocks: the same graph as datasets'
+    elif args.dataset in ("rmat", "sbm", "dcsbm"):  # in blocks: the same graph as datasets'
         import inspect
 
         from .. import datasets
@@ -239,7 +241,7 @@ def _chunk(args, load) -> int:
             raise GraphpartError(
                 f"{args.dataset} takes no argument {short_repr(unknown[0])}; it takes {list(known)}"
             )
-        write = rmat_chunked if args.dataset == "rmat" else sbm_chunked
+        write = {"rmat": rmat_chunked, "sbm": sbm_chunked, "dcsbm": dcsbm_chunked}[args.dataset]
         meta = write(
             args.out_dir,
             args.num_chunks,
@@ -264,7 +266,7 @@ def _assign(args, load) -> int:
     from ..chunked import assign
 
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
-    options: dict = {"cluster": cluster_options(args)} if args.algorithm == "random" else {}
+    options: dict = {"cluster": cluster_options(args)}
     if args.algorithm in ("fennel", "ldg"):
         if args.passes is not None:
             options["passes"] = args.passes

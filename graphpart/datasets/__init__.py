@@ -8,6 +8,7 @@
 ``load_wordnet``               WordNet 3.0 synsets and pointers, heterogeneous (``wordnet-base``)
 ``rmat``                       Graph500-style R-MAT generator
 ``sbm``                        stochastic block model with planted blocks
+``dcsbm``                      degree-corrected SBM: communities with power-law degrees
 ``triangle_mesh``              a 2-D triangle mesh with coordinates (finite-element-like)
 =============================  ==================================================================
 
@@ -25,6 +26,7 @@ from ..utils.check import short_repr
 from ._cache import cache_dir
 from ._synthetic import attach_node_data
 from .classics import load_davis_southern_women, load_karate_club, load_les_miserables
+from .dcsbm import dcsbm
 from .meshes import METIS_GRAPHS, load_metis_graph
 from .metis_format import read_metis_graph, write_metis_graph
 from .optional import DEBIAN_PACKAGES, missing_package
@@ -49,6 +51,7 @@ __all__ = [
     "load_wordnet",
     "rmat",
     "sbm",
+    "dcsbm",
     "triangle_mesh",
     "attach_node_data",
     "cache_dir",
@@ -61,6 +64,7 @@ _LOADERS: dict[str, Callable[..., Graph]] = {
     "wordnet": load_wordnet,
     "rmat": rmat,
     "sbm": sbm,
+    "dcsbm": dcsbm,
     "triangle_mesh": triangle_mesh,
     **{name: (lambda n: lambda **kw: load_metis_graph(n, **kw))(name) for name in METIS_GRAPHS},
 }

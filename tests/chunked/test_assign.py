@@ -328,7 +328,9 @@ def test_refinement_passes_recover_communities_streaming_splits(algorithm, tmp_p
     planted = (blocks[s] != blocks[d]).mean()
     cuts = []
     for passes in (1, 2, 10):
-        out = assign(tmp_path / "s", tmp_path / f"p{passes}", 8, algorithm, passes=passes)
+        out = assign(  # one stream: the communities split as its chunks arrive
+            tmp_path / "s", tmp_path / f"p{passes}", 8, algorithm, passes=passes, workers=1
+        )
         p = read_assignment(out, tmp_path / "s")[0]["_N"]
         cuts.append((p[s] != p[d]).mean())
         assert np.bincount(p, minlength=8).max() <= np.ceil(1.05 * g.num_nodes() / 8)
@@ -401,10 +403,11 @@ def test_the_sample_keeps_about_max_edges_and_every_low_degree_node_keeps_its_ed
 def test_metis_refuses_naming_a_max_edges_that_fits(tmp_path, monkeypatch):
     from graphpart.chunked import plan
 
-    write_chunked(gp.datasets.rmat(12, seed=0), tmp_path / "ch", 2)
+    g = gp.datasets.rmat(12, seed=0)
+    write_chunked(g, tmp_path / "ch", 2)
     monkeypatch.setattr(plan, "available_memory", lambda: plan.BASE + (10 << 20))
     with pytest.raises(gp.GraphpartError, match=r"use --max-edges \d+ \(METIS on a streamed"):
-        assign(tmp_path / "ch", tmp_path / "asg", 2, "metis")
+        assign(tmp_path / "ch", tmp_path / "asg", 2, "metis", max_edges=g.num_edges())
     assert not (tmp_path / "asg").exists()
 
 
@@ -533,3 +536,23 @@ def test_a_random_assignment_takes_a_generator_as_its_seed(tmp_path):
         assert (out / "_N.txt").exists()
     first, second = ((tmp_path / f"a{i}" / "_N.txt").read_text() for i in range(2))
     assert first == second  # the same generator state gives the same assignment
+
+
+def test_by_default_metis_samples_what_memory_holds_and_cuts_near_metis_on_every_edge(
+    tmp_path, monkeypatch, caplog
+):
+    from graphpart.chunked import plan
+    from graphpart.datasets import dcsbm
+
+    g = dcsbm(14, 16, community_size=1024, mixing=0.2, seed=0)  # communities, power-law degrees
+    write_chunked(g, tmp_path / "ch", 8)
+    n, m = g.num_nodes(), g.num_edges()
+    monkeypatch.setattr(plan, "available_memory", lambda: plan.metis_need(n, m // 4))
+    with caplog.at_level("WARNING"):
+        out = assign(tmp_path / "ch", tmp_path / "asg", 8, seed=0)  # no algorithm, max_edges
+    assert "do not fit in the memory free, so METIS sees a sample" in caplog.text
+    p = read_assignment(out, tmp_path / "ch")[0]["_N"]
+    full = gp.partition(g, 8, part_method="metis", num_hops=0, seed=0).node_part
+    s, d = (x.numpy() for x in g.edges())
+    assert (p[s] != p[d]).mean() <= 1.15 * (full[s] != full[d]).mean()
+    assert np.bincount(p, minlength=8).max() <= np.ceil(1.05 * n / 8)

@@ -129,10 +129,12 @@ def test_passes_apply_to_streaming_only(tmp_path, capsys):
 def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, capsys):
     _chunk_rmat10(tmp_path / "c")
     capsys.readouterr()
-    assert main(["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4"]) == 0
+    args = ["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4", "--algorithm", "fennel"]
+    assert main(args) == 0
     out = capsys.readouterr().out
     for step in (
-        "assign fennel",
+        "assign fennel (driver)",
+        "assign fennel (streams)",
         "dispatch (driver)",
         "dispatch phase 1",
         "dispatch phase 2",
@@ -221,7 +223,7 @@ def test_plan_of_metis_on_a_sample_counts_the_sample_not_every_edge(tmp_path, ca
     full = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("assign metis"))
     assert main([*base, "--max-edges", "1000"]) == 0
     sample = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("assign metis"))
-    assert "300 M (sample)" in sample and "300 E" in full
+    assert "300 M (a sample: 1,000)" in sample and "300 E" in full
     gb = [float(line.split()[3]) for line in (full, sample)]
     assert gb[1] < gb[0]
 

@@ -167,6 +167,7 @@ def test_a_local_cluster_leaves_nothing_in_the_temporary_folder(tmp_path):
     env = {**os.environ, "TMPDIR": str(tmp)}
     cmd = [sys.executable, "-m", "graphpart.cli", "assign", "--in-dir", str(ch)]
     cmd += ["--num-parts", "2", "--out-dir", str(tmp_path / "asg"), "--workers", "1"]
+    cmd += ["--algorithm", "random"]  # on a LocalCluster
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert [p.name for p in tmp.iterdir() if not p.name.endswith(".log")] == []
