@@ -157,6 +157,10 @@ def predict(chunks: Path, args, assignment: Path | None) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--dataset", default="rmat", choices=["rmat", "dcsbm"])
+    ap.add_argument(
+        "--dataset-arg", action="append", default=[], help="e.g. community_size=4096 (dcsbm)"
+    )
     ap.add_argument("--scales", type=int, nargs="+", default=[20])
     ap.add_argument("--parts", type=int, default=16)
     ap.add_argument("--chunks", type=int, default=64)
@@ -176,7 +180,7 @@ def main() -> None:
     steps = args.steps.split(",")
     rows = []
     for scale in args.scales:
-        w = args.workdir / f"rmat{scale}"
+        w = args.workdir / f"{args.dataset}{scale}"
         w.mkdir(parents=True, exist_ok=True)
         chunks, asg, out = w / "chunks", w / f"asg-{args.algorithm}", w / "parts"
         if "chunk" in steps:
@@ -186,11 +190,12 @@ def main() -> None:
                     [
                         "chunk",
                         "--dataset",
-                        "rmat",
+                        args.dataset,
                         "--dataset-arg",
                         f"scale={scale}",
                         "--dataset-arg",
                         "seed=0",
+                        *[x for a in args.dataset_arg for x in ("--dataset-arg", a)],
                         "--num-chunks",
                         str(args.chunks),
                         "--edge-format",
@@ -217,16 +222,14 @@ def main() -> None:
                         str(args.parts),
                         "--algorithm",
                         args.algorithm,
-                        *(
-                            ["--workers", str(args.workers), "--memory-limit", args.memory_limit]
-                            if args.algorithm != "metis"
-                            else []
-                        ),
+                        *["--workers", str(args.workers), "--memory-limit", args.memory_limit],
                         *args.assign_args.split(),
                     ],
                 )
             )
-            rows[-1]["predicted_gib"] = predicted.get(f"assign {args.algorithm}")
+            a = f"assign {args.algorithm}"
+            rows[-1]["predicted_gib"] = predicted.get(a, predicted.get(f"{a} (driver)"))
+            rows[-1]["predicted_child_gib"] = predicted.get(f"{a} (streams)")
             if rows[-1]["rc"] == 0:
                 rows[-1].update(assignment_quality(chunks, asg))
                 predicted = predict(chunks, args, asg)
@@ -270,10 +273,15 @@ def main() -> None:
                         str(chunks),
                         "--partitions-dir",
                         str(asg),
+                        "--workers",
+                        str(args.workers),
+                        "--memory-limit",
+                        args.memory_limit,
                     ],
                 )
             )
-            rows[-1]["predicted_gib"] = predicted.get("verify")
+            rows[-1]["predicted_gib"] = predicted.get("verify (driver)")
+            rows[-1]["predicted_child_gib"] = predicted.get("verify")
         if not args.keep:
             shutil.rmtree(w, ignore_errors=True)
     head = (

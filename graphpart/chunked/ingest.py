@@ -29,7 +29,8 @@ from ..index import unique_int
 from ..typing import Seed
 from ..utils.check import check_count
 from ..utils.seeds import check_random_state
-from ._eta import Progress
+from ._dask import open_shared, runner
+from .cluster import ClusterOptions
 from .format import MAX_COUNT
 from .plan import check_disk
 from .write import check_num_chunks, check_stream_output, write_edge_stream
@@ -63,32 +64,95 @@ def _rmat_block(state, scale, m, a, b, c, lo, hi) -> tuple[np.ndarray, np.ndarra
 
 
 class _Buckets:
-    """Edge keys on disk, one file per source range; read back sorted and deduplicated."""
+    """Edge keys on disk, files by source range (one per bucket and writer, so that tasks
+    drawing at once never share a file); read back sorted and deduplicated."""
 
     def __init__(self, folder: Path, n: int, num_buckets: int) -> None:
         self.folder, self.n = folder, n
         self.shift = max(int(np.ceil(np.log2(max(n, 1)))) - int(np.log2(num_buckets)), 0)
         self.count = -(-n // (1 << self.shift)) if n else 1
-        for i in range(self.count):
-            (folder / f"b{i}.bin").touch()
 
-    def add(self, src: np.ndarray, dst: np.ndarray) -> None:
+    def add(self, src: np.ndarray, dst: np.ndarray, writer: int = 0) -> None:
         key = src.astype(np.int64) * self.n + dst
         bucket = (src >> self.shift).astype(np.int64)
         order = np.argsort(bucket, kind="stable")
         bounds = np.searchsorted(bucket[order], np.arange(self.count + 1))
         key = key[order]
         for i in np.flatnonzero(np.diff(bounds)):  # a loop over buckets, one file open at a time
-            with open(self.folder / f"b{i}.bin", "ab") as f:
+            with open(self.folder / f"b{i}-{writer}.bin", "ab") as f:
                 key[bounds[i] : bounds[i + 1]].tofile(f)
 
-    def sorted_blocks(self) -> Iterator[np.ndarray]:
-        """Each bucket's unique keys in order, as ``(rows, 2)`` int64 edges; files deleted."""
-        for i in range(self.count):
-            path = self.folder / f"b{i}.bin"
-            key = unique_int(np.fromfile(path, dtype=np.int64))
-            path.unlink()
-            yield np.stack([key // self.n, key % self.n], axis=1)
+    def dedupe(self, i: int) -> int:
+        """Sort and deduplicate bucket ``i`` into ``d<i>.npy`` as ``(rows, 2)`` int64 edges (its
+        files deleted); its edge count."""
+        paths = sorted(self.folder.glob(f"b{i}-*.bin"))
+        keys = [np.fromfile(p, dtype=np.int64) for p in paths]
+        key = unique_int(np.concatenate([np.zeros(0, np.int64), *keys]))
+        del keys
+        for p in paths:
+            p.unlink()
+        np.save(self.folder / f"d{i}.npy", np.stack([key // self.n, key % self.n], axis=1))
+        return len(key)
+
+
+def _draw_task(draw, store: _Buckets, blocks: list[int], symmetric: bool, writer: int) -> None:
+    """Draw ``blocks`` (``draw(i) -> (src, dst)``, self-loops already dropped) into the buckets."""
+    for i in blocks:
+        src, dst = draw(i)
+        store.add(src, dst, writer)
+        if symmetric:
+            store.add(dst, src, writer)
+
+
+def _draw_all(draw, store: _Buckets, blocks: int, symmetric: bool, run, what: str) -> list[int]:
+    """Every block drawn into the buckets, then every bucket deduplicated, in tasks on ``run``
+    (a share of the blocks each: its own bucket files; a bucket each); the buckets' edge
+    counts."""
+    ways = max(min(run.tasks, blocks), 1)
+    shares = [(draw, store, list(range(w, blocks, ways)), symmetric, w) for w in range(ways)]
+    logger.info("%s: %d blocks in %d task(s)", what, blocks, ways)
+    run.map(_draw_task, shares, "chunk-draw")
+    return run.map(_Buckets.dedupe, [(store, i) for i in range(store.count)], "chunk-dedupe")
+
+
+class _RmatDraw:
+    """Block ``i`` of ``rmat``'s draws (``block`` edges each), permuted, self-loops dropped."""
+
+    def __init__(self, state, scale, m, a, b, c, block, perm, self_loops) -> None:
+        self.args = (state, scale, m, a, b, c)
+        self.block, self.perm, self.self_loops = block, perm, self_loops
+
+    def __call__(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        state, scale, m, a, b, c = self.args
+        lo = i * self.block
+        src, dst = _rmat_block(state, scale, m, a, b, c, lo, min(lo + self.block, m))
+        if self.perm is not None:
+            perm = open_shared(self.perm)
+            src, dst = np.asarray(perm[src]), np.asarray(perm[dst])
+        if not self.self_loops:
+            keep = src != dst
+            src, dst = src[keep], dst[keep]
+        return src, dst
+
+
+class _DcsbmDraw:
+    """Block ``i`` of a DC-SBM's draws, self-loops dropped (the model rebuilt once per process
+    from its arguments: 20 bytes per node)."""
+
+    def __init__(self, args: tuple) -> None:
+        self.args, self.model = args, None
+
+    def __getstate__(self) -> dict:
+        return {"args": self.args, "model": None}
+
+    def __call__(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        from ..datasets.dcsbm import DcsbmModel
+
+        if self.model is None:
+            self.model = DcsbmModel(*self.args[:5], seed=None, base=self.args[5])
+        src, dst = self.model.draw(i)
+        keep = src != dst
+        return src[keep], dst[keep]
 
 
 def rmat_chunked(
@@ -115,6 +179,7 @@ def rmat_chunked(
     delimiter: str = " ",
     block_edges: int = BLOCK_EDGES,
     buckets: int | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> Path:
     """``write_chunked(rmat(scale, ...), out_dir, num_chunks)`` without the graph in memory;
     returns the metadata path.
@@ -165,6 +230,10 @@ def rmat_chunked(
         Edges drawn at a time, at least 2 (an odd count is rounded down).
     buckets : int or None, default None
         Sort buckets (see above), at least 1.
+    cluster : ClusterOptions or None, default None
+        The Dask cluster the blocks are drawn on (a share each, into bucket files of its own)
+        and the buckets sorted (a bucket each), from ``2**22`` edges; default: here. The
+        answer is the same.
 
     Returns
     -------
@@ -210,24 +279,20 @@ def rmat_chunked(
     row = 8 * feat_dim + 8 + 3 * (train_frac + val_frac + test_frac > 0)
     check_disk((8 + 24 * (1 + symmetric)) * m + row * n, out_dir, "graphpart chunk")
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".rmat-", dir=out_dir.absolute().parent) as work:
-        store = _Buckets(Path(work), n, check_count(buckets, "buckets", low=1))
+    buckets = check_count(buckets, "buckets", low=1)
+    with (
+        tempfile.TemporaryDirectory(prefix=".rmat-", dir=out_dir.absolute().parent) as work,
+        runner(cluster, m, work) as run,
+    ):
+        store = _Buckets(Path(work), n, buckets)
         rng.bit_generator.advance(scale * m // 2)  # past every level's floats, as rmat draws
         perm = rng.permutation(n).astype(np.uint32) if permute else None
-        progress = Progress("chunk: R-MAT edges drawn, in blocks", -(-m // block))
-        for lo in range(0, m, block):  # a loop over blocks of edges
-            src, dst = _rmat_block(state, scale, m, a, b, c, lo, min(lo + block, m))
-            if perm is not None:
-                src, dst = perm[src], perm[dst]
-            if not self_loops:
-                keep = src != dst
-                src, dst = src[keep], dst[keep]
-            store.add(src, dst)
-            if symmetric:
-                store.add(dst, src)
-            progress.advance()
-        del perm
-        counts = _dedupe_counts(store)
+        draw = _RmatDraw(
+            state, scale, m, a, b, c, block, None if perm is None else run.share("perm", perm),
+            self_loops,
+        )  # fmt: skip
+        counts = _draw_all(draw, store, -(-m // block), symmetric, run, "chunk: R-MAT drawn")
+        del perm, draw
         g = attach_node_data(
             Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64), num_nodes=n),
             rng,
@@ -269,6 +334,7 @@ def dcsbm_chunked(
     edge_format: str = "csv",
     node_data_format: str = "numpy",
     delimiter: str = " ",
+    cluster: ClusterOptions | None = None,
 ) -> Path:
     """``write_chunked(dcsbm(scale, ...), out_dir, num_chunks)`` without the graph in memory;
     returns the metadata path.
@@ -289,7 +355,7 @@ def dcsbm_chunked(
         As :func:`graphpart.datasets.dcsbm`: the same arguments give the same graph.
     feat_dim, train_frac, val_frac, test_frac
         Node data, as :func:`graphpart.datasets.dcsbm` attaches them.
-    graph_name, edge_format, node_data_format, delimiter
+    graph_name, edge_format, node_data_format, delimiter, cluster
         As :func:`rmat_chunked`.
 
     Returns
@@ -325,16 +391,13 @@ def dcsbm_chunked(
     check_disk(40 * m + row * n, out_dir, "graphpart chunk")
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
-    with tempfile.TemporaryDirectory(prefix=".dcsbm-", dir=out_dir.absolute().parent) as work:
+    with (
+        tempfile.TemporaryDirectory(prefix=".dcsbm-", dir=out_dir.absolute().parent) as work,
+        runner(cluster, m, work) as run,
+    ):
         store = _Buckets(Path(work), n, buckets)
-        progress = Progress("chunk: DC-SBM edges drawn, in blocks", model.blocks)
-        for i in range(model.blocks):  # a loop over blocks of draws
-            src, dst = model.draw(i)
-            keep = src != dst
-            store.add(src[keep], dst[keep])
-            store.add(dst[keep], src[keep])
-            progress.advance()
-        counts = _dedupe_counts(store)
+        draw = _DcsbmDraw((scale, avg_degree, community_size, mixing, exponent, model.base))
+        counts = _draw_all(draw, store, model.blocks, True, run, "chunk: DC-SBM drawn")
         g = attach_node_data(
             Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64), num_nodes=n),
             np.random.default_rng([model.base, 2**33]),
@@ -357,15 +420,6 @@ def dcsbm_chunked(
             node_data_format=node_data_format,
             delimiter=delimiter,
         )
-
-
-def _dedupe_counts(store: _Buckets) -> list[int]:
-    """Sort and deduplicate every bucket in place (as ``.npy`` files); their edge counts."""
-    counts = []
-    for i, edges in enumerate(store.sorted_blocks()):
-        np.save(store.folder / f"d{i}.npy", edges, allow_pickle=False)
-        counts.append(len(edges))
-    return counts
 
 
 def _read_deduped(store: _Buckets, counts: list[int]) -> Iterator[np.ndarray]:

@@ -23,9 +23,11 @@ dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpar
                                     files are built in memory:
                                     ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                     nodes and ``e_p`` edges (owned plus leaving, HALO edges)
-verify (one process)                ``B + (43 + F) N + 64 max(C, 4M)`` (node arrays whole, edges a
-                                    slice at a time; a node field is read whole), ``+ 42 L``
-                                    for GraphBolt's files (their node arrays, expanded)
+verify, driver                      ``B + (21 + F) N`` (owners, inner nodes' ids, the id maps; a
+                                    node field is read whole)
+verify, each worker                 ``B + 12 N + 64 max(C, 4M)`` (a partition, its edges a slice
+                                    at a time, or a share of the chunks), ``+ 42 L`` for
+                                    GraphBolt's files (their node arrays, expanded)
 ==================================  ===============================================================
 
 Disk: dispatch writes its pieces (``12 E`` bytes owned: int32 ends and rows where the ids fit,
@@ -416,7 +418,7 @@ def plan_pipeline(
     list of StepNeed
         The assign step (fennel and ldg: its driver, then each stream; unless ``algorithm``
         is not one of the four), then dispatch's
-        driver, phase 1 and phase 2, then verify.
+        driver, phase 1 and phase 2, then verify's driver and workers.
 
     Examples
     --------
@@ -426,7 +428,7 @@ def plan_pipeline(
     ...     node_data={})
     >>> [s.step for s in plan_pipeline(meta, 8, "fennel")]
     ['assign fennel (driver)', 'assign fennel (streams)', 'dispatch (driver)', 'dispatch phase 1',
-     'dispatch phase 2', 'verify']
+     'dispatch phase 2', 'verify (driver)', 'verify']
     """
     n = int(sum(meta.num_nodes.values()))
     e = int(sum(meta.num_edges.values()))
@@ -513,12 +515,13 @@ def plan_pipeline(
                 ),
             }.get(format, f"B + (64 + F) n_p + 52 e_p + 8 N; {where}"),
         ),
+        StepNeed("verify (driver)", "main", BASE + (21 + f) * n, 0, "B + (21 + F) N"),
         StepNeed(
             "verify",
-            "main",
-            BASE + (43 + f) * n + 64 * max(c, 1 << 22) + (42 * local_p if gb else 0),
+            f"each of {workers} workers",
+            BASE + 12 * n + 64 * max(c, 1 << 22) + (42 * local_p if gb else 0),
             0,
-            "B + (43 + F) N + 64 max(C, 4M)" + (" + 42 L (GraphBolt's node arrays)" if gb else ""),
+            "B + 12 N + 64 max(C, 4M)" + (" + 42 L (GraphBolt's node arrays)" if gb else ""),
         ),
     ]
     return steps

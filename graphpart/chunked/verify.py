@@ -26,7 +26,9 @@ from ..errors import GraphpartError
 from ..graph.schema import etype_str
 from ..index import group_order, group_rank
 from ..storage.sources import FORMAT_NAMES, open_partitions
+from ._dask import Runner, open_shared, runner
 from ._part_arrays import open_part, whole
+from .cluster import ClusterOptions
 from .format import read_metadata
 from .orig_ids import node_orig_maps, orig_of
 from .read import read_data, read_edges
@@ -73,6 +75,9 @@ def verify(
     config_path: str | os.PathLike,
     chunked_dir: str | os.PathLike,
     partitions_dir: str | os.PathLike | None = None,
+    *,
+    cluster: ClusterOptions | None = None,
+    **options,
 ) -> Verification:
     """Check the partitions of ``config_path`` against the chunked graph in ``chunked_dir``.
 
@@ -92,6 +97,13 @@ def verify(
     partitions_dir : str or os.PathLike, optional
         The assignment they were written from (``assign``'s output): where a GraphBolt
         partitioning's original node ids come from when it has no ``orig_nids/``.
+    cluster : ClusterOptions, optional
+        The Dask cluster the partitions are checked on (a task each) and the chunks streamed
+        (a share each); default: a LocalCluster of 2 workers, started from ``2**22`` edges
+        (below that the same tasks run here). They share arrays through files in the system's
+        temporary folder.
+    **options
+        :class:`~graphpart.chunked.ClusterOptions` fields by name (``workers=1``).
 
     Returns
     -------
@@ -147,48 +159,30 @@ def verify(
     counts = {t: np.zeros(meta.num_nodes[t], dtype=np.int8) for t in ntypes}
     inner_orig = []  # per partition: {type index: original ids of the inner nodes}
     sums = _Sums(meta, etypes, by_name, num_parts)
+    edges = sum(meta.num_edges.values())
+    with runner(ClusterOptions.of(cluster, **options), edges) as run:
+        orig = None
+        if node_orig is not None:
+            orig = {i: _handle(run, f"orig-{i}", a) for i, a in node_orig.items()}
+        tasks = [(config, meta, p, orig) for p in range(num_parts)]
+        for p, (inner, part_sums, by_new, found, local_edges) in enumerate(
+            run.map(_partition_task, tasks, "verify-partitions")
+        ):
+            if sums.by_new not in (None, by_new):
+                raise GraphpartError(f"partition {p}: original edge ids in some partitions only")
+            sums.by_new = by_new
+            sums.add(part_sums)
+            problems += found
+            inner_orig.append(inner)
+            for i, t in enumerate(ntypes):
+                ids = inner[i]
+                owners[t][ids] = p
+                counts[t][ids] = np.minimum(counts[t][ids].astype(np.int64) + 1, 2)
+            checked["local edges, owned and HALO (endpoints)"] = (
+                checked.get("local edges, owned and HALO (endpoints)", 0) + local_edges
+            )
+        expected = _expected_all(run, meta, etypes, by_name, owners, num_parts, cfg, sums.by_new)
     got_owned, got_halo, got_feats = sums.owned, sums.halo, sums.feats
-    for p in range(num_parts):  # one partition at a time; its edges a slice at a time
-        part = open_part(source, p)
-        nd = part.ndata
-        if "orig_id" not in nd and node_orig is None:
-            raise GraphpartError(
-                f"verify compares original node ids, but partition {p} of {config} "
-                f"({FORMAT_NAMES[source.format]}) holds none and there is no orig_nids/ beside "
-                "it: give the assignment it was written from (--partitions-dir), or dispatch "
-                "with --save-orig-nids"
-            )
-        inner = nd["inner_node"].astype(bool)
-        ntp = nd["_TYPE"] if "_TYPE" in nd else np.zeros(part.num_nodes, dtype=np.int64)
-        on = nd["orig_id"] if "orig_id" in nd else orig_of(node_orig, source.book(p), nd["_ID"])
-        nt, orig = ntp[inner], on[inner]
-        if np.any(nd["part_id"][inner] != p):
-            problems.append(f"partition {p}: inner nodes with another part_id")
-        inner_orig.append({i: orig[nt == i] for i in range(len(ntypes))})
-        for i, t in enumerate(ntypes):
-            ids = inner_orig[p][i]
-            owners[t][ids] = p
-            counts[t][ids] = np.minimum(counts[t][ids].astype(np.int64) + 1, 2)
-            for name in meta.node_data.get(t, {}):
-                if part.node_feats.get(f"{t}/{name}") is None:
-                    problems.append(f"partition {p}: node feature {f'{t}/{name}'!r} missing")
-        del nd, nt, orig
-        by_new = "orig_id" not in part.edata
-        if by_new and (source.format in ("pyg", "glt") or cfg.raw.get("format") != "graphpart"):
-            raise GraphpartError(
-                f"verify compares original edge ids (or the new ids graphpart gives), but "
-                f"partition {p} of {config} ({FORMAT_NAMES[source.format]}) holds none and "
-                "graphpart did not write it; verify partitions graphpart wrote"
-            )
-        if sums.by_new not in (None, by_new):
-            raise GraphpartError(f"partition {p}: original edge ids in some partitions only")
-        sums.by_new = by_new
-        types = (ntypes, etypes, eb[p, :, 0])
-        _check_edges(part, p, types, by_name, meta, (inner, ntp, on), sums, problems)
-        checked["local edges, owned and HALO (endpoints)"] = (
-            checked.get("local edges, owned and HALO (endpoints)", 0) + part.num_edges
-        )
-        del part, inner, ntp, on
     for i, t in enumerate(ntypes):
         if np.any(counts[t] != 1):
             problems.append(
@@ -200,14 +194,7 @@ def verify(
     _check_node_feats(source, meta, ntypes, inner_orig, problems, checked)
     for i, name in enumerate(etypes):
         e = by_name[name]
-        want_owned, want_halo, want_feats = _expected_sums(
-            meta,
-            e,
-            owners,
-            num_parts,
-            (int(cfg.halo_hops), cfg.out_edges),
-            eb[:, i, 0] if sums.by_new else None,
-        )
+        want_owned, want_halo, want_feats = expected[i]
         for p in np.flatnonzero(want_owned != got_owned[i]):
             problems.append(
                 f"partition {p}: owned {name!r} edges whose endpoints differ from the chunks' "
@@ -239,6 +226,65 @@ class _Sums:
             for i, name in enumerate(etypes)
             for k in range(len(meta.edge_data.get(by_name[name], {})))
         }
+
+    def add(self, other: _Sums) -> None:
+        """Take in what ``other`` summed (modulo 2**64)."""
+        with np.errstate(over="ignore"):
+            self.owned += other.owned
+            self.halo += other.halo
+            for key, value in other.feats.items():
+                self.feats[key] += value
+
+
+def _handle(run: Runner, name: str, a: np.ndarray):
+    """What tasks read ``a`` by: the file it is mapped from, where it is one, else a copy."""
+    if run.client is not None and isinstance(a, np.memmap) and a.filename:
+        return str(a.filename)
+    return run.share(name, np.asarray(a))
+
+
+def _partition_task(config: Path, meta, p: int, orig: dict | None) -> tuple:
+    """Partition ``p``'s checks: its inner nodes' original ids per node type, the fingerprint
+    sums of its edges, whether they are keyed by new ids, the problems found, its edge count."""
+    source = open_partitions(config)
+    cfg = source.config
+    ntypes, etypes = cfg.ntypes, cfg.etypes
+    by_name = {etype_str(e): e for e in meta.etypes}
+    node_orig = None if orig is None else {i: open_shared(a) for i, a in orig.items()}
+    problems: list[str] = []
+    sums = _Sums(meta, etypes, by_name, cfg.num_parts)
+    part = open_part(source, p)
+    nd = part.ndata
+    if "orig_id" not in nd and node_orig is None:
+        raise GraphpartError(
+            f"verify compares original node ids, but partition {p} of {config} "
+            f"({FORMAT_NAMES[source.format]}) holds none and there is no orig_nids/ beside "
+            "it: give the assignment it was written from (--partitions-dir), or dispatch "
+            "with --save-orig-nids"
+        )
+    inner = nd["inner_node"].astype(bool)
+    ntp = nd["_TYPE"] if "_TYPE" in nd else np.zeros(part.num_nodes, dtype=np.int64)
+    on = nd["orig_id"] if "orig_id" in nd else orig_of(node_orig, source.book(p), nd["_ID"])
+    nt, orig_ids = ntp[inner], on[inner]
+    if np.any(nd["part_id"][inner] != p):
+        problems.append(f"partition {p}: inner nodes with another part_id")
+    inner_orig = {i: orig_ids[nt == i] for i in range(len(ntypes))}
+    for t in ntypes:
+        for name in meta.node_data.get(t, {}):
+            if part.node_feats.get(f"{t}/{name}") is None:
+                problems.append(f"partition {p}: node feature {f'{t}/{name}'!r} missing")
+    del nd, nt, orig_ids
+    by_new = "orig_id" not in part.edata
+    if by_new and (source.format in ("pyg", "glt") or cfg.raw.get("format") != "graphpart"):
+        raise GraphpartError(
+            f"verify compares original edge ids (or the new ids graphpart gives), but "
+            f"partition {p} of {config} ({FORMAT_NAMES[source.format]}) holds none and "
+            "graphpart did not write it; verify partitions graphpart wrote"
+        )
+    sums.by_new = by_new
+    types = (ntypes, etypes, cfg.edge_bounds[p, :, 0])
+    _check_edges(part, p, types, by_name, meta, (inner, ntp, on), sums, problems)
+    return inner_orig, sums, by_new, problems, part.num_edges
 
 
 def _check_edges(part, p: int, types, by_name, meta, nodes, sums: _Sums, problems) -> None:
@@ -408,34 +454,88 @@ def feature_hash(eid: np.ndarray, rows: np.ndarray, salt: int) -> np.ndarray:
         return _mix(_mix(eid.astype(np.uint64) + np.uint64(salt)) ^ row_hash(rows, salt))
 
 
-def _expected_sums(meta, e, owners, num_parts: int, halo, bases):
+def _expected_all(run, meta, etypes, by_name, owners, num_parts: int, cfg, by_new) -> list:
+    """:func:`_expected_sums` of every edge type, its chunks shared out among ``run``'s tasks:
+    first, where edges are keyed by new ids (or the chunks record no row counts), each chunk's
+    rows and owned edges per partition, for the offsets every chunk's keys start from."""
+    handles = {t: run.share(f"owners-{t}", a) for t, a in owners.items()}
+    halo = (int(cfg.halo_hops), cfg.out_edges)
+    out = []
+    for i, name in enumerate(etypes):
+        e = by_name[name]
+        chunks = list(range(len(meta.edges[e].paths)))
+        groups = [g.tolist() for g in np.array_split(chunks, min(run.tasks, len(chunks)) or 1)]
+        groups = [g for g in groups if g]
+        ends = (handles[e[0]], handles[e[2]])
+        recorded = meta.edges[e].counts
+        if by_new or recorded is None:
+            tasks = [(meta, e, g, ends[1], num_parts) for g in groups]
+            counted = [r for rs in run.map(_owned_counts, tasks, "verify-counts") for r in rs]
+            rows = np.array([c for c, _ in counted], dtype=np.int64)
+            owned = np.array([o for _, o in counted], dtype=np.int64).reshape(-1, num_parts)
+        else:
+            rows = np.asarray(recorded, dtype=np.int64)
+            owned = np.zeros((len(chunks), num_parts), dtype=np.int64)
+        row0 = np.concatenate([[0], np.cumsum(rows)[:-1]]).astype(np.int64)
+        seen = np.cumsum(owned, axis=0) - owned  # owned edges of earlier chunks, per partition
+        bases = cfg.edge_bounds[:, i, 0] if by_new else None
+        tasks = [
+            (meta, e, g, ends, num_parts, halo, bases, row0[g], seen[g] if by_new else None)
+            for g in groups
+        ]
+        total = None
+        for result in run.map(_expected_sums, tasks, "verify-chunks"):
+            if total is None:
+                total = result
+                continue
+            with np.errstate(over="ignore"):
+                total = (
+                    total[0] + result[0],
+                    total[1] + result[1],
+                    [a + b for a, b in zip(total[2], result[2])],
+                )
+        if total is None:
+            names = meta.edge_data.get(e, {})
+            zero = np.zeros(num_parts, dtype=np.uint64)
+            total = (zero, zero.copy(), [zero.copy() for _ in names])
+        out.append(total)
+    return out
+
+
+def _owned_counts(meta, e, chunks: list, dst_owners, num_parts: int) -> list:
+    """Each chunk's rows and edges owned per partition (those into its nodes)."""
+    owners = open_shared(dst_owners)
+    out = []
+    for c in chunks:
+        d = read_edges(meta, e, c)[1]
+        pd = np.asarray(owners[d])
+        out.append((len(d), np.bincount(pd[pd >= 0], minlength=num_parts)))
+    return out
+
+
+def _expected_sums(meta, e, chunks, ends, num_parts: int, halo, bases, row0, seen):
     """Per partition, the fingerprint sums of the chunked edges it owns (into its nodes), of
     those it keeps as HALO copies (from its nodes into another's, where partitions copy the
-    edges leaving them), and of each edge field's rows it owns; one chunk at a time. Without
-    HALO a partition keeps only the edges between its own nodes. ``halo``: ``(hops,
-    out_edges)``. Edges are keyed by their original ids, or with ``bases`` (each partition's
-    first new id of this edge type) by their new ids: partition-major, then chunk order."""
+    edges leaving them), and of each edge field's rows it owns, over ``chunks`` of ``e`` (their
+    first rows ``row0``). Without HALO a partition keeps only the edges between its own nodes.
+    ``halo``: ``(hops, out_edges)``. Edges are keyed by their original ids (their rows), or
+    with ``bases`` (each partition's first new id of this edge type) by their new ids:
+    partition-major, then chunk order, ``seen`` giving each chunk's owned edges before it."""
     hops, out_edges = halo
-    num_parts = (
-        len(next(iter(owners.values())))
-        and int(max(o.max(initial=-1) for o in owners.values())) + 1
-    )
-    num_parts = max(num_parts, 0 if bases is None else len(bases))
+    src_owner, dst_owner = (open_shared(h) for h in ends)
     owned = np.zeros(num_parts, dtype=np.uint64)
     copies = np.zeros(num_parts, dtype=np.uint64)
     names = sorted(meta.edge_data.get(e, {}))
     feats = [np.zeros(num_parts, dtype=np.uint64) for _ in names]
-    row0 = 0
-    seen = np.zeros(num_parts, dtype=np.int64)  # owned edges of earlier chunks, per partition
-    for c in range(len(meta.edges[e].paths)):
+    for j, c in enumerate(chunks):
         s, d = read_edges(meta, e, c)
-        ps, pd = owners[e[0]][s], owners[e[2]][d]
-        key = np.arange(row0, row0 + len(s), dtype=np.int64)
+        ps, pd = np.asarray(src_owner[s]), np.asarray(dst_owner[d])
+        key = np.arange(row0[j], row0[j] + len(s), dtype=np.int64)
         if bases is not None:  # new ids: the owner's base, its edges of earlier chunks, the rank
             owner = np.where(pd >= 0, pd, 0)
             order, counts = group_order(owner, num_parts)
-            key = np.asarray(bases, dtype=np.int64)[owner] + seen[owner] + group_rank(order, counts)
-            seen += counts
+            first = np.asarray(bases, dtype=np.int64) + np.asarray(seen[j], dtype=np.int64)
+            key = first[owner] + group_rank(order, counts)
         h = edge_hash(key, s, d)
         mine = pd >= 0
         if hops == 0:  # a partition without HALO keeps only the edges between its own nodes
@@ -452,5 +552,4 @@ def _expected_sums(meta, e, owners, num_parts: int, halo, bases):
                     f"has {len(s)} edges"
                 )
             np.add.at(feats[k], pd[mine], feature_hash(key, rows, k + 1)[mine])
-        row0 += len(s)
     return owned, copies, feats

@@ -45,6 +45,7 @@ def add_chunked_commands(sub, graph_source) -> None:
     for kind, default in (("edge", "csv"), ("node-data", "numpy"), ("edge-data", "numpy")):
         c.add_argument(f"--{kind}-format", default=default, choices=["csv", "numpy", "parquet"])
     c.add_argument("--delimiter", default=" ", help="CSV delimiter (default: a space)")
+    _cluster_flags(c)  # rmat and dcsbm: blocks drawn and sorted on the workers
     a = sub.add_parser(
         "assign", help="step 1: a partition assignment (<ntype>.txt files) of a chunked graph"
     )
@@ -179,6 +180,7 @@ def add_chunked_commands(sub, graph_source) -> None:
         help="the assignment the partitions were written from: where GraphBolt partitions' "
         "original node ids come from when dispatch did not save them (--save-orig-nids)",
     )
+    _cluster_flags(v)
 
 
 def _cluster_flags(p: argparse.ArgumentParser) -> None:
@@ -242,6 +244,8 @@ def _chunk(args, load) -> int:
                 f"{args.dataset} takes no argument {short_repr(unknown[0])}; it takes {list(known)}"
             )
         write = {"rmat": rmat_chunked, "sbm": sbm_chunked, "dcsbm": dcsbm_chunked}[args.dataset]
+        if args.dataset != "sbm":
+            formats["cluster"] = cluster_options(args)
         meta = write(
             args.out_dir,
             args.num_chunks,
@@ -321,7 +325,8 @@ def _dispatch(args, load) -> int:
 def _verify(args, load) -> int:
     from ..chunked import verify
 
-    result = verify(args.config, args.chunked_dir, args.partitions_dir)
+    cluster = cluster_options(args)
+    result = verify(args.config, args.chunked_dir, args.partitions_dir, cluster=cluster)
     sys.stdout.write(f"{result}\n")
     return 0 if result.ok else 1
 

@@ -53,6 +53,8 @@ class DcsbmModel:
         The weights' Pareto exponent, above 2 (the degrees' power law).
     seed : int, numpy.random.Generator or None
         The random state.
+    base : int, optional
+        A model's :attr:`base` instead of ``seed``: the same model, rebuilt elsewhere.
 
     Examples
     --------
@@ -70,12 +72,15 @@ class DcsbmModel:
         mixing: float,
         exponent: float,
         seed: Seed,
+        *,
+        base: int | None = None,
     ) -> None:
         check_dcsbm_args(scale, avg_degree, community_size, mixing, exponent)
         self.n = n = 1 << int(scale)
         self.size, self.mixing = int(community_size), float(mixing)
         self.draws = int(round(avg_degree * n / 2))  # undirected edges drawn
-        self.base = int(check_random_state(seed).integers(2**63))
+        #: every draw's generator is seeded by this and its block (``base``: the same model again)
+        self.base = int(check_random_state(seed).integers(2**63)) if base is None else int(base)
         rng = np.random.default_rng([self.base, 2**32])
         weights = (1.0 - rng.random(n)) ** (-1.0 / (float(exponent) - 1.0))
         weights = np.minimum(weights, np.sqrt(n))  # no node above sqrt(n) times the least

@@ -168,3 +168,23 @@ def test_a_bad_name_or_folder_is_refused_before_any_edge_is_drawn(tmp_path, monk
     with pytest.raises(gp.GraphpartError):
         rmat_chunked(tmp_path / "mine", 2, 8)
     assert not drawn and (tmp_path / "mine" / "notes.txt").read_text() == "mine"
+
+
+def test_drawn_on_a_cluster_the_chunked_graph_is_the_same(tmp_path, dask_client, monkeypatch):
+    import sys
+
+    from graphpart.chunked import ClusterOptions
+    from graphpart.chunked.ingest import dcsbm_chunked
+    from graphpart.datasets import dcsbm
+
+    cluster = ClusterOptions(client=dask_client)  # two workers, each its own share of blocks
+    got = rmat_chunked(tmp_path / "r", 3, 9, seed=2, block_edges=600, buckets=4, cluster=cluster)
+    assert [x.tolist() for x in load_chunked(got).edges()] == [
+        x.tolist() for x in rmat(9, seed=2).edges()
+    ]
+    dcsbm_module = sys.modules["graphpart.datasets.dcsbm"]  # the package's name is the function's
+    monkeypatch.setattr(dcsbm_module, "DRAW_BLOCK", 300)  # several blocks, in both tasks
+    got = load_chunked(dcsbm_chunked(tmp_path / "d", 2, 9, 8, community_size=32, seed=4,
+                                     cluster=cluster))  # fmt: skip
+    want = dcsbm(9, 8, community_size=32, seed=4)
+    assert [x.tolist() for x in got.edges()] == [x.tolist() for x in want.edges()]

@@ -358,3 +358,25 @@ def test_merged_id_maps_that_name_nodes_outside_the_graph_are_one_clear_error(
     np.save(path, ids)
     with pytest.raises(GraphpartError, match="node ids outside"):
         verify(cfg, tmp_path / "ch")
+
+
+@pytest.mark.parametrize("where", ["dask", "three tasks here"])
+def test_verify_shared_out_finds_what_one_task_finds(graphbolt, where, dask_client):
+    # the partitions a task each, the chunks in shares: GraphBolt's new-id keys need each
+    # chunk's offsets from the chunks before it
+    cluster = {"client": dask_client} if where == "dask" else {"workers": 3}
+    cfg, chunks, asg = graphbolt
+    one = verify(cfg, chunks, asg, workers=1)
+    shared = verify(cfg, chunks, asg, **cluster)
+    assert shared.ok and shared.checked == one.checked
+    _edit_graphbolt(
+        cfg.parent / "part1" / "fused_csc_sampling_graph.pt",
+        lambda a: a["edge/_ID"].__setitem__(0, a["edge/_ID"][1]),
+    )
+    assert verify(cfg, chunks, asg, **cluster).problems == verify(cfg, chunks, asg).problems != []
+
+
+def test_verify_shared_out_checks_original_ids_too(written, dask_client):
+    cfg, chunks = written
+    one, shared = verify(cfg, chunks, workers=1), verify(cfg, chunks, client=dask_client)
+    assert shared.ok and shared.checked == one.checked
