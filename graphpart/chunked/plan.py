@@ -8,7 +8,7 @@ data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and py
 ==================================  ===============================================================
 step, process                       peak memory
 ==================================  ===============================================================
-assign fennel / ldg, driver         ``B + 20 N`` (``24 N`` from ``2**31`` edges)
+assign fennel / ldg, driver         ``B + 68 N`` (``72 N`` from ``2**31`` edges)
 assign fennel / ldg, each worker    ``B + 14 N + 150 C`` (``18 N`` from ``2**31`` edges)
 assign metis (one process)          ``B + 96 N + 300 E`` (``M`` sampled edges for ``E``)
 assign random (each Dask worker)    ``B + 24 * 2**20``
@@ -23,9 +23,10 @@ dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpar
                                     files are built in memory:
                                     ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                     nodes and ``e_p`` edges (owned plus leaving, HALO edges)
-verify, driver                      ``B + (21 + F) N`` (owners, inner nodes' ids, the id maps; a
-                                    node field is read whole)
-verify, each worker                 ``B + 12 N + 64 max(C, 4M)`` (a partition, its edges a slice
+verify, driver                      ``B + 150 MB + (58 + F) N`` (the assignment read, the id maps,
+                                    owners, every partition's inner nodes' ids as the tasks send
+                                    them, the scheduler; a node field is read whole)
+verify, each worker                 ``B + 8 N + 64 max(C, 4M)`` (a partition, its edges a slice
                                     at a time, or a share of the chunks), ``+ 42 L`` for
                                     GraphBolt's files (their node arrays, expanded)
 ==================================  ===============================================================
@@ -91,8 +92,9 @@ METIS_BYTES_PER_EDGE = 300
 #: ... and per node (measured: 6.3 GiB for R-MAT scale 24 on a sample of 16.8M edges).
 METIS_BYTES_PER_NODE = 96
 #: Streaming assign (fennel, ldg): bytes its driver holds per node, a stream (each Dask worker)
-#: per node and per edge of its chunk (measured on R-MAT; see :func:`stream_need`).
-STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 20, 14, 150
+#: per node and per edge of its chunk (measured on R-MAT: the driver 63-66 bytes per node at
+#: scales 22 to 26, a stream 2.8 GiB at scale 26 in 64 chunks; see :func:`stream_need`).
+STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 68, 14, 150
 #: Bytes a dispatch worker holds per node and per edge while it builds a partition (ids, maps,
 #: the local graph and its copy on write), measured on R-MAT partitions; features come on top.
 BYTES_PER_NODE, BYTES_PER_EDGE = 64, 52
@@ -262,10 +264,12 @@ def metis_need(num_nodes: int, num_edges: int) -> int:
 def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
     """Peak memory of ``assign --algorithm fennel | ldg``: its driver's and each stream's.
 
-    The driver holds every node's class, in-degree (int64 from ``2**31`` edges) and part, a
-    copy of the parts as a pass began, and at the end the parts as int64 for the loads' pass;
-    a stream (a Dask worker) one chunk's edges, their nodes and a table of local ids, and the
-    pages it reads of the shared class, in-degree and part files.
+    The driver holds every node's class (as read, and as int32), in-degree (int64 from
+    ``2**31`` edges) and part, copies of the parts as passes began, the streams' in-degree
+    counts as they arrive, the water-filling of the nodes no chunk reached (four int64 arrays
+    of about ``N``), a round's placements or moves, and at the end the parts as int64 for the
+    loads' pass; a stream (a Dask worker) one chunk's edges, their nodes and a table of local
+    ids, and the pages it reads of the shared class, in-degree and part files.
 
     Parameters
     ----------
@@ -277,8 +281,8 @@ def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
     Returns
     -------
     tuple of two int
-        Bytes: the driver's ``BASE + 20 N`` (``24 N`` from ``2**31`` edges) and a stream's
-        ``BASE + 14 N + 150 C``.
+        Bytes: the driver's ``BASE + 68 N`` (``72 N`` from ``2**31`` edges) and a stream's
+        ``BASE + 14 N + 150 C`` (``18 N``).
     """
     wide = 4 * (num_edges >= 2**31)
     return (
@@ -515,13 +519,19 @@ def plan_pipeline(
                 ),
             }.get(format, f"B + (64 + F) n_p + 52 e_p + 8 N; {where}"),
         ),
-        StepNeed("verify (driver)", "main", BASE + (21 + f) * n, 0, "B + (21 + F) N"),
+        StepNeed(  # the LocalCluster's scheduler lives in this process too
+            "verify (driver)",
+            "main",
+            BASE + (150 << 20) + (58 + f) * n,
+            0,
+            "B + 150 MB + (58 + F) N",
+        ),
         StepNeed(
             "verify",
             f"each of {workers} workers",
-            BASE + 12 * n + 64 * max(c, 1 << 22) + (42 * local_p if gb else 0),
+            BASE + 8 * n + 64 * max(c, 1 << 22) + (42 * local_p if gb else 0),
             0,
-            "B + 12 N + 64 max(C, 4M)" + (" + 42 L (GraphBolt's node arrays)" if gb else ""),
+            "B + 8 N + 64 max(C, 4M)" + (" + 42 L (GraphBolt's node arrays)" if gb else ""),
         ),
     ]
     return steps
