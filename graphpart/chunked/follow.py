@@ -227,7 +227,7 @@ def follow_node(
     >>> j = follow_node(w / "parts" / "sbm.json", w / "chunks", a, 27)
     >>> row = next(r for r in j.feature_rows if r.name == "feat")
     >>> row.file, row.row, j.assignment_file, j.assignment_line
-    ('node_data/_N-feat-part1.npy', 7, '_N.txt', 28)
+    ('node_data/n0.1-_N-feat-part1.npy', 7, '_N.txt', 28)
     >>> j.owner.values["feat"] == row.values  # the row travelled intact
     True
     """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -71,6 +72,23 @@ def _default_name(out_dir: Path) -> str:
 def _bounds(n: int, k: int) -> np.ndarray:
     """``k + 1`` cut points splitting ``n`` rows into ``k`` near-equal chunks."""
     return (np.arange(k + 1, dtype=np.int64) * n) // k
+
+
+def chunk_stem(index: str, *names: str) -> str:
+    """The stem of a chunk file: ``index`` (the type's position, and the field's: one-to-one,
+    whatever the names) then the names, readable, in at most 48 ASCII letters, digits, ``_``
+    and ``-``: two types or fields whose names differ never share a file, and no name makes
+    a file name too long.
+
+    Examples
+    --------
+    >>> chunk_stem("e0", "a:r_x:b"), chunk_stem("e1", "a_r:x:b")
+    ('e0-a_r_x_b', 'e1-a_r_x_b')
+    >>> chunk_stem("n0.1", "paper", "é" * 300)[:20], len(chunk_stem("n0.1", "x" * 300))
+    ('n0.1-paper-_________', 53)
+    """
+    readable = "-".join(re.sub(r"[^A-Za-z0-9_]", "_", name) for name in names)
+    return f"{index}-{readable[:48]}"
 
 
 def _write_chunks(
@@ -156,12 +174,12 @@ def write_chunked(
             "node_data": {},
             "edge_data": {},
         }
-        for e in g.canonical_etypes:
+        for ei, e in enumerate(g.canonical_etypes):
             s, d = g.edges(e)
             pairs = np.stack([s.numpy(), d.numpy()], axis=1).astype(np.int64)
             meta["edges"][etype_str(e)] = _write_chunks(
                 tmp / "edges",
-                etype_str(e).replace(":", "_"),
+                chunk_stem(f"e{ei}", etype_str(e)),
                 pairs,
                 k,
                 fmts["edge_format"],
@@ -171,29 +189,29 @@ def write_chunked(
             fields = {
                 name_: _write_chunks(
                     tmp / "edge_data",
-                    f"{etype_str(e).replace(':', '_')}-{name_}",
+                    chunk_stem(f"e{ei}.{fi}", etype_str(e), name_),
                     v.numpy(),
                     k,
                     fmts["edge_data_format"],
                     tmp,
                     data=True,
                 )
-                for name_, v in g.edge_data(e).items()
+                for fi, (name_, v) in enumerate(g.edge_data(e).items())
             }
             if fields:
                 meta["edge_data"][etype_str(e)] = fields
-        for t in g.ntypes:
+        for ti, t in enumerate(g.ntypes):
             fields = {
                 name_: _write_chunks(
                     tmp / "node_data",
-                    f"{t}-{name_}",
+                    chunk_stem(f"n{ti}.{fi}", t, name_),
                     v.numpy(),
                     k,
                     fmts["node_data_format"],
                     tmp,
                     data=True,
                 )
-                for name_, v in g.node_data(t).items()
+                for fi, (name_, v) in enumerate(g.node_data(t).items())
             }
             if fields:
                 meta["node_data"][t] = fields
@@ -342,11 +360,13 @@ def write_edge_stream(
         }
         blocks = (np.asarray(b, dtype=np.int64).reshape(-1, 2) for b in edge_blocks())
         meta["edges"][etype] = _stream_chunks(
-            tmp / "edges", etype.replace(":", "_"), blocks, int(num_edges), k, efmt, tmp
+            tmp / "edges", chunk_stem("e0", etype), blocks, int(num_edges), k, efmt, tmp
         )
         fields = {
-            field: _write_chunks(tmp / "node_data", f"_N-{field}", v, k, nfmt, tmp, data=True)
-            for field, v in node_data.items()
+            field: _write_chunks(
+                tmp / "node_data", chunk_stem(f"n0.{fi}", "_N", field), v, k, nfmt, tmp, data=True
+            )
+            for fi, (field, v) in enumerate(node_data.items())
         }
         if fields:
             meta["node_data"]["_N"] = fields

@@ -268,3 +268,26 @@ def test_node_type_names_that_would_leave_the_folder_are_refused(tmp_path, ntype
     (folder / "metadata.json").write_text(text)
     with pytest.raises(gp.GraphpartError, match="node types become file names"):
         read_metadata(folder)
+
+
+def test_types_and_fields_whose_names_once_shared_a_file_keep_their_own(tmp_path):
+    # "a:r_x:b" and "a_r:x:b" were both edges/a_r_x_b-part0; node type "t-a" field "b" and
+    # node type "t" field "a-b" were both node_data/t-a-b-part0: the second replaced the first
+    import torch
+
+    from graphpart import Graph
+    from graphpart.chunked import load_chunked
+
+    counts = {"a": 3, "a_r": 3, "b": 4, "t": 2, "t-a": 2}
+    edges = {("a", "r_x", "b"): ([0, 1], [2, 3]), ("a_r", "x", "b"): ([2], [0])}
+    ndata = {
+        "t": {"a-b": torch.tensor([1.0, 2.0])},
+        "t-a": {"b": torch.tensor([7.0, 8.0]), "é" * 200: torch.tensor([5.0, 6.0])},
+    }
+    g = Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata)
+    back = load_chunked(write_chunked(g, tmp_path / "c", 1, edge_format="numpy"))
+    for e in edges:
+        assert [x.tolist() for x in back.edges(e)] == [x.tolist() for x in g.edges(e)]
+    for t, fields in ndata.items():
+        for name, values in fields.items():
+            assert back.node_data(t)[name].tolist() == values.tolist()
