@@ -539,48 +539,92 @@ def plan_pipeline(
 
 def available_memory() -> int:
     """Memory this machine can give a new process now (bytes): what the kernel calls available,
-    within a cgroup limit when there is one.
+    within the limit of every memory cgroup from this process's own up to the root.
 
     Returns
     -------
     int
-        Bytes: the kernel's available memory, or the cgroup's limit less what the cgroup holds
-        (without its inactive page cache) where that is less.
+        Bytes: the kernel's available memory, or where less, a cgroup's limit less what that
+        cgroup holds (without its inactive page cache), the least over the cgroups this
+        process lives in (a job's, its slice's, a container's: :func:`cgroup_room`).
     """
     import psutil
 
     free = int(psutil.virtual_memory().available)
-    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
-        try:
-            text = Path(path).read_text().strip()
-        except OSError:
-            continue
-        if text.isdigit():
-            free = min(free, int(text) - _cgroup_used())
-    return free
+    room = cgroup_room()
+    return free if room is None else min(free, room)
 
 
-def _cgroup_used() -> int:
-    """What the cgroup holds that it cannot give back: its usage less its inactive file pages
+#: cgroup v2 (``memory.max``, ``memory.current``, ``inactive_file``) and v1's names for the same.
+_CGROUP_FILES = {
+    2: ("memory.max", "memory.current", "inactive_file"),
+    1: ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"),
+}
+
+
+def cgroup_room(proc: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> int | None:
+    """What the memory cgroups of this process leave: the least, over its own cgroup and each
+    one above it (v2, or v1's memory hierarchy), of its limit less what it holds without its
+    inactive page cache; ``None`` where no cgroup sets a limit (or none can be read).
+
+    Parameters
+    ----------
+    proc : str, default "/proc/self/cgroup"
+        The process's cgroup membership (``hierarchy:controllers:path`` lines).
+    root : str, default "/sys/fs/cgroup"
+        Where the cgroup filesystems are mounted (v2 there or in ``unified/``; v1's memory
+        hierarchy in ``memory/``).
+
+    Returns
+    -------
+    int or None
+        Bytes, at least 0.
+    """
+    try:
+        lines = Path(proc).read_text().splitlines()
+    except OSError:
+        return None
+    base = Path(root)
+    trees = []  # (version, mount, the process's path in it)
+    for line in lines:
+        hierarchy, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hierarchy == "0" and not controllers:
+            mount = base if (base / "cgroup.controllers").is_file() else base / "unified"
+            trees.append((2, mount, path))
+        elif "memory" in controllers.split(","):
+            trees.append((1, base / "memory", path))
+    room = None
+    for version, mount, path in trees:
+        limit_name, usage_name, inactive_name = _CGROUP_FILES[version]
+        parts = [p for p in path.strip("/").split("/") if p]
+        for depth in range(len(parts), -1, -1):  # the process's own cgroup, then each above it
+            folder = mount.joinpath(*parts[:depth])
+            try:
+                limit = (folder / limit_name).read_text().strip()
+            except OSError:
+                continue
+            if not limit.isdigit() or int(limit) >= 1 << 60:  # "max", or v1's "no limit"
+                continue
+            left = max(int(limit) - _cgroup_used(folder, usage_name, inactive_name), 0)
+            room = left if room is None else min(room, left)
+    return room
+
+
+def _cgroup_used(folder: Path, usage_name: str, inactive_name: str) -> int:
+    """What a cgroup holds that it cannot give back: its usage less its inactive file pages
     (page cache the kernel reclaims, e.g. the chunks just written)."""
-    used = 0
-    for cur in ("/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory/memory.usage_in_bytes"):
-        try:
-            used = int(Path(cur).read_text().strip())
-            break
-        except (OSError, ValueError):
-            continue
-    for stat, key in (
-        ("/sys/fs/cgroup/memory.stat", "inactive_file"),
-        ("/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"),
-    ):
-        try:
-            for line in Path(stat).read_text().splitlines():
-                name, _, value = line.partition(" ")
-                if name == key:
-                    return max(used - int(value), 0)
-        except (OSError, ValueError):
-            continue
+    try:
+        used = int((folder / usage_name).read_text().strip())
+    except (OSError, ValueError):
+        return 0
+    try:
+        for line in (folder / "memory.stat").read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == inactive_name:
+                return max(used - int(value), 0)
+    except (OSError, ValueError):
+        pass
     return used
 
 
