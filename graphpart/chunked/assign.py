@@ -23,14 +23,14 @@ from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
 from ..partitioning.fields import as_fields, code_labels, combine_fields, named_labels
 from ..typing import Seed
-from ..utils.check import check_count, check_file_name, short_repr
+from ..utils.check import check_file_name, short_repr
 from ._dask import Runner, open_shared, runner, worker_memory_limit
 from ._files import write_array
 from ._metis import metis_chunked
 from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
 from .cluster import ClusterOptions
-from .format import ChunkedMetadata, read_metadata
+from .format import ChunkedMetadata, check_parts_for, read_metadata
 from .plan import check_disk, check_memory, largest_chunk, stream_need
 from .read import read_data
 
@@ -571,17 +571,6 @@ def part_loads(
         leaving += b
         sketch = c if sketch is None else (sketch.merge(c) or sketch)
     return indeg, leaving, sketch.counts() if sketch is not None else [0] * k
-
-
-def check_parts_for(num_parts: object, meta: ChunkedMetadata, where: str = "") -> int:
-    """``num_parts`` as an int from 1 to the graph's node count (1 for a graph without nodes),
-    the rule ``assign`` writes by and ``dispatch`` reads by."""
-    total = sum(meta.num_nodes.values())
-    k = check_count(num_parts, "num_parts", low=1)
-    if k > max(total, 1):
-        most = f"the graph's {total:,} nodes" if total else "1 (the graph has no nodes)"
-        raise GraphpartError(f"{where}num_parts must be between 1 and {most}, got {k:,}")
-    return k
 
 
 def assignment_halo(folder: str | os.PathLike, num_parts: int, meta: ChunkedMetadata):

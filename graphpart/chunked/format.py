@@ -21,10 +21,10 @@ from ..errors import GraphpartError
 from ..fs.untrusted import check_regular_file, read_json
 from ..graph.schema import etype_str, parse_etype
 from ..typing import CanonicalEType
-from ..utils.check import is_file_name, short_repr
+from ..utils.check import check_count, is_file_name, short_repr
 from ._files import NUMERIC_KINDS, check_format, read_array
 
-__all__ = ["ChunkSpec", "ChunkedMetadata", "read_metadata", "METADATA"]
+__all__ = ["ChunkSpec", "ChunkedMetadata", "read_metadata", "check_parts_for", "METADATA"]
 
 METADATA = "metadata.json"
 #: Counts in the metadata (nodes, edges, rows) lie below this.
@@ -350,3 +350,14 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
                     "chunked like their edges",
                 )
     return ChunkedMetadata(path, name, ntypes, nn, etypes, ne, edges, node_data, edge_data)
+
+
+def check_parts_for(num_parts: object, meta: ChunkedMetadata, where: str = "") -> int:
+    """``num_parts`` as an int from 1 to the graph's node count (1 for a graph without nodes),
+    the rule ``assign`` writes by, ``dispatch`` reads by and ``plan`` plans by."""
+    total = sum(meta.num_nodes.values())
+    k = check_count(num_parts, "num_parts", low=1)
+    if k > max(total, 1):
+        most = f"the graph's {total:,} nodes" if total else "1 (the graph has no nodes)"
+        raise GraphpartError(f"{where}num_parts must be between 1 and {most}, got {k:,}")
+    return k

@@ -54,7 +54,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
-from .format import ChunkedMetadata
+from ..utils.check import check_count
+from .format import ChunkedMetadata, check_parts_for
 
 __all__ = [
     "StepNeed",
@@ -421,8 +422,14 @@ def plan_pipeline(
     -------
     list of StepNeed
         The assign step (fennel and ldg: its driver, then each stream; unless ``algorithm``
-        is not one of the four), then dispatch's
-        driver, phase 1 and phase 2, then verify's driver and workers.
+        is not one of the four), then dispatch's driver, phase 1 and phase 2, then verify's
+        driver and workers.
+
+    Raises
+    ------
+    GraphpartError
+        For what the steps themselves would refuse: ``num_parts`` outside 1 to the graph's
+        node count, ``workers`` or ``max_edges`` below 1.
 
     Examples
     --------
@@ -438,7 +445,10 @@ def plan_pipeline(
     e = int(sum(meta.num_edges.values()))
     c = largest_chunk(meta)
     f = node_row_bytes(meta)
-    k = max(int(num_parts), 1)
+    k = check_parts_for(num_parts, meta)  # what the steps themselves refuse, refused here too
+    workers = check_count(workers, "workers", low=1)
+    if max_edges is not None:
+        max_edges = check_count(max_edges, "max_edges", low=1)
     top = None
     if part_edges is not None and part_nodes is not None and len(part_edges):
         top = int(np.argmax(part_edges))

@@ -234,3 +234,21 @@ def test_assign_max_edges_with_another_algorithm_is_one_line(tmp_path, capsys):
     rc = main(["assign", "--in-dir", str(tmp_path / "c"), "--out-dir", str(tmp_path / "a"),
                "--num-parts", "2", "--algorithm", "fennel", "--max-edges", "100"])  # fmt: skip
     assert rc == 2 and "--max-edges applies to metis, not fennel" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--workers", "-3"], "workers must be"),
+        (["--workers", "0"], "workers must be"),
+        (["--max-edges", "-5"], "max_edges must be"),
+        (["--num-parts", str(10**12)], "num_parts must be between 1 and the graph's 1,024 nodes"),
+    ],
+)
+def test_plan_refuses_what_the_steps_refuse(tmp_path, capsys, flags, message):
+    _chunk_rmat10(tmp_path / "c")
+    capsys.readouterr()
+    args = ["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4", *flags]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
