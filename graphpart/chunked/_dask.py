@@ -196,7 +196,9 @@ def run_tasks(
         # the temporary output when the caller removes it.
         failure = None
         bar = Progress(what, len(futures)) if progress and not _in_notebook() else None
-        for fut in as_completed(futures):
+        # the client's own loop: as_completed takes the default client's, and with two clients in
+        # one process the futures of the other were awaited on the wrong loop (a RuntimeError)
+        for fut in as_completed(futures, loop=client.loop):
             try:
                 results[index[fut.key]] = fut.result()
             except KilledWorker:
