@@ -33,7 +33,12 @@ def _step_parts(c: EpochCounts, m: ClusterModel) -> dict[str, np.ndarray]:
     the times to be finite numbers is refused."""
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         parts = _seconds(c, m)
-    if not all(np.isfinite(p).all() for p in parts.values()):
+        # each trainer's totals too, in milliseconds as the reports show them: steps each
+        # finite could add up past the largest float
+        totals = [p.sum(axis=(0, -1)) for p in parts.values()]
+        totals.append(np.sum(totals, axis=0))
+        finite = all(np.isfinite(1e3 * p).all() for p in [*parts.values(), *totals])
+    if not finite:
         raise GraphpartError(
             f"the model's rates are too small for finite times (got {m}); "
             "give rates a real cluster could have"

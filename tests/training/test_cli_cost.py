@@ -131,6 +131,13 @@ def test_rates_too_small_for_finite_times_are_refused(capsys):
     assert rc == 2 and err.count("\n") == 1 and "too small for finite times" in err
 
 
+def test_rates_whose_steps_are_finite_but_whose_totals_are_not_are_refused(capsys):
+    """--network-gbit-s 1e-312: each step finite, the trainers' sums Infinity (invalid JSON)."""
+    rc = main(["cost", DGL_KARATE, "--fanouts", "5", "--network-gbit-s", "1e-312", "--json"])
+    out, err = capsys.readouterr()
+    assert rc == 2 and "Infinity" not in out and "too small for finite times" in err
+
+
 def test_a_fanout_list_starting_with_minus_one_is_taken_as_written(capsys):
     """``--fanouts -1,5`` (all neighbours, then 5) was an argparse error; only ``=`` worked."""
     assert main(["cost", DGL_KARATE, "--fanouts", "-1,5", "--json"]) == 0
