@@ -242,12 +242,7 @@ def follow_node(
     edge_rows = tuple(_edge_rows(meta, ntype, node, max_rows, root))
     parts, num_parts = read_assignment(assignment_dir, meta)
     part = int(parts[ntype][node])
-    if cfg.num_parts != num_parts or ntype not in cfg.ntypes:
-        raise GraphpartError(
-            f"{config} holds {cfg.num_parts} partitions of node types {cfg.ntypes}, but "
-            f"the assignment {assignment_dir} has {num_parts} and the chunks {meta.ntypes}: "
-            "they are not one pipeline's"
-        )
+    _check_one_pipeline(config, assignment_dir, parts, num_parts, cfg, meta)
     bounds = np.asarray(cfg.node_bounds, dtype=np.int64)[:, cfg.ntypes.index(ntype)]
     typed_start = np.concatenate([[0], np.cumsum(bounds[:, 1] - bounds[:, 0])])
     # its new id by the assignment: the partition's first id of the type, then the rank among
@@ -257,6 +252,7 @@ def follow_node(
     rows, new_id, new_typed = [], -1, -1
     for q in range(num_parts):
         data = load_partition(config, q, load_feats=False)  # features: the owner's only
+        _check_partition(config, assignment_dir, parts, q, data, cfg.book(q), maps)
         nd = data.graph.ndata
         type_id = list(data.ntypes).index(ntype)
         types = np.asarray(nd["_TYPE"]) if "_TYPE" in nd else np.zeros(len(nd["_ID"]), np.int64)
@@ -440,35 +436,62 @@ def _orig_ids(nd: dict, maps, book) -> np.ndarray | None:
     return None if maps is None else orig_of(maps, book, np.asarray(nd["_ID"], dtype=np.int64))
 
 
-def _check_written_from(
-    config, assignment_dir, parts: dict, num_parts: int, cfg: dict, meta_path
+def _check_one_pipeline(
+    config, assignment_dir, parts: dict, num_parts: int, cfg, meta: ChunkedMetadata
 ) -> None:
-    """Refuse partitions that were not written from this assignment: every node a partition
-    owns must be one the assignment gives it (one partition loaded at a time)."""
-    from ..storage.read import load_partition
-
+    """Refuse a config, assignment and chunks that are not one pipeline's: another partition
+    count, other node types, or other node counts per type."""
+    counts = np.asarray(cfg.node_bounds, dtype=np.int64)
+    counts = (counts[:, :, 1] - counts[:, :, 0]).sum(axis=0) if counts.size else counts
+    in_config = {t: int(counts[i]) for i, t in enumerate(cfg.ntypes)} if counts.size else {}
     if cfg.num_parts != num_parts or sorted(cfg.ntypes) != sorted(parts):
         raise GraphpartError(
             f"{config} holds {cfg.num_parts} partitions of node types {cfg.ntypes}, but "
             f"the assignment {assignment_dir} has {num_parts} of {sorted(parts)}: they are not "
             "one pipeline's"
         )
-    maps = node_orig_maps(Path(config), cfg, read_metadata(meta_path))
+    if in_config != {t: int(n) for t, n in meta.num_nodes.items()}:
+        raise GraphpartError(
+            f"{config} holds {in_config} nodes per type, but the chunks {meta.path} have "
+            f"{dict(meta.num_nodes)}: they are not one pipeline's"
+        )
+
+
+def _check_partition(config, assignment_dir, parts: dict, q: int, data, book, maps) -> None:
+    """Refuse partition ``q`` (loaded) where it owns a node the assignment gives elsewhere."""
+    nd = data.graph.ndata
+    inner = np.asarray(nd["inner_node"]).astype(bool)
+    types = np.asarray(nd["_TYPE"]) if "_TYPE" in nd else np.zeros(len(inner), np.int64)
+    orig = _orig_ids(nd, maps, book)
+    for i, t in enumerate(data.ntypes):
+        if orig is not None:  # the original ids are known: each must be q's
+            mine = orig[inner & (types == i)]
+            wrong = len(mine) and (
+                mine.max(initial=0) >= len(parts[t]) or (parts[t][mine] != q).any()
+            )
+        else:  # GraphBolt's without orig_nids/: q must own as many as the assignment gives
+            wrong = int((inner & (types == i)).sum()) != int((parts[t] == q).sum())
+        if wrong:
+            raise GraphpartError(
+                f"partition {q} of {config} owns {t} nodes that the assignment "
+                f"{assignment_dir} gives to other partitions: the partitions were not "
+                "written from this assignment"
+            )
+
+
+def _check_written_from(
+    config, assignment_dir, parts: dict, num_parts: int, cfg: dict, meta_path
+) -> None:
+    """Refuse partitions that were not written from this assignment and these chunks: one
+    pipeline's counts, and every node a partition owns one the assignment gives it (one
+    partition loaded at a time)."""
+    from ..storage.read import load_partition
+
+    meta = read_metadata(meta_path)
+    _check_one_pipeline(config, assignment_dir, parts, num_parts, cfg, meta)
+    maps = node_orig_maps(Path(config), cfg, meta)
     for q in range(num_parts):
-        data = load_partition(config, q, load_feats=False)
-        nd = data.graph.ndata
-        inner = np.asarray(nd["inner_node"]).astype(bool)
-        types = np.asarray(nd["_TYPE"]) if "_TYPE" in nd else np.zeros(len(inner), np.int64)
-        orig = _orig_ids(nd, maps, cfg.book(q))
-        for i, t in enumerate(data.ntypes):
-            if orig is not None:  # the original ids are known: each must be q's
-                mine = orig[inner & (types == i)]
-                wrong = len(mine) and (parts[t][mine] != q).any()
-            else:  # GraphBolt's without orig_nids/: q must own as many as the assignment gives
-                wrong = int((inner & (types == i)).sum()) != int((parts[t] == q).sum())
-            if wrong:
-                raise GraphpartError(
-                    f"partition {q} of {config} owns {t} nodes that the assignment "
-                    f"{assignment_dir} gives to other partitions: the partitions were not "
-                    "written from this assignment"
-                )
+        _check_partition(
+            config, assignment_dir, parts, q, load_partition(config, q, load_feats=False),
+            cfg.book(q), maps,
+        )  # fmt: skip

@@ -103,6 +103,17 @@ def test_partitions_from_another_draw_of_the_same_size_are_refused(pipeline, tmp
         pipeline_partitioning(config, w / "chunks", other)
 
 
+def test_the_partitions_of_an_unrelated_graph_are_refused_for_every_node(pipeline, tmp_path):
+    # same partition count and node type, another graph: journeys came back for some nodes
+    w, _, _, config, _, _ = pipeline
+    g = datasets.sbm(block_sizes=[40] * 3, p_in=0.2, p_out=0.02, seed=1, feat_dim=5)
+    chunked.write_chunked(g, tmp_path / "chunks", num_chunks=3)
+    other = chunked.assign(tmp_path / "chunks", tmp_path / "assign", 3, "random", seed=0)
+    for node in (0, 60, 119):
+        with pytest.raises(GraphpartError, match="holds {'_N': 90} nodes per type, but the"):
+            follow_node(config, tmp_path / "chunks", other, node)
+
+
 def test_ids_paths_and_short_chunks(pipeline, tmp_path):
     w, g, a, config, _, _ = pipeline
     j = follow_node(config, w / "chunks" / "metadata.json", a, np.int64(89))
