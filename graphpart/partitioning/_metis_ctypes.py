@@ -45,6 +45,10 @@ _OBJTYPE = {"cut": 0, "vol": 1}
 _CTYPE = {"rm": 0, "shem": 1}
 
 
+#: The most refinement iterations (``niter``) or partitionings (``ncuts``) METIS is asked for.
+MAX_TRIES = 100
+
+
 @dataclass(frozen=True)
 class MetisOptions:
     """METIS options that matter for speed and quality.
@@ -54,9 +58,11 @@ class MetisOptions:
     objtype : {"cut", "vol"}
         Minimise the edge cut or the total communication volume.
     niter : int or None
-        Refinement iterations per level (METIS default 10). Fewer is faster.
+        Refinement iterations per level (METIS default 10), at most :data:`MAX_TRIES`. Fewer
+        is faster.
     ncuts : int or None
-        Independent partitionings tried; the best is kept (default 1).
+        Independent partitionings tried, at most :data:`MAX_TRIES`; the best is kept
+        (default 1).
     ufactor : int or None
         Allowed load imbalance in thousandths: 30 allows 1.03 (k-way default).
     ctype : {"rm", "shem"} or None
@@ -87,10 +93,18 @@ class MetisOptions:
                 not isinstance(value, (int, np.integer))
                 or isinstance(value, bool)
                 or value < (1 if name in ("niter", "ncuts") else 0)
+                or value >= 2**62
             ):
                 raise GraphpartError(
                     f"METIS option {name} must be a non-negative int "
                     f"(niter, ncuts >= 1), got {short_repr(value)}"
+                )
+        for name in ("niter", "ncuts"):  # each a refinement pass or a whole partitioning
+            value = getattr(self, name)
+            if value is not None and value > MAX_TRIES:
+                raise GraphpartError(
+                    f"METIS option {name} is at most {MAX_TRIES} (METIS's time grows with it: "
+                    f"each is a whole refinement or partitioning), got {int(value):,}"
                 )
 
     def to_array(self) -> np.ndarray:

@@ -140,6 +140,9 @@ def test_seeded_metis_is_deterministic():
         (dict(niter=0), "niter"),
         (dict(ctype="hem"), "ctype"),
         (dict(seed=-1), "seed"),
+        (dict(ncuts=10**6), "ncuts is at most 100"),  # once ran past 40 s
+        (dict(niter=10**6), "niter is at most 100"),
+        (dict(ufactor=2**70), "ufactor"),
     ],
 )
 def test_bad_metis_options(kw, match):
