@@ -24,7 +24,14 @@ from ..typing import CanonicalEType
 from ..utils.check import check_count, is_file_name, short_repr
 from ._files import NUMERIC_KINDS, check_format, read_array
 
-__all__ = ["ChunkSpec", "ChunkedMetadata", "read_metadata", "check_parts_for", "METADATA"]
+__all__ = [
+    "ChunkSpec",
+    "ChunkedMetadata",
+    "read_metadata",
+    "check_parts_for",
+    "check_node_count",
+    "METADATA",
+]
 
 METADATA = "metadata.json"
 #: Counts in the metadata (nodes, edges, rows) lie below this.
@@ -212,17 +219,31 @@ def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
     return ChunkSpec(fmt, paths, tuple(counts) if counts is not None else None, dtype, tuple(shape))
 
 
-def _check_fits(num_nodes: int, path: Path) -> None:
-    """Every step holds at least one int64 per node (its partition, its new id): refuse a node
-    count this machine cannot hold before anything is sized by it."""
+def check_node_count(num_nodes: int, where: str | os.PathLike) -> None:
+    """Refuse a node count this machine cannot hold before anything is sized by it: every step
+    holds at least one int64 per node (its partition, its new id). Readers of the metadata and
+    the writers of chunked graphs check the same, so that no step writes what the next refuses.
+
+    Parameters
+    ----------
+    num_nodes : int
+        The graph's nodes, all types.
+    where : str or path
+        What the message names (the metadata, or the folder being written).
+
+    Raises
+    ------
+    GraphpartError
+        When 8 bytes per node exceed this machine's memory.
+    """
     import psutil
 
     total = psutil.virtual_memory().total
     if 8 * num_nodes > total:
         raise _fail(
-            path,
-            f"num_nodes_per_type adds up to {num_nodes:,} nodes; the pipeline holds 8 bytes per "
-            f"node ({8 * num_nodes / 2**30:,.0f} GB), more than this machine's "
+            where,
+            f"{num_nodes:,} nodes; the pipeline holds 8 bytes per node "
+            f"({8 * num_nodes / 2**30:,.0f} GB), more than this machine's "
             f"{total / 2**30:,.0f} GB",
         )
 
@@ -312,7 +333,7 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
             raise _fail(path, f"edge type {e!r} joins a node type not in node_type {ntypes}")
         etypes.append(parse_etype(e))
     ne = dict(zip(etypes, _counts(meta, "num_edges_per_type", len(etypes), path)))
-    _check_fits(sum(nn.values()), path)
+    check_node_count(sum(nn.values()), path)
     raw_edges = meta.get("edges")
     if not isinstance(raw_edges, dict) or set(raw_edges) != set(etype_names):
         got = sorted(raw_edges) if isinstance(raw_edges, dict) else raw_edges

@@ -31,7 +31,7 @@ from ..utils.check import check_count
 from ..utils.seeds import check_random_state
 from ._dask import open_shared, runner
 from .cluster import ClusterOptions
-from .format import MAX_COUNT
+from .format import MAX_COUNT, check_node_count
 from .plan import check_disk
 from .write import check_num_chunks, check_stream_output, write_edge_stream
 
@@ -609,6 +609,8 @@ def edges_chunked(
 
     k = check_num_chunks(num_chunks)
     block = check_count(block_edges, "block_edges", low=1)
+    if num_nodes is not None:  # before the edges are read
+        check_node_count(check_count(num_nodes, "num_nodes"), out_dir)
     size = check_regular_file(Path(edges), "edge list").stat().st_size
     check_stream_output(Path(out_dir), graph_name, edge_format, "numpy", delimiter)
     check_disk(2 * size, out_dir, "graphpart chunk")  # chunks: about the size of the list
@@ -617,6 +619,7 @@ def edges_chunked(
         raise GraphpartError(f"{edges}: node id {top} is past the largest the format holds")
     if num_nodes is None:
         num_nodes = top + 1
+        check_node_count(num_nodes, edges)  # sparse ids: their count is the largest plus one
     else:
         num_nodes = check_count(num_nodes, "num_nodes")
         if top >= num_nodes:

@@ -18,7 +18,7 @@ from ..storage.config import check_graph_name
 from ..utils.check import check_count
 from ._files import FORMATS, check_format, write_array
 from ._owned import SUBFOLDERS, check_chunked_out
-from .format import METADATA
+from .format import METADATA, check_node_count
 
 __all__ = ["write_chunked", "write_edge_stream", "check_stream_output", "check_num_chunks"]
 
@@ -343,6 +343,7 @@ def write_edge_stream(
     name = check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
     efmt = check_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
     nfmt = check_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
+    check_node_count(int(num_nodes), out_dir)  # what read_metadata would refuse, refused first
     _check_out(out_dir)
     etype = "_N:_E:_N"
     with atomic_dir(out_dir) as tmp:

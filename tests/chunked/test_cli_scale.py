@@ -252,3 +252,18 @@ def test_plan_refuses_what_the_steps_refuse(tmp_path, capsys, flags, message):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "text, flags",
+    [("0 1\n", ["--num-nodes", str(2**62)]), ("0 100000000000\n", [])],
+    ids=["--num-nodes 2**62", "sparse ids up to 1e11"],
+)
+def test_chunk_refuses_a_node_count_the_next_step_would_refuse(tmp_path, capsys, text, flags):
+    # both once exited 0, having written a graph every later step refuses
+    (tmp_path / "e.txt").write_text(text)
+    args = ["chunk", "--edges", str(tmp_path / "e.txt"), "--num-chunks", "1", *flags]
+    assert main([*args, "--out-dir", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert "the pipeline holds 8 bytes per node" in err and err.count("\n") == 1
+    assert not (tmp_path / "c").exists()
