@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..fs.untrusted import check_regular_file, read_json
-from ..graph.schema import etype_str, parse_etype
+from ..graph.schema import check_data_name, etype_str, parse_etype
 from ..typing import CanonicalEType
 from ..utils.check import check_count, is_file_name, short_repr
 from ._files import NUMERIC_KINDS, check_format, read_array
@@ -274,6 +274,11 @@ def _data_specs(
             )
         if not isinstance(fields, dict):
             raise _fail(path, f"{key}[{t!r}] must map feature names to chunk specs")
+        for k in fields:
+            try:
+                check_data_name(k, f"{key}[{t!r}]: {kind} data")
+            except GraphpartError as e:
+                raise _fail(path, str(e)) from None
         out[t] = {k: _spec(s, f"{key}[{t!r}][{k!r}]", root, path) for k, s in fields.items()}
     return out
 

@@ -13,7 +13,14 @@ from ..errors import GraphpartError, UnknownTypeError
 from ..typing import CanonicalEType, ETypeLike
 from ..utils.check import short_repr
 
-__all__ = ["Schema", "parse_etype", "etype_str", "DEFAULT_NTYPE", "DEFAULT_ETYPE"]
+__all__ = [
+    "Schema",
+    "parse_etype",
+    "etype_str",
+    "check_data_name",
+    "DEFAULT_NTYPE",
+    "DEFAULT_ETYPE",
+]
 
 #: Node type name of a homogeneous graph.
 DEFAULT_NTYPE = "_N"
@@ -208,3 +215,41 @@ class Schema:
     def canonical(self, etype: ETypeLike | int) -> CanonicalEType:
         """The canonical tuple of an edge type given in any accepted spelling."""
         return self.canonical_etypes[self.etype_id(etype)]
+
+
+def check_data_name(name: object, what: str) -> str:
+    """A node or edge data name as partition files key it, ``"<type>/<name>"`` (DGL's rule):
+    a non-empty string without ``/``, at most 200 characters.
+
+    Parameters
+    ----------
+    name : object
+        The data name.
+    what : str
+        How the message names it (e.g. ``"node data of type 'paper'"``).
+
+    Returns
+    -------
+    str
+        ``name``.
+
+    Raises
+    ------
+    GraphpartError
+        Where partition files could not key it back (``"t/x/y"`` reads as type ``t/x``).
+
+    Examples
+    --------
+    >>> check_data_name("feat", "node data")
+    'feat'
+    >>> check_data_name("x/y", "node data")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: node data 'x/y': partition files key data ...
+    """
+    if not isinstance(name, str) or not name or "/" in name or len(name) > 200:
+        raise GraphpartError(
+            f"{what} {short_repr(name)}: partition files key data '<type>/<name>', so a name "
+            "must be a non-empty string without '/', at most 200 characters"
+        )
+    return name

@@ -30,11 +30,12 @@ from typing import Any
 import torch
 
 from ..fs.atomic import atomic_dir
-from ..graph.core import Graph
-from ..graph.schema import etype_str
+from ..graph.core import Graph, check_graph
+from ..graph.schema import check_data_name, etype_str
 from ..metrics.loads import balance_loads, balance_record, trainer_loads
 from ..partitioning.core import Partitioning, partition
 from ..partitioning.options import PartitionOptions
+from ..utils.check import short_repr
 from .config import check_graph_name
 from .files import check_format, part_file_names, write_feats_file, write_graph_file
 from .make_config import build_config, graphbolt_meta
@@ -233,6 +234,12 @@ def partition_graph(
     """
     check_graph_name(graph_name)
     check_format(format)
+    for t in check_graph(g).ntypes:  # before the work: the files key data "<type>/<name>"
+        for name in g.node_data(t):
+            check_data_name(name, f"node data of type {short_repr(t)}")
+    for e in g.canonical_etypes:
+        for name in g.edge_data(e):
+            check_data_name(name, f"edge data of type {short_repr(etype_str(e))}")
     target = check_out_path(out_path)
     p = partition(g, num_parts, PartitionOptions.of(options, **overrides))
     save_partitions(p, graph_name, target, progress=progress, format=format)

@@ -263,3 +263,28 @@ def test_a_symlink_inside_a_part_folder_is_never_followed_or_removed(written, tm
         gp.partition_graph(karate(), "karate", 3, written, seed=0)
     assert (written / "part0" / "node_feats.pt").is_symlink()
     assert (tmp_path / "elsewhere.txt").read_text() == "outside"
+
+
+@pytest.mark.parametrize("kind", ["node", "edge"])
+def test_a_data_name_with_a_slash_is_refused_before_any_work(tmp_path, kind):
+    # "_N/x/y" read back as type "_N/x": once written, and refused by every reader after
+    g = gp.datasets.load_karate_club()
+    data = g.ndata if kind == "node" else g.edata
+    data["x/y"] = torch.zeros(g.num_nodes() if kind == "node" else g.num_edges())
+    with pytest.raises(gp.GraphpartError, match=f"{kind} data of type .* 'x/y': partition files"):
+        gp.partition_graph(g, "k", 2, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_chunked_metadata_naming_data_with_a_slash_is_refused(tmp_path):
+    import json
+
+    from graphpart.chunked import read_metadata, write_chunked
+
+    g = gp.datasets.load_karate_club()
+    meta_path = write_chunked(g, tmp_path / "c", 1)
+    meta = json.loads(meta_path.read_text())
+    meta["node_data"]["_N"]["x/y"] = meta["node_data"]["_N"]["label"]
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(gp.GraphpartError, match="node data 'x/y': partition files key"):
+        read_metadata(meta_path)
