@@ -380,7 +380,27 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
 
 def check_parts_for(num_parts: object, meta: ChunkedMetadata, where: str = "") -> int:
     """``num_parts`` as an int from 1 to the graph's node count (1 for a graph without nodes),
-    the rule ``assign`` writes by, ``dispatch`` reads by and ``plan`` plans by."""
+    the rule ``assign`` writes by, ``dispatch`` reads by and ``plan`` plans by.
+
+    Parameters
+    ----------
+    num_parts : object
+        The partition count asked for.
+    meta : ChunkedMetadata
+        The chunked graph (its node counts).
+    where : str, default ""
+        A prefix for the message (e.g. the assignment folder).
+
+    Returns
+    -------
+    int
+        ``num_parts``.
+
+    Raises
+    ------
+    GraphpartError
+        When it is not an int from 1 to the graph's node count.
+    """
     total = sum(meta.num_nodes.values())
     k = check_count(num_parts, "num_parts", low=1)
     if k > max(total, 1):
