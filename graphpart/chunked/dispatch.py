@@ -224,6 +224,8 @@ def dispatch(
     balanced, balance_loads = _class_loads(meta, parts, num_parts, setting)
     graph_name = check_graph_name(graph_name or meta.graph_name)
     check_format(format)
+    if format == "graphpart":
+        _check_storable(meta)
     store = GraphBoltStore(store_eids, store_inner_node, store_inner_edge)
     out_edges = check_flag(out_edges, "out_edges")
     out = check_out_path(
@@ -355,6 +357,30 @@ def dispatch(
         )
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
+
+
+def _check_storable(meta) -> None:
+    """Refuse, before any task, node or edge data graphpart's torch files cannot hold (uint16,
+    uint32, uint64: torch has no storage class for them), as its recorded dtype or its first
+    chunk says; GraphBolt's and DGL's files take them."""
+    from ..interop.torch_zip import STORABLE
+
+    for kind, specs in (("node", meta.node_data), ("edge", meta.edge_data)):
+        for t, fields in specs.items():
+            for name, spec in fields.items():
+                if spec.dtype is not None:
+                    dtype = np.dtype(spec.dtype)
+                elif spec.paths:
+                    dtype = spec.read(0).dtype
+                else:
+                    continue
+                if dtype.name not in STORABLE:
+                    raise GraphpartError(
+                        f"{kind} data {short_repr(name)} of {short_repr(str(t))} is {dtype}, "
+                        f"which graphpart's torch files cannot hold (they take "
+                        f"{', '.join(sorted(STORABLE))}): cast it, or write --format graphbolt "
+                        "or dgl"
+                    )
 
 
 def _check_worker_memory(client, needs: dict) -> None:

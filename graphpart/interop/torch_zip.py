@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import FormatError
 from ..utils.check import short_repr
 
-__all__ = ["Stream", "TorchZipWriter", "StoredArray", "read_torch_zip"]
+__all__ = ["Stream", "TorchZipWriter", "StoredArray", "read_torch_zip", "STORABLE"]
 
 ALIGN = 64
 #: Sizes and offsets from here on take ZIP64 fields (a constant so that tests can lower it).
@@ -50,6 +50,8 @@ _STORAGES = {
     "float16": "HalfStorage",
 }
 _DTYPES = {v: np.dtype(k) for k, v in _STORAGES.items()}
+#: The dtypes a torch file written here holds (those torch has a storage class for).
+STORABLE = frozenset(_STORAGES)
 _MAX_PICKLE = 64 << 20
 _DOS_DATE = (0 << 9) | (1 << 5) | 1  # 1980-01-01, as torch writes it
 
@@ -60,16 +62,18 @@ class Stream:
     Parameters
     ----------
     dtype : numpy.dtype or str
-        One of int64, int32, int16, int8, uint8, bool, float64, float32, float16 (a dtype torch
-        has a storage class for); any other raises ``ValueError``.
+        A fixed-size numeric dtype (bool, int, uint, float); a torch file holds only those torch
+        has a storage class for (int64, int32, int16, int8, uint8, bool, float64, float32,
+        float16): :class:`TorchZipWriter` refuses the others, which other files (DGL's tensor
+        files) can take.
     shape : tuple of int
         The whole tensor's shape; rows are appended along its first axis.
     """
 
     def __init__(self, dtype: np.dtype | str, shape: tuple[int, ...]) -> None:
         self.dtype = np.dtype(dtype)
-        if self.dtype.name not in _STORAGES:
-            raise ValueError(f"no torch storage for dtype {self.dtype}")
+        if self.dtype.kind not in "biuf" or self.dtype.fields is not None:
+            raise ValueError(f"a stream holds numbers, not {self.dtype}")
         self.shape = tuple(int(x) for x in shape)
         self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
         self.key = ""
@@ -237,6 +241,8 @@ class TorchZipWriter:
         tree = _as_streams(tree, given)
         self.streams = _leaves(tree)
         for i, s in enumerate(self.streams):
+            if s.dtype.name not in _STORAGES:
+                raise ValueError(f"no torch storage for dtype {s.dtype}")
             s.key = str(i)
         pkl = _dumps(tree, names)
         small = [

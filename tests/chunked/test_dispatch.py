@@ -443,3 +443,26 @@ def test_by_default_each_edge_is_stored_once_at_its_destinations_owner(name, tmp
     m0 = gp.metrics.metrics_from_disk(tmp_path / "mem" / "g.json")
     assert m.edge_cut == m0.edge_cut and (m.owned_edges == m0.owned_edges).all()
     assert m.replication_factor <= m0.replication_factor
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64"])
+def test_unsigned_data_goes_to_graphbolt_files_and_is_refused_first_for_torch_files(
+    tmp_path, dask_client, dtype
+):
+    # every partition task crashed ("no torch storage for dtype uint32") in the default format
+    from graphpart.chunked import verify
+    from graphpart.interop.dgl_tensors import load_tensors
+
+    g = gp.datasets.rmat(8, seed=0)
+    values = (np.arange(g.num_nodes()) * 7).astype(dtype)
+    g.ndata["x"] = torch.from_numpy(values)
+    write_chunked(g, tmp_path / "ch", 2, graph_name="g")
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    assert verify(cfg, tmp_path / "ch", tmp_path / "asg").ok
+    got = load_tensors(cfg.parent / "part0" / "node_feat.dgl")["_N/x"]
+    assert str(got.dtype) == f"torch.{dtype}"
+    with pytest.raises(gp.GraphpartError, match=f"'x' of '_N' is {dtype}, which graphpart's"):
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "o2", client=dask_client,
+                 format="graphpart")  # fmt: skip
+    assert not (tmp_path / "o2").exists()
