@@ -261,6 +261,11 @@ class Runner:
     def __init__(self, client, work_dir: Path | None, tasks: int) -> None:
         self.client, self.work_dir, self.tasks = client, work_dir, max(int(tasks), 1)
 
+    def shares(self, items: Sequence) -> list[list]:
+        """``items`` dealt out among the tasks (item ``i`` to task ``i % tasks``), one non-empty
+        share per task."""
+        return [list(items[w :: self.tasks]) for w in range(min(self.tasks, len(items)))]
+
     def map(self, fn, args: Sequence[tuple], what: str) -> list:
         """``[fn(*a) for a in args]``, run at once on the cluster."""
         if self.client is None:

@@ -563,7 +563,7 @@ def part_loads(
     run = run or Runner(None, None, 1)
     handle = run.share("parts", np.asarray(homo).astype(part_dtype(k)))
     keys = chunk_keys(meta)
-    groups = [(meta, keys[w :: run.tasks], handle, k) for w in range(min(run.tasks, len(keys)))]
+    groups = [(meta, share, handle, k) for share in run.shares(keys)]
     indeg, leaving = np.zeros(k, np.int64), np.zeros(k, np.int64)
     sketch = None
     for a, b, c in run.map(_loads_task, groups, "part-loads"):

@@ -108,10 +108,11 @@ def _draw_all(draw, store: _Buckets, blocks: int, symmetric: bool, run, what: st
     """Every block drawn into the buckets, then every bucket deduplicated, in tasks on ``run``
     (a share of the blocks each: its own bucket files; a bucket each); the buckets' edge
     counts."""
-    ways = max(min(run.tasks, blocks), 1)
-    shares = [(draw, store, list(range(w, blocks, ways)), symmetric, w) for w in range(ways)]
-    logger.info("%s: %d blocks in %d task(s)", what, blocks, ways)
-    run.map(_draw_task, shares, "chunk-draw")
+    shares = run.shares(range(blocks))
+    logger.info("%s: %d blocks in %d task(s)", what, blocks, len(shares))
+    run.map(
+        _draw_task, [(draw, store, s, symmetric, w) for w, s in enumerate(shares)], "chunk-draw"
+    )
     return run.map(_Buckets.dedupe, [(store, i) for i in range(store.count)], "chunk-dedupe")
 
 
@@ -293,27 +294,15 @@ def rmat_chunked(
         )  # fmt: skip
         counts = _draw_all(draw, store, -(-m // block), symmetric, run, "chunk: R-MAT drawn")
         del perm, draw
-        g = attach_node_data(
-            Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64), num_nodes=n),
-            rng,
-            num_classes=num_classes,
-            feat_dim=feat_dim,
-            train_frac=train_frac,
-            val_frac=val_frac,
-            test_frac=test_frac,
-        )
+        data = _node_data(
+            n, rng, num_classes=num_classes, feat_dim=feat_dim, train_frac=train_frac,
+            val_frac=val_frac, test_frac=test_frac,
+        )  # fmt: skip
         return write_edge_stream(
-            out_dir,
-            k,
-            n,
-            lambda: _read_deduped(store, counts),
-            int(sum(counts)),
-            {name: v.numpy() for name, v in g.ndata.items()},
-            graph_name=graph_name,
-            edge_format=edge_format,
-            node_data_format=node_data_format,
+            out_dir, k, n, lambda: _read_deduped(store, counts), int(sum(counts)), data,
+            graph_name=graph_name, edge_format=edge_format, node_data_format=node_data_format,
             delimiter=delimiter,
-        )
+        )  # fmt: skip
 
 
 def dcsbm_chunked(
@@ -398,28 +387,23 @@ def dcsbm_chunked(
         store = _Buckets(Path(work), n, buckets)
         draw = _DcsbmDraw((scale, avg_degree, community_size, mixing, exponent, model.base))
         counts = _draw_all(draw, store, model.blocks, True, run, "chunk: DC-SBM drawn")
-        g = attach_node_data(
-            Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64), num_nodes=n),
-            np.random.default_rng([model.base, 2**33]),
-            labels=model.labels(),
-            feat_dim=feat_dim,
-            train_frac=train_frac,
-            val_frac=val_frac,
-            test_frac=test_frac,
-        )
+        data = _node_data(
+            n, np.random.default_rng([model.base, 2**33]), labels=model.labels(),
+            feat_dim=feat_dim, train_frac=train_frac, val_frac=val_frac, test_frac=test_frac,
+        )  # fmt: skip
         del model
         return write_edge_stream(
-            out_dir,
-            k,
-            n,
-            lambda: _read_deduped(store, counts),
-            int(sum(counts)),
-            {name: v.numpy() for name, v in g.ndata.items()},
-            graph_name=graph_name,
-            edge_format=edge_format,
-            node_data_format=node_data_format,
+            out_dir, k, n, lambda: _read_deduped(store, counts), int(sum(counts)), data,
+            graph_name=graph_name, edge_format=edge_format, node_data_format=node_data_format,
             delimiter=delimiter,
-        )
+        )  # fmt: skip
+
+
+def _node_data(n: int, rng, **kwargs) -> dict[str, np.ndarray]:
+    """The node data :func:`~graphpart.datasets.attach_node_data` gives ``n`` nodes, as arrays."""
+    empty = np.zeros(0, np.int64)
+    g = attach_node_data(Graph.from_edges(empty, empty, num_nodes=n), rng, **kwargs)
+    return {name: v.numpy() for name, v in g.ndata.items()}
 
 
 def _read_deduped(store: _Buckets, counts: list[int]) -> Iterator[np.ndarray]:

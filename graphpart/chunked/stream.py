@@ -153,7 +153,7 @@ def in_degrees(meta: ChunkedMetadata, run: Runner | None = None) -> np.ndarray:
     n = sum(meta.num_nodes.values())
     dtype = "int32" if sum(meta.num_edges.values()) < 2**31 else "int64"
     keys = chunk_keys(meta)
-    groups = [(meta, keys[w :: run.tasks], n, dtype) for w in range(min(run.tasks, len(keys)))]
+    groups = [(meta, share, n, dtype) for share in run.shares(keys)]
     deg = np.zeros(n, dtype=dtype)
     for part in run.map(_in_degree_task, groups, "in-degrees"):
         deg += part

@@ -464,13 +464,15 @@ def _expected_all(run, meta, etypes, by_name, owners, num_parts: int, cfg, by_ne
     for i, name in enumerate(etypes):
         e = by_name[name]
         chunks = list(range(len(meta.edges[e].paths)))
-        groups = [g.tolist() for g in np.array_split(chunks, min(run.tasks, len(chunks)) or 1)]
-        groups = [g for g in groups if g]
+        groups = run.shares(chunks)
         ends = (handles[e[0]], handles[e[2]])
         recorded = meta.edges[e].counts
         if by_new or recorded is None:
             tasks = [(meta, e, g, ends[1], num_parts) for g in groups]
-            counted = [r for rs in run.map(_owned_counts, tasks, "verify-counts") for r in rs]
+            counted: list = [None] * len(chunks)  # in chunk order, whichever task counted it
+            for g, rs in zip(groups, run.map(_owned_counts, tasks, "verify-counts")):
+                for c, r in zip(g, rs):
+                    counted[c] = r
             rows = np.array([c for c, _ in counted], dtype=np.int64)
             owned = np.array([o for _, o in counted], dtype=np.int64).reshape(-1, num_parts)
         else:

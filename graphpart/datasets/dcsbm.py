@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..typing import Seed
-from ..utils.check import short_repr
+from ..utils.check import check_count, short_repr
 from ..utils.seeds import check_random_state
 from ._synthetic import attach_node_data, check_fits, dedupe_edges
 
@@ -119,18 +119,10 @@ class DcsbmModel:
 
 def check_dcsbm_args(scale, avg_degree, community_size, mixing, exponent) -> None:
     """Refuse DC-SBM arguments out of range with a :class:`GraphpartError`."""
-    if isinstance(scale, bool) or not isinstance(scale, numbers.Integral) or not 1 <= scale <= 31:
-        raise GraphpartError(f"scale must be an int in [1, 31], got {short_repr(scale)}")
+    check_count(scale, "scale", low=1, high=31)
+    check_count(community_size, "community_size", low=1)
     if not isinstance(avg_degree, numbers.Real) or not 0 < avg_degree <= 1e4:
         raise GraphpartError(f"avg_degree must lie in (0, 10000], got {short_repr(avg_degree)}")
-    if (
-        isinstance(community_size, bool)
-        or not isinstance(community_size, numbers.Integral)
-        or community_size < 1
-    ):
-        raise GraphpartError(
-            f"community_size must be a positive int, got {short_repr(community_size)}"
-        )
     if not isinstance(mixing, numbers.Real) or not 0 <= mixing <= 1:
         raise GraphpartError(f"mixing must lie in [0, 1], got {short_repr(mixing)}")
     if not isinstance(exponent, numbers.Real) or not 2 < exponent <= 100:

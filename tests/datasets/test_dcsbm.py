@@ -50,9 +50,10 @@ def test_another_seed_gives_another_graph():
 @pytest.mark.parametrize(
     "kw, message",
     [
-        ({"scale": 0}, "scale must be an int in"),
+        ({"scale": 0}, "scale must be an integer >= 1"),
+        ({"scale": 40}, "scale must be"),
         ({"scale": 10, "avg_degree": 0}, "avg_degree must lie in"),
-        ({"scale": 10, "community_size": 0}, "community_size must be a positive int"),
+        ({"scale": 10, "community_size": 0}, "community_size must be an integer >= 1"),
         ({"scale": 10, "mixing": 1.5}, "mixing must lie in"),
         ({"scale": 10, "exponent": 2}, "exponent must lie in"),
     ],
