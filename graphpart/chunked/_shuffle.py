@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
+from ..fs.digest import file_digest
 from ..index import group_order, group_rank
 from ..typing import CanonicalEType
 from ..utils.check import short_repr
@@ -39,6 +40,7 @@ class Plan:
     etypes: tuple[CanonicalEType, ...]
     num_hops: int
     out_edges: bool = True  # a partition also copies the edges leaving it (with HALO hops)
+    skip: frozenset[int] = frozenset()  # partitions a resumed run keeps: phase 1 writes no pieces
 
     @property
     def copies_leaving(self) -> bool:
@@ -93,15 +95,16 @@ def _segments(order: np.ndarray, counts: np.ndarray) -> list[np.ndarray]:
     return [order[e - n : e] for n, e in zip(counts.tolist(), ends.tolist())]
 
 
-def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndarray]:
+def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndarray, list[str]]:
     """Split chunk ``c`` of edge type ``ei`` by owner.
 
-    Returns the edges each partition owns, the rows in the chunk, and the edges
+    Returns the edges each partition owns, the rows in the chunk, the edges
     leaving each partition (source there, owner elsewhere; zeros unless partitions copy
-    them).
+    them), and the digests of the files read (the edges', then each edge data field's).
     """
     meta, e = plan.meta, plan.etypes[ei]
     src, dst = read_edges(meta, e, c)
+    digests = [file_digest(meta.edges[e].paths[c])]  # read just now: from the page cache
     n = len(src)
     ts, td = plan.maps.ntypes.index(e[0]), plan.maps.ntypes.index(e[2])
     dpart = plan.maps.part(td)[dst]
@@ -124,9 +127,12 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
                 f"rows but its edge chunk {meta.edges[e].paths[c]} has {n} edges"
             )
         data[f"d{k}"] = a
+        digests.append(file_digest(spec.paths[c]))
     order, counts = group_order(dpart, plan.num_parts)
     leaving = np.zeros(plan.num_parts, dtype=np.int64)
     for q, sel in enumerate(_segments(order, counts)):
+        if q in plan.skip:
+            continue
         save_piece(
             plan.owned_piece(ei, c, q),
             src=new_src[sel],
@@ -141,6 +147,8 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
         cross = np.flatnonzero(spart != dpart)
         corder, leaving = group_order(spart[cross], plan.num_parts)
         for p, sel in enumerate(_segments(corder, leaving)):
+            if p in plan.skip:
+                continue
             cut_rows = cross[sel]
             save_piece(
                 plan.cross_piece(ei, c, p),
@@ -150,7 +158,7 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
                 pos=pos[cut_rows].astype(rows),
                 row=cut_rows.astype(rows),
             )
-    return counts, n, leaving
+    return counts, n, leaving, digests
 
 
 def chunk_rows(spec: ChunkSpec, c: int) -> int:
@@ -158,8 +166,9 @@ def chunk_rows(spec: ChunkSpec, c: int) -> int:
     return len(spec.read(c))
 
 
-def shuffle_node_data(plan: Plan, ti: int, k: int, c: int, row0: int) -> int:
-    """Split chunk ``c`` of node data ``k`` of type ``ti`` (rows from ``row0``) by partition."""
+def shuffle_node_data(plan: Plan, ti: int, k: int, c: int, row0: int) -> tuple[int, str]:
+    """Split chunk ``c`` of node data ``k`` of type ``ti`` (rows from ``row0``) by partition;
+    returns its rows and its file's digest."""
     t = plan.maps.ntypes[ti]
     name = plan.node_names(ti)[k]
     spec = plan.meta.node_data[t][name]
@@ -174,5 +183,6 @@ def shuffle_node_data(plan: Plan, ti: int, k: int, c: int, row0: int) -> int:
     part = np.asarray(plan.maps.part(ti)[row0 : row0 + len(a)])
     order, counts = group_order(part, plan.num_parts)
     for p, sel in enumerate(_segments(order, counts)):
-        _save_array(plan.node_piece(ti, k, c, p), a[sel])
-    return len(a)
+        if p not in plan.skip:
+            _save_array(plan.node_piece(ti, k, c, p), a[sel])
+    return len(a), file_digest(spec.paths[c])

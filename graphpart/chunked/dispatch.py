@@ -32,6 +32,7 @@ import json
 import logging
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -51,15 +52,7 @@ from ..utils.check import check_count, check_flag, short_repr
 from ._dask import dask_client, run_tasks, worker_memory_limit
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
-from ._resume import (
-    DONE,
-    PHASE1,
-    build_and_mark,
-    finished_parts,
-    inputs_key,
-    kept_work,
-    save_phase1,
-)
+from ._resume import DONE, build_and_mark, inputs_key, kept_parts
 from ._shuffle import Plan, chunk_rows, shuffle_edges, shuffle_node_data
 from .assign import (
     assignment_algorithm,
@@ -98,9 +91,9 @@ def _node_data_rows(client, plan: Plan, progress: bool) -> dict[tuple[int, int],
 
 def _shuffle(
     client, plan: Plan, progress: bool
-) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, list[str]]:
     """Phase 1 on every chunk; returns per edge type the (chunks, parts) counts and the chunk rows,
-    and the number of edges leaving each partition."""
+    the number of edges leaving each partition, and the digests of the chunk files read."""
     meta = plan.meta
     node_rows = _node_data_rows(client, plan, progress)
     node_args = []
@@ -118,7 +111,8 @@ def _shuffle(
         (plan, ei, c) for ei, e in enumerate(plan.etypes) for c in range(len(meta.edges[e].paths))
     ]
     results = run_tasks(client, shuffle_edges, edge_args, progress, "shuffle-edges")
-    run_tasks(client, shuffle_node_data, node_args, progress, "shuffle-node-data")
+    node_results = run_tasks(client, shuffle_node_data, node_args, progress, "shuffle-node-data")
+    digests = [d for r in results for d in r[3]] + [d for _, d in node_results]
     counts, rows = [], []
     leaving = (
         np.sum([r[2] for r in results], axis=0)
@@ -127,15 +121,15 @@ def _shuffle(
     )
     for ei, e in enumerate(plan.etypes):
         mine = [r for a, r in zip(edge_args, results) if a[1] == ei]
-        counts.append(np.stack([c for c, _, _ in mine]).astype(np.int64))
-        rows.append(np.array([n for _, n, _ in mine], dtype=np.int64))
+        counts.append(np.stack([r[0] for r in mine]).astype(np.int64))
+        rows.append(np.array([r[1] for r in mine], dtype=np.int64))
         if int(rows[-1].sum()) != meta.num_edges[e]:
             raise GraphpartError(
                 f"{meta.path}: edge type {short_repr(etype_str(e))} has {int(rows[-1].sum())} "
                 f"edges in its "
                 f"chunks, but num_edges_per_type says {meta.num_edges[e]}"
             )
-    return counts, rows, leaving
+    return counts, rows, leaving, digests
 
 
 def dispatch(
@@ -189,8 +183,10 @@ def dispatch(
         files, built in memory (refused before any work where a worker cannot hold its
         partition); ``"graphpart"``: graphpart's torch files, out of core.
     resume : bool
-        Take over what a killed run on ``out_dir`` left: its phase 1 (when made from the same
-        inputs and options) and every partition it finished; write only the rest.
+        Keep every partition a killed run on ``out_dir`` finished, when each of its files has
+        the SHA-256 recorded once it was whole and it was made from inputs of the same bytes
+        with the same options; write only the rest. Phase 1 runs again (it fingerprints the
+        chunk files as it reads them), and one log line says what was redone and why.
     out_edges : bool, default False
         With a HALO hop, also copy into each partition the edges leaving its nodes (their
         destinations become HALO nodes), as :func:`graphpart.partition_graph` does, for
@@ -261,19 +257,26 @@ def dispatch(
         dask_client(cluster) as c,
     ):
         _check_worker_memory(c, needs)
+        done = kept_parts(c, tmp, num_parts, progress) if resume else {}
         work = tmp / "_work"
-        key = inputs_key(
-            meta, partitions_dir, num_hops, format, save_orig_nids, save_orig_eids, out_edges, store
-        )
-        kept = kept_work(tmp, work, key) if resume else None
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
         del parts
-        plan = Plan(meta, work, maps, etypes, num_hops, out_edges)
-        if kept is None:
-            counts, rows, leaving = _shuffle(c, plan, progress)
-            save_phase1(work, key, counts, rows, leaving)
-        else:
-            counts, rows, leaving = kept
+        plan = Plan(meta, work, maps, etypes, num_hops, out_edges, skip=frozenset(done))
+        counts, rows, leaving, digests = _shuffle(c, plan, progress)
+        options = [num_hops, format, bool(save_orig_nids), bool(save_orig_eids), out_edges]
+        key = inputs_key(meta, partitions_dir, digests, [*options, repr(store)])
+        stale = sorted(p for p, m in done.items() if m["key"] != key)
+        if stale:  # made from other inputs or options: their pieces are written now
+            logger.warning(
+                "dispatch --resume: the inputs or options changed since the killed run; "
+                "redoing the %d partitions it finished",
+                len(stale),
+            )
+            for p in stale:
+                shutil.rmtree(tmp / f"part{p}")
+                del done[p]
+            everyone = frozenset(range(num_parts))
+            _shuffle(c, replace(plan, skip=everyone - frozenset(stale)), progress)
         # phase 1 counted every partition's edges of every chunk: phase 2 is checked again with
         # its largest piece, before any partition is written
         _check_worker_memory(c, needs_of(max((int(x.max()) for x in counts if x.size), default=0)))
@@ -283,18 +286,11 @@ def dispatch(
             else np.zeros((num_parts, 0), dtype=np.int64)
         )
         file_meta = graphbolt_meta(ntypes, [etype_str(e) for e in etypes])
-        done = finished_parts(tmp, num_parts) if kept is not None else {}
-        if done:
-            logger.warning(
-                "dispatch --resume: %d of %d partitions were finished by the killed run; "
-                "writing the other %d",
-                len(done),
-                num_parts,
-                num_parts - len(done),
-            )
+        done = {p: m["stats"] for p, m in done.items()}
         todo = [p for p in range(num_parts) if p not in done]
         args = [
             (
+                key,
                 plan,
                 p,
                 tmp / f"part{p}",
@@ -322,7 +318,6 @@ def dispatch(
         stats = [done.get(p) for p in range(num_parts)]
         for p, st in zip(todo, fresh):
             stats[p] = st
-        (work / PHASE1).unlink()  # first: without it no later run takes these folders as whole
         for p in range(num_parts):
             (tmp / f"part{p}" / DONE).unlink(missing_ok=True)
         for p, s in enumerate(stats):

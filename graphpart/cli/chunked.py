@@ -131,8 +131,9 @@ def add_chunked_commands(sub, graph_source) -> None:
     d.add_argument(
         "--resume",
         action="store_true",
-        help="take over what a killed run on --out-dir left (its shuffle and every finished "
-        "partition) and write only the rest",
+        help="keep every partition a killed run on --out-dir finished (each file checked "
+        "against its recorded SHA-256, the inputs' bytes and options the same) and write only "
+        "the rest",
     )
     _cluster_flags(d)
     pe = sub.add_parser(
