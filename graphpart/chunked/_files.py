@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -18,6 +21,13 @@ __all__ = [
     "write_array",
     "check_format",
     "check_npy_header",
+    "leading_lines",
+    "text_columns",
+    "parquet_columns",
+    "parquet_rows",
+    "TEXT_BLOCK",
+    "PARQUET_BATCH",
+    "LINE_LIMIT",
 ]
 
 #: Chunk formats of the chunked graph format, and the file suffix graphpart writes for each.
@@ -46,61 +56,244 @@ def check_format(fmt: object, where: str) -> dict:
     return {"name": name}
 
 
-def read_array(path: Path, fmt: dict) -> np.ndarray:
+#: Text pyarrow parses at a time (bytes): a line must fit in one, and a reader holds one.
+TEXT_BLOCK = 1 << 24
+#: Parquet rows decoded at a time (pyarrow's batches of 2**24 rows peaked at 4x their size).
+PARQUET_BATCH = 1 << 20
+#: The longest line read to sniff a text file's columns or skip its comment lines.
+LINE_LIMIT = 1 << 20
+
+
+def leading_lines(f: BinaryIO, path: Path, limit: int = LINE_LIMIT) -> Iterator[tuple[bytes, int]]:
+    """The lines of an open binary file from its position, each with the offset just after it.
+
+    A line ends at ``\\n``, ``\\r\\n`` or ``\\r`` (as pyarrow reads them); a line longer than
+    ``limit`` bytes is refused, so a file that is one huge line is never held whole.
+    """
+    buf, pos = b"", f.tell()
+    while True:
+        cut = min((i for i in (buf.find(b"\n"), buf.find(b"\r")) if i >= 0), default=-1)
+        if cut < 0:
+            if len(buf) > limit:
+                raise GraphpartError(
+                    f"{path}: a line longer than {limit:,} bytes at byte {pos:,}; expected rows of "
+                    "numbers, one a line"
+                )
+            more = f.read(1 << 16)
+            if not more:
+                if buf:
+                    yield buf, pos + len(buf)
+                return
+            buf += more
+            continue
+        end = cut + 1 + (buf[cut : cut + 2] == b"\r\n")
+        pos += end
+        yield buf[:cut], pos
+        buf = buf[end:]
+
+
+def _foreign_failure(path: Path, what: str, e: Exception) -> GraphpartError:
+    """A library's failure on a file from elsewhere: its error's name, never its message (which
+    may quote the file's bytes)."""
+    return GraphpartError(f"{path} cannot be read as {what} ({type(e).__name__})")
+
+
+def _numeric_columns(columns, path: Path) -> list[np.ndarray]:
+    """Arrow columns as numpy arrays, once each is found to hold numbers and no empty value
+    (checked on the Arrow types: text is never converted)."""
+    import pyarrow as pa
+
+    out = []
+    for j, c in enumerate(columns):
+        t = c.type.value_type if pa.types.is_dictionary(c.type) else c.type
+        if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)):
+            raise GraphpartError(
+                f"chunk file {path}: column {j} holds {t} values; chunks hold numbers (bool, "
+                "int, uint or float)"
+            )
+        if c.null_count:
+            raise GraphpartError(f"chunk file {path}: column {j} has {c.null_count:,} empty values")
+        out.append(np.array(c))
+    return out
+
+
+def _check_columns(cols: list[np.ndarray], path: Path) -> list[np.ndarray]:
+    for j, c in enumerate(cols):
+        if c.dtype.kind not in NUMERIC_KINDS or c.dtype.fields is not None:
+            raise GraphpartError(
+                f"chunk file {path}: column {j} holds '{c.dtype.kind}'-kind values "
+                f"({c.dtype.name}); chunks hold numbers (bool, int, uint or float)"
+            )
+    return cols
+
+
+def text_columns(
+    path: Path,
+    delimiter: str,
+    *,
+    start: int = 0,
+    max_columns: int | None = None,
+    types: dict | None = None,
+    what: str = "rows of numbers",
+) -> Iterator[list[np.ndarray]]:
+    """The numeric columns of a text file of rows, a block of :data:`TEXT_BLOCK` bytes at a
+    time, from byte ``start``.
+
+    The first line is read (bounded by :data:`LINE_LIMIT`) and its columns counted before
+    pyarrow parses anything; the reader and the file are closed on every path, an abandoned
+    generator's included. Failures name pyarrow's error, never the file's bytes.
+    """
+    import pyarrow.csv as pcsv
+
+    f = open(path, "rb")  # noqa: SIM115 (closed below, on every path)
+    reader = None
+    try:
+        f.seek(start)
+        first = next((line for line, _ in leading_lines(f, path) if line.strip()), None)
+        if first is None:
+            return
+        found = first.count(delimiter.encode()) + 1
+        if max_columns is not None and found > max_columns:
+            raise GraphpartError(
+                f"{path}: its first row has {found:,} values, more than the {max_columns:,} of "
+                f"{what}"
+            )
+        f.seek(start)
+        try:
+            reader = pcsv.open_csv(
+                f,
+                read_options=pcsv.ReadOptions(
+                    autogenerate_column_names=True, block_size=TEXT_BLOCK
+                ),
+                parse_options=pcsv.ParseOptions(delimiter=delimiter, ignore_empty_lines=True),
+                convert_options=pcsv.ConvertOptions(column_types=types or {}),
+            )
+            for batch in reader:
+                yield _numeric_columns(batch.columns, path)
+        except GraphpartError:
+            raise
+        except Exception as e:  # pyarrow's errors quote the lines they fail on
+            raise GraphpartError(
+                f"{path} does not hold {what} ({type(e).__name__}; check the delimiter "
+                f"{delimiter!r}, and that every row has as many values as the first)"
+            ) from None
+    finally:
+        if reader is not None:
+            reader.close()
+        f.close()
+
+
+def parquet_columns(path: Path, rows: int = PARQUET_BATCH) -> Iterator[list[np.ndarray]]:
+    """The numeric columns of a parquet file, ``rows`` at a time (at most
+    :data:`PARQUET_BATCH`): whatever its row groups, a batch is decoded at a time. Columns
+    that are not numbers are refused from the schema, before anything is decoded."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    f = open(path, "rb")  # noqa: SIM115 (closed below, on every path)
+    try:
+        try:
+            pf = pq.ParquetFile(f)
+            schema = pf.schema_arrow
+        except Exception as e:
+            raise _foreign_failure(path, "parquet", e) from None
+        _numeric_columns([pa.array([], type=field.type) for field in schema], path)
+        try:
+            for batch in pf.iter_batches(batch_size=max(1, min(rows, PARQUET_BATCH))):
+                yield _numeric_columns(batch.columns, path)
+        except GraphpartError:
+            raise
+        except Exception as e:
+            raise _foreign_failure(path, "parquet", e) from None
+    finally:
+        f.close()
+        _release_arrow_memory()
+
+
+def parquet_rows(path: Path) -> int:
+    """The rows a parquet file declares in its footer (read before any column is decoded)."""
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path).metadata.num_rows
+    except Exception as e:
+        raise _foreign_failure(path, "parquet", e) from None
+
+
+def read_array(
+    path: Path, fmt: dict, max_rows: int | None = None, max_columns: int | None = None
+) -> np.ndarray:
     """The array in one chunk file: 1-D for one column, 2-D ``(rows, columns)`` otherwise.
 
     The file is hostile until checked: a regular file only; a ``.npy`` header must describe
-    exactly the bytes that follow it (before anything is sized by it); the values must be
-    numbers (a CSV column of text is refused, not read as objects).
+    exactly the bytes that follow it, and a parquet footer its rows, before anything is sized
+    by them; text is parsed a block at a time; none of them is read past ``max_rows`` rows or
+    ``max_columns`` values a row; the values must be numbers (a column of text is refused, not
+    read as objects).
     """
     path = check_regular_file(path, "chunk file")
-    try:
-        if fmt["name"] == "numpy":
-            check_npy_header(path)
-            cols = [np.load(path, allow_pickle=False)]
-        elif fmt["name"] == "parquet":
-            import pyarrow.parquet as pq
-
-            table = pq.read_table(path)
-            cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
-        else:
-            cols = _read_csv(path, fmt["delimiter"])
-    except GraphpartError:
-        raise
-    except Exception as e:  # numpy and pyarrow raise many types for damaged files
-        # the library's message may quote the file's bytes: name the error, never the content
-        raise GraphpartError(
-            f"chunk file {path} cannot be read as {fmt['name']} ({type(e).__name__}; check "
-            f"the format and delimiter the metadata names)"
-        ) from None
-    if fmt["name"] != "numpy":
-        cols = [np.array(c) for c in cols]  # own the memory, so Arrow's can go back now
-        _release_arrow_memory()
-    for c in cols:
-        if c.dtype.kind not in NUMERIC_KINDS or c.dtype.fields is not None:
+    name = fmt["name"]
+    if name == "numpy":
+        shape = check_npy_header(path)
+        _check_rows(path, shape[0] if shape else 1, max_rows)
+        if max_columns is not None and len(shape) > 1 and int(np.prod(shape[1:])) > max_columns:
             raise GraphpartError(
-                f"chunk file {path} holds '{c.dtype.kind}'-kind values ({c.dtype.name}); "
-                "chunks hold numbers (bool, int, uint or float)"
+                f"chunk file {path}: rows of shape {list(shape[1:])}, but a row here holds at "
+                f"most {max_columns:,} values"
             )
+        try:
+            cols = [np.load(path, allow_pickle=False)]
+        except Exception as e:
+            raise _foreign_failure(path, "numpy", e) from None
+    else:
+        if name == "parquet":
+            _check_rows(path, parquet_rows(path), max_rows)
+            blocks = parquet_columns(path)
+        else:
+            if Path(path).stat().st_size == 0:
+                return np.zeros(0, dtype=np.int64)
+            blocks = text_columns(path, fmt["delimiter"], max_columns=max_columns)
+        parts, rows = [], 0
+        with contextlib.closing(blocks):
+            for cols in blocks:
+                rows += len(cols[0]) if cols else 0
+                _check_rows(path, rows, max_rows, "at least ")
+                parts.append(cols)
+        if not parts:
+            return np.zeros(0, dtype=np.int64)
+        cols = [np.concatenate([p[j] for p in parts]) for j in range(len(parts[0]))]
+        del parts
+    _check_columns(cols, path)
     if len(cols) == 1:
         return np.ascontiguousarray(cols[0])
     return np.stack(cols, axis=1) if cols else np.zeros((0,), dtype=np.int64)
+
+
+def _check_rows(path: Path, rows: int, max_rows: int | None, qualifier: str = "") -> None:
+    if max_rows is not None and rows > max_rows:
+        raise GraphpartError(
+            f"chunk file {path} holds {qualifier}{rows:,} rows, but the metadata allows "
+            f"{max_rows:,}"
+        )
 
 
 #: numpy dtype kinds a chunk may hold: bool, signed and unsigned ints, floats.
 NUMERIC_KINDS = "biuf"
 
 
-def check_npy_header(path: Path) -> None:
-    """A ``.npy`` header whose shape and dtype match the bytes after it (checked before
-    ``np.load`` sizes anything by it)."""
-    with open(path, "rb") as f:
-        version = np.lib.format.read_magic(f)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
-        else:
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
-        start = f.tell()
+def check_npy_header(path: Path) -> tuple[int, ...]:
+    """The shape in a ``.npy`` header, once its shape and dtype match the bytes after it
+    (checked before ``np.load`` sizes anything by it)."""
+    try:
+        with open(path, "rb") as f:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+            else:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+            start = f.tell()
+    except Exception as e:
+        raise _foreign_failure(path, "numpy", e) from None
     if dtype.kind not in NUMERIC_KINDS or dtype.fields is not None or dtype.hasobject:
         raise GraphpartError(
             f"chunk file {path} holds {dtype} values; chunks hold numbers (bool, int, uint or "
@@ -113,6 +306,7 @@ def check_npy_header(path: Path) -> None:
             f"chunk file {path}: its header declares shape {short_repr(shape)} of {dtype} "
             f"({expected:,} bytes), but {found:,} bytes follow"
         )
+    return tuple(shape)
 
 
 def _release_arrow_memory() -> None:
@@ -121,19 +315,6 @@ def _release_arrow_memory() -> None:
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()
-
-
-def _read_csv(path: Path, delimiter: str) -> list[np.ndarray]:
-    import pyarrow.csv as pcsv
-
-    if Path(path).stat().st_size == 0:
-        return [np.zeros(0, dtype=np.int64)]
-    table = pcsv.read_csv(
-        path,
-        read_options=pcsv.ReadOptions(autogenerate_column_names=True),
-        parse_options=pcsv.ParseOptions(delimiter=delimiter),
-    )
-    return [table.column(i).to_numpy() for i in range(table.num_columns)]
 
 
 def write_array(path: Path, array: np.ndarray, fmt: dict) -> None:

@@ -4,6 +4,7 @@ a line (SNAP's and OGB's raw lists; ``#`` and ``%`` lines are comments)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..fs.untrusted import check_regular_file
-from ..utils.check import describe_exception
+from ._files import check_npy_header, leading_lines, parquet_columns, text_columns
 
 __all__ = ["edge_blocks", "count_and_check", "edge_file_kind"]
 
@@ -46,51 +47,36 @@ def _check(block: np.ndarray, path: Path) -> np.ndarray:
     return block
 
 
-def _text_blocks(path: Path, block: int) -> Iterator[np.ndarray]:
-    import pyarrow.csv as pcsv
-
-    opts = pcsv.ReadOptions(autogenerate_column_names=True, block_size=1 << 24)
-    parse = pcsv.ParseOptions(delimiter=_delimiter(path), ignore_empty_lines=True)
-    convert = pcsv.ConvertOptions(column_types={"f0": "int64", "f1": "int64"})
-    try:
-        reader = pcsv.open_csv(
-            _without_comments(path), read_options=opts, parse_options=parse, convert_options=convert
-        )
-        for batch in reader:
-            if batch.num_columns != 2:
-                raise GraphpartError(
-                    f"{path}: expected two integers a line, got {batch.num_columns}"
-                )
-            a = np.stack([batch.column(0).to_numpy(), batch.column(1).to_numpy()], axis=1)
-            for lo in range(0, len(a), block):
-                yield a[lo : lo + block]
-    except GraphpartError:
-        raise
-    except Exception as e:  # pyarrow's own errors for lines that are not two integers
-        raise GraphpartError(
-            f"{path}: not an edge list of two integers a line ({describe_exception(e)})"
-        ) from None
-
-
-def _delimiter(path: Path) -> str:
+def _text_start(path: Path) -> tuple[int, str]:
+    """Where the edges start (past the comment and blank lines at the top) and their delimiter:
+    the first edge's tab, comma or else space. Lines end at ``\\n``, ``\\r\\n`` or ``\\r``,
+    and none is read past :data:`~graphpart.chunked._files.LINE_LIMIT` bytes."""
+    start = 0
     with open(path, "rb") as f:
-        for line in f:
+        for line, end in leading_lines(f, path):
             if line.strip() and line[:1] not in (b"#", b"%"):
-                return "\t" if b"\t" in line else ("," if b"," in line else " ")
-    return " "
+                return start, "\t" if b"\t" in line else ("," if b"," in line else " ")
+            start = end
+    return start, " "
 
 
-def _without_comments(path: Path):
-    """A stream of the file's bytes with its leading comment lines skipped."""
-    f = open(path, "rb")  # noqa: SIM115 (closed by pyarrow with the reader)
-    pos = 0
-    while True:
-        line = f.readline()
-        if not line or line[:1] not in (b"#", b"%"):
-            break
-        pos = f.tell()
-    f.seek(pos)
-    return f
+def _text_blocks(path: Path, block: int) -> Iterator[np.ndarray]:
+    start, delimiter = _text_start(path)
+    columns = text_columns(
+        path,
+        delimiter,
+        start=start,
+        max_columns=2,
+        types={"f0": "int64", "f1": "int64"},
+        what="an edge list of two integers a line",
+    )
+    with contextlib.closing(columns):
+        for cols in columns:
+            if len(cols) != 2:
+                raise GraphpartError(f"{path}: expected two integers a line, got {len(cols)}")
+            a = np.stack(cols, axis=1)
+            for lo in range(0, len(a), block):
+                yield _check(a[lo : lo + block], path)
 
 
 def edge_blocks(path: str | os.PathLike, block: int) -> Iterator[np.ndarray]:
@@ -120,28 +106,14 @@ def edge_blocks(path: str | os.PathLike, block: int) -> Iterator[np.ndarray]:
     path = check_regular_file(Path(path), "edge list")
     kind = edge_file_kind(path)
     if kind == "numpy":
-        from ._files import check_npy_header
-
         check_npy_header(path)
         a = _check(np.load(path, mmap_mode="r", allow_pickle=False), path)
         for lo in range(0, len(a), block):
             yield np.array(a[lo : lo + block])
     elif kind == "parquet":
-        import pyarrow.parquet as pq
-
-        try:
-            f = pq.ParquetFile(path)
-            for batch in f.iter_batches(batch_size=block):
-                yield _check(
-                    np.stack([batch.column(i).to_numpy() for i in range(batch.num_columns)], 1),
-                    path,
-                )
-        except GraphpartError:
-            raise
-        except Exception as e:
-            raise GraphpartError(
-                f"{path}: not a parquet edge list ({describe_exception(e)})"
-            ) from None
+        with contextlib.closing(parquet_columns(path, block)) as batches:
+            for cols in batches:
+                yield _check(np.stack(cols, axis=1) if cols else np.zeros((0, 0)), path)
     else:
         yield from _text_blocks(path, block)
 
@@ -167,10 +139,12 @@ def count_and_check(path: str | os.PathLike, block: int) -> tuple[int, int]:
         If a node id is negative, or :func:`edge_blocks` refuses the file.
     """
     total, top = 0, -1
-    for b in edge_blocks(path, block):
-        if len(b):
+    with contextlib.closing(edge_blocks(path, block)) as blocks:
+        for b in blocks:
+            if not len(b):
+                continue
             if b.min() < 0:
                 raise GraphpartError(f"{path}: node ids must be non-negative, got {int(b.min())}")
             top = max(top, int(b.max()))
-        total += len(b)
+            total += len(b)
     return total, top

@@ -12,7 +12,7 @@ back with its original dtype.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +38,9 @@ METADATA = "metadata.json"
 MAX_COUNT = 1 << 62
 #: At most this many trailing dimensions, of at most this many values per row, in a data spec.
 MAX_DIMS, MAX_ROW = 8, 1 << 32
+#: The most values a row of a text chunk holds where the metadata records no shape (a line is
+#: parsed only once its values are counted).
+TEXT_COLUMNS = 4096
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,9 @@ class ChunkSpec:
     shape : tuple of int, default ()
         The trailing dimensions of a row (graphpart's ``shape`` key); ``()`` keeps the
         file's.
+    limit : int or None, default None
+        The most rows one chunk may hold where ``counts`` are not recorded: the count of the
+        type's nodes or edges (set by :func:`read_metadata`).
     """
 
     format: dict
@@ -66,6 +72,7 @@ class ChunkSpec:
     counts: tuple[int, ...] | None = None
     dtype: str | None = None
     shape: tuple[int, ...] = ()
+    limit: int | None = None
 
     def read(self, i: int) -> np.ndarray:
         """Chunk ``i`` as an array, in the recorded dtype and trailing shape when known.
@@ -90,7 +97,9 @@ class ChunkSpec:
             If the file cannot be read, or its rows or values per row differ from the
             recorded ``counts`` or ``shape``.
         """
-        a = read_array(self.paths[i], self.format)
+        rows = self.counts[i] if self.counts is not None else self.limit
+        width = int(np.prod(self.shape)) if self.shape else TEXT_COLUMNS
+        a = read_array(self.paths[i], self.format, rows, width)  # never read past either
         if self.counts is not None and len(a) != self.counts[i]:
             raise GraphpartError(
                 f"chunk file {self.paths[i]} holds {len(a):,} rows, but the metadata's counts "
@@ -347,10 +356,19 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
             f"'edges' must hold one entry per edge type {short_repr(etype_names)}, got "
             f"{short_repr(got)}",
         )
-    edges = {parse_etype(e): _spec(s, f"edges[{e!r}]", root, path) for e, s in raw_edges.items()}
-    node_data = _data_specs(meta, "node_data", ntypes, root, path)
+    edges = {
+        parse_etype(e): replace(_spec(s, f"edges[{e!r}]", root, path), limit=ne[parse_etype(e)])
+        for e, s in raw_edges.items()
+    }
+    node_data = {
+        t: {k: replace(spec, limit=nn[t]) for k, spec in specs.items()}
+        for t, specs in _data_specs(meta, "node_data", ntypes, root, path).items()
+    }
     raw_edge_data = _data_specs(meta, "edge_data", etype_names, root, path)
-    edge_data = {parse_etype(e): specs for e, specs in raw_edge_data.items()}
+    edge_data = {
+        parse_etype(e): {k: replace(spec, limit=ne[parse_etype(e)]) for k, spec in specs.items()}
+        for e, specs in raw_edge_data.items()
+    }
     for t, specs in node_data.items():  # declared counts against the rows recorded
         for k, spec in specs.items():
             if spec.counts is not None and sum(spec.counts) != nn[t]:

@@ -25,6 +25,7 @@ Output files read back: ``p<i>-<name>_nodes.txt`` for ``i = 0, 1, ...``, with ro
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -33,9 +34,10 @@ import numpy as np
 from ..errors import GraphpartError
 from ..fs.atomic import atomic_dir
 from ..fs.outpath import check_replaceable
+from ..fs.untrusted import check_regular_file
 from ..homogeneous import type_offsets
 from ..utils.check import check_file_name, short_repr
-from ._files import write_array
+from ._files import text_columns, write_array
 from ._owned import is_integer_text
 from .assign import write_assignment
 from .format import ChunkedMetadata, read_metadata
@@ -118,23 +120,45 @@ def export_parmetis(
     return out
 
 
-def _read_rows(path: Path) -> np.ndarray:
-    import pyarrow.csv as pcsv
+#: The most bytes a value of a ParMETIS row takes: an int64's 20 digits, a sign and a separator.
+_VALUE_BYTES = 22
 
-    if path.stat().st_size == 0:
-        return np.zeros((0, 0), dtype=np.int64)
-    try:
-        table = pcsv.read_csv(
-            path,
-            read_options=pcsv.ReadOptions(autogenerate_column_names=True),
-            parse_options=pcsv.ParseOptions(delimiter=" "),
+
+def _read_rows(path: Path, columns: int, most: int) -> np.ndarray:
+    """A ParMETIS output file as ``(rows, columns)`` int64, once it is found to be a regular file
+    (a link is refused: nothing is read through one), no larger than ``most`` rows of ``columns``
+    integers can be, and its first row to hold ``columns`` values; parsed a block at a time,
+    never past ``most`` rows. Refusals never quote the file."""
+    path = check_regular_file(path, "ParMETIS output", links=False)
+    size = path.stat().st_size
+    if size > most * (columns * _VALUE_BYTES + 2):
+        raise GraphpartError(
+            f"{path} is {size:,} bytes, more than {most:,} rows of {columns} integers (the nodes "
+            "not yet placed by the earlier files) can take"
         )
-    except Exception as e:  # pyarrow raises its own error types
-        raise GraphpartError(f"{path}: not whitespace-separated integer rows ({e})") from None
-    cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
-    if any(c.dtype.kind not in "iu" for c in cols):
-        raise GraphpartError(f"{path}: every column must hold integers")
-    return np.stack(cols, axis=1).astype(np.int64)
+    blocks = text_columns(
+        path,
+        " ",
+        max_columns=columns,
+        types={f"f{j}": "int64" for j in range(columns)},
+        what=f"ParMETIS rows of {columns} integers",
+    )
+    out, rows = [], 0
+    with contextlib.closing(blocks):
+        for cols in blocks:
+            if len(cols) != columns:
+                raise GraphpartError(
+                    f"{path}: rows must be '<node_id> <node_type_id> <weights...> "
+                    f"<type_wise_id>', {columns} integers, got {len(cols)}"
+                )
+            rows += len(cols[0])
+            if rows > most:
+                raise GraphpartError(
+                    f"{path} holds at least {rows:,} rows, more than the {most:,} nodes not yet "
+                    "placed by the earlier files"
+                )
+            out.append(np.stack(cols, axis=1).astype(np.int64, copy=False))
+    return np.concatenate(out) if out else np.zeros((0, columns), dtype=np.int64)
 
 
 def import_parmetis(
@@ -168,15 +192,16 @@ def import_parmetis(
     Raises
     ------
     GraphpartError
-        If no ``p0-<name>_nodes.txt`` exists, a file does not hold integer rows of at least
-        four columns, a type or type-wise id is out of range, or a node appears in no file
-        or in several.
+        If no ``p0-<name>_nodes.txt`` exists, a file is a link or not a regular file, is larger
+        than the nodes left can take, does not hold rows of ``T + 3`` integers (``T`` node
+        types), a type or type-wise id is out of range, or a node appears in no file or in
+        several.
     """
     meta = read_metadata(in_dir)
     name = check_file_name(graph_name or meta.graph_name, "graph_name")
     folder = Path(parmetis_dir)
     files = []
-    while (folder / f"p{len(files)}-{name}_nodes.txt").is_file():
+    while os.path.lexists(folder / f"p{len(files)}-{name}_nodes.txt"):
         files.append(folder / f"p{len(files)}-{name}_nodes.txt")
     if not files:
         raise GraphpartError(
@@ -186,15 +211,12 @@ def import_parmetis(
     T = len(meta.ntypes)
     parts = {t: np.full(meta.num_nodes[t], -1, dtype=np.int64) for t in meta.ntypes}
     seen = {t: np.zeros(meta.num_nodes[t], dtype=np.int64) for t in meta.ntypes}
+    left = sum(meta.num_nodes.values())
     for p, path in enumerate(files):
-        rows = _read_rows(path)
+        rows = _read_rows(path, T + 3, left)
+        left -= len(rows)
         if rows.size == 0:
             continue
-        if rows.shape[1] < 4:
-            raise GraphpartError(
-                f"{path}: rows must be '<node_id> <node_type_id> <weights...> <type_wise_id>', "
-                f"got {rows.shape[1]} columns"
-            )
         ntype, typed = rows[:, 1], rows[:, -1]
         if ntype.min() < 0 or ntype.max() >= T:
             raise GraphpartError(

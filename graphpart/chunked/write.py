@@ -359,10 +359,14 @@ def write_edge_stream(
             "node_data": {},
             "edge_data": {},
         }
-        blocks = (np.asarray(b, dtype=np.int64).reshape(-1, 2) for b in edge_blocks())
-        meta["edges"][etype] = _stream_chunks(
-            tmp / "edges", chunk_stem("e0", etype), blocks, int(num_edges), k, efmt, tmp
-        )
+        source = edge_blocks()
+        try:  # a reader left open past an error can abort the interpreter at exit
+            blocks = (np.asarray(b, dtype=np.int64).reshape(-1, 2) for b in source)
+            meta["edges"][etype] = _stream_chunks(
+                tmp / "edges", chunk_stem("e0", etype), blocks, int(num_edges), k, efmt, tmp
+            )
+        finally:
+            getattr(source, "close", lambda: None)()
         fields = {
             field: _write_chunks(
                 tmp / "node_data", chunk_stem(f"n0.{fi}", "_N", field), v, k, nfmt, tmp, data=True

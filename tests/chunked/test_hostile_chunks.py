@@ -88,7 +88,7 @@ def test_text_in_a_csv_data_chunk_is_refused(tmp_path):
     path = meta.node_data["_N"]["feat"].paths[0]
     lines = path.read_text().splitlines()
     path.write_text("\n".join(["\x1b[2Jabc def ghi"] + lines[1:]) + "\n")
-    with pytest.raises(gp.GraphpartError, match=r"holds 'O'-kind values \(object\)") as e:
+    with pytest.raises(gp.GraphpartError, match=r"column 0 holds string values") as e:
         load_chunked(tmp_path / "g")
     assert str(e.value).isprintable() and "abc" not in str(e.value)  # the content is not quoted
 
@@ -140,7 +140,7 @@ def test_dispatch_over_a_chunk_with_the_wrong_row_count_keeps_the_earlier_output
     path = read_metadata(tmp_path / "ch").node_data["_N"]["feat"].paths[1]
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines + lines[:1]) + "\n")  # one row more than the counts say
-    with pytest.raises(gp.GraphpartError, match="holds 31 rows, but the metadata's counts say 30"):
+    with pytest.raises(gp.GraphpartError, match="at least 31 rows, but the metadata allows 30"):
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
     after = {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
     assert after == before and cfg.exists()

@@ -126,3 +126,59 @@ def test_a_graph_name_cannot_write_outside_the_folder(tmp_path, name):
     with pytest.raises(gp.GraphpartError, match="graph_name must be a plain name"):
         export_parmetis(tmp_path / "ch", tmp_path / "out" / "pm", graph_name=name)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ch", "out"]
+
+
+def _output(tmp_path, small):
+    want = {"a": np.array([1, 0, 1]), "b": np.array([0, 0, 1, 1])}
+    _write_parmetis_output(tmp_path / "pmout", "toy", want, ["a", "b"], 2)
+    return tmp_path / "pmout" / "p1-toy_nodes.txt"
+
+
+def test_import_refuses_a_linked_output_file_without_quoting_its_target(small, tmp_path):
+    f = _output(tmp_path, small)
+    secret = tmp_path / "secret"
+    secret.write_text("s3cr3t:x:0:0:s3cr3t:/s3cr3t:/bin/bash\n")
+    f.unlink()
+    f.symlink_to(secret)
+    with pytest.raises(gp.GraphpartError, match="is a symbolic link") as e:
+        import_parmetis(tmp_path / "pmout", small, tmp_path / "asg")
+    assert "s3cr3t" not in str(e.value)
+
+
+def test_import_refuses_rows_that_are_not_integers_without_quoting_them(small, tmp_path):
+    f = _output(tmp_path, small)
+    f.write_text("3 1 0 1 0\ns3cr3t:x:0 0 1 0 1\n")
+    with pytest.raises(gp.GraphpartError, match="ParMETIS rows of 5 integers") as e:
+        import_parmetis(tmp_path / "pmout", small, tmp_path / "asg")
+    assert "s3cr3t" not in str(e.value)
+
+
+def test_import_refuses_a_file_larger_than_the_nodes_can_take_before_parsing(
+    small, tmp_path, monkeypatch
+):
+    """7 nodes of 5 integers take at most ~800 bytes: a large file is refused by its size."""
+    from graphpart.chunked import parmetis
+
+    f = _output(tmp_path, small).with_name("p0-toy_nodes.txt")
+    f.write_text("0 0 1 0 0\n" * 100_000)
+    monkeypatch.setattr(parmetis, "text_columns", None)  # parsing would fail: it never starts
+    with pytest.raises(gp.GraphpartError, match=r"is 1,000,000 bytes, more than 7 rows"):
+        import_parmetis(tmp_path / "pmout", small, tmp_path / "asg")
+
+
+def test_import_never_reads_more_rows_than_nodes(small, tmp_path, monkeypatch):
+    from graphpart.chunked import _files, parmetis
+
+    f = _output(tmp_path, small)
+    monkeypatch.setattr(parmetis, "_VALUE_BYTES", 10**6)  # past the size check
+    monkeypatch.setattr(_files, "TEXT_BLOCK", 4096)
+    f.write_text("0 0 1 0 0\n" * 100_000)
+    with pytest.raises(gp.GraphpartError, match=r"holds at least \d+ rows, more than the 4"):
+        import_parmetis(tmp_path / "pmout", small, tmp_path / "asg")
+
+
+def test_import_refuses_rows_of_another_width(small, tmp_path):
+    f = _output(tmp_path, small)
+    f.write_text("3 1 0 1 0 7\n")
+    with pytest.raises(gp.GraphpartError, match="6 values, more than the 5"):
+        import_parmetis(tmp_path / "pmout", small, tmp_path / "asg")
