@@ -175,7 +175,7 @@ def text_columns(
         except Exception as e:  # pyarrow's errors quote the lines they fail on
             raise GraphpartError(
                 f"{path} does not hold {what} ({type(e).__name__}; check the delimiter "
-                f"{delimiter!r}, and that every row has as many values as the first)"
+                f"{short_repr(delimiter)}, and that every row has as many values as the first)"
             ) from None
     finally:
         if reader is not None:

@@ -31,6 +31,7 @@ from ..errors import GraphpartError
 from ..fs.atomic import atomic_write
 from ..fs.digest import file_digest, folder_digests
 from ..fs.untrusted import read_json
+from ..utils.check import short_repr
 from ._assemble import build_part, drop_pieces
 from ._dask import run_tasks
 
@@ -108,8 +109,8 @@ def check_marker(folder: Path, p: int) -> dict:
     if found != files:
         changed = sorted(set(found) ^ set(files)) or [k for k in files if found[k] != files[k]]
         raise GraphpartError(
-            f"{folder}: {changed[0]!r} is not the file its marker recorded (missing, extra, or "
-            "changed)"
+            f"{folder}: {short_repr(changed[0])} is not the file its marker recorded (missing, "
+            "extra, or changed)"
         )
     return m
 

@@ -25,6 +25,7 @@ from ..utils.check import check_count, is_file_name, short_repr
 from ._files import NUMERIC_KINDS, check_format, read_array
 
 __all__ = [
+    "check_type_names",
     "ChunkSpec",
     "ChunkedMetadata",
     "read_metadata",
@@ -228,6 +229,45 @@ def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
     return ChunkSpec(fmt, paths, tuple(counts) if counts is not None else None, dtype, tuple(shape))
 
 
+def check_type_names(ntypes: list[str], etypes: list[str]) -> None:
+    """Refuse type names the chunked pipeline cannot write as file names, before any work:
+    node types name assignment files (``<ntype>.txt``) and merged id maps, canonical edge types
+    (``"src:rel:dst"``) name merged edge id maps (``orig_eids/<etype>.npy``); each must be a
+    plain file name (:func:`~graphpart.utils.check.is_file_name`: at most 200 bytes in UTF-8,
+    no ``/``), node types without ``:``. ``read_metadata`` and ``write_chunked`` both check, so
+    no step writes what a later one refuses.
+
+    Parameters
+    ----------
+    ntypes : list of str
+        The node type names.
+    etypes : list of str
+        The canonical edge types, as ``"src:rel:dst"``.
+
+    Raises
+    ------
+    GraphpartError
+        Naming the first name refused, and why.
+
+    Examples
+    --------
+    >>> check_type_names(["paper"], ["paper:cites:paper"])
+    >>> check_type_names(["é" * 150], [])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: node type 'ééé...' (300 bytes in UTF-8) becomes a file ...
+    """
+    for kind, names in (("node type", ntypes), ("edge type", etypes)):
+        for t in names:
+            if not is_file_name(t) or (kind == "node type" and ":" in t):
+                size = len(t.encode("utf-8", "surrogatepass")) if isinstance(t, str) else 0
+                raise GraphpartError(
+                    f"{kind} {short_repr(t, 40)} ({size} bytes in UTF-8) becomes a file name: it "
+                    "must be printable, at most 200 bytes in UTF-8, without '/', '\\' or '..'"
+                    + (", and without ':'" if kind == "node type" else "")
+                )
+
+
 def check_node_count(num_nodes: int, where: str | os.PathLike) -> None:
     """Refuse a node count this machine cannot hold before anything is sized by it: every step
     holds at least one int64 per node (its partition, its new id). Readers of the metadata and
@@ -331,18 +371,17 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
         )
     root = path.parent
     ntypes = _str_list(meta, "node_type", path)
-    bad = [t for t in ntypes if not is_file_name(t) or ":" in t]
-    if bad:
-        raise _fail(
-            path, f"node types become file names: plain names without ':', got {bad[:5]!r:.200}"
-        )
-    nn = dict(zip(ntypes, _counts(meta, "num_nodes_per_type", len(ntypes), path)))
     etype_names = _str_list(meta, "edge_type", path)
+    try:
+        check_type_names(ntypes, etype_names)
+    except GraphpartError as e:
+        raise _fail(path, str(e)) from None
+    nn = dict(zip(ntypes, _counts(meta, "num_nodes_per_type", len(ntypes), path)))
     etypes = []
     for e in etype_names:
         parts = e.split(":")
         if len(parts) != 3 or not all(parts):
-            raise _fail(path, f"edge type {e!r} must be 'src:rel:dst'")
+            raise _fail(path, f"edge type {short_repr(e)} must be 'src:rel:dst'")
         if parts[0] not in nn or parts[2] not in nn:
             raise _fail(path, f"edge type {e!r} joins a node type not in node_type {ntypes}")
         etypes.append(parse_etype(e))

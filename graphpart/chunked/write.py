@@ -18,7 +18,7 @@ from ..storage.config import check_graph_name
 from ..utils.check import check_count
 from ._files import FORMATS, check_format, write_array
 from ._owned import SUBFOLDERS, check_chunked_out
-from .format import METADATA, check_node_count
+from .format import METADATA, check_node_count, check_type_names
 
 __all__ = ["write_chunked", "write_edge_stream", "check_stream_output", "check_num_chunks"]
 
@@ -149,6 +149,7 @@ def write_chunked(
         The path of the written ``metadata.json`` (``out_dir / "metadata.json"``).
     """
     check_graph(g)
+    check_type_names(list(g.ntypes), [etype_str(e) for e in g.canonical_etypes])
     rows = max([g.num_nodes(t) for t in g.ntypes] + [g.num_edges(e) for e in g.canonical_etypes])
     k = check_num_chunks(num_chunks, rows)
     out_dir = Path(out_dir)

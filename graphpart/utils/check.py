@@ -193,7 +193,8 @@ def describe_exception(exc: BaseException, limit: int = 200) -> str:
 
 def is_file_name(name: object) -> bool:
     """Whether ``name`` can become (part of) a file name that stays inside its folder: a
-    non-empty printable string of at most 200 characters, without ``/``, ``\\`` or ``..``.
+    non-empty printable string of at most 200 bytes in UTF-8 (file systems count bytes, at most
+    255, and temporary names add to it), without ``/``, ``\\`` or ``..``.
 
     Parameters
     ----------
@@ -209,10 +210,12 @@ def is_file_name(name: object) -> bool:
     --------
     >>> is_file_name("paper"), is_file_name("../NT"), is_file_name("a\\x1b[2J")
     (True, False, False)
+    >>> is_file_name("é" * 100), is_file_name("é" * 101)  # two bytes each
+    (True, False)
     """
     return (
         isinstance(name, str)
-        and 0 < len(name) <= 200
+        and 0 < len(name.encode("utf-8", "surrogatepass")) <= 200
         and name.isprintable()
         and not any(c in name for c in "/\\")
         and ".." not in name
@@ -248,13 +251,13 @@ def check_file_name(name: object, what: str) -> str:
     Traceback (most recent call last):
     ...
     graphpart.errors.GraphpartError: graph name must be a plain name (printable, at most 200
-    characters, no '/', '\\' or '..'): it becomes a file name; got '../../X'
+    bytes in UTF-8, no '/', '\\' or '..'): it becomes a file name; got '../../X'
     """
     if not is_file_name(name):
         shown = short_repr(name, 80)
         raise GraphpartError(
-            f"{what} must be a plain name (printable, at most 200 characters, no '/', '\\' or "
-            f"'..'): it becomes a file name; got {shown}"
+            f"{what} must be a plain name (printable, at most 200 bytes in UTF-8, no '/', '\\' "
+            f"or '..'): it becomes a file name; got {shown}"
         )
     return name
 

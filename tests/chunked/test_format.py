@@ -266,7 +266,7 @@ def test_node_type_names_that_would_leave_the_folder_are_refused(tmp_path, ntype
     old = meta["node_type"][0]
     text = json.dumps(meta).replace(json.dumps(old), json.dumps(ntype))
     (folder / "metadata.json").write_text(text)
-    with pytest.raises(gp.GraphpartError, match="node types become file names"):
+    with pytest.raises(gp.GraphpartError, match="node type .* becomes a file name"):
         read_metadata(folder)
 
 
@@ -291,3 +291,47 @@ def test_types_and_fields_whose_names_once_shared_a_file_keep_their_own(tmp_path
     for t, fields in ndata.items():
         for name, values in fields.items():
             assert back.node_data(t)[name].tolist() == values.tolist()
+
+
+def _renamed(meta, ntype=None, rel=None):
+    """The metadata with its one node type or relation renamed everywhere."""
+    nt = ntype or "_N"
+    e = f"{nt}:{rel or '_E'}:{nt}"
+    meta.update(node_type=[nt], edge_type=[e])
+    meta["edges"] = {e: meta["edges"][EDGES]}
+    meta["edge_data"] = {e: meta["edge_data"][EDGES]}
+    meta["node_data"] = {nt: meta["node_data"]["_N"]}
+
+
+LONG_NAMES = {
+    "a node type of 101 two-byte characters": {"ntype": "é" * 101},
+    "a relation making the edge type 205 bytes": {"rel": "r" * 201},
+    "a relation with a slash": {"rel": "x/../../y"},
+    "a relation with '..'": {"rel": ".."},
+}
+
+
+@pytest.mark.parametrize("names", LONG_NAMES.values(), ids=list(LONG_NAMES))
+def test_type_names_that_cannot_be_file_names_are_refused_on_reading(chunked, names):
+    """A 200-character name past 255 bytes ran the whole of assign and dispatch, then failed
+    with ENAMETOOLONG in the temporary folder; a '/' in a relation reached merged map paths."""
+    edit(chunked, lambda m: _renamed(m, **names))
+    with pytest.raises(gp.GraphpartError, match="becomes a file name") as err:
+        read_metadata(chunked)
+    assert "metadata.json" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_names_of_200_bytes_are_file_names(chunked, tmp_path):
+    edit(chunked, lambda m: _renamed(m, ntype="é" * 25, rel="r" * 98))  # 200-byte edge type
+    assert read_metadata(chunked).ntypes == ["é" * 25]
+
+
+@pytest.mark.parametrize("names", LONG_NAMES.values(), ids=list(LONG_NAMES))
+def test_write_chunked_refuses_names_the_reader_refuses(tmp_path, names):
+    nt, rel = names.get("ntype", "a"), names.get("rel", "r")
+    g = gp.Graph.from_typed_edges(
+        {(nt, rel, nt): (torch.tensor([0]), torch.tensor([1]))}, num_nodes={nt: 2}
+    )
+    with pytest.raises(gp.GraphpartError, match="becomes a file name"):
+        write_chunked(g, tmp_path / "g", 1)
+    assert not (tmp_path / "g").exists()
