@@ -354,6 +354,7 @@ def test_an_os_error_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.startswith("graphpart: error: OSError: ") and err.count("\n") == 1, err
     assert "Traceback" not in err
+    assert f"(writing {tmp_path / 'out'}: free some space there" in err  # the system names none
 
 
 def test_debug_shows_the_traceback(tmp_path, monkeypatch):

@@ -16,7 +16,8 @@ from ..utils.check import short_repr
 
 __all__ = [
     "FORMATS",
-    "NUMERIC_KINDS",
+    "CHUNK_VALUES",
+    "is_chunk_dtype",
     "read_array",
     "write_array",
     "check_format",
@@ -119,10 +120,10 @@ def _numeric_columns(columns, path: Path) -> list[np.ndarray]:
 
 def _check_columns(cols: list[np.ndarray], path: Path) -> list[np.ndarray]:
     for j, c in enumerate(cols):
-        if c.dtype.kind not in NUMERIC_KINDS or c.dtype.fields is not None:
+        if not is_chunk_dtype(c.dtype):
             raise GraphpartError(
                 f"chunk file {path}: column {j} holds '{c.dtype.kind}'-kind values "
-                f"({c.dtype.name}); chunks hold numbers (bool, int, uint or float)"
+                f"({c.dtype.name}); chunks hold {CHUNK_VALUES}"
             )
     return cols
 
@@ -234,7 +235,7 @@ def read_array(
     path = check_regular_file(path, "chunk file")
     name = fmt["name"]
     if name == "numpy":
-        shape = check_npy_header(path)
+        shape, _ = check_npy_header(path)
         _check_rows(path, shape[0] if shape else 1, max_rows)
         if max_columns is not None and len(shape) > 1 and int(np.prod(shape[1:])) > max_columns:
             raise GraphpartError(
@@ -277,13 +278,32 @@ def _check_rows(path: Path, rows: int, max_rows: int | None, qualifier: str = ""
         )
 
 
-#: numpy dtype kinds a chunk may hold: bool, signed and unsigned ints, floats.
-NUMERIC_KINDS = "biuf"
+#: What chunks may hold, as messages say it.
+CHUNK_VALUES = "numbers (bool, int, uint or float, of at most 64 bits)"
 
 
-def check_npy_header(path: Path) -> tuple[int, ...]:
-    """The shape in a ``.npy`` header, once its shape and dtype match the bytes after it
-    (checked before ``np.load`` sizes anything by it)."""
+def is_chunk_dtype(dtype: np.dtype) -> bool:
+    """Whether chunks may hold values of ``dtype``: bool, signed or unsigned ints and floats of
+    at most 8 bytes, what a torch tensor holds and so every partition writer (``float128`` is
+    not: it crashed every partition task of ``dispatch``).
+
+    Examples
+    --------
+    >>> [is_chunk_dtype(np.dtype(t)) for t in ("uint32", "float16", "longdouble", "U3", "c8")]
+    [True, True, False, False, False]
+    """
+    return (
+        dtype.kind in "biuf"
+        and dtype.itemsize <= 8
+        and dtype.fields is None
+        and dtype.subdtype is None
+        and not dtype.hasobject
+    )
+
+
+def check_npy_header(path: Path) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape and dtype in a ``.npy`` header, once they match the bytes after it and the
+    dtype is one chunks may hold (checked before ``np.load`` sizes anything by them)."""
     try:
         with open(path, "rb") as f:
             version = np.lib.format.read_magic(f)
@@ -294,11 +314,8 @@ def check_npy_header(path: Path) -> tuple[int, ...]:
             start = f.tell()
     except Exception as e:
         raise _foreign_failure(path, "numpy", e) from None
-    if dtype.kind not in NUMERIC_KINDS or dtype.fields is not None or dtype.hasobject:
-        raise GraphpartError(
-            f"chunk file {path} holds {dtype} values; chunks hold numbers (bool, int, uint or "
-            "float)"
-        )
+    if not is_chunk_dtype(dtype):
+        raise GraphpartError(f"chunk file {path} holds {dtype} values; chunks hold {CHUNK_VALUES}")
     expected = int(np.prod(shape, dtype=object)) * dtype.itemsize
     found = path.stat().st_size - start
     if expected != found:
@@ -306,7 +323,7 @@ def check_npy_header(path: Path) -> tuple[int, ...]:
             f"chunk file {path}: its header declares shape {short_repr(shape)} of {dtype} "
             f"({expected:,} bytes), but {found:,} bytes follow"
         )
-    return tuple(shape)
+    return tuple(shape), dtype
 
 
 def _release_arrow_memory() -> None:

@@ -50,6 +50,7 @@ from ..storage.make_config import build_config, graphbolt_meta
 from ..storage.owned import OutputTarget, check_out_path
 from ..utils.check import check_count, check_flag, short_repr
 from ._dask import dask_client, run_tasks, worker_memory_limit
+from ._files import check_npy_header
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
 from ._resume import DONE, build_and_mark, inputs_key, kept_parts
@@ -220,8 +221,7 @@ def dispatch(
     balanced, balance_loads = _class_loads(meta, parts, num_parts, setting)
     graph_name = check_graph_name(graph_name or meta.graph_name)
     check_format(format)
-    if format == "graphpart":
-        _check_storable(meta)
+    _check_data_dtypes(meta, format)
     store = GraphBoltStore(store_eids, store_inner_node, store_inner_edge)
     out_edges = check_flag(out_edges, "out_edges")
     out = check_out_path(
@@ -354,10 +354,12 @@ def dispatch(
     return out / f"{graph_name}.json"
 
 
-def _check_storable(meta) -> None:
-    """Refuse, before any task, node or edge data graphpart's torch files cannot hold (uint16,
-    uint32, uint64: torch has no storage class for them), as its recorded dtype or its first
-    chunk says; GraphBolt's and DGL's files take them."""
+def _check_data_dtypes(meta, format: str) -> None:
+    """Refuse, before any task, node or edge data the partition files cannot hold, as its
+    recorded dtype or its first chunk says: what no chunk may hold (``float128``, from a
+    ``.npy`` header: it crashed every partition task), and in graphpart's torch files uint16,
+    uint32 and uint64 too (torch has no storage class for them; GraphBolt's and DGL's files take
+    them)."""
     from ..interop.torch_zip import STORABLE
 
     for kind, specs in (("node", meta.node_data), ("edge", meta.edge_data)):
@@ -365,11 +367,13 @@ def _check_storable(meta) -> None:
             for name, spec in fields.items():
                 if spec.dtype is not None:
                     dtype = np.dtype(spec.dtype)
-                elif spec.paths:
+                elif spec.format["name"] == "numpy":
+                    dtype = check_npy_header(spec.paths[0])[1]
+                elif format == "graphpart":  # text and parquet hold no float128
                     dtype = spec.read(0).dtype
                 else:
                     continue
-                if dtype.name not in STORABLE:
+                if format == "graphpart" and dtype.name not in STORABLE:
                     raise GraphpartError(
                         f"{kind} data {short_repr(name)} of {short_repr(str(t))} is {dtype}, "
                         f"which graphpart's torch files cannot hold (they take "

@@ -22,7 +22,7 @@ from ..fs.untrusted import check_regular_file, read_json
 from ..graph.schema import check_data_name, etype_str, parse_etype
 from ..typing import CanonicalEType
 from ..utils.check import check_count, is_file_name, short_repr
-from ._files import NUMERIC_KINDS, check_format, read_array
+from ._files import CHUNK_VALUES, check_format, is_chunk_dtype, read_array
 
 __all__ = [
     "check_type_names",
@@ -211,8 +211,7 @@ def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
     if dtype is not None and not _numeric_dtype(dtype):
         raise _fail(
             path,
-            f"{where}.dtype must name a numeric numpy dtype (bool, int, uint, float), got "
-            f"{short_repr(dtype)}",
+            f"{where}.dtype must name a numpy dtype of {CHUNK_VALUES}, got {short_repr(dtype)}",
         )
     shape = raw.get("shape", [])
     if (
@@ -304,7 +303,7 @@ def _numeric_dtype(name: object) -> bool:
         dt = np.dtype(name)
     except Exception:  # numpy raises TypeError, ValueError or SyntaxError for odd strings
         return False
-    return dt.kind in NUMERIC_KINDS and dt.fields is None and dt.subdtype is None
+    return is_chunk_dtype(dt)
 
 
 def _data_specs(

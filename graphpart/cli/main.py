@@ -4,6 +4,7 @@ errors as one line (exit status 2; ``--debug`` shows the traceback)."""
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import sys
 import warnings
@@ -114,8 +115,16 @@ def _run(args) -> int:
         if args.debug:
             raise
         what = "" if isinstance(exc, GraphpartError) else f"{type(exc).__name__}: "
-        sys.stderr.write(f"graphpart: error: {one_line(what + str(exc))}\n")
+        sys.stderr.write(f"graphpart: error: {one_line(what + str(exc) + _where(exc, args))}\n")
         return 2
+
+
+def _where(exc: BaseException, args) -> str:
+    """For a full disk the system names no file: say which output was being written."""
+    out = getattr(args, "out_dir", None) or getattr(args, "out_path", None)
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC and not exc.filename and out:
+        return f" (writing {out}: free some space there, or write elsewhere)"
+    return ""
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -400,3 +400,25 @@ def test_unsigned_data_goes_to_graphbolt_files_and_is_refused_first_for_torch_fi
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "o2", client=dask_client,
                  format="graphpart")  # fmt: skip
     assert not (tmp_path / "o2").exists()
+
+
+@pytest.mark.parametrize("format", ["graphbolt", "dgl", "graphpart"])
+def test_float128_data_is_refused_before_any_task(tmp_path, format, monkeypatch):
+    """float128 in a .npy chunk crashed every partition task ('can't convert np.ndarray of type
+    numpy.longdouble'), in every format: one rule for what chunks hold, checked first."""
+    import importlib
+
+    dispatch_module = importlib.import_module("graphpart.chunked.dispatch")
+    g = gp.datasets.rmat(7, seed=0)
+    write_chunked(g, tmp_path / "ch", 2, graph_name="g")
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0)
+    meta = json.loads((tmp_path / "ch" / "metadata.json").read_text())
+    n = g.num_nodes()
+    for i, rows in enumerate([n // 2, n - n // 2]):
+        np.save(tmp_path / "ch" / f"x{i}.npy", np.ones(rows, dtype=np.longdouble))
+    meta["node_data"] = {"_N": {"x": {"format": {"name": "numpy"}, "data": ["x0.npy", "x1.npy"]}}}
+    (tmp_path / "ch" / "metadata.json").write_text(json.dumps(meta))
+    monkeypatch.setattr(dispatch_module, "dask_client", None)  # no cluster is ever started
+    with pytest.raises(gp.GraphpartError, match="holds float128 values; chunks hold numbers"):
+        dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", format=format)
+    assert not (tmp_path / "out").exists()

@@ -51,10 +51,23 @@ HOSTILE = {
         lambda m: _feat(m).__setitem__("shape", [1000000]),
         r"holds rows of 3 values, but the metadata's shape \[1000000\] needs 1000000",
     ),
-    "dtype object": (lambda m: _feat(m).__setitem__("dtype", "object"), "numeric numpy dtype"),
-    "dtype U10": (lambda m: _feat(m).__setitem__("dtype", "U10"), "numeric numpy dtype"),
-    "dtype i4,i4": (lambda m: _feat(m).__setitem__("dtype", "i4,i4"), "numeric numpy dtype"),
-    "dtype 5": (lambda m: _feat(m).__setitem__("dtype", 5), "numeric numpy dtype"),
+    "dtype object": (
+        lambda m: _feat(m).__setitem__("dtype", "object"),
+        "must name a numpy dtype of numbers",
+    ),
+    "dtype U10": (
+        lambda m: _feat(m).__setitem__("dtype", "U10"),
+        "must name a numpy dtype of numbers",
+    ),
+    "dtype i4,i4": (
+        lambda m: _feat(m).__setitem__("dtype", "i4,i4"),
+        "must name a numpy dtype of numbers",
+    ),
+    "dtype 5": (lambda m: _feat(m).__setitem__("dtype", 5), "must name a numpy dtype of numbers"),
+    "dtype float128": (
+        lambda m: _feat(m).__setitem__("dtype", "longdouble"),
+        "must name a numpy dtype of numbers",
+    ),
     "num_nodes 2^62": (
         lambda m: m.__setitem__("num_nodes_per_type", [2**62]),
         r"integers in \[0, 2\^62\)",
