@@ -7,6 +7,8 @@ import json
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 import graphpart as gp
 from graphpart.chunked import load_chunked, read_metadata, write_chunked
@@ -335,3 +337,52 @@ def test_write_chunked_refuses_names_the_reader_refuses(tmp_path, names):
     with pytest.raises(gp.GraphpartError, match="becomes a file name"):
         write_chunked(g, tmp_path / "g", 1)
     assert not (tmp_path / "g").exists()
+
+
+_SHORT = st.lists(
+    st.sampled_from(["a", "b", "_", "-", ":", ".", "\u00e9", "e\u0301", "\U0001f600"]),
+    min_size=1,
+    max_size=6,
+).map("".join)
+_NAME = st.one_of(
+    _SHORT,
+    _SHORT.map(lambda s: s * 40),  # 40 to 960 bytes in UTF-8: both sides of 200
+    st.sampled_from(["x/y", "..", "tab\there", "\x1b[2J"]),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ntypes=st.lists(_NAME.filter(lambda s: ":" not in s), min_size=1, max_size=3, unique=True),
+    rels=st.lists(_NAME, min_size=1, max_size=2, unique=True),
+    fields=st.lists(_NAME, min_size=1, max_size=2, unique=True),
+)
+def test_any_names_round_trip_or_are_refused_in_one_line(tmp_path_factory, ntypes, rels, fields):
+    """Names colliding once escaped, long in bytes, unicode or control characters: every type's
+    edges and every field's values come back as written, or the writer refuses before writing."""
+    from graphpart import Graph
+
+    root = tmp_path_factory.mktemp("names")
+    counts = {t: 2 for t in ntypes}
+    edges = {
+        (ntypes[i % len(ntypes)], r, ntypes[(i + 1) % len(ntypes)]): ([0, 1], [1, i % 2])
+        for i, r in enumerate(rels)
+    }
+    ndata = {ntypes[0]: {f: torch.tensor([float(k), k + 0.5]) for k, f in enumerate(fields)}}
+    try:
+        g = Graph.from_typed_edges(edges, num_nodes=counts, ndata=ndata)
+    except gp.GraphpartError:
+        event("refused by the graph")
+        return
+    try:
+        meta = write_chunked(g, root / "c", 1, edge_format="numpy")
+    except gp.GraphpartError as e:
+        assert "\n" not in str(e) and not (root / "c").exists()
+        event("refused by write_chunked")
+        return
+    back = load_chunked(meta)
+    event("round trip")
+    for e in edges:
+        assert [x.tolist() for x in back.edges(e)] == [x.tolist() for x in g.edges(e)]
+    for name, values in ndata[ntypes[0]].items():
+        assert back.node_data(ntypes[0])[name].tolist() == values.tolist()

@@ -165,3 +165,29 @@ def test_a_refused_edge_list_leaves_no_reader_open(tmp_path, kind):
         edges_chunked(f, tmp_path / "c", 2)
     assert e.value.__traceback__ is not None  # the frames that held the reader are still alive
     assert _open_fds(f) == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(0, 3000),
+    row_group=st.integers(1, 4000),
+    batch=st.integers(1, 2000),
+    block=st.integers(1, 5000),
+    dtype=st.sampled_from(["int32", "int64", "uint32"]),
+)
+def test_any_parquet_layout_reads_back_its_edges(
+    tmp_path_factory, n, row_group, batch, block, dtype
+):
+    """Whatever the row groups, no batch is larger than PARQUET_BATCH or the block asked for."""
+    f = tmp_path_factory.mktemp("p") / "e.parquet"
+    a = np.arange(2 * n, dtype=dtype).reshape(n, 2)
+    pq.write_table(pa.table({"s": a[:, 0], "d": a[:, 1]}), f, row_group_size=row_group)
+    old = _files.PARQUET_BATCH
+    _files.PARQUET_BATCH = batch
+    try:
+        blocks = list(edge_blocks(f, block))
+    finally:
+        _files.PARQUET_BATCH = old
+    assert all(len(b) <= min(batch, block) for b in blocks)
+    got = np.concatenate(blocks) if blocks else np.zeros((0, 2), dtype=dtype)
+    assert got.tolist() == a.tolist()
