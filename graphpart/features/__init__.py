@@ -8,11 +8,23 @@
 ``simulate``             replay a trace through a cache: hits per batch
 ``hit_rate_table``       every policy at every cache ratio, with the oracles
 ``partition_access``     local inner / HALO / remote lookups of one trainer, with a remote cache
+``DeviceGroup``          GLT's GPUs with NVLink between them: the hot part once per group
+``FeatureBox``           a box of GPUs: rows and bytes from own shard / peers / host per lookup
+``replay_box``           every GPU's lookups through a box; ``LinkModel`` turns bytes into time
 =======================  ======================================================
 """
 
 from __future__ import annotations
 
+from .box import (
+    LINK_SOURCES,
+    BoxRun,
+    DeviceGroup,
+    FeatureBox,
+    LinkModel,
+    LinkStats,
+    replay_box,
+)
 from .caches import (
     DYNAMIC_POLICIES,
     Cache,
@@ -39,6 +51,13 @@ from .trace import Trace, record_trace
 
 __all__ = [
     "Feature",
+    "DeviceGroup",
+    "FeatureBox",
+    "LinkModel",
+    "LINK_SOURCES",
+    "LinkStats",
+    "BoxRun",
+    "replay_box",
     "LookupStats",
     "Trace",
     "record_trace",

@@ -5,10 +5,15 @@ The hot part is either a static set of rows (an ordering's first
 whose rows are refilled from the cold part as lookups miss. Without CUDA both
 parts are CPU tensors and the hot one stands for GPU memory: lookups, hits and
 bytes are the same, only where the rows live differs.
+
+With GLT's ``device_group_list`` the static hot part is kept once per group of GPUs and
+sharded over the group (:mod:`graphpart.features.box`): on real GPUs where every GPU of the
+lookup's group exists, else simulated on the CPU with the same counts.
 """
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,6 +22,7 @@ import torch
 from ..errors import DataShapeError, GraphpartError
 from ..utils.check import short_repr
 from ..utils.tensors import as_id_tensor, check_ids_in_range
+from .box import FeatureBox, LinkModel, check_id2index, rows_of
 from .caches import DYNAMIC_POLICIES, StaticCache, make_cache
 from .simulate import capacity_for
 
@@ -81,6 +87,22 @@ class LookupStats:
         }
 
 
+def _gpu_rank(device) -> int:
+    """A GPU rank from GLT's ``device`` (an int) or a CUDA device (``"cuda:1"``)."""
+    if isinstance(device, numbers.Integral) and not isinstance(device, bool) and device >= 0:
+        return int(device)
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError):
+        dev = None
+    if dev is None or dev.type != "cuda":
+        raise GraphpartError(
+            f"with device groups, device is the GPU rank that looks up (an int, or 'cuda:<k>'), "
+            f"got {short_repr(device)}"
+        )
+    return dev.index or 0
+
+
 def _device(device) -> torch.device:
     if device is None:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -115,9 +137,24 @@ class Feature:
     cache : {"static", "lru", "fifo", "clock", "sieve"}
         ``"static"``: the hot part is the first ``split_ratio`` of ``order``.
         Otherwise the hot part is a dynamic cache of that policy, empty at first.
-    device : str or torch.device, optional
+    device : str, int or torch.device, optional
         Where the hot part lives and results are returned: CUDA when available
-        (the cold part is then pinned host memory), else the CPU.
+        (the cold part is then pinned host memory), else the CPU. With
+        ``device_group_list``: the GPU rank that looks up (GLT's ``device``; default the
+        first GPU of the first group).
+    device_group_list : list of DeviceGroup, optional
+        GLT's groups of GPUs: the hot part is kept once per group and sharded over its GPUs;
+        ``feature.box`` counts the rows and bytes each lookup reads from the GPU's own shard,
+        each peer's and the host (``cache`` must be ``"static"``).
+    id2index : Tensor, optional
+        GLT's ``id2index``: the row of ``tensor`` holding each node id (``-1``: none);
+        lookups take node ids. ``None``: node ``v`` is row ``v``.
+    with_gpu : bool, optional
+        With ``device_group_list``: ``True`` places the rows on real GPUs (refused where a GPU
+        of the group is missing), ``False`` simulates the box on the CPU; ``None`` (the
+        default) places them where every GPU of the group exists, else simulates.
+    links : LinkModel, optional
+        The rates that turn the box's bytes into time.
 
     Examples
     --------
@@ -125,10 +162,30 @@ class Feature:
     >>> f = Feature(x, split_ratio=0.5, order=torch.tensor([5, 4, 3, 2, 1, 0]), device="cpu")
     >>> torch.equal(f[torch.tensor([0, 5, 4])], x[[0, 5, 4]]), f.stats.hits
     (True, [2])
+
+    Two GPUs of one NVLink group share the hot half: GPU 0 holds rows 0-1, GPU 1 rows 2-3.
+
+    >>> from graphpart.features import DeviceGroup
+    >>> x = torch.arange(16.0).reshape(8, 2)
+    >>> f = Feature(x, 0.5, device_group_list=[DeviceGroup(0, [0, 1])], device=0, with_gpu=False)
+    >>> torch.equal(f[[0, 3, 6]], x[[0, 3, 6]])
+    True
+    >>> t = f.box.stats[0].totals(); t["own_rows"], t["peer_rows"], t["host_rows"]
+    (1, 1, 1)
     """
 
     def __init__(
-        self, tensor, split_ratio: float = 0.0, order=None, cache: str = "static", device=None
+        self,
+        tensor,
+        split_ratio: float = 0.0,
+        order=None,
+        cache: str = "static",
+        device=None,
+        *,
+        device_group_list=None,
+        id2index=None,
+        with_gpu: bool | None = None,
+        links: LinkModel | None = None,
     ) -> None:
         x = torch.as_tensor(tensor)
         if x.dim() == 0:
@@ -148,9 +205,21 @@ class Feature:
                 f"{short_repr(cache)}"
             )
         self.cache_policy = cache
+        self.stats = LookupStats()
+        self.id2index = None if id2index is None else check_id2index(id2index, n)
+        self.box: FeatureBox | None = None
+        if device_group_list is not None:
+            if cache != "static":
+                raise GraphpartError(
+                    f"device groups shard a static hot part (GLT's split), not a {cache!r} cache"
+                )
+            self.box = FeatureBox(
+                n, split_ratio, device_group_list, order, self.id2index, self.row_bytes, links
+            )
+            self._place(x, device, with_gpu)
+            return
         self.device = _device(device)
         on_gpu = self.device.type == "cuda"
-        self.stats = LookupStats()
         if order is None:
             order = torch.arange(n)
         order = as_id_tensor(order, "order")
@@ -177,6 +246,63 @@ class Feature:
             )
         self.cold = x.pin_memory() if on_gpu else x
 
+    def _place(self, x: torch.Tensor, device, with_gpu: bool | None) -> None:
+        """The rows of a box: the hot shards of the lookup GPU's group on its GPUs (real),
+        or every row in one host tensor (simulated)."""
+        box = self.box
+        self.gpu = box.groups[0].device_list[0] if device is None else _gpu_rank(device)
+        group = box.group_of(self.gpu)
+        present = torch.cuda.is_available() and max(group.device_list) < torch.cuda.device_count()
+        if with_gpu is not None and not isinstance(with_gpu, bool):
+            raise GraphpartError(
+                f"with_gpu must be True, False or None, got {short_repr(with_gpu)}"
+            )
+        if with_gpu and not present:
+            raise GraphpartError(
+                f"with_gpu=True places rows on GPUs {list(group.device_list)}, but this machine "
+                f"has {torch.cuda.device_count() if torch.cuda.is_available() else 0} CUDA "
+                "devices: use with_gpu=False to simulate the box"
+            )
+        self.real = bool(present if with_gpu is None else with_gpu)
+        self.order = box.order
+        self.cache = StaticCache(box.order, box.capacity)
+        self.device = torch.device("cuda", self.gpu) if self.real else torch.device("cpu")
+        self._shards = []
+        if self.real:
+            bounds = box.shard_bounds(group)
+            hot = box.order[: box.capacity]
+            for i, d in enumerate(group.device_list):
+                rows = hot[int(bounds[i]) : int(bounds[i + 1])]
+                self._shards.append(x[rows].to(torch.device("cuda", d)))
+        self.cold = x.pin_memory() if self.real else x
+
+    def _boxed(self, rows: torch.Tensor) -> torch.Tensor:
+        """A lookup through the box: counted per place, then gathered from the shards (each
+        GPU of the group reads its own rows, copied peer to peer) and the pinned host rows."""
+        box, rb = self.box, self.row_bytes
+        st = box.count(rows, self.gpu)
+        own, peer, host = st.own[-1], int(st.peer[-1].sum()), st.host[-1]
+        self.stats.record(len(rows), own + peer, (own + peer) * rb, host * rb)
+        if not self.real:
+            return torch.index_select(self.cold, 0, rows)
+        dev, group = self.device, box.group_of(self.gpu)
+        shard = box.shard_of(rows, group)
+        slot = box.slot_of[rows]
+        bounds = box.shard_bounds(group)
+        out = torch.empty((len(rows), *self.row_shape), dtype=self.dtype, device=dev)
+        for i, d in enumerate(group.device_list):  # a loop over the group's GPUs, not rows
+            pos = torch.nonzero(shard == i).reshape(-1)
+            if len(pos):
+                local = (slot[pos] - int(bounds[i])).to(torch.device("cuda", d))
+                got = torch.index_select(self._shards[i], 0, local)
+                out.index_copy_(0, pos.to(dev), got.to(dev))
+        pos = torch.nonzero(shard == group.size).reshape(-1)
+        if len(pos):  # gathered into pinned memory, then one copy over the bus
+            staged = torch.empty((len(pos), *self.row_shape), dtype=self.dtype, pin_memory=True)
+            torch.index_select(self.cold, 0, rows[pos], out=staged)
+            out.index_copy_(0, pos.to(dev), staged.to(dev, non_blocking=True))
+        return out
+
     def __repr__(self) -> str:
         return (
             f"Feature({self.num_nodes} rows of {self.row_shape}, {self.dtype}, "
@@ -198,14 +324,22 @@ class Feature:
         Without CUDA a static hot part is not copied (the rows stay in the one
         host tensor and a mask marks them); this property gathers it on demand.
         """
-        if self.cache_policy == "static" and self.device.type == "cpu":
+        if self.box is not None or (self.cache_policy == "static" and self.device.type == "cpu"):
             return self.cold[self.order[: self.capacity]]
         return self._hot
 
     def reset_stats(self) -> None:
         self.stats = LookupStats()
+        if self.box is not None:
+            self.box.reset_stats()
 
     def __getitem__(self, ids) -> torch.Tensor:
+        if self.box is not None or self.id2index is not None:
+            rows = rows_of(ids.cpu() if isinstance(ids, torch.Tensor) else ids, self.id2index,
+                           self.num_nodes)  # fmt: skip
+            if self.box is not None:
+                return self._boxed(rows)
+            ids = rows
         if isinstance(ids, torch.Tensor) and ids.device.type == "cuda":
             idx = ids.to(torch.int64)
         else:
