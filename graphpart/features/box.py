@@ -393,13 +393,20 @@ class FeatureBox:
         """:meth:`lookup` of table rows (ids already mapped through ``id2index``)."""
         group = self.group_of(device)
         per = torch.bincount(self.shard_of(rows, group), minlength=group.size + 1)
-        per = per.numpy()
+        return self.record(per.numpy(), device)
+
+    def record(self, per_shard: np.ndarray, device: int) -> LinkStats:
+        """Record one lookup by GPU ``device`` that read ``per_shard[i]`` rows from the
+        ``i``-th GPU of its group and ``per_shard[-1]`` from the host (what :meth:`count`
+        finds, or a real lookup counted on its GPU)."""
+        group = self.group_of(device)
+        per = np.asarray(per_shard, dtype=np.int64)
         me = group.device_list.index(device)
         st = self.stats.get(device)
         if st is None:
             peers = tuple(d for d in group.device_list if d != device)
             st = self.stats[device] = LinkStats(device, peers, self.row_bytes)
-        peer_rows = np.delete(per[: group.size], me).astype(np.int64)
+        peer_rows = np.delete(per[: group.size], me)
         own, host = int(per[me]), int(per[group.size])
         rb = self.row_bytes
         st.own.append(own)

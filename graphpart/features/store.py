@@ -274,34 +274,60 @@ class Feature:
             for i, d in enumerate(group.device_list):
                 rows = hot[int(bounds[i]) : int(bounds[i + 1])]
                 self._shards.append(x[rows].to(torch.device("cuda", d)))
+            self._slot_dev = box.slot_of.to(self.device)
+            self._bounds_dev = torch.from_numpy(bounds).to(self.device)
         self.cold = x.pin_memory() if self.real else x
 
-    def _boxed(self, rows: torch.Tensor) -> torch.Tensor:
-        """A lookup through the box: counted per place, then gathered from the shards (each
-        GPU of the group reads its own rows, copied peer to peer) and the pinned host rows."""
-        box, rb = self.box, self.row_bytes
-        st = box.count(rows, self.gpu)
-        own, peer, host = st.own[-1], int(st.peer[-1].sum()), st.host[-1]
-        self.stats.record(len(rows), own + peer, (own + peer) * rb, host * rb)
+    def _boxed(self, ids) -> torch.Tensor:
+        """A lookup through the box: counted per place, then gathered. Simulated: one gather
+        from the host tensor. Real: the shard of every row found on the looking GPU (one sync,
+        for the counts), each GPU of the group gathering its own rows (copied peer to peer),
+        the cold rows gathered into pinned memory and copied over the bus."""
+        box, rb, gpu = self.box, self.row_bytes, self.gpu
         if not self.real:
-            return torch.index_select(self.cold, 0, rows)
-        dev, group = self.device, box.group_of(self.gpu)
-        shard = box.shard_of(rows, group)
-        slot = box.slot_of[rows]
-        bounds = box.shard_bounds(group)
+            rows = rows_of(ids.cpu() if isinstance(ids, torch.Tensor) else ids, self.id2index,
+                           self.num_nodes)  # fmt: skip
+            st = box.count(rows, gpu)
+            out = torch.index_select(self.cold, 0, rows)
+        else:
+            st, out = self._gather(ids)
+        own, peer, host = st.own[-1], int(st.peer[-1].sum()), st.host[-1]
+        self.stats.record(own + peer + host, own + peer, (own + peer) * rb, host * rb)
+        return out
+
+    def _gather(self, ids):
+        dev, group = self.device, self.box.group_of(self.gpu)
+        if isinstance(ids, torch.Tensor) and ids.dtype in (torch.int32, torch.int64):
+            rows = ids.to(dev, torch.int64)
+        else:
+            rows = as_id_tensor(ids, "ids").to(dev)
+        if self.id2index is not None:
+            rows = rows_of(rows.cpu(), self.id2index, self.num_nodes).to(dev)
+        elif len(rows):
+            lo, hi = (int(v) for v in torch.aminmax(rows))
+            if lo < 0 or hi >= self.num_nodes:
+                check_ids_in_range(rows.cpu(), self.num_nodes, "ids")
+        slot = self._slot_dev[rows]
+        shard = torch.searchsorted(self._bounds_dev[1:], slot, right=True)
+        shard = torch.where(slot >= 0, shard, torch.full_like(shard, group.size))
+        per = torch.bincount(shard, minlength=group.size + 1).cpu()  # the one sync
+        st = self.box.record(per.numpy(), self.gpu)
+        perm = torch.argsort(shard, stable=True)
+        ends = torch.cumsum(per, 0).tolist()
         out = torch.empty((len(rows), *self.row_shape), dtype=self.dtype, device=dev)
         for i, d in enumerate(group.device_list):  # a loop over the group's GPUs, not rows
-            pos = torch.nonzero(shard == i).reshape(-1)
+            pos = perm[ends[i] - int(per[i]) : ends[i]]
             if len(pos):
-                local = (slot[pos] - int(bounds[i])).to(torch.device("cuda", d))
+                holder = torch.device("cuda", d)
+                local = (slot[pos] - self._bounds_dev[i]).to(holder)
                 got = torch.index_select(self._shards[i], 0, local)
-                out.index_copy_(0, pos.to(dev), got.to(dev))
-        pos = torch.nonzero(shard == group.size).reshape(-1)
+                out.index_copy_(0, pos, got.to(dev))
+        pos = perm[ends[-1] - int(per[-1]) :]
         if len(pos):  # gathered into pinned memory, then one copy over the bus
             staged = torch.empty((len(pos), *self.row_shape), dtype=self.dtype, pin_memory=True)
-            torch.index_select(self.cold, 0, rows[pos], out=staged)
-            out.index_copy_(0, pos.to(dev), staged.to(dev, non_blocking=True))
-        return out
+            torch.index_select(self.cold, 0, rows[pos].cpu(), out=staged)
+            out.index_copy_(0, pos, staged.to(dev, non_blocking=True))
+        return st, out
 
     def __repr__(self) -> str:
         return (
@@ -334,12 +360,11 @@ class Feature:
             self.box.reset_stats()
 
     def __getitem__(self, ids) -> torch.Tensor:
-        if self.box is not None or self.id2index is not None:
-            rows = rows_of(ids.cpu() if isinstance(ids, torch.Tensor) else ids, self.id2index,
-                           self.num_nodes)  # fmt: skip
-            if self.box is not None:
-                return self._boxed(rows)
-            ids = rows
+        if self.box is not None:
+            return self._boxed(ids)
+        if self.id2index is not None:
+            ids = rows_of(ids.cpu() if isinstance(ids, torch.Tensor) else ids, self.id2index,
+                          self.num_nodes)  # fmt: skip
         if isinstance(ids, torch.Tensor) and ids.device.type == "cuda":
             idx = ids.to(torch.int64)
         else:
