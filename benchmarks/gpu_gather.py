@@ -121,6 +121,7 @@ def main() -> None:
         sim = Feature(x, ratio, order=hot_first, device_group_list=group, device=0,
                       with_gpu=False)  # fmt: skip
         for kind in batches:
+            sim.reset_stats()
             got = f[batches[kind][0].to(dev)]
             want = sim[batches[kind][0]]
             assert torch.equal(got.cpu(), want), "the GPU's rows differ from the simulation's"
