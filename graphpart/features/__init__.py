@@ -7,7 +7,8 @@
 ``*Cache``               static, LRU, FIFO, CLOCK, SIEVE; ``BeladyCache`` (optimal)
 ``simulate``             replay a trace through a cache: hits per batch
 ``hit_rate_table``       every policy at every cache ratio, with the oracles
-``partition_access``     local inner / HALO / remote lookups of one trainer, with a remote cache
+``partition_access``     one trainer's lookups by node class, and where a named system serves them
+``RULES``                which rows a machine holds: DGL's, GLT's, with HALO copies (one home)
 ``DeviceGroup``          GLT's GPUs with NVLink between them: the hot part once per group
 ``FeatureBox``           a box of GPUs: rows and bytes from own shard / peers / host per lookup
 ``replay_box``           every GPU's lookups through a box; ``LinkModel`` turns bytes into time
@@ -35,6 +36,7 @@ from .caches import (
     StaticCache,
     make_cache,
 )
+from .locality import RULES, held_locally
 from .oracles import BeladyCache, hotness_order, next_use, oracle_order
 from .orderings import ORDERINGS, degree_order, presample_order, random_order
 from .partition import (
@@ -82,6 +84,8 @@ __all__ = [
     "capacity_for",
     "HitRateTable",
     "hit_rate_table",
+    "RULES",
+    "held_locally",
     "PartitionAccess",
     "partition_access",
     "access_by_partition",

@@ -1,10 +1,12 @@
-"""Where a trainer's lookups land once the graph is partitioned: local inner, local HALO, or remote.
+"""Where a trainer's lookups land once the graph is partitioned: its own rows, a cache of remote
+rows, or a fetch from the owner.
 
-A trainer on partition ``p`` holds the features of ``p``'s inner nodes and,
-with ``num_hops >= 1``, copies of its HALO nodes; every other lookup is a
-remote fetch. A per-partition cache of remote hot features (GLT's frequency
-partitioner caches the remote nodes a partition's own sampling visits most)
-turns some remote fetches into local reads.
+Which rows a trainer's machine holds is the rule of a named system
+(:mod:`graphpart.features.locality`): under DGL's (the default, as in
+:mod:`graphpart.training`) the rows of the nodes ``p`` owns, HALO copies serving sampling only;
+under GLT's also a cache of the hot remote rows its own sampling visits most (its frequency
+partitioner's); under ``"halo-copies"`` also the rows of its HALO copies. Lookups are counted by
+the node's class (inner, HALO, remote) and by where the rule serves them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import torch
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
 from ..utils.check import check_part_id
+from .locality import check_rule, held_locally, keeps_halo_rows, keeps_remote_cache
 from .simulate import capacity_for
 from .trace import Trace, record_trace
 
@@ -39,7 +42,6 @@ __all__ = [
 ]
 
 INNER, HALO, REMOTE = 0, 1, 2
-_REMOTE_CACHED = 3  # a remote node the trainer's remote cache holds (only inside partition_access)
 
 
 def node_locality(partitioning, part_id: int) -> torch.Tensor:
@@ -76,21 +78,23 @@ def node_locality(partitioning, part_id: int) -> torch.Tensor:
 
 @dataclass(frozen=True)
 class PartitionAccess:
-    """Per-batch lookups of one trainer by locality; ``remote_cached`` were served by its remote
-    cache.
+    """Per-batch lookups of one trainer: by the class of the node looked up (inner, HALO,
+    remote), and by where the rule of a named system serves them.
 
     Attributes
     ----------
     part_id : int
         The trainer's partition.
-    inner, halo : ndarray
-        Per batch: lookups of nodes the partition owns, of its HALO copies.
-    remote : ndarray
-        Per batch: lookups of the other nodes, those served by the remote cache included.
+    inner, halo, remote : ndarray
+        Per batch: lookups of nodes the partition owns, of its HALO copies, of the other nodes.
     remote_cached : ndarray
-        Per batch: the part of ``remote`` the remote cache served (zeros without one).
+        Per batch: lookups of rows the machine does not hold that its cache of remote rows
+        served (zeros without one).
     remote_cache_rows : int
         Rows the remote cache could hold (0: no remote cache).
+    rule : str, default "dgl"
+        The system whose rule says which rows the machine holds
+        (:data:`graphpart.features.locality.RULES`).
     """
 
     part_id: int
@@ -99,28 +103,45 @@ class PartitionAccess:
     remote: np.ndarray
     remote_cached: np.ndarray
     remote_cache_rows: int
+    rule: str = "dgl"
 
-    @property
-    def totals(self) -> dict[str, int]:
+    def served(self) -> dict[str, np.ndarray]:
+        """Per batch, where the rule serves the lookups: ``local_inner``, ``local_halo`` (the
+        HALO copies' rows, where the rule keeps them), ``remote_cached``, ``remote_fetched``
+        (from the owner); they add up to all lookups."""
+        local_halo = self.halo if keeps_halo_rows(self.rule) else np.zeros_like(self.halo)
+        total = self.inner + self.halo + self.remote
         return {
-            "inner": int(self.inner.sum()),
-            "halo": int(self.halo.sum()),
-            "remote": int(self.remote.sum()),
-            "remote_cached": int(self.remote_cached.sum()),
+            "local_inner": self.inner,
+            "local_halo": local_halo,
+            "remote_cached": self.remote_cached,
+            "remote_fetched": total - self.inner - local_halo - self.remote_cached,
         }
 
     @property
+    def totals(self) -> dict[str, int]:
+        out = {
+            "inner": int(self.inner.sum()),
+            "halo": int(self.halo.sum()),
+            "remote": int(self.remote.sum()),
+        }
+        out.update({k: int(v.sum()) for k, v in self.served().items()})
+        return out
+
+    @property
     def remote_fraction(self) -> float:
-        """Share of lookups that leave the machine without a remote cache."""
+        """Share of lookups the rule sends to another machine, before any remote cache."""
         t = self.totals
         total = t["inner"] + t["halo"] + t["remote"]
-        return t["remote"] / total if total else 0.0
+        return (t["remote_cached"] + t["remote_fetched"]) / total if total else 0.0
 
     @property
     def remote_saved(self) -> float:
-        """Share of remote fetches the remote cache served."""
+        """Share of the lookups of rows the machine does not hold that its remote cache
+        served."""
         t = self.totals
-        return t["remote_cached"] / t["remote"] if t["remote"] else 0.0
+        away = t["remote_cached"] + t["remote_fetched"]
+        return t["remote_cached"] / away if away else 0.0
 
 
 def partition_access(
@@ -130,12 +151,13 @@ def partition_access(
     *,
     remote_cache: float = 0.0,
     hotness: torch.Tensor | None = None,
+    rule: str = "dgl",
 ) -> PartitionAccess:
     """Classify every lookup of ``trace`` (trainer ``part_id``'s) and replay a static remote cache.
 
     ``remote_cache`` is the cache's size as a share of all nodes; it holds the
-    remote nodes with the highest ``hotness`` (access counts, e.g. of a
-    pre-sampling trace; default: ``trace``'s own counts, the oracle).
+    nodes whose rows the machine does not hold with the highest ``hotness`` (access counts, e.g.
+    of a pre-sampling trace; default: ``trace``'s own counts, the oracle).
 
     Parameters
     ----------
@@ -151,6 +173,9 @@ def partition_access(
         One count per node; the cache takes the remote nodes with the highest counts, skipping
         those with a count of 0 (so it may hold fewer rows than its size). ``None``: the counts
         of ``trace``.
+    rule : {"dgl", "glt", "halo-copies"}, default "dgl"
+        Which rows the machine holds (:mod:`graphpart.features.locality`); DGL keeps no cache
+        of remote rows, so ``remote_cache`` needs another rule.
 
     Returns
     -------
@@ -163,31 +188,40 @@ def partition_access(
         When the partitioning, ``hotness`` and ``trace`` disagree on the number of nodes, when
         ``part_id`` does not name a partition, or when ``remote_cache`` is not in [0, 1].
     """
+    rule = check_rule(rule)
     loc = node_locality(partitioning, part_id)
     if len(loc) != trace.num_nodes:
         raise GraphpartError(
             f"the partitioning covers {len(loc)} nodes, the trace {trace.num_nodes}"
         )
-    code = loc.clone()
     cap = capacity_for(remote_cache, trace.num_nodes)
+    if cap and not keeps_remote_cache(rule):
+        raise GraphpartError(
+            f"{rule!r} keeps no cache of remote rows (DGL fetches every row it does not own): "
+            "use rule='glt' for a remote cache"
+        )
+    held = held_locally(rule, loc == INNER, loc == HALO)
+    cached = torch.zeros(len(loc), dtype=torch.bool)
     if cap:
         hot = (trace.counts() if hotness is None else torch.as_tensor(hotness)).double()
         if len(hot) != len(loc):
             raise GraphpartError(
                 f"hotness must give one count per node ({len(loc)}), got {len(hot)}"
             )
-        hot = torch.where((loc == REMOTE) & (hot > 0), hot, -1.0)
+        hot = torch.where(~held & (hot > 0), hot, -1.0)
         top = torch.topk(hot, min(cap, len(hot))).indices
-        code[top[hot[top] >= 0]] = _REMOTE_CACHED
-    b = trace.num_batches
-    counts = (
-        torch.bincount(trace.batch_index() * 4 + code[trace.ids], minlength=4 * b)
-        .reshape(b, 4)
-        .numpy()
-    )
-    remote = counts[:, REMOTE] + counts[:, _REMOTE_CACHED]
+        cached[top[hot[top] >= 0]] = True
+    b, batch = trace.num_batches, trace.batch_index()
+    counts = torch.bincount(batch * 3 + loc[trace.ids], minlength=3 * b).reshape(b, 3).numpy()
+    served = torch.bincount(batch, weights=cached[trace.ids].double(), minlength=b)
     return PartitionAccess(
-        part_id, counts[:, INNER], counts[:, HALO], remote, counts[:, _REMOTE_CACHED], cap
+        part_id,
+        counts[:, INNER],
+        counts[:, HALO],
+        counts[:, REMOTE],
+        served.numpy().astype(np.int64),
+        cap,
+        rule,
     )
 
 
@@ -202,6 +236,7 @@ def access_by_partition(
     presample_epochs: int = 1,
     epochs: int = 1,
     seed: Seed = 0,
+    rule: str = "dgl",
 ) -> list[PartitionAccess]:
     """One trainer per partition, sampling its own seeds: lookups by locality, remote cache from
     pre-sampling.
@@ -232,6 +267,8 @@ def access_by_partition(
         Epochs measured.
     seed : int, numpy.random.Generator or None, default 0
         Passed to every trainer's loader (an int: each loader starts from that same seed).
+    rule : {"dgl", "glt", "halo-copies"}, default "dgl"
+        Which rows each machine holds (:mod:`graphpart.features.locality`).
 
     Returns
     -------
@@ -240,6 +277,7 @@ def access_by_partition(
     """
     from ..sampling import NeighborLoader
 
+    rule = check_rule(rule)
     out = []
     for p in range(partitioning.num_parts):
         loader = NeighborLoader(
@@ -263,13 +301,15 @@ def access_by_partition(
                 record_trace(loader, epochs),
                 remote_cache=remote_cache,
                 hotness=hotness,
+                rule=rule,
             )
         )
     return out
 
 
-#: Where a lookup is served, in the order of :func:`locality_table`'s columns.
-SERVED_BY = ("local inner", "local HALO", "served by remote cache", "remote fetched")
+#: Where a lookup is served, in the order of :func:`locality_table`'s columns and of
+#: :meth:`PartitionAccess.served`'s keys.
+SERVED_BY = ("local inner", "local HALO copy", "served by remote cache", "fetched from the owner")
 
 
 def locality_table(runs: dict, *, title: str = "where lookups are served"):
@@ -298,23 +338,17 @@ def locality_table(runs: dict, *, title: str = "where lookups are served"):
     >>> from graphpart.sampling import Topology
     >>> g = load_karate_club()
     >>> p = gp.partition(g, 2, num_hops=1, seed=0)
-    >>> acc = access_by_partition(p, Topology.from_graph(g), [5], batch_size=8, remote_cache=0.1)
+    >>> acc = access_by_partition(p, Topology.from_graph(g), [5], batch_size=8, remote_cache=0.1,
+    ...                           rule="glt")
     >>> table = locality_table({"metis, 1 hop": (p, acc)})
     >>> table.columns["HALO rows held"], sorted(table.columns)[0]
     ([13], 'HALO rows held')
     """
     from ..utils.report import Report
 
+    keys = ("local_inner", "local_halo", "remote_cached", "remote_fetched")
     counts = np.array(
-        [
-            [
-                sum(int(a.inner.sum()) for a in acc),
-                sum(int(a.halo.sum()) for a in acc),
-                sum(int(a.remote_cached.sum()) for a in acc),
-                sum(int(a.remote.sum()) - int(a.remote_cached.sum()) for a in acc),
-            ]
-            for _, acc in runs.values()
-        ],
+        [[sum(a.totals[k] for a in acc) for k in keys] for _, acc in runs.values()],
         dtype=np.int64,
     ).reshape(-1, len(SERVED_BY))
     tenths = percent_tenths(counts)

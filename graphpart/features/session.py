@@ -248,7 +248,7 @@ class LookupSession:
         if self.locality is None:
             return None
         w = np.asarray(self.where, dtype=np.int64).reshape(-1, 3)
-        return PartitionAccess(
+        return PartitionAccess(  # DGL's rule: no remote cache; HALO rows fetched
             self.part_id, w[:, INNER], w[:, HALO], w[:, REMOTE], np.zeros(len(w), np.int64), 0
         )
 

@@ -28,6 +28,7 @@ import torch
 
 from ..errors import GraphpartError
 from ..features.caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
+from ..features.locality import held_locally
 from ..features.orderings import hotness_order, random_order
 from ..features.simulate import capacity_for
 from ..sampling.neighbors import check_fanouts, sample_neighbors
@@ -38,6 +39,10 @@ from ..utils.seeds import check_random_state, torch_generator
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
 from .split import node_split
 from .trainset import train_set, trainers_per_machine
+
+#: The system whose rule says which feature rows a machine holds: the replay is DGL's epoch
+#: (:mod:`graphpart.features.locality`).
+RULE = "dgl"
 
 if TYPE_CHECKING:
     from ..partitioning.core import Partitioning
@@ -394,7 +399,7 @@ def _fetch(step: dict, at: tuple, batch, inputs, owner, me: int, m: int, store) 
     own = owner[inputs]
     hit = store.access(inputs)[0] if store is not None else torch.zeros(len(inputs), dtype=bool)
     miss_own = own[~hit]
-    local = miss_own == me
+    local = held_locally(RULE, miss_own == me)  # DGL's: owned rows only, never HALO copies
     step["inputs"][at] = len(inputs)
     step["inputs_cached"][at] = int(hit.sum())
     step["inputs_local"][at] = int(local.sum())

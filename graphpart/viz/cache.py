@@ -283,8 +283,8 @@ def plot_bytes_per_epoch(
 
 
 def plot_partition_access(accesses: Sequence[PartitionAccess], *, ax=None, normalize: bool = True):
-    """Per trainer partition: lookups served locally (inner, HALO), by the remote cache, or fetched
-    remotely.
+    """Per trainer partition: lookups served locally (inner rows, HALO copies' rows where the
+    access's rule keeps them), by the remote cache, or fetched from the owner.
 
     Parameters
     ----------
@@ -305,17 +305,12 @@ def plot_partition_access(accesses: Sequence[PartitionAccess], *, ax=None, norma
     from ..features.partition import SERVED_BY  # the locality table's column names
 
     colors = ("#4c9be8", "#a6cee3", "#f6c85f", "#e45756")
-    keys = ("inner", "halo", "remote_cached", "remote_fetched")
+    keys = ("local_inner", "local_halo", "remote_cached", "remote_fetched")
     cols = {k: (c, label) for k, c, label in zip(keys, colors, SERVED_BY)}
     data = {k: [] for k in cols}
     for a in accesses:
         t = a.totals
-        row = {
-            "inner": t["inner"],
-            "halo": t["halo"],
-            "remote_cached": t["remote_cached"],
-            "remote_fetched": t["remote"] - t["remote_cached"],
-        }
+        row = {k: t[k] for k in keys}
         total = sum(row.values()) if normalize else 1
         for k in cols:
             data[k].append(row[k] / max(total, 1))
@@ -329,7 +324,10 @@ def plot_partition_access(accesses: Sequence[PartitionAccess], *, ax=None, norma
     if normalize:
         ax.yaxis.set_major_formatter(_pct())
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("Where each trainer's feature lookups are served", fontsize=10)
+    rules = sorted({a.rule for a in accesses})
+    ax.set_title(
+        f"Where each trainer's feature lookups are served ({', '.join(rules)}'s rule)", fontsize=10
+    )
     return ax
 
 

@@ -1,5 +1,6 @@
-"""Partition-aware accounting: each lookup is local inner, local HALO or remote; a remote cache
-saves fetches."""
+"""Partition-aware accounting: each lookup is of an inner, HALO or remote node, and served where
+the named system's rule says (DGL: owned rows only; GLT: and a remote cache); features and
+training count the same."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def test_remote_cache_holds_the_hottest_remote_nodes():
     hot = torch.zeros(34)
     hot[remote[:2]] = 10.0
     trace = Trace.from_batches([remote.tolist(), remote[:3].tolist()], 34)
-    acc = partition_access(p, 0, trace, remote_cache=2 / 34, hotness=hot)
+    acc = partition_access(p, 0, trace, remote_cache=2 / 34, hotness=hot, rule="glt")
     assert acc.remote_cache_rows == 2
     assert acc.remote_cached.tolist() == [2, 2]
     assert acc.remote_saved == pytest.approx(4 / (len(remote) + 3))
@@ -76,7 +77,9 @@ def test_a_bigger_remote_cache_never_saves_less():
         np.mean(
             [
                 a.remote_saved
-                for a in access_by_partition(p, topo, [5, 5], batch_size=32, remote_cache=r, seed=0)
+                for a in access_by_partition(
+                    p, topo, [5, 5], batch_size=32, remote_cache=r, seed=0, rule="glt"
+                )
             ]
         )
         for r in (0.0, 0.05, 0.2)
@@ -118,7 +121,9 @@ def test_locality_table_rows_split_every_lookup_and_sum_to_100_percent():
     for hops in (0, 1):
         p = gp.partition(g, 4, num_hops=hops, seed=0)
         for cache in (0.0, 0.1):
-            acc = access_by_partition(p, topo, [5, 5], batch_size=32, remote_cache=cache, seed=0)
+            acc = access_by_partition(
+                p, topo, [5, 5], batch_size=32, remote_cache=cache, seed=0, rule="glt"
+            )
             runs[f"hops={hops} cache={cache}"] = (p, acc)
     table = locality_table(runs)
     for i, (p, acc) in enumerate(runs.values()):
@@ -142,7 +147,7 @@ def test_locality_table_rows_print_100_percent_where_each_share_rounds_down():
             halo_nodes = np.array([0])
 
     def one(*n):  # one trainer, one batch: inner, halo, remote (cached included), cached
-        return PartitionAccess(0, *(np.array([k]) for k in n), 1)
+        return PartitionAccess(0, *(np.array([k]) for k in n), 1, "halo-copies")
 
     runs = {"thirds": (Parts, [one(1, 1, 1, 0)]), "cached thirds": (Parts, [one(0, 1, 2, 1)])}
     table = locality_table(runs)
@@ -164,3 +169,44 @@ def test_percent_tenths_sum_to_exactly_1000_and_stay_within_a_tenth():
     for bad in ([1, 2], [[1, -1]], [[np.nan, 1]]):
         with pytest.raises(gp.GraphpartError, match="counts"):
             percent_tenths(bad)
+
+
+def test_under_dgl_s_rule_halo_rows_are_fetched_from_their_owner(karate_parts):
+    """DGL keeps the feature rows of owned nodes only: a HALO copy serves sampling, never a
+    feature lookup (notebook 06 once counted them local, notebook 08 fetched: one rule now)."""
+    trace = Trace.from_batches([list(range(34))], 34)
+    dgl = partition_access(karate_parts, 1, trace)
+    copies = partition_access(karate_parts, 1, trace, rule="halo-copies")
+    t, c = dgl.totals, copies.totals
+    assert t["halo"] > 0 and t["local_halo"] == 0
+    assert t["remote_fetched"] == t["halo"] + t["remote"]
+    assert c["local_halo"] == c["halo"] and c["remote_fetched"] == c["remote"]
+
+
+def test_a_rule_is_named_and_dgl_has_no_remote_cache(karate_parts):
+    trace = Trace.from_batches([[0, 1]], 34)
+    with pytest.raises(gp.GraphpartError, match="rule must name a system"):
+        partition_access(karate_parts, 0, trace, rule="mine")
+    with pytest.raises(gp.GraphpartError, match="'dgl' keeps no cache of remote rows"):
+        partition_access(karate_parts, 0, trace, remote_cache=0.1)
+
+
+def test_features_and_training_fetch_the_same_rows():
+    """The trainer's inputs that the epoch replay fetched from another machine are the lookups
+    the feature accounting sends away under the same (DGL's) rule, HALO copies included."""
+    from graphpart.training import replay_epochs
+
+    g = sbm([60] * 3, 0.1, 0.01, seed=0)
+    p = gp.partition(g, 3, num_hops=1, seed=0)
+    assert int(np.asarray(p.metrics.halo_nodes).sum()) > 0
+    c = replay_epochs(p, [4, 4], batch_size=16, train=None, num_trainers_per_machine=1, seed=0,
+                      record_trainer=1)  # fmt: skip
+    reads = c.reads
+    new2old = torch.from_numpy(np.asarray(p.shuffle.new2old_nid))
+    per_node = torch.from_numpy(reads.reads.astype(np.int64))
+    batches = [new2old[per_node >= k].tolist() for k in range(1, int(per_node.max()) + 1)]
+    acc = partition_access(p, reads.machine, Trace.from_batches(batches, g.num_nodes()))
+    t = acc.totals
+    assert t["halo"] > 0
+    assert t["remote_fetched"] == int(reads.fetched.sum())
+    assert t["local_inner"] == int(reads.reads.sum() - reads.fetched.sum())
