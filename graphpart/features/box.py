@@ -51,7 +51,20 @@ __all__ = [
 
 
 def check_id2index(id2index, num_rows: int) -> torch.Tensor:
-    """GLT's ``id2index`` as an int64 tensor, once every value is a row (``-1``: no row)."""
+    """GLT's ``id2index`` as an int64 tensor, once every value is a row (``-1``: no row).
+
+    Parameters
+    ----------
+    id2index : array_like of int
+        The row of each node id, ``-1`` for none.
+    num_rows : int
+        Rows of the feature table.
+
+    Returns
+    -------
+    Tensor
+        int64, one entry per node id.
+    """
     m = as_id_tensor(id2index, "id2index")
     if len(m) and (int(m.min()) < -1 or int(m.max()) >= num_rows):
         raise GraphpartError(
@@ -63,7 +76,22 @@ def check_id2index(id2index, num_rows: int) -> torch.Tensor:
 
 def rows_of(ids, id2index: torch.Tensor | None, num_rows: int) -> torch.Tensor:
     """The table rows of node ``ids``: ``id2index[ids]`` (GLT's mapping), or the ids themselves;
-    an id out of range, or without a row, is refused."""
+    an id out of range, or without a row, is refused.
+
+    Parameters
+    ----------
+    ids : array_like of int
+        Node ids.
+    id2index : Tensor or None
+        The mapping (:func:`check_id2index`), or ``None``: node ``v`` is row ``v``.
+    num_rows : int
+        Rows of the feature table.
+
+    Returns
+    -------
+    Tensor
+        int64 rows, one per id.
+    """
     idx = as_id_tensor(ids, "ids")
     if id2index is None:
         if len(idx):
@@ -119,6 +147,21 @@ class DeviceGroup:
 def check_device_groups(groups: object) -> tuple[DeviceGroup, ...]:
     """The groups of a box, once each is a :class:`DeviceGroup`, their ids are distinct and no
     GPU is in two of them.
+
+    Parameters
+    ----------
+    groups : object
+        GLT's ``device_group_list``.
+
+    Returns
+    -------
+    tuple of DeviceGroup
+        The groups, in the order given.
+
+    Raises
+    ------
+    GraphpartError
+        Naming what is wrong.
 
     Examples
     --------
@@ -474,6 +517,21 @@ def replay_box(
 ) -> BoxRun:
     """Replay each GPU's lookups (``{gpu: batches of node ids}``, e.g. a
     :class:`~graphpart.features.Trace` per GPU) through ``box``, from fresh stats.
+
+    Parameters
+    ----------
+    traces : mapping of int to iterable
+        Per GPU of the box, its lookups: a :class:`~graphpart.features.Trace` or any sequence of
+        id batches.
+    box : FeatureBox
+        The box (its stats are reset first).
+    label : str, default ""
+        A name for the setting.
+
+    Returns
+    -------
+    BoxRun
+        The box with its stats, per GPU.
 
     Examples
     --------

@@ -35,6 +35,16 @@ RULES = {
 def check_rule(rule: object) -> str:
     """``rule`` if it names one of :data:`RULES`, else a :class:`GraphpartError`.
 
+    Parameters
+    ----------
+    rule : object
+        The system's name.
+
+    Returns
+    -------
+    str
+        ``rule``.
+
     Examples
     --------
     >>> check_rule("dgl")
@@ -52,12 +62,34 @@ def check_rule(rule: object) -> str:
 
 
 def keeps_halo_rows(rule: str) -> bool:
-    """Whether the machine keeps the feature rows of its HALO copies (neither DGL nor GLT)."""
+    """Whether the machine keeps the feature rows of its HALO copies (neither DGL nor GLT).
+
+    Parameters
+    ----------
+    rule : str
+        One of :data:`RULES`.
+
+    Returns
+    -------
+    bool
+        True for ``"halo-copies"`` only.
+    """
     return check_rule(rule) == "halo-copies"
 
 
 def keeps_remote_cache(rule: str) -> bool:
-    """Whether the system keeps a cache of remote rows on a machine (GLT does, DGL does not)."""
+    """Whether the system keeps a cache of remote rows on a machine (GLT does, DGL does not).
+
+    Parameters
+    ----------
+    rule : str
+        One of :data:`RULES`.
+
+    Returns
+    -------
+    bool
+        False for ``"dgl"``.
+    """
     return check_rule(rule) != "dgl"
 
 

@@ -20,7 +20,7 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
-from ..utils.check import check_part_id
+from ..utils.check import check_part_id, short_repr
 from .locality import check_rule, held_locally, keeps_halo_rows, keeps_remote_cache
 from .simulate import capacity_for
 from .trace import Trace, record_trace
@@ -197,8 +197,8 @@ def partition_access(
     cap = capacity_for(remote_cache, trace.num_nodes)
     if cap and not keeps_remote_cache(rule):
         raise GraphpartError(
-            f"{rule!r} keeps no cache of remote rows (DGL fetches every row it does not own): "
-            "use rule='glt' for a remote cache"
+            f"{short_repr(rule)} keeps no cache of remote rows (DGL fetches every row it does not "
+            "own): use rule='glt' for a remote cache"
         )
     held = held_locally(rule, loc == INNER, loc == HALO)
     cached = torch.zeros(len(loc), dtype=torch.bool)

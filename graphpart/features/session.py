@@ -152,6 +152,7 @@ class LookupSession:
             p: self._cache(p, presample_epochs, seed) for p in dict.fromkeys(policies)
         }
         self.locality = node_locality(partitioning, part_id) if partitioning is not None else None
+        self.rule = "dgl"  # which rows the machine holds: DGL's (features.locality), as training
         self.part_id = part_id
         self.lookups: list[int] = []
         self.hits: dict[str, list[int]] = {p: [] for p in self.caches}
@@ -248,8 +249,14 @@ class LookupSession:
         if self.locality is None:
             return None
         w = np.asarray(self.where, dtype=np.int64).reshape(-1, 3)
-        return PartitionAccess(  # DGL's rule: no remote cache; HALO rows fetched
-            self.part_id, w[:, INNER], w[:, HALO], w[:, REMOTE], np.zeros(len(w), np.int64), 0
+        return PartitionAccess(  # no remote cache in a session
+            self.part_id,
+            w[:, INNER],
+            w[:, HALO],
+            w[:, REMOTE],
+            np.zeros(len(w), np.int64),
+            0,
+            self.rule,
         )
 
 

@@ -211,7 +211,8 @@ class Feature:
         if device_group_list is not None:
             if cache != "static":
                 raise GraphpartError(
-                    f"device groups shard a static hot part (GLT's split), not a {cache!r} cache"
+                    "device groups shard a static hot part (GLT's split), not a "
+                    f"{short_repr(cache)} cache"
                 )
             self.box = FeatureBox(
                 n, split_ratio, device_group_list, order, self.id2index, self.row_bytes, links

@@ -21,6 +21,16 @@ def file_digest(path: str | os.PathLike) -> str:
     """The SHA-256 of a file's bytes, as 64 hexadecimal digits (read in 1 MiB blocks: bounded
     memory whatever the size).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    str
+        The digest, lower-case hexadecimal.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -40,6 +50,18 @@ def folder_digests(folder: str | os.PathLike, skip: tuple[str, ...] = ()) -> dic
     """``{relative path: [size, SHA-256]}`` of every regular file under ``folder``, but those
     named in ``skip``; anything else (a link, a FIFO) is named with size -1, so that it never
     matches a file's record.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        The folder, walked without following links.
+    skip : tuple of str, default ()
+        Relative paths left out.
+
+    Returns
+    -------
+    dict of str to list
+        ``[size, digest]`` per relative path (POSIX separators), sorted.
 
     Examples
     --------

@@ -1,7 +1,8 @@
 """The feature cache as a graph to point at: the latest mini-batch's sample, seeds in the
 middle and each hop a ring further out, every node coloured by where its feature row came from
-(the GPU cache, the trainer's own partition, a HALO copy, or a remote machine); hovering a node
-tells why the cache did or did not hold it.
+(the GPU cache, the trainer's own partition, a HALO copy where the session's rule keeps their
+rows -- DGL's does not -- or a remote machine); hovering a node tells why the cache did or did not
+hold it.
 
 Computed from a :class:`~graphpart.features.LookupSession` and the partitioning; the
 :class:`~graphpart.widgets.CacheSimulator` only draws it.
@@ -197,12 +198,16 @@ def _radial(hop: np.ndarray, parent: np.ndarray, nodes: np.ndarray):
 
 
 def _served(session, nodes: np.ndarray, hit: np.ndarray) -> np.ndarray:
-    """Where each row came from: the GPU cache, else the trainer's partition, its HALO copy, a
-    remote machine; with no trainer, host memory."""
+    """Where each row came from: the GPU cache, else the trainer's partition, its HALO copy
+    (where the session's rule keeps HALO rows), a remote machine; with no trainer, host
+    memory."""
+    from ..features.locality import keeps_halo_rows
+
     out = np.where(hit, "GPU cache", "host memory").astype(object)
     if session.locality is not None:
         loc = np.asarray(session.locality, dtype=np.int64)[nodes]
-        names = np.array(["own partition", "HALO copy", "remote machine"], dtype=object)
+        halo = "HALO copy" if keeps_halo_rows(session.rule) else "remote machine"
+        names = np.array(["own partition", halo, "remote machine"], dtype=object)
         out = np.where(hit, "GPU cache", names[loc]).astype(object)
     return out
 

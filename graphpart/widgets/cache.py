@@ -73,10 +73,11 @@ class CacheSimulator:
     Every tick samples the next mini-batch(es), looks their nodes up in one
     cache per chosen policy (a :class:`~graphpart.features.LookupSession`), and
     redraws the hit rate per batch and so far. With a partitioning, a second
-    plot shows where the trainer's lookups land (local inner, HALO, remote), and
+    plot shows where the trainer's lookups land under DGL's rule (its own rows, or
+    fetched from the owner: HALO copies serve sampling, not features), and
     a graph shows the latest batch's sample (:attr:`batch_graph`): every node
-    coloured by where its row was served (GPU cache, own partition, HALO copy,
-    remote machine), its card saying why the cache held it or not.
+    coloured by where its row was served (GPU cache, own partition, remote
+    machine), its card saying why the cache held it or not.
     Changing a control starts a fresh session.
 
     Parameters
