@@ -28,7 +28,10 @@
 # 2. *which* 10%: node degree, GNNLab's pre-sampling, or a dynamic cache (LRU, FIFO, CLOCK, SIEVE),
 #    against the best any cache could do (the oracles);
 # 3. the same on WordNet;
-# 4. what partitioning does: which lookups stay on the trainer's machine and which go remote.
+# 4. what partitioning does: which lookups stay on the trainer's machine and which go remote,
+#    by the rule of a named system (DGL's, GLT's);
+# 5. a box of eight GPUs: one GPU, a replica of the hot rows per GPU, or a replica per group of
+#    GPUs joined by NVLink (GLT's `DeviceGroup`).
 
 # %%
 # %matplotlib inline
@@ -197,48 +200,128 @@ print(
 # nodes that 2-hop samples from *those* seeds visit most are not simply WordNet's hubs. This is
 # GNNLab's point on papers100M: degree guesses, pre-sampling measures.
 #
-# ## Partitioning: local, HALO and remote lookups
+# ## Partitioning: which rows a trainer's machine holds, by the rule of a named system
 #
-# In distributed training each machine runs a trainer over the seeds *its* partition owns. It holds
-# the features of its inner nodes, plus copies of its HALO nodes (`num_hops=1`); every other
-# looked-up row is fetched over the network. A per-partition cache of the hottest **remote** rows
-# (chosen, like GLT's frequency partitioner, from a pre-sampling run of that trainer) saves some of
-# those fetches.
+# In distributed training each machine runs a trainer over the seeds *its* partition owns. Which
+# feature rows that machine holds differs between systems, so graphpart names the rule
+# (`features.RULES`) and every count says which one it used:
+#
+# * **DGL** (`rule="dgl"`, the default, and what notebook 08's epoch replay models): the rows of
+#   the nodes the partition owns. HALO copies (`num_hops=1`) carry *structure* for sampling; a HALO
+#   node's feature row is fetched from its owner like any other remote row.
+# * **GLT** (`rule="glt"`): the owned rows plus a cache of the hottest remote rows, chosen from a
+#   pre-sampling run of that trainer (GLT's frequency partitioner).
+# * **HALO rows kept** (`rule="halo-copies"`): what keeping the HALO nodes' rows as well would
+#   buy. Neither DGL nor GLT does this; it prices the idea.
 
 # %%
 sb = datasets.sbm(block_sizes=[500] * 4, p_in=0.02, p_out=0.001, seed=0)
 sb_topo = Topology.from_graph(sb)
+rules = {
+    "DGL": {},
+    "GLT, 5% remote cache": {"rule": "glt", "remote_cache": 0.05},
+    "HALO rows kept": {"rule": "halo-copies"},
+}
 runs = {}
 for method in ("random", "metis"):
-    for hops in (0, 1):
-        p = gp.partition(sb, 4, part_method=method, num_hops=hops, seed=0)
-        for cache in (0.0, 0.05):
-            acc = features.access_by_partition(
-                p, sb_topo, [10, 5], batch_size=128, remote_cache=cache, seed=0
-            )
-            runs[f"{method}, num_hops={hops}, remote cache {cache:.0%}"] = (p, acc)
+    p = gp.partition(sb, 4, part_method=method, num_hops=1, seed=0)
+    for label, kwargs in rules.items():
+        acc = features.access_by_partition(p, sb_topo, [10, 5], batch_size=128, seed=0, **kwargs)
+        runs[f"{method}: {label}"] = (p, acc)
 features.locality_table(runs, title="4 trainers, fanouts (10, 5): where lookups are served")
 
 # %% [markdown]
-# How to read the table (rows are summed over the 4 trainers):
+# How to read the table (rows are summed over the 4 trainers, each adds up to 100%):
 #
-# * With **random** partitioning about three quarters of a trainer's lookups are remote: with 4
-#   parts, 3 of every 4 neighbours live elsewhere. **METIS** keeps more of them local, but not most:
-#   a 2-hop sample wanders, and every remote first-hop neighbour brings its own neighbourhood along.
-# * **HALO copies** (`num_hops=1`) turn those neighbours into local reads. With random partitioning
-#   the HALO is most of the graph (see *HALO rows held*, against 2,000 nodes in all): memory traded
-#   for traffic. METIS's HALO is less than half as large.
-# * A **remote cache** of 5% of the rows, filled from the trainer's own pre-sampling, serves a
-#   further share of the lookups that were fetched (the *served by remote cache* column): each row
-#   adds up to 100%.
+# * Under **DGL's rule** about three lookups in four leave the machine with **random**
+#   partitioning: with 4 parts, 3 of every 4 neighbours live elsewhere. **METIS** keeps about 40%
+#   local: a 2-hop sample wanders, and every remote first-hop neighbour brings its own neighbourhood
+#   along. The HALO copies do not change these numbers: DGL fetches their rows.
+# * **GLT's remote cache** of 5% of the rows serves a further 5-6% of the lookups that were
+#   fetched. (Its pre-sampling epoch moves the sampler on, so its measured batches are other
+#   batches than DGL's: the *local inner* shares differ a little.)
+# * **Keeping the HALO rows** would serve most of what DGL fetches, but random partitioning's HALO
+#   is most of the graph (*HALO rows held*, against 2,000 nodes in all): memory traded for traffic.
+#   METIS's HALO is less than half as large and still halves the fetches.
 #
-# Per trainer, METIS with one hop of HALO and a 5% remote cache:
+# Per trainer, METIS under GLT's rule:
 
 # %%
 p = gp.partition(sb, 4, part_method="metis", num_hops=1, seed=0)
 ax = viz.plot_partition_access(
-    features.access_by_partition(p, sb_topo, [10, 5], batch_size=128, remote_cache=0.05, seed=0)
+    features.access_by_partition(
+        p, sb_topo, [10, 5], batch_size=128, rule="glt", remote_cache=0.05, seed=0
+    )
 )
+
+# %% [markdown]
+# ## One GPU, a replica per GPU, a replica per group
+#
+# A training box has several GPUs, each running a trainer over its share of the seeds. Say each GPU
+# can spare memory for 2.5% of the rows. GLT offers two ways to use eight such GPUs:
+#
+# * **a replica per GPU** (`DeviceGroup(i, [i])` for each GPU): every GPU holds the same hottest
+#   2.5%; a miss goes to host memory over PCIe.
+# * **a replica per group** (`DeviceGroup(0, [0, 1, 2, 3])`, `DeviceGroup(1, [4, 5, 6, 7])`): the
+#   four GPUs of an NVLink group hold *different* quarters of the hottest 10%, so the group caches
+#   four times the rows; a row held by a peer comes over NVLink, several times faster than PCIe.
+#
+# `FeatureBox` places the rows GLT's way and counts every lookup's rows per place: the GPU's own
+# shard, each peer's, the host. It holds no rows, so any box can be simulated here; on a machine
+# with GPUs `Feature(x, split_ratio, device_group_list=..., device=k)` places the real tensors and
+# counts the same (`benchmarks/RESULTS.md` has an H200's numbers). The time comes from
+# `features.LinkModel`: every rate a field, the slowest link of a lookup decides.
+
+# %%
+from graphpart.features import DeviceGroup, FeatureBox, replay_box
+
+
+def box_runs(topo, seeds, budget, row_bytes=256):
+    """Eight trainers, each over an eighth of the seeds, and three ways to hold the hot rows."""
+    order = features.degree_order(topo, "in")
+    traces = {
+        gpu: features.record_trace(
+            NeighborLoader(topo, [10, 5], seeds=share, batch_size=256, seed=gpu), 1
+        )
+        for gpu, share in enumerate(torch.tensor_split(seeds, 8))
+    }
+    eight_alone = [DeviceGroup(i, [i]) for i in range(8)]
+    two_fours = [DeviceGroup(0, [0, 1, 2, 3]), DeviceGroup(1, [4, 5, 6, 7])]
+    settings = {
+        "one GPU": ([DeviceGroup(0, [0])], budget, {0: traces[0]}),
+        "a replica per GPU": (eight_alone, budget, traces),
+        "a replica per group of 4": (two_fours, 4 * budget, traces),
+    }
+    return [
+        replay_box(t, FeatureBox(topo.num_nodes, r, grp, order=order, row_bytes=row_bytes), label)
+        for label, (grp, r, t) in settings.items()
+    ]
+
+
+box = box_runs(topo, train, budget=0.025)
+fig = viz.plot_box(box)
+_ = fig.suptitle("R-MAT: each GPU's reads by place", fontsize=10, y=1.02)
+
+# %%
+fig = viz.plot_box(box_runs(wtopo, wn_train, budget=0.025))
+_ = fig.suptitle(f"{name}: each GPU's reads by place", fontsize=10, y=1.02)
+
+# %%
+per_group = box[2]
+per_group.table()
+
+# %% [markdown]
+# What the figures show:
+#
+# * **A replica per GPU** is one GPU eight times over: the same hit rate (about a third of R-MAT's
+#   reads), and two reads in three cross PCIe on every GPU.
+# * **A replica per group** doubles the hit rate on R-MAT (and on WordNet) for the same memory. The
+#   price: most hits now come from a peer over NVLink, and GPU 0, which holds the hottest quarter,
+#   serves more from its own shard than GPU 3. The table gives the bytes per place; `per_group.
+#   link_bytes()` gives them per GPU pair, what each NVLink carries.
+# * Time follows bytes per link, not hit rate: a GPU's reads are as slow as its slowest link, and
+#   PCIe is the slow one, so moving reads from PCIe to NVLink is what the group buys.
+
 # %% [markdown]
 # ## Watch it happen: `CacheSimulator`
 #
@@ -307,8 +390,10 @@ print(
 # * A small hot part catches a large share of lookups on skewed graphs: order it by what the sampler
 #   actually does (pre-sampling) and it performs like the oracle.
 # * Dynamic caches need no pre-processing, but trail a good static order when accesses are stable.
-# * Partitioning decides how many lookups leave the machine; HALO copies and remote caches buy the
-#   rest back with memory.
+# * Partitioning decides how many lookups leave the machine; which rows a machine holds is a
+#   system's rule: DGL fetches even its HALO copies' rows, GLT adds a cache of hot remote rows.
+# * On a box of GPUs, a replica of the hot rows per NVLink group caches more than a replica per
+#   GPU, and turns PCIe reads into NVLink reads.
 #
 # The benchmark `benchmarks/feature_cache.py` runs the same comparison on R-MAT scale 20 and
 # measures the simulator's and the store's speed (see `benchmarks/RESULTS.md`).

@@ -292,7 +292,8 @@ class LinkStats:
         return np.sum(self.peer, axis=0) if self.peer else np.zeros(len(self.peers), dtype=np.int64)
 
     def totals(self) -> dict[str, float]:
-        """Rows, hit rate, rows and bytes per kind of place, and time, over every lookup."""
+        """Rows, hit rate, rows and bytes per kind of place, and time (``ms``), over every
+        lookup."""
         own, peer, host = sum(self.own), int(self.peer_rows().sum()), sum(self.host)
         rows = own + peer + host
         rb = self.row_bytes
@@ -307,7 +308,7 @@ class LinkStats:
             "own_bytes": own * rb,
             "peer_bytes": peer * rb,
             "host_bytes": host * rb,
-            "seconds": float(sum(self.seconds)),
+            "ms": 1e3 * float(sum(self.seconds)),
         }
 
 

@@ -9,7 +9,8 @@
 ``plot_hit_rate_trace``    feature-cache hit rate batch after batch (per batch and running)
 ``plot_hit_rate_curve``    hit rate vs cache ratio for every policy, with the oracles
 ``plot_bytes_per_epoch``   host-to-GPU bytes per epoch for each policy
-``plot_partition_access``  each trainer's lookups: local inner / HALO / remote (cached or fetched)
+``plot_partition_access``  each trainer's lookups: local / remote cache / fetched (by a rule)
+``plot_box``               a box of GPUs: each GPU's reads from its shard, its peers, the host
 ``plot_id_line``           the homogeneous id line before and after the reshuffle
 ``plot_adjacency``         the adjacency in original ids and in new ids (partition blocks)
 ``plot_ids``               both in one figure (the id line above, the adjacency below)
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from ._style import part_colors, to_png
 from .balance import plot_balance
+from .box import plot_box
 from .cache import (
     plot_bytes_per_epoch,
     plot_hit_rate_curve,
@@ -49,6 +51,7 @@ __all__ = [
     "plot_hit_rate_curve",
     "plot_bytes_per_epoch",
     "plot_partition_access",
+    "plot_box",
     "plot_id_line",
     "plot_adjacency",
     "plot_ids",

@@ -178,3 +178,18 @@ def test_policies_with_the_same_rates_both_stay_in_sight():
     ax = plot_hit_rate_trace(runs)
     widths = {ln.get_label().split(":")[0]: ln.get_linewidth() for ln in ax.get_lines()}
     assert widths["in-degree"] > widths["presample"] + 1  # the first drawn is wider, beneath
+
+
+def test_box_bars_split_each_gpu_s_reads_by_place():
+    from graphpart.features import DeviceGroup, FeatureBox, replay_box
+
+    box = FeatureBox(8, 0.5, [DeviceGroup(0, [0, 1])])  # GPU 0: rows 0-1, GPU 1: rows 2-3
+    run = replay_box({0: [[0, 2, 3, 7]], 1: [[2, 6]]}, box, "group")
+    fig = viz.plot_box([run])
+    (ax,) = fig.axes
+    heights = [round(b.get_height(), 3) for b in ax.patches]
+    # own, peer, host per GPU: GPU 0 reads 1 own, 2 from GPU 1, 1 from the host; GPU 1 1 / 0 / 1
+    assert heights == [0.25, 0.5, 0.5, 0.0, 0.25, 0.5]
+    assert "hit rate" in ax.get_title()
+    with pytest.raises(gp.GraphpartError, match="BoxRun"):
+        viz.plot_box(["not a run"])
