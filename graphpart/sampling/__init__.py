@@ -5,13 +5,17 @@
 ``sample_neighbors``   one hop of uniform sampling, vectorised over seeds
 ``NeighborSampler``    several hops, one fanout each, seeded
 ``NeighborLoader``     mini-batches over seed nodes (a train mask, one partition)
+``negative_sample``    node pairs that are not edges, uniform (link prediction; GLT's)
+``induced_subgraph``   the subgraph a node set induces, with edge ids (GLT's subgraph op)
 =====================  ======================================================
 """
 
 from __future__ import annotations
 
 from .loader import NeighborLoader
+from .negative import edge_keys, negative_sample
 from .neighbors import MiniBatch, NeighborSampler, check_fanouts, sample_neighbors
+from .subgraph import Subgraph, induced_subgraph
 from .topology import LAYOUTS, Topology
 
 __all__ = [
@@ -22,4 +26,8 @@ __all__ = [
     "MiniBatch",
     "NeighborLoader",
     "check_fanouts",
+    "negative_sample",
+    "edge_keys",
+    "induced_subgraph",
+    "Subgraph",
 ]
