@@ -5,7 +5,8 @@ Each round draws the missing number of pairs ``(u, v)``, ``u`` and ``v`` uniform
 and rejects those that are edges (a self-loop is a negative unless the graph has it). After
 ``trials`` rounds what is still missing is left out, or, with ``padding``, filled with pairs
 drawn without the check (which may be edges). The edges are looked up in one sorted key per edge,
-so a round costs ``O(k log E)`` for ``k`` pairs: no loop over pairs.
+so a round costs ``O(k log E)`` for ``k`` pairs: no loop over pairs. The pairs are drawn and
+checked on the host and returned on the topology's device.
 """
 
 from __future__ import annotations
@@ -105,4 +106,5 @@ def negative_sample(
         found_src.append(torch.randint(0, n, (missing,), generator=gen))
         found_dst.append(torch.randint(0, n, (missing,), generator=gen))
     empty = torch.zeros(0, dtype=torch.int64)
-    return torch.cat([empty, *found_src]), torch.cat([empty, *found_dst])
+    dev = topo.device  # drawn and checked on the host, returned where the topology samples
+    return torch.cat([empty, *found_src]).to(dev), torch.cat([empty, *found_dst]).to(dev)

@@ -73,8 +73,12 @@ def sample_neighbors(
     >>> seed.tolist(), sorted(nbr[:2].tolist()) in ([1, 2], [1, 3], [2, 3]), nbr[2].item()
     ([0, 0, 1], True, 0)
     """
+    dev = topo.device
+    if isinstance(seeds, torch.Tensor) and seeds.device != dev:
+        seeds = seeds.to(dev)
     seeds = as_id_tensor(seeds, "seeds")
-    check_ids_in_range(seeds, topo.num_nodes, "seeds")
+    if len(seeds) and (int(seeds.min()) < 0 or int(seeds.max()) >= topo.num_nodes):
+        check_ids_in_range(seeds.cpu(), topo.num_nodes, "seeds")
     start = topo.indptr[seeds]
     deg = topo.indptr[seeds + 1] - start
     max_deg = int(deg.max()) if len(deg) else 0
@@ -83,7 +87,7 @@ def sample_neighbors(
         pos = _all_entries(start, deg)
     elif replace:
         has = deg > 0
-        draws = torch.rand(int(has.sum()), fanout, generator=generator)
+        draws = _rand((int(has.sum()), fanout), generator, dev, torch.float32)
         pos = (start[has, None] + (draws * deg[has, None]).long()).reshape(-1)
         take = torch.where(has, fanout, 0)
     else:
@@ -93,20 +97,34 @@ def sample_neighbors(
         picked = start[big, None] + _floyd(
             deg[big], fanout, generator
         )  # fanout distinct entries per row
-        pos = torch.empty(int(take.sum()), dtype=torch.int64)
+        pos = torch.empty(int(take.sum()), dtype=torch.int64, device=dev)
         row_start = torch.cumsum(take, 0) - take
-        in_big = torch.zeros(len(pos), dtype=torch.bool)
-        in_big[(row_start[big, None] + torch.arange(fanout)).reshape(-1)] = True
+        in_big = torch.zeros(len(pos), dtype=torch.bool, device=dev)
+        in_big[(row_start[big, None] + torch.arange(fanout, device=dev)).reshape(-1)] = True
         pos[in_big] = picked.reshape(-1)
         pos[~in_big] = small_pos
     seed_of = torch.repeat_interleave(seeds, take)
-    return topo.indices[pos], seed_of, topo.edge_ids[pos]
+    return _at(topo.indices, pos), seed_of, _at(topo.edge_ids, pos)
+
+
+def _at(entries: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
+    """``entries[pos]`` on ``pos``'s device: gathered on the host and copied over where the
+    entries stay in host memory (``ZERO_COPY``)."""
+    if entries.device == pos.device:
+        return entries[pos]
+    return entries[pos.cpu()].to(pos.device, non_blocking=True)
+
+
+def _rand(shape, generator, device: torch.device, dtype) -> torch.Tensor:
+    """Uniform draws from ``generator`` (a CPU generator: the same stream in every mode), on
+    ``device``."""
+    return torch.rand(shape, generator=generator, dtype=dtype).to(device)
 
 
 def _all_entries(start: torch.Tensor, deg: torch.Tensor) -> torch.Tensor:
     """Concatenated ``arange(start[i], start[i] + deg[i])``."""
     return torch.repeat_interleave(start - (torch.cumsum(deg, 0) - deg), deg) + torch.arange(
-        int(deg.sum())
+        int(deg.sum()), device=start.device
     )
 
 
@@ -117,8 +135,8 @@ def _floyd(deg: torch.Tensor, k: int, generator: torch.Generator | None) -> torc
     or ``j`` if ``t`` was already kept: every ``k``-subset is equally likely.
     The loop runs over the ``k`` draws, each vectorised over all rows.
     """
-    out = torch.empty((len(deg), k), dtype=torch.int64)
-    draws = torch.rand((len(deg), k), generator=generator, dtype=torch.float64)
+    out = torch.empty((len(deg), k), dtype=torch.int64, device=deg.device)
+    draws = _rand((len(deg), k), generator, deg.device, torch.float64)
     for i in range(k):
         j = deg - k + i
         t = torch.minimum((draws[:, i] * (j + 1)).long(), j)
@@ -247,12 +265,14 @@ class NeighborSampler:
         self.fanouts = check_fanouts(fanouts)
         self.replace = bool(replace)
         self.generator = torch_generator(seed)
-        self._seen = torch.zeros(topo.num_nodes, dtype=torch.bool)  # reset after each sample
+        # reset after each sample; on the device sampling runs on
+        self._seen = torch.zeros(topo.num_nodes, dtype=torch.bool, device=topo.device)
 
     def sample(self, seeds: IdArray) -> MiniBatch:
-        """Sample around ``seeds`` (duplicates are kept once)."""
+        """Sample around ``seeds`` (duplicates are kept once), on the topology's device."""
         seeds = torch.unique(as_id_tensor(seeds, "seeds"))
-        check_ids_in_range(seeds, self.topo.num_nodes, "seeds")
+        check_ids_in_range(seeds.cpu(), self.topo.num_nodes, "seeds")
+        seeds = seeds.to(self.topo.device)
         seen = self._seen
         seen[seeds] = True
         frontier, hops, edges = seeds, [], []

@@ -66,7 +66,9 @@ def induced_subgraph(topo: Topology, nodes: IdArray) -> Subgraph:
     >>> sub.nodes.tolist(), sub.src.tolist(), sub.dst.tolist(), sub.edge_ids.tolist()
     ([0, 1, 2], [0, 1], [1, 2], [0, 1])
     """
-    ids = as_id_tensor(nodes, "nodes")
+    dev = topo.device
+    topo = topo.to_mode("CPU")  # gathered on the host, returned where the topology samples
+    ids = as_id_tensor(nodes, "nodes").cpu()
     if len(ids):
         check_ids_in_range(ids, topo.num_nodes, "nodes")
     keep = torch.unique(ids)
@@ -81,4 +83,4 @@ def induced_subgraph(topo: Topology, nodes: IdArray) -> Subgraph:
         src, dst = cols, rows
     else:
         src, dst = rows, cols
-    return Subgraph(keep, src.to(torch.int64), dst.to(torch.int64), eids.to(torch.int64))
+    return Subgraph(*(t.to(dev, torch.int64) for t in (keep, src, dst, eids)))

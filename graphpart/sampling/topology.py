@@ -19,9 +19,13 @@ from ..typing import IdArray
 from ..utils.check import check_count, short_repr
 from ..utils.tensors import as_id_tensor, check_ids_in_range
 
-__all__ = ["Topology", "LAYOUTS"]
+__all__ = ["Topology", "LAYOUTS", "MODES"]
 
 LAYOUTS = ("CSR", "CSC")
+#: Where a topology lives and where sampling on it runs, GLT's ``Graph`` modes: ``"CPU"`` (host
+#: memory, sampling on the CPU), ``"ZERO_COPY"`` (the edge arrays in pinned host memory, the
+#: offsets and the sampling on the GPU), ``"CUDA"`` (everything on the GPU).
+MODES = ("CPU", "ZERO_COPY", "CUDA")
 
 
 def _check_layout(layout: object, what: str = "layout") -> str:
@@ -54,6 +58,8 @@ class Topology:
     edge_ids : Tensor
         The id of each edge (its position in the COO input unless given).
     layout : {"CSC", "CSR"}
+    mode : {"CPU", "ZERO_COPY", "CUDA"}
+        Where the arrays live and sampling runs (:data:`MODES`, :meth:`to_mode`).
 
     Examples
     --------
@@ -70,6 +76,64 @@ class Topology:
     indices: torch.Tensor
     edge_ids: torch.Tensor
     layout: str = "CSC"
+    mode: str = "CPU"
+
+    @property
+    def device(self) -> torch.device:
+        """Where sampling on this topology runs (the offsets' device)."""
+        return self.indptr.device
+
+    def to_mode(self, mode: str, device=None) -> "Topology":
+        """The same topology in GLT's ``mode`` (:data:`MODES`) on CUDA ``device`` (default: the
+        current one).
+
+        ``"ZERO_COPY"`` keeps the edge arrays (``indices``, ``edge_ids``: the graph's bulk) in
+        pinned host memory and the offsets on the GPU, where sampling runs; the entries it picks
+        are gathered on the host and copied over (GLT's kernel reads them in place over UVA,
+        which torch cannot). ``"CUDA"`` moves everything to the GPU.
+
+        Parameters
+        ----------
+        mode : {"CPU", "ZERO_COPY", "CUDA"}
+            The mode.
+        device : int, str or torch.device, optional
+            The GPU of the GPU modes.
+
+        Returns
+        -------
+        Topology
+            A topology in that mode (``self`` when it already is).
+
+        Raises
+        ------
+        GraphpartError
+            For another mode, or a GPU mode where CUDA is not available.
+
+        Examples
+        --------
+        >>> t = Topology.from_coo([0, 1], [1, 0]).to_mode("CPU")
+        >>> t.mode, t.device.type
+        ('CPU', 'cpu')
+        """
+        if mode not in MODES:
+            raise GraphpartError(f"mode must be one of {MODES}, got {short_repr(mode)}")
+        if mode == self.mode and device is None:
+            return self
+        cpu = torch.device("cpu")
+        host = (self.indptr.to(cpu), self.indices.to(cpu), self.edge_ids.to(cpu))
+        if mode == "CPU":
+            return Topology(*host, self.layout, mode)
+        if not torch.cuda.is_available():
+            raise GraphpartError(
+                f"mode {mode!r} samples on a GPU, and CUDA is not available here: use mode='CPU'"
+            )
+        dev = torch.device("cuda", torch.cuda.current_device()) if device is None else (
+            torch.device("cuda", device) if isinstance(device, int) else torch.device(device)
+        )  # fmt: skip
+        if mode == "CUDA":
+            return Topology(*(a.to(dev) for a in host), self.layout, mode)
+        return Topology(host[0].to(dev), host[1].pin_memory(), host[2].pin_memory(), self.layout,
+                        mode)  # fmt: skip
 
     @property
     def num_nodes(self) -> int:
@@ -156,7 +220,9 @@ class Topology:
         return cls.from_coo(s, d, g.num_nodes(), layout=layout)
 
     def to_coo(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """``(src, dst, edge_ids)`` in this layout's entry order."""
+        """``(src, dst, edge_ids)`` in this layout's entry order (on the CPU)."""
+        if self.mode != "CPU":
+            return self.to_mode("CPU").to_coo()
         rows = _expand(self.indptr)
         return (
             (self.indices, rows, self.edge_ids)

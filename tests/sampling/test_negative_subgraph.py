@@ -83,3 +83,56 @@ def test_induced_subgraph_of_a_large_graph_is_vectorised():
     s, d = g.edges()
     inside = torch.isin(s, nodes) & torch.isin(d, nodes)
     assert sub.num_edges == int(inside.sum())
+
+
+HAS_CUDA = torch.cuda.is_available()
+
+
+def test_a_topology_s_mode_says_where_it_lives():
+    topo = Topology.from_coo([0, 1, 2], [1, 2, 0])
+    assert topo.mode == "CPU" and topo.to_mode("CPU") is topo
+    with pytest.raises(gp.GraphpartError, match="mode must be one of"):
+        topo.to_mode("GPU")
+
+
+@pytest.mark.skipif(HAS_CUDA, reason="checks the message given where CUDA is missing")
+@pytest.mark.parametrize("mode", ["ZERO_COPY", "CUDA"])
+def test_gpu_modes_without_cuda_are_refused_in_one_line(mode):
+    with pytest.raises(gp.GraphpartError, match="CUDA is not available here: use mode='CPU'"):
+        Topology.from_coo([0], [1]).to_mode(mode)
+
+
+@pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("mode", ["ZERO_COPY", "CUDA"])
+def test_sampling_on_the_gpu_equals_sampling_on_the_cpu(mode):
+    from graphpart.sampling import NeighborSampler
+
+    topo = Topology.from_graph(gp.datasets.rmat(14, seed=0))
+    gpu = topo.to_mode(mode)
+    assert gpu.device.type == "cuda"
+    assert (gpu.indices.device.type == "cpu" and gpu.indices.is_pinned()) == (mode == "ZERO_COPY")
+    seeds = torch.arange(0, topo.num_nodes, 7)
+    for fanouts in ([10, 5], [-1], [3, 3, 3]):
+        a = NeighborSampler(topo, fanouts, seed=0).sample(seeds)
+        b = NeighborSampler(gpu, fanouts, seed=0).sample(seeds.cuda())
+        assert b.input_nodes.device.type == "cuda"
+        assert torch.equal(a.input_nodes, b.input_nodes.cpu())
+        for x, y in zip(a.edges, b.edges):
+            assert all(torch.equal(u, v.cpu()) for u, v in zip(x, y))
+    src, dst = negative_sample(gpu, 1000, seed=0)
+    assert src.device.type == "cuda" and len(src) > 990
+    sub = induced_subgraph(gpu, seeds[:500].cuda())
+    want = induced_subgraph(topo, seeds[:500])
+    assert torch.equal(sub.edge_ids.cpu(), want.edge_ids)
+
+
+@pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA GPU")
+def test_a_loader_over_a_gpu_topology_gives_the_cpu_loader_s_batches():
+    from graphpart.sampling import NeighborLoader
+
+    topo = Topology.from_graph(gp.datasets.rmat(12, seed=0))
+    seeds = torch.arange(0, topo.num_nodes, 3)
+    cpu = list(NeighborLoader(topo, [5, 5], seeds=seeds, batch_size=128, seed=0))
+    gpu = list(NeighborLoader(topo.to_mode("CUDA"), [5, 5], seeds=seeds, batch_size=128, seed=0))
+    assert len(cpu) == len(gpu)
+    assert all(torch.equal(a.input_nodes, b.input_nodes.cpu()) for a, b in zip(cpu, gpu))
