@@ -321,6 +321,30 @@ per_group.table()
 #   link_bytes()` gives them per GPU pair, what each NVLink carries.
 # * Time follows bytes per link, not hit rate: a GPU's reads are as slow as its slowest link, and
 #   PCIe is the slow one, so moving reads from PCIe to NVLink is what the group buys.
+#
+# Watch the group of four fill up: **Step** streams the next mini-batch of every GPU through the
+# box; each NVLink arc widens with the bytes it carried, each PCIe line with the rows read from
+# the host. Hover a GPU for its numbers, click it for what it read from where.
+
+# %%
+from graphpart.widgets import BoxView
+
+box8 = FeatureBox(
+    n,
+    0.10,
+    [DeviceGroup(0, [0, 1, 2, 3]), DeviceGroup(1, [4, 5, 6, 7])],
+    order=features.degree_order(topo, "in"),
+    row_bytes=256,
+)
+traces8 = {
+    gpu: features.record_trace(
+        NeighborLoader(topo, [10, 5], seeds=share, batch_size=256, seed=gpu), 1
+    )
+    for gpu, share in enumerate(torch.tensor_split(train, 8))
+}
+box_view = BoxView(box8, traces8)
+box_view.step(2)  # what pressing Step twice does
+box_view
 
 # %% [markdown]
 # ## Watch it happen: `CacheSimulator`

@@ -47,6 +47,7 @@ CACHE_VIEW = "_cache_view.ipynb"  # likewise: CacheSimulator on karate, trainer 
 TRAINER_VIEW = "_trainer_view.ipynb"  # likewise: EpochCostView of two karate settings
 JOURNEY_VIEW = "_journey_view.ipynb"  # likewise: JourneyView of a chunked SBM in 2 parts
 HETERO_VIEW = "_hetero_view.ipynb"  # likewise: PartitionGraph of Davis (women and events)
+BOX_VIEW = "_box_view.ipynb"  # likewise: BoxView of 8 GPUs in 2 NVLink groups, R-MAT traces
 
 pytestmark = pytest.mark.skipif(
     not _lab.CHROMIUM.exists(), reason=f"{_lab.CHROMIUM} missing: apt-get install chromium"
@@ -195,6 +196,27 @@ def lab(tmp_path_factory, sync_playwright):
             "gp.partition_graph(g, 'sbm', 2, w / 'parts', part_method=parts['_N'], num_hops=1)\n"
             "view = JourneyView(w / 'parts' / 'sbm.json', w / 'chunks', a, height=320)\n"
             "view",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / BOX_VIEW,
+        [
+            "import torch, ipywidgets as widgets\n"
+            "from graphpart import datasets, features\n"
+            "from graphpart.features import DeviceGroup, FeatureBox\n"
+            "from graphpart.sampling import NeighborLoader, Topology\n"
+            "from graphpart.widgets import BoxView\n"
+            "topo = Topology.from_graph(datasets.rmat(10, seed=0))\n"
+            "seeds = torch.arange(topo.num_nodes).tensor_split(8)\n"
+            "traces = {i: features.record_trace(NeighborLoader(topo, [5, 5], seeds=s,"
+            " batch_size=32, seed=i), 1) for i, s in enumerate(seeds)}\n"
+            "box = FeatureBox(topo.num_nodes, 0.2, [DeviceGroup(0, [0, 1, 2, 3]),"
+            " DeviceGroup(1, [4, 5, 6, 7])], order=features.degree_order(topo), row_bytes=512)\n"
+            "view = BoxView(box, traces)\n"
+            "picked = widgets.HTML('none')\n"
+            "picked.add_class('picked-readout')\n"
+            "view.observe(lambda c: setattr(picked, 'value', f\"gpu {c['new']}\"), 'selected')\n"
+            "widgets.VBox([view, picked])",
         ],
     )
     _lab.write_code_notebook(
@@ -1083,3 +1105,48 @@ def test_epoch_cost_presets_in_the_browser_change_the_winner_in_python(lab, page
             # the network slider's readout shows the preset as written ("1", not "1.00")
             readout = view.locator(".widget-readout").first.inner_text().strip()
             assert readout == button.split()[0], readout
+
+
+def test_the_box_view_streams_batches_and_a_clicked_gpu_reaches_python(lab, page, shots):
+    """A box of 8 GPUs in two NVLink groups: Step streams a batch per GPU (the title counts them,
+    the NVLink lines widen with the bytes they carry), a GPU's tooltip gives its reads by place,
+    and clicking a GPU hands Python its rank and shows what it read from where."""
+    _lab.run_notebook(page, lab, BOX_VIEW)
+    root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-box-view").first
+    title = root.locator(".graphpart-box-title")
+    title.wait_for(state="visible", timeout=60_000)
+    assert "8 GPUs in 2 groups" in title.inner_text() and "0 batches" in title.inner_text()
+    assert root.locator(".graphpart-box-gpu").count() == 8
+    widths = root.locator(".graphpart-box-link").evaluate_all(
+        "ls => ls.map(l => +l.getAttribute('stroke-width'))"
+    )
+    assert len(widths) == 12 and max(widths) == 1  # 6 NVLink pairs a group, nothing carried yet
+    for batches in (1, 2):
+        root.locator(".graphpart-box-step").click()
+        page.wait_for_function(  # the view redraws its children: ask the root each time
+            "([el, want]) => el.querySelector('.graphpart-box-title').textContent.includes(want)",
+            arg=[root.element_handle(), f"; {batches} batches"],
+            timeout=30_000,
+        )
+    widths = root.locator(".graphpart-box-link").evaluate_all(
+        "ls => ls.map(l => +l.getAttribute('stroke-width'))"
+    )
+    assert max(widths) > 5  # the busiest NVLink pair is drawn wide
+    gpu = root.locator(".graphpart-box-gpu").nth(5)
+    gpu.hover()
+    tip = gpu.locator("title").first.text_content()
+    assert tip.startswith("GPU 5 (group 1):") and "peers" in tip and "host" in tip
+    root.screenshot(path=str(shots / "box-view.png"))
+    gpu.click()
+    readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .picked-readout").first
+    page.wait_for_function(
+        "el => el.textContent.trim() === 'gpu 5'", arg=readout.element_handle(), timeout=15_000
+    )
+    page.wait_for_function(
+        "el => el.querySelector('.graphpart-box-detail').textContent.startsWith('GPU 5 (group')",
+        arg=root.element_handle(),
+        timeout=15_000,
+    )
+    detail = root.locator(".graphpart-box-detail").inner_text()
+    assert "from GPU 4" in detail and "from the host" in detail
+    root.screenshot(path=str(shots / "box-view-selected.png"))

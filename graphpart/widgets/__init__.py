@@ -10,12 +10,14 @@
 ``IdView``                  the reshuffle: id line and adjacency before/after, hover for ids
 ``EpochCostView``           set the machine model; which setting trains fastest, and why
 ``JourneyView``             the chunked pipeline: follow a node from chunk row to partition file
+``BoxView``                 a box of GPUs as batches stream: groups, links by bytes, hit rates
 
 Importing this module imports ipywidgets; ``import graphpart`` does not.
 """
 
 from __future__ import annotations
 
+from .box_view import BoxView
 from .cache import CacheSimulator
 from .compare import PartitioningComparison
 from .epoch_cost import EpochCostView
@@ -38,4 +40,5 @@ __all__ = [
     "IdView",
     "EpochCostView",
     "JourneyView",
+    "BoxView",
 ]
