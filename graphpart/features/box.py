@@ -22,8 +22,6 @@ some, and counts through it.
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
@@ -31,7 +29,7 @@ import numpy as np
 import torch
 
 from ..errors import GraphpartError
-from ..utils.check import check_count, short_repr
+from ..utils.check import check_count, check_rate, short_repr
 from ..utils.report import Report
 from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .simulate import capacity_for
@@ -234,18 +232,8 @@ class LinkModel:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            v = getattr(self, f.name)
-            low_ok = v >= 0 if f.name == "latency_us" else v > 0
-            if (
-                isinstance(v, bool)
-                or not isinstance(v, numbers.Real)
-                or not math.isfinite(v)
-                or not low_ok
-            ):
-                raise GraphpartError(
-                    f"LinkModel.{f.name} must be a finite number "
-                    f"{'>= 0' if f.name == 'latency_us' else '> 0'}, got {short_repr(v)}"
-                )
+            v = check_rate(getattr(self, f.name), f"LinkModel.{f.name}", f.name == "latency_us")
+            object.__setattr__(self, f.name, v)
 
     def seconds(self, own: float, peers: Sequence[float], host: float) -> float:
         """The time of one lookup reading ``own`` bytes from its shard, ``peers[j]`` from each

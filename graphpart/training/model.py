@@ -28,8 +28,6 @@ What the model leaves out, so read its estimates as a comparison of settings, no
 
 from __future__ import annotations
 
-import math
-import numbers
 import time
 from dataclasses import dataclass, fields, replace
 
@@ -37,7 +35,7 @@ import numpy as np
 import torch
 
 from ..errors import GraphpartError
-from ..utils.check import short_repr
+from ..utils.check import check_rate
 
 __all__ = ["ClusterModel", "calibrate", "SOURCES"]
 
@@ -94,15 +92,11 @@ class ClusterModel:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not _finite(v):
-                raise GraphpartError(f"{f.name} must be a finite number, got {short_repr(v, 60)}")
+            v = check_rate(getattr(self, f.name), f.name, zero=f.name == "rpc_latency_us")
             if f.name == "hidden" and v != int(v):
                 raise GraphpartError(f"hidden must be a whole number of units, got {v}")
-            v = int(v) if f.name == "hidden" else float(v)  # numpy scalars as Python numbers
-            object.__setattr__(self, f.name, v)
-            if v <= 0 and f.name != "rpc_latency_us" or v < 0:
-                raise GraphpartError(f"{f.name} must be positive, got {short_repr(v)}")
+            # numpy scalars as Python numbers
+            object.__setattr__(self, f.name, int(v) if f.name == "hidden" else v)
 
     def network_bytes_s(self, trainers_per_machine: int = 1) -> float:
         """Bytes per second one trainer gets from its machine's link."""
@@ -166,13 +160,6 @@ def calibrate(model: ClusterModel | None = None, *, rows: int = 1_000_000, dim: 
         gather_gbyte_s=round(len(idx) * dim * 4 / gather / 1e9, 2),
         sample_medges_s=round(edges / sample / 1e6, 2),
     )
-
-
-def _finite(v: float) -> bool:
-    try:
-        return math.isfinite(v)
-    except OverflowError:  # an int past the float range
-        return False
 
 
 def _fastest(fn, repeats: int = 5) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 import reprlib
 
@@ -13,6 +14,7 @@ __all__ = [
     "replace_options",
     "check_count",
     "check_flag",
+    "check_rate",
     "check_trainers_per_machine",
     "check_part_id",
     "check_parts",
@@ -26,6 +28,50 @@ __all__ = [
 INT64_MAX = 2**63 - 1
 #: Trainer processes on one machine (one per GPU, or per few CPU cores, in practice).
 MAX_TRAINERS_PER_MACHINE = 1024
+
+
+def check_rate(value: object, name: str, zero: bool = False) -> float:
+    """``value`` as a float if it is a finite real number above 0 (at least 0 with ``zero``): a
+    rate or a latency of a machine model, else a one-line error naming ``name``.
+
+    Parameters
+    ----------
+    value : object
+        The number to check (numpy scalars and ints too; bools are refused).
+    name : str
+        How the message names it.
+    zero : bool, default False
+        Whether 0 is allowed (a latency).
+
+    Returns
+    -------
+    float
+        ``value``.
+
+    Examples
+    --------
+    >>> check_rate(12, "pcie_gbyte_s"), check_rate(0, "latency_us", zero=True)
+    (12.0, 0.0)
+    >>> check_rate(10**400, "pcie_gbyte_s")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: pcie_gbyte_s must be a finite number > 0, got 1000...
+    """
+    try:
+        ok = (
+            not isinstance(value, bool)
+            and isinstance(value, numbers.Real)
+            and math.isfinite(value)
+            and (value >= 0 if zero else value > 0)
+        )
+    except OverflowError:  # an int past the float range
+        ok = False
+    if not ok:
+        raise GraphpartError(
+            f"{name} must be a finite number {'>= 0' if zero else '> 0'}, got "
+            f"{short_repr(value, 60)}"
+        )
+    return float(value)
 
 
 def check_flag(value: object, name: str) -> bool:

@@ -37,7 +37,7 @@ def test_cost_json_carries_the_model_and_every_trainer(capsys):
         (["--fanouts", "5,x"], "--fanouts must be integers separated by commas"),
         (["--fanouts", "0"], "each fanout must be a positive int64 or -1"),
         (["--fanouts", "5", "--train", "nope"], "no node data named 'nope' to train on"),
-        (["--fanouts", "5", "--gpu-tflops", "0"], "gpu_tflops must be positive"),
+        (["--fanouts", "5", "--gpu-tflops", "0"], "gpu_tflops must be a finite number > 0"),
         # sizes past an int64, or past what a replay can keep, are refused before they size
         # anything (they were tracebacks, or a hang for 10**8 trainers)
         (["--fanouts", str(10**23)], "each fanout must be a positive int64 or -1"),
