@@ -23,7 +23,9 @@
 # - **sampling**: drawing the neighbours of its mini-batch, layer by layer. A node owned by another
 #   machine is sampled *there*, at the cost of a network round trip;
 # - **fetch**: gathering the feature row of every node the sample touched: from its own machine's
-#   memory, from another machine over the network, or from its GPU cache;
+#   memory, from another machine over the network, or from its GPU cache. Which rows a machine
+#   holds is DGL's rule (`features.RULES["dgl"]`, the default of notebook 06 too): the rows of the
+#   nodes it owns; a HALO copy helps sampling, but its row is fetched from its owner;
 # - **compute**: the GNN layers on the GPU, proportional to the sampled edges.
 #
 # `graphpart.training` replays an epoch the way DGL runs it — seeds split by DGL's `node_split`,

@@ -197,3 +197,27 @@ def test_on_a_real_gpu_the_rows_and_counts_equal_the_simulation():
         got = real[ids.cuda()]
         assert got.device.type == "cuda" and torch.equal(got.cpu(), sim[ids])
     assert real.box.stats[0].totals() == sim.box.stats[0].totals()
+
+
+def test_the_trainers_of_a_partitioning_drive_the_box():
+    """One trainer per partition, each on its own GPU: the box counts what each trainer's own
+    mini-batches (its partition's seeds) read from where."""
+    from graphpart.sampling import NeighborLoader, Topology
+
+    g = gp.datasets.sbm([100] * 4, 0.1, 0.01, seed=0)
+    p = gp.partition(g, 4, seed=0)
+    topo = Topology.from_graph(g)
+    traces = {
+        part: gp.features.record_trace(
+            NeighborLoader(topo, [5, 5], batch_size=32, seed=0, partitioning=p, part_id=part), 1
+        )
+        for part in range(4)
+    }
+    box = FeatureBox(g.num_nodes(), 0.4, [DeviceGroup(0, [0, 1, 2, 3])])
+    run = replay_box(traces, box)
+    rows = run.per_gpu()["rows"]
+    assert rows.tolist() == [traces[q].num_lookups for q in range(4)]
+    owner = box.owner(torch.arange(g.num_nodes()))
+    for q in range(4):  # a GPU's own reads are the rows its shard holds that its trainer read
+        ids = traces[q].ids
+        assert sum(box.stats[q].own) == int((owner[ids] == q).sum())
