@@ -13,9 +13,9 @@ import numpy as np
 from ..errors import GraphpartError
 from ..fs.atomic import atomic_dir
 from ..graph.core import Graph, check_graph
-from ..graph.schema import etype_str
+from ..graph.schema import check_data_name, etype_str
 from ..storage.config import check_graph_name
-from ..utils.check import check_count
+from ..utils.check import check_count, short_repr
 from ._files import FORMATS, check_format, write_array
 from ._owned import SUBFOLDERS, check_chunked_out
 from .format import METADATA, check_node_count, check_type_names
@@ -150,6 +150,12 @@ def write_chunked(
     """
     check_graph(g)
     check_type_names(list(g.ntypes), [etype_str(e) for e in g.canonical_etypes])
+    for t in g.ntypes:  # what read_metadata will require of the data names, before any write
+        for name_ in g.node_data(t):
+            check_data_name(name_, f"node data of {short_repr(t)}")
+    for e in g.canonical_etypes:
+        for name_ in g.edge_data(e):
+            check_data_name(name_, f"edge data of {short_repr(etype_str(e))}")
     rows = max([g.num_nodes(t) for t in g.ntypes] + [g.num_edges(e) for e in g.canonical_etypes])
     k = check_num_chunks(num_chunks, rows)
     out_dir = Path(out_dir)

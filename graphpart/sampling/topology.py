@@ -125,7 +125,8 @@ class Topology:
             return Topology(*host, self.layout, mode)
         if not torch.cuda.is_available():
             raise GraphpartError(
-                f"mode {mode!r} samples on a GPU, and CUDA is not available here: use mode='CPU'"
+                f"mode {short_repr(mode)} samples on a GPU, and CUDA is not available here: use "
+                "mode='CPU'"
             )
         dev = torch.device("cuda", torch.cuda.current_device()) if device is None else (
             torch.device("cuda", device) if isinstance(device, int) else torch.device(device)

@@ -386,3 +386,17 @@ def test_any_names_round_trip_or_are_refused_in_one_line(tmp_path_factory, ntype
         assert [x.tolist() for x in back.edges(e)] == [x.tolist() for x in g.edges(e)]
     for name, values in ndata[ntypes[0]].items():
         assert back.node_data(ntypes[0])[name].tolist() == values.tolist()
+
+
+@pytest.mark.parametrize("kind", ["node", "edge"])
+def test_write_chunked_refuses_a_data_name_the_reader_refuses(tmp_path, kind):
+    """A field named 'x/y' was written, then refused by read_metadata (found by the names fuzz
+    test): each step checks what the next one requires, before it writes."""
+    g = gp.Graph.from_edges([0, 1], [1, 2], num_nodes=3)
+    if kind == "node":
+        g.ndata["x/y"] = torch.zeros(3)
+    else:
+        g.edata["x/y"] = torch.zeros(2)
+    with pytest.raises(gp.GraphpartError, match=f"{kind} data of '.*' 'x/y': partition files"):
+        write_chunked(g, tmp_path / "g", 1)
+    assert not (tmp_path / "g").exists()
