@@ -234,15 +234,19 @@ features.locality_table(runs, title="4 trainers, fanouts (10, 5): where lookups 
 # How to read the table (rows are summed over the 4 trainers, each adds up to 100%):
 #
 # * Under **DGL's rule** about three lookups in four leave the machine with **random**
-#   partitioning: with 4 parts, 3 of every 4 neighbours live elsewhere. **METIS** keeps about 40%
-#   local: a 2-hop sample wanders, and every remote first-hop neighbour brings its own neighbourhood
-#   along. The HALO copies do not change these numbers: DGL fetches their rows.
-# * **GLT's remote cache** of 5% of the rows serves a further 5-6% of the lookups that were
-#   fetched. (Its pre-sampling epoch moves the sampler on, so its measured batches are other
-#   batches than DGL's: the *local inner* shares differ a little.)
+#   partitioning: with 4 parts, 3 of every 4 neighbours live elsewhere. **METIS** cuts only about
+#   an eighth of the edges, yet keeps only about 40% of the lookups local: a row is counted once
+#   per batch, and a batch of 128 seeds with 10 then 5 neighbours each already touches nearly every
+#   node of its 500-node block, so what it reaches beyond the block is almost all remote. (With
+#   larger blocks, or smaller batches, METIS keeps more.) The HALO copies do not change these
+#   numbers: DGL fetches their rows.
+# * **GLT's remote cache** of 5% of the rows serves a further 5-6% of all lookups (7-11% of those
+#   that would be fetched). Its pre-sampling epoch moves the sampler on, so its measured batches
+#   are other batches than DGL's: the *local inner* shares differ a little.
 # * **Keeping the HALO rows** would serve most of what DGL fetches, but random partitioning's HALO
-#   is most of the graph (*HALO rows held*, against 2,000 nodes in all): memory traded for traffic.
-#   METIS's HALO is less than half as large and still halves the fetches.
+#   is most of the graph: *HALO nodes (all parts)* sums the 4 partitions' HALO nodes, about 1,400
+#   of the 1,500 nodes each partition does not own. Memory traded for traffic. METIS's HALO is less
+#   than half as large and still halves the fetches.
 #
 # Per trainer, METIS under GLT's rule:
 
@@ -257,53 +261,64 @@ ax = viz.plot_partition_access(
 # %% [markdown]
 # ## One GPU, a replica per GPU, a replica per group
 #
-# A training box has several GPUs, each running a trainer over its share of the seeds. Say each GPU
-# can spare memory for 2.5% of the rows. GLT offers two ways to use eight such GPUs:
+# One GPU can spare memory for, say, 2.5% of the rows: the hottest 2.5%, by in-degree (GLT's
+# `sort_by_in_degree`; pre-sampling would lift every panel below alike). A training box has eight
+# such GPUs, each running a trainer over an eighth of the seeds, and GLT offers two ways to use
+# their memory:
 #
 # * **a replica per GPU** (`DeviceGroup(i, [i])` for each GPU): every GPU holds the same hottest
-#   2.5%; a miss goes to host memory over PCIe.
+#   2.5%; a miss goes to host memory over PCIe. Each GPU is the **one GPU** of the first panel
+#   (which trains alone, on every seed), eight times over.
 # * **a replica per group** (`DeviceGroup(0, [0, 1, 2, 3])`, `DeviceGroup(1, [4, 5, 6, 7])`): the
 #   four GPUs of an NVLink group hold *different* quarters of the hottest 10%, so the group caches
 #   four times the rows; a row held by a peer comes over NVLink, several times faster than PCIe.
 #
 # `FeatureBox` places the rows GLT's way and counts every lookup's rows per place: the GPU's own
-# shard, each peer's, the host. It holds no rows, so any box can be simulated here; on a machine
-# with GPUs `Feature(x, split_ratio, device_group_list=..., device=k)` places the real tensors and
-# counts the same (`benchmarks/RESULTS.md` has an H200's numbers). The time comes from
-# `features.LinkModel`: every rate a field, the slowest link of a lookup decides.
+# shard, each peer's, the host. Its `split_ratio` is GLT's: the share of the table each *group*
+# holds, split over the group's GPUs, so a group of four holding 10% costs each GPU 2.5%. It holds
+# no rows, so any box can be simulated here; on a machine with GPUs
+# `Feature(x, split_ratio, device_group_list=..., device=k)` places the real tensors and counts
+# the same (`benchmarks/RESULTS.md` has an H200's numbers). The time comes from
+# `features.LinkModel`: every rate a field; the places are read at once, so a lookup takes its
+# fixed latency plus its longest read (bytes over that place's rate). The panel titles give the
+# slowest GPU's time summed over its lookups of one epoch.
 
 # %%
 from graphpart.features import DeviceGroup, FeatureBox, replay_box
 
 
+def epoch_trace(topo, seeds, gpu=0):
+    """One trainer's lookups over one epoch of 2-hop samples of ``seeds``."""
+    loader = NeighborLoader(topo, [10, 5], seeds=seeds, batch_size=256, seed=gpu)
+    return features.record_trace(loader, 1)
+
+
 def box_runs(topo, seeds, budget, row_bytes=256):
-    """Eight trainers, each over an eighth of the seeds, and three ways to hold the hot rows."""
+    """One GPU alone, then eight trainers (an eighth of the seeds each) and two ways to hold the
+    hot rows; ``budget``: the share of all rows one GPU can hold. Returns the runs and the eight
+    traces."""
     order = features.degree_order(topo, "in")
-    traces = {
-        gpu: features.record_trace(
-            NeighborLoader(topo, [10, 5], seeds=share, batch_size=256, seed=gpu), 1
-        )
-        for gpu, share in enumerate(torch.tensor_split(seeds, 8))
-    }
+    traces = {gpu: epoch_trace(topo, s, gpu) for gpu, s in enumerate(torch.tensor_split(seeds, 8))}
     eight_alone = [DeviceGroup(i, [i]) for i in range(8)]
     two_fours = [DeviceGroup(0, [0, 1, 2, 3]), DeviceGroup(1, [4, 5, 6, 7])]
-    settings = {
-        "one GPU": ([DeviceGroup(0, [0])], budget, {0: traces[0]}),
+    settings = {  # split_ratio is a group's share: a group of four holds 4 x budget
+        "one GPU, every seed": ([DeviceGroup(0, [0])], budget, {0: epoch_trace(topo, seeds)}),
         "a replica per GPU": (eight_alone, budget, traces),
         "a replica per group of 4": (two_fours, 4 * budget, traces),
     }
-    return [
+    runs = [
         replay_box(t, FeatureBox(topo.num_nodes, r, grp, order=order, row_bytes=row_bytes), label)
         for label, (grp, r, t) in settings.items()
     ]
+    return runs, traces
 
 
-box = box_runs(topo, train, budget=0.025)
+box, rmat_traces = box_runs(topo, train, budget=0.025)
 fig = viz.plot_box(box)
 _ = fig.suptitle("R-MAT: each GPU's reads by place", fontsize=10, y=1.02)
 
 # %%
-fig = viz.plot_box(box_runs(wtopo, wn_train, budget=0.025))
+fig = viz.plot_box(box_runs(wtopo, wn_train, budget=0.025)[0])
 _ = fig.suptitle(f"{name}: each GPU's reads by place", fontsize=10, y=1.02)
 
 # %%
@@ -313,14 +328,15 @@ per_group.table()
 # %% [markdown]
 # What the figures show:
 #
-# * **A replica per GPU** is one GPU eight times over: the same hit rate (about a third of R-MAT's
-#   reads), and two reads in three cross PCIe on every GPU.
+# * **A replica per GPU** is one GPU eight times over: the same hit rate as the GPU alone (about a
+#   third of R-MAT's reads), and two reads in three cross PCIe on every GPU.
 # * **A replica per group** doubles the hit rate on R-MAT (and on WordNet) for the same memory. The
-#   price: most hits now come from a peer over NVLink, and GPU 0, which holds the hottest quarter,
-#   serves more from its own shard than GPU 3. The table gives the bytes per place; `per_group.
-#   link_bytes()` gives them per GPU pair, what each NVLink carries.
-# * Time follows bytes per link, not hit rate: a GPU's reads are as slow as its slowest link, and
-#   PCIe is the slow one, so moving reads from PCIe to NVLink is what the group buys.
+#   price: most hits now come from a peer over NVLink -- half of them on GPUs 0 and 4, which hold
+#   their group's hottest quarter, and three quarters or more on the others. The table gives the
+#   bytes per place; `per_group.link_bytes()` gives them per GPU pair, what each NVLink carries.
+# * Time follows bytes per place, not hit rate: a lookup takes as long as its longest read, and
+#   the host's over PCIe is the slow one, so moving reads from PCIe to NVLink is what the group
+#   buys.
 #
 # Watch the group of four fill up: **Step** streams the next mini-batch of every GPU through the
 # box; each NVLink arc widens with the bytes it carried, each PCIe line with the rows read from
@@ -329,20 +345,14 @@ per_group.table()
 # %%
 from graphpart.widgets import BoxView
 
-box8 = FeatureBox(
+box8 = FeatureBox(  # a fresh box: the view starts from no lookups
     n,
     0.10,
     [DeviceGroup(0, [0, 1, 2, 3]), DeviceGroup(1, [4, 5, 6, 7])],
     order=features.degree_order(topo, "in"),
     row_bytes=256,
 )
-traces8 = {
-    gpu: features.record_trace(
-        NeighborLoader(topo, [10, 5], seeds=share, batch_size=256, seed=gpu), 1
-    )
-    for gpu, share in enumerate(torch.tensor_split(train, 8))
-}
-box_view = BoxView(box8, traces8)
+box_view = BoxView(box8, rmat_traces)
 box_view.step(2)  # what pressing Step twice does
 box_view
 
@@ -358,9 +368,10 @@ box_view
 #
 # Below the plots, the **graph of the latest mini-batch**: a dozen of its seeds on the inner
 # circle, the nodes their first hop sampled on the next ring, the second hop outside. Each node is
-# coloured by where the trainer got its feature row: the GPU cache, its own partition, a HALO copy,
-# or a remote machine. Hover a node to see why the cache held it or not (its in-degree and rank
-# against the cache's size, or when LRU last saw it); pick another policy under *graph shows*.
+# coloured by where the trainer got its feature row under DGL's rule: the GPU cache, its own
+# partition, or a remote machine (a HALO node's row too: the copy serves sampling only). Hover a
+# node to see why the cache held it or not (its in-degree and rank against the cache's size, or
+# when LRU last saw it); pick another policy under *graph shows*.
 
 # %%
 from graphpart.widgets import CacheSimulator

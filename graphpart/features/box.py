@@ -13,7 +13,8 @@ served from three kinds of place:
 
 With a group of one GPU per GPU (no NVLink), every GPU holds the whole hot part and has no
 peers; with a group of four, the group holds four times the hot rows of one GPU for the same
-memory, at the price of reading three quarters of its hits over NVLink. Hit rate alone hides
+memory, at the price of reading most of its hits over NVLink (three quarters were the hits spread
+evenly; the GPU holding the hottest run reads more of its own). Hit rate alone hides
 that: :class:`FeatureBox` counts rows and bytes per place, per lookup and per GPU, and a
 :class:`LinkModel` turns them into time. It holds no rows (a simulation of any box, any number
 of GPUs); :class:`~graphpart.features.Feature` holds the rows, on real GPUs where there are
@@ -205,7 +206,8 @@ class LinkModel:
     """The rates at which a lookup reads from each place (override any field).
 
     The places are read at once -- the own shard from HBM, each peer over its own NVLink, the
-    host over PCIe -- so a lookup takes ``latency_us`` plus the longest of its reads.
+    host over PCIe -- so a lookup takes ``latency_us`` plus the longest of its reads (its bytes
+    over that place's rate).
 
     Attributes
     ----------

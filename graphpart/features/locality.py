@@ -8,7 +8,8 @@ that rule, for :mod:`graphpart.features`, :mod:`graphpart.training` and every vi
   hot remote rows its own sampling visits most (its frequency partitioner's feature cache). No
   HALO copies.
 - ``"halo-copies"`` -- not a system either of them ships: the machine also keeps the rows of its
-  HALO copies (``num_hops >= 1``), at the cost of those rows. What holding them would buy.
+  HALO copies (``num_hops >= 1``), at the cost of those rows, and no remote cache. What holding
+  them would buy.
 
 A lookup is served locally when the rule holds its row, else by the machine's cache of remote
 rows where the rule has one and the row is in it, else fetched from the owner. A trainer's GPU
@@ -28,7 +29,7 @@ __all__ = ["RULES", "check_rule", "held_locally", "keeps_halo_rows", "keeps_remo
 RULES = {
     "dgl": "DGL: rows of owned nodes only (HALO copies serve sampling, not features)",
     "glt": "GraphLearn-for-PyTorch: rows of owned nodes, and a cache of hot remote rows",
-    "halo-copies": "owned rows and the rows of the HALO copies (neither DGL nor GLT does it)",
+    "halo-copies": "owned rows and the HALO copies' rows, no remote cache (neither DGL nor GLT)",
 }
 
 
@@ -78,7 +79,8 @@ def keeps_halo_rows(rule: str) -> bool:
 
 
 def keeps_remote_cache(rule: str) -> bool:
-    """Whether the system keeps a cache of remote rows on a machine (GLT does, DGL does not).
+    """Whether the system keeps a cache of remote rows on a machine (GLT does; DGL and
+    ``"halo-copies"`` do not).
 
     Parameters
     ----------
@@ -88,9 +90,9 @@ def keeps_remote_cache(rule: str) -> bool:
     Returns
     -------
     bool
-        False for ``"dgl"``.
+        True for ``"glt"`` only.
     """
-    return check_rule(rule) != "dgl"
+    return check_rule(rule) == "glt"
 
 
 def held_locally(rule: str, owned: torch.Tensor, halo: torch.Tensor | None = None) -> torch.Tensor:

@@ -197,8 +197,8 @@ def partition_access(
     cap = capacity_for(remote_cache, trace.num_nodes)
     if cap and not keeps_remote_cache(rule):
         raise GraphpartError(
-            f"{short_repr(rule)} keeps no cache of remote rows (DGL fetches every row it does not "
-            "own): use rule='glt' for a remote cache"
+            f"{short_repr(rule)} keeps no cache of remote rows (only GLT's rule has one): use "
+            "rule='glt' for a remote cache"
         )
     held = held_locally(rule, loc == INNER, loc == HALO)
     cached = torch.zeros(len(loc), dtype=torch.bool)
@@ -328,7 +328,8 @@ def locality_table(runs: dict, *, title: str = "where lookups are served"):
     Returns
     -------
     Report
-        Index ``setting``; columns ``HALO rows held`` (HALO nodes summed over partitions) and one
+        Index ``setting``; columns ``HALO nodes (all parts)`` (HALO nodes summed over partitions,
+        whether or not the rule keeps their rows) and one
         per entry of :data:`SERVED_BY`, formatted like ``"12.5%"``.
 
     Examples
@@ -341,8 +342,8 @@ def locality_table(runs: dict, *, title: str = "where lookups are served"):
     >>> acc = access_by_partition(p, Topology.from_graph(g), [5], batch_size=8, remote_cache=0.1,
     ...                           rule="glt")
     >>> table = locality_table({"metis, 1 hop": (p, acc)})
-    >>> table.columns["HALO rows held"], sorted(table.columns)[0]
-    ([13], 'HALO rows held')
+    >>> table.columns["HALO nodes (all parts)"], sorted(table.columns)[0]
+    ([13], 'HALO nodes (all parts)')
     """
     from ..utils.report import Report
 
@@ -352,9 +353,8 @@ def locality_table(runs: dict, *, title: str = "where lookups are served"):
         dtype=np.int64,
     ).reshape(-1, len(SERVED_BY))
     tenths = percent_tenths(counts)
-    columns: dict[str, list] = {
-        "HALO rows held": [int(np.asarray(p.metrics.halo_nodes).sum()) for p, _ in runs.values()]
-    }
+    halo = [int(np.asarray(p.metrics.halo_nodes).sum()) for p, _ in runs.values()]
+    columns: dict[str, list] = {"HALO nodes (all parts)": halo}
     for j, name in enumerate(SERVED_BY):
         columns[name] = [f"{t / 10:.1f}%" for t in tenths[:, j].tolist()]
     return Report(title, columns, {}, index="setting", labels=list(runs))

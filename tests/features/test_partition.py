@@ -133,7 +133,7 @@ def test_locality_table_rows_split_every_lookup_and_sum_to_100_percent():
         cached = sum(int(a.remote_cached.sum()) for a in acc)
         served = float(table.columns["served by remote cache"][i].rstrip("%"))
         assert abs(served - 100 * cached / total) < 0.1 + 1e-9
-        assert table.columns["HALO rows held"][i] == int(p.metrics.halo_nodes.sum())
+        assert table.columns["HALO nodes (all parts)"][i] == int(p.metrics.halo_nodes.sum())
     assert table.columns["served by remote cache"][0] == "0.0%"  # no cache, nothing served by it
     assert float(table.columns["served by remote cache"][1].rstrip("%")) > 0
 
@@ -187,8 +187,9 @@ def test_a_rule_is_named_and_dgl_has_no_remote_cache(karate_parts):
     trace = Trace.from_batches([[0, 1]], 34)
     with pytest.raises(gp.GraphpartError, match="rule must name a system"):
         partition_access(karate_parts, 0, trace, rule="mine")
-    with pytest.raises(gp.GraphpartError, match="'dgl' keeps no cache of remote rows"):
-        partition_access(karate_parts, 0, trace, remote_cache=0.1)
+    for rule in ("dgl", "halo-copies"):
+        with pytest.raises(gp.GraphpartError, match=f"'{rule}' keeps no cache of remote rows"):
+            partition_access(karate_parts, 0, trace, remote_cache=0.1, rule=rule)
 
 
 def test_features_and_training_fetch_the_same_rows():
