@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 
 from .errors import (
     DatasetNotFoundError,
@@ -20,7 +19,6 @@ from .partitioning.core import Partitioning, partition
 from .partitioning.metis import MetisOptions
 from .partitioning.options import PartitionOptions
 from .storage import load_partition, load_partition_book, load_partition_feats, partition_graph
-from .utils.moved import MovedModules
 
 __version__ = "0.1.0"
 
@@ -52,18 +50,10 @@ __all__ = [
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
-#: Modules that moved into packages: their old paths still import, with a DeprecationWarning.
-MOVED = {
-    "graphpart.convert": "graphpart.graph.convert",
-    "graphpart.measures": "graphpart.metrics.summary",
-    "graphpart.structure": "graphpart.metrics.structure",
-}
-sys.meta_path.append(MovedModules(MOVED))
-
 
 def __getattr__(name: str):
     # Subpackages load on first use so ``import graphpart`` stays light.
-    if name in ("datasets", "metrics") or f"{__name__}.{name}" in MOVED:
+    if name in ("datasets", "metrics"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

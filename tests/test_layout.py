@@ -128,9 +128,6 @@ LAYERS = [
     ("graphpart.widgets",),
     ("graphpart.cli",),
 ]
-#: ``graphpart.interop`` still answers to the names that moved to ``graphpart.storage`` (a lazy
-#: alias in its ``__init__``, resolved on first use); nothing else may reach up.
-ALIASES = {("graphpart.interop", "graphpart.storage")}
 
 
 def _rank(module: str) -> int | None:
@@ -146,8 +143,7 @@ def _breaks(graph: dict[str, set[str]]) -> list[str]:
         mine = _rank(me)
         for t in targets:
             theirs = _rank(t)
-            allowed = any(me == a and (t == b or t.startswith(b + ".")) for a, b in ALIASES)
-            if mine is not None and theirs is not None and theirs > mine and not allowed:
+            if mine is not None and theirs is not None and theirs > mine:
                 out.append(f"{me} -> {t}")
     return sorted(out)
 
@@ -196,32 +192,3 @@ def test_the_root_shows_the_architecture():
     modules = sorted(p.name for p in ROOT.glob("*.py"))
     assert len(modules) <= 15, modules
     assert [m for m in modules if m.startswith("_") and m != "__init__.py"] == []
-
-
-@pytest.mark.parametrize(
-    "old, new",
-    [
-        ("graphpart.convert", "graphpart.graph.convert"),
-        ("graphpart.measures", "graphpart.metrics.summary"),
-        ("graphpart.structure", "graphpart.metrics.structure"),
-    ],
-)
-def test_a_moved_module_imports_from_its_old_path_with_a_warning(old, new):
-    import importlib
-    import sys
-
-    sys.modules.pop(old, None)
-    with pytest.warns(DeprecationWarning, match=f"{old} moved to {new}"):
-        module = importlib.import_module(old)
-    assert module is importlib.import_module(new)
-
-
-def test_a_moved_module_is_an_attribute_of_the_package_too():
-    import sys
-
-    import graphpart
-
-    sys.modules.pop("graphpart.structure", None)
-    vars(graphpart).pop("structure", None)
-    with pytest.warns(DeprecationWarning, match="graphpart.structure moved"):
-        assert graphpart.structure.quotient_graph is graphpart.metrics.quotient_graph

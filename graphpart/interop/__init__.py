@@ -11,8 +11,7 @@
 
 graphpart imports none of DGL, PyG or GLT: each format is read and written from its layout.
 Opening partitions of any format is :mod:`graphpart.storage`'s job (``open_partitions``,
-``detect_format``, ``PartitionSource``, ``open_partitioning``, ``as_partitioning``; still
-reachable here under their old names, resolved on first use).
+``detect_format``, ``PartitionSource``, ``open_partitioning``, ``as_partitioning``).
 """
 
 from .dgl_graphs import load_graphs, save_graphs
@@ -28,25 +27,4 @@ __all__ = [
     "load_graphbolt",
     "save_graphbolt",
     "export_pyg",
-    "open_partitions",
-    "detect_format",
-    "PartitionSource",
 ]
-
-_MOVED = (
-    "open_partitions",
-    "detect_format",
-    "PartitionSource",
-    "open_partitioning",
-    "as_partitioning",
-)
-
-
-def __getattr__(name: str):
-    # Opening partitions moved to graphpart.storage (it is graphpart's job, not a foreign layout);
-    # the old names stay reachable here, resolved on first use so interop never imports storage.
-    if name in _MOVED:
-        from .. import storage
-
-        return getattr(storage, name)
-    raise AttributeError(f"module 'graphpart.interop' has no attribute {name!r}")

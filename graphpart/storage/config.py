@@ -148,20 +148,6 @@ class PartitionConfig:
         stores each edge once by default, ``"out_edges": false``)."""
         return self.halo_hops > 0 and self.raw.get("out_edges", True) is not False
 
-    def __getitem__(self, key: str) -> object:
-        """The dict this config was before it was typed (``cfg["num_parts"]``), with a warning:
-        the fields say the same (``cfg.num_parts``)."""
-        import warnings
-
-        name = _OLD_KEYS.get(key, key if key in _FIELDS else None)
-        warnings.warn(
-            f"PartitionConfig[{key!r}] is deprecated; read "
-            + (f"cfg.{name}" if name else f"cfg.raw[{key!r}]"),
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(self, name) if name else self.raw[key]
-
     def part_files(self, part_id: int) -> dict[str, Path]:
         """The files of partition ``part_id``, resolved and checked to lie inside the config's
         folder (see :func:`part_files`).
@@ -198,18 +184,6 @@ class PartitionConfig:
             self.ntypes,
             self.etypes,
         )
-
-
-#: The keys read_config's dict added before it returned a PartitionConfig, and their fields.
-_OLD_KEYS = {
-    "_node_bounds": "node_bounds",
-    "_edge_bounds": "edge_bounds",
-    "_ntypes": "ntypes",
-    "_etypes": "etypes",
-    "_balance_loads": "balance_loads",
-    "_trainer_loads": "trainer_loads",
-}
-_FIELDS = ("graph_name", "num_parts", "halo_hops", "num_nodes", "num_edges", "part_method")
 
 
 def _fail(path: Path, msg: str) -> FormatError:

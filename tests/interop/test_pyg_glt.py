@@ -9,8 +9,9 @@ import pytest
 import torch
 
 import graphpart as gp
-from graphpart.interop import detect_format, export_pyg
+from graphpart.interop import export_pyg
 from graphpart.metrics import metrics_from_disk
+from graphpart.storage import detect_format
 
 from .fixture_graphs import GRAPHS
 from .peers import FIXTURES
