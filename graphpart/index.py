@@ -25,6 +25,7 @@ __all__ = [
     "stable_order",
     "group_order",
     "group_rank",
+    "group_cumsum",
     "block_bounds",
     "expand_ranges",
     "part_ranges",
@@ -116,6 +117,43 @@ def group_order(keys: np.ndarray, num_groups: int) -> tuple[np.ndarray, np.ndarr
     ([1, 3, 0, 2], [2, 2, 0])
     """
     return stable_order(keys), np.bincount(keys, minlength=num_groups)
+
+
+def group_cumsum(groups: np.ndarray, weights: np.ndarray, num_groups: int) -> np.ndarray:
+    """Running totals of ``weights`` within each group, in item order, inclusive: item ``i``'s
+    total is the sum of the weights of the items of its group up to and including ``i``.
+
+    Parameters
+    ----------
+    groups : numpy.ndarray
+        The group of each item: integers in ``[0, num_groups)``, in any order.
+    weights : numpy.ndarray
+        One weight per item (1-D), or one row of weights per item (2-D: a total per column).
+    num_groups : int
+        The number of groups.
+
+    Returns
+    -------
+    numpy.ndarray
+        The running totals, shaped like ``weights``.
+
+    Examples
+    --------
+    >>> group_cumsum(np.array([1, 0, 1, 0, 1]), np.array([1, 2, 3, 4, 5]), 2).tolist()
+    [1, 2, 4, 6, 9]
+    >>> group_cumsum(np.array([0, 0, 1]), np.array([[1, 10], [2, 20], [3, 30]]), 2).tolist()
+    [[1, 10], [3, 30], [3, 30]]
+    """
+    order, counts = group_order(groups, num_groups)
+    w = weights[order]
+    total = np.cumsum(w, axis=0)
+    if not len(w):
+        return total
+    start = np.cumsum(counts) - counts  # where each group begins in ``order``
+    before = (total - w)[np.minimum(start, len(w) - 1)]  # an empty group's row is not repeated
+    out = np.empty_like(total)
+    out[order] = total - np.repeat(before, counts, axis=0)
+    return out
 
 
 def group_rank(order: np.ndarray, counts: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ import logging
 
 import numpy as np
 
-from ..index import group_order, group_rank
+from ..index import group_cumsum, group_order, group_rank
 
 __all__ = ["Loads", "part_dtype"]
 
@@ -28,19 +28,6 @@ logger = logging.getLogger(__name__)
 def _rank_within(values: np.ndarray, num_groups: int) -> np.ndarray:
     """Position of each value among the equal values before it."""
     return group_rank(*group_order(values, num_groups))
-
-
-def _cumsum_within(groups: np.ndarray, weights: np.ndarray, num_groups: int) -> np.ndarray:
-    """Running total of ``weights`` within each group, in input order (inclusive)."""
-    order, counts = group_order(groups, num_groups)
-    total = np.cumsum(weights[order])
-    start = np.cumsum(counts) - counts
-    base = np.repeat(
-        total[start[counts > 0]] - weights[order][start[counts > 0]], counts[counts > 0]
-    )
-    out = np.empty(len(groups), dtype=total.dtype)
-    out[order] = total - base
-    return out
 
 
 def part_dtype(num_parts: int) -> np.dtype:
@@ -190,7 +177,7 @@ class Loads:
             room = (self.ncap - self.nload).ravel()
             over = (_rank_within(key, self.num_classes * k) + 1) * u > room[key]
             if self.balances_edges:
-                over |= u * _cumsum_within(choice, d, k) > (self.ecap - self.eload)[choice]
+                over |= u * group_cumsum(choice, d, k) > (self.ecap - self.eload)[choice]
             ok = ~over & ~stuck
             self.add(nodes[todo[ok]], choice[ok])
             todo = todo[~ok]
@@ -210,7 +197,7 @@ class Loads:
         ok = _rank_within(key, self.num_classes * k) < room[key]
         if self.balances_edges:
             d = self.deg[nodes]
-            ok &= _cumsum_within(to, d * ok, k) <= (self.ecap - self.eload)[to]
+            ok &= group_cumsum(to, d * ok, k) <= (self.ecap - self.eload)[to]
         nodes, to = nodes[ok], to[ok]
         self.remove(nodes[self.part[nodes] >= 0])
         self.add(nodes, to)

@@ -7,8 +7,7 @@ import json
 import sys
 from dataclasses import fields
 
-from ..errors import GraphpartError
-from ..utils.check import short_repr
+from ..sampling import parse_fanouts
 
 __all__ = ["add_cost_command", "cost"]
 
@@ -79,15 +78,6 @@ def add_cost_command(sub) -> None:
     c.add_argument("--json", action="store_true", help="print the estimate as JSON")
 
 
-def _fanouts(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.split(",")]
-    except ValueError:
-        raise GraphpartError(
-            f"--fanouts must be integers separated by commas (e.g. 15,10,5), got {short_repr(text)}"
-        ) from None
-
-
 def cost(args: argparse.Namespace) -> int:
     """Run ``graphpart cost``: estimate an epoch of training over the partitions on disk.
 
@@ -116,7 +106,7 @@ def cost(args: argparse.Namespace) -> int:
 
     model = ClusterModel(**{f.name: getattr(args, f.name) for f in fields(ClusterModel)})
     setup = TrainingSetup(
-        fanouts=tuple(_fanouts(args.fanouts)),
+        fanouts=parse_fanouts(args.fanouts, "--fanouts"),
         batch_size=args.batch_size,
         train=None if args.train == "all" else args.train,
         num_trainers_per_machine=args.trainers_per_machine,

@@ -25,6 +25,7 @@ import logging
 import numpy as np
 import torch
 
+from ..index import group_cumsum
 from .balance import fill_isolated
 from .swap import swap_moves
 
@@ -143,14 +144,6 @@ class _Carries:
         return np.flatnonzero(part_bits[part] & self.bits)
 
 
-def _group_cumsum(groups: np.ndarray, w: np.ndarray, num_groups: int) -> np.ndarray:
-    """Running sums of the rows of ``w`` inside each run of equal (sorted) ``groups``, inclusive."""
-    cum = np.cumsum(w, axis=0)
-    starts = np.searchsorted(groups, np.arange(num_groups))
-    before = np.concatenate([np.zeros((1, w.shape[1]), dtype=cum.dtype), cum])[starts]
-    return cum - before[groups]
-
-
 def rebalance(
     edges: _Edges,
     part: np.ndarray,
@@ -240,7 +233,7 @@ def rebalance(
         order = np.lexsort((price, own))
         cand, own, wc, target = cand[order], own[order], wc[order], target[order]
         over_own = over_own[order]
-        before = _group_cumsum(own, wc, num_parts) - wc
+        before = group_cumsum(own, wc, num_parts) - wc
         still_needed = np.any((before < over_own) & (over_own > 0), axis=1)
         cand, own, wc, target, prio = (
             cand[still_needed],
@@ -252,7 +245,7 @@ def rebalance(
         # each target accepts while it stays under every cap
         order = np.lexsort((prio, target))
         cand, own, wc, target = cand[order], own[order], wc[order], target[order]
-        fit = np.all(_group_cumsum(target, wc, num_parts) <= room[target], axis=1)
+        fit = np.all(group_cumsum(target, wc, num_parts) <= room[target], axis=1)
         edges.move(conn_all, part, cand[fit], target[fit])
         moved = wc[fit]
         loads += part_loads(target[fit], moved, num_parts) - part_loads(own[fit], moved, num_parts)

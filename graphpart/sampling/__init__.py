@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .loader import NeighborLoader
 from .negative import edge_keys, negative_sample
-from .neighbors import MiniBatch, NeighborSampler, check_fanouts, sample_neighbors
+from .neighbors import MiniBatch, NeighborSampler, check_fanouts, parse_fanouts, sample_neighbors
 from .subgraph import Subgraph, induced_subgraph
 from .topology import LAYOUTS, Topology
 
@@ -26,6 +26,7 @@ __all__ = [
     "MiniBatch",
     "NeighborLoader",
     "check_fanouts",
+    "parse_fanouts",
     "negative_sample",
     "edge_keys",
     "induced_subgraph",

@@ -23,7 +23,7 @@ from ..utils.seeds import torch_generator
 from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .topology import Topology
 
-__all__ = ["sample_neighbors", "NeighborSampler", "MiniBatch", "check_fanouts"]
+__all__ = ["sample_neighbors", "NeighborSampler", "MiniBatch", "check_fanouts", "parse_fanouts"]
 
 
 def sample_neighbors(
@@ -204,6 +204,40 @@ def check_fanouts(fanouts: object) -> tuple[int, ...]:
             f"got {short_repr(list(out), 80)}"
         )
     return tuple(int(f) for f in out)
+
+
+def parse_fanouts(text: str, name: str = "fanouts") -> tuple[int, ...]:
+    """Fanouts typed as text (``"15,10,5"``, spaces allowed), checked by :func:`check_fanouts`:
+    the one reader of the command line's and the widgets' fanouts.
+
+    Parameters
+    ----------
+    text : str
+        Integers separated by commas.
+    name : str, default "fanouts"
+        How the message names the field (``"--fanouts"``).
+
+    Returns
+    -------
+    tuple of int
+        The fanouts.
+
+    Examples
+    --------
+    >>> parse_fanouts("15, 10,5")
+    (15, 10, 5)
+    >>> parse_fanouts("10;5", "--fanouts")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: --fanouts must be integers separated by commas ..., got '10;5'
+    """
+    try:
+        values = [int(x) for x in str(text).replace(" ", "").split(",") if x]
+    except ValueError:
+        raise GraphpartError(
+            f"{name} must be integers separated by commas (e.g. 15,10,5), got {short_repr(text)}"
+        ) from None
+    return check_fanouts(values)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from ..errors import GraphpartError
 from ..features import STREAM_POLICIES, LookupSession
 from ..graph.core import Graph
 from ..partitioning.core import Partitioning
-from ..sampling import Topology
+from ..sampling import Topology, parse_fanouts
 from ..storage.reopen import as_partitioning
 from ..utils.check import check_count, short_repr
 from ..utils.tensors import flat_ints
@@ -49,15 +49,6 @@ def _seeds(seeds: object, n: int) -> torch.Tensor:
     if t.dtype != torch.bool and len(t) and (int(t.min()) < 0 or int(t.max()) >= n):
         raise GraphpartError(f"seed ids must lie in [0, {n}), got {int(t.min())}..{int(t.max())}")
     return t
-
-
-def _fanouts(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise GraphpartError(
-            f"fanouts must be comma-separated ints such as '10,5', got {short_repr(text)}"
-        ) from None
 
 
 def _train_seeds(graph):
@@ -136,7 +127,7 @@ class CacheSimulator:
                 f"fanouts must be text such as '10,5' (the control shows it), got "
                 f"{short_repr(fanouts, 40)}"
             )
-        _fanouts(fanouts)
+        parse_fanouts(fanouts)
         if isinstance(policies, str):
             policies = (policies,)
         elif not isinstance(policies, (list, tuple)) or len(policies) > len(STREAM_POLICIES):
@@ -242,7 +233,7 @@ class CacheSimulator:
         try:
             self.session = LookupSession(
                 self.topo,
-                _fanouts(c["fanouts"].value),
+                parse_fanouts(c["fanouts"].value),
                 policies=list(c["policies"].value),
                 cache_ratio=c["cache_ratio"].value,
                 batch_size=c["batch_size"].value,
