@@ -192,3 +192,17 @@ def test_the_root_shows_the_architecture():
     modules = sorted(p.name for p in ROOT.glob("*.py"))
     assert len(modules) <= 15, modules
     assert [m for m in modules if m.startswith("_") and m != "__init__.py"] == []
+
+
+#: The longest a module may grow (lines): past it, a module holds more than one idea. The rule the
+#: code keeps (DEVELOPERS.md states it); ``chunked/plan.py`` is the longest today.
+MAX_MODULE_LINES = 800
+
+
+def test_no_module_is_longer_than_the_rule():
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in ROOT.rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}, f"split these modules (one idea each): {long}"
