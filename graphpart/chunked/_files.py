@@ -20,7 +20,7 @@ __all__ = [
     "is_chunk_dtype",
     "read_array",
     "write_array",
-    "check_format",
+    "check_chunk_format",
     "check_npy_header",
     "leading_lines",
     "text_columns",
@@ -35,7 +35,7 @@ __all__ = [
 FORMATS = {"csv": ".csv", "numpy": ".npy", "parquet": ".parquet"}
 
 
-def check_format(fmt: object, where: str) -> dict:
+def check_chunk_format(fmt: object, where: str) -> dict:
     """A valid ``{"name": ..., "delimiter": ...}`` format spec, or a ``GraphpartError`` naming
     ``where``."""
     if not isinstance(fmt, dict) or "name" not in fmt:

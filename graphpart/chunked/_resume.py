@@ -115,7 +115,7 @@ def check_marker(folder: Path, p: int) -> dict:
     return m
 
 
-def _check_part(folder: Path, p: int) -> dict | str:
+def _verify_marked(folder: Path, p: int) -> dict | str:
     """A task: partition ``p``'s marker, or why it is not kept."""
     try:
         return check_marker(folder, p)
@@ -132,7 +132,7 @@ def kept_parts(client, tmp: Path, num_parts: int, progress: bool) -> dict[int, d
         return {}
     marked = [p for p in range(num_parts) if os.path.lexists(tmp / f"part{p}" / DONE)]
     args = [(tmp / f"part{p}", p) for p in marked]
-    checked = run_tasks(client, _check_part, args, progress, "check-kept")
+    checked = run_tasks(client, _verify_marked, args, progress, "check-kept")
     kept = {p: m for p, m in zip(marked, checked) if isinstance(m, dict)}
     refused = [m for m in checked if isinstance(m, str)]
     keep = {f"part{p}" for p in kept}

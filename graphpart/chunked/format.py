@@ -22,7 +22,7 @@ from ..fs.untrusted import check_regular_file, read_json
 from ..graph.schema import check_data_name, etype_str, parse_etype
 from ..typing import CanonicalEType
 from ..utils.check import check_count, is_file_name, short_repr
-from ._files import CHUNK_VALUES, check_format, is_chunk_dtype, read_array
+from ._files import CHUNK_VALUES, check_chunk_format, is_chunk_dtype, read_array
 
 __all__ = [
     "check_type_names",
@@ -187,7 +187,7 @@ def _spec(raw: object, where: str, root: Path, path: Path) -> ChunkSpec:
         raise _fail(
             path, f"{where} must be an object with 'format' and 'data', got {short_repr(raw)}"
         )
-    fmt = check_format(raw["format"], f"{path}: {where}")
+    fmt = check_chunk_format(raw["format"], f"{path}: {where}")
     data = raw["data"]
     if not isinstance(data, list) or not data or not all(isinstance(p, str) and p for p in data):
         raise _fail(

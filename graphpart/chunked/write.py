@@ -16,7 +16,7 @@ from ..graph.core import Graph, check_graph
 from ..graph.schema import check_data_name, etype_str
 from ..storage.config import check_graph_name
 from ..utils.check import check_count, short_repr
-from ._files import FORMATS, check_format, write_array
+from ._files import FORMATS, check_chunk_format, write_array
 from ._owned import SUBFOLDERS, check_chunked_out
 from .format import METADATA, check_node_count, check_type_names
 
@@ -166,7 +166,7 @@ def write_chunked(
         ("node_data_format", node_data_format),
         ("edge_data_format", edge_data_format),
     ):
-        fmts[kind] = check_format({"name": f, "delimiter": delimiter}, kind)
+        fmts[kind] = check_chunk_format({"name": f, "delimiter": delimiter}, kind)
     _check_out(out_dir)
     with atomic_dir(out_dir) as tmp:
         for sub in SUBFOLDERS:
@@ -254,8 +254,8 @@ def check_stream_output(
         If one of them would be refused.
     """
     check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
-    check_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
-    check_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
+    check_chunk_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
+    check_chunk_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
     _check_out(out_dir)
 
 
@@ -348,8 +348,10 @@ def write_edge_stream(
     k = check_num_chunks(num_chunks, max(int(num_edges), int(num_nodes)))
     out_dir = Path(out_dir)
     name = check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
-    efmt = check_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
-    nfmt = check_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
+    efmt = check_chunk_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
+    nfmt = check_chunk_format(
+        {"name": node_data_format, "delimiter": delimiter}, "node_data_format"
+    )
     check_node_count(int(num_nodes), out_dir)  # what read_metadata would refuse, refused first
     _check_out(out_dir)
     etype = "_N:_E:_N"
