@@ -210,7 +210,7 @@ def test_the_partition_command_checks_its_output_folder_once(tmp_path, monkeypat
     from graphpart.storage import owned
 
     calls = []
-    real = owned.check_out_path
+    real = owned.check_partition_output
 
     def counting(out, *args, **kwargs):
         target = real(out, *args, **kwargs)
@@ -218,9 +218,9 @@ def test_the_partition_command_checks_its_output_folder_once(tmp_path, monkeypat
             calls.append(out)
         return target
 
-    monkeypatch.setattr(owned, "check_out_path", counting)
-    monkeypatch.setattr("graphpart.cli.partition.check_out_path", counting, raising=False)
-    monkeypatch.setattr("graphpart.storage.write.check_out_path", counting)
+    monkeypatch.setattr(owned, "check_partition_output", counting)
+    monkeypatch.setattr("graphpart.cli.partition.check_partition_output", counting, raising=False)
+    monkeypatch.setattr("graphpart.storage.write.check_partition_output", counting)
     out = tmp_path / "out"
     args = ["partition", "--dataset", "karate_club", "--graph-name", "k", "--num-parts", "2"]
     assert main([*args, "--out-path", str(out), "--quiet"]) == 0
@@ -228,12 +228,13 @@ def test_the_partition_command_checks_its_output_folder_once(tmp_path, monkeypat
 
 
 def test_an_output_target_built_by_hand_is_refused(tmp_path):
-    """Only check_out_path makes an OutputTarget: one built by hand would skip the check that
-    keeps a folder of the user's files from being replaced."""
+    """Only check_partition_output makes an OutputTarget: one built by hand would skip the check
+    that keeps a folder of the user's files from being replaced."""
     from graphpart.datasets import load_karate_club
     from graphpart.storage import OutputTarget
 
     (tmp_path / "mine.txt").write_text("thesis")
-    with pytest.raises(gp.GraphpartError, match="comes from graphpart.storage.check_out_path"):
+    match = "comes from graphpart.storage.check_partition_output"
+    with pytest.raises(gp.GraphpartError, match=match):
         gp.partition_graph(load_karate_club(), "k", 2, OutputTarget(tmp_path))
     assert (tmp_path / "mine.txt").read_text() == "thesis"

@@ -47,7 +47,7 @@ from ..metrics.loads import balance_record, class_loads
 from ..storage.config import check_graph_name
 from ..storage.files import check_format
 from ..storage.make_config import build_config, graphbolt_meta
-from ..storage.owned import OutputTarget, check_out_path
+from ..storage.owned import OutputTarget, check_partition_output
 from ..utils.check import check_count, check_flag, short_repr
 from ._dask import dask_client, run_tasks, worker_memory_limit
 from ._files import check_npy_header
@@ -224,7 +224,7 @@ def dispatch(
     _check_data_dtypes(meta, format)
     store = GraphBoltStore(store_eids, store_inner_node, store_inner_edge)
     out_edges = check_flag(out_edges, "out_edges")
-    out = check_out_path(
+    out = check_partition_output(
         out_dir if isinstance(out_dir, OutputTarget) else Path(out_dir).absolute()
     ).path
     ntypes, etypes = sorted(meta.ntypes), tuple(sorted(meta.etypes))

@@ -297,11 +297,11 @@ def _assign(args, load) -> int:
 
 def _dispatch(args, load) -> int:
     from ..chunked import dispatch
-    from ..storage.owned import check_out_path
+    from ..storage.owned import check_partition_output
 
     cluster = cluster_options(args)
     out = Path(args.out_dir).absolute()
-    target = check_out_path(out, "--out-dir", keep=[args.in_dir, args.partitions_dir])
+    target = check_partition_output(out, "--out-dir", keep=[args.in_dir, args.partitions_dir])
     cfg = dispatch(
         args.in_dir,
         args.partitions_dir,

@@ -152,12 +152,13 @@ def partition_command(args: argparse.Namespace) -> int:
 
     from ..storage.config import check_graph_name
     from ..storage.files import check_format
-    from ..storage.owned import check_mapping_out, check_out_path
+    from ..storage.owned import check_mapping_out, check_partition_output
 
     check_graph_name(args.graph_name)
     check_format(args.format)
     options = partition_options(args)
-    target = check_out_path(args.out_path, "--out-path", keep=[args.graph, args.mapping_out])
+    keep = [args.graph, args.mapping_out]
+    target = check_partition_output(args.out_path, "--out-path", keep=keep)
     if args.mapping_out:
         check_output_path(args.mapping_out, "--mapping-out", kind="file", keep=[args.graph])
         check_mapping_out(args.mapping_out)

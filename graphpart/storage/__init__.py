@@ -16,7 +16,7 @@ Other libraries' byte layouts (DGL's binary files, GraphBolt, PyG, GLT) live in
 
 from .config import PartitionConfig, read_config
 from .make_config import build_config
-from .owned import OutputTarget, check_out_path
+from .owned import OutputTarget, check_partition_output
 from .read import BookData, PartitionData, load_partition, load_partition_book, load_partition_feats
 from .reopen import as_partitioning, open_partitioning
 from .sources import PartitionSource, detect_format, open_partitions
@@ -37,7 +37,7 @@ __all__ = [
     "open_partitioning",
     "as_partitioning",
     "build_config",
-    "check_out_path",
+    "check_partition_output",
     "OutputTarget",
     "read_config",
     "PartitionConfig",

@@ -22,7 +22,13 @@ from ..interop.graphbolt import load_graphbolt
 from ..interop.safe_load import load_torch
 from .files import PART_FILES, sniff
 
-__all__ = ["OutputTarget", "check_out_path", "check_mapping_out", "EXTRA_OUTPUTS", "MAPPING_KEYS"]
+__all__ = [
+    "OutputTarget",
+    "check_partition_output",
+    "check_mapping_out",
+    "EXTRA_OUTPUTS",
+    "MAPPING_KEYS",
+]
 
 #: What a mapping file (``graphpart partition --mapping-out``) holds.
 MAPPING_KEYS = ("orig_nids", "orig_eids")
@@ -93,9 +99,9 @@ def _holds_ours(path: Path) -> bool:
 
 @dataclass(frozen=True)
 class OutputTarget:
-    """An output folder :func:`check_out_path` has checked: what the writers take, so a path
-    is checked once, before any work, and passed on. Only :func:`check_out_path` makes one (a
-    target built by hand would skip the check that keeps other files safe).
+    """An output folder :func:`check_partition_output` has checked: what the writers take, so a
+    path is checked once, before any work, and passed on. Only :func:`check_partition_output`
+    makes one (a target built by hand would skip the check that keeps other files safe).
 
     Attributes
     ----------
@@ -109,16 +115,16 @@ class OutputTarget:
     def __post_init__(self) -> None:
         if self.checked_by is not _CHECKED:
             raise GraphpartError(
-                "an OutputTarget comes from graphpart.storage.check_out_path(path), which "
+                "an OutputTarget comes from graphpart.storage.check_partition_output(path), which "
                 "checks that the folder holds nothing but an earlier graphpart output; pass "
                 "the path itself instead"
             )
 
 
-_CHECKED = object()  # what check_out_path signs its OutputTargets with
+_CHECKED = object()  # what check_partition_output signs its OutputTargets with
 
 
-def check_out_path(
+def check_partition_output(
     out: str | os.PathLike | OutputTarget,
     what: str = "out_path",
     keep: Iterable[str | os.PathLike | None] = (),
@@ -152,7 +158,7 @@ def check_out_path(
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> partition_graph(load_karate_club(), "k", 2, d / "out", seed=0)
     >>> _ = (d / "out" / "part0" / "notes.txt").write_text("mine")
-    >>> check_out_path(d / "out")
+    >>> check_partition_output(d / "out")
     Traceback (most recent call last):
     ...
     graphpart.errors.GraphpartError: out_path ... did not write ('part0/notes.txt'); ...

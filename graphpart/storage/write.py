@@ -39,7 +39,7 @@ from ..utils.check import short_repr
 from .config import check_graph_name
 from .files import check_format, part_file_names, write_feats_file, write_graph_file
 from .make_config import build_config, graphbolt_meta
-from .owned import OutputTarget, check_out_path
+from .owned import OutputTarget, check_partition_output
 
 __all__ = ["partition_graph", "save_partitions", "write_part"]
 
@@ -113,7 +113,7 @@ def save_partitions(
         The config's name (``<graph_name>.json``) and the graph name DGL reads.
     out_path : str, os.PathLike or OutputTarget
         The output folder, replaced whole (only when it holds an earlier graphpart output:
-        :func:`~graphpart.storage.owned.check_out_path`, run here unless given its result).
+        :func:`~graphpart.storage.owned.check_partition_output`, run here unless given its result).
     progress : bool, default False
         A progress bar over the partitions.
     format : {"graphpart", "dgl", "graphbolt"}, default "graphpart"
@@ -126,7 +126,7 @@ def save_partitions(
     """
     graph_name = check_graph_name(graph_name)
     check_format(format)
-    out = check_out_path(out_path).path
+    out = check_partition_output(out_path).path
     g = p.graph
     etypes = [etype_str(e) for e in g.canonical_etypes]
     balance_given = p.balance_classes is not None and (
@@ -240,7 +240,7 @@ def partition_graph(
     for e in g.canonical_etypes:
         for name in g.edge_data(e):
             check_data_name(name, f"edge data of type {short_repr(etype_str(e))}")
-    target = check_out_path(out_path)
+    target = check_partition_output(out_path)
     p = partition(g, num_parts, PartitionOptions.of(options, **overrides))
     save_partitions(p, graph_name, target, progress=progress, format=format)
     if return_mapping:
