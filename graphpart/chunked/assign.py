@@ -8,7 +8,6 @@ accepted by :func:`read_assignment`, which validates it against the graph.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from pathlib import Path
@@ -23,7 +22,7 @@ from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
 from ..partitioning.fields import as_fields, code_labels, combine_fields, named_labels
 from ..typing import Seed
-from ..utils.check import check_file_name, short_repr
+from ..utils.check import check_file_name, check_option_names, short_repr
 from ._dask import Runner, open_shared, runner, worker_memory_limit
 from ._files import write_array
 from ._metis import metis_chunked
@@ -33,6 +32,7 @@ from .cluster import ClusterOptions
 from .format import ChunkedMetadata, check_parts_for, read_metadata
 from .plan import check_disk, check_memory, largest_chunk, stream_need
 from .read import read_data
+from .stream import StreamOptions
 
 __all__ = [
     "ALGORITHMS",
@@ -310,10 +310,6 @@ def balance_classes_of(
     return classes, labels
 
 
-#: The options of a streaming assignment (fennel, ldg) assign passes on to stream_partition.
-STREAM_OPTIONS = ("passes", "slack", "gamma", "batch_size", "refine", "alpha")
-
-
 def assign(
     in_dir: str | os.PathLike,
     out_dir: str | os.PathLike,
@@ -339,11 +335,12 @@ def assign(
       edges (the largest that fits), drawn as the chunks stream past, and refinement passes
       over every edge follow on the cluster (memory ``B + 96 N + 300 max_edges``).
     * ``"fennel"`` / ``"ldg"``: streaming passes over the edge chunks, memory
-      linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`;
-      ``stream_options`` go to it), with a hard cap on every ``balance_ntypes`` class of each
-      part and, with ``balance_edges``, on its in-degree. ``balance_edges=None`` (the default)
-      balances the in-degree too where in-degrees are spread unevenly (power-law graphs) and
-      says so in the log; METIS takes ``None`` as ``False``. They run as one stream per Dask
+      linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`, with its
+      :class:`~graphpart.chunked.stream.StreamOptions`), with a hard cap on every
+      ``balance_ntypes`` class of each part and, with ``balance_edges``, on its in-degree.
+      ``balance_edges=None`` (the default) balances the in-degree too where in-degrees are
+      spread unevenly (power-law graphs) and says so in the log; METIS takes ``None`` as
+      ``False``. They run as one stream per Dask
       worker, every pass over the edges shared out (the in-degrees, the streaming and
       refinement passes, and the loads recorded at the end); the answer depends on the number
       of workers, not on where they run. Below ``2**22`` edges a LocalCluster is not started
@@ -376,8 +373,8 @@ def assign(
         METIS only: the size of the edge sample METIS sees when below the edge count.
     **options
         :class:`~graphpart.chunked.ClusterOptions` fields by name, and for fennel and ldg the
-        options of :func:`~graphpart.chunked.stream.stream_partition` (``passes``,
-        ``slack``, ...).
+        :class:`~graphpart.chunked.stream.StreamOptions` fields (``passes``, ``slack``, ...);
+        a misspelt name is refused with the nearest.
 
     Returns
     -------
@@ -403,25 +400,19 @@ def assign(
     >>> sorted(p.name for p in out.iterdir())
     ['_N.txt', 'partition_meta.json']
     """
-    cluster_fields, stream_options = ClusterOptions.split(options)
+    cluster_fields, stream_fields = ClusterOptions.split(options)
+    known = [*StreamOptions.names(), *ClusterOptions.names()]
+    check_option_names(stream_fields, known, "assign option")  # the nearest of both families
     cluster = ClusterOptions.of(cluster, **cluster_fields)
-    streaming = STREAM_OPTIONS
-    unknown = [k for k in stream_options if k not in streaming]
-    if unknown:
-        near = difflib.get_close_matches(unknown[0], [*streaming, *ClusterOptions.names()], n=1)
-        hint = f" (did you mean {near[0]}?)" if near else ""
-        raise GraphpartError(
-            f"unknown assign option {short_repr(unknown[0])}{hint}; the streaming options are "
-            f"{', '.join(streaming)}, the cluster's {', '.join(ClusterOptions.names())}"
-        )
+    stream_options = StreamOptions.of(None, **stream_fields)
     meta = read_metadata(in_dir)
     k = check_parts_for(num_parts, meta)
     # one line of text per node: at most 20 digits and a newline
     check_disk(min(21, len(str(k)) + 1) * sum(meta.num_nodes.values()), out_dir, "assign")
     if algorithm not in ALGORITHMS:
         raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {short_repr(algorithm)}")
-    if stream_options and algorithm not in ("fennel", "ldg"):
-        raise GraphpartError(f"options {sorted(stream_options)} apply to fennel and ldg only")
+    if stream_fields and algorithm not in ("fennel", "ldg"):
+        raise GraphpartError(f"options {sorted(stream_fields)} apply to fennel and ldg only")
     if max_edges is not None and algorithm != "metis":
         raise GraphpartError(f"max_edges applies to metis, not {algorithm}")
     ntypes = sorted(meta.ntypes)
@@ -460,7 +451,7 @@ def assign(
                 streams=run.tasks,
                 cluster=None if run.client is None else ClusterOptions(client=run.client),
                 work_dir=work,
-                **stream_options,
+                options=stream_options,
             )
             edges = deg is not None
             del deg

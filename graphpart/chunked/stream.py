@@ -53,13 +53,14 @@ from __future__ import annotations
 import logging
 import math
 import os
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ..index import unique_int
-from ..utils.check import check_count, short_repr
+from ..utils.check import check_count, check_rate, replace_options, short_repr
 from ._dask import Runner, open_shared, runner
 from ._eta import Progress
 from ._loads import Loads
@@ -68,6 +69,7 @@ from .format import ChunkedMetadata
 from .read import read_edges
 
 __all__ = [
+    "StreamOptions",
     "stream_partition",
     "in_degrees",
     "edge_spread",
@@ -78,6 +80,75 @@ __all__ = [
 ]
 
 STREAMING = ("fennel", "ldg")
+
+
+@dataclass(frozen=True)
+class StreamOptions:
+    """The options of a streaming assignment (Fennel, LDG), declared and checked once:
+    :func:`stream_partition` and :func:`~graphpart.chunked.assign` take them, as an object or
+    by name (a misspelt name gets the nearest one).
+
+    Attributes
+    ----------
+    passes : int, default 30
+        At most this many passes over the edges: the streaming pass, then refinement passes
+        (label propagation under every cap) until one lowers the cut by less than
+        :data:`MIN_GAIN` (0.5%); the parts with the lowest cut are kept. On graphs with
+        communities streaming alone cuts far more than METIS (an SBM: 0.69 against 0.26) and
+        refinement closes the gap (0.27); on R-MAT it finds nothing and stops after two.
+    slack : float, default 0.05
+        Each part holds at most ``(1 + slack)`` times its share of every class's nodes (and of
+        the in-degree, where balanced).
+    gamma : float, default 1.5
+        Fennel's load exponent, above 1.
+    batch_size : int, default 64
+        Nodes placed together; smaller follows the stream more closely, larger is faster.
+    refine : int, default 1
+        Extra placement rounds per batch that see the batch's own placements.
+    alpha : float or None, default None
+        Fennel's load weight (see the module docstring); ``None``: half the paper's
+        ``sqrt(k) m / n ** gamma``.
+
+    Examples
+    --------
+    >>> StreamOptions.of(passes=5).passes
+    5
+    >>> StreamOptions.of(pases=5)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: unknown stream option 'pases' (did you mean passes?); ...
+    """
+
+    passes: int = 30
+    slack: float = 0.05
+    gamma: float = 1.5
+    batch_size: int = 64
+    refine: int = 1
+    alpha: float | None = None
+
+    def __post_init__(self) -> None:
+        for name, low in (("passes", 1), ("batch_size", 1), ("refine", 0)):
+            object.__setattr__(self, name, check_count(getattr(self, name), name, low=low))
+        object.__setattr__(self, "slack", check_rate(self.slack, "slack", zero=True))
+        gamma = check_rate(self.gamma, "gamma")
+        if gamma <= 1:
+            raise GraphpartError(f"gamma must be above 1, got {gamma:g}")
+        object.__setattr__(self, "gamma", gamma)
+        if self.alpha is not None:
+            object.__setattr__(self, "alpha", check_rate(self.alpha, "alpha"))
+
+    @classmethod
+    def of(cls, options: StreamOptions | None = None, /, **overrides) -> StreamOptions:
+        """``options`` (default: the defaults) with the fields named in ``overrides``
+        replaced, checked; an unknown name is refused with the nearest one."""
+        return replace_options(cls, options, overrides, "stream option", "options")
+
+    @classmethod
+    def names(cls) -> list[str]:
+        """The option names."""
+        return [f.name for f in fields(cls)]
+
+
 #: ``balance_edges=None`` balances the in-degree too when :func:`edge_spread` exceeds this.
 SPREAD_LIMIT = 1.0
 #: Refinement stops when a pass lowers the cut by less than this fraction.
@@ -436,16 +507,12 @@ def stream_partition(
     *,
     classes: np.ndarray | None = None,
     balance_edges: bool | np.ndarray | None = None,
-    passes: int = 30,
-    slack: float = 0.05,
-    gamma: float = 1.5,
-    batch_size: int = 64,
-    refine: int = 1,
-    alpha: float | None = None,
+    options: StreamOptions | None = None,
     initial: np.ndarray | None = None,
     streams: int | None = None,
     cluster: ClusterOptions | None = None,
     work_dir: str | os.PathLike | None = None,
+    **overrides,
 ) -> np.ndarray:
     """Partition of every homogeneous node (types in sorted order), streaming over the edge chunks.
 
@@ -464,23 +531,9 @@ def stream_partition(
         Also cap every part's in-degree at ``(1 + slack)`` times the mean. ``None`` turns it on
         when :func:`edge_spread` exceeds :data:`SPREAD_LIMIT` (and logs that it did); an array
         is taken as the in-degrees to balance (:func:`edge_balance`'s answer).
-    passes : int, default 30
-        At most this many passes over the edges: the streaming pass, then refinement passes
-        (label propagation under every cap) until one lowers the cut by less than
-        :data:`MIN_GAIN` (0.5%); the parts with the lowest cut are kept. On graphs with
-        communities streaming alone cuts far more than METIS (an SBM: 0.69 against 0.26) and
-        refinement closes the gap (0.27); on R-MAT it finds nothing and stops after two.
-    slack : float, default 0.05
-        Each part holds at most ``(1 + slack)`` times its share of every class's nodes (and of
-        the in-degree).
-    gamma : float, default 1.5
-        Fennel's load exponent, above 1.
-    batch_size : int, default 64
-        Nodes placed together; smaller follows the stream more closely, larger is faster.
-    refine : int, default 1
-        Extra placement rounds per batch that see the batch's own placements.
-    alpha : float, optional
-        Fennel's load weight (see the module docstring).
+    options : StreamOptions, optional
+        Passes, slack, gamma, batch size, refinement rounds and alpha (:class:`StreamOptions`;
+        default: its defaults).
     initial : ndarray of int, optional
         A part for every node to refine instead of a streaming pass (e.g. METIS's on a sample of
         the edges); the refinement passes then move nodes under the same caps.
@@ -497,6 +550,9 @@ def stream_partition(
     work_dir : str or path, optional
         Where the streams' shared files go (a folder every worker reads); default: the system's
         temporary folder. Removed at the end.
+    **overrides
+        :class:`StreamOptions` fields by name (``passes=5``); they replace those of
+        ``options``.
 
     Returns
     -------
@@ -529,11 +585,9 @@ def stream_partition(
             f"streaming algorithm must be one of {STREAMING}, got {short_repr(algorithm)}"
         )
     num_parts = check_count(num_parts, "num_parts", low=1)
-    if not slack >= 0 or not gamma > 1 or int(batch_size) < 1 or int(passes) < 1:
-        raise GraphpartError(
-            "need slack >= 0, gamma > 1, batch_size >= 1 and passes >= 1, got "
-            f"{slack}, {gamma}, {batch_size}, {passes}"
-        )
+    opts = StreamOptions.of(options, **overrides)
+    passes, slack, gamma = opts.passes, opts.slack, opts.gamma
+    batch_size, refine, alpha = opts.batch_size, opts.refine, opts.alpha
     ntypes = sorted(meta.ntypes)
     counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
     n = int(counts.sum())

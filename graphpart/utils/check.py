@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import reprlib
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -14,6 +15,7 @@ __all__ = [
     "replace_options",
     "check_count",
     "check_flag",
+    "check_option_names",
     "check_rate",
     "check_trainers_per_machine",
     "check_part_id",
@@ -403,6 +405,43 @@ def check_parts(parts: object, num_parts: int, name: str = "parts") -> list[int]
     return out
 
 
+def check_option_names(given: Iterable[str], known: Sequence[str], what: str) -> None:
+    """Refuse the first of ``given`` that is not in ``known``, naming the nearest known name:
+    the one did-you-mean of every options object and of the functions that take several
+    families of options by name.
+
+    Parameters
+    ----------
+    given : iterable of str
+        The names a caller typed.
+    known : sequence of str
+        The names there are, in the order the message lists them.
+    what : str
+        What an option is called in the message (``"assign option"``).
+
+    Raises
+    ------
+    GraphpartError
+        For an unknown name, with the nearest known one where there is one.
+
+    Examples
+    --------
+    >>> check_option_names(["pases"], ["passes", "slack"], "stream option")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: unknown stream option 'pases' (did you mean passes?); ...
+    """
+    import difflib
+
+    for key in given:
+        if key not in known:
+            near = difflib.get_close_matches(key, list(known), n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise GraphpartError(
+                f"unknown {what} {short_repr(key)}{hint}; the options are " + ", ".join(known)
+            )
+
+
 def replace_options(cls: type, options: object, overrides: dict, what: str, name: str) -> object:
     """``options`` (an instance of the frozen dataclass ``cls``, or ``None`` for its defaults)
     with the fields ``overrides`` names replaced: the one rule of every options object.
@@ -444,17 +483,9 @@ def replace_options(cls: type, options: object, overrides: dict, what: str, name
     graphpart.errors.GraphpartError: unknown option 'hop' (did you mean hops?); the options are hops
     """
     import dataclasses
-    import difflib
 
     if options is not None and not isinstance(options, cls):
         raise GraphpartError(f"{name} must be a {cls.__name__} or None, got {short_repr(options)}")
-    names = [f.name for f in dataclasses.fields(cls)]
-    for key in overrides:
-        if key not in names:
-            near = difflib.get_close_matches(key, names, n=1)
-            hint = f" (did you mean {near[0]}?)" if near else ""
-            raise GraphpartError(
-                f"unknown {what} {short_repr(key)}{hint}; the options are " + ", ".join(names)
-            )
+    check_option_names(overrides, [f.name for f in dataclasses.fields(cls)], what)
     base = options if options is not None else cls()
     return dataclasses.replace(base, **overrides) if overrides else base

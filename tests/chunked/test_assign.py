@@ -200,8 +200,10 @@ def test_streaming_options_are_checked(tmp_path):
     write_chunked(gp.datasets.load_karate_club(), tmp_path / "g", 1)
     with pytest.raises(gp.GraphpartError, match="apply to fennel and ldg only"):
         assign(tmp_path / "g", tmp_path / "p", 2, "metis", slack=0.1)
-    with pytest.raises(gp.GraphpartError, match="need slack >= 0"):
+    with pytest.raises(gp.GraphpartError, match="slack must be a finite number >= 0, got -1"):
         assign(tmp_path / "g", tmp_path / "p", 2, "fennel", slack=-1)
+    with pytest.raises(gp.GraphpartError, match="gamma must be above 1"):
+        assign(tmp_path / "g", tmp_path / "p", 2, "ldg", gamma=1)
     assert not (tmp_path / "p").exists()
 
 
