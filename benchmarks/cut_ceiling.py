@@ -86,7 +86,8 @@ def run_metis(args):
         vwgt=sub,
         adjwgt=wgt,
         ubvec=ub,
-        options=MetisOptions(seed=3, ncuts=args.ncuts, niter=args.niter),
+        options=MetisOptions(ncuts=args.ncuts, niter=args.niter),
+        seed=3,
     )
     part = np.full(n, -1)
     part[connected] = sub_part

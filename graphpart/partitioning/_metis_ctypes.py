@@ -53,10 +53,11 @@ MAX_TRIES = 100
 class MetisOptions:
     """METIS options that matter for speed and quality.
 
+    The objective (``objtype``) and the seed are partition options
+    (:class:`~graphpart.PartitionOptions`): :func:`part_graph` takes them on their own.
+
     Attributes
     ----------
-    objtype : {"cut", "vol"}
-        Minimise the edge cut or the total communication volume.
     niter : int or None
         Refinement iterations per level (METIS default 10), at most :data:`MAX_TRIES`. Fewer
         is faster.
@@ -67,27 +68,21 @@ class MetisOptions:
         Allowed load imbalance in thousandths: 30 allows 1.03 (k-way default).
     ctype : {"rm", "shem"} or None
         Coarsening matching: random or sorted heavy-edge (default).
-    seed : int or None
-        METIS's own random seed.
     minconn, contig : bool
         Minimise the partitions' connectivity / force contiguous partitions.
     """
 
-    objtype: str = "cut"
     niter: int | None = None
     ncuts: int | None = None
     ufactor: int | None = None
     ctype: str | None = None
-    seed: int | None = None
     minconn: bool = False
     contig: bool = False
 
     def __post_init__(self) -> None:
-        if self.objtype not in _OBJTYPE:
-            raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(self.objtype)}")
         if self.ctype is not None and self.ctype not in _CTYPE:
             raise GraphpartError(f"ctype must be 'rm' or 'shem', got {short_repr(self.ctype)}")
-        for name in ("niter", "ncuts", "ufactor", "seed"):
+        for name in ("niter", "ncuts", "ufactor"):
             value = getattr(self, name)
             if value is not None and (
                 not isinstance(value, (int, np.integer))
@@ -107,14 +102,16 @@ class MetisOptions:
                     f"each is a whole refinement or partitioning), got {int(value):,}"
                 )
 
-    def to_array(self) -> np.ndarray:
-        """The METIS options array (``idx_t[METIS_NOPTIONS]``)."""
+    def to_array(self, objtype: str = "cut", seed: int | None = None) -> np.ndarray:
+        """The METIS options array (``idx_t[METIS_NOPTIONS]``), with the objective and seed."""
+        if objtype not in _OBJTYPE:
+            raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(objtype)}")
         opts = np.full(NOPTIONS, -1, dtype=IDX)
         _lib().METIS_SetDefaultOptions(opts.ctypes.data_as(ctypes.c_void_p))
-        opts[OPTION_INDEX["objtype"]] = _OBJTYPE[self.objtype]
+        opts[OPTION_INDEX["objtype"]] = _OBJTYPE[objtype]
         opts[OPTION_INDEX["numbering"]] = 0
-        for name in ("niter", "ncuts", "ufactor", "seed"):
-            value = getattr(self, name)
+        given = {"niter": self.niter, "ncuts": self.ncuts, "ufactor": self.ufactor, "seed": seed}
+        for name, value in given.items():
             if value is not None:
                 opts[OPTION_INDEX[name]] = int(value)
         if self.ctype is not None:
@@ -158,6 +155,8 @@ def part_graph(
     ubvec: np.ndarray | None = None,
     options: MetisOptions = MetisOptions(),
     recursive: bool = False,
+    objtype: str = "cut",
+    seed: int | None = None,
 ) -> tuple[int, np.ndarray]:
     """Partition a symmetric CSR graph into ``nparts``; return ``(objval, part)``.
 
@@ -204,7 +203,7 @@ def part_graph(
         ubvec = np.ascontiguousarray(ubvec, dtype=REAL).reshape(-1)
         if ubvec.shape != (ncon,) or np.any(ubvec <= 1.0):
             raise GraphpartError(f"ubvec must hold {ncon} tolerance(s) > 1.0, got {ubvec.tolist()}")
-    opts = options.to_array()
+    opts = options.to_array(objtype, seed)
     nvtxs_c, ncon_c, nparts_c = (np.array([v], dtype=IDX) for v in (n, ncon, nparts))
     objval = np.zeros(1, dtype=IDX)
     fn = _lib().METIS_PartGraphRecursive if recursive else _lib().METIS_PartGraphKway

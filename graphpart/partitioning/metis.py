@@ -161,7 +161,7 @@ def metis_assignment(
     balance_edges : bool
         Also balance the in-degrees (per class when ``balance_ntypes`` is given).
     objtype : {"cut", "vol"}, optional
-        Minimise the edge cut or the communication volume (overrides ``options.objtype``).
+        Minimise the edge cut (default) or the communication volume.
     recursive : bool
         Recursive bisection instead of k-way.
     options : MetisOptions, optional
@@ -176,7 +176,7 @@ def metis_assignment(
         the cut; on meshes it costs cut quality. METIS then refines for one iteration only
         (unless ``options.niter`` says otherwise).
     seed : int, Generator or None
-        Seeds METIS (unless ``options.seed`` is set), the isolated-node fill and the refinement.
+        Seeds METIS, the isolated-node fill and the refinement.
     refine_rounds : int
         When METIS saw a sample (``max_edges``), rounds of refinement on *every* edge afterwards
         (:func:`~graphpart.partitioning.refine.refine_assignment`: moves that lower the cut while
@@ -236,10 +236,7 @@ def metis_assignment(
         )
         refine = False
     options = options or MetisOptions()
-    if objtype is not None:
-        options = replace(options, objtype=objtype)
-    if options.seed is None:
-        options = replace(options, seed=int(rng.integers(1 << 30)))
+    metis_seed = int(rng.integers(1 << 30))
     if refine and options.niter is None:
         options = replace(options, niter=1)  # the refinement on every edge does this job better
     in_deg = None
@@ -270,7 +267,16 @@ def metis_assignment(
     # low-degree nodes out, and METIS keeps the dense core together in fewer parts.
     xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, seed=rng, by_degree=balance_edges)
     part = _metis_connected(
-        xadj, adjncy, num_parts, vwgt, tol, options, recursive, scale=not spread_isolated
+        xadj,
+        adjncy,
+        num_parts,
+        vwgt,
+        tol,
+        options,
+        recursive,
+        scale=not spread_isolated,
+        objtype=objtype or "cut",
+        seed=metis_seed,
     )
     fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng, spread=spread_isolated)
     if refine:
@@ -298,6 +304,8 @@ def _metis_connected(
     options: MetisOptions,
     recursive: bool,
     scale: bool = True,
+    objtype: str = "cut",
+    seed: int | None = None,
 ) -> np.ndarray:
     """METIS on the nodes that have neighbours; the others are left at -1. With ``scale`` the
     tolerance is widened by the weight the others will add (they fill the parts up)."""
@@ -326,6 +334,14 @@ def _metis_connected(
         int(used.sum()),
     )
     _, part[connected] = part_graph(
-        xadj, adjncy, num_parts, vwgt=sub_w, ubvec=scaled, options=options, recursive=recursive
+        xadj,
+        adjncy,
+        num_parts,
+        vwgt=sub_w,
+        ubvec=scaled,
+        options=options,
+        recursive=recursive,
+        objtype=objtype,
+        seed=seed,
     )
     return part

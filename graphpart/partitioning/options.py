@@ -138,13 +138,6 @@ class PartitionOptions:
                 "metis_options must be a MetisOptions or None, got "
                 f"{short_repr(self.metis_options)}"
             )
-        metis_objtype = None if self.metis_options is None else self.metis_options.objtype
-        if metis_objtype not in (None, "cut", self.objtype):  # "cut": MetisOptions' default
-            raise GraphpartError(
-                f"objtype {short_repr(self.objtype)} and metis_options.objtype "
-                f"{short_repr(self.metis_options.objtype)} differ; give objtype="
-                f"{short_repr(self.metis_options.objtype)} (it is a partition option)"
-            )
         if self.metis_max_edges is not None:
             set_(
                 self,

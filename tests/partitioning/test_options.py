@@ -92,11 +92,10 @@ def test_a_setting_checks_its_fields_when_made(field, value):
         Setting(**{field: value})
 
 
-def test_objtype_is_declared_once():
-    with pytest.raises(GraphpartError, match="objtype 'cut' and metis_options.objtype 'vol'"):
-        PartitionOptions(metis_options=MetisOptions(objtype="vol"))
-    opts = PartitionOptions(objtype="vol", metis_options=MetisOptions(niter=3))
-    assert opts.objtype == "vol"
+def test_objtype_and_seed_are_partition_options_only():
+    assert not {"objtype", "seed"} & set(MetisOptions.__dataclass_fields__)
+    with pytest.raises(TypeError):
+        MetisOptions(objtype="vol")
 
 
 def test_metis_max_edges_zero_is_refused_in_python():
