@@ -98,7 +98,8 @@ def recommend(results: Sequence[SweepResult]) -> Recommendation:
     >>> from graphpart.training import TrainingSetup
     >>> g = sbm([200] * 4, 0.05, 0.002, seed=0)
     >>> setup = TrainingSetup(fanouts=(5, 5), batch_size=32, train=None)
-    >>> rec = recommend(sweep(g, grid(method=["random", "metis"], num_parts=4), training=setup))
+    >>> settings = grid(part_method=["random", "metis"], num_parts=4)
+    >>> rec = recommend(sweep(g, settings, training=setup))
     >>> rec.best.setting.label, rec.dominated
     ('metis k=4', {'random k=4': 'metis k=4'})
     """

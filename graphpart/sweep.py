@@ -1,7 +1,8 @@
 """Compare partition settings: run a grid of settings, tabulate edge cut against imbalance.
 
-A :class:`Setting` names one way to partition (method, parts, what to balance,
-METIS tolerance, ...); :func:`sweep` runs several on one graph and returns
+A :class:`Setting` is one way to partition: a number of parts and the
+:class:`~graphpart.PartitionOptions`; :func:`grid` makes every combination of option values,
+:func:`sweep` runs several on one graph and returns
 :class:`SweepResult` rows that :func:`graphpart.viz.plot_tradeoff` draws and
 :func:`sweep_report` tabulates.
 """
@@ -12,7 +13,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
@@ -20,19 +21,17 @@ from .errors import GraphpartError
 from .graph.core import Graph
 from .partitioning.assignment import check_num_parts
 from .partitioning.core import Partitioning, partition
-from .partitioning.fields import field_balance
 from .partitioning.metis import MetisOptions
 from .partitioning.options import PartitionOptions
 from .training.estimate import EpochEstimate, seconds
 from .training.setup import TrainingSetup
-from .utils.check import check_count, short_repr
+from .utils.check import check_option_names, short_repr
 from .utils.report import Report
 
 __all__ = [
     "Setting",
     "SweepResult",
     "balance_sources",
-    "balance_source",
     "grid",
     "sweep",
     "sweep_report",
@@ -52,10 +51,11 @@ def _is_class_column(values) -> bool:
 
 
 def balance_sources(g: Graph) -> list[str]:
-    """What ``balance_ntypes`` can be built from: ``"none"``, ``"ntype"`` and class-like node data.
+    """What a sweep can balance: ``"none"`` (node counts, and each node type of a heterograph,
+    as DGL does), then the class-like node data a ``balance_ntypes`` field name can give.
 
     A node data column qualifies when it is one-dimensional, bool or int, with at
-    most 32 distinct values (masks, labels).
+    most :data:`MAX_BALANCE_CLASSES` distinct values (masks, labels).
 
     Parameters
     ----------
@@ -65,179 +65,78 @@ def balance_sources(g: Graph) -> list[str]:
     Returns
     -------
     list of str
-        ``"none"``, ``"ntype"``, then each qualifying column name once, in the order the node
-        types and their data list them.
+        ``"none"``, then each qualifying column name once, in the order the node types and
+        their data list them.
 
     Examples
     --------
     >>> from graphpart.datasets import load_karate_club
     >>> balance_sources(load_karate_club())
-    ['none', 'ntype', 'label']
+    ['none', 'label']
     """
     names: list[str] = []
     for t in g.ntypes:
         for name, values in g.node_data(t).items():
             if name not in names and _is_class_column(values):
                 names.append(name)
-    return ["none", "ntype", *names]
-
-
-def balance_source(g: Graph, source: str | None) -> object:
-    """The ``balance_ntypes`` argument of :func:`graphpart.partition` for a named source.
-
-    ``"none"`` balances only node counts (and, on a heterograph, each node type,
-    as DGL does); ``"ntype"`` balances each node type; a node data name balances
-    each of its values (per node type on a heterograph).
-
-    Parameters
-    ----------
-    g : Graph
-        The graph the source is read from.
-    source : str or None
-        ``"none"`` (or ``None``), ``"ntype"``, or a name :func:`balance_sources` lists.
-
-    Returns
-    -------
-    ndarray, Tensor, dict of str to Tensor, or None
-        ``None`` for ``"none"``, and for ``"ntype"`` on a heterograph; for ``"ntype"`` on a
-        homogeneous graph, zeros (one class) of length ``g.num_nodes()``; for a node data
-        column, the column itself (homogeneous) or ``{ntype: column}`` for the node types that
-        have it.
-
-    Raises
-    ------
-    GraphpartError
-        When no node type has the column, or it is not a bool/int column with at most
-        :data:`MAX_BALANCE_CLASSES` distinct values.
-
-    Examples
-    --------
-    >>> from graphpart.datasets import load_karate_club
-    >>> g = load_karate_club()
-    >>> balance_source(g, "none") is None, balance_source(g, "label").shape
-    (True, torch.Size([34]))
-    """
-    if source is None or source == "none":
-        return None
-    if source == "ntype":
-        if g.is_homogeneous:
-            return np.zeros(g.num_nodes(), dtype=np.int64)
-        return None  # a heterograph balances each node type by default
-    value = field_balance(g, source)
-    if source not in balance_sources(g):
-        raise GraphpartError(
-            f"node data {short_repr(source)} is not a bool/int column with at most "
-            f"{MAX_BALANCE_CLASSES} distinct values; choose one of {balance_sources(g)}"
-        )
-    return value
+    return ["none", *names]
 
 
 @dataclass(frozen=True)
 class Setting:
-    """One way to partition a graph.
+    """One way to partition a graph: a number of parts, the options, and a label.
 
     Attributes
     ----------
-    num_parts : int
-    method : {"metis", "random"}
-    balance : str
-        A :func:`balance_sources` name: ``"none"``, ``"ntype"`` or a node data column.
-    balance_edges : bool
-    ufactor : int or None
-        METIS imbalance tolerance in thousandths (30 allows 3% over the mean);
-        ``None`` keeps METIS's default.
-    num_hops : int
-    seed : int
-    options : PartitionOptions
-        What every setting of a grid shares (trainers per machine, METIS's edge sample, its
-        refinement, ...); the fields above replace theirs.
+    num_parts : int, default 4
+        The number of partitions.
+    options : PartitionOptions, default PartitionOptions()
+        How to partition (:class:`~graphpart.PartitionOptions`, the one declaration of every
+        partition option). A random split ignores balance and METIS options, so they are
+        dropped (one setting, one label); an unset seed is 0, so a sweep repeats.
+    label : str, default ""
+        The setting's name in tables and plots; ``""`` names it from the options, e.g.
+        ``"metis k=4 bal=train_mask +edges tol=1%"``.
+
+    Examples
+    --------
+    >>> from graphpart import PartitionOptions
+    >>> Setting(4, PartitionOptions(balance_ntypes="train_mask", balance_edges=True)).label
+    'metis k=4 bal=train_mask +edges'
     """
 
     num_parts: int = 4
-    method: str = "metis"
-    balance: str = "none"
-    balance_edges: bool = False
-    ufactor: int | None = None
-    num_hops: int = 1
-    seed: int = 0
     options: PartitionOptions = field(default_factory=PartitionOptions)
+    label: str = ""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.options, PartitionOptions):
-            raise GraphpartError(
-                f"options must be a PartitionOptions, got {short_repr(self.options)}"
-            )
-        own = [  # a setting's own fields: options may not set them too (one would be lost)
-            name
-            for name, default in OWN_FIELDS.items()
-            if getattr(self.options, name) is not default
-            and not (
-                isinstance(default, (bool, int, str)) and getattr(self.options, name) == default
-            )
-        ]
-        ufactor = getattr(self.options.metis_options, "ufactor", None)
-        if own or ufactor is not None:
-            names = own + (["metis_options.ufactor"] if ufactor is not None else [])
-            raise GraphpartError(
-                f"options sets {', '.join(names)}, which a Setting holds itself (method, "
-                "balance, balance_edges, ufactor, num_hops, seed): give them to the Setting"
-            )
         check_num_parts(self.num_parts)
-        object.__setattr__(self, "num_hops", check_count(self.num_hops, "num_hops"))
-        object.__setattr__(self, "seed", check_count(self.seed, "seed"))
-        if not isinstance(self.balance, str):
-            raise GraphpartError(
-                f"balance must be 'none', 'ntype' or a node data field name, got "
-                f"{short_repr(self.balance)}"
-            )
-        if self.ufactor is not None:
-            object.__setattr__(self, "ufactor", check_count(self.ufactor, "ufactor"))
-        if self.method not in ("metis", "random"):
-            raise GraphpartError(
-                f"method must be 'metis' or 'random', got {short_repr(self.method)}"
-            )
-        if (
-            self.method == "random"
-        ):  # a random split ignores balance and tolerance: one setting, one label
-            for name, value in (("balance", "none"), ("balance_edges", False), ("ufactor", None)):
-                object.__setattr__(self, name, value)
+        opts = self.options
+        if not isinstance(opts, PartitionOptions):
+            raise GraphpartError(f"options must be a PartitionOptions, got {short_repr(opts)}")
+        if isinstance(opts.part_method, str) and opts.part_method == "random":
+            opts = replace(opts, balance_ntypes=None, balance_edges=False, metis_options=None)
+        if opts.seed is None:
+            opts = replace(opts, seed=0)
+        object.__setattr__(self, "options", opts)
+        if not isinstance(self.label, str):
+            raise GraphpartError(f"label must be a str, got {short_repr(self.label)}")
+        if not self.label:
+            object.__setattr__(self, "label", _label(self))
 
     @property
-    def label(self) -> str:
-        bits = [self.method, f"k={self.num_parts}"]
-        if self.balance != "none":
-            bits.append(f"bal={self.balance}")
-        if self.balance_edges:
-            bits.append("+edges")
-        if self.ufactor is not None:
-            bits.append(f"tol={self.ufactor / 10:g}%")
-        return " ".join(bits)
+    def method(self) -> str:
+        """``"metis"``, ``"random"``, or ``"given"`` for an assignment passed as ``part_method``."""
+        method = self.options.part_method
+        return method if isinstance(method, str) else "given"
 
-    def partition_options(self, g: Graph) -> PartitionOptions:
-        """The :class:`~graphpart.PartitionOptions` this setting partitions ``g`` with.
-
-        Parameters
-        ----------
-        g : Graph
-            The graph (a balance source names one of its fields, or its node types).
-
-        Returns
-        -------
-        PartitionOptions
-            ``options`` with this setting's method, balance, tolerance, hops and seed.
-        """
-        metis = self.options.metis_options
-        if self.ufactor is not None:
-            metis = replace(metis or MetisOptions(), ufactor=self.ufactor)
-        return PartitionOptions.of(
-            self.options,
-            part_method=self.method,
-            balance_ntypes=_named(g, self.balance),
-            balance_edges=self.balance_edges,
-            num_hops=self.num_hops,
-            seed=self.seed,
-            metis_options=metis,
-        )
+    @property
+    def balance(self) -> str:
+        """What ``balance_ntypes`` balances: ``"none"``, its field name(s), or ``"given"``."""
+        balance = self.options.balance_ntypes
+        if isinstance(balance, (list, tuple)) and all(isinstance(b, str) for b in balance):
+            return ",".join(balance)
+        return "none" if balance is None else balance if isinstance(balance, str) else "given"
 
     def run(self, g: Graph) -> Partitioning:
         """Partition ``g`` with this setting.
@@ -250,44 +149,35 @@ class Setting:
         Returns
         -------
         Partitioning
-            ``partition(g, num_parts, self.partition_options(g))``.
+            ``partition(g, self.num_parts, self.options)``.
         """
-        return partition(g, self.num_parts, self.partition_options(g))
+        return partition(g, self.num_parts, self.options)
 
 
-#: The PartitionOptions fields a Setting holds itself (its method, balance, hops and seed), with
-#: their defaults.
-OWN_FIELDS = {
-    "part_method": "metis",
-    "balance_ntypes": None,
-    "balance_edges": False,
-    "num_hops": 1,
-    "seed": None,
-}
+def _label(setting: Setting) -> str:
+    """``"<method> k=<parts>"``, then what is balanced and METIS's tolerance, when set."""
+    bits = [setting.method, f"k={setting.num_parts}"]
+    if setting.balance != "none":
+        bits.append(f"bal={setting.balance}")
+    if setting.options.balance_edges:
+        bits.append("+edges")
+    ufactor = getattr(setting.options.metis_options, "ufactor", None)
+    if ufactor is not None:
+        bits.append(f"tol={ufactor / 10:g}%")
+    return " ".join(bits)
 
 
-def _is_set(options: PartitionOptions, name: str, default: object) -> bool:
-    value = getattr(options, name)
-    if default is None:
-        return value is not None
-    return not (type(value) is type(default) and value == default)
-
-
-def _named(g: Graph, source: str):
-    """What ``partition`` is given for a balance source: a field is passed by name, so its
-    classes are named after it (``train`` / ``not train``, not ``True`` / ``False``)."""
-    value = balance_source(g, source)
-    return source if value is not None and source not in ("none", "ntype") else value
-
-
-def grid(**values: Sequence) -> list[Setting]:
-    """Every combination of the given :class:`Setting` fields.
+def grid(options: PartitionOptions | None = None, **values: object) -> list[Setting]:
+    """Every combination of the given partition options, as :class:`Setting` objects.
 
     Parameters
     ----------
+    options : PartitionOptions or None, default None
+        What every setting shares; the keywords replace its fields.
     **values
-        :class:`Setting` field names to their values: a list or tuple of values to vary, or a
-        single value that every setting shares. Fields not given keep their defaults.
+        ``num_parts``, :class:`~graphpart.PartitionOptions` fields, or
+        :class:`~graphpart.MetisOptions` fields (``ufactor``, ``niter``, ...), each to a list or
+        tuple of values to vary, or a single value every setting shares.
 
     Returns
     -------
@@ -298,25 +188,33 @@ def grid(**values: Sequence) -> list[Setting]:
     Raises
     ------
     GraphpartError
-        When a keyword is not a :class:`Setting` field, or a combination is not a valid
-        :class:`Setting`.
+        When a keyword names no option (with the nearest name), or a combination is not a valid
+        setting.
 
     Examples
     --------
     A random split ignores balance settings, so it appears once:
 
-    >>> settings = grid(method=["random", "metis"], num_parts=2, balance_edges=[False, True])
+    >>> settings = grid(part_method=["random", "metis"], num_parts=2, balance_edges=[False, True])
     >>> [s.label for s in settings]
     ['random k=2', 'metis k=2', 'metis k=2 +edges']
     """
-    unknown = sorted(set(values) - set(Setting.__dataclass_fields__))
-    if unknown:
-        raise GraphpartError(
-            f"unknown setting fields {unknown}; known: {list(Setting.__dataclass_fields__)}"
-        )
+    own = [f.name for f in fields(PartitionOptions)]
+    metis = [f.name for f in fields(MetisOptions) if f.name not in own]
+    check_option_names(values, ["num_parts", *own, *metis], "setting option")
+    base = options if options is not None else PartitionOptions()
     keys = list(values)
     lists = [v if isinstance(v, (list, tuple)) else [v] for v in values.values()]
-    out = [Setting(**dict(zip(keys, combo))) for combo in itertools.product(*lists)]
+    out = []
+    for combo in itertools.product(*lists):
+        chosen = dict(zip(keys, combo))
+        num_parts = chosen.pop("num_parts", 4)
+        tuned = {k: chosen.pop(k) for k in metis if k in chosen}
+        if tuned:
+            chosen["metis_options"] = replace(
+                chosen.get("metis_options", base.metis_options) or MetisOptions(), **tuned
+            )
+        out.append(Setting(num_parts, PartitionOptions.of(base, **chosen)))
     return list(dict.fromkeys(out))  # random settings that differ only in balance are one
 
 
@@ -408,7 +306,7 @@ def sweep(
     >>> from graphpart.datasets import load_karate_club
     >>> from graphpart.training import TrainingSetup
     >>> setup = TrainingSetup(fanouts=(5,), batch_size=8, train=None)
-    >>> settings = grid(method=["random", "metis"], num_parts=2)
+    >>> settings = grid(part_method=["random", "metis"], num_parts=2)
     >>> res = sweep(load_karate_club(), settings, training=setup)
     >>> [r.epoch_s > 0 for r in res]
     [True, True]
@@ -462,7 +360,8 @@ def sweep_report(results: Sequence[SweepResult]) -> Report:
     Examples
     --------
     >>> from graphpart.datasets import load_karate_club
-    >>> r = sweep_report(sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=2)))
+    >>> settings = grid(part_method=["random", "metis"], num_parts=2)
+    >>> r = sweep_report(sweep(load_karate_club(), settings))
     >>> r.columns["setting"]
     ['random k=2', 'metis k=2']
     """

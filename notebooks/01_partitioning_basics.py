@@ -72,7 +72,7 @@ metis.report()
 # %%
 from graphpart.sweep import grid, sweep
 
-results = sweep(karate, grid(method=["random", "metis"], num_parts=[2, 3, 4, 6, 8]))
+results = sweep(karate, grid(part_method=["random", "metis"], num_parts=[2, 3, 4, 6, 8]))
 fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
 for method, marker in [("random", "X"), ("metis", "o")]:
     rows = [r for r in results if r.setting.method == method]

@@ -124,9 +124,9 @@ from graphpart.sweep import grid, sweep, sweep_report
 results = sweep(
     g,
     grid(
-        method=["random", "metis"],
+        part_method=["random", "metis"],
         num_parts=4,
-        balance=["none", "train_mask"],
+        balance_ntypes=[None, "train_mask"],
         balance_edges=[False, True],
         ufactor=[10, 100],
     ),
@@ -162,7 +162,7 @@ from graphpart.training import TrainingSetup
 setup = TrainingSetup(fanouts=(10, 5), batch_size=64, num_trainers_per_machine=2)
 priced = sweep(
     g,
-    grid(method=["random", "metis"], num_parts=4, balance=["none", "train_mask"]),
+    grid(part_method=["random", "metis"], num_parts=4, balance_ntypes=[None, "train_mask"]),
     training=setup,
 )
 recommend(priced)

@@ -77,8 +77,11 @@ train[2000:] = rng.random(6000) < 0.05
 g.ndata["train_mask"] = train
 setup = TrainingSetup(fanouts=(10, 5), batch_size=64, num_trainers_per_machine=2)
 settings = grid(
-    method=["random", "metis"], num_parts=4, balance=["none", "train_mask"], balance_edges=[False]
-) + grid(method=["metis"], num_parts=4, balance=["train_mask"], balance_edges=[True])
+    part_method=["random", "metis"],
+    num_parts=4,
+    balance_ntypes=[None, "train_mask"],
+    balance_edges=[False],
+) + grid(part_method=["metis"], num_parts=4, balance_ntypes=["train_mask"], balance_edges=[True])
 results = sweep(g, settings, training=setup)
 sweep_report(results)
 

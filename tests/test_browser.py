@@ -154,13 +154,13 @@ def lab(tmp_path_factory, sync_playwright):
         root / TRAINER_VIEW,
         [
             "from graphpart.datasets import load_karate_club\n"
-            "from graphpart.sweep import Setting, sweep\n"
+            "from graphpart.sweep import grid, sweep\n"
             "from graphpart.training import TrainingSetup\n"
             "from graphpart.widgets import EpochCostView\n"
             "setup = TrainingSetup(fanouts=(4, 3), batch_size=6, train=None,"
             " num_trainers_per_machine=2)\n"
-            "results = sweep(load_karate_club(), [Setting(num_parts=2, method=m) for m in"
-            " ('random', 'metis')], training=setup)\n"
+            "results = sweep(load_karate_club(), grid(part_method=['random', 'metis'],"
+            " num_parts=2), training=setup)\n"
             "view = EpochCostView.from_sweep(results, setup)\n"
             "view",
         ],

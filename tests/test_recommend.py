@@ -17,7 +17,9 @@ def results():
     """Notebook 08's graph: the train nodes concentrated in two of eight communities."""
     g = train_in_two_communities(300, 0.03, 0.001)
     setup = TrainingSetup(fanouts=(10, 5), batch_size=64, num_trainers_per_machine=2)
-    settings = grid(method=["random", "metis"], num_parts=4, balance=["none", "train_mask"])
+    settings = grid(
+        part_method=["random", "metis"], num_parts=4, balance_ntypes=[None, "train_mask"]
+    )
     return sweep(g, settings, training=setup)
 
 
@@ -48,7 +50,7 @@ def test_the_pick_is_the_fastest_within_a_tie_and_says_why(results):
 
 
 def test_recommend_needs_priced_settings():
-    res = sweep(gp.datasets.load_karate_club(), grid(method="metis", num_parts=2))
+    res = sweep(gp.datasets.load_karate_club(), grid(part_method="metis", num_parts=2))
     with pytest.raises(gp.GraphpartError, match="training=TrainingSetup"):
         recommend(res)
     with pytest.raises(gp.GraphpartError, match="results of graphpart.sweep.sweep"):
@@ -61,7 +63,7 @@ def _priced(parts: int, epoch_s: float, cut: float):
     from graphpart.sweep import Setting, SweepResult
 
     epoch = SimpleNamespace(epoch_s=epoch_s, straggler_ratio=1.0, why=lambda: "even")
-    return SweepResult(Setting(method="metis", num_parts=parts), 0, cut, {}, 0.0, None, epoch)
+    return SweepResult(Setting(parts), 0, cut, {}, 0.0, None, epoch)
 
 
 def test_a_pick_that_wins_a_tie_on_cut_names_the_slightly_faster_setting(monkeypatch):

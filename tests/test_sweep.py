@@ -7,63 +7,77 @@ import pytest
 import torch
 
 import graphpart as gp
+from graphpart import MetisOptions, PartitionOptions
 from graphpart.datasets import load_karate_club
-from graphpart.sweep import Setting, balance_source, balance_sources, grid, sweep, sweep_report
+from graphpart.sweep import Setting, balance_sources, grid, sweep, sweep_report
 
-from .graphs import hetero_graph, masked_sbm
+from .graphs import masked_sbm
 
 
 def test_balance_sources_offer_masks_and_labels_not_features():
     g = masked_sbm()
     g.ndata["feat"] = torch.randn(g.num_nodes(), 3)
     g.ndata["node_id"] = torch.arange(g.num_nodes())  # too many distinct values to balance
-    assert balance_sources(g) == ["none", "ntype", "label", "train_mask", "val_mask", "test_mask"]
-
-
-def test_balance_source_of_a_heterograph_is_a_per_type_dict():
-    g = hetero_graph()
-    src = balance_source(g, "train_mask")
-    assert set(src) == {"user", "item", "tag"} and len(src["user"]) == 40
-    assert balance_source(g, "ntype") is None  # DGL's default already balances each type
-
-
-@pytest.mark.parametrize(
-    "name, match", [("nope", "no node data named 'nope'"), ("feat", "not a bool/int column")]
-)
-def test_bad_balance_source(name, match):
-    g = masked_sbm()
-    g.ndata["feat"] = torch.randn(g.num_nodes(), 3)
-    with pytest.raises(gp.GraphpartError, match=match):
-        balance_source(g, name)
+    assert balance_sources(g) == ["none", "label", "train_mask", "val_mask", "test_mask"]
 
 
 def test_setting_runs_what_it_says():
     g = masked_sbm()
-    p = Setting(num_parts=3, balance="train_mask", balance_edges=True, ufactor=10, num_hops=2).run(
-        g
+    opts = PartitionOptions(
+        balance_ntypes="train_mask",
+        balance_edges=True,
+        metis_options=MetisOptions(ufactor=10),
+        num_hops=2,
     )
+    s = Setting(3, opts)
+    assert s.label == "metis k=3 bal=train_mask +edges tol=1%"
+    p = s.run(g)
     assert p.num_parts == 3 and p.num_hops == 2 and p.balance_edges
     assert p.balance_labels == ("not train", "train")
     assert "class train" in p.metrics.balance
 
 
+def test_a_setting_is_seeded_unless_its_options_say_otherwise():
+    assert Setting().options.seed == 0
+    assert Setting(options=PartitionOptions(seed=5)).options.seed == 5
+
+
 def test_random_setting_drops_balance_options():
-    s = Setting(method="random", balance="train_mask", balance_edges=True, ufactor=50)
-    assert (s.balance, s.balance_edges, s.ufactor) == ("none", False, None)
-    assert s == Setting(method="random")
+    opts = PartitionOptions(
+        part_method="random",
+        balance_ntypes="train_mask",
+        balance_edges=True,
+        metis_options=MetisOptions(ufactor=50),
+    )
+    s = Setting(4, opts)
+    assert (s.balance, s.options.balance_edges, s.options.metis_options) == ("none", False, None)
+    assert s == Setting(4, PartitionOptions(part_method="random"))
+
+
+def test_a_setting_takes_a_label_or_names_itself():
+    assert Setting(2, label="mine").label == "mine"
+    assert Setting(2, PartitionOptions(balance_ntypes=["a", "b"])).label == "metis k=2 bal=a,b"
+    given = Setting(2, PartitionOptions(part_method=np.zeros(34, dtype=np.int64)))
+    assert given.label == "given k=2" and given.method == "given"
 
 
 def test_grid_is_the_product_without_duplicates():
-    settings = grid(method=["random", "metis"], num_parts=[2, 3], balance_edges=[False, True])
+    settings = grid(part_method=["random", "metis"], num_parts=[2, 3], balance_edges=[False, True])
     assert len(settings) == 2 + 4
     assert len({s.label for s in settings}) == len(settings)
 
 
 def test_grid_and_setting_reject_unknown_input():
-    with pytest.raises(gp.GraphpartError, match="unknown setting fields"):
+    with pytest.raises(gp.GraphpartError, match="unknown setting option 'colour'"):
         grid(colour=["red"])
-    with pytest.raises(gp.GraphpartError, match="method must be"):
-        Setting(method="spectral")
+    with pytest.raises(gp.GraphpartError, match="did you mean balance_edges"):
+        grid(balance_edge=[True])
+    with pytest.raises(gp.GraphpartError, match="part_method must be"):
+        grid(part_method="spectral")
+    with pytest.raises(gp.GraphpartError, match="options must be a PartitionOptions"):
+        Setting(2, {"num_hops": 2})
+    with pytest.raises(gp.GraphpartError, match="num_parts"):
+        Setting(0)
     with pytest.raises(gp.GraphpartError, match="Setting objects"):
         sweep(load_karate_club(), [{"num_parts": 2}])
 
@@ -73,7 +87,7 @@ def test_sweep_reports_progress_and_measures_each_setting():
     seen = []
     results = sweep(
         g,
-        grid(method=["random", "metis"], num_parts=3, balance=["none", "train_mask"]),
+        grid(part_method=["random", "metis"], num_parts=3, balance_ntypes=[None, "train_mask"]),
         progress=lambda i, n, s: seen.append((i, n, s.label)),
     )
     assert [x[:2] for x in seen] == [(0, 3), (1, 3), (2, 3)]
@@ -87,7 +101,7 @@ def test_sweep_reports_progress_and_measures_each_setting():
 
 
 def test_sweep_report_has_one_row_per_setting():
-    results = sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=[2, 4]))
+    results = sweep(load_karate_club(), grid(part_method=["random", "metis"], num_parts=[2, 4]))
     report = sweep_report(results)
     assert report.columns["setting"] == [r.setting.label for r in results]
     assert report.columns["edge cut"] == [r.edge_cut for r in results]
@@ -101,7 +115,9 @@ def test_a_sweep_with_a_training_setup_prices_every_setting_and_plots_cut_vs_epo
     from graphpart.viz import plot_tradeoff
 
     setup = TrainingSetup(fanouts=(5, 5), batch_size=4, train=None, model=ClusterModel(1))
-    res = sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=2), training=setup)
+    res = sweep(
+        load_karate_club(), grid(part_method=["random", "metis"], num_parts=2), training=setup
+    )
     assert [r.epoch.label for r in res] == ["random k=2", "metis k=2"]
     assert all(r.epoch_s == r.epoch.epoch_s > 0 for r in res)
     table = sweep_report(res)
@@ -120,6 +136,6 @@ def test_an_epoch_axis_without_a_training_setup_says_what_is_missing():
     from graphpart.sweep import grid, sweep
     from graphpart.viz import plot_tradeoff
 
-    res = sweep(load_karate_club(), grid(method=["random"], num_parts=2))
+    res = sweep(load_karate_club(), grid(part_method=["random"], num_parts=2))
     with pytest.raises(GraphpartError, match="sweep\\(..., training=TrainingSetup"):
         plot_tradeoff(res, imbalance="epoch")

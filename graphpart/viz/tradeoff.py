@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["plot_tradeoff"]
 
-_METHOD_MARKERS = {"metis": "o", "random": "X"}
+_METHOD_MARKERS = {"metis": "o", "random": "X", "given": "s"}
 
 
 def _pareto(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -63,7 +63,8 @@ def plot_tradeoff(
     --------
     >>> from graphpart.datasets import load_karate_club
     >>> from graphpart.sweep import grid, sweep
-    >>> ax = plot_tradeoff(sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=2)))
+    >>> settings = grid(part_method=["random", "metis"], num_parts=2)
+    >>> ax = plot_tradeoff(sweep(load_karate_club(), settings))
     >>> ax.get_xlabel()
     'imbalance: worst max/mean'
     """
@@ -139,7 +140,7 @@ def _model_label(model) -> str:
 
 
 def _key(s) -> tuple:
-    return (s.balance, s.balance_edges, s.ufactor)
+    return (s.balance, s.options.balance_edges, getattr(s.options.metis_options, "ufactor", None))
 
 
 def _key_label(key: tuple) -> str:

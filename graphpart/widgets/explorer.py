@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..graph.core import Graph, check_graph
 from ..metrics.disk import headline, metric_deltas
+from ..partitioning import PartitionOptions
 from ..sweep import Setting, balance_sources
 from ..utils.check import check_count
 from ..viz import plot_balance
@@ -174,14 +175,15 @@ class PartitionExplorer:
 
     def _current_setting(self) -> Setting:
         c = self.controls
-        return Setting(
-            num_parts=c["num_parts"].value,
-            method=c["method"].value,
-            balance=c["balance"].value,
+        balance = c["balance"].value
+        options = PartitionOptions(
+            part_method=c["method"].value,
+            balance_ntypes=None if balance == "none" else balance,
             balance_edges=c["balance_edges"].value,
             num_hops=c["num_hops"].value,
             seed=c["seed"].value,
         )
+        return Setting(c["num_parts"].value, options)
 
     def _on_change(self, change) -> None:
         self.task.start(self._recompute, 3)
@@ -218,7 +220,7 @@ class PartitionExplorer:
         self.halo_hops.value = shown
         self.balance_plot.value, self.table.value = balance, table
         figures = headline(p.metrics)
-        label = f"{setting.label} hops={setting.num_hops}"
+        label = f"{setting.label} hops={setting.options.num_hops}"
         self.past = [(label, figures), *self.past][:HISTORY]
         self.history.value = _history_table(self.past)
         return "; ".join(metric_deltas(before, p.metrics))

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from ..errors import GraphpartError
 from ..graph.core import Graph, check_graph
+from ..partitioning import MetisOptions, PartitionOptions
 from ..recommend import recommend
 from ..sweep import Setting, SweepResult, balance_sources, grid, sweep, sweep_report
 from ..training import TrainingSetup
@@ -161,23 +162,25 @@ class BalancePlayground:
 
     def _current_setting(self) -> Setting:
         c = self.controls
-        return Setting(
-            num_parts=c["num_parts"].value,
-            method=c["method"].value,
-            balance=c["balance"].value,
+        balance = c["balance"].value
+        options = PartitionOptions(
+            part_method=c["method"].value,
+            balance_ntypes=None if balance == "none" else balance,
             balance_edges=c["balance_edges"].value,
-            ufactor=int(round(c["ufactor"].value * 10)),
+            metis_options=MetisOptions(ufactor=int(round(c["ufactor"].value * 10))),
             seed=0,
         )
+        return Setting(c["num_parts"].value, options)
 
     def presets(self) -> list[Setting]:
         """Random, then METIS with each balance source, with and without ``balance_edges``."""
         k = self.controls["num_parts"].value
-        sources = [
-            s for s in balance_sources(self.graph) if s != "ntype" or not self.graph.is_homogeneous
-        ]
+        sources = [None if s == "none" else s for s in balance_sources(self.graph)]
         return grid(
-            method=["random", "metis"], num_parts=k, balance=sources, balance_edges=[False, True]
+            part_method=["random", "metis"],
+            num_parts=k,
+            balance_ntypes=sources,
+            balance_edges=[False, True],
         )
 
     def add(self, *settings: Setting) -> None:

@@ -167,7 +167,7 @@ def test_halo_growth_draws_inner_and_halo_for_each_hop(karate3):
 
 
 def test_tradeoff_plots_every_setting_and_the_front():
-    results = sweep(load_karate_club(), grid(method=["random", "metis"], num_parts=[2, 4]))
+    results = sweep(load_karate_club(), grid(part_method=["random", "metis"], num_parts=[2, 4]))
     ax = viz.plot_tradeoff(results)
     points = np.concatenate(
         [c.get_offsets() for c in ax.collections if isinstance(c, PathCollection)]
@@ -229,9 +229,9 @@ def test_tradeoff_labels_do_not_overlap_and_tolerances_differ_in_colour():
     results = sweep(
         g,
         grid(
-            method=["random", "metis"],
+            part_method=["random", "metis"],
             num_parts=4,
-            balance=["none", "train_mask"],
+            balance_ntypes=[None, "train_mask"],
             balance_edges=[False, True],
             ufactor=[10, 100],
         ),

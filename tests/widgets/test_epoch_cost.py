@@ -20,7 +20,9 @@ def counts():
     """Notebook 08's graph: 8 communities, the train nodes concentrated in two."""
     g = train_in_two_communities(1000, 0.01, 0.0005)
     setup = TrainingSetup(fanouts=(10, 5), batch_size=64, num_trainers_per_machine=2)
-    settings = grid(method=["random", "metis"], num_parts=4, balance=["none", "train_mask"])
+    settings = grid(
+        part_method=["random", "metis"], num_parts=4, balance_ntypes=[None, "train_mask"]
+    )
     return {r.setting.label: r.epoch.counts for r in sweep(g, settings, training=setup)}
 
 
@@ -95,12 +97,12 @@ def karate_counts():
 
 
 def _swept():
-    from graphpart.sweep import Setting, sweep
+    from graphpart.sweep import sweep
     from graphpart.training import TrainingSetup
 
     g = load_karate_club()
     setup = TrainingSetup(fanouts=(4, 3), batch_size=6, train=None, num_trainers_per_machine=2)
-    settings = [Setting(num_parts=2, method=m) for m in ("random", "metis")]
+    settings = grid(part_method=["random", "metis"], num_parts=2)
     return sweep(g, settings, training=setup), setup
 
 

@@ -55,7 +55,10 @@ def test_each_control_repartitions(explorer, control, value, check):
     before = _owners(explorer.graph_view), explorer.halo_view.sigma.data
     explorer.controls[control].value = value
     assert check(explorer.partitioning)
-    assert getattr(explorer.setting, control) == value
+    options = {"num_parts": "num_parts", "method": "part_method", "balance": "balance_ntypes"}
+    name = options.get(control, control)
+    held = explorer.setting if name == "num_parts" else explorer.setting.options
+    assert getattr(held, name) == value
     if control == "num_hops":  # the whole graph's owners stay; the HALO view grows a hop
         kinds = {n["attributes"]["kind"] for n in explorer.halo_view.sigma.data["nodes"]}
         assert "HALO (hop 2)" in kinds and explorer.halo_view.sigma.data != before[1]
@@ -102,7 +105,6 @@ def test_explorer_graph_view_card_follows_a_click(explorer):
 def test_explorer_balance_choices_come_from_the_graph(explorer):
     assert explorer.controls["balance"].options == (
         "none",
-        "ntype",
         "label",
         "train_mask",
         "val_mask",
@@ -256,7 +258,10 @@ def test_playground_tolerance_slider_reads_in_percent():
     slider.value = 13.1  # shows "13.1", meaning 13.1%
     pg.controls["method"].value = "metis"
     pg.add_button.click()
-    assert pg.results[-1].setting.ufactor == 131 and "tol=13.1%" in pg.results[-1].setting.label
+    assert (
+        pg.results[-1].setting.options.metis_options.ufactor == 131
+        and "tol=13.1%" in pg.results[-1].setting.label
+    )
 
 
 def test_status_line_uses_only_glyphs_debian_fonts_have():
