@@ -58,8 +58,8 @@ def main() -> None:
         m = len(s)
         routes = {
             "assign (default)": {},
-            "assign metis --max-edges E/4": {"algorithm": "metis", "max_edges": m // 4},
-            "assign metis --max-edges E/5": {"algorithm": "metis", "max_edges": m // 5},
+            "assign metis --max-edges E/4": {"algorithm": "metis", "metis_max_edges": m // 4},
+            "assign metis --max-edges E/5": {"algorithm": "metis", "metis_max_edges": m // 5},
             "assign fennel": {"algorithm": "fennel"},
         }
         for name, kw in routes.items():

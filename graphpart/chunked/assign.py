@@ -21,8 +21,8 @@ from ..fs.untrusted import check_regular_file, read_json
 from ..homogeneous import type_offsets
 from ..partitioning.balance import classes_by_type
 from ..partitioning.fields import as_fields, code_labels, combine_fields, named_labels
-from ..typing import Seed
-from ..utils.check import check_file_name, check_option_names, short_repr
+from ..partitioning.options import PartitionOptions
+from ..utils.check import check_file_name, options_by_name, short_repr
 from ._dask import Runner, open_shared, runner, worker_memory_limit
 from ._files import write_array
 from ._metis import metis_chunked
@@ -310,18 +310,46 @@ def balance_classes_of(
     return classes, labels
 
 
+#: What :func:`assign` partitions with when given no options: the in-memory defaults, but the
+#: in-degrees balanced where they are spread unevenly, and METIS shown as many edges as fit.
+PIPELINE_DEFAULTS = PartitionOptions(balance_edges=None, metis_max_edges=None)
+
+#: The partition options :func:`assign` honours; the others are the in-memory path's or dispatch's.
+HONOURED = ("balance_ntypes", "balance_edges", "seed", "metis_max_edges")
+
+
+def _check_honoured(options: PartitionOptions, algorithm: str, stream: StreamOptions) -> None:
+    """Refuse an algorithm assign does not know, and options it would silently ignore."""
+    if algorithm not in ALGORITHMS:
+        raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {short_repr(algorithm)}")
+    ignored = sorted(set(options.summary()) - set(HONOURED))
+    if ignored:
+        raise GraphpartError(
+            f"assign takes {', '.join(HONOURED)} of the partition options; {', '.join(ignored)} "
+            "belong to partition() or dispatch"
+        )
+    if stream != StreamOptions() and algorithm not in ("fennel", "ldg"):
+        raise GraphpartError(f"stream options apply to fennel and ldg, not {algorithm}")
+    given = options.metis_max_edges != PIPELINE_DEFAULTS.metis_max_edges
+    if given and algorithm != "metis":
+        raise GraphpartError(f"metis_max_edges applies to metis, not {algorithm}")
+    if options.balance_ntypes is not None and not isinstance(options.balance_ntypes, str):
+        raise GraphpartError(
+            "assign balances a node data field named by balance_ntypes (a str), got "
+            f"{short_repr(options.balance_ntypes)}"
+        )
+
+
 def assign(
     in_dir: str | os.PathLike,
     out_dir: str | os.PathLike,
     num_parts: int,
     algorithm: str = "metis",
+    options: PartitionOptions | None = None,
     *,
-    balance_ntypes: str | None = None,
-    balance_edges: bool | None = None,
-    seed: Seed = None,
     cluster: ClusterOptions | None = None,
-    max_edges: int | None = None,
-    **options: Any,
+    stream: StreamOptions | None = None,
+    **names: Any,
 ) -> Path:
     """Compute a partition assignment of a chunked graph and write it to ``out_dir``.
 
@@ -330,13 +358,13 @@ def assign(
       :class:`~graphpart.chunked.ClusterOptions`, or its fields as keywords).
     * ``"metis"`` (the default): loads every edge chunk into one graph and runs the same
       METIS path as :func:`graphpart.partition`: each node type balanced, and each value of
-      node data ``balance_ntypes`` too. With ``max_edges`` below the edge count, or without it
+      node data ``balance_ntypes`` too. With ``metis_max_edges`` below the edge count, or without it
       where the edges do not fit in the memory free, METIS sees a sample of about that many
       edges (the largest that fits), drawn as the chunks stream past, and refinement passes
-      over every edge follow on the cluster (memory ``B + 96 N + 300 max_edges``).
+      over every edge follow on the cluster (memory ``B + 96 N + 300 metis_max_edges``).
     * ``"fennel"`` / ``"ldg"``: streaming passes over the edge chunks, memory
       linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`, with its
-      :class:`~graphpart.chunked.stream.StreamOptions`), with a hard cap on every
+      :class:`~graphpart.chunked.StreamOptions`), with a hard cap on every
       ``balance_ntypes`` class of each part and, with ``balance_edges``, on its in-degree.
       ``balance_edges=None`` (the default) balances the in-degree too where in-degrees are
       spread unevenly (power-law graphs) and says so in the log; METIS takes ``None`` as
@@ -357,24 +385,24 @@ def assign(
     algorithm : {"metis", "random", "fennel", "ldg"}, default "metis"
         How nodes are assigned (see above): by default METIS, on a sample where the edges do
         not fit in memory.
-    balance_ntypes : str or None, default None
-        A node data field whose values are balanced in each part, crossed with the node type
-        (metis, fennel and ldg only).
-    balance_edges : bool or None, default None
-        Also balance each part's in-degree (see above); refused by ``"random"`` when true.
-    seed : int, numpy.random.Generator or None, default None
-        Fixes the random and METIS assignments (METIS also takes a ``numpy.random.Generator``);
-        fennel and ldg are deterministic and ignore it.
+    options : PartitionOptions or None, default None
+        The partition options assign honours: ``balance_ntypes`` (a node data field whose
+        values are balanced in each part, crossed with the node type; metis, fennel and ldg),
+        ``balance_edges`` (also balance each part's in-degree, see above; refused by
+        ``"random"``), ``seed`` (fixes the random and METIS assignments; fennel and ldg are
+        deterministic) and ``metis_max_edges`` (the size of the edge sample METIS sees). The
+        others belong to the in-memory path or to :func:`~graphpart.chunked.dispatch` and are
+        refused. ``None`` is the pipeline's defaults: ``balance_edges=None`` (decide from the
+        spread) and ``metis_max_edges=None`` (as many edges as fit in memory).
     cluster : ClusterOptions or None, default None
         The Dask cluster ``"random"``, ``"fennel"`` and ``"ldg"`` run on, and the refinement
         of a METIS sample (METIS itself runs in this process); default: a LocalCluster of 2
         workers.
-    max_edges : int or None, default None
-        METIS only: the size of the edge sample METIS sees when below the edge count.
-    **options
-        :class:`~graphpart.chunked.ClusterOptions` fields by name, and for fennel and ldg the
-        :class:`~graphpart.chunked.stream.StreamOptions` fields (``passes``, ``slack``, ...);
-        a misspelt name is refused with the nearest.
+    stream : StreamOptions or None, default None
+        Fennel's and LDG's passes and slack (:class:`~graphpart.chunked.StreamOptions`).
+    **names
+        Fields of any of the three by name (``balance_ntypes="train_mask"``, ``seed=0``,
+        ``n_workers=4``, ``passes=3``); a misspelt name is refused with the nearest.
 
     Returns
     -------
@@ -400,21 +428,22 @@ def assign(
     >>> sorted(p.name for p in out.iterdir())
     ['_N.txt', 'partition_meta.json']
     """
-    cluster_fields, stream_fields = ClusterOptions.split(options)
-    known = [*StreamOptions.names(), *ClusterOptions.names()]
-    check_option_names(stream_fields, known, "assign option")  # the nearest of both families
-    cluster = ClusterOptions.of(cluster, **cluster_fields)
-    stream_options = StreamOptions.of(None, **stream_fields)
+    options, cluster, stream = options_by_name(
+        names,
+        [
+            (PartitionOptions, PIPELINE_DEFAULTS if options is None else options, "options"),
+            (ClusterOptions, cluster, "cluster"),
+            (StreamOptions, stream, "stream"),
+        ],
+        "assign option",
+    )
+    _check_honoured(options, algorithm, stream)
+    balance_ntypes, balance_edges = options.balance_ntypes, options.balance_edges
+    seed = options.seed
     meta = read_metadata(in_dir)
     k = check_parts_for(num_parts, meta)
     # one line of text per node: at most 20 digits and a newline
     check_disk(min(21, len(str(k)) + 1) * sum(meta.num_nodes.values()), out_dir, "assign")
-    if algorithm not in ALGORITHMS:
-        raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {short_repr(algorithm)}")
-    if stream_fields and algorithm not in ("fennel", "ldg"):
-        raise GraphpartError(f"options {sorted(stream_fields)} apply to fennel and ldg only")
-    if max_edges is not None and algorithm != "metis":
-        raise GraphpartError(f"max_edges applies to metis, not {algorithm}")
     ntypes = sorted(meta.ntypes)
     counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
     if algorithm == "random":
@@ -431,7 +460,9 @@ def assign(
     classes = balance_classes_of(meta, balance_ntypes)[0]
     if algorithm == "metis":
         work = Path(out_dir).absolute().parent  # the refinement's shared files
-        homo = metis_chunked(meta, k, classes, bool(balance_edges), max_edges, seed, cluster, work)
+        homo = metis_chunked(
+            meta, k, classes, bool(balance_edges), options.metis_max_edges, seed, cluster, work
+        )
         edges = bool(balance_edges)
         in_degree, leaving, halo = part_loads(meta, homo, k)
     else:
@@ -451,7 +482,7 @@ def assign(
                 streams=run.tasks,
                 cluster=None if run.client is None else ClusterOptions(client=run.client),
                 work_dir=work,
-                options=stream_options,
+                options=stream,
             )
             edges = deg is not None
             del deg

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import GraphpartError
@@ -125,36 +125,3 @@ class ClusterOptions:
             A new, checked object (``options`` itself when nothing is overridden).
         """
         return replace_options(cls, options, overrides, "cluster option", "cluster")
-
-    @classmethod
-    def names(cls) -> list[str]:
-        """The fields' names.
-
-        Returns
-        -------
-        list of str
-        """
-        return [f.name for f in fields(cls)]
-
-    @classmethod
-    def split(cls, kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """``kwargs`` split into the cluster's fields and the rest.
-
-        Parameters
-        ----------
-        kwargs : dict
-            Keyword arguments of a pipeline step.
-
-        Returns
-        -------
-        tuple of dict
-            ``(cluster fields, everything else)``.
-
-        Examples
-        --------
-        >>> ClusterOptions.split({"workers": 1, "alpha": 0.5})
-        ({'workers': 1}, {'alpha': 0.5})
-        """
-        names = {f.name for f in fields(cls)}
-        mine = {k: v for k, v in kwargs.items() if k in names}
-        return mine, {k: v for k, v in kwargs.items() if k not in names}

@@ -53,7 +53,7 @@ from __future__ import annotations
 import logging
 import math
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -142,11 +142,6 @@ class StreamOptions:
         """``options`` (default: the defaults) with the fields named in ``overrides``
         replaced, checked; an unknown name is refused with the nearest one."""
         return replace_options(cls, options, overrides, "stream option", "options")
-
-    @classmethod
-    def names(cls) -> list[str]:
-        """The option names."""
-        return [f.name for f in fields(cls)]
 
 
 #: ``balance_edges=None`` balances the in-degree too when :func:`edge_spread` exceeds this.

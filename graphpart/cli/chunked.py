@@ -280,7 +280,7 @@ def _assign(args, load) -> int:
     if args.max_edges is not None:
         if args.algorithm != "metis":
             raise GraphpartError(f"--max-edges applies to metis, not {args.algorithm}")
-        options["max_edges"] = args.max_edges
+        options["metis_max_edges"] = args.max_edges
     out = assign(
         args.in_dir,
         args.out_dir,

@@ -280,7 +280,7 @@ def partition(
     part_method, balance_ntypes, balance_edges = (
         opts.part_method,
         opts.balance_ntypes,
-        opts.balance_edges,
+        bool(opts.balance_edges),  # None: METIS and random take it as False
     )
     num_hops, trainers = opts.num_hops, opts.num_trainers_per_machine
     rng = check_random_state(opts.seed)

@@ -50,8 +50,10 @@ class PartitionOptions:
         partitions. A heterograph balances each node type by default. A node data name
         (``"train_mask"``) balances that field, its classes named after it (``train`` /
         ``not train``); several names balance every combination (train, val, test, none).
-    balance_edges : bool, default False
-        METIS also balances in-degrees.
+    balance_edges : bool or None, default False
+        Also balance each part's in-degree (its edges). ``None`` decides from the graph: the
+        chunked pipeline's streaming partitioners balance in-degrees where they are spread
+        unevenly (power-law graphs), and METIS takes it as ``False``.
     num_hops : int, default 1
         HALO hops (0 keeps only edges inside a partition).
     num_trainers_per_machine : int, default 1
@@ -99,7 +101,7 @@ class PartitionOptions:
 
     part_method: str | np.ndarray | torch.Tensor | Mapping = "metis"
     balance_ntypes: BalanceSpec = None
-    balance_edges: bool = False
+    balance_edges: bool | None = False
     num_hops: int = 1
     num_trainers_per_machine: int = 1
     objtype: str = "cut"
@@ -129,8 +131,9 @@ class PartitionOptions:
         )
         if self.objtype not in ("cut", "vol"):
             raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(self.objtype)}")
-        for name in ("balance_edges", "recursive"):
-            set_(self, name, check_flag(getattr(self, name), name))
+        if self.balance_edges is not None:
+            set_(self, "balance_edges", check_flag(self.balance_edges, "balance_edges"))
+        set_(self, "recursive", check_flag(self.recursive, "recursive"))
         if self.seed is not None and not isinstance(self.seed, np.random.Generator):
             set_(self, "seed", check_count(self.seed, "seed (an int, a Generator or None)"))
         if self.metis_options is not None and not isinstance(self.metis_options, MetisOptions):

@@ -13,6 +13,7 @@ from ..errors import GraphpartError
 
 __all__ = [
     "replace_options",
+    "options_by_name",
     "check_count",
     "check_flag",
     "check_option_names",
@@ -440,6 +441,55 @@ def check_option_names(given: Iterable[str], known: Sequence[str], what: str) ->
             raise GraphpartError(
                 f"unknown {what} {short_repr(key)}{hint}; the options are " + ", ".join(known)
             )
+
+
+def options_by_name(
+    names: dict, families: Sequence[tuple[type, object, str]], what: str
+) -> list[object]:
+    """The options objects of several families, each the one given (or its defaults) with the
+    fields ``names`` names replaced: for a function that takes several families by name. A name
+    no family declares is refused once, with the nearest name of all of them.
+
+    Parameters
+    ----------
+    names : dict
+        Field name -> value, as a caller typed them; no two families declare the same name.
+    families : sequence of (type, object, str)
+        Each family's frozen dataclass, the object given for it (or ``None``) and the name of
+        the parameter it was given as.
+    what : str
+        What an option is called in the message (``"assign option"``).
+
+    Returns
+    -------
+    list
+        One checked object per family, in order.
+
+    Raises
+    ------
+    GraphpartError
+        For an unknown name, or an object of the wrong type.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class A:
+    ...     hops: int = 1
+    >>> @dataclass(frozen=True)
+    ... class B:
+    ...     passes: int = 1
+    >>> options_by_name({"passes": 3}, [(A, None, "a"), (B, None, "b")], "option")
+    [A(hops=1), B(passes=3)]
+    """
+    import dataclasses
+
+    owned = [[f.name for f in dataclasses.fields(cls)] for cls, _, _ in families]
+    check_option_names(names, [n for own in owned for n in own], what)
+    return [
+        replace_options(cls, given, {k: v for k, v in names.items() if k in own}, what, name)
+        for (cls, given, name), own in zip(families, owned)
+    ]
 
 
 def replace_options(cls: type, options: object, overrides: dict, what: str, name: str) -> object:

@@ -198,7 +198,7 @@ def test_streaming_places_nodes_no_edge_reaches(tmp_path):
 
 def test_streaming_options_are_checked(tmp_path):
     write_chunked(gp.datasets.load_karate_club(), tmp_path / "g", 1)
-    with pytest.raises(gp.GraphpartError, match="apply to fennel and ldg only"):
+    with pytest.raises(gp.GraphpartError, match="stream options apply to fennel and ldg"):
         assign(tmp_path / "g", tmp_path / "p", 2, "metis", slack=0.1)
     with pytest.raises(gp.GraphpartError, match="slack must be a finite number >= 0, got -1"):
         assign(tmp_path / "g", tmp_path / "p", 2, "fennel", slack=-1)
@@ -377,7 +377,7 @@ def test_metis_on_a_streamed_sample_never_loads_every_edge_and_cuts_near_full_me
     monkeypatch.setattr(_metis, "homogeneous_edges", no_full_load)
     m = g.num_edges()
     out = assign(tmp_path / "ch", tmp_path / "asg", 4, "metis", balance_edges=balance_edges,
-                 max_edges=m // 10, seed=0)  # fmt: skip
+                 metis_max_edges=m // 10, seed=0)  # fmt: skip
     meta = read_metadata(tmp_path / "ch")
     parts = read_assignment(out, meta)[0]["_N"]
     want = read_assignment(full, meta)[0]["_N"]
@@ -409,14 +409,14 @@ def test_metis_refuses_naming_a_max_edges_that_fits(tmp_path, monkeypatch):
     write_chunked(g, tmp_path / "ch", 2)
     monkeypatch.setattr(plan, "available_memory", lambda: plan.BASE + (10 << 20))
     with pytest.raises(gp.GraphpartError, match=r"use --max-edges \d+ \(METIS on a streamed"):
-        assign(tmp_path / "ch", tmp_path / "asg", 2, "metis", max_edges=g.num_edges())
+        assign(tmp_path / "ch", tmp_path / "asg", 2, "metis", metis_max_edges=g.num_edges())
     assert not (tmp_path / "asg").exists()
 
 
 def test_max_edges_is_for_metis_only(tmp_path):
     write_chunked(gp.datasets.rmat(8, seed=0), tmp_path / "ch", 2)
     with pytest.raises(gp.GraphpartError, match="max_edges applies to metis, not fennel"):
-        assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel", max_edges=100)
+        assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel", metis_max_edges=100)
 
 
 def test_an_assignment_file_that_is_a_symlink_is_refused_without_quoting_its_target(tmp_path):
@@ -558,3 +558,17 @@ def test_by_default_metis_samples_what_memory_holds_and_cuts_near_metis_on_every
     s, d = (x.numpy() for x in g.edges())
     assert (p[s] != p[d]).mean() <= 1.15 * (full[s] != full[d]).mean()
     assert np.bincount(p, minlength=8).max() <= np.ceil(1.05 * n / 8)
+
+
+def test_assign_takes_the_partition_options_it_honours_and_refuses_the_others(tmp_path):
+    write_chunked(gp.datasets.rmat(6, seed=0), tmp_path / "ch", 2)
+    opts = gp.PartitionOptions(seed=4, balance_edges=False)
+    a = assign(tmp_path / "ch", tmp_path / "a", 2, "metis", opts)
+    b = assign(tmp_path / "ch", tmp_path / "b", 2, "metis", seed=4, balance_edges=False)
+    assert (a / "_N.txt").read_bytes() == (b / "_N.txt").read_bytes()
+    with pytest.raises(gp.GraphpartError, match="num_hops belong to partition"):
+        assign(tmp_path / "ch", tmp_path / "c", 2, "metis", num_hops=2)
+    with pytest.raises(gp.GraphpartError, match="unknown assign option 'balance_edge'"):
+        assign(tmp_path / "ch", tmp_path / "c", 2, "metis", balance_edge=True)
+    with pytest.raises(gp.GraphpartError, match="balance_ntypes \\(a str\\)"):
+        assign(tmp_path / "ch", tmp_path / "c", 2, "metis", balance_ntypes=np.zeros(64, int))
