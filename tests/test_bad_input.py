@@ -9,7 +9,15 @@ import torch
 
 import graphpart as gp
 from graphpart import FormatError, Graph, GraphpartError, IDConverter
-from graphpart.datasets import attach_node_data, cache_dir, load, rmat, sbm, write_metis_graph
+from graphpart.datasets import (
+    NodeTask,
+    attach_node_data,
+    cache_dir,
+    load,
+    rmat,
+    sbm,
+    write_metis_graph,
+)
 from graphpart.datasets._cache import cached_graph
 from graphpart.graph.convert import from_homogeneous
 
@@ -108,8 +116,8 @@ def test_damaged_cache_is_rebuilt(tmp_path):
 
 def test_attach_node_data_checks():
     with pytest.raises(GraphpartError, match="homogeneous graph"):
-        attach_node_data(gp.datasets.load_davis_southern_women(), 0, num_classes=2)
-    g = attach_node_data(Graph.from_edges([0], [1]), 0, num_classes=2)  # an int seed works
+        attach_node_data(gp.datasets.load_davis_southern_women(), 0, NodeTask(num_classes=2))
+    g = attach_node_data(Graph.from_edges([0], [1]), 0, NodeTask(num_classes=2))  # an int seed
     assert "label" in g.ndata
 
 

@@ -1,5 +1,6 @@
 """Every option is declared once: in one options family (a public frozen dataclass named
-``*Options``), never in two; and a public callable that takes a family takes that family's options
+``*Options``, or made by name with an ``of(obj, **names)`` classmethod: ChunkFormat, NodeTask),
+never in two; and a public callable that takes a family takes that family's options
 through it (the object, or by name through ``**``), never as parameters of its own."""
 
 from __future__ import annotations
@@ -32,11 +33,19 @@ def _public() -> dict[str, object]:
 
 
 PUBLIC = _public()
-FAMILIES = {
-    path: cls
-    for path, cls in PUBLIC.items()
-    if inspect.isclass(cls) and cls.__name__.endswith("Options")
-}
+
+
+def _is_family(cls: object) -> bool:
+    if not inspect.isclass(cls):
+        return False
+    of = getattr(cls, "of", None)
+    by_name = of is not None and any(
+        p.kind is p.VAR_KEYWORD for p in inspect.signature(of).parameters.values()
+    )
+    return cls.__name__.endswith("Options") or by_name
+
+
+FAMILIES = {path: cls for path, cls in PUBLIC.items() if _is_family(cls)}
 
 
 def _fields(cls: type) -> set[str]:
@@ -50,7 +59,7 @@ def _families_taken(sig: inspect.Signature, families: dict[str, type]) -> list[t
 
 
 def test_the_families_are_frozen_dataclasses():
-    assert len(FAMILIES) >= 4, sorted(FAMILIES)
+    assert len(FAMILIES) >= 6, sorted(FAMILIES)
     for path, cls in FAMILIES.items():
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, path
 

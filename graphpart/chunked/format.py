@@ -12,6 +12,7 @@ back with its original dtype.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -20,11 +21,13 @@ import numpy as np
 from ..errors import GraphpartError
 from ..fs.untrusted import check_regular_file, read_json
 from ..graph.schema import check_data_name, etype_str, parse_etype
+from ..storage.config import check_graph_name
 from ..typing import CanonicalEType
-from ..utils.check import check_count, is_file_name, short_repr
+from ..utils.check import check_count, is_file_name, replace_options, short_repr
 from ._files import CHUNK_VALUES, check_chunk_format, is_chunk_dtype, read_array
 
 __all__ = [
+    "ChunkFormat",
     "check_type_names",
     "ChunkSpec",
     "ChunkedMetadata",
@@ -42,6 +45,96 @@ MAX_DIMS, MAX_ROW = 8, 1 << 32
 #: The most values a row of a text chunk holds where the metadata records no shape (a line is
 #: parsed only once its values are counted).
 TEXT_COLUMNS = 4096
+
+
+@dataclass(frozen=True)
+class ChunkFormat:
+    """How a chunked graph is written: its name, and the file format of each kind of chunk.
+
+    Every writer of chunks (:func:`~graphpart.chunked.write_chunked`, the ``*_chunked``
+    generators, ``graphpart chunk``) takes one, or its fields by name.
+
+    Attributes
+    ----------
+    graph_name : str or None, default None
+        The ``graph_name`` of ``metadata.json``; ``None``: the output folder's name, its
+        characters other than letters, digits and ``_`` made ``_``.
+    edge_format, node_data_format, edge_data_format : {"csv", "numpy", "parquet"}
+        The format of the edge chunks (default ``"csv"``, as DGL's examples) and of the node
+        and edge data chunks (default ``"numpy"``).
+    delimiter : str, default " "
+        The CSV delimiter, one character (DGL's examples use a space).
+
+    Examples
+    --------
+    >>> ChunkFormat(edge_format="parquet").chunk("edge_format")
+    {'name': 'parquet'}
+    >>> ChunkFormat(delimiter="ab")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: edge_format: csv 'delimiter' must be one character, got 'ab'
+    """
+
+    graph_name: str | None = None
+    edge_format: str = "csv"
+    node_data_format: str = "numpy"
+    edge_data_format: str = "numpy"
+    delimiter: str = " "
+
+    def __post_init__(self) -> None:
+        if self.graph_name is not None:
+            check_graph_name(self.graph_name)
+        for kind in ("edge_format", "node_data_format", "edge_data_format"):
+            self.chunk(kind)
+
+    @classmethod
+    def of(cls, chunk_format: ChunkFormat | None = None, /, **names: object) -> ChunkFormat:
+        """``chunk_format`` (or the defaults) with the fields ``names`` names replaced.
+
+        Parameters
+        ----------
+        chunk_format : ChunkFormat or None
+            The starting point; ``None`` is the defaults.
+        **names
+            Fields by name; a misspelt one is refused with the nearest.
+
+        Returns
+        -------
+        ChunkFormat
+        """
+        return replace_options(cls, chunk_format, names, "chunk format option", "chunk_format")
+
+    def chunk(self, kind: str) -> dict:
+        """The checked format of one kind of chunk, as the metadata records it.
+
+        Parameters
+        ----------
+        kind : {"edge_format", "node_data_format", "edge_data_format"}
+
+        Returns
+        -------
+        dict
+            ``{"name": "csv", "delimiter": ...}``, ``{"name": "numpy"}`` or
+            ``{"name": "parquet"}``.
+        """
+        return check_chunk_format({"name": getattr(self, kind), "delimiter": self.delimiter}, kind)
+
+    def name_for(self, out_dir: Path) -> str:
+        """The graph name written to ``out_dir``: ``graph_name``, or the folder's name.
+
+        Parameters
+        ----------
+        out_dir : pathlib.Path
+            The chunked graph's folder.
+
+        Returns
+        -------
+        str
+        """
+        if self.graph_name is not None:
+            return self.graph_name
+        name = re.sub(r"\W", "_", Path(out_dir).absolute().name, flags=re.ASCII)
+        return check_graph_name(name or "graph")
 
 
 @dataclass(frozen=True)

@@ -21,17 +21,17 @@ from pathlib import Path
 
 import numpy as np
 
-from ..datasets._synthetic import attach_node_data
+from ..datasets._synthetic import NodeTask, attach_node_data, planted_task
 from ..errors import GraphpartError
 from ..fs.untrusted import check_regular_file
 from ..graph.core import Graph
 from ..index import unique_int
 from ..typing import Seed
-from ..utils.check import check_count
+from ..utils.check import check_count, options_by_name
 from ..utils.seeds import check_random_state
 from ._dask import open_shared, runner
 from .cluster import ClusterOptions
-from .format import MAX_COUNT, check_node_count
+from .format import MAX_COUNT, ChunkFormat, check_node_count
 from .plan import check_disk
 from .write import check_num_chunks, check_stream_output, write_edge_stream
 
@@ -169,18 +169,12 @@ def rmat_chunked(
     self_loops: bool = False,
     permute: bool = True,
     seed: Seed = None,
-    num_classes: int = 0,
-    feat_dim: int = 0,
-    train_frac: float = 0.0,
-    val_frac: float = 0.0,
-    test_frac: float = 0.0,
-    graph_name: str | None = None,
-    edge_format: str = "csv",
-    node_data_format: str = "numpy",
-    delimiter: str = " ",
+    task: NodeTask | None = None,
+    chunk_format: ChunkFormat | None = None,
     block_edges: int = BLOCK_EDGES,
     buckets: int | None = None,
     cluster: ClusterOptions | None = None,
+    **names: object,
 ) -> Path:
     """``write_chunked(rmat(scale, ...), out_dir, num_chunks)`` without the graph in memory;
     returns the metadata path.
@@ -214,19 +208,10 @@ def rmat_chunked(
         An int, ``None``, or a PCG64 generator at a fresh 64-bit boundary (such as
         ``numpy.random.default_rng()``); other generators are refused. The same seed gives
         ``rmat``'s graph.
-    num_classes, feat_dim : int, default 0
-        Attach a random ``label`` of ``num_classes`` classes and a Gaussian ``feat`` of
-        ``feat_dim`` values per node (see :func:`~graphpart.datasets.attach_node_data`).
-    train_frac, val_frac, test_frac : float, default 0.0
-        Fractions of the nodes in the disjoint ``train_mask``, ``val_mask`` and ``test_mask``.
-    graph_name : str or None, default None
-        Letters, digits and ``_``; default: the folder's name, other characters as ``_``.
-    edge_format : {"csv", "numpy", "parquet"}, default "csv"
-        The edge chunks' format.
-    node_data_format : {"csv", "numpy", "parquet"}, default "numpy"
-        The node data chunks' format.
-    delimiter : str, default " "
-        The CSV delimiter, one character.
+    task : NodeTask or None, default None
+        The labels, features and masks to attach (:class:`~graphpart.datasets.NodeTask`).
+    chunk_format : ChunkFormat or None, default None
+        The graph's name and its chunks' formats (:class:`~graphpart.chunked.ChunkFormat`).
     block_edges : int, default BLOCK_EDGES (``2**24``)
         Edges drawn at a time, at least 2 (an odd count is rounded down).
     buckets : int or None, default None
@@ -235,6 +220,9 @@ def rmat_chunked(
         The Dask cluster the blocks are drawn on (a share each, into bucket files of its own)
         and the buckets sorted (a bucket each), from ``2**22`` edges; default: here. The
         answer is the same.
+    **names
+        :class:`~graphpart.datasets.NodeTask` and :class:`~graphpart.chunked.ChunkFormat`
+        fields by name (``train_frac=0.1``, ``edge_format="parquet"``).
 
     Returns
     -------
@@ -260,6 +248,7 @@ def rmat_chunked(
     """
     from ..datasets.rmat import check_rmat_args
 
+    task, chunk_format = _task_and_format(names, task, chunk_format)
     check_rmat_args(scale, edge_factor, a, b, c)
     k = check_num_chunks(num_chunks, int(edge_factor) << int(scale))  # at most this many edges
     block = check_count(block_edges, "block_edges", low=2)
@@ -275,9 +264,9 @@ def rmat_chunked(
     if buckets is None:
         buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
     out_dir = Path(out_dir)
-    check_stream_output(out_dir, graph_name, edge_format, node_data_format, delimiter)
+    check_stream_output(out_dir, chunk_format)
     # sort buckets (8 B an edge drawn) beside the chunks (numpy: 16 B an edge; text ~20) and data
-    row = 8 * feat_dim + 8 + 3 * (train_frac + val_frac + test_frac > 0)
+    row = 8 * task.feat_dim + 8 + 3 * any(task.fractions)
     check_disk((8 + 24 * (1 + symmetric)) * m + row * n, out_dir, "graphpart chunk")
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     buckets = check_count(buckets, "buckets", low=1)
@@ -294,14 +283,10 @@ def rmat_chunked(
         )  # fmt: skip
         counts = _draw_all(draw, store, -(-m // block), symmetric, run, "chunk: R-MAT drawn")
         del perm, draw
-        data = _node_data(
-            n, rng, num_classes=num_classes, feat_dim=feat_dim, train_frac=train_frac,
-            val_frac=val_frac, test_frac=test_frac,
-        )  # fmt: skip
+        data = _node_data(n, rng, task)
         return write_edge_stream(
             out_dir, k, n, lambda: _read_deduped(store, counts), int(sum(counts)), data,
-            graph_name=graph_name, edge_format=edge_format, node_data_format=node_data_format,
-            delimiter=delimiter,
+            chunk_format,
         )  # fmt: skip
 
 
@@ -315,15 +300,10 @@ def dcsbm_chunked(
     exponent: float = 2.5,
     *,
     seed: Seed = None,
-    feat_dim: int = 0,
-    train_frac: float = 0.0,
-    val_frac: float = 0.0,
-    test_frac: float = 0.0,
-    graph_name: str | None = None,
-    edge_format: str = "csv",
-    node_data_format: str = "numpy",
-    delimiter: str = " ",
+    task: NodeTask | None = None,
+    chunk_format: ChunkFormat | None = None,
     cluster: ClusterOptions | None = None,
+    **names: object,
 ) -> Path:
     """``write_chunked(dcsbm(scale, ...), out_dir, num_chunks)`` without the graph in memory;
     returns the metadata path.
@@ -342,10 +322,8 @@ def dcsbm_chunked(
         Chunks per edge type and per node field.
     scale, avg_degree, community_size, mixing, exponent, seed
         As :func:`graphpart.datasets.dcsbm`: the same arguments give the same graph.
-    feat_dim, train_frac, val_frac, test_frac
-        Node data, as :func:`graphpart.datasets.dcsbm` attaches them.
-    graph_name, edge_format, node_data_format, delimiter, cluster
-        As :func:`rmat_chunked`.
+    task, chunk_format, cluster, **names
+        As :func:`rmat_chunked` (the labels are the communities: ``num_classes`` is refused).
 
     Returns
     -------
@@ -371,12 +349,13 @@ def dcsbm_chunked(
     """
     from ..datasets.dcsbm import DcsbmModel
 
+    task, chunk_format = _task_and_format(names, task, chunk_format, planted=True)
     model = DcsbmModel(scale, avg_degree, community_size, mixing, exponent, seed)
     n, m = model.n, 2 * model.draws
     k = check_num_chunks(num_chunks, max(m, 1))
     out_dir = Path(out_dir)
-    check_stream_output(out_dir, graph_name, edge_format, node_data_format, delimiter)
-    row = 8 * feat_dim + 16 + 3 * (train_frac + val_frac + test_frac > 0)
+    check_stream_output(out_dir, chunk_format)
+    row = 8 * task.feat_dim + 16 + 3 * any(task.fractions)
     check_disk(40 * m + row * n, out_dir, "graphpart chunk")
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
@@ -387,23 +366,33 @@ def dcsbm_chunked(
         store = _Buckets(Path(work), n, buckets)
         draw = _DcsbmDraw((scale, avg_degree, community_size, mixing, exponent, model.base))
         counts = _draw_all(draw, store, model.blocks, True, run, "chunk: DC-SBM drawn")
-        data = _node_data(
-            n, np.random.default_rng([model.base, 2**33]), labels=model.labels(),
-            feat_dim=feat_dim, train_frac=train_frac, val_frac=val_frac, test_frac=test_frac,
-        )  # fmt: skip
+        data = _node_data(n, np.random.default_rng([model.base, 2**33]), task, model.labels())
         del model
         return write_edge_stream(
             out_dir, k, n, lambda: _read_deduped(store, counts), int(sum(counts)), data,
-            graph_name=graph_name, edge_format=edge_format, node_data_format=node_data_format,
-            delimiter=delimiter,
+            chunk_format,
         )  # fmt: skip
 
 
-def _node_data(n: int, rng, **kwargs) -> dict[str, np.ndarray]:
+def _node_data(
+    n: int, rng, task: NodeTask, labels: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
     """The node data :func:`~graphpart.datasets.attach_node_data` gives ``n`` nodes, as arrays."""
     empty = np.zeros(0, np.int64)
-    g = attach_node_data(Graph.from_edges(empty, empty, num_nodes=n), rng, **kwargs)
+    g = attach_node_data(Graph.from_edges(empty, empty, num_nodes=n), rng, task, labels)
     return {name: v.numpy() for name, v in g.ndata.items()}
+
+
+def _task_and_format(
+    names: dict, task: NodeTask | None, chunk_format: ChunkFormat | None, planted: bool = False
+) -> tuple[NodeTask, ChunkFormat]:
+    """A generator's node task and chunk format, from the objects and the names typed (one
+    did-you-mean for both); ``planted``: its labels are its communities, ``num_classes`` is
+    refused."""
+    task, chunk_format = options_by_name(
+        names, [(NodeTask, task, "task"), (ChunkFormat, chunk_format, "chunk_format")], "option"
+    )
+    return (planted_task(task, {}) if planted else task), chunk_format
 
 
 def _read_deduped(store: _Buckets, counts: list[int]) -> Iterator[np.ndarray]:
@@ -424,14 +413,9 @@ def sbm_chunked(
     probs: np.ndarray | None = None,
     directed: bool = False,
     seed: Seed = None,
-    feat_dim: int = 0,
-    train_frac: float = 0.0,
-    val_frac: float = 0.0,
-    test_frac: float = 0.0,
-    graph_name: str | None = None,
-    edge_format: str = "csv",
-    node_data_format: str = "numpy",
-    delimiter: str = " ",
+    task: NodeTask | None = None,
+    chunk_format: ChunkFormat | None = None,
+    **names: object,
 ) -> Path:
     """``write_chunked(sbm(block_sizes, ...), out_dir, num_chunks)`` without the graph in memory;
     returns the metadata path.
@@ -459,18 +443,8 @@ def sbm_chunked(
         Draw a directed graph; else every edge is written in both directions.
     seed : int, numpy.random.Generator or None, default None
         The random state, as :func:`graphpart.datasets.sbm` takes it.
-    feat_dim : int, default 0
-        Values per node of an informative Gaussian ``feat`` (0: none).
-    train_frac, val_frac, test_frac : float, default 0.0
-        Fractions of the nodes in the disjoint ``train_mask``, ``val_mask`` and ``test_mask``.
-    graph_name : str or None, default None
-        Letters, digits and ``_``; default: the folder's name, other characters as ``_``.
-    edge_format : {"csv", "numpy", "parquet"}, default "csv"
-        The edge chunks' format.
-    node_data_format : {"csv", "numpy", "parquet"}, default "numpy"
-        The node data chunks' format.
-    delimiter : str, default " "
-        The CSV delimiter, one character.
+    task, chunk_format, **names
+        As :func:`rmat_chunked` (the labels are the blocks: ``num_classes`` is refused).
 
     Returns
     -------
@@ -490,9 +464,10 @@ def sbm_chunked(
     """
     from ..datasets.sbm import block_pairs, check_sbm_args
 
+    task, chunk_format = _task_and_format(names, task, chunk_format, planted=True)
     sizes, probs = check_sbm_args(block_sizes, p_in, p_out, probs, directed)
     k = check_num_chunks(num_chunks)
-    check_stream_output(Path(out_dir), graph_name, edge_format, node_data_format, delimiter)
+    check_stream_output(Path(out_dir), chunk_format)
     rng = check_random_state(seed)
     start = rng.bit_generator.state
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
@@ -513,16 +488,8 @@ def sbm_chunked(
             yield from pairs(True)
 
     n = int(offsets[-1])
-    g = attach_node_data(
-        Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64), num_nodes=n),
-        rng,
-        labels=np.repeat(np.arange(len(sizes)), sizes),
-        feat_dim=feat_dim,
-        train_frac=train_frac,
-        val_frac=val_frac,
-        test_frac=test_frac,
-    )
-    row = 8 * feat_dim + 16
+    data = _node_data(n, rng, task, np.repeat(np.arange(len(sizes)), sizes))
+    row = 8 * task.feat_dim + 16
     check_disk(24 * total + row * n, out_dir, "graphpart chunk")
     return write_edge_stream(
         out_dir,
@@ -530,11 +497,8 @@ def sbm_chunked(
         n,
         blocks,
         total,
-        {name: v.numpy() for name, v in g.ndata.items()},
-        graph_name=graph_name,
-        edge_format=edge_format,
-        node_data_format=node_data_format,
-        delimiter=delimiter,
+        data,
+        chunk_format,
     )
 
 
@@ -544,10 +508,9 @@ def edges_chunked(
     num_chunks: int,
     *,
     num_nodes: int | None = None,
-    graph_name: str | None = None,
-    edge_format: str = "csv",
-    delimiter: str = " ",
+    chunk_format: ChunkFormat | None = None,
     block_edges: int = BLOCK_EDGES,
+    **names: object,
 ) -> Path:
     """An edge-list file (``.npy`` of shape ``(E, 2)``, parquet with two integer columns, or text:
     two integers a line, ``#`` / ``%`` comment lines as SNAP writes them) as a chunked graph of one
@@ -569,14 +532,13 @@ def edges_chunked(
         ``max(1024, edges, nodes)``.
     num_nodes : int or None, default None
         The node count; it must exceed every id. Default: the largest id plus one.
-    graph_name : str or None, default None
-        Letters, digits and ``_``; default: the folder's name, other characters as ``_``.
-    edge_format : {"csv", "numpy", "parquet"}, default "csv"
-        The edge chunks' format.
-    delimiter : str, default " "
-        The CSV delimiter, one character.
+    chunk_format : ChunkFormat or None, default None
+        The graph's name and its edge chunks' format (:class:`~graphpart.chunked.ChunkFormat`).
     block_edges : int, default BLOCK_EDGES (``2**24``)
         Edges read at a time, at least 1.
+
+    **names
+        :class:`~graphpart.chunked.ChunkFormat` fields by name.
 
     Returns
     -------
@@ -591,12 +553,13 @@ def edges_chunked(
     """
     from .edge_files import count_and_check, edge_blocks
 
+    chunk_format = ChunkFormat.of(chunk_format, **names)
     k = check_num_chunks(num_chunks)
     block = check_count(block_edges, "block_edges", low=1)
     if num_nodes is not None:  # before the edges are read
         check_node_count(check_count(num_nodes, "num_nodes"), out_dir)
     size = check_regular_file(Path(edges), "edge list").stat().st_size
-    check_stream_output(Path(out_dir), graph_name, edge_format, "numpy", delimiter)
+    check_stream_output(Path(out_dir), chunk_format)
     check_disk(2 * size, out_dir, "graphpart chunk")  # chunks: about the size of the list
     total, top = count_and_check(edges, block)
     if top >= MAX_COUNT - 1:
@@ -618,7 +581,5 @@ def edges_chunked(
         lambda: edge_blocks(edges, block),
         total,
         {},
-        graph_name=graph_name,
-        edge_format=edge_format,
-        delimiter=delimiter,
+        chunk_format,
     )

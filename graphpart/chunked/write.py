@@ -14,11 +14,10 @@ from ..errors import GraphpartError
 from ..fs.atomic import atomic_dir
 from ..graph.core import Graph, check_graph
 from ..graph.schema import check_data_name, etype_str
-from ..storage.config import check_graph_name
 from ..utils.check import check_count, short_repr
-from ._files import FORMATS, check_chunk_format, write_array
+from ._files import FORMATS, write_array
 from ._owned import SUBFOLDERS, check_chunked_out
-from .format import METADATA, check_node_count, check_type_names
+from .format import METADATA, ChunkFormat, check_node_count, check_type_names
 
 __all__ = ["write_chunked", "write_edge_stream", "check_stream_output", "check_num_chunks"]
 
@@ -59,14 +58,6 @@ def check_num_chunks(num_chunks: object, rows: int | None = None) -> int:
     """
     high = MAX_CHUNKS if rows is None else min(MAX_CHUNKS, max(1024, int(rows)))
     return check_count(num_chunks, "num_chunks", low=1, high=high)
-
-
-def _default_name(out_dir: Path) -> str:
-    """The folder's name as a graph name: characters other than letters, digits and underscores
-    become underscores ("rmat-chunks" -> "rmat_chunks")."""
-    import re
-
-    return re.sub(r"\W", "_", out_dir.absolute().name, flags=re.ASCII) or "graph"
 
 
 def _bounds(n: int, k: int) -> np.ndarray:
@@ -111,12 +102,8 @@ def write_chunked(
     g: Graph,
     out_dir: str | os.PathLike,
     num_chunks: int,
-    *,
-    graph_name: str | None = None,
-    edge_format: str = "csv",
-    node_data_format: str = "numpy",
-    edge_data_format: str = "numpy",
-    delimiter: str = " ",
+    chunk_format: ChunkFormat | None = None,
+    **names: object,
 ) -> Path:
     """Write ``g`` (data included) as a chunked graph under ``out_dir``; returns the metadata path.
 
@@ -135,13 +122,11 @@ def write_chunked(
     num_chunks : int
         Chunks per edge type and per feature: from 1 to ``max(1024, largest node or edge
         count)``, at most ``2**20``.
-    graph_name : str, optional
-        Default: the folder's name, other characters than letters, digits and ``_`` as ``_``.
-    edge_format, node_data_format, edge_data_format : {"csv", "numpy", "parquet"}
-        The chunk files' format of the edges, the node data and the edge data (default
-        ``"csv"``, ``"numpy"``, ``"numpy"``).
-    delimiter : str, default " "
-        The CSV delimiter (DGL's examples use a space).
+    chunk_format : ChunkFormat or None, default None
+        The graph's name and its chunks' formats (:class:`~graphpart.chunked.ChunkFormat`;
+        ``None``: its defaults).
+    **names
+        :class:`~graphpart.chunked.ChunkFormat` fields by name (``edge_format="parquet"``).
 
     Returns
     -------
@@ -159,14 +144,10 @@ def write_chunked(
     rows = max([g.num_nodes(t) for t in g.ntypes] + [g.num_edges(e) for e in g.canonical_etypes])
     k = check_num_chunks(num_chunks, rows)
     out_dir = Path(out_dir)
-    name = check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
-    fmts = {}
-    for kind, f in (
-        ("edge_format", edge_format),
-        ("node_data_format", node_data_format),
-        ("edge_data_format", edge_data_format),
-    ):
-        fmts[kind] = check_chunk_format({"name": f, "delimiter": delimiter}, kind)
+    chunk_format = ChunkFormat.of(chunk_format, **names)
+    name = chunk_format.name_for(out_dir)
+    kinds = ("edge_format", "node_data_format", "edge_data_format")
+    fmts = {kind: chunk_format.chunk(kind) for kind in kinds}
     _check_out(out_dir)
     with atomic_dir(out_dir) as tmp:
         for sub in SUBFOLDERS:
@@ -230,32 +211,24 @@ def _check_out(out_dir: Path) -> None:
     check_chunked_out(out_dir)
 
 
-def check_stream_output(
-    out_dir: Path, graph_name: str | None, edge_format: str, node_data_format: str, delimiter: str
-) -> None:
+def check_stream_output(out_dir: Path, chunk_format: ChunkFormat) -> None:
     """What :func:`write_edge_stream` will refuse, checked before the work that feeds it: the
-    graph name, the formats, and an ``out_dir`` that may be replaced.
+    graph name and an ``out_dir`` that may not be replaced.
 
     Parameters
     ----------
     out_dir : pathlib.Path
         The folder to be written: it must be new, empty, or an earlier chunked graph of
         graphpart's.
-    graph_name : str or None
-        The graph name; ``None``: the folder's name, as :func:`write_chunked` derives it.
-    edge_format, node_data_format : str
-        The chunk formats, each one of ``"csv"``, ``"numpy"`` and ``"parquet"``.
-    delimiter : str
-        The CSV delimiter, one character.
+    chunk_format : ChunkFormat
+        The name and formats (checked when made; the name may come from ``out_dir``).
 
     Raises
     ------
     GraphpartError
         If one of them would be refused.
     """
-    check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
-    check_chunk_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
-    check_chunk_format({"name": node_data_format, "delimiter": delimiter}, "node_data_format")
+    chunk_format.name_for(out_dir)
     _check_out(out_dir)
 
 
@@ -296,11 +269,7 @@ def write_edge_stream(
     edge_blocks: Callable[[], Iterable[np.ndarray]],
     num_edges: int,
     node_data: dict[str, np.ndarray],
-    *,
-    graph_name: str | None = None,
-    edge_format: str = "csv",
-    node_data_format: str = "numpy",
-    delimiter: str = " ",
+    chunk_format: ChunkFormat | None = None,
 ) -> Path:
     """Write a graph of one node and edge type whose ``num_edges`` edges arrive as ``(rows, 2)``
     blocks from ``edge_blocks()`` (called once); returns the metadata path.
@@ -325,14 +294,8 @@ def write_edge_stream(
         The edges the blocks hold in all (type ``("_N", "_E", "_N")``).
     node_data : dict of str to numpy.ndarray
         Node fields, one row per node, written in chunks with their dtype and shape.
-    graph_name : str or None, default None
-        Letters, digits and ``_``; default: the folder's name, other characters as ``_``.
-    edge_format : {"csv", "numpy", "parquet"}, default "csv"
-        The edge chunks' format.
-    node_data_format : {"csv", "numpy", "parquet"}, default "numpy"
-        The node data chunks' format.
-    delimiter : str, default " "
-        The CSV delimiter, one character.
+    chunk_format : ChunkFormat or None, default None
+        The graph's name and its chunks' formats (edge data has none here).
 
     Returns
     -------
@@ -347,11 +310,9 @@ def write_edge_stream(
     """
     k = check_num_chunks(num_chunks, max(int(num_edges), int(num_nodes)))
     out_dir = Path(out_dir)
-    name = check_graph_name(graph_name if graph_name is not None else _default_name(out_dir))
-    efmt = check_chunk_format({"name": edge_format, "delimiter": delimiter}, "edge_format")
-    nfmt = check_chunk_format(
-        {"name": node_data_format, "delimiter": delimiter}, "node_data_format"
-    )
+    chunk_format = chunk_format or ChunkFormat()
+    name = chunk_format.name_for(out_dir)
+    efmt, nfmt = chunk_format.chunk("edge_format"), chunk_format.chunk("node_data_format")
     check_node_count(int(num_nodes), out_dir)  # what read_metadata would refuse, refused first
     _check_out(out_dir)
     etype = "_N:_E:_N"

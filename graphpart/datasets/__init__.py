@@ -24,7 +24,7 @@ from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..utils.check import short_repr
 from ._cache import cache_dir
-from ._synthetic import attach_node_data
+from ._synthetic import NodeTask, attach_node_data
 from .classics import load_davis_southern_women, load_karate_club, load_les_miserables
 from .dcsbm import dcsbm
 from .meshes import METIS_GRAPHS, load_metis_graph
@@ -54,6 +54,7 @@ __all__ = [
     "dcsbm",
     "triangle_mesh",
     "attach_node_data",
+    "NodeTask",
     "cache_dir",
 ]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -11,10 +12,17 @@ from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..index import unique_int
 from ..typing import Seed
-from ..utils.check import short_repr
+from ..utils.check import replace_options, short_repr
 from ..utils.seeds import check_random_state
 
-__all__ = ["attach_node_data", "dedupe_edges", "check_fits", "BYTES_PER_EDGE"]
+__all__ = [
+    "NodeTask",
+    "planted_task",
+    "attach_node_data",
+    "dedupe_edges",
+    "check_fits",
+    "BYTES_PER_EDGE",
+]
 
 #: Peak bytes per drawn edge of an in-memory generator (ids drawn, deduplicated, then held by the
 #: graph; both directions counted as edges).
@@ -51,21 +59,97 @@ def _fraction(x: object, name: str) -> float:
     return float(x)
 
 
+@dataclass(frozen=True)
+class NodeTask:
+    """The node classification task a generated graph carries: labels, features and masks.
+
+    Every generator (:func:`~graphpart.datasets.rmat`, :func:`~graphpart.datasets.sbm`,
+    :func:`~graphpart.datasets.dcsbm`, their ``*_chunked`` twins, ``graphpart chunk``) takes
+    one, or its fields by name.
+
+    Attributes
+    ----------
+    num_classes : int, default 0
+        Random labels in ``[0, num_classes)`` (0: no ``label`` field). Generators with planted
+        communities label nodes by them instead, and refuse this.
+    feat_dim : int, default 0
+        Width of the ``feat`` field (0: none): a Gaussian class centroid plus unit noise, so a
+        model can learn the labels from it.
+    train_frac, val_frac, test_frac : float, default 0.0
+        Fractions of the nodes in each of the disjoint masks (0: no such mask); they must not
+        sum above 1.
+
+    Examples
+    --------
+    >>> NodeTask(feat_dim=4, train_frac=0.6, val_frac=0.5)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: train_frac + val_frac + test_frac must be at most 1, got 1.1
+    """
+
+    num_classes: int = 0
+    feat_dim: int = 0
+    train_frac: float = 0.0
+    val_frac: float = 0.0
+    test_frac: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("num_classes", "feat_dim"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+                raise GraphpartError(f"{name} must be a non-negative int, got {short_repr(value)}")
+        fracs = [_fraction(getattr(self, f"{s}_frac"), f"{s}_frac") for s in SPLITS]
+        if sum(fracs) > 1.0 + 1e-9:
+            raise GraphpartError(
+                f"train_frac + val_frac + test_frac must be at most 1, got {sum(fracs):.3g}"
+            )
+
+    @classmethod
+    def of(cls, task: NodeTask | None = None, /, **names: object) -> NodeTask:
+        """``task`` (or the defaults) with the fields ``names`` names replaced.
+
+        Parameters
+        ----------
+        task : NodeTask or None
+            The starting point; ``None`` is the defaults.
+        **names
+            Fields by name; a misspelt one is refused with the nearest.
+
+        Returns
+        -------
+        NodeTask
+        """
+        return replace_options(cls, task, names, "node task option", "task")
+
+    @property
+    def fractions(self) -> tuple[float, float, float]:
+        """``(train_frac, val_frac, test_frac)``."""
+        return (float(self.train_frac), float(self.val_frac), float(self.test_frac))
+
+
+def planted_task(task: NodeTask | None, names: dict) -> NodeTask:
+    """The :class:`NodeTask` of a generator whose labels are its planted communities: one
+    without ``num_classes``, refused before anything is drawn."""
+    task = NodeTask.of(task, **names)
+    if task.num_classes:
+        raise GraphpartError(
+            "this generator labels nodes by their planted communities: num_classes applies to "
+            f"rmat only, got {task.num_classes}"
+        )
+    return task
+
+
+#: The masks a :class:`NodeTask` draws, in order.
+SPLITS = ("train", "val", "test")
+
+
 def attach_node_data(
     g: Graph,
     rng: Seed,
+    task: NodeTask | None = None,
     labels: np.ndarray | None = None,
-    num_classes: int = 0,
-    feat_dim: int = 0,
-    train_frac: float = 0.0,
-    val_frac: float = 0.0,
-    test_frac: float = 0.0,
 ) -> Graph:
     """Attach ``label``, ``feat`` and ``train/val/test_mask`` node data to a homogeneous graph.
-
-    ``labels`` (e.g. planted blocks) win over ``num_classes`` random labels.
-    Features are a Gaussian class centroid plus unit noise, so a model can learn
-    the labels from them; masks are disjoint, of the given fractions of the nodes.
 
     Parameters
     ----------
@@ -73,14 +157,10 @@ def attach_node_data(
         A homogeneous graph; its node data gains the fields (in place).
     rng : int, numpy.random.Generator or None
         Seeds the labels, features and masks.
+    task : NodeTask or None, default None
+        What to attach (``None``: nothing).
     labels : numpy.ndarray, optional
-        One class per node; when given, ``num_classes`` is ignored.
-    num_classes : int, default 0
-        Random labels in ``[0, num_classes)`` (0: no ``label`` field unless ``labels``).
-    feat_dim : int, default 0
-        Width of the ``feat`` field (0: none).
-    train_frac, val_frac, test_frac : float, default 0.0
-        Fractions of the nodes in each mask (0: no such mask); they must not sum above 1.
+        One class per node (planted blocks); these win over ``task.num_classes``.
 
     Returns
     -------
@@ -90,8 +170,8 @@ def attach_node_data(
     Examples
     --------
     >>> g = Graph.from_edges([0, 1], [1, 2], num_nodes=10)
-    >>> g = attach_node_data(g, np.random.default_rng(0), num_classes=2, feat_dim=4,
-    ...                      train_frac=0.5, val_frac=0.2, test_frac=0.3)
+    >>> task = NodeTask(num_classes=2, feat_dim=4, train_frac=0.5, val_frac=0.2, test_frac=0.3)
+    >>> g = attach_node_data(g, np.random.default_rng(0), task)
     >>> sorted(g.ndata), int(g.ndata["train_mask"].sum()), g.ndata["feat"].shape
     (['feat', 'label', 'test_mask', 'train_mask', 'val_mask'], 5, torch.Size([10, 4]))
     """
@@ -99,46 +179,25 @@ def attach_node_data(
         raise GraphpartError(
             f"attach_node_data needs a homogeneous graph, got node types {g.ntypes}"
         )
+    task = task or NodeTask()
     rng = check_random_state(rng)
     n = g.num_nodes()
-    fracs = [
-        _fraction(f, name)
-        for f, name in (
-            (train_frac, "train_frac"),
-            (val_frac, "val_frac"),
-            (test_frac, "test_frac"),
-        )
-    ]
-    if sum(fracs) > 1.0 + 1e-9:
-        raise GraphpartError(
-            f"train_frac + val_frac + test_frac must be at most 1, got {sum(fracs):.3g}"
-        )
-    if (
-        isinstance(num_classes, bool)
-        or not isinstance(num_classes, numbers.Integral)
-        or num_classes < 0
-    ):
-        raise GraphpartError(
-            f"num_classes must be a non-negative int, got {short_repr(num_classes)}"
-        )
-    if isinstance(feat_dim, bool) or not isinstance(feat_dim, numbers.Integral) or feat_dim < 0:
-        raise GraphpartError(f"feat_dim must be a non-negative int, got {short_repr(feat_dim)}")
-    if labels is None and num_classes:
-        labels = rng.integers(num_classes, size=n)
+    if labels is None and task.num_classes:
+        labels = rng.integers(task.num_classes, size=n)
     if labels is not None:
         g.ndata["label"] = torch.from_numpy(np.asarray(labels, dtype=np.int64))
-    if feat_dim:
-        feat = rng.standard_normal((n, feat_dim), dtype=np.float32)
+    if task.feat_dim:
+        feat = rng.standard_normal((n, task.feat_dim), dtype=np.float32)
         if labels is not None:
             k = int(np.max(labels)) + 1 if n else 0
-            centroids = 2.0 * rng.standard_normal((k, feat_dim), dtype=np.float32)
+            centroids = 2.0 * rng.standard_normal((k, task.feat_dim), dtype=np.float32)
             feat += centroids[labels]
         g.ndata["feat"] = torch.from_numpy(feat)
-    if any(fracs):
+    if any(task.fractions):
         order = rng.permutation(n)
         # Round the cumulative fractions, so sizes are within one node and never overlap.
-        bounds = np.round(np.cumsum([0.0] + fracs) * n).astype(np.int64).clip(0, n)
-        for (lo, hi), name in zip(zip(bounds[:-1], bounds[1:]), ("train", "val", "test")):
+        bounds = np.round(np.cumsum([0.0, *task.fractions]) * n).astype(np.int64).clip(0, n)
+        for (lo, hi), name in zip(zip(bounds[:-1], bounds[1:]), SPLITS):
             mask = np.zeros(n, dtype=bool)
             mask[order[lo:hi]] = True
             g.ndata[f"{name}_mask"] = torch.from_numpy(mask)

@@ -26,7 +26,7 @@ from ..graph.core import Graph
 from ..typing import Seed
 from ..utils.check import check_count, short_repr
 from ..utils.seeds import check_random_state
-from ._synthetic import attach_node_data, check_fits, dedupe_edges
+from ._synthetic import NodeTask, attach_node_data, check_fits, dedupe_edges, planted_task
 
 __all__ = ["dcsbm", "DcsbmModel", "DRAW_BLOCK"]
 
@@ -137,10 +137,8 @@ def dcsbm(
     exponent: float = 2.5,
     *,
     seed: Seed = None,
-    feat_dim: int = 0,
-    train_frac: float = 0.0,
-    val_frac: float = 0.0,
-    test_frac: float = 0.0,
+    task: NodeTask | None = None,
+    **names: object,
 ) -> Graph:
     """A degree-corrected stochastic block model graph: communities with power-law degrees.
 
@@ -161,9 +159,12 @@ def dcsbm(
         The degrees' power-law exponent, above 2.
     seed : int, numpy.random.Generator or None
         The random state.
-    feat_dim, train_frac, val_frac, test_frac
-        Attach informative ``feat`` and disjoint masks
-        (:func:`~graphpart.datasets.attach_node_data`).
+    task : NodeTask or None, default None
+        The labels, features and masks to attach (:class:`~graphpart.datasets.NodeTask`;
+        ``None``: none).
+    **names
+        :class:`~graphpart.datasets.NodeTask` fields by name (``feat_dim=16``,
+        ``train_frac=0.1``, ...).
 
     Returns
     -------
@@ -184,6 +185,7 @@ def dcsbm(
     >>> g.num_nodes(), round(float((label[s] != label[d]).mean()), 2) < 0.15
     (4096, True)
     """
+    task = planted_task(task, names)
     model = DcsbmModel(scale, avg_degree, community_size, mixing, exponent, seed)
     check_fits(2.0 * model.draws, model.n, "dcsbm")
     pairs = [model.draw(i) for i in range(model.blocks)]
@@ -195,9 +197,6 @@ def dcsbm(
     return attach_node_data(
         g,
         np.random.default_rng([model.base, 2**33]),
+        task,
         labels=model.labels(),
-        feat_dim=feat_dim,
-        train_frac=train_frac,
-        val_frac=val_frac,
-        test_frac=test_frac,
     )

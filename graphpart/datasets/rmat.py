@@ -12,7 +12,7 @@ from ..graph.core import Graph
 from ..typing import Seed
 from ..utils.check import short_repr
 from ..utils.seeds import check_random_state
-from ._synthetic import attach_node_data, check_fits, dedupe_edges
+from ._synthetic import NodeTask, attach_node_data, check_fits, dedupe_edges
 
 __all__ = ["rmat", "check_rmat_args", "rmat_quadrants"]
 
@@ -100,11 +100,8 @@ def rmat(
     self_loops: bool = False,
     permute: bool = True,
     seed: Seed = None,
-    num_classes: int = 0,
-    feat_dim: int = 0,
-    train_frac: float = 0.0,
-    val_frac: float = 0.0,
-    test_frac: float = 0.0,
+    task: NodeTask | None = None,
+    **names: object,
 ) -> Graph:
     """An R-MAT graph with ``2**scale`` nodes and up to ``edge_factor * 2**scale`` edges.
 
@@ -129,9 +126,12 @@ def rmat(
     permute : bool
         Shuffle vertex ids.
     seed : int, numpy.random.Generator or None
-    num_classes, feat_dim, train_frac, val_frac, test_frac
-        Attach random ``label``, Gaussian ``feat`` and disjoint masks
-        (see :func:`~graphpart.datasets.attach_node_data`).
+    task : NodeTask or None, default None
+        The labels, features and masks to attach (:class:`~graphpart.datasets.NodeTask`;
+        ``None``: none).
+    **names
+        :class:`~graphpart.datasets.NodeTask` fields by name (``feat_dim=16``,
+        ``train_frac=0.1``, ...).
 
     Returns
     -------
@@ -150,6 +150,7 @@ def rmat(
     >>> g.num_nodes(), g.num_edges() <= 16 * 256
     (256, True)
     """
+    task = NodeTask.of(task, **names)
     check_rmat_args(scale, edge_factor, a, b, c)
     n, m = 1 << scale, edge_factor << scale
     check_fits(m * (2 if symmetric else 1), n, "rmat")
@@ -166,9 +167,5 @@ def rmat(
     return attach_node_data(
         g,
         rng,
-        num_classes=num_classes,
-        feat_dim=feat_dim,
-        train_frac=train_frac,
-        val_frac=val_frac,
-        test_frac=test_frac,
+        task,
     )

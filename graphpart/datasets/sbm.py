@@ -12,7 +12,7 @@ from ..graph.core import Graph
 from ..typing import Seed
 from ..utils.check import short_repr
 from ..utils.seeds import check_random_state
-from ._synthetic import attach_node_data, check_fits
+from ._synthetic import NodeTask, attach_node_data, check_fits, planted_task
 
 __all__ = ["sbm", "check_sbm_args", "block_pairs"]
 
@@ -148,10 +148,8 @@ def sbm(
     probs: np.ndarray | None = None,
     directed: bool = False,
     seed: Seed = None,
-    feat_dim: int = 0,
-    train_frac: float = 0.0,
-    val_frac: float = 0.0,
-    test_frac: float = 0.0,
+    task: NodeTask | None = None,
+    **names: object,
 ) -> Graph:
     """A stochastic block model graph; ``ndata["label"]`` is each node's planted block.
 
@@ -169,9 +167,12 @@ def sbm(
         Full block probability matrix (symmetric unless ``directed``).
     directed : bool
     seed : int, numpy.random.Generator or None
-    feat_dim, train_frac, val_frac, test_frac
-        Attach informative ``feat`` and disjoint masks (see
-        :func:`~graphpart.datasets.attach_node_data`).
+    task : NodeTask or None, default None
+        The labels, features and masks to attach (:class:`~graphpart.datasets.NodeTask`;
+        ``None``: none).
+    **names
+        :class:`~graphpart.datasets.NodeTask` fields by name (``feat_dim=16``,
+        ``train_frac=0.1``, ...).
 
     Returns
     -------
@@ -191,6 +192,7 @@ def sbm(
     >>> g.num_nodes(), bool((label[s] == label[d]).all())
     (100, True)
     """
+    task = planted_task(task, names)
     sizes, probs = check_sbm_args(block_sizes, p_in, p_out, probs, directed)
     n = np.asarray(sizes, dtype=np.float64)
     pairs = np.outer(n, n) - np.diag(n)  # ordered pairs of distinct nodes, per block pair
@@ -210,9 +212,6 @@ def sbm(
     return attach_node_data(
         g,
         rng,
+        task,
         labels=labels,
-        feat_dim=feat_dim,
-        train_frac=train_frac,
-        val_frac=val_frac,
-        test_frac=test_frac,
     )

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphpart import GraphpartError
-from graphpart.datasets import attach_node_data, rmat, sbm
+from graphpart.datasets import NodeTask, attach_node_data, rmat, sbm
 
 
 def keys(g):
@@ -173,9 +173,7 @@ def test_masks_disjoint_with_requested_sizes(n, a, b, c):
     g = attach_node_data(
         Graph.from_edges([], [], num_nodes=n),
         np.random.default_rng(0),
-        train_frac=a,
-        val_frac=b,
-        test_frac=c,
+        NodeTask(train_frac=a, val_frac=b, test_frac=c),
     )
     if not any((a, b, c)):
         assert "train_mask" not in g.ndata
@@ -195,11 +193,16 @@ def test_masks_disjoint_with_requested_sizes(n, a, b, c):
         ({"feat_dim": 2.5}, "feat_dim"),
     ],
 )
-def test_attach_bad_input(kwargs, match):
-    from graphpart import Graph
-
+def test_a_bad_node_task_is_refused_when_made_and_before_any_draw(kwargs, match):
     with pytest.raises(GraphpartError, match=match):
-        attach_node_data(Graph.from_edges([0], [1]), np.random.default_rng(0), **kwargs)
+        NodeTask(**kwargs)
+    with pytest.raises(GraphpartError, match=match):
+        rmat(40, **kwargs)  # 2**40 nodes: refused for its task before its size is looked at
+
+
+def test_a_generator_with_planted_labels_refuses_num_classes():
+    with pytest.raises(GraphpartError, match="num_classes applies to rmat only"):
+        sbm([5, 5], num_classes=3)
 
 
 def test_a_generator_refuses_a_graph_this_machine_cannot_hold_before_drawing():
