@@ -21,10 +21,10 @@ from ..graph.schema import etype_str
 from ..index import part_ranges, stable_order
 from ..interop.graphbolt import GraphBoltStore
 from ..partitioning.halo import assemble_view, hop1_layer, local_data
+from ..storage.files import ORIG_EIDS, ORIG_NIDS
 from ..storage.write import write_part
 from ._assemble_stream import build_part_streamed
 from ._shuffle import Plan, load_piece
-from .orig_ids import ORIG_EIDS, ORIG_NIDS
 
 __all__ = ["build_part", "drop_pieces"]
 

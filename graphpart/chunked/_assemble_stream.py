@@ -42,10 +42,16 @@ from ..interop.dgl_tensors import save_tensors_streamed
 from ..interop.graphbolt import NAMES, GraphBoltStore, graphbolt_tree, id_dtype, type_dtype
 from ..interop.torch_zip import Stream
 from ..partitioning.halo import edge_fields, node_fields
-from ..storage.files import graph_tree, part_file_names, streamed_torch_file, write_feats_file
+from ..storage.files import (
+    ORIG_EIDS,
+    ORIG_NIDS,
+    graph_tree,
+    part_file_names,
+    streamed_torch_file,
+    write_feats_file,
+)
 from ._csc import CscBuckets
 from ._shuffle import Plan, load_piece
-from .orig_ids import ORIG_EIDS, ORIG_NIDS
 
 __all__ = ["build_part_streamed", "BLOCK"]
 

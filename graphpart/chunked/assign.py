@@ -37,10 +37,7 @@ from .stream import StreamOptions
 __all__ = [
     "ALGORITHMS",
     "assign",
-    "write_assignment",
     "read_assignment",
-    "assignment_algorithm",
-    "PARTITION_META",
     "part_loads",
     "assignment_halo",
     "assignment_loads",

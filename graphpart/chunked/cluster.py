@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import GraphpartError
 from ..utils.check import check_count, check_flag, replace_options, short_repr
 
-__all__ = ["ClusterOptions", "check_memory_limit"]
+__all__ = ["ClusterOptions"]
 
 
 def check_memory_limit(memory_limit: object) -> None:

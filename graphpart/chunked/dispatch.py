@@ -45,7 +45,7 @@ from ..index import block_bounds, part_ranges
 from ..interop.graphbolt import GraphBoltStore
 from ..metrics.loads import balance_record, class_loads
 from ..storage.config import check_graph_name
-from ..storage.files import check_format
+from ..storage.files import ORIG_EIDS, ORIG_NIDS, check_format
 from ..storage.make_config import build_config, graphbolt_meta
 from ..storage.owned import OutputTarget, check_partition_output
 from ..utils.check import check_count, check_flag, short_repr
@@ -66,10 +66,10 @@ from .assign import (
 )
 from .cluster import ClusterOptions
 from .format import read_metadata
-from .orig_ids import ORIG_EIDS, ORIG_NIDS, load_orig_ids, merge_orig
+from .orig_ids import load_orig_ids, merge_orig
 from .plan import check_disk, plan_pipeline
 
-__all__ = ["dispatch", "load_orig_ids", "ORIG_NIDS", "ORIG_EIDS"]
+__all__ = ["dispatch", "load_orig_ids"]
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from ..errors import GraphpartError
 from ..fs.untrusted import check_regular_file
 from ._files import check_npy_header, leading_lines, parquet_columns, text_columns
 
-__all__ = ["edge_blocks", "count_and_check", "edge_file_kind"]
+__all__ = ["edge_blocks"]
 
 
 def edge_file_kind(path: str | os.PathLike) -> str:

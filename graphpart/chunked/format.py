@@ -28,7 +28,6 @@ from ._files import CHUNK_VALUES, check_chunk_format, is_chunk_dtype, read_array
 
 __all__ = [
     "ChunkFormat",
-    "check_type_names",
     "ChunkSpec",
     "ChunkedMetadata",
     "read_metadata",

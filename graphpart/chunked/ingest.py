@@ -35,7 +35,7 @@ from .format import MAX_COUNT, ChunkFormat, check_node_count
 from .plan import check_disk
 from .write import check_num_chunks, check_stream_output, write_edge_stream
 
-__all__ = ["rmat_chunked", "sbm_chunked", "dcsbm_chunked", "edges_chunked", "BLOCK_EDGES"]
+__all__ = ["rmat_chunked", "sbm_chunked", "dcsbm_chunked", "edges_chunked"]
 
 #: Edges generated or read at a time.
 BLOCK_EDGES = 1 << 24

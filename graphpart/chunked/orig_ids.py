@@ -12,10 +12,9 @@ import torch
 from ..errors import GraphpartError
 from ..fs.untrusted import check_regular_file
 from ..index import group_order
-from ..storage.files import ORIG_EIDS, ORIG_NIDS
 from .assign import read_assignment
 
-__all__ = ["merge_orig", "load_orig_ids", "node_orig_maps", "orig_of", "ORIG_NIDS", "ORIG_EIDS"]
+__all__ = ["load_orig_ids", "node_orig_maps", "orig_of"]
 
 
 def merge_orig(tmp: Path, num_parts: int, fname: str, sizes: dict[str, int]) -> None:

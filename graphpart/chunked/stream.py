@@ -68,16 +68,7 @@ from .cluster import ClusterOptions
 from .format import ChunkedMetadata
 from .read import read_edges
 
-__all__ = [
-    "StreamOptions",
-    "stream_partition",
-    "in_degrees",
-    "edge_spread",
-    "edge_balance",
-    "homogeneous_chunks",
-    "STREAMING",
-    "SPREAD_LIMIT",
-]
+__all__ = ["StreamOptions", "stream_partition", "in_degrees"]
 
 STREAMING = ("fennel", "ldg")
 

@@ -36,7 +36,7 @@ from .read import read_data, read_edges
 #: Local edges fingerprinted at a time.
 SLICE = 1 << 22
 
-__all__ = ["verify", "Verification", "edge_hash", "row_hash", "feature_hash"]
+__all__ = ["verify", "Verification", "edge_hash"]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from ._files import FORMATS, write_array
 from ._owned import SUBFOLDERS, check_chunked_out
 from .format import METADATA, ChunkFormat, check_node_count, check_type_names
 
-__all__ = ["write_chunked", "write_edge_stream", "check_stream_output", "check_num_chunks"]
+__all__ = ["write_chunked"]
 
 #: Chunks per edge type at most (each is a file): more is a mistake, not a plan.
 MAX_CHUNKS = 1 << 20

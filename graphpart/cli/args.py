@@ -9,15 +9,7 @@ from collections.abc import Sequence
 from ..errors import one_line
 from ..utils.check import short_repr
 
-__all__ = [
-    "parse_value",
-    "key_value",
-    "OneLineParser",
-    "add_graph_source",
-    "load_graph_source",
-    "attach_values",
-    "DASH_VALUED",
-]
+__all__ = ["OneLineParser", "add_graph_source", "load_graph_source"]
 
 
 def parse_value(text: str):

@@ -15,7 +15,7 @@ from ..utils.check import short_repr
 if TYPE_CHECKING:
     from ..chunked.cluster import ClusterOptions
 
-__all__ = ["add_chunked_commands", "cluster_options", "CHUNKED_COMMANDS"]
+__all__ = []
 
 
 def add_chunked_commands(sub, graph_source) -> None:

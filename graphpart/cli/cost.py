@@ -9,7 +9,7 @@ from dataclasses import fields
 
 from ..sampling import parse_fanouts
 
-__all__ = ["add_cost_command", "cost"]
+__all__ = ["cost"]
 
 _HELP = {
     "network_gbit_s": "network link per machine, Gbit/s (shared by its trainers)",

@@ -16,7 +16,7 @@ from .chunked import CHUNKED_COMMANDS, add_chunked_commands
 from .cost import add_cost_command, cost
 from .partition import add_partition_commands, inspect_command, partition_command
 
-__all__ = ["main", "build_parser", "quiet_dask"]
+__all__ = ["main"]
 
 logger = logging.getLogger("graphpart.cli")
 

@@ -11,7 +11,7 @@ from ..partitioning.metis import MetisOptions
 from ..partitioning.options import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS, PartitionOptions
 from .args import add_graph_source, load_graph_source
 
-__all__ = ["add_partition_commands", "partition_options", "partition_command", "inspect_command"]
+__all__ = []
 
 
 def add_partition_commands(sub) -> None:

@@ -28,7 +28,7 @@ from ..utils.check import check_count, short_repr
 from ..utils.seeds import check_random_state
 from ._synthetic import NodeTask, attach_node_data, check_fits, dedupe_edges, planted_task
 
-__all__ = ["dcsbm", "DcsbmModel", "DRAW_BLOCK"]
+__all__ = ["dcsbm", "DcsbmModel"]
 
 #: Undirected edges drawn per block (each block from its own generator).
 DRAW_BLOCK = 1 << 22

@@ -11,7 +11,7 @@ from ..utils.check import short_repr
 from ._cache import cached_graph
 from .metis_format import read_metis_graph
 
-__all__ = ["load_metis_graph", "metis_graphs_dir", "METIS_GRAPHS_DIR", "METIS_GRAPHS"]
+__all__ = ["load_metis_graph", "metis_graphs_dir", "METIS_GRAPHS"]
 
 #: Where ``libmetis-doc`` installs the example graphs (``$GRAPHPART_METIS_GRAPHS_DIR`` overrides).
 METIS_GRAPHS_DIR = Path("/usr/share/doc/libmetis-dev/examples/graphs")

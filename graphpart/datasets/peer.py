@@ -7,7 +7,7 @@ from pathlib import Path
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 
-__all__ = ["peer_partitions", "PEER_GRAPHS", "PEERS"]
+__all__ = ["peer_partitions", "PEER_GRAPHS"]
 
 PEER_GRAPHS = ("karate", "hetero3")
 PEERS = ("dgl", "pyg", "glt")

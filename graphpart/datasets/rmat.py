@@ -14,7 +14,7 @@ from ..utils.check import short_repr
 from ..utils.seeds import check_random_state
 from ._synthetic import NodeTask, attach_node_data, check_fits, dedupe_edges
 
-__all__ = ["rmat", "check_rmat_args", "rmat_quadrants"]
+__all__ = ["rmat"]
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from ..utils.check import short_repr
 from ..utils.seeds import check_random_state
 from ._synthetic import NodeTask, attach_node_data, check_fits, planted_task
 
-__all__ = ["sbm", "check_sbm_args", "block_pairs"]
+__all__ = ["sbm"]
 
 
 def _triu_pairs(idx: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ from ..index import unique_int
 from ._cache import cached_graph
 from ._text import tokenize_lines
 
-__all__ = ["load_wordnet", "wordnet_dir", "WORDNET_DIR", "NODE_TYPES", "POINTERS"]
+__all__ = ["load_wordnet", "wordnet_dir"]
 
 #: Where Debian's ``wordnet-base`` puts the database (``$GRAPHPART_WORDNET_DIR`` overrides).
 WORDNET_DIR = Path("/usr/share/wordnet")

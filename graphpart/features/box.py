@@ -37,12 +37,9 @@ from .simulate import capacity_for
 
 __all__ = [
     "DeviceGroup",
-    "check_device_groups",
     "LinkModel",
     "LINK_SOURCES",
     "FeatureBox",
-    "check_id2index",
-    "rows_of",
     "LinkStats",
     "BoxRun",
     "replay_box",

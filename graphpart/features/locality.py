@@ -23,7 +23,7 @@ import torch
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 
-__all__ = ["RULES", "check_rule", "held_locally", "keeps_halo_rows", "keeps_remote_cache"]
+__all__ = ["RULES", "held_locally", "keeps_halo_rows", "keeps_remote_cache"]
 
 #: Every named rule, with what it models.
 RULES = {

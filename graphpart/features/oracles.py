@@ -18,7 +18,7 @@ from ..errors import GraphpartError
 from .caches import Cache
 from .trace import Trace
 
-__all__ = ["oracle_order", "hotness_order", "next_use", "BeladyCache"]
+__all__ = ["oracle_order", "hotness_order", "BeladyCache"]
 
 
 def hotness_order(counts: torch.Tensor) -> torch.Tensor:

@@ -34,7 +34,6 @@ __all__ = [
     "partition_access",
     "access_by_partition",
     "locality_table",
-    "percent_tenths",
     "SERVED_BY",
     "INNER",
     "HALO",

@@ -12,7 +12,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["file_digest", "folder_digests"]
+__all__ = ["file_digest"]
 
 _BLOCK = 2**20
 

@@ -12,14 +12,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 
-__all__ = [
-    "check_output_path",
-    "check_replaceable",
-    "refuse_foreign",
-    "foreign_entries",
-    "output_folder",
-    "TEMP_EXTRA",
-]
+__all__ = ["check_output_path", "refuse_foreign", "foreign_entries"]
 
 
 #: What atomic_dir / atomic_write add to a name for its temporary sibling: "." + ".XXXXXXXX.tmp".

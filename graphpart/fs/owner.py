@@ -28,16 +28,7 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: no lock, owners elsewhere never look gone
     fcntl = None
 
-__all__ = [
-    "MARKER",
-    "LOCK",
-    "HEARTBEAT_S",
-    "QUIET_S",
-    "Claim",
-    "identity",
-    "read_owner",
-    "owner_gone",
-]
+__all__ = ["Claim"]
 
 MARKER = "graphpart-owner.json"
 LOCK = "graphpart-owner.lock"

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import FormatError
 from ..utils.check import describe_exception
 
-__all__ = ["check_regular_file", "check_folder_tree", "read_json", "JSON_LIMIT"]
+__all__ = ["check_regular_file", "read_json"]
 
 #: The largest JSON document read. Configs of very large graphs stay far below (a config holds
 #: ranges per partition and type; a chunked metadata.json a path per chunk); parsed JSON takes up

@@ -13,7 +13,7 @@ from ..utils.check import check_count, short_repr
 from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .schema import Schema, etype_str, parse_etype
 
-__all__ = ["parse_typed_edges", "keyed"]
+__all__ = ["keyed"]
 
 
 def parse_typed_edges(edges, num_nodes, copy: bool = True) -> tuple[Schema, dict, dict]:

@@ -13,14 +13,7 @@ from ..errors import GraphpartError, UnknownTypeError
 from ..typing import CanonicalEType, ETypeLike
 from ..utils.check import short_repr
 
-__all__ = [
-    "Schema",
-    "parse_etype",
-    "etype_str",
-    "check_data_name",
-    "DEFAULT_NTYPE",
-    "DEFAULT_ETYPE",
-]
+__all__ = ["Schema", "parse_etype", "etype_str", "check_data_name"]
 
 #: Node type name of a homogeneous graph.
 DEFAULT_NTYPE = "_N"

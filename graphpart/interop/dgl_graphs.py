@@ -27,7 +27,7 @@ from .dgl_layout import (
     UNIT_MAGIC,
 )
 
-__all__ = ["load_graphs", "save_graphs", "GRAPH_FILE_MAGIC"]
+__all__ = ["load_graphs", "save_graphs"]
 
 logger = logging.getLogger(__name__)
 

@@ -23,20 +23,7 @@ writes them.
 
 from __future__ import annotations
 
-__all__ = [
-    "GRAPH_FILE_MAGIC",
-    "HETERO_MAGIC",
-    "IMMUTABLE_MAGIC",
-    "UNIT_MAGIC",
-    "COO_MAGIC",
-    "CSR_MAGIC",
-    "NEW_CODE",
-    "COO",
-    "CSR",
-    "CSC",
-    "FORMATS",
-    "HEADER",
-]
+__all__ = ["COO", "CSR", "CSC", "FORMATS"]
 
 GRAPH_FILE_MAGIC = 0xDD2E4FF046B4A13F
 HETERO_MAGIC = 0xDD589FBE35224ABF

@@ -19,7 +19,7 @@ from ..errors import FormatError
 from ..fs.atomic import atomic_write
 from ._binary import Reader, Writer
 
-__all__ = ["load_tensors", "save_tensors", "save_tensors_streamed", "TENSOR_FILE_MAGIC"]
+__all__ = ["load_tensors", "save_tensors"]
 
 TENSOR_FILE_MAGIC = 0xDD5A9FBE3FA2443F
 

@@ -26,7 +26,7 @@ from ..utils.check import short_repr
 from ._relabel import ForeignPart, Relabeled, check_part_folders, check_types
 from .safe_load import load_pickle_records, load_torch
 
-__all__ = ["read_glt", "is_glt_folder"]
+__all__ = ["read_glt"]
 
 HOMO_ETYPE = ("_N", "_E", "_N")
 

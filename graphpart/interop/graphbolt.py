@@ -39,13 +39,8 @@ __all__ = [
     "load_graphbolt",
     "save_graphbolt",
     "graphbolt_tree",
-    "id_dtype",
-    "type_dtype",
     "NAMES",
     "GraphBoltStore",
-    "graphbolt_records",
-    "NODE_ATTRIBUTES",
-    "EDGE_ATTRIBUTES",
 ]
 
 _PY_CLASS = ("dgl.graphbolt.impl.fused_csc_sampling_graph", "FusedCSCSamplingGraph")

@@ -33,7 +33,7 @@ import torch
 from ..errors import FormatError
 from ..utils.check import short_repr
 
-__all__ = ["HOMO_ETYPE", "etype_file", "data_schema", "empty_groups"]
+__all__ = ["etype_file"]
 
 HOMO_ETYPE = ("_N", "_E", "_N")
 

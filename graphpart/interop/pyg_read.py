@@ -17,7 +17,7 @@ from ._relabel import ForeignPart, Relabeled, check_part_folders, check_types
 from .pyg_layout import HOMO_ETYPE, empty_groups, etype_file
 from .safe_load import load_torch
 
-__all__ = ["read_pyg", "is_pyg_folder"]
+__all__ = ["read_pyg"]
 
 
 def is_pyg_folder(path: Path) -> bool:

@@ -22,7 +22,7 @@ from ..errors import FormatError
 from ..fs.untrusted import check_regular_file
 from ..utils.check import describe_exception
 
-__all__ = ["load_torch", "load_pickle_records", "check_tensors", "weights_only_load"]
+__all__ = ["load_torch", "check_tensors", "weights_only_load"]
 
 
 def _plain_dict(default_factory=None) -> dict:

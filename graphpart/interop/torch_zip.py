@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import FormatError
 from ..utils.check import short_repr
 
-__all__ = ["Stream", "TorchZipWriter", "StoredArray", "read_torch_zip", "STORABLE"]
+__all__ = ["Stream", "TorchZipWriter", "StoredArray", "read_torch_zip"]
 
 ALIGN = 64
 #: Sizes and offsets from here on take ZIP64 fields (a constant so that tests can lower it).

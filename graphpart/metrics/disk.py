@@ -25,7 +25,7 @@ from .summary import (
     summarize,
 )
 
-__all__ = ["metrics_from_disk", "compare_metrics", "headline", "metric_deltas"]
+__all__ = ["metrics_from_disk", "compare_metrics"]
 
 
 def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:

@@ -25,7 +25,6 @@ __all__ = [
     "summarize",
     "edge_cut",
     "communication_volume",
-    "split_counts",
 ]
 
 

@@ -37,15 +37,7 @@ from ..typing import BalanceSpec
 from ..utils.check import short_repr
 from .fields import as_fields, code_labels, field_balance, fields_balance, named_labels
 
-__all__ = [
-    "class_ids",
-    "classes_by_type",
-    "balance_classes",
-    "balance_weights",
-    "constraint_names",
-    "fill_isolated",
-    "water_fill",
-]
+__all__ = ["balance_classes", "balance_weights", "fill_isolated"]
 
 
 def class_ids(values: np.ndarray) -> tuple[np.ndarray, int]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import BalanceWarning, GraphpartError
 
-__all__ = ["shortfalls_collected", "report_shortfalls", "warn_shortfalls", "check_spread"]
+__all__ = ["shortfalls_collected"]
 
 #: Where :func:`report_shortfalls` puts them while :func:`shortfalls_collected` is active.
 _SINK: contextvars.ContextVar[list | None] = contextvars.ContextVar("shortfalls", default=None)

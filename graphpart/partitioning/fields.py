@@ -16,16 +16,7 @@ from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..utils.check import short_repr
 
-__all__ = [
-    "field_balance",
-    "fields_balance",
-    "combine_fields",
-    "as_fields",
-    "named_labels",
-    "code_labels",
-    "MAX_FIELDS",
-    "MAX_COMBINATIONS",
-]
+__all__ = ["field_balance", "fields_balance", "as_fields", "named_labels", "code_labels"]
 
 #: The most fields balanced at once, and the most combinations of their values (each is a
 #: METIS constraint, twice with balance_edges).

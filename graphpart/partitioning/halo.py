@@ -24,15 +24,7 @@ import numpy as np
 from ..index import expand_ranges, stable_order, unique_int
 from .reshuffle import Reshuffle
 
-__all__ = [
-    "PartView",
-    "HaloBuilder",
-    "assemble_view",
-    "hop1_layer",
-    "local_data",
-    "node_fields",
-    "edge_fields",
-]
+__all__ = ["PartView", "HaloBuilder", "local_data"]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from ..utils.check import (
 )
 from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
 
-__all__ = ["PartitionOptions", "BalanceSpec", "DEFAULT_METIS_MAX_EDGES", "DEFAULT_REFINE_ROUNDS"]
+__all__ = ["PartitionOptions", "BalanceSpec"]
 
 #: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform).
 DEFAULT_METIS_MAX_EDGES = 1_000_000

@@ -29,7 +29,7 @@ from ..index import group_cumsum
 from .balance import fill_isolated
 from .swap import swap_moves
 
-__all__ = ["refine_assignment", "rebalance", "exchange", "part_loads", "MAX_TABLE_CELLS"]
+__all__ = ["refine_assignment", "rebalance", "exchange", "part_loads"]
 
 logger = logging.getLogger(__name__)
 #: Refinement keeps an int64 table of nodes x parts (2 GiB at this size); callers skip it above.

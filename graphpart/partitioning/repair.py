@@ -40,16 +40,7 @@ from ..utils.check import short_repr
 from .best_effort import check_spread, report_shortfalls
 from .refine import MAX_TABLE_CELLS, part_loads, refine_assignment
 
-__all__ = [
-    "constraint_totals",
-    "achievable_tolerance",
-    "held_tolerance",
-    "repair_assignment",
-    "fill_empty",
-    "far_limits",
-    "FAR",
-    "REPAIR_ROUNDS",
-]
+__all__ = ["achievable_tolerance", "repair_assignment"]
 
 logger = logging.getLogger(__name__)
 #: A constraint is far outside its tolerance when its heaviest part exceeds the cap by more than

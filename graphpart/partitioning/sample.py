@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["sample_edges", "keep_shares"]
+__all__ = ["sample_edges"]
 
 #: Edges per chunk of the keep-mask computation (its temporaries are reused from chunk to chunk).
 _CHUNK = 1 << 20

@@ -17,7 +17,7 @@ import logging
 
 import numpy as np
 
-__all__ = ["swap_moves"]
+__all__ = []
 
 logger = logging.getLogger(__name__)
 

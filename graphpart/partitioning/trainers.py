@@ -17,7 +17,7 @@ from ..utils.seeds import check_random_state
 from .best_effort import shortfalls_collected, warn_shortfalls
 from .metis import metis_assignment
 
-__all__ = ["metis_trainers", "metis_two_levels"]
+__all__ = ["metis_two_levels"]
 
 
 def metis_trainers(

@@ -14,7 +14,7 @@ from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .neighbors import MiniBatch, NeighborSampler
 from .topology import Topology
 
-__all__ = ["NeighborLoader", "seed_nodes"]
+__all__ = ["NeighborLoader"]
 
 
 def seed_nodes(

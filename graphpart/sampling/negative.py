@@ -19,7 +19,7 @@ from ..utils.check import check_count, check_flag
 from ..utils.seeds import check_random_state, torch_generator
 from .topology import Topology
 
-__all__ = ["negative_sample", "edge_keys"]
+__all__ = ["negative_sample"]
 
 
 def edge_keys(topo: Topology) -> torch.Tensor:

@@ -23,7 +23,7 @@ from ..utils.seeds import torch_generator
 from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .topology import Topology
 
-__all__ = ["sample_neighbors", "NeighborSampler", "MiniBatch", "check_fanouts", "parse_fanouts"]
+__all__ = ["sample_neighbors", "NeighborSampler", "MiniBatch", "parse_fanouts"]
 
 
 def sample_neighbors(

@@ -37,16 +37,9 @@ __all__ = [
     "FORMATS",
     "check_format",
     "part_file_names",
-    "write_graph_file",
     "write_feats_file",
-    "read_graph_file",
     "read_feats_file",
     "sniff",
-    "graph_tree",
-    "streamed_torch_file",
-    "ORIG_NIDS",
-    "ORIG_EIDS",
-    "PART_FILES",
 ]
 
 FORMATS = ("graphpart", "dgl", "graphbolt")

@@ -9,7 +9,7 @@ import numpy as np
 from .config import PartitionConfig
 from .files import part_file_names
 
-__all__ = ["build_config", "graphbolt_meta", "config_of", "FORMAT_VERSION"]
+__all__ = ["build_config", "graphbolt_meta"]
 
 #: The version of graphpart's config (``"version"``), written beside ``"format": "graphpart"``.
 FORMAT_VERSION = 1

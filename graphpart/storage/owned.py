@@ -22,13 +22,7 @@ from ..interop.graphbolt import load_graphbolt
 from ..interop.safe_load import load_torch
 from .files import PART_FILES, sniff
 
-__all__ = [
-    "OutputTarget",
-    "check_partition_output",
-    "check_mapping_out",
-    "EXTRA_OUTPUTS",
-    "MAPPING_KEYS",
-]
+__all__ = ["OutputTarget", "check_partition_output"]
 
 #: What a mapping file (``graphpart partition --mapping-out``) holds.
 MAPPING_KEYS = ("orig_nids", "orig_eids")

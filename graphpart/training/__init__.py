@@ -6,7 +6,7 @@ cache, the own machine or another); a :class:`ClusterModel` turns the counts int
 epoch times (:func:`estimate_epoch`), with every assumption visible.
 """
 
-from .counts import EDGE_BYTES, LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
+from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
 from .estimate import PARTS, EpochEstimate, epoch_cost, estimate_epoch, seconds
 from .model import SOURCES, ClusterModel, calibrate
 from .replay import CACHE_POLICIES, replay_epochs, row_bytes
@@ -30,7 +30,6 @@ __all__ = [
     "TrainerReads",
     "STEP_FIELDS",
     "LAYER_FIELDS",
-    "EDGE_BYTES",
     "CACHE_POLICIES",
     "node_split",
     "even_offsets",

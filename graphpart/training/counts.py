@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 
-__all__ = ["EpochCounts", "STEP_FIELDS", "LAYER_FIELDS", "EDGE_BYTES"]
+__all__ = ["EpochCounts", "STEP_FIELDS", "LAYER_FIELDS"]
 
 #: Counts kept per (epoch, trainer, step).
 STEP_FIELDS = (

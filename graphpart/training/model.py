@@ -6,7 +6,7 @@ the trainer's machine link shared by its ``T`` trainers:
 
 - **sampling**, per layer: the local frontier's edges at ``sample_medges_s``, while the other
   machines sample theirs in parallel and send them back (one round trip per machine asked,
-  :data:`~graphpart.training.EDGE_BYTES` per edge on the link); the layer takes the longer of
+  :data:`~graphpart.training.counts.EDGE_BYTES` per edge on the link); the layer takes the longer of
   the two, as DGL sends the remote requests before sampling locally.
 - **fetch**: local rows gathered at ``gather_gbyte_s`` while remote rows come over the link
   (one round trip per machine), then every row not in the GPU cache crosses PCIe.

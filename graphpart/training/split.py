@@ -28,7 +28,7 @@ from ..errors import GraphpartError
 from ..utils.check import check_trainers_per_machine
 from .trainset import TrainSet
 
-__all__ = ["node_split", "even_offsets"]
+__all__ = ["node_split"]
 
 
 def even_offsets(n: int, k: int) -> np.ndarray:

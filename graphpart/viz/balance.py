@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.summary import PartitionMetrics
     from ..partitioning.core import Partitioning
 
-__all__ = ["plot_balance", "balance_quantities", "LEVELS"]
+__all__ = ["plot_balance"]
 
 #: What a balance figure's bars stand for: machines (partitions), or every trainer.
 LEVELS = ("machine", "trainer")

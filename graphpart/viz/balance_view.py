@@ -18,7 +18,7 @@ from .graph_data import GraphData, part_hex
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
 
-__all__ = ["balance_view_data", "node_classes", "COLORINGS", "OTHER_CLASS_COLOR"]
+__all__ = ["balance_view_data", "COLORINGS"]
 
 #: What a view's node colour can show: the owner partition, or the balance class.
 COLORINGS = ("owner", "balance")

@@ -15,7 +15,7 @@ from ._style import fmt_bytes
 if TYPE_CHECKING:  # pragma: no cover
     from ..features.box import BoxRun
 
-__all__ = ["plot_box", "box_view_data", "PLACE_COLORS"]
+__all__ = ["plot_box", "box_view_data"]
 
 #: The colour of each place a row is read from.
 PLACE_COLORS = {"own shard": "#2ca02c", "peer GPU (NVLink)": "#4c9be8", "host (PCIe)": "#e45756"}

@@ -21,8 +21,6 @@ __all__ = [
     "plot_hit_rate_curve",
     "plot_bytes_per_epoch",
     "plot_partition_access",
-    "policy_color",
-    "policy_style",
 ]
 
 _COLORS = {

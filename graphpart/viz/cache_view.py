@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..features.session import LookupSession
     from ..partitioning.core import Partitioning
 
-__all__ = ["batch_view_data", "SERVED_COLORS", "MAX_SEEDS"]
+__all__ = ["batch_view_data"]
 
 #: Where a looked-up row comes from, and its colour (the locality figure's colours).
 SERVED_COLORS = {

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..partitioning.core import Partitioning
 
-__all__ = ["draw_partition", "DRAW_MODES", "DEFAULT_MAX_NODES"]
+__all__ = ["draw_partition", "DRAW_MODES"]
 
 DRAW_MODES = ("auto", "nodes", "quotient", "sample")
 #: Above this many nodes, ``mode="auto"`` draws the quotient graph.

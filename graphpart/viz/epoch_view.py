@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
     from ..training.counts import TrainerReads
 
-__all__ = ["trainer_view_data", "READ_COLORS"]
+__all__ = ["trainer_view_data"]
 
 #: What a node is to the trainer, and its colour.
 READ_COLORS = {

@@ -21,29 +21,13 @@ from ..index import expand_ranges
 from ..lookup import NodeTable, node_table
 from ..metrics.structure import quotient_graph
 from ..utils.check import check_count, short_repr
-from ._style import CUT_COLOR, HALO_RINGS, INNER_EDGE_LIGHTER, halo_ring, lighter_hex, part_colors
+from ._style import CUT_COLOR, halo_ring, lighter_hex, part_colors
 from .layout import node_positions
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
 
-__all__ = [
-    "GraphData",
-    "graph_data",
-    "quotient_data",
-    "neighbourhood_data",
-    "too_big",
-    "node_keys",
-    "MAX_NODES",
-    "MAX_EDGES",
-    "CUT_COLOR",
-    "HALO_RINGS",
-    "halo_ring",
-    "INNER_EDGE_LIGHTER",
-    "part_hex",
-    "lighter_hex",
-    "neighbour_counts",
-]
+__all__ = ["GraphData", "graph_data", "neighbourhood_data", "node_keys", "halo_ring", "part_hex"]
 
 #: Above these, a view draws the quotient graph (one node per partition) instead.
 MAX_NODES, MAX_EDGES = 100_000, 1_000_000

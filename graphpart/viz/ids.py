@@ -18,7 +18,7 @@ from .ids_data import IdData, id_data
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
 
-__all__ = ["plot_id_line", "plot_adjacency", "plot_ids", "MAX_SPY_EDGES", "MAX_DENSITY_EDGES"]
+__all__ = ["plot_id_line", "plot_adjacency", "plot_ids"]
 
 #: Up to this many edges the adjacency is a spy plot (a dot per edge); above, a 2-D histogram.
 MAX_SPY_EDGES = 20_000

@@ -22,15 +22,7 @@ from .graph_data import node_keys
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
 
-__all__ = [
-    "IdData",
-    "IdFrames",
-    "id_data",
-    "id_view_data",
-    "MAX_POINTS",
-    "CUT_LABEL",
-    "CUT_EDGE_COLOR",
-]
+__all__ = ["IdData", "IdFrames", "id_data", "id_view_data"]
 
 #: The most edges the interactive view draws (a uniform sample above; the view says so).
 MAX_POINTS = 200_000

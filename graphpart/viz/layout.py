@@ -13,7 +13,7 @@ from ..homogeneous import HomogeneousGraph
 from ..typing import Seed
 from ..utils.seeds import check_random_state
 
-__all__ = ["node_positions", "sample_neighbourhood", "COORD_NAMES"]
+__all__ = ["node_positions", "sample_neighbourhood"]
 
 #: Node data names read as real coordinates (shape ``(n, 2)`` or ``(n, 3)``: x and y are used).
 COORD_NAMES = ("pos", "coords", "xy")

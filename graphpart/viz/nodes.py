@@ -16,7 +16,7 @@ from .layout import node_positions
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
 
-__all__ = ["draw_nodes"]
+__all__ = []
 
 _HOP_MARKERS = ("o", "s", "D", "^", "v", "p")
 _TYPE_MARKERS = ("o", "s", "^", "D", "v", "p", "h", "*")

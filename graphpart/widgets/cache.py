@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from ..partitioning.core import Partitioning
 
-__all__ = ["CacheSimulator", "MAX_RATIO", "MAX_BATCH"]
+__all__ = ["CacheSimulator"]
 
 #: The largest cache (share of all rows) and batch the controls offer.
 MAX_RATIO, MAX_BATCH = 0.5, 1 << 20

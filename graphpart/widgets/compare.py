@@ -17,7 +17,7 @@ from .graph_view import PartitionGraph
 from .partition_views import CAMERA
 from .webgl_budget import UNIT_CLASS, Freezer
 
-__all__ = ["PartitioningComparison", "FIGURES"]
+__all__ = ["PartitioningComparison"]
 
 # : Figure name -> how to draw it for one partitioning (no layout: comparable across files whose ids
 # differ).

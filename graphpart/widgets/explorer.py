@@ -12,7 +12,7 @@ from ._common import check_choice, html_table, image, render, status_widgets
 from ._task import Task
 from .graph_view import PartitionGraph
 
-__all__ = ["PartitionExplorer", "MAX_PARTS", "MAX_HOPS"]
+__all__ = ["PartitionExplorer"]
 
 #: The most partitions the explorer's control offers (a view draws one colour per partition).
 MAX_PARTS = 256

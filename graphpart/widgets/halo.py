@@ -17,7 +17,7 @@ from .partition_views import PartitionViews
 if TYPE_CHECKING:
     from ..partitioning.core import Partitioning
 
-__all__ = ["HaloInspector", "MAX_VIEWS"]
+__all__ = ["HaloInspector"]
 
 #: Linked views side by side at most (each holds WebGL contexts; browsers allow a few dozen).
 MAX_VIEWS = 4

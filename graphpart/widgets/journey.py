@@ -16,7 +16,7 @@ from ..errors import GraphpartError
 from ..viz.graph_data import MAX_EDGES, MAX_NODES
 from .graph_view import PartitionGraph
 
-__all__ = ["JourneyView", "journey_html"]
+__all__ = ["JourneyView"]
 
 
 def _vals(values: tuple, size: int) -> str:

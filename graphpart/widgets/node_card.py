@@ -14,7 +14,7 @@ from ..viz.graph_data import GraphData
 if TYPE_CHECKING:
     from ..partitioning.core import Partitioning
 
-__all__ = ["location_card", "card_table", "NodeSelection", "drawn_ids"]
+__all__ = ["location_card", "NodeSelection", "drawn_ids"]
 
 
 def card_table(rows) -> str:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from ..partitioning.core import Partitioning
 
-__all__ = ["PartitionViews", "CAMERA"]
+__all__ = ["PartitionViews"]
 
 #: Where linked views look first: zoomed out a little and the graph moved right and down, clear
 #: of ipysigma's buttons and graph box in the top-left corner of narrow views.

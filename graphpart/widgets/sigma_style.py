@@ -7,7 +7,7 @@ import html
 
 from ..viz.graph_data import CUT_COLOR, GraphData, halo_ring
 
-__all__ = ["sigma_args", "legend_html", "COMPACT_NODES", "NOT_HERE", "STANDIN_SIZE"]
+__all__ = ["legend_html"]
 
 #: The colour class of a linked view's stand-ins for nodes it does not hold: drawn in the
 #: background colour.

@@ -14,7 +14,7 @@ import traitlets
 
 from ..viz.epoch import PART_COLORS
 
-__all__ = ["TrainerBars", "bars_of"]
+__all__ = ["TrainerBars"]
 
 
 class TrainerBars(anywidget.AnyWidget):

@@ -28,7 +28,7 @@ from ..viz.graph_data import GraphData
 from ..viz.snapshot import draw_graph_data
 from ._common import render
 
-__all__ = ["WebGLBudget", "Freezer", "LIMIT", "UNIT_CLASS"]
+__all__ = ["WebGLBudget", "Freezer"]
 
 #: Live WebGL contexts graphpart's views keep in one page: four sigma views (three each), with
 #: room under Chromium's 16 for one other library's view.
