@@ -15,7 +15,7 @@ from .utils.check import short_repr
 if TYPE_CHECKING:
     from .partitioning.core import Partitioning
 
-__all__ = ["NodeLocation", "locate_node", "NodeTable", "node_table", "ID_KINDS"]
+__all__ = ["NodeLocation", "locate_node", "NodeTable", "node_table", "node_keys", "ID_KINDS"]
 
 #: How :func:`locate_node` reads ``node``.
 ID_KINDS = ("original", "shuffled", "typed")
@@ -288,3 +288,26 @@ def node_table(p: Partitioning) -> NodeTable:
         ptr.astype(np.int64),
         halo[order],
     )
+
+
+def node_keys(p: Partitioning, table: NodeTable | None = None) -> list[str]:
+    """The key of every node (original homogeneous id order): ``"17"``, or ``"paper:17"``.
+
+    Parameters
+    ----------
+    p : Partitioning
+    table : NodeTable, optional
+        ``node_table(p)``, when already computed.
+
+    Returns
+    -------
+    list of str
+        One key per node: its original id, after its type and a colon on a heterograph (the id
+        is then type-wise).
+    """
+    table = table or node_table(p)
+    ids = table.orig_id.astype(str)
+    if len(table.ntypes) == 1:
+        return ids.tolist()
+    types = np.asarray(table.ntypes, dtype=object)[table.ntype]
+    return (types + ":" + ids.astype(object)).tolist()

@@ -92,7 +92,7 @@ def lab(tmp_path_factory, sync_playwright):
 def frames():
     import graphpart as gp
     from graphpart.datasets import load_davis_southern_women
-    from graphpart.viz.ids_data import id_view_data
+    from graphpart.views.ids import id_view_data
 
     return id_view_data(gp.partition(load_davis_southern_women(), 2, num_hops=1, seed=0))
 

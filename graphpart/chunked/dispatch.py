@@ -43,7 +43,7 @@ from ..fs.atomic import atomic_dir
 from ..graph.schema import etype_str
 from ..index import block_bounds, part_ranges
 from ..interop.graphbolt import GraphBoltStore
-from ..metrics.loads import balance_record, class_loads
+from ..partitioning.loads import balance_record, class_loads
 from ..storage.config import check_graph_name
 from ..storage.files import ORIG_EIDS, ORIG_NIDS, check_format
 from ..storage.make_config import build_config, graphbolt_meta

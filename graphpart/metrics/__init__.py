@@ -1,54 +1,48 @@
 """Partition quality, in one place: every number that says how good a partitioning is.
 
-- :mod:`~graphpart.metrics.summary` -- per-partition summaries and :class:`PartitionMetrics`
-  (edge cut, communication volume, balance, HALO, replication); the partitioner reports them
-  (``Partitioning.metrics``), so this module sits below it
-- :mod:`~graphpart.metrics.loads` -- each balance constraint's load per partition and trainer,
-  and the balance record a config keeps of them
+- ``PartitionMetrics``, ``partition_metrics``, ``summarize``, ``edge_cut``,
+  ``communication_volume`` -- what the partitioner reports of what it made
+  (``Partitioning.metrics``: edge cut, communication volume, balance, HALO, replication); they
+  live beside it, in :mod:`graphpart.partitioning.summary`
+- ``balance_loads``, ``trainer_loads``, ``class_loads``, ``balance_record`` -- each balance
+  constraint's load per partition and trainer, and the record a config keeps of them
+  (:mod:`graphpart.partitioning.loads`)
 - :mod:`~graphpart.metrics.disk` -- the same numbers from partitions on disk, in any format;
   several partitionings side by side
 - :mod:`~graphpart.metrics.structure` -- where the cut lies: cut matrix, quotient graph, HALO
   growth by hop (the numbers behind the figures)
-
-A new number goes in ``summary`` when it is computed from per-partition summaries, in
-``structure`` when it is a matrix or graph over partitions. The names load on first use, so
-the partitioner can import :mod:`~graphpart.metrics.summary` without the rest.
 """
 
 from __future__ import annotations
 
-import importlib
+from ..partitioning.loads import balance_loads, balance_record, class_loads, trainer_loads
+from ..partitioning.summary import (
+    PartitionMetrics,
+    PartSummary,
+    communication_volume,
+    edge_cut,
+    partition_metrics,
+    summarize,
+)
+from .disk import compare_metrics, metrics_from_disk
+from .structure import HaloGrowth, QuotientGraph, cut_matrix, halo_growth, quotient_graph
 
-_HOME = {
-    "PartSummary": "summary",
-    "PartitionMetrics": "summary",
-    "partition_metrics": "summary",
-    "summarize": "summary",
-    "balance_loads": "loads",
-    "trainer_loads": "loads",
-    "class_loads": "loads",
-    "balance_record": "loads",
-    "edge_cut": "summary",
-    "communication_volume": "summary",
-    "metrics_from_disk": "disk",
-    "compare_metrics": "disk",
-    "headline": "disk",
-    "metric_deltas": "disk",
-    "cut_matrix": "structure",
-    "QuotientGraph": "structure",
-    "quotient_graph": "structure",
-    "HaloGrowth": "structure",
-    "halo_growth": "structure",
-}
-
-__all__ = list(_HOME)
-
-
-def __getattr__(name: str):
-    if name in _HOME:
-        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__all__ = [
+    "PartSummary",
+    "PartitionMetrics",
+    "partition_metrics",
+    "summarize",
+    "balance_loads",
+    "trainer_loads",
+    "class_loads",
+    "balance_record",
+    "edge_cut",
+    "communication_volume",
+    "metrics_from_disk",
+    "compare_metrics",
+    "cut_matrix",
+    "QuotientGraph",
+    "quotient_graph",
+    "HaloGrowth",
+    "halo_growth",
+]

@@ -1,6 +1,6 @@
 """Partition quality from partitions on disk, and several partitionings side by side.
 
-The numbers are computed by :mod:`graphpart.metrics.summary` from per-partition summaries,
+The numbers are computed by :mod:`graphpart.partitioning.summary` from per-partition summaries,
 which come either from an in-memory :class:`~graphpart.Partitioning` (``p.metrics``,
 :func:`~graphpart.metrics.partition_metrics`) or from partitions on disk in any format
 (:func:`metrics_from_disk`), so both report the same numbers. :func:`compare_metrics` lays
@@ -15,15 +15,15 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..index import part_ranges
-from ..storage.sources import open_partitions
-from ..utils.report import Report
-from .loads import SPLITS
-from .summary import (
+from ..partitioning.loads import SPLITS
+from ..partitioning.summary import (
     PartitionMetrics,
     PartSummary,
     split_counts,
     summarize,
 )
+from ..storage.sources import open_partitions
+from ..utils.report import Report
 
 __all__ = ["metrics_from_disk", "compare_metrics"]
 

@@ -14,7 +14,6 @@ from ..errors import GraphpartError
 from ..graph.core import Graph, check_graph
 from ..graph.schema import etype_str
 from ..homogeneous import HomogeneousGraph, to_typed
-from ..metrics.summary import PartitionMetrics, partition_metrics
 from ..utils.check import check_part_id
 from ..utils.report import Report
 from ..utils.seeds import check_random_state
@@ -24,6 +23,7 @@ from .book import RangePartitionBook
 from .halo import HaloBuilder, PartView, local_data
 from .options import PartitionOptions
 from .reshuffle import Reshuffle, reshuffle
+from .summary import PartitionMetrics, partition_metrics
 from .trainers import metis_two_levels
 
 __all__ = ["partition", "Partitioning", "PartitionOptions"]

@@ -31,7 +31,8 @@ def build_config(
     """The config JSON of a partitioning (both the in-memory and the chunked path write this).
 
     ``balance`` records what was balanced: ``{"ntypes": class labels or None, "edges": bool,
-    "loads": {constraint: per-partition load}}`` (:func:`graphpart.metrics.loads.balance_loads`).
+    "loads": {constraint: per-partition load}}``
+    (:func:`graphpart.partitioning.loads.balance_loads`).
 
     Parameters
     ----------
@@ -54,7 +55,7 @@ def build_config(
         ``"graphpart"`` it is also stored as ``"file_format"``, and ``"graphbolt"`` adds DGL's
         ``node_map_dtype`` / ``edge_map_dtype``.
     balance : dict, optional
-        The balance record (:func:`graphpart.metrics.loads.balance_record`), stored under
+        The balance record (:func:`graphpart.partitioning.loads.balance_record`), stored under
         ``"balance"`` when given.
     out_edges : bool or None, default None
         Whether each partition copies the edges leaving it (``"out_edges"``; dispatch's

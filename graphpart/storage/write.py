@@ -32,8 +32,8 @@ import torch
 from ..fs.atomic import atomic_dir
 from ..graph.core import Graph, check_graph
 from ..graph.schema import check_data_name, etype_str
-from ..metrics.loads import balance_loads, balance_record, trainer_loads
 from ..partitioning.core import Partitioning, partition
+from ..partitioning.loads import balance_loads, balance_record, trainer_loads
 from ..partitioning.options import PartitionOptions
 from ..utils.check import short_repr
 from .config import check_graph_name

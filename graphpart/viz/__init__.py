@@ -20,7 +20,8 @@
 
 from __future__ import annotations
 
-from ._style import part_colors, to_png
+from ..palette import part_colors
+from ._style import to_png
 from .balance import plot_balance
 from .box import plot_box
 from .cache import (
@@ -33,7 +34,7 @@ from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
 from .epoch import PART_COLORS, plot_epoch_estimates, plot_trainer_times
 from .ids import plot_adjacency, plot_id_line, plot_ids
-from .ids_data import id_data, id_view_data
+from .ids_data import id_data
 from .layout import node_positions, sample_neighbourhood
 from .pipeline import plot_pipeline
 from .tradeoff import plot_tradeoff
@@ -56,7 +57,6 @@ __all__ = [
     "plot_adjacency",
     "plot_ids",
     "id_data",
-    "id_view_data",
     "plot_pipeline",
     "node_positions",
     "sample_neighbourhood",

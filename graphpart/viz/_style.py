@@ -1,4 +1,5 @@
-"""Shared look: partition colours, axes creation, PNG rendering for widgets."""
+"""Shared look of the figures: axes, PNG rendering for widgets, number formats, labels (the
+colours are :mod:`graphpart.palette`'s)."""
 
 from __future__ import annotations
 
@@ -8,56 +9,16 @@ import math
 import numpy as np
 
 __all__ = [
-    "part_colors",
     "get_axes",
     "to_png",
-    "CUT_COLOR",
     "fmt_count",
     "fmt_bytes",
     "byte_unit",
     "method_name",
     "cut_text",
-    "HALO_RINGS",
-    "INNER_EDGE_LIGHTER",
-    "halo_ring",
-    "lighter_hex",
     "place_labels",
     "LABEL_OFFSETS",
 ]
-
-#: Cut edges are drawn in this colour (no partition uses it).
-CUT_COLOR = "#111111"
-#: The ring of a HALO copy by its hop: darkest and thickest for hop 1, lighter and thinner
-#: further out (hop 3 and beyond share the last), so the hops of a partition's HALO read apart.
-HALO_RINGS = ((1, "#1a1a1a", 3.0), (2, "#8a8a8a", 2.2), (3, "#c4c4c4", 1.6))
-#: An inner edge's colour: its partition's, this far towards white.
-INNER_EDGE_LIGHTER = 0.6
-
-
-def part_colors(k: int) -> np.ndarray:
-    """``k`` distinguishable RGBA colours, one per partition.
-
-    Parameters
-    ----------
-    k : int
-        How many partitions.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(k, 4)`` RGBA rows: tab10 up to 10 (its grey swapped for indigo), tab20 up to 20,
-        spread over the turbo colour map above.
-    """
-    from matplotlib import colormaps
-
-    if k <= 10:  # tab10 with its grey swapped for indigo: grey reads as "no partition"
-        colors = colormaps["tab10"](np.arange(k))
-        if k > 7:
-            colors[7] = (0.224, 0.231, 0.475, 1.0)
-        return colors
-    if k <= 20:
-        return colormaps["tab20"](np.arange(k))
-    return colormaps["turbo"](np.linspace(0.05, 0.95, k))
 
 
 def get_axes(ax, figsize: tuple[float, float]):
@@ -154,37 +115,6 @@ def cut_text(p) -> str:
     if m.edge_cut is None:
         return ""
     return f"edge cut {m.edge_cut:,} of {m.num_edges:,} ({100 * m.edge_cut_fraction:.1f}%)"
-
-
-def lighter_hex(colors: list[str], share: float = INNER_EDGE_LIGHTER) -> list[str]:
-    """Each ``#rrggbb`` colour moved ``share`` of the way to white (an inner edge's colour).
-
-    Examples
-    --------
-    >>> lighter_hex(["#1f77b4", "#000000"], 0.5)
-    ['#8fbbda', '#808080']
-    """
-    out = []
-    for c in colors:
-        rgb = (int(c[i : i + 2], 16) for i in (1, 3, 5))
-        out.append("#" + "".join(f"{round(v + (255 - v) * share):02x}" for v in rgb))
-    return out
-
-
-def halo_ring(hop: int) -> tuple[str, float] | None:
-    """The ring colour and width of a HALO copy ``hop`` hops out (``0``: an inner node, none).
-
-    Examples
-    --------
-    >>> halo_ring(0), halo_ring(1), halo_ring(5) == halo_ring(3)
-    (None, ('#1a1a1a', 3.0), True)
-    """
-    if hop <= 0:
-        return None
-    for h, color, width in HALO_RINGS:
-        if hop <= h:
-            return color, width
-    return HALO_RINGS[-1][1:]
 
 
 #: Where a label may go, in points from its point: nearest first.

@@ -13,8 +13,8 @@ from ..utils.check import short_repr
 from ._style import get_axes
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..metrics.summary import PartitionMetrics
     from ..partitioning.core import Partitioning
+    from ..partitioning.summary import PartitionMetrics
 
 __all__ = ["plot_balance"]
 

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..metrics.structure import HaloGrowth, cut_matrix, halo_growth
+from ..palette import part_colors
 from ..storage.reopen import as_partitioning
-from ._style import fmt_count, get_axes, part_colors
+from ._style import fmt_count, get_axes
 
 if TYPE_CHECKING:  # pragma: no cover
     import os

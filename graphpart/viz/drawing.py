@@ -12,9 +12,10 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..metrics.structure import quotient_graph
+from ..palette import CUT_COLOR, part_colors
 from ..storage.reopen import as_partitioning
 from ..utils.check import short_repr
-from ._style import CUT_COLOR, cut_text, fmt_count, get_axes, method_name, part_colors
+from ._style import cut_text, fmt_count, get_axes, method_name
 from .layout import sample_neighbourhood
 from .nodes import draw_nodes
 

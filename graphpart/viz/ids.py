@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import GraphpartError
+from ..palette import CUT_COLOR, part_colors
 from ..utils.check import short_repr
-from ._style import CUT_COLOR, get_axes, part_colors
+from ._style import get_axes
 from .ids_data import IdData, id_data
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -10,7 +10,8 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..index import unique_int
-from ._style import CUT_COLOR, cut_text, method_name, part_colors, place_labels
+from ..palette import CUT_COLOR, part_colors
+from ._style import cut_text, method_name, place_labels
 from .layout import node_positions
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -264,8 +265,7 @@ MAX_LABELS = 2000
 
 def _draw_labels(p, ax, scene: _Scene, kind: str) -> None:
     """Each drawn node's original id (``"17"``, ``"paper:17"``) or new (shuffled) id."""
-    from ..lookup import node_table
-    from .graph_data import node_keys
+    from ..lookup import node_keys, node_table
 
     shown = scene.shown
     if len(shown) > MAX_LABELS:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ._style import get_axes, part_colors
+from ..palette import part_colors
+from ._style import get_axes
 
 __all__ = ["plot_pipeline"]
 

@@ -3,7 +3,7 @@ groups, every link drawn as wide as the bytes it carried, each GPU's hit rate an
 (own shard, peers, host) growing batch after batch.
 
 A thin view (anywidget, no build step) over :class:`~graphpart.features.FeatureBox` and
-:func:`~graphpart.viz.box.box_view_data`: **Step** in the browser (or :meth:`BoxView.step`)
+:func:`~graphpart.views.box.box_view_data`: **Step** in the browser (or :meth:`BoxView.step`)
 streams the next mini-batch of every GPU's trace through the box; clicking a GPU sets
 :attr:`BoxView.selected`, which Python follows (:attr:`BoxView.detail` says what that GPU read
 from where).
@@ -18,8 +18,9 @@ import anywidget
 import traitlets
 
 from ..features.box import FeatureBox
+from ..palette import PLACE_COLORS
 from ..utils.check import check_count
-from ..viz.box import PLACE_COLORS, box_view_data
+from ..views.box import box_view_data
 
 __all__ = ["BoxView"]
 

@@ -1,7 +1,7 @@
 """The feature cache's graph in :class:`~graphpart.widgets.CacheSimulator`: the latest
 mini-batch's sample, every node coloured by where its row was served, hover for why (drawn by
 :class:`~graphpart.widgets.PartitionGraph` from
-:func:`graphpart.viz.cache_view.batch_view_data`)."""
+:func:`graphpart.views.cache.batch_view_data`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
-from ..viz.cache_view import batch_view_data
+from ..views.cache import batch_view_data
 from .graph_view import PartitionGraph
 
 if TYPE_CHECKING:

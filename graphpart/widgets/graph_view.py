@@ -2,7 +2,7 @@
 select it (Python sees the selection and shows the node's card).
 
 Built on ipysigma (sigma.js + graphology, its JupyterLab extension ships in the wheel). The view
-draws :func:`graphpart.viz.graph_data.graph_data` (the whole graph coloured by owner, cut edges
+draws :func:`graphpart.views.graph.graph_data` (the whole graph coloured by owner, cut edges
 near-black; one partition's local graph with its HALO copies ringed by hop; a node's
 neighbourhood; or the
 quotient graph of a big graph); it computes nothing of its own.
@@ -19,8 +19,8 @@ import numpy as np
 from ..errors import GraphpartError, TooBigToDrawError
 from ..lookup import NodeLocation, NodeTable, node_table
 from ..storage.reopen import as_partitioning
-from ..viz.balance_view import COLORINGS, balance_view_data
-from ..viz.graph_data import GraphData, graph_data, neighbourhood_data
+from ..views.balance import COLORINGS, balance_view_data
+from ..views.graph import GraphData, graph_data, neighbourhood_data
 from ._common import check_choice, check_height, check_key
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html, sigma_args

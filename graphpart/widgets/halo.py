@@ -7,9 +7,8 @@ import html
 from typing import TYPE_CHECKING
 
 from ..errors import GraphpartError, TooBigToDrawError
-from ..lookup import ID_KINDS, locate_node
+from ..lookup import ID_KINDS, locate_node, node_keys
 from ..storage.reopen import as_partitioning
-from ..viz.graph_data import node_keys
 from .graph_view import PartitionGraph
 from .node_card import location_card
 from .partition_views import PartitionViews

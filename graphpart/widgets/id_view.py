@@ -2,7 +2,7 @@
 adjacency matrix before and after; hover any point for its ids, click it to select it.
 
 Built on jupyter-scatter (WebGL scatter plots with HTML tooltips, its JavaScript bundled in the
-wheel). The tables come from :func:`graphpart.viz.ids_data.id_view_data`; this module only draws
+wheel). The tables come from :func:`graphpart.views.ids.id_view_data`; this module only draws
 them. Each pair of plots is linked: hovering or selecting a node (an edge) in one highlights the
 same node (edge) in the other, so you can follow it through the reshuffle.
 """
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import ipywidgets as w
 
 from ..errors import GraphpartError
+from ..palette import part_hex
 from ..storage.reopen import as_partitioning
-from ..viz.graph_data import part_hex
-from ..viz.ids_data import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
+from ..views.ids import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
 from ._common import check_height
 from .node_card import card_table, location_card
 

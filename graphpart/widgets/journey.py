@@ -13,7 +13,7 @@ import numpy as np
 from ..chunked.follow import NodeJourney, follow_node, pipeline_partitioning
 from ..chunked.format import read_metadata
 from ..errors import GraphpartError
-from ..viz.graph_data import MAX_EDGES, MAX_NODES
+from ..views.graph import MAX_EDGES, MAX_NODES
 from .graph_view import PartitionGraph
 
 __all__ = ["JourneyView"]

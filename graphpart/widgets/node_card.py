@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as w
 
 from ..lookup import NodeLocation, NodeTable
-from ..viz.graph_data import GraphData
+from ..views.graph import GraphData
 
 if TYPE_CHECKING:
     from ..partitioning.core import Partitioning

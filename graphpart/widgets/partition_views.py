@@ -13,7 +13,7 @@ from ..errors import GraphpartError
 from ..lookup import NodeLocation, node_table
 from ..storage.reopen import as_partitioning
 from ..utils.check import check_parts, short_repr
-from ..viz.graph_data import GraphData, graph_data
+from ..views.graph import GraphData, graph_data
 from ._common import check_height, check_key
 from .graph_view import PartitionGraph
 from .node_card import NodeSelection, drawn_ids

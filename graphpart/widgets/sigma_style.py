@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import html
 
-from ..viz.graph_data import CUT_COLOR, GraphData, halo_ring
+from ..palette import CUT_COLOR, halo_ring
+from ..views.graph import GraphData
 
 __all__ = ["legend_html"]
 

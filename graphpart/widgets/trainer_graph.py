@@ -1,6 +1,6 @@
 """The epoch's trainers to point at, in :class:`~graphpart.widgets.EpochCostView`: hover a
 trainer's bar and the graph shows its seeds, the rows it read on its own machine and those it
-fetched from others (:func:`graphpart.viz.epoch_view.trainer_view_data` over the replay's
+fetched from others (:func:`graphpart.views.epoch.trainer_view_data` over the replay's
 :class:`~graphpart.training.TrainerReads`)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from ..errors import GraphpartError
 from ..storage.reopen import as_partitioning
 from ..training import TrainingSetup
 from ..utils.check import short_repr
-from ..viz.epoch_view import trainer_view_data
-from ..viz.graph_data import graph_data
+from ..views.epoch import trainer_view_data
+from ..views.graph import graph_data
 from .graph_view import PartitionGraph
 from .trainer_bars import TrainerBars, bars_of
 

@@ -6,7 +6,7 @@ each sigma.js view holds three. Every displayed graph view (a :class:`PartitionG
 :class:`PartitionViews`) carries a :class:`WebGLBudget`: its JavaScript keeps one registry per page
 and, when the live contexts of all views pass :data:`LIMIT`, asks the views out of sight longest
 to freeze. A frozen view closes its sigma widgets (their contexts are released at once) and shows
-:func:`~graphpart.viz.snapshot.draw_graph_data`'s picture of the same data with a button; seen
+:func:`~graphpart.views.snapshot.draw_graph_data`'s picture of the same data with a button; seen
 again (scrolled to, its tab opened) or clicked, it is drawn live again, camera and selection kept.
 A context lost some other way (another library's views) freezes the view with a message saying
 so, and it waits for the click (redrawing by itself could take another view's context in turn).
@@ -24,8 +24,8 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
-from ..viz.graph_data import GraphData
-from ..viz.snapshot import draw_graph_data
+from ..views.graph import GraphData
+from ..views.snapshot import draw_graph_data
 from ._common import render
 
 __all__ = ["WebGLBudget", "Freezer"]

@@ -9,8 +9,8 @@ import torch
 
 import graphpart as gp
 from graphpart.datasets import sbm
-from graphpart.metrics.loads import trainer_loads
 from graphpart.partitioning.fields import MAX_COMBINATIONS, as_fields, fields_balance
+from graphpart.partitioning.loads import trainer_loads
 
 SPLITS = ["train_mask", "val_mask", "test_mask"]
 

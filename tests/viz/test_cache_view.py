@@ -11,7 +11,7 @@ from graphpart.datasets import load_davis_southern_women, sbm
 from graphpart.errors import GraphpartError
 from graphpart.features import LookupSession
 from graphpart.sampling import Topology
-from graphpart.viz.cache_view import batch_view_data
+from graphpart.views.cache import batch_view_data
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +154,7 @@ def test_a_policy_the_session_does_not_run_is_refused(setting):
 
 
 def test_a_heterograph_batch_is_keyed_like_every_other_view():
-    from graphpart.viz.graph_data import node_keys
+    from graphpart.lookup import node_keys
 
     g = load_davis_southern_women()
     p = gp.partition(g, 2, num_hops=1, seed=0)

@@ -13,8 +13,9 @@ import pytest  # noqa: E402
 import graphpart as gp  # noqa: E402
 from graphpart.datasets import load_davis_southern_women, load_karate_club  # noqa: E402
 from graphpart.errors import GraphpartError  # noqa: E402
+from graphpart.views.ids import CUT_LABEL, id_view_data  # noqa: E402
 from graphpart.viz.ids import plot_adjacency, plot_id_line, plot_ids  # noqa: E402
-from graphpart.viz.ids_data import CUT_LABEL, id_data, id_view_data  # noqa: E402
+from graphpart.viz.ids_data import id_data  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ import pytest
 
 import graphpart as gp
 from graphpart.lookup import locate_node
-from graphpart.viz.graph_data import CUT_COLOR, graph_data, lighter_hex, part_hex
+from graphpart.palette import CUT_COLOR, lighter_hex, part_hex
+from graphpart.views.graph import graph_data
 from graphpart.widgets import PartitionGraph, PartitionViews
 from graphpart.widgets.sigma_style import legend_html
 
@@ -132,7 +133,7 @@ def test_linked_views_let_ipysigma_sync_selection_and_hover_over_every_node():
 
 
 def test_a_graph_above_the_limit_is_drawn_as_its_quotient(karate3, monkeypatch):
-    import graphpart.viz.graph_data as gd
+    import graphpart.views.graph as gd
 
     monkeypatch.setattr(gd, "MAX_NODES", 20)
     view = PartitionGraph(karate3)
@@ -154,7 +155,7 @@ def test_a_graph_above_the_limit_is_drawn_as_its_quotient(karate3, monkeypatch):
 
 
 def test_clicking_a_partition_of_the_quotient_opens_it_and_back_returns(karate3, monkeypatch):
-    import graphpart.viz.graph_data as gd
+    import graphpart.views.graph as gd
 
     monkeypatch.setattr(gd, "MAX_NODES", 33)
     view = PartitionGraph(karate3)
@@ -170,7 +171,7 @@ def test_clicking_a_partition_of_the_quotient_opens_it_and_back_returns(karate3,
 def test_a_partition_too_big_to_open_shows_its_best_connected_nodes_surroundings(
     karate3, monkeypatch
 ):
-    import graphpart.viz.graph_data as gd
+    import graphpart.views.graph as gd
     from graphpart.widgets import PartitionExplorer
 
     monkeypatch.setattr(gd, "MAX_NODES", 5)
@@ -191,7 +192,7 @@ def test_a_partition_too_big_to_open_shows_its_best_connected_nodes_surroundings
 def test_a_nodes_neighbourhood_is_every_node_within_k_hops(karate3):
     import networkx as nx
 
-    from graphpart.viz.graph_data import neighbourhood_data
+    from graphpart.views.graph import neighbourhood_data
 
     g = nx.Graph(karate3.graph.to_networkx().to_undirected())
     for hops in (1, 2):
@@ -277,7 +278,7 @@ def test_a_row_of_linked_views_holds_one_seat_for_all(karate3):
 
 def test_the_balance_view_colours_by_class_and_tells_each_nodes_class_load():
     from graphpart.datasets import load_karate_club
-    from graphpart.viz.graph_data import part_hex
+    from graphpart.palette import part_hex
 
     g = load_karate_club()
     p = gp.partition(g, 2, balance_ntypes=g.ndata["label"], num_trainers_per_machine=2, seed=0)
@@ -319,7 +320,7 @@ def test_a_rows_legend_names_every_views_halo_hops():
 
 
 def test_a_big_view_sends_edge_colours_as_codes_and_cards_without_copies():
-    from graphpart.viz.graph_data import GraphData
+    from graphpart.views.graph import GraphData
     from graphpart.widgets.sigma_style import COMPACT_NODES, sigma_args
 
     n = COMPACT_NODES + 1

@@ -1,7 +1,7 @@
 """Epoch cost as a graph to point at: one trainer's seeds, the rows its batches read on its own
 machine and the rows it fetched from other machines (what makes its bar long), the rest faded.
 
-Computed from a view's :class:`~graphpart.viz.graph_data.GraphData` and the trainer's
+Computed from a view's :class:`~graphpart.views.graph.GraphData` and the trainer's
 :class:`~graphpart.training.TrainerReads`; :class:`~graphpart.widgets.EpochCostView` only draws
 it when a trainer's bar is hovered.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .graph_data import GraphData
+from .graph import GraphData
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
@@ -40,8 +40,8 @@ def trainer_view_data(p: Partitioning, data: GraphData, reads: TrainerReads) -> 
     p : Partitioning
         The partitioning ``reads`` was replayed on.
     data : GraphData
-        A view's data of ``p`` (:func:`~graphpart.viz.graph_data.graph_data` or
-        :func:`~graphpart.viz.graph_data.neighbourhood_data`). A quotient graph (its nodes are
+        A view's data of ``p`` (:func:`~graphpart.views.graph.graph_data` or
+        :func:`~graphpart.views.graph.neighbourhood_data`). A quotient graph (its nodes are
         partitions) is returned unchanged.
     reads : TrainerReads
         One trainer's reads, e.g. from ``TrainingSetup.trainer_reads``.
@@ -58,7 +58,7 @@ def trainer_view_data(p: Partitioning, data: GraphData, reads: TrainerReads) -> 
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
     >>> from graphpart.training import TrainingSetup
-    >>> from graphpart.viz.graph_data import graph_data
+    >>> from graphpart.views.graph import graph_data
     >>> p = gp.partition(load_karate_club(), 2, seed=0)
     >>> reads = TrainingSetup(fanouts=(3,), batch_size=8, train=None).trainer_reads(p, 0)
     >>> d = trainer_view_data(p, graph_data(p), reads)

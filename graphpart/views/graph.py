@@ -18,16 +18,16 @@ import numpy as np
 from ..errors import GraphpartError, TooBigToDrawError
 from ..homogeneous import HomogeneousGraph
 from ..index import expand_ranges
-from ..lookup import NodeTable, node_table
+from ..lookup import NodeTable, node_keys, node_table
 from ..metrics.structure import quotient_graph
+from ..palette import CUT_COLOR, lighter_hex, part_hex
 from ..utils.check import check_count, short_repr
-from ._style import CUT_COLOR, halo_ring, lighter_hex, part_colors
-from .layout import node_positions
+from ..viz.layout import node_positions
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
 
-__all__ = ["GraphData", "graph_data", "neighbourhood_data", "node_keys", "halo_ring", "part_hex"]
+__all__ = ["GraphData", "graph_data", "neighbourhood_data"]
 
 #: Above these, a view draws the quotient graph (one node per partition) instead.
 MAX_NODES, MAX_EDGES = 100_000, 1_000_000
@@ -62,53 +62,6 @@ class GraphData:
     title: str
     rings: dict[str, str] = field(default_factory=dict)
     edge_note: str | None = None
-
-
-def part_hex(k: int) -> list[str]:
-    """The colour of each of ``k`` partitions as ``#rrggbb`` (the figures' colours).
-
-    Parameters
-    ----------
-    k : int
-        The number of partitions.
-
-    Returns
-    -------
-    list of str
-        ``k`` colours, the RGB of :func:`~graphpart.viz.part_colors`.
-
-    Examples
-    --------
-    >>> part_hex(2)
-    ['#1f77b4', '#ff7f0e']
-    """
-    return [
-        "#{:02x}{:02x}{:02x}".format(*(int(round(255 * float(c))) for c in rgba[:3]))
-        for rgba in part_colors(k)
-    ]
-
-
-def node_keys(p: Partitioning, table: NodeTable | None = None) -> list[str]:
-    """The key of every node (original homogeneous id order): ``"17"``, or ``"paper:17"``.
-
-    Parameters
-    ----------
-    p : Partitioning
-    table : NodeTable, optional
-        ``node_table(p)``, when already computed.
-
-    Returns
-    -------
-    list of str
-        One key per node: its original id, after its type and a colon on a heterograph (the id
-        is then type-wise).
-    """
-    table = table or node_table(p)
-    ids = table.orig_id.astype(str)
-    if len(table.ntypes) == 1:
-        return ids.tolist()
-    types = np.asarray(table.ntypes, dtype=object)[table.ntype]
-    return (types + ":" + ids.astype(object)).tolist()
 
 
 def _copies_text(table: NodeTable, nodes: np.ndarray) -> list[str]:

@@ -16,8 +16,9 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..index import group_order, group_rank
+from ..lookup import node_keys
 from ..utils.check import check_count, short_repr
-from .graph_data import GraphData, node_keys
+from .graph import GraphData
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..features.session import LookupSession
@@ -63,7 +64,7 @@ def batch_view_data(
     Returns
     -------
     GraphData
-        Nodes keyed as by :func:`~graphpart.viz.graph_data.node_keys`, seeds on a small circle
+        Nodes keyed as by :func:`~graphpart.views.graph.node_keys`, seeds on a small circle
         and each hop on the next ring out, ``owner`` where the row was served (a key of
         :data:`SERVED_COLORS`); edges are the sampled edges between drawn nodes. Before the
         session's first step, no nodes and a title that says so.

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .graph_data import GraphData, halo_ring
+from ..palette import halo_ring
+from .graph import GraphData
 
 __all__ = ["draw_graph_data"]
 
@@ -30,7 +31,7 @@ def draw_graph_data(data: GraphData, ax, *, hidden: frozenset[str] = frozenset()
     >>> import graphpart as gp
     >>> from matplotlib.figure import Figure
     >>> from graphpart.datasets import load_karate_club
-    >>> from graphpart.viz.graph_data import graph_data
+    >>> from graphpart.views.graph import graph_data
     >>> ax = Figure().add_subplot()
     >>> draw_graph_data(graph_data(gp.partition(load_karate_club(), 2, seed=0)), ax)
     >>> len(ax.collections)  # edges, then nodes

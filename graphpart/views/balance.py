@@ -2,7 +2,7 @@
 ``balance_ntypes`` evens out over the partitions), ringed in its partition's colour; hovering a
 node tells how many nodes of its class its partition, and its trainer, hold against the mean.
 
-Computed from a view's :class:`~graphpart.viz.graph_data.GraphData` and the partitioning; the
+Computed from a view's :class:`~graphpart.views.graph.GraphData` and the partitioning; the
 widgets only draw it (``PartitionGraph(p, color="balance")``, the explorer's balance tab).
 """
 
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .graph_data import GraphData, part_hex
+from ..palette import part_hex
+from .graph import GraphData
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
@@ -75,8 +76,8 @@ def balance_view_data(p: Partitioning, data: GraphData) -> GraphData:
     p : Partitioning
         The partitioning ``data`` was drawn from.
     data : GraphData
-        A view's data of ``p`` (:func:`~graphpart.viz.graph_data.graph_data` or
-        :func:`~graphpart.viz.graph_data.neighbourhood_data`). A quotient graph (its nodes are
+        A view's data of ``p`` (:func:`~graphpart.views.graph.graph_data` or
+        :func:`~graphpart.views.graph.neighbourhood_data`). A quotient graph (its nodes are
         partitions) is returned unchanged.
 
     Returns
@@ -91,7 +92,7 @@ def balance_view_data(p: Partitioning, data: GraphData) -> GraphData:
     --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
-    >>> from graphpart.viz.graph_data import graph_data
+    >>> from graphpart.views.graph import graph_data
     >>> g = load_karate_club()
     >>> p = gp.partition(g, 2, balance_ntypes=g.ndata["label"], seed=0)
     >>> d = balance_view_data(p, graph_data(p))
