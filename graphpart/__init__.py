@@ -1,4 +1,23 @@
-"""graphpart: partition graphs for distributed GNN training, and see what partitioning does."""
+"""graphpart: partition graphs for distributed GNN training, and see what partitioning does.
+
+The names DGL users call are here (``Graph``, ``partition``, ``partition_graph``,
+``load_partition``, ...). Data flows one way -- graph -> assignment -> reshuffle -> HALO ->
+storage -- and everything else reads the result:
+
+- ``errors``, ``typing``, ``utils``, ``palette``: errors, type aliases, checks, the colours
+- ``index``, ``homogeneous``, ``fs``: index operations, the homogeneous-id rule, safe files
+- ``graph``, ``ids``, ``sampling``, ``features``: the graph, id conversion, neighbour sampling,
+  the feature store and caches
+- ``datasets``: real graphs offline, and generators for scale
+- ``partitioning``: assignment (random, METIS), reshuffle, HALO, the book, what it reports
+- ``interop``, ``storage``: other libraries' byte layouts; graphpart's on-disk partitions
+- ``chunked``: the out-of-core pipeline (chunked format, assign, dispatch) on Dask
+- ``metrics``: every number that says how good a partitioning is, from memory or disk
+- ``lookup``, ``sweep``, ``training``, ``recommend``: a node's ids, settings grids, the epoch a
+  partitioning costs, the setting to pick
+- ``viz``, ``views``, ``widgets``: matplotlib figures, the WebGL views' data, the live views
+- ``cli``: the ``graphpart`` command
+"""
 
 from __future__ import annotations
 

@@ -207,3 +207,16 @@ def test_no_module_is_longer_than_the_rule():
         if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES
     }
     assert long == {}, f"split these modules (one idea each): {long}"
+
+
+def test_every_package_face_names_each_of_its_modules():
+    """A newcomer reads a package's ``__init__`` docstring and finds every module in it."""
+    import ast
+
+    missing = []
+    for face in ROOT.rglob("__init__.py"):
+        doc = ast.get_docstring(ast.parse(face.read_text(encoding="utf-8"))) or ""
+        for module in face.parent.glob("*.py"):
+            if module.name != "__init__.py" and module.stem not in doc:
+                missing.append(f"{face.parent.name}/{module.name}")
+    assert missing == []

@@ -4,6 +4,15 @@
   :class:`~graphpart.GraphpartError` saying what was received and what was expected
 - :mod:`~graphpart.utils.seeds` -- the one seed -> :class:`numpy.random.Generator` helper
 - :mod:`~graphpart.utils.report` -- a table that prints in a terminal and renders in Jupyter
+
+Its modules, one idea each:
+
+- ``check``: check_* helpers that raise GraphpartError (check_count, check_part_id, ...),
+  short_repr / describe_exception (excerpts in messages), replace_options
+- ``report``: a table that prints in a terminal and renders as HTML in Jupyter
+- ``seeds``: the one seed -> Generator helper (check_random_state)
+- ``tensors``: user input as checked tensors: as_id_tensor, as_data_tensor, check_ids_in_range,
+  flat_ints
 """
 
 from __future__ import annotations

@@ -2,15 +2,16 @@
 computed from a partitioning (nothing here draws but :func:`~.snapshot.draw_graph_data`, the
 still picture a view shows where WebGL cannot draw it).
 
-=========================  =====================================================================
-``graph.graph_data``       the whole graph: nodes by owner with their ids and HALO copies, cut
-                           edges; the quotient graph when too large to draw
-``graph.neighbourhood_data``  one node's neighbourhood, hop by hop
-``balance.balance_view_data``  nodes coloured by their balance class
-``cache.batch_view_data``  one mini-batch: its seeds, sampled nodes and where each row is served
-``epoch.trainer_view_data``  one trainer's reads over an epoch: local, HALO, fetched
-``ids.id_view_data``       every node's and edge's ids, before and after the reshuffle
-``box.box_view_data``      a box of GPUs: each GPU's reads, the bytes each link carried
-``snapshot``               a view's data drawn as a still picture (matplotlib)
-=========================  =====================================================================
+Its modules, one idea each:
+
+- ``graph``: ``graph_data``, the whole graph (nodes by owner with their ids and HALO copies, cut
+  edges; the quotient graph when too large to draw), and ``neighbourhood_data``, one node's
+  neighbourhood hop by hop
+- ``balance``: ``balance_view_data``, nodes coloured by their balance class
+- ``cache``: ``batch_view_data``, one mini-batch: its seeds, sampled nodes and where each row is
+  served from
+- ``epoch``: ``trainer_view_data``, one trainer's reads over an epoch: local, HALO, fetched
+- ``ids``: ``id_view_data``, every node's and edge's ids before and after the reshuffle
+- ``box``: ``box_view_data``, a box of GPUs: each GPU's reads, the bytes each link carried
+- ``snapshot``: ``draw_graph_data``, a view's data drawn as a still picture (matplotlib)
 """
