@@ -9,10 +9,10 @@ Its modules, one idea each:
 
 - ``__main__``: ``python -m graphpart.cli``
 - ``args``: what the commands share: values, one-line usage errors, --dataset/--graph/--edges
-- ``chunked``: the pipeline's commands (chunk, assign, dispatch, verify, plan, parmetis-*)
+- ``chunked``: the pipeline's commands (chunk, assign, dispatch, verify, plan, ``parmetis-*``)
   tests/            mirrors graphpart/; test_browser.py drives JupyterLab in Debian Chromium
   (test_browser_ids.py: IdView, its pixels from the plots' d3 ticks); fuzzing.py + test_fuzz.py
-  mutate peer-written partitions (make fuzz: the long run) tests/interop/peer/*.py run in the
+  mutate peer-written partitions (make fuzz: the long run) ``tests/interop/peer/*.py`` run in the
   peer venv (real DGL 2.1, PyG 2.8) as subprocesses benchmarks/       speed and memory, side by
   side with a peer; RESULTS.md notebooks/        tutorials 00-08: jupytext pairs NAME.py
   (percent format) + NAME.ipynb (outputs cleared) tools/            make_peer_env.sh (the peers'

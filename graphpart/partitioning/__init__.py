@@ -18,7 +18,7 @@ Its modules, one idea each:
 - ``best_effort``: what a repair could not hold, said once (shortfalls_collected, one
   BalanceWarning); refused whatever the balance: a class whole in one part
 - ``book``: RangePartitionBook (from_bounds: the one book builder)
-- ``core``: partition(g, num_parts, options, **overrides) -> Partitioning (which records its
+- ``core``: ``partition(g, num_parts, options, **overrides)`` -> Partitioning (which records its
   options)
 - ``fields``: balance by node data fields: one field's classes named after it ("train" / "not
   train"), several fields at once (a class per combination: train, val, test, none)

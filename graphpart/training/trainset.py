@@ -64,8 +64,10 @@ class TrainSet:
         return sum((np.diff(s) for s in self.type_starts), np.zeros(self.num_parts, np.int64))
 
 
-def _mask(partitioning, train: object) -> np.ndarray:
-    """``train`` as a boolean mask over original homogeneous ids."""
+def node_mask(partitioning, train: object) -> np.ndarray:
+    """``train`` as a boolean mask over original homogeneous ids: ``None`` (every node), a node
+    data field name (0/1 or bool; nodes of types without it are outside), a mask or ids over the
+    graph, or ``{ntype: mask or ids}``; the one reading of a node set (trainers, the views)."""
     g = partitioning.graph
     offsets = partitioning.homogeneous.node_offsets
     n = int(offsets[-1])
@@ -80,7 +82,7 @@ def _mask(partitioning, train: object) -> np.ndarray:
                 f"mask, "
                 f"ids, or None for every node)"
             )
-        return _mask(partitioning, {t: _as_mask(v, t) for t, v in have.items()})
+        return node_mask(partitioning, {t: _as_mask(v, t) for t, v in have.items()})
     if isinstance(train, Mapping):
         out = np.zeros(n, dtype=bool)
         for t, v in train.items():
@@ -167,7 +169,7 @@ def train_set(partitioning: Partitioning, train: object = "train_mask") -> Train
     from ..storage.reopen import as_partitioning  # storage builds on training's layer
 
     partitioning = as_partitioning(partitioning)
-    mask = _mask(partitioning, train)
+    mask = node_mask(partitioning, train)
     sh = partitioning.shuffle
     new_mask = mask[sh.new2old_nid]
     ids_by_type, starts, names = [], [], []

@@ -21,6 +21,8 @@ from ..index import expand_ranges
 from ..lookup import NodeTable, node_keys, node_table
 from ..metrics.structure import quotient_graph
 from ..palette import CUT_COLOR, lighter_hex, part_hex
+from ..partitioning.loads import SPLITS
+from ..training.trainset import node_mask
 from ..utils.check import check_count, short_repr
 from ..viz.layout import node_positions
 
@@ -286,9 +288,9 @@ def _assemble(p, table: NodeTable, nodes, hop, src, dst, title: str) -> GraphDat
         attrs["homogeneous id"] = nodes.tolist()
         attrs["new type-wise id"] = table.shuffled_typed_id[nodes].tolist()
     splits = []
-    for split in ("train_mask", "val_mask", "test_mask"):
-        mask = _mask(p, split)
-        if mask is not None:
+    for split in SPLITS:
+        if any(split in p.graph.node_data(t) for t in p.graph.ntypes):
+            mask = node_mask(p, split)
             name = split.removesuffix("_mask")
             attrs[name] = mask[nodes].tolist()
             splits.append(np.where(mask[nodes], f" | {name}", ""))
@@ -409,15 +411,6 @@ def quotient_data(p: Partitioning) -> GraphData:
     ]
     n, m = p.graph.num_nodes(), p.graph.num_edges()
     return GraphData(nodes, edges, palette, f"quotient graph: {n:,} nodes, {m:,} edges")
-
-
-def _mask(p, name: str) -> np.ndarray | None:
-    """A node split mask over homogeneous ids, if every node type has it."""
-    g = p.graph
-    parts = [g.node_data(t).get(name) for t in g.ntypes]
-    if any(x is None for x in parts):
-        return None
-    return np.concatenate([np.asarray(x, dtype=bool) for x in parts])
 
 
 def _edges(src, dst, keys, table, colors: list[str]) -> list[tuple[str, str, dict]]:

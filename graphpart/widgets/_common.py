@@ -15,6 +15,7 @@ __all__ = [
     "check_choice",
     "check_height",
     "check_key",
+    "form",
 ]
 
 #: The tallest view drawn, in pixels (sigma.js refuses views under 250 px).
@@ -51,6 +52,35 @@ def render(draw: Callable, figsize: tuple[float, float], dpi: int = 90) -> bytes
     fig = Figure(figsize=figsize, layout="constrained")
     draw(fig.add_subplot())
     return to_png(fig, dpi=dpi)
+
+
+def form(label_width: str, width: str) -> Callable:
+    """A maker of controls laid out alike: ``make(kind, description, css=None, **kwargs)`` gives
+    an ipywidgets control with this label width and width, and, where it has
+    ``continuous_update``, one that reports its value once released (a slider dragged, a number
+    typed), not at every step; ``css`` is a class for the browser tests.
+
+    Examples
+    --------
+    >>> import ipywidgets as w
+    >>> field = form("110px", "260px")
+    >>> hops = field(w.IntSlider, "num_hops", value=1, max=3)
+    >>> hops.style.description_width, hops.layout.width, hops.continuous_update
+    ('110px', '260px', False)
+    """
+    import ipywidgets as w
+
+    style, layout = {"description_width": label_width}, w.Layout(width=width)
+
+    def make(kind: type, description: str, css: str | None = None, **kwargs: object):
+        if "continuous_update" in kind.class_trait_names():
+            kwargs.setdefault("continuous_update", False)
+        control = kind(description=description, style=style, layout=layout, **kwargs)
+        if css is not None:
+            control.add_class(css)
+        return control
+
+    return make
 
 
 def status_widgets():

@@ -20,7 +20,7 @@ from ..storage.reopen import as_partitioning
 from ..utils.check import check_count, short_repr
 from ..utils.tensors import flat_ints
 from ..viz import plot_hit_rate_trace, plot_partition_access
-from ._common import image, render, status_widgets
+from ._common import form, image, render, status_widgets
 from .cache_graph import BatchGraph
 
 if TYPE_CHECKING:
@@ -142,52 +142,39 @@ class CacheSimulator:
                 f"policies must be one or more of {list(STREAM_POLICIES)}, got "
                 f"{short_repr(list(policies), 80)}"
             )
-        style = {"description_width": "100px"}
-        lay = w.Layout(width="270px")
         every = "all nodes" if self.seeds is None else "all training nodes"
         parts = [(every, ALL)]  # not None: a Dropdown shows None as no choice (blank)
         if self.partitioning is not None:
             parts += [(f"trainer of part {i}", i) for i in range(self.partitioning.num_parts)]
+        field = form("100px", "270px")
         self.controls = {
-            "cache_ratio": w.FloatSlider(
+            "cache_ratio": field(
+                w.FloatSlider,
+                "cache ratio",
                 value=cache_ratio,
-                min=0.0,
                 max=MAX_RATIO,
                 step=0.01,
                 readout_format=".0%",
-                description="cache ratio",
-                continuous_update=False,
-                style=style,
-                layout=lay,
             ),
-            "policies": w.SelectMultiple(
+            "policies": field(
+                w.SelectMultiple,
+                "policies",
                 options=list(STREAM_POLICIES),
                 value=policies,
                 rows=len(STREAM_POLICIES),
-                description="policies",
-                style=style,
-                layout=lay,
             ),
-            "fanouts": w.Text(
-                value=fanouts,
-                description="fanouts",
-                continuous_update=False,
-                style=style,
-                layout=lay,
-            ),
-            "batch_size": w.BoundedIntText(
+            "fanouts": field(w.Text, "fanouts", value=fanouts),
+            "batch_size": field(
+                w.BoundedIntText,
+                "batch size",
                 value=batch_size,
                 min=1,
                 max=MAX_BATCH,
-                description="batch size",
-                style=style,
-                layout=lay,
+                continuous_update=True,
             ),
-            "partition": w.Dropdown(
-                options=parts, value=ALL, description="seeds", style=style, layout=lay
-            ),
-            "per_tick": w.IntSlider(
-                value=1, min=1, max=20, description="batches/tick", style=style, layout=lay
+            "partition": field(w.Dropdown, "seeds", options=parts, value=ALL),
+            "per_tick": field(
+                w.IntSlider, "batches/tick", value=1, min=1, max=20, continuous_update=True
             ),
         }
         self.play = w.Play(value=0, min=0, max=10**9, step=1, interval=400, description="play")

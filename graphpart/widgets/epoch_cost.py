@@ -21,7 +21,7 @@ from ..training import (
     estimate_epoch,
 )
 from ..viz import plot_epoch_estimates, plot_trainer_times
-from ._common import image, render, status_widgets
+from ._common import form, image, render, status_widgets
 from ._task import Task
 
 __all__ = ["EpochCostView", "PRESETS"]
@@ -114,14 +114,14 @@ class EpochCostView:
         self.counts = dict(counts)
         self._model = model or ClusterModel()
         self.estimates: dict[str, EpochEstimate] = {}
-        style, lay = {"description_width": "130px"}, w.Layout(width="330px")
+        field = form("130px", "330px")
         self.sliders = {}
         for name, (label, lo, hi, step, log) in _SLIDERS.items():
             kind = w.FloatLogSlider if log else w.FloatSlider
             extra = {"base": 10} if log else {}
-            self.sliders[name] = kind(
-                value=getattr(self._model, name), min=lo, max=hi, step=step, description=label,
-                style=style, layout=lay, continuous_update=False, readout_format=".4", **extra,
+            self.sliders[name] = field(
+                kind, label, value=getattr(self._model, name), min=lo, max=hi, step=step,
+                readout_format=".4", **extra,
             )  # fmt: skip
             self.sliders[name].observe(self._slid, "value")
         self._sync_sliders()  # a model past a slider's range widens it (no clamped readout)
@@ -131,8 +131,7 @@ class EpochCostView:
             b.on_click(lambda _, g=g: self._set(network_gbit_s=float(g)))
         self.calibrate_button = w.Button(description="calibrate", icon="stopwatch")
         self.calibrate_button.on_click(lambda _: self.calibrate())
-        self.setting = w.Dropdown(options=list(self.counts), description="show trainers of",
-                                  style=style, layout=lay)  # fmt: skip
+        self.setting = field(w.Dropdown, "show trainers of", options=list(self.counts))
         self.setting.observe(lambda _: self._draw(), "value")
         self.status, self.progress = status_widgets()
         self.task = Task(self.status, self.progress, threaded)

@@ -8,7 +8,7 @@ from ..partitioning import PartitionOptions
 from ..sweep import Setting, balance_sources
 from ..utils.check import check_count
 from ..viz import plot_balance
-from ._common import check_choice, html_table, image, render, status_widgets
+from ._common import check_choice, form, html_table, image, render, status_widgets
 from ._task import Task
 from .graph_view import PartitionGraph
 
@@ -81,58 +81,29 @@ class PartitionExplorer:
         self.partitioning = None
         self._showing: tuple[int, int] | None = None  # the HALO tab's (partition, hops)
         self.setting: Setting | None = None
-        style = {"description_width": "110px"}
-        lay = w.Layout(width="260px")
-        parts = w.BoundedIntText(
-            value=num_parts,
-            min=1,
-            max=MAX_PARTS,
-            description="parts",
-            continuous_update=False,
-            style=style,
-            layout=lay,
-        )
-        parts.add_class("graphpart-num-parts")
-        hops = w.IntSlider(
-            value=num_hops,
-            min=0,
-            max=MAX_HOPS,
-            description="num_hops",
-            continuous_update=False,
-            style=style,
-            layout=lay,
-        )
-        hops.add_class("graphpart-num-hops")
+        field = form("110px", "260px")
         self.controls = {
-            "method": w.Dropdown(
-                options=["metis", "random"],
-                value=method,
-                description="method",
-                style=style,
-                layout=lay,
+            "method": field(w.Dropdown, "method", options=["metis", "random"], value=method),
+            "num_parts": field(
+                w.BoundedIntText,
+                "parts",
+                "graphpart-num-parts",
+                value=num_parts,
+                min=1,
+                max=MAX_PARTS,
             ),
-            "num_parts": parts,
-            "balance": w.Dropdown(
-                options=balance_sources(graph),
-                value=balance,
-                description="balance_ntypes",
-                style=style,
-                layout=lay,
+            "balance": field(
+                w.Dropdown, "balance_ntypes", options=balance_sources(graph), value=balance
             ),
             "balance_edges": w.Checkbox(
                 value=balance_edges, description="balance_edges", indent=False
             ),
-            "num_hops": hops,
-            "seed": w.BoundedIntText(
-                value=seed,
-                min=0,
-                max=2**31 - 1,
-                description="seed",
-                continuous_update=False,
-                style=style,
-                layout=lay,
+            "num_hops": field(
+                w.IntSlider, "num_hops", "graphpart-num-hops", value=num_hops, max=MAX_HOPS
             ),
+            "seed": field(w.BoundedIntText, "seed", value=seed, max=2**31 - 1),
         }
+        style = {"description_width": "110px"}
         self.halo_part = w.Dropdown(options=[0], value=0, description="partition", style=style)
         self.halo_part.add_class("graphpart-halo-part")
         # which HALO hops the tab draws: every hop stored, or only the nearer ones

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..errors import GraphpartError, TooBigToDrawError
 from ..lookup import ID_KINDS, locate_node, node_keys
 from ..storage.reopen import as_partitioning
+from ._common import form
 from .graph_view import PartitionGraph
 from .node_card import location_card
 from .partition_views import PartitionViews
@@ -63,48 +64,21 @@ class HaloInspector:
         self.views: PartitionViews | None = None
         self.counts: dict = {}
         self.location = None
-        style = {"description_width": "90px"}
-        lay = w.Layout(width="250px")
+        field = form("90px", "250px")
         ntypes = p.graph.ntypes
         self.controls = {
-            "part": w.Dropdown(
-                options=list(range(p.num_parts)),
+            "part": field(w.Dropdown, "partition", options=list(range(p.num_parts)), value=0),
+            "hops": field(w.IntSlider, "hops", value=p.num_hops, max=p.num_hops),
+            "kind": field(w.Dropdown, "id kind", options=list(ID_KINDS), value="original"),
+            "ntype": field(
+                w.Dropdown, "node type", options=ntypes, value=ntypes[0], disabled=len(ntypes) == 1
+            ),
+            "node": field(
+                w.BoundedIntText,
+                "node id",
                 value=0,
-                description="partition",
-                style=style,
-                layout=lay,
-            ),
-            "hops": w.IntSlider(
-                value=p.num_hops,
-                min=0,
-                max=p.num_hops,
-                description="hops",
-                continuous_update=False,
-                style=style,
-                layout=lay,
-            ),
-            "kind": w.Dropdown(
-                options=list(ID_KINDS),
-                value="original",
-                description="id kind",
-                style=style,
-                layout=lay,
-            ),
-            "ntype": w.Dropdown(
-                options=ntypes,
-                value=ntypes[0],
-                description="node type",
-                style=style,
-                layout=lay,
-                disabled=len(ntypes) == 1,
-            ),
-            "node": w.BoundedIntText(
-                value=0,
-                min=0,
                 max=len(p.node_part) - 1,
-                description="node id",
-                style=style,
-                layout=lay,
+                continuous_update=True,
             ),
         }
         self.drawing = w.VBox(layout=w.Layout(flex="1 1 auto", min_width="0"))

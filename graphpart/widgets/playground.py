@@ -13,7 +13,7 @@ from ..sweep import Setting, SweepResult, balance_sources, grid, sweep, sweep_re
 from ..training import TrainingSetup
 from ..utils.check import check_count
 from ..viz import plot_tradeoff
-from ._common import html_table, image, render, status_widgets
+from ._common import form, html_table, image, render, status_widgets
 from ._task import Task
 from .explorer import MAX_PARTS
 
@@ -72,38 +72,30 @@ class BalancePlayground:
         self.training = training or TrainingSetup(
             fanouts=(10, 5), batch_size=256, train="train_mask" if has_mask else None
         )
-        style = {"description_width": "110px"}
-        lay = w.Layout(width="270px")
+        field = form("110px", "270px")
         self.controls = {
-            "method": w.Dropdown(
-                options=["metis", "random"],
-                value="metis",
-                description="method",
-                style=style,
-                layout=lay,
+            "method": field(w.Dropdown, "method", options=["metis", "random"], value="metis"),
+            "num_parts": field(
+                w.BoundedIntText,
+                "parts",
+                value=num_parts,
+                min=1,
+                max=MAX_PARTS,
+                continuous_update=True,
             ),
-            "num_parts": w.BoundedIntText(
-                value=num_parts, min=1, max=MAX_PARTS, description="parts", style=style, layout=lay
-            ),
-            "balance": w.Dropdown(
-                options=balance_sources(graph),
-                value="none",
-                description="balance_ntypes",
-                style=style,
-                layout=lay,
+            "balance": field(
+                w.Dropdown, "balance_ntypes", options=balance_sources(graph), value="none"
             ),
             "balance_edges": w.Checkbox(value=False, description="balance_edges", indent=False),
             # METIS's ufactor is in thousandths; the slider reads in percent (13.1 is 13.1%)
-            "ufactor": w.FloatSlider(
+            "ufactor": field(
+                w.FloatSlider,
+                "tolerance (%)",
                 value=3.0,
                 min=0.1,
                 max=50.0,
                 step=0.1,
                 readout_format=".1f",
-                description="tolerance (%)",
-                style=style,
-                layout=lay,
-                continuous_update=False,
             ),
             "x_axis": w.ToggleButtons(
                 options=[("imbalance", "max"), ("epoch time", "epoch")],
@@ -111,16 +103,14 @@ class BalancePlayground:
                 description="x axis",
                 style={"description_width": "110px", "button_width": "auto"},
             ),
-            "network": w.FloatLogSlider(
+            "network": field(
+                w.FloatLogSlider,
+                "network Gb/s",
                 value=self.training.model.network_gbit_s,
                 base=10,
                 min=0,
                 max=2.6,
                 step=0.1,
-                description="network Gb/s",
-                style=style,
-                layout=lay,
-                continuous_update=False,
             ),
         }
         self.controls["x_axis"].observe(lambda _: self._redraw(), "value")
