@@ -29,7 +29,7 @@ from ._metis import metis_chunked
 from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
 from .cluster import ClusterOptions
-from .format import ChunkedMetadata, check_parts_for, read_metadata
+from .format import ChunkedMetadata, check_num_parts_for, read_metadata
 from .plan import check_disk, check_memory, largest_chunk, stream_need
 from .read import read_data
 from .stream import StreamOptions
@@ -232,7 +232,7 @@ def read_assignment(
         parts[t] = p
     top = max((int(p.max()) for p in parts.values() if len(p)), default=-1)
     num_parts = top + 1 if num_parts is None else num_parts
-    check_parts_for(num_parts, meta, f"{folder}: ")
+    check_num_parts_for(num_parts, meta, f"{folder}: ")
     for t, p in parts.items():
         if len(p) and (p.min() < 0 or p.max() >= num_parts):
             raise GraphpartError(
@@ -438,7 +438,7 @@ def assign(
     balance_ntypes, balance_edges = options.balance_ntypes, options.balance_edges
     seed = options.seed
     meta = read_metadata(in_dir)
-    k = check_parts_for(num_parts, meta)
+    k = check_num_parts_for(num_parts, meta)
     # one line of text per node: at most 20 digits and a newline
     check_disk(min(21, len(str(k)) + 1) * sum(meta.num_nodes.values()), out_dir, "assign")
     ntypes = sorted(meta.ntypes)

@@ -31,7 +31,7 @@ __all__ = [
     "ChunkSpec",
     "ChunkedMetadata",
     "read_metadata",
-    "check_parts_for",
+    "check_num_parts_for",
     "check_node_count",
     "METADATA",
 ]
@@ -526,7 +526,7 @@ def read_metadata(path: str | os.PathLike) -> ChunkedMetadata:
     return ChunkedMetadata(path, name, ntypes, nn, etypes, ne, edges, node_data, edge_data)
 
 
-def check_parts_for(num_parts: object, meta: ChunkedMetadata, where: str = "") -> int:
+def check_num_parts_for(num_parts: object, meta: ChunkedMetadata, where: str = "") -> int:
     """``num_parts`` as an int from 1 to the graph's node count (1 for a graph without nodes),
     the rule ``assign`` writes by, ``dispatch`` reads by and ``plan`` plans by.
 

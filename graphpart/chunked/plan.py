@@ -55,7 +55,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..utils.check import check_count
-from .format import ChunkedMetadata, check_parts_for
+from .format import ChunkedMetadata, check_num_parts_for
 
 __all__ = [
     "StepNeed",
@@ -428,7 +428,7 @@ def plan_pipeline(
     e = int(sum(meta.num_edges.values()))
     c = largest_chunk(meta)
     f = node_row_bytes(meta)
-    k = check_parts_for(num_parts, meta)  # what the steps themselves refuse, refused here too
+    k = check_num_parts_for(num_parts, meta)  # what the steps themselves refuse, refused here too
     workers = check_count(workers, "workers", low=1)
     if max_edges is not None:
         max_edges = check_count(max_edges, "max_edges", low=1)

@@ -81,7 +81,7 @@ class _Ranges:
         return torch.searchsorted(self.part_ends, self.homo(ids, type_name), right=True)
 
     def part_ids(self, p: int, type_name: str | None) -> torch.Tensor:
-        self._check_part(p)
+        check_part_id(p, self.bounds.shape[0])
         t = self.type_id(type_name)
         if t is None:
             start, end = part_ranges(self.bounds)[p]
@@ -90,7 +90,7 @@ class _Ranges:
         return torch.arange(start, start + int(self.bounds[p, t, 1] - self.bounds[p, t, 0]))
 
     def local(self, ids: IdArray, p: int, type_name: str | None) -> torch.Tensor:
-        self._check_part(p)
+        check_part_id(p, self.bounds.shape[0])
         homo = self.homo(ids, type_name)
         start, end = (int(x) for x in part_ranges(self.bounds)[p])
         outside = (homo < start) | (homo >= end)
@@ -101,9 +101,6 @@ class _Ranges:
                 f"which owns [{start}, {end})"
             )
         return homo - start
-
-    def _check_part(self, p: int) -> None:
-        check_part_id(p, self.bounds.shape[0])
 
     def _check(self, ids: torch.Tensor, upper: int, kind: str) -> None:
         if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= upper):

@@ -159,21 +159,6 @@ class PartitionSource:
         """The number of partitions."""
         return int(self.config.num_parts)
 
-    def check_part(self, part_id: object) -> int:
-        """``part_id`` if it names a partition.
-
-        Parameters
-        ----------
-        part_id : object
-            An int in ``[0, num_parts)``.
-
-        Returns
-        -------
-        int
-            ``part_id``, checked.
-        """
-        return check_part_id(part_id, self.num_parts)
-
     def book(self, part_id: int) -> RangePartitionBook:
         """The partition book, as partition ``part_id`` sees it.
 
@@ -186,7 +171,7 @@ class PartitionSource:
         -------
         RangePartitionBook
         """
-        return self.config.book(self.check_part(part_id))
+        return self.config.book(check_part_id(part_id, self.num_parts))
 
     def load(
         self,
@@ -223,7 +208,7 @@ class PartitionSource:
             ``{"<src:rel:dst>/<name>": rows}`` of the edges the partition owns, checked
             likewise.
         """
-        part_id = self.check_part(part_id)
+        part_id = check_part_id(part_id, self.num_parts)
         cfg = self.config
         if self._loader is None:  # a graphpart or DGL config
             files = cfg.part_files(part_id)

@@ -34,10 +34,18 @@ class PartitionExplorer:
     Parameters
     ----------
     graph : Graph
-    num_parts, method, balance, balance_edges, num_hops, seed
-        Initial control values (see :class:`graphpart.sweep.Setting`).
-    threaded : bool
+        The graph to partition.
+    num_parts : int, default 4
+        The partitions at first (the control's value).
+    options : PartitionOptions or None, default None
+        What every partitioning shares (``num_trainers_per_machine``, METIS's options, ...);
+        its ``part_method`` (metis or random), ``balance_ntypes`` (a name
+        :func:`~graphpart.sweep.balance_sources` lists), ``balance_edges``, ``num_hops`` (at most
+        3) and ``seed`` (default 0) are the controls' first values.
+    threaded : bool, default True
         ``False`` recomputes in the caller's thread (scripts, tests).
+    **names
+        :class:`~graphpart.PartitionOptions` fields by name.
 
     Attributes
     ----------
@@ -60,24 +68,26 @@ class PartitionExplorer:
     def __init__(
         self,
         graph: Graph,
-        *,
         num_parts: int = 4,
-        method: str = "metis",
-        balance: str = "none",
-        balance_edges: bool = False,
-        num_hops: int = 1,
-        seed: int = 0,
+        options: PartitionOptions | None = None,
+        *,
         threaded: bool = True,
+        **names: object,
     ) -> None:
         import ipywidgets as w
 
         self.graph = check_graph(graph, "graph")
         num_parts = check_count(num_parts, "num_parts", 1, MAX_PARTS)
-        method = check_choice(method, "method", ("metis", "random"))
-        balance = check_choice(balance, "balance", balance_sources(graph))
-        balance_edges = check_choice(balance_edges, "balance_edges", (False, True))
-        num_hops = check_count(num_hops, "num_hops", 0, MAX_HOPS)
-        seed = check_count(seed, "seed", 0, 2**31 - 1)
+        opts = PartitionOptions.of(
+            PartitionOptions(seed=0) if options is None else options, **names
+        )
+        method = check_choice(opts.part_method, "part_method", ("metis", "random"))
+        balance = "none" if opts.balance_ntypes is None else opts.balance_ntypes
+        balance = check_choice(balance, "balance_ntypes", balance_sources(graph))
+        balance_edges = bool(opts.balance_edges)
+        num_hops = check_count(opts.num_hops, "num_hops", 0, MAX_HOPS)
+        seed = check_count(0 if opts.seed is None else opts.seed, "seed", 0, 2**31 - 1)
+        self.options = opts
         self.partitioning = None
         self._showing: tuple[int, int] | None = None  # the HALO tab's (partition, hops)
         self.setting: Setting | None = None
@@ -147,7 +157,8 @@ class PartitionExplorer:
     def _current_setting(self) -> Setting:
         c = self.controls
         balance = c["balance"].value
-        options = PartitionOptions(
+        options = PartitionOptions.of(
+            self.options,
             part_method=c["method"].value,
             balance_ntypes=None if balance == "none" else balance,
             balance_edges=c["balance_edges"].value,

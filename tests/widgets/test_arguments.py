@@ -90,11 +90,13 @@ def test_selecting_a_non_key_from_python_is_refused(karate):
 GRAPH_BAD = [
     ({"num_parts": 0}, "num_parts must be an integer >= 1, got 0"),
     ({"num_parts": 1000}, "num_parts must be at most 256"),
-    ({"method": "kmeans"}, r"method must be one of \['metis', 'random'\], got 'kmeans'"),
-    ({"balance": "label_mask"}, "balance must be one of"),
-    ({"balance_edges": 1}, "balance_edges must be one of \\[False, True\\], got 1"),
+    ({"part_method": "kmeans"}, "part_method must be 'metis', 'random' or an assignment"),
+    ({"part_method": [0, 1] * 17}, r"part_method must be one of \['metis', 'random'\]"),
+    ({"balance_ntypes": "label_mask"}, "balance_ntypes must be one of"),
+    ({"balance_edges": 1}, "balance_edges must be"),
+    ({"num_hop": 2}, "did you mean num_hops"),
     ({"num_hops": 5}, "num_hops must be at most 3"),
-    ({"seed": -1}, "seed must be a non-negative integer"),
+    ({"seed": -1}, "seed .* must be a non-negative integer"),
 ]
 
 

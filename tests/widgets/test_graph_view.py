@@ -304,7 +304,7 @@ def test_the_explorers_balance_tab_draws_the_graph_by_balance_class():
 
     from ..graphs import masked_sbm
 
-    ex = PartitionExplorer(masked_sbm(), num_parts=2, balance="train_mask", threaded=False)
+    ex = PartitionExplorer(masked_sbm(), num_parts=2, balance_ntypes="train_mask", threaded=False)
     owners = {n["attributes"]["owner"] for n in ex.balance_view.sigma.data["nodes"]}
     assert owners == {"class train", "class not train"}
     assert ex.balance_view in ex.tabs.children[2].children[0].children
