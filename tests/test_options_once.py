@@ -1,7 +1,8 @@
-"""Every option is declared once: in one options family (a public frozen dataclass named
-``*Options``, or made by name with an ``of(obj, **names)`` classmethod: ChunkFormat, NodeTask),
-never in two; and a public callable that takes a family takes that family's options
-through it (the object, or by name through ``**``), never as parameters of its own."""
+"""Every option is declared once: in one options family (a public frozen dataclass built on
+``utils.check.Options``: PartitionOptions, MetisOptions, ClusterOptions, StreamOptions,
+ChunkFormat, NodeTask), never in two; and a public callable that takes a family takes that
+family's options through it (the object, or by name through ``**``), never as parameters of its
+own."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 import graphpart
 from graphpart import PartitionOptions
+from graphpart.utils.check import Options
 
 
 def _public() -> dict[str, object]:
@@ -36,13 +38,7 @@ PUBLIC = _public()
 
 
 def _is_family(cls: object) -> bool:
-    if not inspect.isclass(cls):
-        return False
-    of = getattr(cls, "of", None)
-    by_name = of is not None and any(
-        p.kind is p.VAR_KEYWORD for p in inspect.signature(of).parameters.values()
-    )
-    return cls.__name__.endswith("Options") or by_name
+    return inspect.isclass(cls) and issubclass(cls, Options) and cls is not Options
 
 
 FAMILIES = {path: cls for path, cls in PUBLIC.items() if _is_family(cls)}
@@ -56,6 +52,12 @@ def _families_taken(sig: inspect.Signature, families: dict[str, type]) -> list[t
     """The families a signature takes: a parameter annotated with one."""
     names = " ".join(str(p.annotation) for p in sig.parameters.values())
     return [cls for cls in families.values() if cls.__name__ in names.replace("|", " ").split()]
+
+
+def test_every_options_class_is_a_family():
+    named = {p for p, c in PUBLIC.items() if inspect.isclass(c) and p.endswith("Options")}
+    named.discard("graphpart.utils.check.Options")
+    assert named <= set(FAMILIES)
 
 
 def test_the_families_are_frozen_dataclasses():

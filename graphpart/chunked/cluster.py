@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import GraphpartError
-from ..utils.check import check_count, check_flag, replace_options, short_repr
+from ..utils.check import Options, check_count, check_flag, short_repr
 
 __all__ = ["ClusterOptions"]
 
@@ -48,7 +48,7 @@ def check_memory_limit(memory_limit: object) -> None:
 
 
 @dataclass(frozen=True)
-class ClusterOptions:
+class ClusterOptions(Options):
     """The Dask cluster a pipeline step runs on: a client, a running scheduler, or an embedded
     ``LocalCluster`` started (and closed) by the step.
 
@@ -82,6 +82,8 @@ class ClusterOptions:
     graphpart.errors.GraphpartError: unknown cluster option 'worker' (did you mean workers?)...
     """
 
+    option_word = "cluster option"
+
     scheduler: str | None = None
     client: Any = None
     workers: int = 2
@@ -107,21 +109,3 @@ class ClusterOptions:
             object.__setattr__(self, name, check_count(getattr(self, name), name, low=1))
         check_flag(self.processes, "processes")
         check_memory_limit(self.memory_limit)
-
-    @classmethod
-    def of(cls, options: ClusterOptions | None = None, /, **overrides: Any) -> ClusterOptions:
-        """``options`` (or the defaults) with some fields replaced, by their names.
-
-        Parameters
-        ----------
-        options : ClusterOptions or None
-            The starting point; ``None`` is the defaults.
-        **overrides
-            Fields of :class:`ClusterOptions` by name.
-
-        Returns
-        -------
-        ClusterOptions
-            A new, checked object (``options`` itself when nothing is overridden).
-        """
-        return replace_options(cls, options, overrides, "cluster option", "cluster")

@@ -23,7 +23,7 @@ from ..fs.untrusted import check_regular_file, read_json
 from ..graph.schema import check_data_name, etype_str, parse_etype
 from ..storage.config import check_graph_name
 from ..typing import CanonicalEType
-from ..utils.check import check_count, is_file_name, replace_options, short_repr
+from ..utils.check import Options, check_count, is_file_name, short_repr
 from ._files import CHUNK_VALUES, check_chunk_format, is_chunk_dtype, read_array
 
 __all__ = [
@@ -47,7 +47,7 @@ TEXT_COLUMNS = 4096
 
 
 @dataclass(frozen=True)
-class ChunkFormat:
+class ChunkFormat(Options):
     """How a chunked graph is written: its name, and the file format of each kind of chunk.
 
     Every writer of chunks (:func:`~graphpart.chunked.write_chunked`, the ``*_chunked``
@@ -74,6 +74,8 @@ class ChunkFormat:
     graphpart.errors.GraphpartError: edge_format: csv 'delimiter' must be one character, got 'ab'
     """
 
+    option_word = "chunk format option"
+
     graph_name: str | None = None
     edge_format: str = "csv"
     node_data_format: str = "numpy"
@@ -85,23 +87,6 @@ class ChunkFormat:
             check_graph_name(self.graph_name)
         for kind in ("edge_format", "node_data_format", "edge_data_format"):
             self.chunk(kind)
-
-    @classmethod
-    def of(cls, chunk_format: ChunkFormat | None = None, /, **names: object) -> ChunkFormat:
-        """``chunk_format`` (or the defaults) with the fields ``names`` names replaced.
-
-        Parameters
-        ----------
-        chunk_format : ChunkFormat or None
-            The starting point; ``None`` is the defaults.
-        **names
-            Fields by name; a misspelt one is refused with the nearest.
-
-        Returns
-        -------
-        ChunkFormat
-        """
-        return replace_options(cls, chunk_format, names, "chunk format option", "chunk_format")
 
     def chunk(self, kind: str) -> dict:
         """The checked format of one kind of chunk, as the metadata records it.

@@ -60,7 +60,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ..index import unique_int
-from ..utils.check import check_count, check_rate, replace_options, short_repr
+from ..utils.check import Options, check_count, check_rate, short_repr
 from ._dask import Runner, open_shared, runner
 from ._eta import Progress
 from ._loads import Loads
@@ -74,7 +74,7 @@ STREAMING = ("fennel", "ldg")
 
 
 @dataclass(frozen=True)
-class StreamOptions:
+class StreamOptions(Options):
     """The options of a streaming assignment (Fennel, LDG), declared and checked once:
     :func:`stream_partition` and :func:`~graphpart.chunked.assign` take them, as an object or
     by name (a misspelt name gets the nearest one).
@@ -110,6 +110,8 @@ class StreamOptions:
     graphpart.errors.GraphpartError: unknown stream option 'pases' (did you mean passes?); ...
     """
 
+    option_word = "stream option"
+
     passes: int = 30
     slack: float = 0.05
     gamma: float = 1.5
@@ -127,12 +129,6 @@ class StreamOptions:
         object.__setattr__(self, "gamma", gamma)
         if self.alpha is not None:
             object.__setattr__(self, "alpha", check_rate(self.alpha, "alpha"))
-
-    @classmethod
-    def of(cls, options: StreamOptions | None = None, /, **overrides) -> StreamOptions:
-        """``options`` (default: the defaults) with the fields named in ``overrides``
-        replaced, checked; an unknown name is refused with the nearest one."""
-        return replace_options(cls, options, overrides, "stream option", "options")
 
 
 #: ``balance_edges=None`` balances the in-degree too when :func:`edge_spread` exceeds this.

@@ -17,21 +17,16 @@
 Its modules, one idea each:
 
 - ``_cache``: the converted-dataset cache
-- ``_synthetic``: NodeTask (the labels, features and train/val/test masks a generated graph
-  carries) and attach_node_data
+- ``_synthetic``: NodeTask: the labels, features and masks a generated graph carries
 - ``_text``: vectorised tokenising of line files
 - ``classics``: small teaching graphs from networkx (karate club, Les Misérables, Davis)
-- ``dcsbm``: DcsbmModel, a degree-corrected SBM drawn in blocks, each from its own generator, so
-  that dcsbm and chunked.ingest.dcsbm_chunked give one graph
-- ``meshes``: METIS's example graphs (Debian libmetis-doc); metis_format.py reads and writes the
-  .graph format
+- ``dcsbm``: degree-corrected SBM: communities with power-law degrees, drawn in blocks
+- ``meshes``: METIS's example graphs (Debian libmetis-doc)
 - ``metis_format``: reader and writer for the METIS graph file format (``.graph``)
 - ``optional``: which datasets come from Debian packages and whether they are here
-- ``peer``: partitions DGL, PyG and GLT wrote themselves, shipped in peer_made/ rmat.py, sbm.py
-  R-MAT (Graph500) and stochastic block models
-- ``rmat``: graph500-style R-MAT (recursive matrix) generator, vectorised over edges
-- ``sbm``: DcsbmModel, a degree-corrected SBM drawn in blocks, each from its own generator, so
-  that dcsbm and chunked.ingest.dcsbm_chunked give one graph
+- ``peer``: partitions DGL, PyG and GLT wrote themselves, shipped in peer_made/
+- ``rmat``: Graph500-style R-MAT generator, vectorised over edges
+- ``sbm``: stochastic block model with planted blocks, drawn block pair by block pair
 - ``trimesh``: triangle_mesh, a 2-D mesh with coordinates
 - ``wordnet``: WordNet 3.0 as a heterograph of synsets (Debian wordnet-base)
 """

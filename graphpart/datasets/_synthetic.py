@@ -12,7 +12,7 @@ from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..index import unique_int
 from ..typing import Seed
-from ..utils.check import replace_options, short_repr
+from ..utils.check import Options, short_repr
 from ..utils.seeds import check_random_state
 
 __all__ = [
@@ -60,7 +60,7 @@ def _fraction(x: object, name: str) -> float:
 
 
 @dataclass(frozen=True)
-class NodeTask:
+class NodeTask(Options):
     """The node classification task a generated graph carries: labels, features and masks.
 
     Every generator (:func:`~graphpart.datasets.rmat`, :func:`~graphpart.datasets.sbm`,
@@ -87,6 +87,8 @@ class NodeTask:
     graphpart.errors.GraphpartError: train_frac + val_frac + test_frac must be at most 1, got 1.1
     """
 
+    option_word = "node task option"
+
     num_classes: int = 0
     feat_dim: int = 0
     train_frac: float = 0.0
@@ -103,23 +105,6 @@ class NodeTask:
             raise GraphpartError(
                 f"train_frac + val_frac + test_frac must be at most 1, got {sum(fracs):.3g}"
             )
-
-    @classmethod
-    def of(cls, task: NodeTask | None = None, /, **names: object) -> NodeTask:
-        """``task`` (or the defaults) with the fields ``names`` names replaced.
-
-        Parameters
-        ----------
-        task : NodeTask or None
-            The starting point; ``None`` is the defaults.
-        **names
-            Fields by name; a misspelt one is refused with the nearest.
-
-        Returns
-        -------
-        NodeTask
-        """
-        return replace_options(cls, task, names, "node task option", "task")
 
     @property
     def fractions(self) -> tuple[float, float, float]:

@@ -16,25 +16,15 @@
 
 Its modules, one idea each:
 
-- ``box``: a box of GPUs, GLT's way: DeviceGroup, FeatureBox (the hot part once per group,
-  sharded in near-equal runs; rows and bytes per lookup from the own shard, each peer, the
-  host), LinkModel (every rate a field), replay_box
-- ``caches``: Cache slots; static, LRU and SIEVE (queues with holes), FIFO (ring), CLOCK; per-
-  batch semantics
-- ``locality``: the one home of which feature rows a machine holds, per named system (RULES: dgl
-  -- owned only, glt -- and a remote cache, halo-copies); read by partition.py, session.py,
-  views/cache.py and training/replay.py
+- ``box``: a box of GPUs, GLT's way: DeviceGroup, FeatureBox
+- ``caches``: Cache slots; static, LRU and SIEVE
+- ``locality``: the one home of which feature rows a machine holds, per named system
 - ``oracles``: static optimum order, next use, BeladyCache (warm start, bypass)
 - ``orderings``: random, in/out-degree (node_degree), pre-sampling
-- ``partition``: node_locality, partition_access, access_by_partition (a named rule, remote
-  cache where the rule has one), locality_table (where lookups are served; percent_tenths rounds
-  each row to exactly 100.0%)
-- ``session``: LookupSession: stream batches through several caches (what CacheSimulator shows);
-  LastBatch (the latest sample, hits, when each node was last looked up and admitted) and
-  StaticReason (a static order's score and ranks): why a row was or was not cached
+- ``partition``: node_locality, partition_access, access_by_partition
+- ``session``: LookupSession: stream batches through several caches (what CacheSimulator shows)
 - ``simulate``: simulate (trace -> CacheRun), hit_rate_table
-- ``store``: Feature: hot/cold split, lookups with hit/byte stats, CPU and CUDA paths; with
-  GLT's device_group_list, the box's shards placed on real GPUs or simulated; id2index
+- ``store``: Feature: hot/cold split, lookups with hit/byte stats, CPU and CUDA paths
 - ``trace``: Trace: the distinct ids each batch looked up
 """
 

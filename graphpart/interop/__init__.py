@@ -15,32 +15,19 @@ Opening partitions of any format is :mod:`graphpart.storage`'s job (``open_parti
 
 Its modules, one idea each:
 
-- ``_binary``: DGL's NDArray records, scalars, strings: bounds-checked reads over a copy-on-
-  write mmap
-- ``_relabel``: original-id partitions (PyG, GLT) seen in partition-major ids with inner + HALO
-  local graphs
+- ``_binary``: DGL's NDArray records, scalars, strings
+- ``_relabel``: partitions in original ids (PyG, GLT) renumbered partition-major
 - ``dgl_graphs``: load_graphs (and save_graphs, re-exported from dgl_graphs_save.py)
-- ``dgl_graphs_save``: write ``dgl.save_graphs`` files (format version 2) that DGL loads, byte-
-  identical to DGL's own past its uninitialised header (the layout:
-  :mod:`graphpart.interop.dgl_layout`)
-- ``dgl_layout``: dgl.save_graphs v2 files (HeteroGraph, UnitGraph, COO/CSR/CSC): layout, magic
-  numbers
-- ``dgl_tensors``: dgl.data.save_tensors files: load_tensors / save_tensors, and
-  save_tensors_streamed (each tensor from blocks of rows)
+- ``dgl_graphs_save``: write ``dgl.save_graphs`` files
+- ``dgl_layout``: the byte layout of dgl.save_graphs v2 files (magic numbers, headers, formats)
+- ``dgl_tensors``: dgl.data.save_tensors files
 - ``glt``: read_glt
-- ``graphbolt``: fused_csc_sampling_graph.pt via torch's weights-only unpickler with inert
-  stand-ins; graphbolt_records (its arrays left on disk, read by slices); graphbolt_tree + NAMES
-  (what TorchZipWriter writes, in memory or streamed); DGL's dtypes (id_dtype, type_dtype) and
-  options (GraphBoltStore: store_eids, ...)
+- ``graphbolt``: GraphBolt's fused_csc_sampling_graph.pt, read and written without DGL
 - ``pyg``: export_pyg (a partition's empty feature groups left out: PyG cannot load them)
 - ``pyg_layout``: PyG's folder layout, the data schema export_pyg records in META.json
 - ``pyg_read``: read_pyg (PyG's folders and export_pyg's, left-out groups as zero rows)
-- ``safe_load``: weights-only torch loads (defaultdict as dict), a tensors-only raw unpickler
-  (GLT)
-- ``torch_zip``: torch.save's zip layout: TorchZipWriter lays a file out from dtypes and shapes
-  and fills each tensor record block by block (stand-in classes pickled under the names given);
-  read_torch_zip opens one as records read by slices (only dicts, numbers, strings, tensors and
-  the stand-ins named unpickled)
+- ``safe_load``: weights-only torch loads, hostile files refused in one line
+- ``torch_zip``: torch.save's zip layout, written record by record (streamed)
 """
 
 from .dgl_graphs import load_graphs, save_graphs

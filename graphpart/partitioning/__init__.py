@@ -13,34 +13,22 @@ Its modules, one idea each:
 
 - ``_metis_ctypes``: the METIS C API from pymetis's library (ncon > 1, options)
 - ``assignment``: balanced random, user-supplied assignments
-- ``balance``: the one place balance_ntypes (array, dict, field names) becomes classes; METIS
-  weights; edgeless nodes dealt out per class (evenly for trainers)
-- ``best_effort``: what a repair could not hold, said once (shortfalls_collected, one
-  BalanceWarning); refused whatever the balance: a class whole in one part
+- ``balance``: the one place balance_ntypes (array, dict, field names) becomes classes
+- ``best_effort``: what a repair could not hold, said once in a BalanceWarning
 - ``book``: RangePartitionBook (from_bounds: the one book builder)
-- ``core``: ``partition(g, num_parts, options, **overrides)`` -> Partitioning (which records its
-  options)
-- ``fields``: balance by node data fields: one field's classes named after it ("train" / "not
-  train"), several fields at once (a class per combination: train, val, test, none)
+- ``core``: ``partition(g, num_parts, options, **overrides)`` -> Partitioning
+- ``fields``: balance by node data fields, classes named after them (train / not train)
 - ``halo``: HALO nodes/edges per partition, local order
-- ``loads``: each balance constraint's load per partition and trainer, and the balance record a
-  config keeps
+- ``loads``: each balance constraint's load per partition and trainer
 - ``metis``: symmetric CSR, METIS on the nodes with edges, then refine
 - ``options``: PartitionOptions: every option of partition declared, documented and checked once
-  (PartitionOptions.of: keywords by name, unknown names refused with the nearest); partition,
-  partition_graph, chunked.assign, the CLI and sweep take it
 - ``refine``: rebalance + label-propagation exchanges on every edge, under every cap
-- ``repair``: the balance a split can meet (what METIS is asked for), and the last check: an
-  empty part or a constraint far outside its tolerance is repaired; what cannot be held is
-  loosened in a defined order and held as well as possible
+- ``repair``: the balance a split can meet, and the repair of what is far outside it
 - ``reshuffle``: partition-major renumbering
 - ``sample``: the edge sample METIS sees on large graphs (uniform / degree-aware)
-- ``summary``: what the partitioner reports of what it made: per-partition summaries,
-  PartitionMetrics (edge cut, communication volume, balance, HALO, replication)
-- ``swap``: swaps of alike nodes (same class): one constraint's load moves where no part has
-  room for a node (in-degree at full node balance)
-- ``trainers``: num_trainers_per_machine: each machine split into its trainers (machines first);
-  metis_two_levels says the shortfalls of both levels once
+- ``summary``: what the partitioner reports of what it made (PartitionMetrics)
+- ``swap``: swaps of alike nodes: one constraint's load moves where no part has room
+- ``trainers``: num_trainers_per_machine: each machine split into its trainers (machines first)
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import GraphpartError
-from ..utils.check import short_repr
+from ..utils.check import Options, short_repr
 
 __all__ = ["MetisOptions", "part_graph", "OPTION_INDEX"]
 
@@ -50,7 +50,7 @@ MAX_TRIES = 100
 
 
 @dataclass(frozen=True)
-class MetisOptions:
+class MetisOptions(Options):
     """METIS options that matter for speed and quality.
 
     The objective (``objtype``) and the seed are partition options
@@ -71,6 +71,8 @@ class MetisOptions:
     minconn, contig : bool
         Minimise the partitions' connectivity / force contiguous partitions.
     """
+
+    option_word = "METIS option"
 
     niter: int | None = None
     ncuts: int | None = None

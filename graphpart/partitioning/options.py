@@ -11,13 +11,7 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import BalanceSpec, Seed
-from ..utils.check import (
-    check_count,
-    check_flag,
-    check_trainers_per_machine,
-    replace_options,
-    short_repr,
-)
+from ..utils.check import Options, check_count, check_flag, check_trainers_per_machine, short_repr
 from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
 
 __all__ = ["PartitionOptions", "BalanceSpec"]
@@ -29,7 +23,7 @@ _METHODS = ("metis", "random")
 
 
 @dataclass(frozen=True, eq=False)
-class PartitionOptions:
+class PartitionOptions(Options):
     """How to partition a graph: the options of DGL's ``partition_graph``, and graphpart's own.
 
     :func:`~graphpart.partition`, :func:`~graphpart.partition_graph`, ``graphpart partition``,
@@ -98,6 +92,8 @@ class PartitionOptions:
     ...
     graphpart.errors.GraphpartError: unknown partition option 'num_hop' (did you mean num_hops?)...
     """
+
+    option_word = "partition option"
 
     part_method: str | np.ndarray | torch.Tensor | Mapping = "metis"
     balance_ntypes: BalanceSpec = None
@@ -175,24 +171,6 @@ class PartitionOptions:
 
     def __hash__(self) -> int:
         return hash(self._key())
-
-    @classmethod
-    def of(cls, options: PartitionOptions | None = None, /, **overrides) -> PartitionOptions:
-        """``options`` (or the defaults) with some fields replaced, by their names.
-
-        Parameters
-        ----------
-        options : PartitionOptions or None
-            The starting point; ``None`` is the defaults.
-        **overrides
-            Fields of :class:`PartitionOptions` by name (DGL's keyword arguments).
-
-        Returns
-        -------
-        PartitionOptions
-            A new, checked object (``options`` itself when nothing is overridden).
-        """
-        return replace_options(cls, options, overrides, "partition option", "options")
 
     def summary(self) -> dict[str, object]:
         """The options that differ from the defaults, as plain values (a label, a record).

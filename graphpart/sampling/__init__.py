@@ -13,11 +13,9 @@ Its modules, one idea each:
 
 - ``loader``: NeighborLoader: shuffled seed batches, train mask, one partition's seeds
 - ``negative``: negative_sample: uniform non-edges (sorted edge keys), trials and padding
-- ``neighbors``: sample_neighbors (Floyd's algorithm per row, vectorised, on the topology's
-  device from a CPU random stream: every mode samples alike), NeighborSampler, MiniBatch
+- ``neighbors``: sample_neighbors: uniform neighbour sampling per hop, vectorised
 - ``subgraph``: induced_subgraph: the edges between a node set, with edge ids
-- ``topology``: Topology: CSC/CSR with edge ids, from COO/CSR/CSC, vectorised conversions; GLT's
-  modes (to_mode: CPU, ZERO_COPY with the edge arrays pinned on the host, CUDA)
+- ``topology``: Topology: CSC/CSR with edge ids, from COO/CSR/CSC, vectorised conversions
 """
 
 from __future__ import annotations

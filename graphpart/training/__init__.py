@@ -7,18 +7,12 @@ epoch times (:func:`estimate_epoch`), with every assumption visible.
 
 Its modules, one idea each:
 
-- ``counts``: EpochCounts: per (epoch, trainer, step[, layer]) arrays; STEP_FIELDS,
-  LAYER_FIELDS; TrainerReads (one trainer's reads and remote fetches per node)
-- ``estimate``: estimate_epoch / epoch_cost -> EpochEstimate (slowest trainer per step summed,
-  breakdown, straggler ratio, why(), table())
+- ``counts``: EpochCounts: per (epoch, trainer, step[, layer]) arrays
+- ``estimate``: estimate_epoch / epoch_cost -> EpochEstimate
 - ``model``: ClusterModel (every rate a field, SOURCES for the defaults), calibrate()
-- ``replay``: replay_epochs: DGL's layer-by-layer sampling per batch (every frontier node re-
-  sampled, its owner serves it; on heterographs the fanout per relation type, rows = (node, edge
-  type) segments), rows from GPU cache / own machine / others; record_trainer: one trainer's
-  reads node by node as well
+- ``replay``: replay_epochs: DGL's layer-by-layer sampling per batch
 - ``setup``: TrainingSetup: one configuration to price many partitionings (sweep, widgets)
-- ``split``: node_split: DGL's seed split for every trainer (force_even, random within a machine
-  seeded by its id, or by the partitioner's trainer ids)
+- ``split``: node_split: DGL's seed split for every trainer
 - ``trainset``: the training nodes (field, mask, ids, per type) in new ids, per machine range
 """
 

@@ -7,12 +7,10 @@
 
 Its modules, one idea each:
 
-- ``check``: check_* helpers that raise GraphpartError (check_count, check_part_id, ...),
-  short_repr / describe_exception (excerpts in messages), replace_options
+- ``check``: check_* helpers that raise GraphpartError, short_repr, option names
 - ``report``: a table that prints in a terminal and renders as HTML in Jupyter
 - ``seeds``: the one seed -> Generator helper (check_random_state)
-- ``tensors``: user input as checked tensors: as_id_tensor, as_data_tensor, check_ids_in_range,
-  flat_ints
+- ``tensors``: user input as checked tensors (ids, data)
 """
 
 from __future__ import annotations

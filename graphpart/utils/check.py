@@ -13,6 +13,7 @@ from ..errors import GraphpartError
 
 __all__ = [
     "replace_options",
+    "Options",
     "options_by_name",
     "check_count",
     "check_flag",
@@ -441,6 +442,33 @@ def check_option_names(given: Iterable[str], known: Sequence[str], what: str) ->
             raise GraphpartError(
                 f"unknown {what} {short_repr(key)}{hint}; the options are " + ", ".join(known)
             )
+
+
+class Options:
+    """The base of every options family: a frozen dataclass that checks its fields when made,
+    and :meth:`of`, one from another (or the defaults) with fields replaced by their names; a
+    misspelt name is refused with the nearest (:func:`check_option_names`)."""
+
+    #: What one option of the family is called in messages.
+    option_word = "option"
+
+    @classmethod
+    def of(cls, options: object = None, /, **names: object):
+        """``options`` (or the defaults) with the fields ``names`` names replaced.
+
+        Parameters
+        ----------
+        options : an object of this family or None
+            The starting point; ``None`` is the defaults.
+        **names
+            Fields by name.
+
+        Returns
+        -------
+        object of this family
+            A new, checked object (``options`` itself when nothing is replaced).
+        """
+        return replace_options(cls, options, names, cls.option_word, "options")
 
 
 def options_by_name(

@@ -4,12 +4,9 @@ still picture a view shows where WebGL cannot draw it).
 
 Its modules, one idea each:
 
-- ``graph``: ``graph_data``, the whole graph (nodes by owner with their ids and HALO copies, cut
-  edges; the quotient graph when too large to draw), and ``neighbourhood_data``, one node's
-  neighbourhood hop by hop
+- ``graph``: ``graph_data``, the whole graph
 - ``balance``: ``balance_view_data``, nodes coloured by their balance class
-- ``cache``: ``batch_view_data``, one mini-batch: its seeds, sampled nodes and where each row is
-  served from
+- ``cache``: ``batch_view_data``, one mini-batch
 - ``epoch``: ``trainer_view_data``, one trainer's reads over an epoch: local, HALO, fetched
 - ``ids``: ``id_view_data``, every node's and edge's ids before and after the reshuffle
 - ``box``: ``box_view_data``, a box of GPUs: each GPU's reads, the bytes each link carried

@@ -19,34 +19,18 @@
 
 Its modules, one idea each:
 
-- ``_style``: shared look of the figures: axes, PNG rendering for widgets, number formats,
-  labels (the colours are :mod:`graphpart.palette`'s)
+- ``_style``: the figures' shared look: axes, PNG rendering, number formats, labels
 - ``balance``: load balance: every balanced quantity per partition, relative to its mean
-- ``box``: a box of GPUs as a figure: for each setting (a replica per GPU, a replica per group,
-  ...) every GPU's reads split by place -- its own shard, its group's peers over NVLink, host
-  memory over PCIe -- with the hit rate and the time the link model gives. GLT's two figures, on
-  our data
-- ``cache``: feature-cache figures: hit rate as lookups happen, hit rate vs cache size, bytes
-  moved, locality
-- ``cuts``: where the cut edges go (a partition x partition heatmap) and how HALO grows with
-  hops
-- ``drawing``: draw a partitioned graph: nodes by partition, cut edges apart, HALO of one
-  partition marked
-- ``epoch``: epoch estimates drawn: each trainer's sampling / fetch / compute, and settings side
-  by side
-- ``ids``: how the reshuffle renumbers nodes, for papers: the homogeneous id line before and
-  after, and the adjacency matrix in original ids and in new ids (partition-major: inner edges
-  fall in the diagonal blocks). The numbers come from :mod:`graphpart.viz.ids_data`;
-  ``graphpart.widgets.IdView`` shows the same interactively
-- ``ids_data``: the numbers behind the id figures and views: every node's ids, the edges in both
-  numberings, and the blocks of the new id line (one per partition and node type)
-- ``layout``: node positions for drawings: real coordinates when a graph has them, else a cached
-  layout
-- ``nodes``: the node drawing of :func:`~graphpart.viz.draw_partition`, layer by layer:
-  positions, edges (cut ones dashed), nodes by partition and type, one partition's HALO ringed,
-  a starred node
-- ``pipeline``: a diagram of the chunked pipeline: chunks -> step 1 assign -> step 2 dispatch ->
-  partitions
+- ``box``: a box of GPUs: every GPU's reads by place (own shard, peers, host) per setting
+- ``cache``: feature-cache figures: hit rates, bytes moved, where lookups are served
+- ``cuts``: where the cut edges go (cut matrix) and how HALO grows with hops
+- ``drawing``: draw_partition: nodes by partition, cut edges, one partition's HALO
+- ``epoch``: epoch estimates: each trainer's sampling / fetch / compute, settings side by side
+- ``ids``: the reshuffle's renumbering: the id line and the adjacency before and after
+- ``ids_data``: the numbers behind the id figures and views
+- ``layout``: node positions: a graph's own coordinates, else a cached layout
+- ``nodes``: the node drawing of :func:`~graphpart.viz.draw_partition`, layer by layer
+- ``pipeline``: a diagram of the chunked pipeline: chunks -> assign -> dispatch -> partitions
 - ``tradeoff``: edge cut against load imbalance over a sweep of partition settings
 """
 
