@@ -148,7 +148,7 @@ def write_chunked(
     name = chunk_format.name_for(out_dir)
     kinds = ("edge_format", "node_data_format", "edge_data_format")
     fmts = {kind: chunk_format.chunk(kind) for kind in kinds}
-    _check_out(out_dir)
+    check_chunked_out(out_dir)
     with atomic_dir(out_dir) as tmp:
         for sub in SUBFOLDERS:
             (tmp / sub).mkdir()
@@ -207,10 +207,6 @@ def write_chunked(
     return out_dir / METADATA
 
 
-def _check_out(out_dir: Path) -> None:
-    check_chunked_out(out_dir)
-
-
 def check_stream_output(out_dir: Path, chunk_format: ChunkFormat) -> None:
     """What :func:`write_edge_stream` will refuse, checked before the work that feeds it: the
     graph name and an ``out_dir`` that may not be replaced.
@@ -229,7 +225,7 @@ def check_stream_output(out_dir: Path, chunk_format: ChunkFormat) -> None:
         If one of them would be refused.
     """
     chunk_format.name_for(out_dir)
-    _check_out(out_dir)
+    check_chunked_out(out_dir)
 
 
 def _stream_chunks(
@@ -314,7 +310,7 @@ def write_edge_stream(
     name = chunk_format.name_for(out_dir)
     efmt, nfmt = chunk_format.chunk("edge_format"), chunk_format.chunk("node_data_format")
     check_node_count(int(num_nodes), out_dir)  # what read_metadata would refuse, refused first
-    _check_out(out_dir)
+    check_chunked_out(out_dir)
     etype = "_N:_E:_N"
     with atomic_dir(out_dir) as tmp:
         for sub in SUBFOLDERS:

@@ -1,34 +1,20 @@
-"""Real graphs loaded offline, and generators for scale.
-
-=============================  ==================================================================
-``load_karate_club``           Zachary's karate club (networkx), with club labels
-``load_les_miserables``        Les Misérables co-appearances (networkx), weighted
-``load_davis_southern_women``  women and events, heterogeneous (networkx)
-``load_metis_graph``           METIS example meshes ``4elt``, ``mdual``, ... (``libmetis-doc``)
-``load_wordnet``               WordNet 3.0 synsets and pointers, heterogeneous (``wordnet-base``)
-``rmat``                       Graph500-style R-MAT generator
-``sbm``                        stochastic block model with planted blocks
-``dcsbm``                      degree-corrected SBM: communities with power-law degrees
-``triangle_mesh``              a 2-D triangle mesh with coordinates (finite-element-like)
-=============================  ==================================================================
-
-:func:`load` takes any of them by name.
+"""Real graphs loaded offline, and generators for scale; :func:`load` takes any by name.
 
 Its modules, one idea each:
 
 - ``_cache``: the converted-dataset cache
 - ``_synthetic``: NodeTask: the labels, features and masks a generated graph carries
 - ``_text``: vectorised tokenising of line files
-- ``classics``: small teaching graphs from networkx (karate club, Les Misérables, Davis)
-- ``dcsbm``: degree-corrected SBM: communities with power-law degrees, drawn in blocks
-- ``meshes``: METIS's example graphs (Debian libmetis-doc)
-- ``metis_format``: reader and writer for the METIS graph file format (``.graph``)
+- ``classics``: load_karate_club, load_les_miserables, load_davis_southern_women (networkx)
+- ``dcsbm``: dcsbm: degree-corrected SBM, communities with power-law degrees, drawn in blocks
+- ``meshes``: load_metis_graph: METIS's example meshes 4elt, mdual, ... (libmetis-doc)
+- ``metis_format``: read_metis_graph, write_metis_graph: the METIS graph file format (.graph)
 - ``optional``: which datasets come from Debian packages and whether they are here
-- ``peer``: partitions DGL, PyG and GLT wrote themselves, shipped in peer_made/
-- ``rmat``: Graph500-style R-MAT generator, vectorised over edges
-- ``sbm``: stochastic block model with planted blocks, drawn block pair by block pair
-- ``trimesh``: triangle_mesh, a 2-D mesh with coordinates
-- ``wordnet``: WordNet 3.0 as a heterograph of synsets (Debian wordnet-base)
+- ``peer``: peer_partitions: partitions DGL, PyG and GLT wrote themselves (peer_made/)
+- ``rmat``: rmat: a Graph500-style R-MAT generator, vectorised over edges
+- ``sbm``: sbm: stochastic block model with planted blocks, drawn block pair by block pair
+- ``trimesh``: triangle_mesh: a 2-D triangle mesh with coordinates (finite-element-like)
+- ``wordnet``: load_wordnet: WordNet 3.0 synsets and pointers, heterogeneous (wordnet-base)
 """
 
 from __future__ import annotations

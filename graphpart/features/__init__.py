@@ -1,31 +1,17 @@
 """Feature store, static orderings, dynamic caches, oracles, and hit-rate accounting.
 
-=======================  ======================================================
-``Feature``              rows split hot / cold (static order or dynamic cache); hits, bytes
-``Trace``                what each mini-batch looked up, batch after batch
-``*_order``              static orderings: random, degree, pre-sampling, oracle
-``*Cache``               static, LRU, FIFO, CLOCK, SIEVE; ``BeladyCache`` (optimal)
-``simulate``             replay a trace through a cache: hits per batch
-``hit_rate_table``       every policy at every cache ratio, with the oracles
-``partition_access``     one trainer's lookups by node class, and where a named system serves them
-``RULES``                which rows a machine holds: DGL's, GLT's, with HALO copies (one home)
-``DeviceGroup``          GLT's GPUs with NVLink between them: the hot part once per group
-``FeatureBox``           a box of GPUs: rows and bytes from own shard / peers / host per lookup
-``replay_box``           every GPU's lookups through a box; ``LinkModel`` turns bytes into time
-=======================  ======================================================
-
 Its modules, one idea each:
 
-- ``box``: a box of GPUs, GLT's way: DeviceGroup, FeatureBox
-- ``caches``: Cache slots; static, LRU and SIEVE
-- ``locality``: the one home of which feature rows a machine holds, per named system
+- ``box``: DeviceGroup, FeatureBox, replay_box, LinkModel: a box of GPUs, GLT's way
+- ``caches``: static, LRU, FIFO, CLOCK and SIEVE caches
+- ``locality``: RULES: which feature rows a machine holds (DGL's, GLT's, with HALO copies)
 - ``oracles``: static optimum order, next use, BeladyCache (warm start, bypass)
-- ``orderings``: random, in/out-degree (node_degree), pre-sampling
-- ``partition``: node_locality, partition_access, access_by_partition
+- ``orderings``: static orderings: random, in/out-degree, pre-sampling
+- ``partition``: partition_access: one trainer's lookups by node class, where a rule serves them
 - ``session``: LookupSession: stream batches through several caches (what CacheSimulator shows)
-- ``simulate``: simulate (trace -> CacheRun), hit_rate_table
-- ``store``: Feature: hot/cold split, lookups with hit/byte stats, CPU and CUDA paths
-- ``trace``: Trace: the distinct ids each batch looked up
+- ``simulate``: simulate (a trace through a cache: hits per batch), hit_rate_table
+- ``store``: Feature: rows split hot / cold, lookups with hit and byte stats, CPU and CUDA paths
+- ``trace``: Trace: what each mini-batch looked up, batch after batch
 """
 
 from __future__ import annotations

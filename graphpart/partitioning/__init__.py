@@ -1,22 +1,13 @@
 """Partitioning: assignment (random, METIS), reshuffle, HALO and the partition book.
 
-=======================  ======================================================
-``partition``            a graph -> a ``Partitioning`` (assignment, new ids, HALO, book)
-``PartitionOptions``     every option of ``partition``, declared and checked once
-``MetisOptions``         METIS's own options (ncuts, niter, ufactor, ...)
-``random_assignment``    a balanced random split; ``check_assignment`` checks a given one
-``RangePartitionBook``   new id ranges per partition and type (DGL's partition book)
-``Reshuffle``            partition-major renumbering and the way back
-=======================  ======================================================
-
 Its modules, one idea each:
 
-- ``_metis_ctypes``: the METIS C API from pymetis's library (ncon > 1, options)
-- ``assignment``: balanced random, user-supplied assignments
+- ``_metis_ctypes``: MetisOptions and the METIS C API from pymetis's library (ncon > 1, options)
+- ``assignment``: random_assignment (balanced), check_assignment (a given one)
 - ``balance``: the one place balance_ntypes (array, dict, field names) becomes classes
 - ``best_effort``: what a repair could not hold, said once in a BalanceWarning
-- ``book``: RangePartitionBook (from_bounds: the one book builder)
-- ``core``: ``partition(g, num_parts, options, **overrides)`` -> Partitioning
+- ``book``: RangePartitionBook: new id ranges per partition and type (DGL's partition book)
+- ``core``: ``partition``: a graph -> a ``Partitioning`` (assignment, new ids, HALO, book)
 - ``fields``: balance by node data fields, classes named after them (train / not train)
 - ``halo``: HALO nodes/edges per partition, local order
 - ``loads``: each balance constraint's load per partition and trainer
@@ -24,7 +15,7 @@ Its modules, one idea each:
 - ``options``: PartitionOptions: every option of partition declared, documented and checked once
 - ``refine``: rebalance + label-propagation exchanges on every edge, under every cap
 - ``repair``: the balance a split can meet, and the repair of what is far outside it
-- ``reshuffle``: partition-major renumbering
+- ``reshuffle``: Reshuffle: partition-major renumbering and the way back
 - ``sample``: the edge sample METIS sees on large graphs (uniform / degree-aware)
 - ``summary``: what the partitioner reports of what it made (PartitionMetrics)
 - ``swap``: swaps of alike nodes: one constraint's load moves where no part has room
