@@ -42,19 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def quiet_dask(record: logging.LogRecord) -> bool:
-    """Dask's own lines below ERROR (scheduler, nanny, comms; a worker slow to close) are not the
-    user's news: what fails reaches the user as graphpart's one-line error.
-
-    Parameters
-    ----------
-    record : logging.LogRecord
-        A record a log handler is about to emit.
-
-    Returns
-    -------
-    bool
-        False (drop it) for a record of a ``distributed*`` logger below ERROR, else True.
-    """
+    """False for a record of a ``distributed*`` logger below ERROR: Dask's own lines are not the
+    user's news (what fails reaches the user as graphpart's one-line error)."""
     return record.levelno >= logging.ERROR or not record.name.startswith("distributed")
 
 

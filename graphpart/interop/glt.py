@@ -32,18 +32,7 @@ HOMO_ETYPE = ("_N", "_E", "_N")
 
 
 def is_glt_folder(path: Path) -> bool:
-    """Whether ``path`` is a folder holding a file named ``META`` (GLT's partition metadata).
-
-    Parameters
-    ----------
-    path : pathlib.Path
-        The folder to look at; nothing in it is read.
-
-    Returns
-    -------
-    bool
-        True when ``path`` is a folder and ``path / "META"`` a file.
-    """
+    """Whether ``path`` is a folder holding a file ``META`` (GLT's partition metadata)."""
     return path.is_dir() and (path / "META").is_file()
 
 

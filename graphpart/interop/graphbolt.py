@@ -442,18 +442,7 @@ def id_dtype(count: int) -> np.dtype:
 
 
 def type_dtype(count: int) -> np.dtype:
-    """The smallest signed integer dtype for ``count`` edge types (``type_per_edge``), as DGL's.
-
-    Parameters
-    ----------
-    count : int
-        Edge types.
-
-    Returns
-    -------
-    numpy.dtype
-        ``int8``, ``int16``, ``int32`` or ``int64``.
-    """
+    """The smallest signed integer dtype for ``count`` edge types (``type_per_edge``), as DGL's."""
     for dt in (np.int8, np.int16, np.int32):
         if count < np.iinfo(dt).max:
             return np.dtype(dt)

@@ -21,23 +21,7 @@ __all__ = ["read_pyg"]
 
 
 def is_pyg_folder(path: Path) -> bool:
-    """Whether ``path`` is a folder with a PyG ``META.json``.
-
-    Parameters
-    ----------
-    path : pathlib.Path
-        The folder to look at; nothing in it is read.
-
-    Returns
-    -------
-    bool
-        True when ``path`` is a folder and ``path / "META.json"`` a file.
-
-    Examples
-    --------
-    >>> is_pyg_folder(Path("."))
-    False
-    """
+    """Whether ``path`` is a folder with a PyG ``META.json`` (nothing in it is read)."""
     return path.is_dir() and (path / "META.json").is_file()
 
 

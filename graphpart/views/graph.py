@@ -350,18 +350,8 @@ def neighbour_counts(src, dst, n: int) -> np.ndarray:
 
 
 def too_big(num_nodes: int, num_edges: int) -> bool:
-    """Whether a view of this many nodes and edges draws the quotient graph instead.
-
-    Parameters
-    ----------
-    num_nodes : int
-    num_edges : int
-
-    Returns
-    -------
-    bool
-        True above :data:`MAX_NODES` nodes or above :data:`MAX_EDGES` edges.
-    """
+    """Whether a view of this many nodes and edges draws the quotient graph instead (above
+    :data:`MAX_NODES` nodes or :data:`MAX_EDGES` edges)."""
     return num_nodes > MAX_NODES or num_edges > MAX_EDGES
 
 
