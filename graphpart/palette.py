@@ -21,6 +21,45 @@ INNER_EDGE_LIGHTER = 0.6
 #: The colour of each place a row is read from.
 PLACE_COLORS = {"own shard": "#2ca02c", "peer GPU (NVLink)": "#4c9be8", "host (PCIe)": "#e45756"}
 
+#: One colour per part of a step, the same in every figure and widget.
+PHASE_COLORS = {"sampling": "#4c72b0", "fetch": "#dd8452", "compute": "#55a868"}
+#: The colour of a class that is the rest ("not train", "none"): grey, the eye goes elsewhere.
+OTHER_CLASS_COLOR = "#c8c8c8"
+#: Class colours, away from the first partitions' (tab10 blue, orange, green, red): the ring
+#: says the partition, the fill the class.
+CLASS_COLORS = ("#7b3294", "#008080", "#e7298a", "#b8860b", "#1a1a6e", "#8c510a", "#4d9221")
+#: Where a looked-up row comes from, and its colour (the locality figure's colours).
+SERVED_COLORS = {
+    "GPU cache": "#2ca02c",
+    "own partition": "#4c9be8",
+    "HALO copy": "#a6cee3",
+    "remote machine": "#e45756",
+    "host memory": "#9e9e9e",
+}
+#: A trainer's lookups served from its own nodes, its HALO copies, a remote cache, or fetched.
+LOCALITY_COLORS = ("#4c9be8", "#a6cee3", "#f6c85f", "#e45756")
+#: What a node is to the trainer, and its colour.
+READ_COLORS = {
+    "its seed": "#7b3294",
+    "fetched from another machine": "#e45756",
+    "read on its machine": "#4c9be8",
+    "not read": "#dcdcdc",
+}
+#: One colour per cache policy and ordering, the same in every figure.
+POLICY_COLORS = {
+    "random": "#9e9e9e",
+    "in-degree": "#1f77b4",
+    "out-degree": "#17becf",
+    "presample": "#2ca02c",
+    "lru": "#d62728",
+    "fifo": "#ff7f0e",
+    "clock": "#9467bd",
+    "sieve": "#8c564b",
+    "oracle": "#111111",
+    "belady": "#111111",
+    "static": "#1f77b4",
+}
+
 
 def part_colors(k: int) -> np.ndarray:
     """``k`` distinguishable RGBA colours, one per partition.

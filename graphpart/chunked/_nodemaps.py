@@ -3,7 +3,7 @@
 Every worker task opens these ``.npy`` files with ``mmap_mode="r"``: three
 int64 arrays per node type (partition, new id, and original ids grouped by
 partition), shared through the page cache instead of copied into each task.
-New ids follow :func:`graphpart.partitioning.reshuffle.group_order`, the rule
+New ids follow :func:`graphpart.index.group_order`, the rule
 the in-memory reshuffle uses: partition-major, then node type, then original id.
 """
 

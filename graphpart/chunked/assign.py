@@ -321,9 +321,13 @@ def _check_honoured(options: PartitionOptions, algorithm: str, stream: StreamOpt
         raise GraphpartError(f"algorithm must be one of {ALGORITHMS}, got {short_repr(algorithm)}")
     ignored = sorted(set(options.summary()) - set(HONOURED))
     if ignored:
+        where = {
+            "part_method": f"choose with algorithm, one of {ALGORITHMS}",
+            "num_hops": "dispatch takes it, when it writes the partitions",
+        }.get(ignored[0], "it applies to the in-memory partition() only")
         raise GraphpartError(
-            f"assign takes {', '.join(HONOURED)} of the partition options; {', '.join(ignored)} "
-            "belong to partition() or dispatch"
+            f"assign does not use the partition option {ignored[0]} ({where}); it takes "
+            f"{', '.join(HONOURED)}"
         )
     if stream != StreamOptions() and algorithm not in ("fennel", "ldg"):
         raise GraphpartError(f"stream options apply to fennel and ldg, not {algorithm}")
@@ -399,7 +403,7 @@ def assign(
         Fennel's and LDG's passes and slack (:class:`~graphpart.chunked.StreamOptions`).
     **names
         Fields of any of the three by name (``balance_ntypes="train_mask"``, ``seed=0``,
-        ``n_workers=4``, ``passes=3``); a misspelt name is refused with the nearest.
+        ``workers=4``, ``passes=3``); a misspelt name is refused with the nearest.
 
     Returns
     -------

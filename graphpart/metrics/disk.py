@@ -46,7 +46,7 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
     PartitionMetrics
         The same numbers :func:`~graphpart.metrics.partition_metrics` gives in memory; edge cut
         and communication volume are ``None`` when the partitions were written with
-        ``halo_hops=0``.
+        ``num_hops=0`` (``halo_hops`` 0 in the config).
     """
     src = open_partitions(config_path)
     cfg = src.config

@@ -36,7 +36,7 @@ from .refine import MAX_TABLE_CELLS, refine_assignment
 from .repair import held_tolerance, repair_assignment
 from .sample import sample_edges
 
-__all__ = ["metis_assignment", "MetisOptions"]
+__all__ = ["MetisOptions"]
 
 logger = logging.getLogger(__name__)
 #: Rounds of full-graph refinement after METIS saw a sample.

@@ -63,9 +63,8 @@ class PartitionOptions(Options):
     recursive : bool, default False
         METIS recursive bisection instead of k-way.
     metis_options : MetisOptions or None, default None
-        METIS speed / quality knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``; its
-        ``seed``, when set, seeds METIS itself in place of a draw from ``seed``). Its
-        ``objtype`` must agree with ``objtype`` above.
+        METIS's own knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``, ``minconn``,
+        ``contig``); METIS's objective and seed are ``objtype`` and ``seed`` above.
     metis_max_edges : int or None, default 1,000,000
         METIS sees a random sample of about this many edges, at least 1 (``None``: every
         edge; the CLI's ``--metis-max-edges 0`` means the same); graphs

@@ -87,7 +87,7 @@ class PartSummary:
 
     ``cut_src`` / ``cut_dst`` are the global ids of the owned edges whose source
     lies in another partition (``cut_src_part``); ``None`` when unknown (a
-    partition written with ``halo_hops=0`` does not keep them).
+    partition written with ``num_hops=0``, ``halo_hops`` 0 in its config, does not keep them).
 
     Attributes
     ----------
@@ -194,7 +194,7 @@ class PartitionMetrics:
         cols.update({name.replace("_mask", ""): v for name, v in self.splits.items()})
         summary = {
             "nodes / edges": f"{self.num_nodes:,} / {self.num_edges:,}",
-            "edge cut": "n/a (halo_hops=0 keeps no cut edges)"
+            "edge cut": "n/a (num_hops=0 keeps no cut edges)"
             if self.edge_cut is None
             else f"{self.edge_cut:,} ({100 * self.edge_cut_fraction:.2f}% of edges)",
             "communication volume": "n/a"

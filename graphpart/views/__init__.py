@@ -12,3 +12,24 @@ Its modules, one idea each:
 - ``box``: ``box_view_data``, a box of GPUs: each GPU's reads, the bytes each link carried
 - ``snapshot``: ``draw_graph_data``, a view's data drawn as a still picture (matplotlib)
 """
+
+from .balance import balance_view_data
+from .box import box_view_data
+from .cache import batch_view_data
+from .epoch import trainer_view_data
+from .graph import GraphData, graph_data, neighbourhood_data
+from .ids import IdFrames, id_view_data
+from .snapshot import draw_graph_data
+
+__all__ = [
+    "GraphData",
+    "graph_data",
+    "neighbourhood_data",
+    "balance_view_data",
+    "batch_view_data",
+    "trainer_view_data",
+    "IdFrames",
+    "id_view_data",
+    "box_view_data",
+    "draw_graph_data",
+]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..palette import part_hex
+from ..palette import CLASS_COLORS, OTHER_CLASS_COLOR, part_hex
 from .graph import GraphData
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,11 +23,6 @@ __all__ = ["balance_view_data", "COLORINGS"]
 
 #: What a view's node colour can show: the owner partition, or the balance class.
 COLORINGS = ("owner", "balance")
-#: The colour of a class that is the rest ("not train", "none"): grey, the eye goes elsewhere.
-OTHER_CLASS_COLOR = "#c8c8c8"
-#: Class colours, away from the first partitions' (tab10 blue, orange, green, red): the ring
-#: says the partition, the fill the class.
-CLASS_COLORS = ("#7b3294", "#008080", "#e7298a", "#b8860b", "#1a1a6e", "#8c510a", "#4d9221")
 
 
 def node_classes(p: Partitioning) -> tuple[np.ndarray, tuple[str, ...]]:

@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..index import group_order, group_rank
 from ..lookup import node_keys
+from ..palette import SERVED_COLORS
 from ..utils.check import check_count, short_repr
 from .graph import GraphData
 
@@ -26,14 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["batch_view_data"]
 
-#: Where a looked-up row comes from, and its colour (the locality figure's colours).
-SERVED_COLORS = {
-    "GPU cache": "#2ca02c",
-    "own partition": "#4c9be8",
-    "HALO copy": "#a6cee3",
-    "remote machine": "#e45756",
-    "host memory": "#9e9e9e",
-}
 #: The seeds of the latest batch a view follows (their sample fans out: 10, 5 -> ~60 each).
 MAX_SEEDS = 12
 _SAMPLED_EDGE = "#c8c8c8"

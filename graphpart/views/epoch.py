@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..palette import READ_COLORS
 from .graph import GraphData
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -20,14 +21,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..training.counts import TrainerReads
 
 __all__ = ["trainer_view_data"]
-
-#: What a node is to the trainer, and its colour.
-READ_COLORS = {
-    "its seed": "#7b3294",
-    "fetched from another machine": "#e45756",
-    "read on its machine": "#4c9be8",
-    "not read": "#dcdcdc",
-}
 
 
 def trainer_view_data(p: Partitioning, data: GraphData, reads: TrainerReads) -> GraphData:

@@ -1,4 +1,5 @@
-"""Matplotlib figures of partitions: each takes ``ax=`` and returns the axes it drew on.
+"""Matplotlib figures of partitions -- each ``plot_*`` takes ``ax=`` and returns the axes it
+drew on -- and what they draw from (``node_positions``, ``id_data``).
 
 Its modules, one idea each:
 
@@ -31,7 +32,7 @@ from .cache import (
 )
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
-from .epoch import PART_COLORS, plot_epoch_estimates, plot_trainer_times
+from .epoch import plot_epoch_estimates, plot_trainer_times
 from .ids import plot_adjacency, plot_id_line, plot_ids
 from .ids_data import id_data
 from .layout import node_positions, sample_neighbourhood
@@ -46,7 +47,6 @@ __all__ = [
     "plot_tradeoff",
     "plot_trainer_times",
     "plot_epoch_estimates",
-    "PART_COLORS",
     "plot_hit_rate_trace",
     "plot_hit_rate_curve",
     "plot_bytes_per_epoch",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import GraphpartError
+from ..palette import LOCALITY_COLORS, POLICY_COLORS
 from ._style import byte_unit, fmt_bytes, fmt_count, get_axes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,20 +23,6 @@ __all__ = [
     "plot_bytes_per_epoch",
     "plot_partition_access",
 ]
-
-_COLORS = {
-    "random": "#9e9e9e",
-    "in-degree": "#1f77b4",
-    "out-degree": "#17becf",
-    "presample": "#2ca02c",
-    "lru": "#d62728",
-    "fifo": "#ff7f0e",
-    "clock": "#9467bd",
-    "sieve": "#8c564b",
-    "oracle": "#111111",
-    "belady": "#111111",
-    "static": "#1f77b4",
-}
 
 
 def policy_color(name: str) -> str:
@@ -51,7 +38,7 @@ def policy_color(name: str) -> str:
     str
         Its colour as ``"#rrggbb"``; pink (``"#e377c2"``) for a name that has none.
     """
-    return _COLORS.get(name, "#e377c2")
+    return POLICY_COLORS.get(name, "#e377c2")
 
 
 def policy_style(name: str, kind: str | None = None) -> dict:
@@ -302,9 +289,8 @@ def plot_partition_access(accesses: Sequence[PartitionAccess], *, ax=None, norma
     parts = [a.part_id for a in accesses]
     from ..features.partition import SERVED_BY  # the locality table's column names
 
-    colors = ("#4c9be8", "#a6cee3", "#f6c85f", "#e45756")
     keys = ("local_inner", "local_halo", "remote_cached", "remote_fetched")
-    cols = {k: (c, label) for k, c, label in zip(keys, colors, SERVED_BY)}
+    cols = {k: (c, label) for k, c, label in zip(keys, LOCALITY_COLORS, SERVED_BY)}
     data = {k: [] for k in cols}
     for a in accesses:
         t = a.totals

@@ -9,15 +9,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import GraphpartError
+from ..palette import PHASE_COLORS
 from ._style import get_axes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..training.estimate import EpochEstimate
 
-__all__ = ["plot_trainer_times", "plot_epoch_estimates", "PART_COLORS"]
-
-#: One colour per part of a step, the same in every figure and widget.
-PART_COLORS = {"sampling": "#4c72b0", "fetch": "#dd8452", "compute": "#55a868"}
+__all__ = ["plot_trainer_times", "plot_epoch_estimates"]
 
 
 def _unit(seconds: float) -> tuple[str, float]:
@@ -63,7 +61,7 @@ def plot_trainer_times(estimate: EpochEstimate, *, ax=None):
     bottom = np.zeros(c.num_trainers)
     for part in PARTS:
         h = estimate.per_trainer(part) * scale
-        ax.bar(x, h, bottom=bottom, color=PART_COLORS[part], label=part, width=0.7)
+        ax.bar(x, h, bottom=bottom, color=PHASE_COLORS[part], label=part, width=0.7)
         bottom += h
     ax.axhline(estimate.epoch_s * scale, color="black", ls="--", lw=1, label="epoch (estimate)")
     per = c.num_trainers_per_machine
@@ -128,7 +126,7 @@ def plot_epoch_estimates(estimates: Sequence[EpochEstimate], *, ax=None):
     bottom = np.zeros(len(estimates))
     for part in PARTS:
         h = np.array([e.breakdown[part] for e in estimates]) * scale
-        ax.bar(x, h, bottom=bottom, color=PART_COLORS[part], label=part, width=0.6)
+        ax.bar(x, h, bottom=bottom, color=PHASE_COLORS[part], label=part, width=0.6)
         bottom += h
     best = int(np.argmin(epochs))
     ax.bar(x[best], bottom[best], width=0.6, fill=False, edgecolor="black", lw=2, label="fastest")

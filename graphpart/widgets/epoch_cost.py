@@ -155,16 +155,17 @@ class EpochCostView:
         self._update()
 
     @classmethod
-    def from_sweep(cls, results, setup: TrainingSetup, model: ClusterModel | None = None, **kw):
+    def from_sweep(cls, results, setup: TrainingSetup, **kw):
         """The view of :func:`graphpart.sweep.sweep`'s results (run with ``training=setup``):
-        every setting's counts, and its partitioning for the trainers' graph."""
+        every setting's counts priced with ``setup.model`` (the sweep's prices), and its
+        partitioning for the trainers' graph."""
         if not results or any(getattr(r, "epoch", None) is None for r in results):
             raise GraphpartError(
                 "from_sweep needs sweep results priced with training=setup (each has .epoch)"
             )
         counts = {r.setting.label: r.epoch.counts for r in results}
         parts = {r.setting.label: r.partitioning for r in results}
-        return cls(counts, model, partitionings=parts, setup=setup, **kw)
+        return cls(counts, setup.model, partitionings=parts, setup=setup, **kw)
 
     # ------------------------------------------------------------- state
     @property

@@ -12,7 +12,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from ..viz.epoch import PART_COLORS
+from ..palette import PHASE_COLORS
 
 __all__ = ["TrainerBars"]
 
@@ -24,7 +24,7 @@ class TrainerBars(anywidget.AnyWidget):
 
     _esm = Path(__file__).with_name("trainer_bars.js")
     bars = traitlets.List(traitlets.Dict()).tag(sync=True)
-    colors = traitlets.Dict(PART_COLORS).tag(sync=True)
+    colors = traitlets.Dict(PHASE_COLORS).tag(sync=True)
     epoch_s = traitlets.Float(0.0).tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     hovered = traitlets.Int(-1).tag(sync=True)

@@ -566,7 +566,7 @@ def test_assign_takes_the_partition_options_it_honours_and_refuses_the_others(tm
     a = assign(tmp_path / "ch", tmp_path / "a", 2, "metis", opts)
     b = assign(tmp_path / "ch", tmp_path / "b", 2, "metis", seed=4, balance_edges=False)
     assert (a / "_N.txt").read_bytes() == (b / "_N.txt").read_bytes()
-    with pytest.raises(gp.GraphpartError, match="num_hops belong to partition"):
+    with pytest.raises(gp.GraphpartError, match="num_hops .dispatch takes it"):
         assign(tmp_path / "ch", tmp_path / "c", 2, "metis", num_hops=2)
     with pytest.raises(gp.GraphpartError, match="unknown assign option 'balance_edge'"):
         assign(tmp_path / "ch", tmp_path / "c", 2, "metis", balance_edge=True)

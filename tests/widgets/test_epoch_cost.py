@@ -171,3 +171,16 @@ def gp_partition(g):
     import graphpart as gp
 
     return gp.partition(g, 2, seed=0)
+
+
+def test_from_sweep_prices_each_setting_as_the_sweep_did():
+    from graphpart.sweep import grid, sweep
+
+    setup = TrainingSetup(fanouts=(4,), batch_size=6, train=None, model=ClusterModel(1))
+    results = sweep(
+        load_karate_club(), grid(part_method=["random", "metis"], num_parts=2), training=setup
+    )
+    view = EpochCostView.from_sweep(results, setup, threaded=False)
+    assert view.model == setup.model
+    for r in results:
+        assert view.estimates[r.setting.label].epoch_s == pytest.approx(r.epoch_s)
