@@ -43,10 +43,10 @@ def main() -> None:
     log.info("%-14s first partitioning and drawing: %.2f s", "create", time.perf_counter() - t)
     for name, value in [
         ("num_parts", 8),
-        ("balance", "train_mask"),
+        ("balance_ntypes", "train_mask"),
         ("balance_edges", True),
         ("num_hops", 2),
-        ("method", "random"),
+        ("part_method", "random"),
     ]:
         t = time.perf_counter()
         ex.controls[name].value = value

@@ -144,7 +144,7 @@ print(
 # graph, a partition with its HALO, the balance plot and the metrics (the tabs). The status line
 # says what changed (`edge cut 512 -> 284`) and the table under it keeps your last settings. Hover
 # a node for its ids and owner, click it for its card, scroll to zoom. Try:
-# * `method` random vs metis, and watch the cut edges;
+# * `part_method` random vs metis, and watch the cut edges;
 # * `parts` from 2 to 8;
 # * `balance_ntypes` = `train_mask`, then `balance_edges` (notebook 03 explains them);
 # * the HALO tab, then `num_hops` from 1 to 2: partition 0 gains the second hop's copies.

@@ -93,7 +93,9 @@ class PartitionExplorer:
         self.setting: Setting | None = None
         field = form("110px", "260px")
         self.controls = {
-            "method": field(w.Dropdown, "method", options=["metis", "random"], value=method),
+            "part_method": field(
+                w.Dropdown, "part_method", options=["metis", "random"], value=method
+            ),
             "num_parts": field(
                 w.BoundedIntText,
                 "parts",
@@ -102,7 +104,7 @@ class PartitionExplorer:
                 min=1,
                 max=MAX_PARTS,
             ),
-            "balance": field(
+            "balance_ntypes": field(
                 w.Dropdown, "balance_ntypes", options=balance_sources(graph), value=balance
             ),
             "balance_edges": w.Checkbox(
@@ -156,10 +158,10 @@ class PartitionExplorer:
 
     def _current_setting(self) -> Setting:
         c = self.controls
-        balance = c["balance"].value
+        balance = c["balance_ntypes"].value
         options = PartitionOptions.of(
             self.options,
-            part_method=c["method"].value,
+            part_method=c["part_method"].value,
             balance_ntypes=None if balance == "none" else balance,
             balance_edges=c["balance_edges"].value,
             num_hops=c["num_hops"].value,

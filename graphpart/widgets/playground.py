@@ -44,7 +44,7 @@ class BalancePlayground:
     --------
     >>> from graphpart.datasets import load_karate_club
     >>> pg = BalancePlayground(load_karate_club(), num_parts=2, threaded=False)
-    >>> pg.controls["method"].value = "random"
+    >>> pg.controls["part_method"].value = "random"
     >>> pg.add_button.click()
     >>> [r.setting.label for r in pg.results]
     ['random k=2']
@@ -74,7 +74,9 @@ class BalancePlayground:
         )
         field = form("110px", "270px")
         self.controls = {
-            "method": field(w.Dropdown, "method", options=["metis", "random"], value="metis"),
+            "part_method": field(
+                w.Dropdown, "part_method", options=["metis", "random"], value="metis"
+            ),
             "num_parts": field(
                 w.BoundedIntText,
                 "parts",
@@ -83,7 +85,7 @@ class BalancePlayground:
                 max=MAX_PARTS,
                 continuous_update=True,
             ),
-            "balance": field(
+            "balance_ntypes": field(
                 w.Dropdown, "balance_ntypes", options=balance_sources(graph), value="none"
             ),
             "balance_edges": w.Checkbox(value=False, description="balance_edges", indent=False),
@@ -152,9 +154,9 @@ class BalancePlayground:
 
     def _current_setting(self) -> Setting:
         c = self.controls
-        balance = c["balance"].value
+        balance = c["balance_ntypes"].value
         options = PartitionOptions(
-            part_method=c["method"].value,
+            part_method=c["part_method"].value,
             balance_ntypes=None if balance == "none" else balance,
             balance_edges=c["balance_edges"].value,
             metis_options=MetisOptions(ufactor=int(round(c["ufactor"].value * 10))),

@@ -40,9 +40,9 @@ def test_explorer_partitions_on_creation(explorer):
     "control, value, check",
     [
         ("num_parts", 5, lambda p: p.num_parts == 5),
-        ("method", "random", lambda p: p.part_method == "random"),
+        ("part_method", "random", lambda p: p.part_method == "random"),
         ("num_hops", 2, lambda p: p.num_hops == 2),
-        ("balance", "train_mask", lambda p: p.balance_labels == ("not train", "train")),
+        ("balance_ntypes", "train_mask", lambda p: p.balance_labels == ("not train", "train")),
         ("balance_edges", True, lambda p: p.balance_edges),
         (
             "seed",
@@ -55,10 +55,8 @@ def test_each_control_repartitions(explorer, control, value, check):
     before = _owners(explorer.graph_view), explorer.halo_view.sigma.data
     explorer.controls[control].value = value
     assert check(explorer.partitioning)
-    options = {"num_parts": "num_parts", "method": "part_method", "balance": "balance_ntypes"}
-    name = options.get(control, control)
-    held = explorer.setting if name == "num_parts" else explorer.setting.options
-    assert getattr(held, name) == value
+    held = explorer.setting if control == "num_parts" else explorer.setting.options
+    assert getattr(held, control) == value
     if control == "num_hops":  # the whole graph's owners stay; the HALO view grows a hop
         kinds = {n["attributes"]["kind"] for n in explorer.halo_view.sigma.data["nodes"]}
         assert "HALO (hop 2)" in kinds and explorer.halo_view.sigma.data != before[1]
@@ -103,7 +101,7 @@ def test_explorer_graph_view_card_follows_a_click(explorer):
 
 
 def test_explorer_balance_choices_come_from_the_graph(explorer):
-    assert explorer.controls["balance"].options == (
+    assert explorer.controls["balance_ntypes"].options == (
         "none",
         "label",
         "train_mask",
@@ -117,7 +115,7 @@ def test_explorer_shows_errors_instead_of_raising():
     ex.controls["num_parts"].value = 16  # METIS: fewer events (14) than parts
     assert "fewer nodes than the 16 parts" in ex.status.value
     assert ex.task.error and ex.partitioning.num_parts == 2  # the last good result stays on screen
-    ex.controls["method"].value = "random"
+    ex.controls["part_method"].value = "random"
     assert ex.task.error is None and ex.partitioning.num_parts == 16
 
 
@@ -170,8 +168,8 @@ def test_halo_inspector_typed_lookup_and_errors():
 
 def test_playground_adds_settings_and_compares_them():
     pg = BalancePlayground(masked_sbm(), num_parts=3, threaded=False)
-    pg.controls["method"].value = "metis"
-    pg.controls["balance"].value = "train_mask"
+    pg.controls["part_method"].value = "metis"
+    pg.controls["balance_ntypes"].value = "train_mask"
     pg.add_button.click()
     pg.controls["balance_edges"].value = True
     pg.add_button.click()
@@ -256,7 +254,7 @@ def test_playground_tolerance_slider_reads_in_percent():
     slider = pg.controls["ufactor"]
     assert slider.description == "tolerance (%)" and slider.readout_format == ".1f"
     slider.value = 13.1  # shows "13.1", meaning 13.1%
-    pg.controls["method"].value = "metis"
+    pg.controls["part_method"].value = "metis"
     pg.add_button.click()
     assert (
         pg.results[-1].setting.options.metis_options.ufactor == 131
