@@ -69,8 +69,9 @@ def fill_edgeless(part, train):
 
 
 def run_metis(args):
-    from graphpart.partitioning._metis_ctypes import MetisOptions, part_graph
+    from graphpart.partitioning._metis_ctypes import part_graph
     from graphpart.partitioning.balance import balance_weights
+    from graphpart.partitioning.options import MetisOptions
     from graphpart.partitioning.refine import refine_assignment
 
     src, dst, n, train = load()

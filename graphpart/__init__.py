@@ -35,8 +35,7 @@ from .graph.core import EID, ETYPE, NID, NTYPE, Graph
 from .ids import IDConverter
 from .partitioning.book import RangePartitionBook
 from .partitioning.core import Partitioning, partition
-from .partitioning.metis import MetisOptions
-from .partitioning.options import PartitionOptions
+from .partitioning.options import MetisOptions, PartitionOptions
 from .storage import load_partition, load_partition_book, load_partition_feats, partition_graph
 
 __version__ = "0.1.0"

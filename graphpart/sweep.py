@@ -21,8 +21,7 @@ from .errors import GraphpartError
 from .graph.core import Graph
 from .partitioning.assignment import check_num_parts
 from .partitioning.core import Partitioning, partition
-from .partitioning.metis import MetisOptions
-from .partitioning.options import PartitionOptions
+from .partitioning.options import MetisOptions, PartitionOptions
 from .training.estimate import EpochEstimate, seconds
 from .training.setup import TrainingSetup
 from .utils.check import check_option_names, short_repr

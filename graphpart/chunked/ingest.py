@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..datasets._synthetic import NodeTask, attach_node_data, planted_task
+from ..datasets.synthetic import NodeTask, attach_node_data, planted_task
 from ..errors import GraphpartError
 from ..fs.untrusted import check_regular_file
 from ..graph.core import Graph

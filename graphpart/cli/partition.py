@@ -7,8 +7,12 @@ import json
 import sys
 import time
 
-from ..partitioning.metis import MetisOptions
-from ..partitioning.options import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS, PartitionOptions
+from ..partitioning.options import (
+    DEFAULT_METIS_MAX_EDGES,
+    DEFAULT_REFINE_ROUNDS,
+    MetisOptions,
+    PartitionOptions,
+)
 from .args import add_graph_source, load_graph_source
 
 __all__ = []

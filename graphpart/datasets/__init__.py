@@ -3,7 +3,7 @@
 Its modules, one idea each:
 
 - ``_cache``: the converted-dataset cache
-- ``_synthetic``: NodeTask: the labels, features and masks a generated graph carries
+- ``synthetic``: NodeTask: the labels, features and masks a generated graph carries
 - ``_text``: vectorised tokenising of line files
 - ``classics``: load_karate_club, load_les_miserables, load_davis_southern_women (networkx)
 - ``dcsbm``: dcsbm: degree-corrected SBM, communities with power-law degrees, drawn in blocks
@@ -26,7 +26,6 @@ from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..utils.check import short_repr
 from ._cache import cache_dir
-from ._synthetic import NodeTask, attach_node_data
 from .classics import load_davis_southern_women, load_karate_club, load_les_miserables
 from .dcsbm import dcsbm
 from .meshes import METIS_GRAPHS, load_metis_graph
@@ -35,6 +34,7 @@ from .optional import DEBIAN_PACKAGES, missing_package
 from .peer import peer_partitions
 from .rmat import rmat
 from .sbm import sbm
+from .synthetic import NodeTask, attach_node_data
 from .trimesh import triangle_mesh
 from .wordnet import load_wordnet
 

@@ -26,7 +26,7 @@ from ..graph.core import Graph
 from ..typing import Seed
 from ..utils.check import check_count, short_repr
 from ..utils.seeds import check_random_state
-from ._synthetic import NodeTask, attach_node_data, check_fits, dedupe_edges, planted_task
+from .synthetic import NodeTask, attach_node_data, check_fits, dedupe_edges, planted_task
 
 __all__ = ["dcsbm", "DcsbmModel"]
 

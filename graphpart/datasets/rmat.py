@@ -12,7 +12,7 @@ from ..graph.core import Graph
 from ..typing import Seed
 from ..utils.check import short_repr
 from ..utils.seeds import check_random_state
-from ._synthetic import NodeTask, attach_node_data, check_fits, dedupe_edges
+from .synthetic import NodeTask, attach_node_data, check_fits, dedupe_edges
 
 __all__ = ["rmat"]
 

@@ -2,7 +2,7 @@
 
 Its modules, one idea each:
 
-- ``_metis_ctypes``: MetisOptions and the METIS C API from pymetis's library (ncon > 1, options)
+- ``_metis_ctypes``: the METIS C API from pymetis's library (ncon > 1, the options array)
 - ``assignment``: random_assignment (balanced), check_assignment (a given one)
 - ``balance``: the one place balance_ntypes (array, dict, field names) becomes classes
 - ``best_effort``: what a repair could not hold, said once in a BalanceWarning
@@ -12,7 +12,7 @@ Its modules, one idea each:
 - ``halo``: HALO nodes/edges per partition, local order
 - ``loads``: each balance constraint's load per partition and trainer
 - ``metis``: symmetric CSR, METIS on the nodes with edges, then refine
-- ``options``: PartitionOptions: every option of partition declared, documented and checked once
+- ``options``: PartitionOptions and MetisOptions: every option declared and checked once
 - ``refine``: rebalance + label-propagation exchanges on every edge, under every cap
 - ``repair``: the balance a split can meet, and the repair of what is far outside it
 - ``reshuffle``: Reshuffle: partition-major renumbering and the way back
@@ -27,7 +27,7 @@ from __future__ import annotations
 from .assignment import check_assignment, random_assignment
 from .book import RangePartitionBook
 from .core import Partitioning, PartitionOptions, partition
-from .metis import MetisOptions
+from .options import MetisOptions
 from .reshuffle import Reshuffle, reshuffle
 
 __all__ = [

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import ctypes
 import functools
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import GraphpartError
-from ..utils.check import Options, short_repr
+from ..utils.check import short_repr
+from .options import MetisOptions
 
-__all__ = ["MetisOptions", "part_graph", "OPTION_INDEX"]
+__all__ = ["part_graph", "OPTION_INDEX"]
 
 IDX = np.int64
 REAL = np.float32
@@ -45,82 +45,31 @@ _OBJTYPE = {"cut": 0, "vol": 1}
 _CTYPE = {"rm": 0, "shem": 1}
 
 
-#: The most refinement iterations (``niter``) or partitionings (``ncuts``) METIS is asked for.
-MAX_TRIES = 100
-
-
-@dataclass(frozen=True)
-class MetisOptions(Options):
-    """METIS options that matter for speed and quality.
-
-    The objective (``objtype``) and the seed are partition options
-    (:class:`~graphpart.PartitionOptions`): :func:`part_graph` takes them on their own.
-
-    Attributes
-    ----------
-    niter : int or None
-        Refinement iterations per level (METIS default 10), at most :data:`MAX_TRIES`. Fewer
-        is faster.
-    ncuts : int or None
-        Independent partitionings tried, at most :data:`MAX_TRIES`; the best is kept
-        (default 1).
-    ufactor : int or None
-        Allowed load imbalance in thousandths: 30 allows 1.03 (k-way default).
-    ctype : {"rm", "shem"} or None
-        Coarsening matching: random or sorted heavy-edge (default).
-    minconn, contig : bool
-        Minimise the partitions' connectivity / force contiguous partitions.
-    """
-
-    option_word = "METIS option"
-
-    niter: int | None = None
-    ncuts: int | None = None
-    ufactor: int | None = None
-    ctype: str | None = None
-    minconn: bool = False
-    contig: bool = False
-
-    def __post_init__(self) -> None:
-        if self.ctype is not None and self.ctype not in _CTYPE:
-            raise GraphpartError(f"ctype must be 'rm' or 'shem', got {short_repr(self.ctype)}")
-        for name in ("niter", "ncuts", "ufactor"):
-            value = getattr(self, name)
-            if value is not None and (
-                not isinstance(value, (int, np.integer))
-                or isinstance(value, bool)
-                or value < (1 if name in ("niter", "ncuts") else 0)
-                or value >= 2**62
-            ):
-                raise GraphpartError(
-                    f"METIS option {name} must be a non-negative int "
-                    f"(niter, ncuts >= 1), got {short_repr(value)}"
-                )
-        for name in ("niter", "ncuts"):  # each a refinement pass or a whole partitioning
-            value = getattr(self, name)
-            if value is not None and value > MAX_TRIES:
-                raise GraphpartError(
-                    f"METIS option {name} is at most {MAX_TRIES} (METIS's time grows with it: "
-                    f"each is a whole refinement or partitioning), got {int(value):,}"
-                )
-
-    def to_array(self, objtype: str = "cut", seed: int | None = None) -> np.ndarray:
-        """The METIS options array (``idx_t[METIS_NOPTIONS]``), with the objective and seed."""
-        if objtype not in _OBJTYPE:
-            raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(objtype)}")
-        opts = np.full(NOPTIONS, -1, dtype=IDX)
-        _lib().METIS_SetDefaultOptions(opts.ctypes.data_as(ctypes.c_void_p))
-        opts[OPTION_INDEX["objtype"]] = _OBJTYPE[objtype]
-        opts[OPTION_INDEX["numbering"]] = 0
-        given = {"niter": self.niter, "ncuts": self.ncuts, "ufactor": self.ufactor, "seed": seed}
-        for name, value in given.items():
-            if value is not None:
-                opts[OPTION_INDEX[name]] = int(value)
-        if self.ctype is not None:
-            opts[OPTION_INDEX["ctype"]] = _CTYPE[self.ctype]
-        opts[OPTION_INDEX["minconn"]] = int(self.minconn)
-        opts[OPTION_INDEX["contig"]] = int(self.contig)
-        return opts
+def options_array(
+    options: MetisOptions, objtype: str = "cut", seed: int | None = None
+) -> np.ndarray:
+    """The METIS options array (``idx_t[METIS_NOPTIONS]``) of ``options``, the objective and the
+    seed."""
+    if objtype not in _OBJTYPE:
+        raise GraphpartError(f"objtype must be 'cut' or 'vol', got {short_repr(objtype)}")
+    opts = np.full(NOPTIONS, -1, dtype=IDX)
+    _lib().METIS_SetDefaultOptions(opts.ctypes.data_as(ctypes.c_void_p))
+    opts[OPTION_INDEX["objtype"]] = _OBJTYPE[objtype]
+    opts[OPTION_INDEX["numbering"]] = 0
+    given = {
+        "niter": options.niter,
+        "ncuts": options.ncuts,
+        "ufactor": options.ufactor,
+        "seed": seed,
+    }
+    for name, value in given.items():
+        if value is not None:
+            opts[OPTION_INDEX[name]] = int(value)
+    if options.ctype is not None:
+        opts[OPTION_INDEX["ctype"]] = _CTYPE[options.ctype]
+    opts[OPTION_INDEX["minconn"]] = int(options.minconn)
+    opts[OPTION_INDEX["contig"]] = int(options.contig)
+    return opts
 
 
 @functools.lru_cache(maxsize=1)
@@ -205,7 +154,7 @@ def part_graph(
         ubvec = np.ascontiguousarray(ubvec, dtype=REAL).reshape(-1)
         if ubvec.shape != (ncon,) or np.any(ubvec <= 1.0):
             raise GraphpartError(f"ubvec must hold {ncon} tolerance(s) > 1.0, got {ubvec.tolist()}")
-    opts = options.to_array(objtype, seed)
+    opts = options_array(options, objtype, seed)
     nvtxs_c, ncon_c, nparts_c = (np.array([v], dtype=IDX) for v in (n, ncon, nparts))
     objval = np.zeros(1, dtype=IDX)
     fn = _lib().METIS_PartGraphRecursive if recursive else _lib().METIS_PartGraphKway

@@ -30,17 +30,16 @@ from ..errors import GraphpartError
 from ..typing import Seed
 from ..utils.check import check_count
 from ..utils.seeds import check_random_state
-from ._metis_ctypes import MetisOptions, part_graph
+from ._metis_ctypes import part_graph
 from .balance import balance_weights, constraint_names, fill_isolated
+from .options import DEFAULT_REFINE_ROUNDS, MetisOptions
 from .refine import MAX_TABLE_CELLS, refine_assignment
 from .repair import held_tolerance, repair_assignment
 from .sample import sample_edges
 
-__all__ = ["MetisOptions"]
+__all__: list[str] = []
 
 logger = logging.getLogger(__name__)
-#: Rounds of full-graph refinement after METIS saw a sample.
-DEFAULT_REFINE_ROUNDS = 8
 #: The refinement stops once a round lowers the cut by less than this share of it (a user who asks
 #: for many rounds gets the ones that pay: on R-MAT scale 20 the 12th round still gains ~0.05%,
 #: the rounds after the 15th less than 0.02%).

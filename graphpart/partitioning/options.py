@@ -12,12 +12,74 @@ import torch
 from ..errors import GraphpartError
 from ..typing import BalanceSpec, Seed
 from ..utils.check import Options, check_count, check_flag, check_trainers_per_machine, short_repr
-from .metis import DEFAULT_REFINE_ROUNDS, MetisOptions
 
-__all__ = ["PartitionOptions", "BalanceSpec"]
+__all__ = ["PartitionOptions", "MetisOptions", "BalanceSpec"]
 
 #: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform).
 DEFAULT_METIS_MAX_EDGES = 1_000_000
+#: Rounds of full-graph refinement after METIS saw a sample.
+DEFAULT_REFINE_ROUNDS = 8
+
+
+#: The most refinement iterations (``niter``) or partitionings (``ncuts``) METIS is asked for.
+MAX_TRIES = 100
+
+
+@dataclass(frozen=True)
+class MetisOptions(Options):
+    """METIS options that matter for speed and quality.
+
+    The objective (``objtype``) and the seed are partition options
+    (:class:`~graphpart.PartitionOptions`): :func:`part_graph` takes them on their own.
+
+    Attributes
+    ----------
+    niter : int or None
+        Refinement iterations per level (METIS default 10), at most :data:`MAX_TRIES`. Fewer
+        is faster.
+    ncuts : int or None
+        Independent partitionings tried, at most :data:`MAX_TRIES`; the best is kept
+        (default 1).
+    ufactor : int or None
+        Allowed load imbalance in thousandths: 30 allows 1.03 (k-way default).
+    ctype : {"rm", "shem"} or None
+        Coarsening matching: random or sorted heavy-edge (default).
+    minconn, contig : bool
+        Minimise the partitions' connectivity / force contiguous partitions.
+    """
+
+    option_word = "METIS option"
+
+    niter: int | None = None
+    ncuts: int | None = None
+    ufactor: int | None = None
+    ctype: str | None = None
+    minconn: bool = False
+    contig: bool = False
+
+    def __post_init__(self) -> None:
+        if self.ctype is not None and self.ctype not in ("rm", "shem"):
+            raise GraphpartError(f"ctype must be 'rm' or 'shem', got {short_repr(self.ctype)}")
+        for name in ("niter", "ncuts", "ufactor"):
+            value = getattr(self, name)
+            if value is not None and (
+                not isinstance(value, (int, np.integer))
+                or isinstance(value, bool)
+                or value < (1 if name in ("niter", "ncuts") else 0)
+                or value >= 2**62
+            ):
+                raise GraphpartError(
+                    f"METIS option {name} must be a non-negative int "
+                    f"(niter, ncuts >= 1), got {short_repr(value)}"
+                )
+        for name in ("niter", "ncuts"):  # each a refinement pass or a whole partitioning
+            value = getattr(self, name)
+            if value is not None and value > MAX_TRIES:
+                raise GraphpartError(
+                    f"METIS option {name} is at most {MAX_TRIES} (METIS's time grows with it: "
+                    f"each is a whole refinement or partitioning), got {int(value):,}"
+                )
+
 
 _METHODS = ("metis", "random")
 

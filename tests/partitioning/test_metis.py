@@ -8,9 +8,10 @@ import pytest
 
 import graphpart as gp
 from graphpart.datasets.rmat import rmat
-from graphpart.partitioning._metis_ctypes import MetisOptions, part_graph
+from graphpart.partitioning._metis_ctypes import part_graph
 from graphpart.partitioning.balance import balance_weights, water_fill
 from graphpart.partitioning.metis import metis_assignment, metis_csr
+from graphpart.partitioning.options import MetisOptions
 
 
 def grid(n: int):

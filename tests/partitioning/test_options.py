@@ -8,7 +8,7 @@ import pytest
 import graphpart as gp
 from graphpart import GraphpartError, PartitionOptions
 from graphpart.datasets import load_karate_club
-from graphpart.partitioning.metis import MetisOptions
+from graphpart.partitioning.options import MetisOptions
 from graphpart.sweep import grid, sweep
 
 

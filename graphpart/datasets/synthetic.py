@@ -1,4 +1,5 @@
-"""Node labels, features and train/val/test masks for generated graphs."""
+"""The node classification task a generated graph carries (:class:`NodeTask`: labels, features,
+train/val/test masks), attached by :func:`attach_node_data`; the generators' shared helpers."""
 
 from __future__ import annotations
 
@@ -15,14 +16,7 @@ from ..typing import Seed
 from ..utils.check import Options, short_repr
 from ..utils.seeds import check_random_state
 
-__all__ = [
-    "NodeTask",
-    "planted_task",
-    "attach_node_data",
-    "dedupe_edges",
-    "check_fits",
-    "BYTES_PER_EDGE",
-]
+__all__ = ["NodeTask", "attach_node_data"]
 
 #: Peak bytes per drawn edge of an in-memory generator (ids drawn, deduplicated, then held by the
 #: graph; both directions counted as edges).
