@@ -18,12 +18,12 @@ from .dgl_layout import (
     CSC,
     CSR,
     CSR_MAGIC,
-    FORMATS,
     GRAPH_FILE_MAGIC,
     HEADER,
     HETERO_MAGIC,
     IMMUTABLE_MAGIC,
     NEW_CODE,
+    SPARSE_FORMATS,
     UNIT_MAGIC,
 )
 
@@ -149,14 +149,14 @@ def save_graphs(
     """
     if isinstance(graphs, Graph):
         graphs = [graphs]
-    bad = [f for f in formats if f not in FORMATS]
+    bad = [f for f in formats if f not in SPARSE_FORMATS]
     if bad or not formats:
         raise FormatError(
-            f"formats must be a non-empty subset of {sorted(FORMATS)}, got {list(formats)}"
+            f"formats must be a non-empty subset of {sorted(SPARSE_FORMATS)}, got {list(formats)}"
         )
     code = 0
     for f in formats:
-        code |= FORMATS[f]
+        code |= SPARSE_FORMATS[f]
     with atomic_write(Path(path)) as f:
         w = Writer(f)
         for v in (GRAPH_FILE_MAGIC, 2, 2, len(graphs)):

@@ -23,7 +23,7 @@ writes them.
 
 from __future__ import annotations
 
-__all__ = ["COO", "CSR", "CSC", "FORMATS"]
+__all__ = ["COO", "CSR", "CSC", "SPARSE_FORMATS"]
 
 GRAPH_FILE_MAGIC = 0xDD2E4FF046B4A13F
 HETERO_MAGIC = 0xDD589FBE35224ABF
@@ -33,5 +33,5 @@ COO_MAGIC = 0xDD61FFD305DFF127
 CSR_MAGIC = 0xDD6CD31205DFF127
 NEW_CODE = 1 << 32
 COO, CSR, CSC = 1, 2, 4
-FORMATS = {"coo": COO, "csr": CSR, "csc": CSC}
+SPARSE_FORMATS = {"coo": COO, "csr": CSR, "csc": CSC}
 HEADER = 4096

@@ -29,14 +29,14 @@ from ..index import group_cumsum
 from .balance import fill_isolated
 from .swap import swap_moves
 
-__all__ = ["refine_assignment", "rebalance", "exchange", "part_loads"]
+__all__ = ["refine_assignment", "rebalance", "exchange", "part_sums"]
 
 logger = logging.getLogger(__name__)
 #: Refinement keeps an int64 table of nodes x parts (2 GiB at this size); callers skip it above.
 MAX_TABLE_CELLS = 1 << 28
 
 
-def part_loads(part: np.ndarray, weights: np.ndarray, num_parts: int) -> np.ndarray:
+def part_sums(part: np.ndarray, weights: np.ndarray, num_parts: int) -> np.ndarray:
     """``(num_parts, ncon)`` load of every constraint in every part.
 
     Parameters
@@ -195,7 +195,7 @@ def rebalance(
     num_parts = edges.k
     w = np.asarray(weights, dtype=np.int64)
     carries = _Carries(w)
-    loads = part_loads(part, w, num_parts)  # kept current below from the moved nodes alone
+    loads = part_sums(part, w, num_parts)  # kept current below from the moved nodes alone
     by_room = False
     for r in range(rounds):
         over = np.maximum(loads - cap[None, :], 0)  # (k, ncon)
@@ -248,7 +248,7 @@ def rebalance(
         fit = np.all(group_cumsum(target, wc, num_parts) <= room[target], axis=1)
         edges.move(conn_all, part, cand[fit], target[fit])
         moved = wc[fit]
-        loads += part_loads(target[fit], moved, num_parts) - part_loads(own[fit], moved, num_parts)
+        loads += part_sums(target[fit], moved, num_parts) - part_sums(own[fit], moved, num_parts)
         logger.info("rebalance round %d: moved %d nodes", r, int(fit.sum()))
         if not fit.any():
             if by_room:
@@ -347,7 +347,7 @@ def exchange(
     w = np.asarray(weights, dtype=np.int64)
     base = np.arange(0, len(part) * num_parts, num_parts)  # row starts in the flat table
     flat = conn.reshape(-1)
-    loads = part_loads(part, w, num_parts)  # kept current by the pairs' moves below
+    loads = part_sums(part, w, num_parts)  # kept current by the pairs' moves below
     ends = int(flat.sum())  # edge ends: twice the edges
     inside = int(flat[base + part].sum())  # ends whose edge stays inside a part
     for r in range(rounds):
@@ -460,7 +460,7 @@ def refine_assignment(
     moving = np.where(free[:, None], 0, w)  # edgeless nodes carry no load while the others move
     conn = edges.conn(part)  # kept current by both steps
     new = rebalance(edges, part, moving, cap, conn=conn)
-    if (part_loads(new, moving, num_parts) > cap[None, :] + 1e-9).any():
+    if (part_sums(new, moving, num_parts) > cap[None, :] + 1e-9).any():
         # no part has room for one more node: swap alike nodes (the same class) instead
         nodes, targets = swap_moves(new, moving, cap, num_parts)
         edges.move(conn, new, nodes, targets)
@@ -468,7 +468,7 @@ def refine_assignment(
     new[free] = -1
     fill_isolated(new, np.flatnonzero(free), classes, num_parts, rng)
     before, after = (
-        float((part_loads(x, w, num_parts) / np.maximum(cap, 1e-12)).max()) for x in (part, new)
+        float((part_sums(x, w, num_parts) / np.maximum(cap, 1e-12)).max()) for x in (part, new)
     )
     if (
         after > max(before, 1.0) + 1e-9

@@ -38,7 +38,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 from .best_effort import check_spread, report_shortfalls
-from .refine import MAX_TABLE_CELLS, part_loads, refine_assignment
+from .refine import MAX_TABLE_CELLS, part_sums, refine_assignment
 
 __all__ = ["achievable_tolerance", "repair_assignment"]
 
@@ -270,7 +270,7 @@ def _loads(part: np.ndarray, w: np.ndarray | None, num_parts: int) -> np.ndarray
     """``(num_parts, ncon)`` loads (``w`` ``None``: node counts)."""
     if w is None:
         return np.bincount(part, minlength=num_parts)[:, None]
-    return part_loads(part, w, num_parts)
+    return part_sums(part, w, num_parts)
 
 
 def _problems(
@@ -278,7 +278,7 @@ def _problems(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Empty parts, constraints over their far limit, and the loads ``(num_parts, ncon)``."""
     counts = np.bincount(part, minlength=num_parts)
-    loads = counts[:, None] if w is None else part_loads(part, w, num_parts)
+    loads = counts[:, None] if w is None else part_sums(part, w, num_parts)
     empty = np.flatnonzero(counts == 0)
     if len(part) < num_parts:
         empty = empty[:0]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from graphpart.datasets import sbm
 from graphpart.partitioning.balance import balance_weights
 from graphpart.partitioning.metis import metis_assignment
-from graphpart.partitioning.refine import _Edges, exchange, part_loads, rebalance, refine_assignment
+from graphpart.partitioning.refine import _Edges, exchange, part_sums, rebalance, refine_assignment
 
 
 def _cut(src, dst, part):
@@ -35,9 +35,9 @@ def test_exchange_lowers_the_cut_and_keeps_every_part_under_its_cap(seed, k, ub)
     part = rng.permutation(np.arange(n) % k)
     w = np.stack([np.ones(n, np.int64), rng.integers(0, 5, n)], axis=1)
     cap = ub * w.sum(axis=0) / k
-    start = part_loads(part, w, k)
+    start = part_sums(part, w, k)
     new = exchange(_Edges(src, dst, n, k), part, w, cap, np.random.default_rng(seed), rounds=5)
-    loads = part_loads(new, w, k)
+    loads = part_sums(new, w, k)
     # a part ends under the cap, or no heavier than it started
     assert np.all((loads <= cap + 1e-9) | (loads <= start))
     assert _cut(src, dst, new) <= _cut(src, dst, part)
@@ -50,7 +50,7 @@ def test_rebalance_brings_overloaded_parts_under_the_cap():
     w = np.ones((n, 1), np.int64)
     cap = np.array([1.05 * n / 2])
     new = rebalance(_Edges(src, dst, n, 2), part, w, cap, rounds=20)
-    assert part_loads(new, w, 2).max() <= cap[0]
+    assert part_sums(new, w, 2).max() <= cap[0]
 
 
 def test_refinement_recovers_planted_blocks_from_a_random_start():
@@ -74,7 +74,7 @@ def test_metis_on_a_sample_then_refined_beats_the_sample_alone(balanced):
     assert _cut(s, d, refined) < _cut(s, d, raw)
     w, _ = balance_weights(n, tm, balanced, np.bincount(d, minlength=n))
     w = np.ones((n, 1), np.int64) if w is None else w
-    loads = part_loads(refined, w, 4)
+    loads = part_sums(refined, w, 4)
     assert np.all(loads.max(axis=0) <= 1.05 * loads.mean(axis=0) + 1)
 
 
@@ -137,4 +137,4 @@ def test_rebalance_keeps_its_loads_current_over_several_rounds():
     w = np.stack([np.ones(n, np.int64), rng.integers(0, 4, n), rng.integers(0, 2, n)], axis=1)
     cap = 1.03 * w.sum(axis=0) / 4
     new = rebalance(_Edges(src, dst, n, 4), part, w, cap, rounds=30)
-    assert np.all(part_loads(new, w, 4) <= cap + 1e-9)
+    assert np.all(part_sums(new, w, 4) <= cap + 1e-9)

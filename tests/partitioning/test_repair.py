@@ -16,7 +16,7 @@ from graphpart.datasets import sbm
 from graphpart.errors import BalanceWarning
 from graphpart.homogeneous import HomogeneousGraph
 from graphpart.partitioning.balance import balance_weights
-from graphpart.partitioning.refine import part_loads
+from graphpart.partitioning.refine import part_sums
 from graphpart.partitioning.repair import (
     achievable_tolerance,
     constraint_totals,
@@ -34,7 +34,7 @@ UB = 1.03  # k-way METIS's default tolerance
 def loads_of(p: gp.Partitioning) -> tuple[np.ndarray, np.ndarray]:
     """``(num_parts, ncon)`` loads of the partitioning's classes, and their totals."""
     w, _ = balance_weights(len(p.node_part), p.balance_classes, False, None)
-    return part_loads(p.node_part, w, p.num_parts), w.sum(axis=0)
+    return part_sums(p.node_part, w, p.num_parts), w.sum(axis=0)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -167,7 +167,7 @@ def test_no_part_is_empty_and_no_class_far_off_on_random_heterographs(data):
     total, heaviest = constraint_totals(w, len(w))
     tol = achievable_tolerance(total, heaviest, k, np.full(w.shape[1], UB))
     limit = far_limits(total, heaviest, k, tol)
-    assert np.all(part_loads(p.node_part, w, k).max(axis=0) <= limit + 1e-9)
+    assert np.all(part_sums(p.node_part, w, k).max(axis=0) <= limit + 1e-9)
 
 
 def test_a_trainer_left_without_nodes_is_refused(monkeypatch):

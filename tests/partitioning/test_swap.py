@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import graphpart as gp
 from graphpart.datasets import rmat
 from graphpart.partitioning.balance import balance_weights
-from graphpart.partitioning.refine import part_loads, refine_assignment
+from graphpart.partitioning.refine import part_sums, refine_assignment
 from graphpart.partitioning.swap import swap_moves
 
 
@@ -30,7 +30,7 @@ def test_swaps_keep_every_class_count_and_never_worsen_the_worst_overload(n, k, 
     nodes, to = swap_moves(part, w, cap, k)
     new = part.copy()
     new[nodes] = to
-    before, after = part_loads(part, w, k), part_loads(new, w, k)
+    before, after = part_sums(part, w, k), part_sums(new, w, k)
     ncol = w.shape[1] // 2
     assert np.array_equal(before[:, :ncol], after[:, :ncol])  # every class's count per part
     worst = lambda loads: float(((loads - cap) / cap).max())  # noqa: E731
@@ -48,9 +48,9 @@ def test_refinement_holds_the_in_degree_when_no_part_has_room_for_a_node():
     w, _ = balance_weights(n, None, True, np.bincount(dst, minlength=n))
     ub = np.array([1.0, 1.05])
     cap = ub * w.sum(axis=0) / 2
-    assert part_loads(part, w, 2)[0, 1] > cap[1]  # part 0 over in in-degree
+    assert part_sums(part, w, 2)[0, 1] > cap[1]  # part 0 over in in-degree
     new = refine_assignment(src, dst, part, 2, w, None, ub, rng, rounds=2)
-    loads = part_loads(new, w, 2)
+    loads = part_sums(new, w, 2)
     assert loads[:, 0].tolist() == [20, 20] and loads[:, 1].max() <= cap[1] + 1e-9
 
 
