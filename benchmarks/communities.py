@@ -5,7 +5,7 @@ at scales where METIS fits.
 For each scale: ``datasets.dcsbm`` (average degree 16, communities of 4096 nodes, mixing 0.2,
 exponent 2.5), chunked in 64 numpy chunks; METIS in memory (``graphpart.partition``), then
 ``chunked.assign`` by default (METIS: every edge where they fit, else a sample), with
-``--max-edges`` at a quarter and a fifth of the edges, and Fennel; each cut against METIS's.
+``--metis-max-edges`` at a quarter and a fifth of the edges, and Fennel; each cut against METIS's.
 The default route beyond memory is measured with ``pipeline_steps.py --dataset dcsbm``.
 
 Usage::
@@ -58,8 +58,8 @@ def main() -> None:
         m = len(s)
         routes = {
             "assign (default)": {},
-            "assign metis --max-edges E/4": {"algorithm": "metis", "metis_max_edges": m // 4},
-            "assign metis --max-edges E/5": {"algorithm": "metis", "metis_max_edges": m // 5},
+            "assign metis --metis-max-edges E/4": {"algorithm": "metis", "metis_max_edges": m // 4},
+            "assign metis --metis-max-edges E/5": {"algorithm": "metis", "metis_max_edges": m // 5},
             "assign fennel": {"algorithm": "fennel"},
         }
         for name, kw in routes.items():

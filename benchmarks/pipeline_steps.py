@@ -147,8 +147,8 @@ def predict(chunks: Path, args, assignment: Path | None) -> dict:
         sizes["part_edges"] = indeg + leaving if out_edges else indeg
         sizes["halo"] = assignment_halo(assignment, args.parts, meta)
     extra = args.assign_args.split()
-    if "--max-edges" in extra:
-        sizes["max_edges"] = int(extra[extra.index("--max-edges") + 1])
+    if "--metis-max-edges" in extra:
+        sizes["metis_max_edges"] = int(extra[extra.index("--metis-max-edges") + 1])
     steps = plan_pipeline(meta, args.parts, args.algorithm, workers=args.workers, **sizes)
     out = {s.step: round(s.memory / GiB, 2) for s in steps}
     out["disk"] = round(next(s.disk for s in steps if s.step == "dispatch phase 2") / GiB, 2)
@@ -171,7 +171,7 @@ def main() -> None:
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--steps", default="chunk,assign,dispatch,verify")
     ap.add_argument(
-        "--assign-args", default="", help="more assign options, e.g. '--max-edges 16777216'"
+        "--assign-args", default="", help="more assign options, e.g. '--metis-max-edges 16777216'"
     )
     ap.add_argument(
         "--dispatch-args", default="", help="more dispatch options, e.g. '--out-edges --format=dgl'"

@@ -6,8 +6,8 @@ Usage: ``.venv/bin/python benchmarks/streaming_quality.py --scales 20 21 --parts
 
 For each graph: chunked to numpy edges (8 chunks), then ``stream_partition`` (Fennel and LDG:
 in-degree and node caps at 1.05, refinement passes), ``metis-sample`` (what
-``assign --algorithm metis --max-edges`` runs: METIS on a streamed sample of ``--sample`` of the
-edges, then refinement passes over every edge) and ``metis_assignment(balance_edges=True)``
+``assign --algorithm metis --metis-max-edges`` runs: METIS on a streamed sample of ``--sample``
+of the edges, then refinement passes over every edge) and ``metis_assignment(balance_edges=True)``
 (the in-memory path, which also balances nodes). Prints one row per run and the ratio of each
 cut to METIS's.
 """

@@ -1,7 +1,7 @@
 """``assign --algorithm metis``: METIS on every edge where they fit in memory, and with
-``--max-edges M`` on more edges than memory holds.
+``--metis-max-edges M`` on more edges than memory holds.
 
-The memory is checked before any edge is read (refused in one line, naming a ``--max-edges``
+The memory is checked before any edge is read (refused in one line, naming a ``--metis-max-edges``
 that fits). With ``max_edges`` below the edge count the sample is drawn while the chunks stream
 past, never after loading every edge: a first pass counts each node's degree (in and out,
 self-loops apart) and its in-degree, and keeps a probe of about 2^17 evenly spaced edges; a
@@ -172,14 +172,14 @@ def metis_chunked(
         max_edges = plan.metis_edges(n, m, None, have)
         logger.warning(
             "metis: the graph's %d edges do not fit in the memory free, so METIS sees a sample "
-            "of %d (%.0f%%), refined over every edge; --max-edges sets the sample",
+            "of %d (%.0f%%), refined over every edge; --metis-max-edges sets the sample",
             m,
             fits,
             100 * fits / m,
         )
     sampled = max_edges is not None and max_edges < m
     seen = max_edges if sampled else m
-    hint = f"--max-edges {fits:,}".replace(",", "") if fits >= max(n // 2, 1) else None
+    hint = f"--metis-max-edges {fits:,}".replace(",", "") if fits >= max(n // 2, 1) else None
     plan.check_memory(
         plan.metis_need(n, seen),
         f"assign --algorithm metis on {n:,} nodes and {seen:,} "

@@ -353,7 +353,7 @@ def plan_pipeline(
     part_nodes: np.ndarray | None = None,
     leaving: int | None = None,
     format: str = "graphbolt",
-    max_edges: int | None = None,
+    metis_max_edges: int | None = None,
     out_edges: bool = False,
     halo: np.ndarray | None = None,
     piece: int | None = None,
@@ -366,7 +366,7 @@ def plan_pipeline(
     a cut near 1, as R-MAT's); ``leaving`` (the edges whose ends lie in two parts, default: all)
     sizes the HALO nodes, and the HALO edges with ``out_edges``. Dispatch writes ``format``'s
     files (GraphBolt's and graphpart's out of core, DGL's in memory); METIS sees a sample of
-    ``max_edges`` edges where that is fewer than the graph's.
+    ``metis_max_edges`` edges where that is fewer than the graph's.
 
     Parameters
     ----------
@@ -389,7 +389,7 @@ def plan_pipeline(
         Edges whose ends lie in two parts; default: every edge.
     format : str, default "graphbolt"
         The files dispatch writes (see :func:`partition_need`).
-    max_edges : int or None, default None
+    metis_max_edges : int or None, default None
         The edge sample METIS partitions, where smaller than the graph's edge count.
     out_edges : bool, default False
         Partitions copy the edges leaving them (dispatch's ``out_edges``).
@@ -412,7 +412,7 @@ def plan_pipeline(
     ------
     GraphpartError
         For what the steps themselves would refuse: ``num_parts`` outside 1 to the graph's
-        node count, ``workers`` or ``max_edges`` below 1.
+        node count, ``workers`` or ``metis_max_edges`` below 1.
 
     Examples
     --------
@@ -430,8 +430,8 @@ def plan_pipeline(
     f = node_row_bytes(meta)
     k = check_num_parts_for(num_parts, meta)  # what the steps themselves refuse, refused here too
     workers = check_count(workers, "workers", low=1)
-    if max_edges is not None:
-        max_edges = check_count(max_edges, "max_edges", low=1)
+    if metis_max_edges is not None:
+        metis_max_edges = check_count(metis_max_edges, "metis_max_edges", low=1)
     top = None
     if part_edges is not None and part_nodes is not None and len(part_edges):
         top = int(np.argmax(part_edges))
@@ -455,8 +455,8 @@ def plan_pipeline(
                 f"B + {wn} N + {STREAM_BYTES_PER_EDGE} C",
             )
         )
-    elif algorithm == "metis" and metis_edges(n, e, max_edges, available_memory()) < e:
-        seen = metis_edges(n, e, max_edges, available_memory())
+    elif algorithm == "metis" and metis_edges(n, e, metis_max_edges, available_memory()) < e:
+        seen = metis_edges(n, e, metis_max_edges, available_memory())
         need = metis_need(n, seen)
         steps.append(
             StepNeed("assign metis", "main", need, 8 * n, f"B + 96 N + 300 M (a sample: {seen:,})")
@@ -682,7 +682,7 @@ def format_plan(
     loads: tuple | None = None,
     out_dir: str | os.PathLike = ".",
     format: str = "graphbolt",
-    max_edges: int | None = None,
+    metis_max_edges: int | None = None,
     out_edges: bool = False,
     halo: np.ndarray | None = None,
 ) -> str:
@@ -708,7 +708,7 @@ def format_plan(
         existing parent).
     format : str, default "graphbolt"
         The files dispatch will write (see :func:`partition_need`).
-    max_edges : int or None, default None
+    metis_max_edges : int or None, default None
         The edge sample METIS partitions (see :func:`plan_pipeline`).
     out_edges : bool, default False
         Partitions will copy the edges leaving them (dispatch's ``out_edges``).
@@ -740,7 +740,7 @@ def format_plan(
     if halo is not None:
         sizes["halo"] = halo
     steps = plan_pipeline(
-        meta, k, algorithm, workers=workers, format=format, max_edges=max_edges,
+        meta, k, algorithm, workers=workers, format=format, metis_max_edges=metis_max_edges,
         out_edges=out_edges, **sizes,
     )  # fmt: skip
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free

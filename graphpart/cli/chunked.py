@@ -79,7 +79,7 @@ def add_chunked_commands(sub, graph_source) -> None:
         "refinement until a pass gains under 0.5%% (default 30)",
     )
     a.add_argument(
-        "--max-edges",
+        "--metis-max-edges",
         type=int,
         help="metis: partition a sample of about this many edges, drawn as the chunks stream "
         "past, then refine on every edge (for graphs whose edges do not fit in memory)",
@@ -172,7 +172,7 @@ def add_chunked_commands(sub, graph_source) -> None:
     pl.add_argument(
         "--out-edges", action="store_true", help="dispatch will copy the edges leaving each part"
     )
-    pl.add_argument("--max-edges", type=int, help="metis: the sample assign will partition")
+    pl.add_argument("--metis-max-edges", type=int, help="metis: the sample assign will partition")
     v = sub.add_parser("verify", help="check written partitions against their chunked input")
     v.add_argument("config", help="the <graph_name>.json of the partitions")
     v.add_argument("--chunked-dir", required=True)
@@ -277,10 +277,10 @@ def _assign(args, load) -> int:
             options["passes"] = args.passes
     elif args.passes is not None:
         raise GraphpartError(f"--passes applies to fennel and ldg, not {args.algorithm}")
-    if args.max_edges is not None:
+    if args.metis_max_edges is not None:
         if args.algorithm != "metis":
-            raise GraphpartError(f"--max-edges applies to metis, not {args.algorithm}")
-        options["metis_max_edges"] = args.max_edges
+            raise GraphpartError(f"--metis-max-edges applies to metis, not {args.algorithm}")
+        options["metis_max_edges"] = args.metis_max_edges
     out = assign(
         args.in_dir,
         args.out_dir,
@@ -377,7 +377,7 @@ def _plan(args, load) -> int:
             loads=loads,
             out_dir=out,
             format=args.format,
-            max_edges=args.max_edges,
+            metis_max_edges=args.metis_max_edges,
             out_edges=args.out_edges,
             halo=halo,
         )

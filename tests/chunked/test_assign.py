@@ -408,7 +408,7 @@ def test_metis_refuses_naming_a_max_edges_that_fits(tmp_path, monkeypatch):
     g = gp.datasets.rmat(12, seed=0)
     write_chunked(g, tmp_path / "ch", 2)
     monkeypatch.setattr(plan, "available_memory", lambda: plan.BASE + (10 << 20))
-    with pytest.raises(gp.GraphpartError, match=r"use --max-edges \d+ \(METIS on a streamed"):
+    with pytest.raises(gp.GraphpartError, match=r"use --metis-max-edges \d+ \(METIS on a streamed"):
         assign(tmp_path / "ch", tmp_path / "asg", 2, "metis", metis_max_edges=g.num_edges())
     assert not (tmp_path / "asg").exists()
 

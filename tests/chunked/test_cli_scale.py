@@ -221,7 +221,7 @@ def test_plan_of_metis_on_a_sample_counts_the_sample_not_every_edge(tmp_path, ca
     base = ["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4", "--algorithm", "metis"]
     assert main(base) == 0
     full = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("assign metis"))
-    assert main([*base, "--max-edges", "1000"]) == 0
+    assert main([*base, "--metis-max-edges", "1000"]) == 0
     sample = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("assign metis"))
     assert "300 M (a sample: 1,000)" in sample and "300 E" in full
     gb = [float(line.split()[3]) for line in (full, sample)]
@@ -232,8 +232,9 @@ def test_assign_max_edges_with_another_algorithm_is_one_line(tmp_path, capsys):
     _chunk_rmat10(tmp_path / "c")
     capsys.readouterr()
     rc = main(["assign", "--in-dir", str(tmp_path / "c"), "--out-dir", str(tmp_path / "a"),
-               "--num-parts", "2", "--algorithm", "fennel", "--max-edges", "100"])  # fmt: skip
-    assert rc == 2 and "--max-edges applies to metis, not fennel" in capsys.readouterr().err
+               "--num-parts", "2", "--algorithm", "fennel",
+               "--metis-max-edges", "100"])  # fmt: skip
+    assert rc == 2 and "--metis-max-edges applies to metis, not fennel" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -241,7 +242,7 @@ def test_assign_max_edges_with_another_algorithm_is_one_line(tmp_path, capsys):
     [
         (["--workers", "-3"], "workers must be"),
         (["--workers", "0"], "workers must be"),
-        (["--max-edges", "-5"], "max_edges must be"),
+        (["--metis-max-edges", "-5"], "max_edges must be"),
         (["--num-parts", str(10**12)], "num_parts must be between 1 and the graph's 1,024 nodes"),
     ],
 )
