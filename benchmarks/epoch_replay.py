@@ -40,7 +40,7 @@ def _timed(p, repeat: int, default_threads: bool):
         best, c = float("inf"), None
         for _ in range(repeat):
             t = time.perf_counter()
-            c = replay_epochs(p, [15, 10, 5], batch_size=1024, seed=0)
+            c = replay_epochs(p, fanouts=[15, 10, 5], batch_size=1024, seed=0)
             best = min(best, time.perf_counter() - t)
         return best, c
     finally:

@@ -23,7 +23,7 @@ from .partitioning.assignment import check_num_parts
 from .partitioning.core import Partitioning, partition
 from .partitioning.options import MetisOptions, PartitionOptions
 from .training.estimate import EpochEstimate, seconds
-from .training.setup import TrainingSetup
+from .training.replay import TrainingSetup
 from .utils.check import check_option_names, short_repr
 from .utils.report import Report
 

@@ -44,7 +44,6 @@ from graphpart.sweep import grid, sweep, sweep_report
 from graphpart.training import (
     ClusterModel,
     TrainingSetup,
-    epoch_cost,
     estimate_epoch,
     train_set,
 )
@@ -205,8 +204,8 @@ for r in rmat_results:
 # ## WordNet, with typed train nodes
 #
 # A real heterogeneous graph: WordNet's synsets. The train nodes are typed: 20% of the nouns and
-# of the verbs, no adjectives or adverbs. Here 4 machines run one trainer each (`epoch_cost`'s
-# default). DGL splits each type's training nodes on its own (in
+# of the verbs, no adjectives or adverbs. Here 4 machines run one trainer each (the
+# partitioning's). DGL splits each type's training nodes on its own (in
 # type-wise ids) and samples the fanout once per relation type, and so does the replay. It needs
 # the Debian package `wordnet-base`; without it a small heterograph stands in.
 
@@ -226,7 +225,8 @@ wn_settings = {
 wn_estimates = []
 for label, kwargs in wn_settings.items():
     p = gp.partition(wn, 4, seed=0, **kwargs)
-    wn_estimates.append(epoch_cost(p, (10, 5), batch_size=512, train=typed, seed=0, label=label))
+    setup = TrainingSetup(fanouts=(10, 5), batch_size=512, train=typed)
+    wn_estimates.append(setup.estimate(p, label=label))
 ax = viz.plot_epoch_estimates(wn_estimates)
 
 # %%
@@ -248,14 +248,13 @@ for est in wn_estimates:
 # by DGL 2.1's `partition_graph` (karate club, 2 parts, METIS) and ships with graphpart; it trains
 # on the 12 nodes of DGL's own `train_mask`. The same table comes from the command line, given
 # the config path printed below:
-# `graphpart cost PATH/karate.json --fanouts 5,5 --batch-size 4 --trainers-per-machine 2`.
+# `graphpart cost PATH/karate.json --fanouts 5,5 --batch-size 4 --num-trainers-per-machine 2`.
 
 # %%
 dgl_config = datasets.peer_partitions("karate", "dgl")
 print(dgl_config)
-dgl_est = epoch_cost(
-    dgl_config, (5, 5), batch_size=4, num_trainers_per_machine=2, seed=0, label="DGL's files"
-)
+dgl_setup = TrainingSetup(fanouts=(5, 5), batch_size=4, num_trainers_per_machine=2)
+dgl_est = dgl_setup.estimate(dgl_config, label="DGL's files")
 dgl_est.table()
 
 # %% [markdown]

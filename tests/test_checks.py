@@ -104,7 +104,7 @@ def test_a_refusal_quoting_a_shared_nested_list_is_quick():
     p = partition(load_karate_club(), 2, seed=0)
     t0 = time.perf_counter()
     with pytest.raises(GraphpartError, match="cache must be None or one of"):
-        replay_epochs(p, [5], train=None, cache=x)
+        replay_epochs(p, fanouts=[5], train=None, cache=x)
     assert time.perf_counter() - t0 < 5
 
 
@@ -120,7 +120,7 @@ def test_numpy_scalars_are_taken_wherever_python_numbers_are():
 
     g = load_karate_club()
     p = partition(g, np.int64(2), num_hops=np.int64(1), seed=np.int64(0))
-    c = replay_epochs(p, np.array([5, 5]), batch_size=np.int64(8), train=None, seed=0)
+    c = replay_epochs(p, fanouts=np.array([5, 5]), batch_size=np.int64(8), train=None, seed=0)
     assert c.fanouts == (5, 5) and c.batch_size == 8
     assert len(node_locality(p, np.int64(1))) == 34
     seeds = seed_nodes(np.arange(34), 34, p, np.int64(1))

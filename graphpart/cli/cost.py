@@ -55,7 +55,7 @@ def add_cost_command(sub) -> None:
         metavar="FIELD",
         help="node data field of the training nodes ('all': every node)",
     )
-    c.add_argument("--trainers-per-machine", type=int, help="default: the partitioning's")
+    c.add_argument("--num-trainers-per-machine", type=int, help="default: the partitioning's")
     c.add_argument("--no-force-even", action="store_true", help="node_split(force_even=False)")
     c.add_argument("--by-trainer-id", action="store_true", help="split by the files' trainer ids")
     c.add_argument("--feat-dim", type=int, default=128)
@@ -109,7 +109,7 @@ def cost(args: argparse.Namespace) -> int:
         fanouts=parse_fanouts(args.fanouts, "--fanouts"),
         batch_size=args.batch_size,
         train=None if args.train == "all" else args.train,
-        num_trainers_per_machine=args.trainers_per_machine,
+        num_trainers_per_machine=args.num_trainers_per_machine,
         force_even=not args.no_force_even,
         by_trainer_id=args.by_trainer_id,
         feat_dim=args.feat_dim,

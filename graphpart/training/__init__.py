@@ -2,30 +2,28 @@
 
 :func:`replay_epochs` counts what DGL-style distributed training asks of every trainer (seeds
 split by :func:`node_split`, DGL's layer-by-layer neighbour sampling, feature rows from the GPU
-cache, the own machine or another); a :class:`ClusterModel` turns the counts into step and
-epoch times (:func:`estimate_epoch`), with every assumption visible.
+cache, the own machine or another), as a :class:`TrainingSetup` says training runs; a
+:class:`ClusterModel` turns the counts into step and epoch times (:func:`estimate_epoch`,
+``TrainingSetup.estimate``), with every assumption visible.
 
 Its modules, one idea each:
 
 - ``counts``: EpochCounts: per (epoch, trainer, step[, layer]) arrays
-- ``estimate``: estimate_epoch / epoch_cost -> EpochEstimate
+- ``estimate``: estimate_epoch -> EpochEstimate
 - ``model``: ClusterModel (every rate a field, SOURCES for the defaults), calibrate()
-- ``replay``: replay_epochs: DGL's layer-by-layer sampling per batch
-- ``setup``: TrainingSetup: one configuration to price many partitionings (sweep, widgets)
+- ``replay``: TrainingSetup (every option of the replay, checked once), replay_epochs
 - ``split``: node_split: DGL's seed split for every trainer
 - ``trainset``: the training nodes (field, mask, ids, per type) in new ids, per machine range
 """
 
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
-from .estimate import PARTS, EpochEstimate, epoch_cost, estimate_epoch, seconds
+from .estimate import PARTS, EpochEstimate, estimate_epoch, seconds
 from .model import SOURCES, ClusterModel, calibrate
-from .replay import CACHE_POLICIES, replay_epochs, row_bytes
-from .setup import TrainingSetup
+from .replay import CACHE_POLICIES, TrainingSetup, replay_epochs, row_bytes
 from .split import even_offsets, node_split
 from .trainset import TrainSet, train_set, trainers_per_machine
 
 __all__ = [
-    "epoch_cost",
     "estimate_epoch",
     "EpochEstimate",
     "PARTS",

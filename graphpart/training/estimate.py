@@ -18,11 +18,9 @@ from .counts import EDGE_BYTES, EpochCounts
 from .model import ClusterModel
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    pass
 
-    from ..partitioning.core import Partitioning
-
-__all__ = ["EpochEstimate", "estimate_epoch", "epoch_cost", "seconds", "PARTS"]
+__all__ = ["EpochEstimate", "estimate_epoch", "seconds", "PARTS"]
 
 #: The parts of a step, in the order the views stack them.
 PARTS = ("sampling", "fetch", "compute")
@@ -255,7 +253,7 @@ def estimate_epoch(
     >>> from graphpart.datasets import load_karate_club
     >>> from graphpart.training import replay_epochs
     >>> p = gp.partition(load_karate_club(), 2, seed=0)
-    >>> c = replay_epochs(p, [5, 5], batch_size=8, train=None, seed=0)
+    >>> c = replay_epochs(p, fanouts=[5, 5], batch_size=8, train=None, seed=0)
     >>> est = estimate_epoch(c)
     >>> est.epoch_s > 0, sorted(est.breakdown) == sorted(PARTS), est.straggler_ratio >= 1
     (True, True, True)
@@ -267,47 +265,3 @@ def estimate_epoch(
             f"{type(counts).__name__} and {type(model).__name__}"
         )
     return EpochEstimate(counts, model, _step_parts(counts, model), label)
-
-
-def epoch_cost(
-    partitioning: Partitioning,
-    fanouts: Sequence[int],
-    *,
-    model: ClusterModel | None = None,
-    label: str = "",
-    **replay,
-) -> EpochEstimate:
-    """Replay ``partitioning``'s epoch (:func:`~graphpart.training.replay_epochs`, ``**replay``
-    passed on) and time it under ``model``.
-
-    Parameters
-    ----------
-    partitioning : Partitioning or path
-        :func:`graphpart.partition`'s result, or partitions on disk.
-    fanouts : sequence of int
-        Neighbours per node at each layer, from the seeds outwards (``-1``: all).
-    model : ClusterModel or None, default None
-        The hardware rates; ``None`` is ``ClusterModel()``.
-    label : str, default ""
-        A name for the estimate's tables and figures.
-    **replay
-        Further keyword arguments of :func:`~graphpart.training.replay_epochs`
-        (``batch_size``, ``train``, ``seed``, ...).
-
-    Returns
-    -------
-    EpochEstimate
-        The estimate of the replayed epoch(s).
-
-    Examples
-    --------
-    >>> import graphpart as gp
-    >>> from graphpart.datasets import load_karate_club
-    >>> p = gp.partition(load_karate_club(), 2, seed=0)
-    >>> est = epoch_cost(p, [5, 5], batch_size=8, train=None, seed=0, label="METIS")
-    >>> est.counts.num_trainers, est.label
-    (2, 'METIS')
-    """
-    from .replay import replay_epochs
-
-    return estimate_epoch(replay_epochs(partitioning, fanouts, **replay), model, label)

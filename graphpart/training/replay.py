@@ -20,7 +20,9 @@ loop runs over batches, never over nodes or edges.
 from __future__ import annotations
 
 import contextlib
+import numbers
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,9 +36,17 @@ from ..features.simulate import capacity_for
 from ..sampling.neighbors import check_fanouts, sample_neighbors
 from ..sampling.topology import Topology
 from ..typing import Seed
-from ..utils.check import check_count, check_trainers_per_machine, short_repr
+from ..utils.check import (
+    check_count,
+    check_flag,
+    check_trainers_per_machine,
+    replace_options,
+    short_repr,
+)
 from ..utils.seeds import check_random_state, torch_generator
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
+from .estimate import EpochEstimate, estimate_epoch
+from .model import ClusterModel
 from .split import node_split
 from .trainset import train_set, trainers_per_machine
 
@@ -47,7 +57,7 @@ RULE = "dgl"
 if TYPE_CHECKING:
     from ..partitioning.core import Partitioning
 
-__all__ = ["replay_epochs", "CACHE_POLICIES"]
+__all__ = ["TrainingSetup", "replay_epochs", "CACHE_POLICIES"]
 
 #: GPU cache policies a trainer may run (``None``: no cache).
 CACHE_POLICIES = ("in-degree", "out-degree", "random", "presample", *DYNAMIC_POLICIES)
@@ -191,23 +201,150 @@ def _cache(policy, capacity: int, walker: _Walker, seeds, me, batch_size, gen) -
     return StaticCache(order, capacity)
 
 
+@dataclass(frozen=True, eq=False)
+class TrainingSetup:
+    """How training runs: the sampler, the split, the features, the cache and the cluster -- every
+    option of :func:`replay_epochs`, declared and checked once, and the :class:`ClusterModel`
+    that prices the counts.
+
+    Attributes
+    ----------
+    fanouts : sequence of int, default (15, 10, 5)
+        Neighbours per node at each layer, from the seeds outwards (``-1``: all).
+    batch_size : int, default 1024
+        Seeds per mini-batch of each trainer.
+    train : str, mask, ids, dict or None, default "train_mask"
+        The training nodes (:func:`~graphpart.training.train_set`): a node data field name (one
+        setup then fits every partitioning of a graph), or ``None`` for every node.
+    num_trainers_per_machine : int or None, default None
+        Trainers per machine; ``None``: the partitioning's (for files, what their
+        ``trainer_id`` implies).
+    force_even : bool, default True
+        Even slices of the training ids per machine (DGL's default), or each machine's own
+        training nodes (:func:`~graphpart.training.node_split`).
+    by_trainer_id : bool, default False
+        Deal a machine's slice to its trainers by the partitioner's trainer ids.
+    feat_dim : int, default 128
+        Values per feature row.
+    dtype : str, default "float32"
+        The type of those values (:func:`row_bytes`).
+    cache : str or None, default None
+        The GPU cache policy of every trainer (one of :data:`CACHE_POLICIES`), or ``None``.
+    cache_ratio : float, default 0.0
+        The cache's size as a share of all rows, in [0, 1] (0: no cache).
+    epochs : int, default 1
+        Epochs replayed; each trainer reshuffles its seeds every epoch.
+    drop_last : bool, default False
+        Skip each trainer's last, smaller batch.
+    seed : int, numpy.random.Generator or None, default 0
+        Fixes every trainer's shuffles and samples.
+    model : ClusterModel, default ClusterModel()
+        The hardware rates that turn the counts into seconds.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> setup = TrainingSetup(fanouts=(5, 5), batch_size=8, train=None)
+    >>> est = setup.estimate(gp.partition(load_karate_club(), 2, seed=0), label="METIS")
+    >>> est.label, est.counts.num_trainers, est.epoch_s > 0
+    ('METIS', 2, True)
+    >>> TrainingSetup.of(None, epoch=2)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: unknown training option 'epoch' (did you mean epochs?); ...
+    """
+
+    fanouts: Sequence[int] = (15, 10, 5)
+    batch_size: int = 1024
+    train: object = "train_mask"
+    num_trainers_per_machine: int | None = None
+    force_even: bool = True
+    by_trainer_id: bool = False
+    feat_dim: int = 128
+    dtype: str = "float32"
+    cache: str | None = None
+    cache_ratio: float = 0.0
+    epochs: int = 1
+    drop_last: bool = False
+    seed: Seed = 0
+    model: ClusterModel = field(default_factory=ClusterModel)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "fanouts", tuple(check_fanouts(self.fanouts)))
+        set_(self, "batch_size", check_count(self.batch_size, "batch_size", low=1))
+        set_(self, "epochs", check_count(self.epochs, "epochs", low=1))
+        row_bytes(self.feat_dim, self.dtype)  # both checked
+        set_(self, "feat_dim", int(self.feat_dim))
+        if self.cache is not None and self.cache not in CACHE_POLICIES:
+            policies = list(CACHE_POLICIES)
+            raise GraphpartError(
+                f"cache must be None or one of {policies}, got {short_repr(self.cache)}"
+            )
+        ratio = self.cache_ratio
+        if isinstance(ratio, bool) or not isinstance(ratio, numbers.Real) or not 0 <= ratio <= 1:
+            raise GraphpartError(f"cache_ratio must be a share in [0, 1], got {short_repr(ratio)}")
+        if self.num_trainers_per_machine is not None:
+            trainers = check_trainers_per_machine(self.num_trainers_per_machine)
+            set_(self, "num_trainers_per_machine", trainers)
+        for name in ("force_even", "by_trainer_id", "drop_last"):
+            set_(self, name, check_flag(getattr(self, name), name))
+        if self.seed is not None and not isinstance(self.seed, np.random.Generator):
+            set_(self, "seed", check_count(self.seed, "seed (an int, a Generator or None)"))
+        if not isinstance(self.model, ClusterModel):
+            raise GraphpartError(
+                f"model must be a graphpart.training.ClusterModel, got {short_repr(self.model)}"
+            )
+
+    @classmethod
+    def of(cls, setup: TrainingSetup | None = None, /, **names: object) -> TrainingSetup:
+        """``setup`` (or the defaults) with the fields ``names`` names replaced.
+
+        Parameters
+        ----------
+        setup : TrainingSetup or None
+            The starting point; ``None`` is the defaults.
+        **names
+            Fields by name; a misspelt one is refused with the nearest.
+
+        Returns
+        -------
+        TrainingSetup
+        """
+        return replace_options(cls, setup, names, "training option", "setup")
+
+    def replay(self, partitioning, record_trainer: int | None = None) -> EpochCounts:
+        """The counts of ``partitioning``'s epoch(s) under this setup (and the reads of
+        ``record_trainer``, node by node): :func:`replay_epochs`."""
+        return replay_epochs(partitioning, self, record_trainer=record_trainer)
+
+    def trainer_reads(self, partitioning, trainer: int) -> TrainerReads:
+        """Which rows trainer ``trainer``'s batches read over the replayed epochs, and which it
+        fetched from other machines (new ids): the replay of :meth:`replay`, node by node.
+
+        Examples
+        --------
+        >>> import graphpart as gp
+        >>> from graphpart.datasets import load_karate_club
+        >>> setup = TrainingSetup(fanouts=(5,), batch_size=8, train=None)
+        >>> r = setup.trainer_reads(gp.partition(load_karate_club(), 2, seed=0), 1)
+        >>> r.machine, int(r.reads[r.seeds].min()) >= 1
+        (1, True)
+        """
+        return self.replay(partitioning, trainer).reads
+
+    def estimate(self, partitioning, label: str = "") -> EpochEstimate:
+        """The epoch estimate of ``partitioning`` under this setup's model."""
+        return estimate_epoch(self.replay(partitioning), self.model, label)
+
+
 def replay_epochs(
     partitioning: Partitioning,
-    fanouts: Sequence[int],
+    setup: TrainingSetup | None = None,
     *,
-    batch_size: int = 1024,
-    train: object = "train_mask",
-    num_trainers_per_machine: int | None = None,
-    force_even: bool = True,
-    by_trainer_id: bool = False,
-    feat_dim: int = 128,
-    dtype: str = "float32",
-    cache: str | None = None,
-    cache_ratio: float = 0.0,
-    epochs: int = 1,
-    drop_last: bool = False,
-    seed: Seed = None,
     record_trainer: int | None = None,
+    **names: object,
 ) -> EpochCounts:
     """Count, per trainer and step, the seeds, sampling requests, sampled edges and feature rows
     of ``epochs`` epochs of distributed training over ``partitioning``.
@@ -217,39 +354,15 @@ def replay_epochs(
     partitioning : Partitioning or path
         :func:`graphpart.partition`'s result, or partitions on disk in any format graphpart
         reads (graphpart, DGL, GraphBolt, PyG, GLT).
-    fanouts : sequence of int
-        Neighbours per node at each layer, from the seeds outwards (``-1``: all).
-    batch_size : int, default 1024
-        Seeds per mini-batch of each trainer.
-    train : str, mask, ids, dict or None, default "train_mask"
-        The training nodes (:func:`~graphpart.training.train_set`).
-    num_trainers_per_machine : int, optional
-        Trainers per machine; default: the partitioning's (for files, what their ``trainer_id``
-        implies).
-    force_even : bool, default True
-        Even slices of the training ids per machine (DGL's default), or each machine's own
-        training nodes (:func:`~graphpart.training.node_split`).
-    by_trainer_id : bool, default False
-        Deal a machine's slice to its trainers by the partitioner's trainer ids instead of at
-        random (:func:`~graphpart.training.node_split`).
-    feat_dim : int, default 128
-        Values per feature row.
-    dtype : str, default "float32"
-        The type of those values (:func:`row_bytes`).
-    cache : str, optional
-        A GPU cache per trainer: one of :data:`CACHE_POLICIES`; ``None``: no cache.
-    cache_ratio : float, default 0.0
-        The cache's size as a share of all rows, in [0, 1] (ignored without ``cache``; 0 means
-        no cache).
-    epochs : int, default 1
-        Epochs replayed; each trainer reshuffles its seeds every epoch.
-    drop_last : bool, default False
-        Skip each trainer's last, smaller batch.
-    seed : int, numpy.random.Generator or None, default None
-        Fixes every trainer's shuffles and samples.
+    setup : TrainingSetup or None, default None
+        How training runs (:class:`TrainingSetup`: fanouts, batch size, training nodes, trainers,
+        features, cache, epochs, seed); ``None``: its defaults.
     record_trainer : int, optional
         Also record this trainer's reads node by node (:attr:`EpochCounts.reads`): which rows
         its batches read and which it fetched from other machines (what a view highlights).
+    **names
+        :class:`TrainingSetup` fields by name (``fanouts=(5, 5)``, ``batch_size=8``, ...); a
+        misspelt name is refused with the nearest.
 
     Returns
     -------
@@ -271,38 +384,31 @@ def replay_epochs(
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
     >>> p = gp.partition(load_karate_club(), 2, seed=0)
-    >>> c = replay_epochs(p, [5, 5], batch_size=8, train=None, num_trainers_per_machine=2, seed=0)
+    >>> c = replay_epochs(p, fanouts=[5, 5], batch_size=8, train=None, num_trainers_per_machine=2)
     >>> c.num_trainers, c.num_steps.tolist(), c.per_trainer("seeds").tolist()
     (4, [2, 1, 2, 1], [9, 8, 9, 8])
     """
     from ..storage.reopen import as_partitioning
 
+    ts = TrainingSetup.of(setup, **names)
     p = as_partitioning(partitioning)
-    fanouts = check_fanouts(fanouts)
-    row = row_bytes(feat_dim, dtype)  # checked before the replay, not after
-    batch_size = check_count(batch_size, "batch_size", low=1)
-    epochs = check_count(epochs, "epochs", low=1)
-    if cache is not None and cache not in CACHE_POLICIES:
-        raise GraphpartError(
-            f"cache must be None or one of {list(CACHE_POLICIES)}, got {short_repr(cache)}"
-        )
-    trainers = (
-        trainers_per_machine(p)
-        if num_trainers_per_machine is None
-        else check_trainers_per_machine(num_trainers_per_machine)
-    )
+    fanouts, batch_size, epochs, cache, feat_dim = (
+        ts.fanouts, ts.batch_size, ts.epochs, ts.cache, ts.feat_dim
+    )  # fmt: skip
+    row = row_bytes(feat_dim, ts.dtype)
+    trainers = ts.num_trainers_per_machine or trainers_per_machine(p)
     sh, m = p.shuffle, p.num_parts
     _check_work(m, trainers, epochs, 0)  # before the split builds every trainer's seeds
     n = len(sh.new2old_nid)
     owner = torch.from_numpy(sh.node_part())
     walker = _Walker(p, owner, m, fanouts)  # in-neighbours, DGL's default edge direction
     split = node_split(
-        train_set(p, train), trainers, force_even=force_even, by_trainer_id=by_trainer_id
+        train_set(p, ts.train), trainers, force_even=ts.force_even, by_trainer_id=ts.by_trainer_id
     )
-    capacity = capacity_for(cache_ratio, n) if cache is not None else 0
-    rng = check_random_state(seed)
+    capacity = capacity_for(ts.cache_ratio, n) if cache is not None else 0
+    rng = check_random_state(ts.seed)
     steps = np.array(
-        [len(s) // batch_size if drop_last else -(-len(s) // batch_size) for s in split]
+        [len(x) // batch_size if ts.drop_last else -(-len(x) // batch_size) for x in split]
     )
     _check_work(m, trainers, epochs, int(steps.sum()))
     if record_trainer is not None:

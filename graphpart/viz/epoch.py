@@ -32,8 +32,8 @@ def plot_trainer_times(estimate: EpochEstimate, *, ax=None):
     Parameters
     ----------
     estimate : EpochEstimate
-        One setting's estimate, e.g. from :func:`~graphpart.training.epoch_cost`; each bar is a
-        trainer's busy time averaged over the replayed epochs.
+        One setting's estimate (:meth:`~graphpart.training.TrainingSetup.estimate`); each bar
+        is a trainer's busy time averaged over the replayed epochs.
     ax : matplotlib Axes, optional
         Where to draw (default: new axes on a new figure).
 
@@ -46,8 +46,9 @@ def plot_trainer_times(estimate: EpochEstimate, *, ax=None):
     --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
-    >>> from graphpart.training import epoch_cost
-    >>> est = epoch_cost(gp.partition(load_karate_club(), 2, seed=0), [5], train=None, seed=0)
+    >>> from graphpart.training import TrainingSetup
+    >>> setup = TrainingSetup(fanouts=(5,), train=None)
+    >>> est = setup.estimate(gp.partition(load_karate_club(), 2, seed=0))
     >>> ax = plot_trainer_times(est)
     >>> len(ax.patches), ax.get_xlabel()
     (6, 'trainer (machine)')
@@ -107,10 +108,10 @@ def plot_epoch_estimates(estimates: Sequence[EpochEstimate], *, ax=None):
     --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
-    >>> from graphpart.training import epoch_cost
-    >>> g = load_karate_club()
-    >>> ests = [epoch_cost(gp.partition(g, 2, part_method=m, seed=0), [5], train=None, seed=0,
-    ...                    label=m) for m in ("random", "metis")]
+    >>> from graphpart.training import TrainingSetup
+    >>> g, setup = load_karate_club(), TrainingSetup(fanouts=(5,), train=None)
+    >>> ests = [setup.estimate(gp.partition(g, 2, part_method=m, seed=0), label=m)
+    ...         for m in ("random", "metis")]
     >>> ax = plot_epoch_estimates(ests)
     >>> [t.get_text() for t in ax.get_xticklabels()]
     ['random', 'metis']

@@ -74,8 +74,8 @@ class EpochCostView:
     >>> from graphpart.datasets import load_karate_club
     >>> from graphpart.training import replay_epochs
     >>> g = load_karate_club()
-    >>> counts = {m: replay_epochs(gp.partition(g, 2, part_method=m, seed=0), [5], train=None,
-    ...                            seed=0) for m in ("random", "metis")}
+    >>> counts = {m: replay_epochs(gp.partition(g, 2, part_method=m, seed=0), fanouts=[5],
+    ...                            train=None) for m in ("random", "metis")}
     >>> view = EpochCostView(counts, threaded=False)
     >>> view.model = view.model.with_(network_gbit_s=1.0)
     >>> view.sliders["network_gbit_s"].value, view.fastest in counts

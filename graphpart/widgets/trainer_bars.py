@@ -36,7 +36,7 @@ def bars_of(estimate) -> dict:
     Parameters
     ----------
     estimate : EpochEstimate
-        What :func:`graphpart.training.epoch_cost` returns.
+        What :meth:`graphpart.training.TrainingSetup.estimate` returns.
 
     Returns
     -------
@@ -49,8 +49,9 @@ def bars_of(estimate) -> dict:
     --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
-    >>> from graphpart.training import epoch_cost
-    >>> est = epoch_cost(gp.partition(load_karate_club(), 2, seed=0), [5], train=None, seed=0)
+    >>> from graphpart.training import TrainingSetup
+    >>> setup = TrainingSetup(fanouts=(5,), train=None)
+    >>> est = setup.estimate(gp.partition(load_karate_club(), 2, seed=0))
     >>> b = bars_of(est)
     >>> len(b["bars"]), sorted(b["bars"][0]["parts"])
     (2, ['compute', 'fetch', 'sampling'])

@@ -200,8 +200,8 @@ def test_features_and_training_fetch_the_same_rows():
     g = sbm([60] * 3, 0.1, 0.01, seed=0)
     p = gp.partition(g, 3, num_hops=1, seed=0)
     assert int(np.asarray(p.metrics.halo_nodes).sum()) > 0
-    c = replay_epochs(p, [4, 4], batch_size=16, train=None, num_trainers_per_machine=1, seed=0,
-                      record_trainer=1)  # fmt: skip
+    c = replay_epochs(p, fanouts=[4, 4], batch_size=16, train=None, num_trainers_per_machine=1,
+                      seed=0, record_trainer=1)  # fmt: skip
     reads = c.reads
     new2old = torch.from_numpy(np.asarray(p.shuffle.new2old_nid))
     per_node = torch.from_numpy(reads.reads.astype(np.int64))

@@ -67,7 +67,7 @@ def test_an_epoch_replay_counts_what_real_dgl_trainers_load(tmp_path):
     args = (config, tmp_path / "out.npz", *_free_ports(2), 2, 50, "10,5", epochs)
     run_peer("dgl_epoch.py", *args, timeout=500)
     dgl = load_dump(tmp_path / "out.npz")
-    ours = replay_epochs(config, [5, 10], batch_size=50, epochs=30, seed=0)
+    ours = replay_epochs(config, fanouts=[5, 10], batch_size=50, epochs=30, seed=0)
     assert ours.num_trainers == 4
     for r in range(4):
         rows = dgl[f"steps/r{r}"]  # epoch, step, seeds, local seeds, inputs, remote inputs, ...

@@ -14,9 +14,8 @@ DGL_KARATE = str(peer_partitions("karate", "dgl"))
 
 
 def test_cost_prints_the_per_trainer_table_of_dgl_written_partitions(capsys):
-    rc = main(
-        ["cost", DGL_KARATE, "--fanouts", "5,5", "--batch-size", "4", "--trainers-per-machine", "2"]
-    )
+    flags = ["--fanouts", "5,5", "--batch-size", "4", "--num-trainers-per-machine", "2"]
+    rc = main(["cost", DGL_KARATE, *flags])
     out = capsys.readouterr().out
     assert rc == 0
     assert out.startswith("4 trainers\ntrainer  machine  steps  seeds")
@@ -45,7 +44,7 @@ def test_cost_json_carries_the_model_and_every_trainer(capsys):
         (["--fanouts", "5", "--feat-dim", str(10**20)], "feat_dim must be at most 2147483648"),
         (["--fanouts", "5", "--hidden", str(10**400)], "hidden must be a finite number"),
         (
-            ["--fanouts", "5", "--trainers-per-machine", str(10**8)],
+            ["--fanouts", "5", "--num-trainers-per-machine", str(10**8)],
             "num_trainers_per_machine must be at most 1024",
         ),
         (["--fanouts", "5", "--epochs", str(10**11)], "at most 262,144: ask for fewer"),
@@ -80,11 +79,11 @@ def test_a_replay_never_sizes_its_counts_by_a_huge_request():
 
     p = gp.partition(load_karate_club(), 2, seed=0)
     with pytest.raises(gp.GraphpartError, match="at most 1024"):
-        replay_epochs(p, [5], num_trainers_per_machine=10**8, train=None)
+        replay_epochs(p, fanouts=[5], num_trainers_per_machine=10**8, train=None)
     with pytest.raises(gp.GraphpartError, match="at most 1024"):
         gp.partition(load_karate_club(), 2, num_trainers_per_machine=10**8)
     with pytest.raises(gp.GraphpartError, match="trainer-epochs and mini-batches; at most"):
-        replay_epochs(p, [5] * 3, epochs=10**9, train=None)
+        replay_epochs(p, fanouts=[5] * 3, epochs=10**9, train=None)
 
 
 def test_a_files_trainer_id_cannot_ask_for_millions_of_trainers():
@@ -100,7 +99,7 @@ def test_a_files_trainer_id_cannot_ask_for_millions_of_trainers():
     g.ndata["trainer_id"] = torch.full((g.num_nodes(),), 10**12)
     p = gp.partition(g, 2, seed=0)
     with pytest.raises(gp.GraphpartError, match="from the files' trainer_id"):
-        replay_epochs(p, [5], train=None)
+        replay_epochs(p, fanouts=[5], train=None)
 
 
 @pytest.mark.parametrize(
@@ -121,7 +120,7 @@ def test_a_files_trainer_id_must_be_one_non_negative_int_per_node(tid, message):
     g.ndata["trainer_id"] = tid(g.num_nodes())
     p = gp.partition(g, 2, seed=0)
     with pytest.raises(gp.GraphpartError, match=message):
-        replay_epochs(p, [3], train=None, by_trainer_id=True, num_trainers_per_machine=2)
+        replay_epochs(p, fanouts=[3], train=None, by_trainer_id=True, num_trainers_per_machine=2)
 
 
 def test_rates_too_small_for_finite_times_are_refused(capsys):

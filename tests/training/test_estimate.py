@@ -14,7 +14,7 @@ from graphpart.training import PARTS, ClusterModel, calibrate, estimate_epoch, r
 @pytest.fixture(scope="module")
 def counts():
     p = gp.partition(sbm([60, 60, 60], 0.15, 0.02, seed=0), 3, seed=0)
-    return replay_epochs(p, [5, 3], batch_size=16, train=None, epochs=2, seed=0)
+    return replay_epochs(p, fanouts=[5, 3], batch_size=16, train=None, epochs=2, seed=0)
 
 
 def test_the_epoch_is_the_slowest_trainer_of_each_step_summed(counts):
@@ -42,7 +42,7 @@ def test_each_rate_moves_its_own_part(counts):
 
 def test_compute_follows_the_stated_graphsage_formula():
     p = gp.partition(load_karate_club(), 1)
-    c = replay_epochs(p, [-1], batch_size=100, train=[0], feat_dim=10, seed=0)
+    c = replay_epochs(p, fanouts=[-1], batch_size=100, train=[0], feat_dim=10, seed=0)
     m = ClusterModel(gpu_tflops=1, hidden=4)
     # node 0 has 16 in-neighbours: one layer, 16 edges, 1 destination, input width 10
     want = 3 * (2 * 16 * 10 + 4 * 1 * 10 * 4) / 1e12
@@ -51,7 +51,7 @@ def test_compute_follows_the_stated_graphsage_formula():
 
 def test_one_machine_fetches_nothing_over_the_network():
     p = gp.partition(load_karate_club(), 1)
-    c = replay_epochs(p, [3, 3], batch_size=8, train=None, seed=0)
+    c = replay_epochs(p, fanouts=[3, 3], batch_size=8, train=None, seed=0)
     assert c.per_trainer("inputs_remote").sum() == 0
     slow = estimate_epoch(c, ClusterModel(network_gbit_s=0.001, rpc_latency_us=1e6))
     assert slow.epoch_s == pytest.approx(estimate_epoch(c).epoch_s)

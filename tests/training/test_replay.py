@@ -73,7 +73,12 @@ def test_counts_equal_a_brute_force_walk_with_all_neighbours(trainers, hetero):
     g = hetero_graph(1) if hetero else sbm([30, 30, 30], 0.15, 0.02, seed=1)
     p = gp.partition(g, 3, seed=0)
     c = replay_epochs(
-        p, [-1, -1], batch_size=10_000, train=None, num_trainers_per_machine=trainers, seed=0
+        p,
+        fanouts=[-1, -1],
+        batch_size=10_000,
+        train=None,
+        num_trainers_per_machine=trainers,
+        seed=0,
     )
     for r, seeds in enumerate(c.seeds):
         want = _brute(p, seeds, r // trainers, 2)
@@ -85,7 +90,9 @@ def test_counts_equal_a_brute_force_walk_with_all_neighbours(trainers, hetero):
 
 def test_byte_totals_are_rows_times_row_size():
     p = gp.partition(load_karate_club(), 2, seed=0)
-    c = replay_epochs(p, [3, 3], batch_size=4, train=None, feat_dim=100, dtype="float16", seed=0)
+    c = replay_epochs(
+        p, fanouts=[3, 3], batch_size=4, train=None, feat_dim=100, dtype="float16", seed=0
+    )
     assert c.row_bytes == 200
     for f in ("inputs_local", "inputs_remote", "inputs_cached"):
         assert np.array_equal(c.bytes(f), c.step[f][0].sum(axis=1) * 200)
@@ -106,7 +113,7 @@ def test_counts_are_consistent_under_random_sampling(
     p = gp.partition(load_karate_club(), parts, seed=seed)
     c = replay_epochs(
         p,
-        fanouts,
+        fanouts=fanouts,
         batch_size=batch,
         train=None,
         num_trainers_per_machine=trainers,
@@ -134,25 +141,29 @@ def test_counts_are_consistent_under_random_sampling(
 
 def test_same_seed_same_counts_and_different_seed_different_samples():
     p = gp.partition(sbm([40, 40], 0.2, 0.05, seed=0), 2, seed=0)
-    a, b, d = (replay_epochs(p, [4, 4], batch_size=8, train=None, seed=s) for s in (3, 3, 4))
+    a, b, d = (
+        replay_epochs(p, fanouts=[4, 4], batch_size=8, train=None, seed=s) for s in (3, 3, 4)
+    )
     assert all(np.array_equal(a.layer[f], b.layer[f]) for f in LAYER_FIELDS)
     assert not np.array_equal(a.layer["src"], d.layer["src"])
 
 
 def test_a_full_cache_serves_every_row_and_no_cache_serves_none():
     p = gp.partition(load_karate_club(), 2, seed=0)
-    full = replay_epochs(p, [3], train=None, cache="in-degree", cache_ratio=1.0, seed=0)
+    full = replay_epochs(p, fanouts=[3], train=None, cache="in-degree", cache_ratio=1.0, seed=0)
     assert np.array_equal(full.step["inputs_cached"], full.step["inputs"])
     assert full.per_trainer("inputs_remote").sum() == 0
     assert full.per_trainer("inputs_remote_owned").sum() > 0  # the nodes are still remote
-    none = replay_epochs(p, [3], train=None, seed=0)
+    none = replay_epochs(p, fanouts=[3], train=None, seed=0)
     assert none.per_trainer("inputs_cached").sum() == 0 and none.cache is None
 
 
 @pytest.mark.parametrize("policy", CACHE_POLICIES)
 def test_every_cache_policy_runs_and_caches_some_rows(policy):
     p = gp.partition(sbm([60, 60], 0.2, 0.05, seed=0), 2, seed=0)
-    c = replay_epochs(p, [3, 3], batch_size=10, train=None, cache=policy, cache_ratio=0.3, seed=0)
+    c = replay_epochs(
+        p, fanouts=[3, 3], batch_size=10, train=None, cache=policy, cache_ratio=0.3, seed=0
+    )
     assert c.cache == policy and c.cache_rows == 36
     assert 0 < c.per_trainer("inputs_cached").sum() < c.per_trainer("inputs").sum()
 
@@ -160,17 +171,17 @@ def test_every_cache_policy_runs_and_caches_some_rows(policy):
 def test_heterograph_trains_on_the_typed_mask_of_every_type_that_has_it():
     g = hetero_graph(0)
     p = gp.partition(g, 2, seed=0)
-    c = replay_epochs(p, [2], batch_size=5, seed=0)  # "train_mask" on every type
+    c = replay_epochs(p, fanouts=[2], batch_size=5, seed=0)  # "train_mask" on every type
     want = sum(int(g.node_data(t)["train_mask"].sum()) for t in g.ntypes)
     assert sum(len(s) for s in c.seeds) == want
-    only = replay_epochs(p, [2], train={"user": g.node_data("user")["train_mask"]}, seed=0)
+    only = replay_epochs(p, fanouts=[2], train={"user": g.node_data("user")["train_mask"]}, seed=0)
     assert sum(len(s) for s in only.seeds) == int(g.node_data("user")["train_mask"].sum())
 
 
 def test_reads_a_partitioning_written_by_dgl():
     from graphpart.datasets import peer_partitions
 
-    c = replay_epochs(peer_partitions("karate", "dgl"), [5, 5], batch_size=4, seed=0)
+    c = replay_epochs(peer_partitions("karate", "dgl"), fanouts=[5, 5], batch_size=4, seed=0)
     mask = np.load(peer_partitions("karate", "dgl").parents[1] / "graph.npz")["train_mask"]
     assert sum(len(s) for s in c.seeds) == int(mask.sum())
 
@@ -181,7 +192,7 @@ def test_reads_a_partitioning_written_by_dgl():
         ({"fanouts": []}, "fanouts"),
         ({"batch_size": 0}, "batch_size"),
         ({"cache": "nope"}, "cache must be"),
-        ({"cache": "lru", "cache_ratio": 2.0}, "cache ratio"),
+        ({"cache": "lru", "cache_ratio": 2.0}, "cache_ratio must be a share"),
         ({"dtype": "complex"}, "dtype"),
         ({"train": "no_such_field"}, "no node data named 'no_such_field'"),
         ({"train": np.zeros(34, bool)}, "no training nodes"),
@@ -194,12 +205,12 @@ def test_bad_arguments_say_what_was_expected(kwargs, match):
     p = gp.partition(load_karate_club(), 2, seed=0)
     args = {"fanouts": [2], "train": None, **kwargs}
     with pytest.raises(GraphpartError, match=match):
-        replay_epochs(p, args.pop("fanouts"), **args)
+        replay_epochs(p, fanouts=args.pop("fanouts"), **args)
 
 
 def test_node_split_of_a_train_set_matches_the_replays_seeds():
     p = gp.partition(load_karate_club(), 2, num_trainers_per_machine=2, seed=0)
-    c = replay_epochs(p, [2], train=None, by_trainer_id=True, seed=0)
+    c = replay_epochs(p, fanouts=[2], train=None, by_trainer_id=True, seed=0)
     want = node_split(train_set(p, None), 2, by_trainer_id=True)
     assert all(np.array_equal(a, b) for a, b in zip(c.seeds, want))
 
@@ -213,10 +224,10 @@ def test_a_heterograph_draws_the_fanout_per_relation_type_as_dgl_does():
         num_nodes={"a": 6, "b": 1},
     )  # fmt: skip
     p = gp.partition(g, 1)
-    c = replay_epochs(p, [2], train={"b": [0]}, seed=0)
+    c = replay_epochs(p, fanouts=[2], train={"b": [0]}, seed=0)
     assert c.layer["edges_local"][0, 0, 0].tolist() == [4]
     assert c.step["inputs"][0, 0, 0] == 5  # b0 and 2 + 2 distinct sources
-    homo = replay_epochs(gp.partition(g.to_homogeneous(), 1), [2], train=[6], seed=0)
+    homo = replay_epochs(gp.partition(g.to_homogeneous(), 1), fanouts=[2], train=[6], seed=0)
     assert homo.layer["edges_local"][0, 0, 0].tolist() == [2]  # one relation: 2 in all
 
 
@@ -238,7 +249,7 @@ def test_a_replay_of_a_million_trainers_is_refused_at_once():
     p = gp.partition(g, 1000, part_method="random", seed=0)
     t0 = time.perf_counter()
     with pytest.raises(GraphpartError, match="1000 machines x 1024 trainers would replay"):
-        replay_epochs(p, [5], train=None, num_trainers_per_machine=1024)
+        replay_epochs(p, fanouts=[5], train=None, num_trainers_per_machine=1024)
     assert time.perf_counter() - t0 < 2
 
 
@@ -246,7 +257,7 @@ def test_a_replay_of_too_many_mini_batches_is_refused_before_it_runs():
     g = gp.Graph.from_edges(list(range(9)), list(range(1, 10)), num_nodes=10)
     p = gp.partition(g, 2, seed=0)
     with pytest.raises(GraphpartError, match="in 10 mini-batches per epoch would replay"):
-        replay_epochs(p, [5], batch_size=1, train=None, epochs=30_000)
+        replay_epochs(p, fanouts=[5], batch_size=1, train=None, epochs=30_000)
 
 
 def test_the_replay_runs_torch_on_one_thread_and_gives_the_threads_back(monkeypatch):
@@ -264,7 +275,26 @@ def test_the_replay_runs_torch_on_one_thread_and_gives_the_threads_back(monkeypa
     before = torch.get_num_threads()
     torch.set_num_threads(2)
     try:
-        replay_epochs(gp.partition(load_karate_club(), 2, seed=0), [5], train=None, seed=0)
+        replay_epochs(gp.partition(load_karate_club(), 2, seed=0), fanouts=[5], train=None, seed=0)
         assert set(seen) == {1} and torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)
+
+
+def test_the_training_options_are_declared_once_in_the_setup():
+    """replay_epochs takes a TrainingSetup or its fields by name; a typo gets the nearest."""
+    import inspect
+
+    from graphpart.training import TrainingSetup
+
+    params = set(inspect.signature(replay_epochs).parameters)
+    assert not params & set(TrainingSetup.__dataclass_fields__)
+    p = gp.partition(load_karate_club(), 2, seed=0)
+    setup = TrainingSetup(fanouts=(3,), batch_size=8, train=None)
+    a = replay_epochs(p, setup)
+    b = replay_epochs(p, fanouts=(3,), batch_size=8, train=None)
+    assert np.array_equal(a.step["seeds"], b.step["seeds"])
+    with pytest.raises(GraphpartError, match="did you mean batch_size"):
+        replay_epochs(p, batch_sise=8)
+    with pytest.raises(GraphpartError, match="batch_size must be"):
+        TrainingSetup(batch_size=0)

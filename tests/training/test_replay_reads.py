@@ -22,8 +22,8 @@ def p():
 def test_reads_add_up_to_the_counts_of_that_trainer(p, cache, trainer):
     kw = dict(batch_size=16, train=None, num_trainers_per_machine=2, epochs=2, seed=0,
               cache=cache, cache_ratio=0.1)  # fmt: skip
-    plain = replay_epochs(p, [4, 3], **kw)
-    c = replay_epochs(p, [4, 3], record_trainer=trainer, **kw)
+    plain = replay_epochs(p, fanouts=[4, 3], **kw)
+    c = replay_epochs(p, fanouts=[4, 3], record_trainer=trainer, **kw)
     for f in plain.step:  # recording changes no count
         assert np.array_equal(plain.step[f], c.step[f])
     r = c.reads
@@ -39,4 +39,4 @@ def test_reads_add_up_to_the_counts_of_that_trainer(p, cache, trainer):
 
 def test_a_trainer_past_the_last_is_refused(p):
     with pytest.raises(GraphpartError, match="record_trainer"):
-        replay_epochs(p, [4], train=None, record_trainer=3)
+        replay_epochs(p, fanouts=[4], train=None, record_trainer=3)

@@ -121,7 +121,7 @@ def test_the_playground_checks_its_settings():
 
 @pytest.fixture(scope="module")
 def counts(karate):
-    return {"metis": replay_epochs(karate, [5], train=None, seed=0)}
+    return {"metis": replay_epochs(karate, fanouts=[5], train=None, seed=0)}
 
 
 def test_epoch_cost_view_refuses_a_model_that_is_not_one(counts):

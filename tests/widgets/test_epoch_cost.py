@@ -93,7 +93,7 @@ def karate_counts():
     from graphpart.training import replay_epochs
 
     p = gp.partition(load_karate_club(), 2, seed=0)
-    return replay_epochs(p, [3], batch_size=100, drop_last=True, train=None)
+    return replay_epochs(p, fanouts=[3], batch_size=100, drop_last=True, train=None)
 
 
 def _swept():
@@ -152,7 +152,7 @@ def test_from_sweep_needs_priced_results():
 def test_a_setup_that_replays_other_counts_is_said_not_drawn():
     g = load_karate_club()
     p = gp_partition(g)
-    counts = {"metis": replay_epochs(p, [5], batch_size=8, train=None, seed=1)}
+    counts = {"metis": replay_epochs(p, fanouts=[5], batch_size=8, train=None, seed=1)}
     setup = TrainingSetup(fanouts=(5,), batch_size=8, train=None, seed=0)  # another seed
     view = EpochCostView(counts, partitionings={"metis": p}, setup=setup, threaded=False)
     tg = view.trainer_graph
