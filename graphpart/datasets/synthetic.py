@@ -13,7 +13,7 @@ from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..index import unique_int
 from ..typing import Seed
-from ..utils.check import Options, short_repr
+from ..utils.check import Options, check_count, short_repr
 from ..utils.seeds import check_random_state
 
 __all__ = ["NodeTask", "attach_node_data"]
@@ -91,9 +91,7 @@ class NodeTask(Options):
 
     def __post_init__(self) -> None:
         for name in ("num_classes", "feat_dim"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-                raise GraphpartError(f"{name} must be a non-negative int, got {short_repr(value)}")
+            object.__setattr__(self, name, check_count(getattr(self, name), name))
         fracs = [_fraction(getattr(self, f"{s}_frac"), f"{s}_frac") for s in SPLITS]
         if sum(fracs) > 1.0 + 1e-9:
             raise GraphpartError(
