@@ -11,10 +11,14 @@ from ..utils.check import Options, check_count, check_flag, short_repr
 
 __all__ = ["ClusterOptions"]
 
+#: A Python process with graphpart (numpy, torch, pyarrow) imported: what a Dask worker holds
+#: before its first task (every step's memory formula starts from it).
+BASE = 300 << 20
+
 
 def check_memory_limit(memory_limit: object) -> None:
     """Refuse a worker memory limit no task can run under (a worker with graphpart imported
-    holds about :data:`~graphpart.chunked.plan.BASE`): the LocalCluster would restart its
+    holds about :data:`BASE`): the LocalCluster would restart its
     workers for ever instead of failing.
 
     Parameters
@@ -28,8 +32,6 @@ def check_memory_limit(memory_limit: object) -> None:
         When the value is not a size, or is below what a worker needs to start.
     """
     from dask.utils import parse_bytes
-
-    from .plan import BASE
 
     if memory_limit in (None, "auto", 0, "0"):
         return

@@ -239,7 +239,7 @@ def dispatch(
             meta,
             num_parts,
             "none",
-            workers=cluster.workers,
+            cluster=cluster,
             part_nodes=loads[0],
             part_edges=loads[1] + (loads[2] if num_hops and out_edges else 0),
             leaving=int(loads[2].sum()) if num_hops else 0,

@@ -55,6 +55,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..utils.check import check_count
+from .cluster import BASE, ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for
 
 __all__ = [
@@ -68,8 +69,6 @@ __all__ = [
 ]
 
 GiB = 1 << 30
-#: A Python process with graphpart (numpy, torch, pyarrow) imported.
-BASE = 300 << 20
 #: What METIS assign holds per edge at its peak: the homogeneous edge list, the symmetric CSR, the
 #: refinement's tables (measured: 4.9 GiB for R-MAT scale 20, 16.1M edges).
 METIS_BYTES_PER_EDGE = 300
@@ -347,7 +346,7 @@ def plan_pipeline(
     num_parts: int,
     algorithm: str = "metis",
     *,
-    workers: int = 2,
+    cluster: ClusterOptions | None = None,
     slack: float = 0.05,
     part_edges: np.ndarray | None = None,
     part_nodes: np.ndarray | None = None,
@@ -357,6 +356,7 @@ def plan_pipeline(
     out_edges: bool = False,
     halo: np.ndarray | None = None,
     piece: int | None = None,
+    **names: object,
 ) -> list[StepNeed]:
     """The peak memory and disk of every step, for ``num_parts`` parts by ``algorithm``.
 
@@ -377,8 +377,9 @@ def plan_pipeline(
     algorithm : str, default "metis"
         The assign algorithm: ``"fennel"``, ``"ldg"``, ``"metis"`` or ``"random"``; any other
         value leaves the assign step out.
-    workers : int, default 2
-        Dask workers of ``assign`` (random, fennel, ldg) and ``dispatch``.
+    cluster : ClusterOptions or None, default None
+        The Dask cluster of ``assign`` (random, fennel, ldg) and ``dispatch``: its ``workers``
+        share the work (default: :class:`ClusterOptions`' 2).
     slack : float, default 0.05
         Imbalance of the balanced partition assumed without ``part_nodes`` and
         ``part_edges``.
@@ -400,6 +401,8 @@ def plan_pipeline(
     piece : int or None, default None
         The most edges of one chunk one partition owns, when known (dispatch knows it after
         its phase 1); default: the largest partition's share of the largest chunk.
+    **names
+        :class:`ClusterOptions` fields by name (``workers=4``).
 
     Returns
     -------
@@ -412,7 +415,7 @@ def plan_pipeline(
     ------
     GraphpartError
         For what the steps themselves would refuse: ``num_parts`` outside 1 to the graph's
-        node count, ``workers`` or ``metis_max_edges`` below 1.
+        node count, or ``metis_max_edges`` below 1.
 
     Examples
     --------
@@ -429,7 +432,7 @@ def plan_pipeline(
     c = largest_chunk(meta)
     f = node_row_bytes(meta)
     k = check_num_parts_for(num_parts, meta)  # what the steps themselves refuse, refused here too
-    workers = check_count(workers, "workers", low=1)
+    workers = ClusterOptions.of(cluster, **names).workers
     if metis_max_edges is not None:
         metis_max_edges = check_count(metis_max_edges, "metis_max_edges", low=1)
     top = None
@@ -678,13 +681,14 @@ def format_plan(
     num_parts: int,
     algorithm: str = "metis",
     *,
-    workers: int = 2,
+    cluster: ClusterOptions | None = None,
     loads: tuple | None = None,
     out_dir: str | os.PathLike = ".",
     format: str = "graphbolt",
     metis_max_edges: int | None = None,
     out_edges: bool = False,
     halo: np.ndarray | None = None,
+    **names: object,
 ) -> str:
     """The plan as a table: each step, the process, its peak memory and disk, against what this
     machine has free (a step that does not fit is marked). ``loads``: an assignment's nodes,
@@ -699,8 +703,8 @@ def format_plan(
         Number of parts, at least 1.
     algorithm : str, default "metis"
         The assign algorithm (see :func:`plan_pipeline`).
-    workers : int, default 2
-        Dask workers of ``assign`` (random, fennel, ldg) and ``dispatch``.
+    cluster : ClusterOptions or None, default None
+        The Dask cluster the steps will run on (see :func:`plan_pipeline`).
     loads : tuple of three arrays or None, default None
         ``(nodes, in-degree, leaving)``, one entry per part each; ``None``: balanced parts.
     out_dir : str or os.PathLike, default "."
@@ -714,6 +718,8 @@ def format_plan(
         Partitions will copy the edges leaving them (dispatch's ``out_edges``).
     halo : numpy.ndarray or None, default None
         Each part's HALO nodes, as ``assign`` recorded them (see :func:`plan_pipeline`).
+    **names
+        :class:`ClusterOptions` fields by name (``workers=4``).
 
     Returns
     -------
@@ -740,7 +746,8 @@ def format_plan(
     if halo is not None:
         sizes["halo"] = halo
     steps = plan_pipeline(
-        meta, k, algorithm, workers=workers, format=format, metis_max_edges=metis_max_edges,
+        meta, k, algorithm, cluster=ClusterOptions.of(cluster, **names), format=format,
+        metis_max_edges=metis_max_edges,
         out_edges=out_edges, **sizes,
     )  # fmt: skip
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
