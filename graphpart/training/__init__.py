@@ -11,6 +11,7 @@ Its modules, one idea each:
 - ``counts``: EpochCounts: per (epoch, trainer, step[, layer]) arrays
 - ``estimate``: estimate_epoch -> EpochEstimate
 - ``model``: ClusterModel (every rate a field, SOURCES for the defaults), calibrate()
+- ``_walk``: one trainer's batches walked: DGL's sampling, its GPU cache, where rows come from
 - ``replay``: TrainingSetup (every option of the replay, checked once), replay_epochs
 - ``split``: node_split: DGL's seed split for every trainer
 - ``trainset``: the training nodes (field, mask, ids, per type) in new ids, per machine range

@@ -19,9 +19,8 @@ loop runs over batches, never over nodes or edges.
 
 from __future__ import annotations
 
-import contextlib
 import numbers
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -29,12 +28,9 @@ import numpy as np
 import torch
 
 from ..errors import GraphpartError
-from ..features.caches import DYNAMIC_POLICIES, Cache, StaticCache, make_cache
-from ..features.locality import held_locally
-from ..features.orderings import hotness_order, random_order
+from ..features.caches import DYNAMIC_POLICIES
 from ..features.simulate import capacity_for
-from ..sampling.neighbors import check_fanouts, sample_neighbors
-from ..sampling.topology import Topology
+from ..sampling.neighbors import check_fanouts
 from ..typing import Seed
 from ..utils.check import (
     check_count,
@@ -44,15 +40,12 @@ from ..utils.check import (
     short_repr,
 )
 from ..utils.seeds import check_random_state, torch_generator
+from ._walk import Walker, fetch_inputs, one_thread, trainer_cache
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
 from .estimate import EpochEstimate, estimate_epoch
 from .model import ClusterModel
 from .split import node_split
 from .trainset import train_set, trainers_per_machine
-
-#: The system whose rule says which feature rows a machine holds: the replay is DGL's epoch
-#: (:mod:`graphpart.features.locality`).
-RULE = "dgl"
 
 if TYPE_CHECKING:
     from ..partitioning.core import Partitioning
@@ -103,102 +96,6 @@ def row_bytes(feat_dim: int, dtype: str) -> int:
             f"dtype must be one of {sorted(_DTYPE_BYTES)}, got {short_repr(dtype)}"
         )
     return check_count(feat_dim, "feat_dim", low=1, high=MAX_FEAT_DIM) * _DTYPE_BYTES[dtype]
-
-
-class _Walker:
-    """Samples batches the DGL way and counts per layer; keeps its scratch mask between batches.
-
-    Sampling rows are *segments*: the in-edges of one node of one edge type. On a graph with one
-    edge type a segment is a node's in-edges; on a heterograph each node has one per relation
-    type it receives, and ``fanout`` applies to each (DGL's ``sample_etype_neighbors``).
-    """
-
-    def __init__(self, p, owner: torch.Tensor, num_machines: int, fanouts) -> None:
-        sh = p.shuffle
-        n = len(sh.new2old_nid)
-        src, dst = torch.from_numpy(sh.src), torch.from_numpy(sh.dst)
-        etype = p.homogeneous.etype
-        r = 1 if etype is None else int(p.homogeneous.edge_offsets.size - 1)
-        key = dst if r == 1 else dst * r + torch.from_numpy(etype[sh.new2old_eid]).long()
-        key, order = torch.sort(key, stable=True)
-        seg_key, seg_size = torch.unique_consecutive(key, return_counts=True)
-        seg_ptr = torch.zeros(len(seg_size) + 1, dtype=torch.int64)
-        torch.cumsum(seg_size, 0, out=seg_ptr[1:])
-        self.topo = Topology(seg_ptr, src[order], order)  # rows: segments
-        self.node_seg = torch.zeros(n + 1, dtype=torch.int64)
-        torch.cumsum(torch.bincount(seg_key // r, minlength=n), 0, out=self.node_seg[1:])
-        self.seg_deg = seg_size
-        self.degree = {
-            "in": torch.bincount(dst, minlength=n),
-            "out": torch.bincount(src, minlength=n),
-        }
-        self.owner, self.m, self.fanouts = owner, num_machines, fanouts
-        self.seen = torch.zeros(n, dtype=torch.bool)
-
-    def _segments(self, frontier: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The segments of ``frontier``'s nodes, and the frontier position of each."""
-        start = self.node_seg[frontier]
-        count = self.node_seg[frontier + 1] - start
-        at = torch.repeat_interleave(torch.arange(len(frontier)), count)
-        offset = torch.arange(len(at)) - torch.repeat_interleave(
-            torch.cumsum(count, 0) - count, count
-        )
-        return start[at] + offset, at
-
-    def walk(self, seeds: torch.Tensor, me: int, gen: torch.Generator, out: dict | None):
-        """The input nodes of one batch; per-layer counts go into ``out`` (when given)."""
-        seen, frontier = self.seen, seeds
-        seen[seeds] = True
-        try:
-            for layer, k in enumerate(self.fanouts):
-                segs, at = self._segments(frontier)
-                if out is not None:
-                    self._count(frontier, segs, at, me, k, layer, out)
-                nbr, _, _ = sample_neighbors(self.topo, segs, k, generator=gen)
-                new = torch.unique(nbr[~seen[nbr]])
-                seen[new] = True
-                frontier = torch.cat([frontier, new])
-                if out is not None:
-                    out["src"][layer] = len(frontier)
-        finally:
-            seen[frontier] = False
-        return frontier
-
-    def _count(self, frontier, segs, at, me: int, k: int, layer: int, out: dict) -> None:
-        own = self.owner[frontier]
-        local = own == me
-        deg = self.seg_deg[segs]
-        take_seg = deg if k < 0 else torch.clamp(deg, max=k)
-        take = torch.zeros(len(frontier), dtype=torch.int64).index_add_(0, at, take_seg)
-        out["dst"][layer] = len(frontier)
-        out["requests_local"][layer] = int(local.sum())
-        out["requests_remote"][layer] = len(frontier) - int(local.sum())
-        out["edges_local"][layer] = int(take[local].sum())
-        out["edges_remote"][layer] = int(take[~local].sum())
-        out["sample_machines"][layer] = _machines(own[~local], self.m)
-
-
-def _machines(owners: torch.Tensor, m: int) -> int:
-    """How many distinct machines ``owners`` name (one request each)."""
-    return int((torch.bincount(owners, minlength=m) > 0).sum()) if len(owners) else 0
-
-
-def _cache(policy, capacity: int, walker: _Walker, seeds, me, batch_size, gen) -> Cache | None:
-    n = len(walker.seen)
-    if policy is None or capacity == 0:
-        return None
-    if policy in DYNAMIC_POLICIES:
-        return make_cache(policy, n, capacity)
-    if policy == "random":
-        order = random_order(n, int(torch.randint(2**62, (1,), generator=gen)))
-    elif policy == "presample":  # one epoch of this trainer's own batches, counted (GNNLab)
-        counts = torch.zeros(n, dtype=torch.int64)
-        for batch in torch.split(seeds[torch.randperm(len(seeds), generator=gen)], batch_size):
-            counts[walker.walk(batch, me, gen, None)] += 1
-        order = hotness_order(counts)
-    else:
-        order = hotness_order(walker.degree[policy.split("-")[0]])
-    return StaticCache(order, capacity)
 
 
 @dataclass(frozen=True, eq=False)
@@ -401,7 +298,7 @@ def replay_epochs(
     _check_work(m, trainers, epochs, 0)  # before the split builds every trainer's seeds
     n = len(sh.new2old_nid)
     owner = torch.from_numpy(sh.node_part())
-    walker = _Walker(p, owner, m, fanouts)  # in-neighbours, DGL's default edge direction
+    walker = Walker(p, owner, m, fanouts)  # in-neighbours, DGL's default edge direction
     split = node_split(
         train_set(p, ts.train), trainers, force_even=ts.force_even, by_trainer_id=ts.by_trainer_id
     )
@@ -419,17 +316,17 @@ def replay_epochs(
     _check_size(shape, len(fanouts))
     step = {f: np.zeros(shape, np.int64) for f in STEP_FIELDS}
     per_layer = {f: np.zeros((*shape, len(fanouts)), np.int64) for f in LAYER_FIELDS}
-    with _one_thread():
+    with one_thread():
         for r, seeds_np in enumerate(split):
             me, gen = r // trainers, torch_generator(rng)
             seeds = torch.from_numpy(seeds_np)
-            store = _cache(cache, capacity, walker, seeds, me, batch_size, gen)
+            store = trainer_cache(cache, capacity, walker, seeds, me, batch_size, gen)
             for e in range(epochs):
                 order = seeds[torch.randperm(len(seeds), generator=gen)]
                 for s, batch in enumerate(torch.split(order, batch_size)[: steps[r]]):
                     layers = {f: per_layer[f][e, r, s] for f in LAYER_FIELDS}
                     inputs = walker.walk(batch, me, gen, layers)
-                    hit = _fetch(step, (e, r, s), batch, inputs, owner, me, m, store)
+                    hit = fetch_inputs(step, (e, r, s), batch, inputs, owner, me, m, store)
                     if r == record_trainer:
                         reads[inputs] += 1
                         fetched[inputs[~hit & (owner[inputs] != me)]] += 1
@@ -458,20 +355,6 @@ def replay_epochs(
     )
 
 
-@contextlib.contextmanager
-def _one_thread() -> Iterator[None]:
-    """Torch on one thread while the replay runs: its operations are per mini-batch (thousands
-    of small arrays), where threads cost more than they give, and collapse when the machine is
-    busy (R-MAT scale 17, 8 trainers: 0.54 s on one thread, 7.9 s on two; under load 5 s against
-    29 s: ``benchmarks/epoch_replay.py``)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 def _check_work(machines: int, trainers: int, epochs: int, steps: int) -> None:
     """Refuse a replay whose loop (every trainer's epochs and mini-batches) would run more than
     :data:`MAX_STEPS` times."""
@@ -495,21 +378,3 @@ def _check_size(shape: tuple[int, int, int], layers: int) -> None:
             f"layers would keep {cells:,} counts; at most {MAX_COUNTS:,}: ask for fewer epochs "
             "(each adds little to the average) or a larger batch_size"
         )
-
-
-def _fetch(step: dict, at: tuple, batch, inputs, owner, me: int, m: int, store) -> torch.Tensor:
-    """Where the batch's seeds and input rows live, counted into ``step`` at ``at``; the inputs
-    the GPU cache held."""
-    step["seeds"][at] = len(batch)
-    step["seeds_local"][at] = int((owner[batch] == me).sum())
-    own = owner[inputs]
-    hit = store.access(inputs)[0] if store is not None else torch.zeros(len(inputs), dtype=bool)
-    miss_own = own[~hit]
-    local = held_locally(RULE, miss_own == me)  # DGL's: owned rows only, never HALO copies
-    step["inputs"][at] = len(inputs)
-    step["inputs_cached"][at] = int(hit.sum())
-    step["inputs_local"][at] = int(local.sum())
-    step["inputs_remote"][at] = len(miss_own) - int(local.sum())
-    step["inputs_remote_owned"][at] = int((own != me).sum())
-    step["fetch_machines"][at] = _machines(miss_own[~local], m)
-    return hit

@@ -263,15 +263,15 @@ def test_a_replay_of_too_many_mini_batches_is_refused_before_it_runs():
 def test_the_replay_runs_torch_on_one_thread_and_gives_the_threads_back(monkeypatch):
     """On two threads a busy machine took 23 s for what one thread did in 0.63 s (issue 31)."""
     seen = []
-    import graphpart.training.replay as replay_module
+    from graphpart.training._walk import Walker
 
-    walk = replay_module._Walker.walk
+    walk = Walker.walk
 
     def spy(self, *args, **kwargs):
         seen.append(torch.get_num_threads())
         return walk(self, *args, **kwargs)
 
-    monkeypatch.setattr(replay_module._Walker, "walk", spy)
+    monkeypatch.setattr(Walker, "walk", spy)
     before = torch.get_num_threads()
     torch.set_num_threads(2)
     try:
