@@ -1,8 +1,15 @@
 """Every option is declared once: in one options family (a public frozen dataclass built on
 ``utils.check.Options``: PartitionOptions, MetisOptions, ClusterOptions, StreamOptions,
-ChunkFormat, NodeTask), never in two; and a public callable that takes a family takes that
-family's options through it (the object, or by name through ``**``), never as parameters of its
-own."""
+ChunkFormat, NodeTask, TrainingSetup), never in two; and a public callable that takes a family
+takes that family's options through it (the object, or by name through ``**``), never as
+parameters of its own.
+
+Three names are one quantity that two steps of the pipeline read, and so belong to two
+families: ``seed`` (each random step's own draw), ``num_trainers_per_machine`` (what the
+partitioner assigns trainer ids for, and what a replay runs, by default the partitioning's) and
+``feat_dim`` (the width a generator draws features at, and the width a replay prices). Each is
+checked by one helper, which the test pins: every family refuses a bad value with the same
+message."""
 
 from __future__ import annotations
 
@@ -15,6 +22,7 @@ import pytest
 
 import graphpart
 from graphpart import PartitionOptions
+from graphpart.errors import GraphpartError
 from graphpart.utils.check import Options
 
 
@@ -61,7 +69,7 @@ def test_every_options_class_is_a_family():
 
 
 def test_the_families_are_frozen_dataclasses():
-    assert len(FAMILIES) >= 6, sorted(FAMILIES)
+    assert len(FAMILIES) >= 7, sorted(FAMILIES)
     for path, cls in FAMILIES.items():
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, path
 
@@ -74,8 +82,45 @@ def _declared_twice(families: dict[str, type]) -> dict[str, list[str]]:
     return {name: paths for name, paths in owners.items() if len(paths) > 1}
 
 
+#: The quantities two families share, each checked by one helper.
+SHARED = {"seed", "num_trainers_per_machine", "feat_dim"}
+#: Values every check of a shared name refuses.
+BAD = [-1, "x", 1.5, True, [1]]
+
+
 def test_no_option_is_declared_by_two_families():
-    assert _declared_twice(FAMILIES) == {}
+    twice = _declared_twice(FAMILIES)
+    assert set(twice) == SHARED, twice
+
+
+def _refusal(cls: type, name: str, value: object) -> str:
+    with pytest.raises(GraphpartError) as err:
+        cls(**{name: value})
+    return str(err.value)
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_a_shared_quantity_is_checked_by_one_helper(name):
+    owners = _declared_twice(FAMILIES)[name]
+    for value in BAD:
+        messages = {_refusal(FAMILIES[path], name, value) for path in owners}
+        assert len(messages) == 1, (name, value, messages)
+
+
+def test_the_check_finds_a_planted_second_rule():
+    @dataclasses.dataclass(frozen=True)
+    class LaxOptions(Options):
+        feat_dim: int = 0
+
+        def __post_init__(self):
+            if self.feat_dim == -1:
+                raise GraphpartError("feat_dim must not be -1")
+
+    with pytest.raises(pytest.fail.Exception):
+        _refusal(LaxOptions, "feat_dim", 1.5)
+    assert _refusal(LaxOptions, "feat_dim", -1) != _refusal(
+        FAMILIES["graphpart.datasets.synthetic.NodeTask"], "feat_dim", -1
+    )
 
 
 #: Results, not inputs: a Partitioning records the options it was made with, and the facts a

@@ -3,8 +3,8 @@ and in-degree.
 
 Memory is linear in the number of nodes (a part, a class and an in-degree per node) plus one edge
 chunk: the edges are never held together. Each pass reads every chunk once; the nodes a chunk
-reaches first are placed in batches of ``batch_size``, each node in the part holding most of its
-neighbours seen so far, minus a load penalty:
+reaches first are placed in batches of ``placement_batch``, each node in the part holding most of
+its neighbours seen so far, minus a load penalty:
 
 * Fennel (Tsourakakis et al., WSDM 2014):
   ``neighbours(p) - alpha * gamma * load(p) ** (gamma - 1)``;
@@ -92,7 +92,7 @@ class StreamOptions(Options):
         the in-degree, where balanced).
     gamma : float, default 1.5
         Fennel's load exponent, above 1.
-    batch_size : int, default 64
+    placement_batch : int, default 64
         Nodes placed together; smaller follows the stream more closely, larger is faster.
     refine : int, default 1
         Extra placement rounds per batch that see the batch's own placements.
@@ -115,12 +115,12 @@ class StreamOptions(Options):
     passes: int = 30
     slack: float = 0.05
     gamma: float = 1.5
-    batch_size: int = 64
+    placement_batch: int = 64
     refine: int = 1
     alpha: float | None = None
 
     def __post_init__(self) -> None:
-        for name, low in (("passes", 1), ("batch_size", 1), ("refine", 0)):
+        for name, low in (("passes", 1), ("placement_batch", 1), ("refine", 0)):
             object.__setattr__(self, name, check_count(getattr(self, name), name, low=low))
         object.__setattr__(self, "slack", check_rate(self.slack, "slack", zero=True))
         gamma = check_rate(self.gamma, "gamma")
@@ -293,7 +293,7 @@ def _process_chunk(
     state: Loads,
     u: np.ndarray,
     v: np.ndarray,
-    batch_size: int,
+    placement_batch: int,
     refine: int,
 ) -> None:
     """Place the nodes of one edge chunk not yet placed."""
@@ -321,10 +321,10 @@ def _process_chunk(
     order = np.argsort(rank, kind="stable")
     rank, b = rank[order], b[order]
     k = state.k
-    starts = np.arange(0, len(new), batch_size)
+    starts = np.arange(0, len(new), placement_batch)
     bounds = np.searchsorted(rank, np.append(starts, len(new)))
     for i, start in enumerate(starts.tolist()):  # a loop over batches, vectorised inside
-        stop = min(start + batch_size, len(new))
+        stop = min(start + placement_batch, len(new))
         lo, hi = bounds[i], bounds[i + 1]
         r, nb, nodes = rank[lo:hi] - start, b[lo:hi], new[start:stop]
         for step in range(1 + refine):  # refinement: again, now seeing the batch's own placements
@@ -401,7 +401,7 @@ def _chunk_task(
     (:func:`~graphpart.chunked._dask.open_shared`). Returns, placing, the nodes it placed,
     their parts and the nodes it left unplaced, or refining, the moves it asks for as
     ``(nodes, to, gain)`` (:func:`_move_candidates`), with the chunk's cut as the pass began."""
-    kind, step, batch_size, refine, streams, (w, ways) = job
+    kind, step, placement_batch, refine, streams, (w, ways) = job
     s, d = homogeneous_chunk(meta, *key)
     cls, deg, part, start = (open_shared(a) for a in arrays)
     if kind == "refine":
@@ -420,7 +420,7 @@ def _chunk_task(
     del where
     view = loads.share(nodes, streams, cls, deg, part)
     before = view.part.copy()
-    _process_chunk(view, u, v, batch_size, refine)
+    _process_chunk(view, u, v, placement_batch, refine)
     new = np.flatnonzero(view.part != before)
     return (nodes[new], view.part[new], nodes[view.part < 0]), 0
 
@@ -569,7 +569,7 @@ def stream_partition(
     num_parts = check_count(num_parts, "num_parts", low=1)
     opts = StreamOptions.of(options, **overrides)
     passes, slack, gamma = opts.passes, opts.slack, opts.gamma
-    batch_size, refine, alpha = opts.batch_size, opts.refine, opts.alpha
+    placement_batch, refine, alpha = opts.placement_batch, opts.refine, opts.alpha
     ntypes = sorted(meta.ntypes)
     counts = np.array([meta.num_nodes[t] for t in ntypes], dtype=np.int64)
     n = int(counts.sum())
@@ -598,12 +598,12 @@ def stream_partition(
     with runner(cluster, m, work_dir) as run:
         if streams is not None:
             run.tasks = check_count(streams, "streams", low=1)
-        _passes(state, meta, run, initial, int(passes), int(batch_size), int(refine))
+        _passes(state, meta, run, initial, int(passes), int(placement_batch), int(refine))
     state.warn_over_caps(algorithm)
     return state.part.astype(np.int64)
 
 
-def _passes(state: Loads, meta, run: Runner, initial, passes, batch_size, refine) -> None:
+def _passes(state: Loads, meta, run: Runner, initial, passes, placement_batch, refine) -> None:
     """The streaming pass (unless ``initial`` gives the parts) and the refinement passes, each in
     rounds of ``run.tasks`` streams; ``state`` ends with the parts of the lowest cut."""
     who = state.algorithm
@@ -615,7 +615,9 @@ def _passes(state: Loads, meta, run: Runner, initial, passes, batch_size, refine
     if initial is not None:
         state.start_from(initial)
     else:
-        _run_pass(state, meta, run, handles, ("place", 0, batch_size, refine), f"{who}: streaming")
+        _run_pass(
+            state, meta, run, handles, ("place", 0, placement_batch, refine), f"{who}: streaming"
+        )
         rest = np.flatnonzero(state.part < 0)
         logger.info("%s: %d nodes no chunk placed, dealt out", who, len(rest))
         if len(rest):
@@ -625,7 +627,7 @@ def _passes(state: Loads, meta, run: Runner, initial, passes, batch_size, refine
     for step in range(passes - 1):
         start = (np.array(state.part), state.nload.copy(), state.eload.copy())
         pass_handles = (*handles[:3], run.share("start", start[0]))
-        job = ("refine", step, batch_size, refine)
+        job = ("refine", step, placement_batch, refine)
         moved, cut = _run_pass(
             state, meta, run, pass_handles, job, f"{who}: refinement pass {step + 1}"
         )

@@ -13,7 +13,7 @@ from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..index import unique_int
 from ..typing import Seed
-from ..utils.check import Options, check_count, short_repr
+from ..utils.check import Options, check_count, check_feat_dim, short_repr
 from ..utils.seeds import check_random_state
 
 __all__ = ["NodeTask", "attach_node_data"]
@@ -90,8 +90,8 @@ class NodeTask(Options):
     test_frac: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("num_classes", "feat_dim"):
-            object.__setattr__(self, name, check_count(getattr(self, name), name))
+        object.__setattr__(self, "num_classes", check_count(self.num_classes, "num_classes"))
+        object.__setattr__(self, "feat_dim", check_feat_dim(self.feat_dim))
         fracs = [_fraction(getattr(self, f"{s}_frac"), f"{s}_frac") for s in SPLITS]
         if sum(fracs) > 1.0 + 1e-9:
             raise GraphpartError(

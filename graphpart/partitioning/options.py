@@ -12,6 +12,7 @@ import torch
 from ..errors import GraphpartError
 from ..typing import BalanceSpec, Seed
 from ..utils.check import Options, check_count, check_flag, check_trainers_per_machine, short_repr
+from ..utils.seeds import check_seed
 
 __all__ = ["PartitionOptions", "MetisOptions", "BalanceSpec"]
 
@@ -191,8 +192,7 @@ class PartitionOptions(Options):
         if self.balance_edges is not None:
             set_(self, "balance_edges", check_flag(self.balance_edges, "balance_edges"))
         set_(self, "recursive", check_flag(self.recursive, "recursive"))
-        if self.seed is not None and not isinstance(self.seed, np.random.Generator):
-            set_(self, "seed", check_count(self.seed, "seed (an int, a Generator or None)"))
+        set_(self, "seed", check_seed(self.seed))
         if self.metis_options is not None and not isinstance(self.metis_options, MetisOptions):
             raise GraphpartError(
                 "metis_options must be a MetisOptions or None, got "

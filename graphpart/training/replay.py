@@ -33,13 +33,14 @@ from ..features.simulate import capacity_for
 from ..sampling.neighbors import check_fanouts
 from ..typing import Seed
 from ..utils.check import (
+    Options,
     check_count,
+    check_feat_dim,
     check_flag,
     check_trainers_per_machine,
-    replace_options,
     short_repr,
 )
-from ..utils.seeds import check_random_state, torch_generator
+from ..utils.seeds import check_random_state, check_seed, torch_generator
 from ._walk import Walker, fetch_inputs, one_thread, trainer_cache
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
 from .estimate import EpochEstimate, estimate_epoch
@@ -60,8 +61,6 @@ MAX_COUNTS = 10**8
 #: The most trainer-epochs plus mini-batches a replay walks (the Python loop runs once for each:
 #: DGL's largest examples, papers100M on 128 trainers, replay in about 10,000).
 MAX_STEPS = 2**18
-#: The widest feature row, in values.
-MAX_FEAT_DIM = 2**31
 _DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1}
 
 
@@ -71,7 +70,7 @@ def row_bytes(feat_dim: int, dtype: str) -> int:
     Parameters
     ----------
     feat_dim : int
-        Values per row, from 1 to :data:`MAX_FEAT_DIM`.
+        Values per row (:func:`~graphpart.utils.check.check_feat_dim`).
     dtype : str
         The value type: ``"float16"``, ``"bfloat16"``, ``"float32"``, ``"float64"``, ``"int8"``
         or ``"uint8"``.
@@ -95,11 +94,11 @@ def row_bytes(feat_dim: int, dtype: str) -> int:
         raise GraphpartError(
             f"dtype must be one of {sorted(_DTYPE_BYTES)}, got {short_repr(dtype)}"
         )
-    return check_count(feat_dim, "feat_dim", low=1, high=MAX_FEAT_DIM) * _DTYPE_BYTES[dtype]
+    return check_feat_dim(feat_dim) * _DTYPE_BYTES[dtype]
 
 
 @dataclass(frozen=True, eq=False)
-class TrainingSetup:
+class TrainingSetup(Options):
     """How training runs: the sampler, the split, the features, the cache and the cluster -- every
     option of :func:`replay_epochs`, declared and checked once, and the :class:`ClusterModel`
     that prices the counts.
@@ -122,7 +121,7 @@ class TrainingSetup:
     by_trainer_id : bool, default False
         Deal a machine's slice to its trainers by the partitioner's trainer ids.
     feat_dim : int, default 128
-        Values per feature row.
+        Values per feature row (0: a graph without features, whose batches fetch no rows).
     dtype : str, default "float32"
         The type of those values (:func:`row_bytes`).
     cache : str or None, default None
@@ -151,6 +150,8 @@ class TrainingSetup:
     ...
     graphpart.errors.GraphpartError: unknown training option 'epoch' (did you mean epochs?); ...
     """
+
+    option_word = "training option"
 
     fanouts: Sequence[int] = (15, 10, 5)
     batch_size: int = 1024
@@ -187,29 +188,11 @@ class TrainingSetup:
             set_(self, "num_trainers_per_machine", trainers)
         for name in ("force_even", "by_trainer_id", "drop_last"):
             set_(self, name, check_flag(getattr(self, name), name))
-        if self.seed is not None and not isinstance(self.seed, np.random.Generator):
-            set_(self, "seed", check_count(self.seed, "seed (an int, a Generator or None)"))
+        set_(self, "seed", check_seed(self.seed))
         if not isinstance(self.model, ClusterModel):
             raise GraphpartError(
                 f"model must be a graphpart.training.ClusterModel, got {short_repr(self.model)}"
             )
-
-    @classmethod
-    def of(cls, setup: TrainingSetup | None = None, /, **names: object) -> TrainingSetup:
-        """``setup`` (or the defaults) with the fields ``names`` names replaced.
-
-        Parameters
-        ----------
-        setup : TrainingSetup or None
-            The starting point; ``None`` is the defaults.
-        **names
-            Fields by name; a misspelt one is refused with the nearest.
-
-        Returns
-        -------
-        TrainingSetup
-        """
-        return replace_options(cls, setup, names, "training option", "setup")
 
     def replay(self, partitioning, record_trainer: int | None = None) -> EpochCounts:
         """The counts of ``partitioning``'s epoch(s) under this setup (and the reads of

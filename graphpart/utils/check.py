@@ -20,6 +20,7 @@ __all__ = [
     "check_option_names",
     "check_rate",
     "check_trainers_per_machine",
+    "check_feat_dim",
     "check_part_id",
     "check_parts",
     "check_file_name",
@@ -32,6 +33,8 @@ __all__ = [
 INT64_MAX = 2**63 - 1
 #: Trainer processes on one machine (one per GPU, or per few CPU cores, in practice).
 MAX_TRAINERS_PER_MACHINE = 1024
+#: The widest feature row, in values.
+MAX_FEAT_DIM = 2**31
 
 
 def check_rate(value: object, name: str, zero: bool = False) -> float:
@@ -188,6 +191,38 @@ def check_trainers_per_machine(n: object, source: str = "num_trainers_per_machin
     graphpart.errors.GraphpartError: num_trainers_per_machine must be at most 1024, got 100000000
     """
     return check_count(n, source, low=1, high=MAX_TRAINERS_PER_MACHINE)
+
+
+def check_feat_dim(n: object) -> int:
+    """Return ``n`` as the width of a node feature row, ``0 ..`` ``2**31`` values (0: no
+    features), or raise: the one check of ``feat_dim``, whether a generator draws rows that wide
+    or a replay prices them.
+
+    Parameters
+    ----------
+    n : object
+        The width to check: a Python or numpy integer.
+
+    Returns
+    -------
+    int
+        ``n`` as a Python int, between 0 and :data:`MAX_FEAT_DIM`.
+
+    Raises
+    ------
+    GraphpartError
+        If ``n`` is not such an integer.
+
+    Examples
+    --------
+    >>> check_feat_dim(128)
+    128
+    >>> check_feat_dim(-1)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: feat_dim must be a non-negative integer, got -1
+    """
+    return check_count(n, "feat_dim", high=MAX_FEAT_DIM)
 
 
 def short_repr(obj: object, limit: int = 200) -> str:

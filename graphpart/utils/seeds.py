@@ -13,7 +13,41 @@ from ..typing import Seed
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["check_random_state", "torch_generator"]
+__all__ = ["check_seed", "check_random_state", "torch_generator"]
+
+
+def check_seed(seed: Seed) -> Seed:
+    """Return ``seed`` checked, as given: an int (as a Python int), a generator or ``None`` --
+    what an options family stores, to draw from later (:func:`check_random_state`).
+
+    Parameters
+    ----------
+    seed : int, numpy.random.Generator or None
+        The seed to check.
+
+    Returns
+    -------
+    int, numpy.random.Generator or None
+        ``seed``, an int as a Python int.
+
+    Raises
+    ------
+    GraphpartError
+        If ``seed`` is a negative int, a bool, or of another type.
+
+    Examples
+    --------
+    >>> check_seed(3), check_seed(None)
+    (3, None)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: seed must be a non-negative int, got -1
+    """
+    if seed is None or isinstance(seed, np.random.Generator):
+        return seed
+    check_random_state(seed)
+    return int(seed)
 
 
 def check_random_state(seed: Seed) -> np.random.Generator:

@@ -50,15 +50,15 @@ class EpochCostView:
     ----------
     counts : dict of str to EpochCounts
         Replayed epochs by setting label (``replay_epochs`` or ``TrainingSetup.replay``).
-    model : ClusterModel, optional
+    setup : TrainingSetup, optional
+        The setup the counts were replayed with; its ``model`` is where the sliders start
+        (``None``: the defaults).
     threaded : bool
         ``False`` runs ``calibrate`` in the caller's thread (scripts, tests).
     partitionings : dict of str to Partitioning, optional
         The partitioning of each setting; with ``setup``, the trainers' bars can be pointed at:
         hovering one shows on the graph its seeds, the rows it read on its machine and those it
         fetched from others (:attr:`trainer_graph`). :meth:`from_sweep` gives both.
-    setup : TrainingSetup, optional
-        The setup the counts were replayed with.
 
     Attributes
     ----------
@@ -85,11 +85,10 @@ class EpochCostView:
     def __init__(
         self,
         counts: Mapping[str, EpochCounts],
-        model: ClusterModel | None = None,
+        setup: TrainingSetup | None = None,
         *,
         threaded: bool = True,
         partitionings: Mapping | None = None,
-        setup: TrainingSetup | None = None,
     ) -> None:
         import ipywidgets as w
 
@@ -106,13 +105,13 @@ class EpochCostView:
                 f"got {type(counts).__name__}"
                 + (f" of {len(counts)}" if isinstance(counts, Mapping) else "")
             )
-        if model is not None and not isinstance(model, ClusterModel):
+        if setup is not None and not isinstance(setup, TrainingSetup):
             raise GraphpartError(
-                f"model must be a graphpart.training.ClusterModel or None, got "
-                f"{type(model).__name__}"
+                f"setup must be a graphpart.training.TrainingSetup or None, got "
+                f"{type(setup).__name__}"
             )
         self.counts = dict(counts)
-        self._model = model or ClusterModel()
+        self._model = ClusterModel() if setup is None else setup.model
         self.estimates: dict[str, EpochEstimate] = {}
         field = form("130px", "330px")
         self.sliders = {}
@@ -140,7 +139,7 @@ class EpochCostView:
         self.settings_plot = image("graphpart-epoch-settings")
         self.trainers_plot = image("graphpart-epoch-trainers")
         self.trainer_graph = None
-        if partitionings is not None or setup is not None:
+        if partitionings is not None:
             self.trainer_graph = TrainerGraph(partitionings, setup)
             missing = sorted(set(self.counts) - set(self.trainer_graph.partitionings))
             if missing:
@@ -165,7 +164,7 @@ class EpochCostView:
             )
         counts = {r.setting.label: r.epoch.counts for r in results}
         parts = {r.setting.label: r.partitioning for r in results}
-        return cls(counts, setup.model, partitionings=parts, setup=setup, **kw)
+        return cls(counts, setup, partitionings=parts, **kw)
 
     # ------------------------------------------------------------- state
     @property

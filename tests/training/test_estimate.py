@@ -57,6 +57,22 @@ def test_one_machine_fetches_nothing_over_the_network():
     assert slow.epoch_s == pytest.approx(estimate_epoch(c).epoch_s)
 
 
+def test_a_graph_without_features_moves_no_rows():
+    """feat_dim=0 (what NodeTask calls a graph without features): the same batches, no row bytes;
+    the sampling requests still cross the network."""
+    p = gp.partition(load_karate_club(), 2, seed=0)
+    bare = replay_epochs(p, fanouts=[3, 3], batch_size=8, train=None, feat_dim=0, seed=0)
+    wide = replay_epochs(p, fanouts=[3, 3], batch_size=8, train=None, seed=0)
+    assert bare.row_bytes == 0 and wide.row_bytes == 512
+    assert (bare.per_trainer("inputs_remote") == wide.per_trainer("inputs_remote")).all()
+    slow = ClusterModel(network_gbit_s=0.01)
+    assert (
+        estimate_epoch(bare, slow).per_trainer("fetch").sum()
+        < estimate_epoch(wide, slow).per_trainer("fetch").sum()
+    )
+    assert estimate_epoch(bare, slow).epoch_s < estimate_epoch(wide, slow).epoch_s
+
+
 def test_the_table_names_the_straggler_and_why(counts):
     est = estimate_epoch(counts, label="METIS")
     text = str(est.table())

@@ -10,7 +10,7 @@ pytest.importorskip("ipysigma")
 import graphpart as gp  # noqa: E402
 from graphpart.datasets import load_karate_club  # noqa: E402
 from graphpart.errors import GraphpartError  # noqa: E402
-from graphpart.training import ClusterModel, replay_epochs  # noqa: E402
+from graphpart.training import ClusterModel, TrainingSetup, replay_epochs  # noqa: E402
 from graphpart.widgets import (  # noqa: E402
     BalancePlayground,
     EpochCostView,
@@ -96,7 +96,7 @@ GRAPH_BAD = [
     ({"balance_edges": 1}, "balance_edges must be"),
     ({"num_hop": 2}, "did you mean num_hops"),
     ({"num_hops": 5}, "num_hops must be at most 3"),
-    ({"seed": -1}, "seed .* must be a non-negative integer"),
+    ({"seed": -1}, "seed must be a non-negative int, got -1"),
 ]
 
 
@@ -124,9 +124,9 @@ def counts(karate):
     return {"metis": replay_epochs(karate, fanouts=[5], train=None, seed=0)}
 
 
-def test_epoch_cost_view_refuses_a_model_that_is_not_one(counts):
-    with pytest.raises(GraphpartError, match="model must be a graphpart.training.ClusterModel"):
-        EpochCostView(counts, model="x", threaded=False)
+def test_epoch_cost_view_refuses_a_setup_that_is_not_one(counts):
+    with pytest.raises(GraphpartError, match="setup must be a graphpart.training.TrainingSetup"):
+        EpochCostView(counts, "x", threaded=False)
 
 
 @pytest.mark.parametrize("counts_", [[1, 2], "x", None])
@@ -138,7 +138,7 @@ def test_epoch_cost_view_refuses_what_is_not_counts(counts_):
 def test_a_model_given_past_the_sliders_range_widens_them(counts):
     """Sliders clamped a model given to the constructor while the estimate used the real one."""
     model = ClusterModel(network_gbit_s=1000, rpc_latency_us=5000, pcie_gbyte_s=0.5)
-    view = EpochCostView(counts, model=model, threaded=False)
+    view = EpochCostView(counts, TrainingSetup(model=model), threaded=False)
     got = {k: view.sliders[k].value for k in ("network_gbit_s", "rpc_latency_us", "pcie_gbyte_s")}
     assert got == pytest.approx(
         {"network_gbit_s": 1000, "rpc_latency_us": 5000, "pcie_gbyte_s": 0.5}

@@ -58,7 +58,9 @@ def test_choosing_a_setting_draws_its_trainers(counts):
 
 
 def test_calibrate_replaces_gather_and_sampling_only(counts):
-    view = EpochCostView(counts, ClusterModel(gather_gbyte_s=0.1234), threaded=False)
+    view = EpochCostView(
+        counts, TrainingSetup(model=ClusterModel(gather_gbyte_s=0.1234)), threaded=False
+    )
     view.calibrate()
     assert view.model.gather_gbyte_s != 0.1234 and view.model.network_gbit_s == 10
     assert view.sliders["gather_gbyte_s"].value == pytest.approx(view.model.gather_gbyte_s)
@@ -154,7 +156,7 @@ def test_a_setup_that_replays_other_counts_is_said_not_drawn():
     p = gp_partition(g)
     counts = {"metis": replay_epochs(p, fanouts=[5], batch_size=8, train=None, seed=1)}
     setup = TrainingSetup(fanouts=(5,), batch_size=8, train=None, seed=0)  # another seed
-    view = EpochCostView(counts, partitionings={"metis": p}, setup=setup, threaded=False)
+    view = EpochCostView(counts, setup, partitionings={"metis": p}, threaded=False)
     tg = view.trainer_graph
     assert tg.view is None and "replays other counts" in tg.error
     assert "replays other counts" in tg.note.value
