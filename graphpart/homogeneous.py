@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-__all__ = ["type_offsets", "to_homogeneous", "to_typed", "HomogeneousGraph"]
+__all__ = ["type_offsets", "homogeneous_ids", "typed_ids", "HomogeneousGraph"]
 
 
 def type_offsets(counts: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -44,7 +44,7 @@ def type_offsets(counts: Sequence[int] | np.ndarray) -> np.ndarray:
     return out
 
 
-def to_homogeneous(type_ids: np.ndarray | int, ids: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+def homogeneous_ids(type_ids: np.ndarray | int, ids: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Homogeneous ids of type-wise ``ids`` of types ``type_ids`` (one type, or one per id).
 
     Parameters
@@ -63,7 +63,7 @@ def to_homogeneous(type_ids: np.ndarray | int, ids: np.ndarray, offsets: np.ndar
 
     Examples
     --------
-    >>> to_homogeneous(np.array([0, 2, 2]), np.array([1, 0, 1]), type_offsets([3, 0, 2])).tolist()
+    >>> homogeneous_ids(np.array([0, 2, 2]), np.array([1, 0, 1]), type_offsets([3, 0, 2])).tolist()
     [1, 3, 4]
     """
     if isinstance(ids, torch.Tensor):
@@ -72,7 +72,7 @@ def to_homogeneous(type_ids: np.ndarray | int, ids: np.ndarray, offsets: np.ndar
     return np.asarray(offsets, dtype=np.int64)[type_ids] + ids
 
 
-def to_typed(ids, offsets) -> tuple:
+def typed_ids(ids, offsets) -> tuple:
     """``(type id, type-wise id)`` of homogeneous ``ids`` (numpy arrays or torch tensors).
 
     Both come back as new int64 arrays (tensors for tensor input). Empty types (repeated
@@ -95,7 +95,7 @@ def to_typed(ids, offsets) -> tuple:
 
     Examples
     --------
-    >>> t, local = to_typed(np.array([0, 3, 4]), type_offsets([3, 0, 2]))
+    >>> t, local = typed_ids(np.array([0, 3, 4]), type_offsets([3, 0, 2]))
     >>> t.tolist(), local.tolist()
     ([0, 2, 2], [0, 0, 1])
     """

@@ -18,7 +18,7 @@ import torch
 from .errors import FormatError, GraphpartError, IDRangeError
 from .fs.untrusted import read_json
 from .graph.schema import Schema, etype_str
-from .homogeneous import to_homogeneous, to_typed, type_offsets
+from .homogeneous import homogeneous_ids, type_offsets, typed_ids
 from .typing import CanonicalEType, ETypeLike, IdArray
 from .utils.check import check_count, short_repr
 from .utils.tensors import as_id_tensor
@@ -62,14 +62,14 @@ class _Space:
             if bad.any():
                 i = int(bad.nonzero()[0, 0])
                 self._range_error(int(tt[i]), int(t_ids[i]))
-            out = to_homogeneous(tt, t_ids, self.offsets)
+            out = homogeneous_ids(tt, t_ids, self.offsets)
         else:
             tid = self.to_id(typ)
             if t_ids.numel():
                 lo, hi = int(t_ids.min()), int(t_ids.max())
                 if lo < 0 or hi >= int(self.counts[tid]):
                     self._range_error(tid, lo if lo < 0 else hi)
-            out = to_homogeneous(tid, t_ids, self.offsets)
+            out = homogeneous_ids(tid, t_ids, self.offsets)
         return int(out[0]) if scalar else out
 
     def _range_error(self, tid: int, value: int) -> None:
@@ -88,7 +88,7 @@ class _Space:
                     f"homogeneous {self.kind} ids must be within [0, {self.total}), "
                     f"got {lo if lo < 0 else hi}"
                 )
-        tid, local = to_typed(h, self.offsets)
+        tid, local = typed_ids(h, self.offsets)
         if scalar:
             return self.to_name(int(tid[0])), int(local[0])
         return tid, local

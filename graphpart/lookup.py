@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import GraphpartError
-from .homogeneous import to_typed
+from .homogeneous import typed_ids
 from .utils.check import short_repr
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ def locate_node(
     else:
         new = node
         old = int(sh.new2old_nid[new])
-    t = int(to_typed(np.array([old]), offsets)[0][0])
+    t = int(typed_ids(np.array([old]), offsets)[0][0])
     typ, typed_new = p.book.map_to_per_ntype(np.array([new]))
     owner = int(p.node_part[old])
     start = sh.part_nodes(owner)[0]
@@ -261,7 +261,7 @@ def node_table(p: Partitioning) -> NodeTable:
     n = len(sh.new2old_nid)
     old = np.arange(n, dtype=np.int64)
     new = np.asarray(sh.old2new_nid, dtype=np.int64)
-    ntype, orig = to_typed(old, offsets)
+    ntype, orig = typed_ids(old, offsets)
     owner = np.asarray(p.node_part, dtype=np.int64)
     starts = np.array([sh.part_nodes(q)[0] for q in range(p.num_parts)], dtype=np.int64)
     typed_new = np.asarray(p.book.map_to_per_ntype(new)[1], dtype=np.int64)

@@ -10,7 +10,7 @@ import torch
 from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..graph.schema import etype_str
-from ..homogeneous import to_homogeneous, type_offsets
+from ..homogeneous import homogeneous_ids, type_offsets
 from ..utils.check import short_repr
 from .format import ChunkedMetadata, ChunkSpec, read_metadata
 
@@ -92,8 +92,8 @@ def homogeneous_edges(
         row0 = 0
         for c in range(len(meta.edges[e].paths)):
             s, d = read_edges(meta, e, c)
-            cols[0].append(to_homogeneous(ntypes.index(e[0]), s, offsets))
-            cols[1].append(to_homogeneous(ntypes.index(e[2]), d, offsets))
+            cols[0].append(homogeneous_ids(ntypes.index(e[0]), s, offsets))
+            cols[1].append(homogeneous_ids(ntypes.index(e[2]), d, offsets))
             cols[2].append(np.full(len(s), ei, dtype=np.int64))
             cols[3].append(np.arange(row0, row0 + len(s), dtype=np.int64))
             row0 += len(s)

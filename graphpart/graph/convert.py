@@ -10,7 +10,7 @@ import scipy.sparse as sp
 import torch
 
 from ..errors import GraphpartError
-from ..homogeneous import HomogeneousGraph, to_typed, type_offsets
+from ..homogeneous import HomogeneousGraph, type_offsets, typed_ids
 from ..typing import ETypeLike
 from ..utils.check import short_repr
 from ..utils.tensors import as_id_tensor
@@ -268,9 +268,9 @@ def to_homogeneous(g: Graph, ndata: Sequence[str] = (), edata: Sequence[str] = (
         [(etype_str(e), g.edge_data(e)) for e in g.canonical_etypes], edata, "edge data"
     )
     nd[NTYPE] = torch.from_numpy(homo.node_types())
-    nd[NID] = torch.from_numpy(to_typed(np.arange(homo.num_nodes), homo.node_offsets)[1])
+    nd[NID] = torch.from_numpy(typed_ids(np.arange(homo.num_nodes), homo.node_offsets)[1])
     ed_[ETYPE] = torch.from_numpy(homo.edge_types())
-    ed_[EID] = torch.from_numpy(to_typed(np.arange(homo.num_edges), homo.edge_offsets)[1])
+    ed_[EID] = torch.from_numpy(typed_ids(np.arange(homo.num_edges), homo.edge_offsets)[1])
     h = Graph.from_edges(
         torch.from_numpy(homo.src),
         torch.from_numpy(homo.dst),
@@ -367,7 +367,7 @@ def _check_type_ids(ids: torch.Tensor, n: int, what: str) -> None:
 
 def _typewise_ids(counts: torch.Tensor) -> torch.Tensor:
     """``[0..c0), [0..c1), ...`` concatenated: the type-wise id of every homogeneous id."""
-    return to_typed(
+    return typed_ids(
         torch.arange(int(counts.sum())), torch.from_numpy(type_offsets(counts.numpy()))
     )[1]
 

@@ -13,7 +13,7 @@ import torch
 from ..errors import GraphpartError
 from ..graph.core import Graph, check_graph
 from ..graph.schema import etype_str
-from ..homogeneous import HomogeneousGraph, to_typed
+from ..homogeneous import HomogeneousGraph, typed_ids
 from ..utils.check import check_part_id
 from ..utils.report import Report
 from ..utils.seeds import check_random_state
@@ -150,8 +150,8 @@ class Partitioning:
         """``(num_nodes, src, dst, ndata, edata)`` of one partition's local graph, as tensors
         (what :meth:`local_graph` builds its graph from, and what the writers write)."""
         v = self.view(part_id)
-        ntype, orig_n = to_typed(self.shuffle.new2old_nid[v.nodes], self.homogeneous.node_offsets)
-        etype, orig_e = to_typed(self.shuffle.new2old_eid[v.eids], self.homogeneous.edge_offsets)
+        ntype, orig_n = typed_ids(self.shuffle.new2old_nid[v.nodes], self.homogeneous.node_offsets)
+        etype, orig_e = typed_ids(self.shuffle.new2old_eid[v.eids], self.homogeneous.edge_offsets)
         ndata, edata = local_data(
             v,
             self.shuffle.node_part()[v.nodes],

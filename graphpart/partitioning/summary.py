@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from ..homogeneous import to_typed
+from ..homogeneous import typed_ids
 from ..index import unique_int
 from ..utils.report import Report
 from .loads import SPLITS, balance_loads, trainer_loads
@@ -363,7 +363,7 @@ def partition_metrics(p) -> PartitionMetrics:
     for i in range(p.num_parts):
         v = p.view(i)
         halo = v.nodes[v.num_inner_nodes :]
-        t_halo, _ = to_typed(sh.new2old_nid[halo], p.homogeneous.node_offsets)
+        t_halo, _ = typed_ids(sh.new2old_nid[halo], p.homogeneous.node_offsets)
         es, ee = sh.part_edges(i)
         s = sh.src[es:ee]
         cut = new_part[s] != i
