@@ -347,7 +347,7 @@ def plan_pipeline(
     algorithm: str = "metis",
     *,
     cluster: ClusterOptions | None = None,
-    slack: float = 0.05,
+    imbalance: float = 0.05,
     part_edges: np.ndarray | None = None,
     part_nodes: np.ndarray | None = None,
     leaving: int | None = None,
@@ -362,7 +362,7 @@ def plan_pipeline(
 
     Without the per-part loads of an assignment (``part_nodes``, ``part_edges``: nodes and local
     edges, owned plus leaving, per part) the largest partition is taken as a balanced one at
-    ``1 + slack`` times the mean, holding its share of the edges (twice that with ``out_edges``:
+    ``1 + imbalance`` times the mean, holding its share of the edges (twice that with ``out_edges``:
     a cut near 1, as R-MAT's); ``leaving`` (the edges whose ends lie in two parts, default: all)
     sizes the HALO nodes, and the HALO edges with ``out_edges``. Dispatch writes ``format``'s
     files (GraphBolt's and graphpart's out of core, DGL's in memory); METIS sees a sample of
@@ -380,7 +380,7 @@ def plan_pipeline(
     cluster : ClusterOptions or None, default None
         The Dask cluster of ``assign`` (random, fennel, ldg) and ``dispatch``: its ``workers``
         share the work (default: :class:`ClusterOptions`' 2).
-    slack : float, default 0.05
+    imbalance : float, default 0.05
         Imbalance of the balanced partition assumed without ``part_nodes`` and
         ``part_edges``.
     part_edges, part_nodes : numpy.ndarray or None, default None
@@ -441,7 +441,7 @@ def plan_pipeline(
         n_p, e_p = int(part_nodes[top]), int(part_edges[top])
         where = f"partition {top}: {n_p:,} nodes, {e_p:,} edges with HALO"
     else:
-        n_p, e_p = int((1 + slack) * n / k), int((1 + out_edges) * (1 + slack) * e / k)
+        n_p, e_p = int((1 + imbalance) * n / k), int((1 + out_edges) * (1 + imbalance) * e / k)
         where = f"a balanced partition: {n_p:,} nodes, {e_p:,} edges with HALO"
     steps = []
     if algorithm in ("fennel", "ldg"):
@@ -480,11 +480,11 @@ def plan_pipeline(
         local_p = n_p + int(halo[np.argmax(halo) if top is None else top]) + extra // k
     else:  # at most one per cut edge, and (k - 1) N
         copies = min(cut * (1 + out_edges), (k - 1) * n)
-        local_p = min(n, n_p + int((1 + slack) * copies / k))  # the largest partition's
+        local_p = min(n, n_p + int((1 + imbalance) * copies / k))  # the largest partition's
     # the largest piece: a chunk's edges spread as the graph's, the largest partition's share
     if piece is None:
-        owned_p = e_p - (int((1 + slack) * cut / k) if out_edges else 0)
-        piece = c if not e else int(c * min(1.0, max(owned_p, 0) / e * (1 + slack)))
+        owned_p = e_p - (int((1 + imbalance) * cut / k) if out_edges else 0)
+        piece = c if not e else int(c * min(1.0, max(owned_p, 0) / e * (1 + imbalance)))
     gb = format == "graphbolt"
     wide = n >= 2**31 - 1  # int64 node ids in the pieces, else int32
     pieces = (20 if wide else 12) * e + (28 if wide else 20) * (local - e) + f * n
