@@ -40,8 +40,7 @@ def canonical_names() -> dict[str, list[str]]:
     for key, found in paths.items():
         # a function named like its module (chunked.assign) is documented in that module
         best = min(
-            (p for p in found if p not in modules) or found,
-            key=lambda p: (p.count("."), len(p)),
+            (p for p in found if p not in modules) or found, key=lambda p: (p.count("."), len(p))
         )
         module, _, attr = best.rpartition(".")
         out.setdefault(module, []).append(attr)

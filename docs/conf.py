@@ -23,12 +23,7 @@ author = "the graphpart authors"
 release = version = graphpart.__version__
 copyright = "2026, the graphpart authors"
 
-extensions = [
-    "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
-    "sphinx.ext.napoleon",
-    "myst_nb",
-]
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.autosummary", "sphinx.ext.napoleon", "myst_nb"]
 
 # --- the API reference: generated from the docstrings (numpydoc sections, via napoleon)
 api_pages.write(HERE / "api")

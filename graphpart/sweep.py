@@ -27,14 +27,7 @@ from .training.replay import TrainingSetup
 from .utils.check import check_option_names, short_repr
 from .utils.report import Report
 
-__all__ = [
-    "Setting",
-    "SweepResult",
-    "balance_sources",
-    "grid",
-    "sweep",
-    "sweep_report",
-]
+__all__ = ["Setting", "SweepResult", "balance_sources", "grid", "sweep", "sweep_report"]
 
 log = logging.getLogger(__name__)
 

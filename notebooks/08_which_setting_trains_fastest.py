@@ -41,12 +41,7 @@ import numpy as np
 import graphpart as gp
 from graphpart import datasets, viz
 from graphpart.sweep import grid, sweep, sweep_report
-from graphpart.training import (
-    ClusterModel,
-    TrainingSetup,
-    estimate_epoch,
-    train_set,
-)
+from graphpart.training import ClusterModel, TrainingSetup, estimate_epoch, train_set
 from graphpart.widgets import EpochCostView
 
 # %% [markdown]

@@ -162,7 +162,7 @@ def lab(tmp_path_factory, sync_playwright):
             "results = sweep(load_karate_club(), grid(part_method=['random', 'metis'],"
             " num_parts=2), training=setup)\n"
             "view = EpochCostView.from_sweep(results, setup)\n"
-            "view",
+            "view"
         ],
     )
     _lab.write_code_notebook(
@@ -177,7 +177,7 @@ def lab(tmp_path_factory, sync_playwright):
             "picked.add_class('picked-readout')\n"
             "view.on_select(lambda k: setattr(picked, 'value', view.data.nodes[k]['label'] if k"
             " else 'none'))\n"
-            "widgets.VBox([view, picked])",
+            "widgets.VBox([view, picked])"
         ],
     )
     _lab.write_code_notebook(
@@ -195,7 +195,7 @@ def lab(tmp_path_factory, sync_playwright):
             "parts, _ = chunked.read_assignment(a, w / 'chunks')\n"
             "gp.partition_graph(g, 'sbm', 2, w / 'parts', part_method=parts['_N'], num_hops=1)\n"
             "view = JourneyView(w / 'parts' / 'sbm.json', w / 'chunks', a, height=320)\n"
-            "view",
+            "view"
         ],
     )
     _lab.write_code_notebook(
@@ -216,7 +216,7 @@ def lab(tmp_path_factory, sync_playwright):
             "picked = widgets.HTML('none')\n"
             "picked.add_class('picked-readout')\n"
             "view.observe(lambda c: setattr(picked, 'value', f\"gpu {c['new']}\"), 'selected')\n"
-            "widgets.VBox([view, picked])",
+            "widgets.VBox([view, picked])"
         ],
     )
     _lab.write_code_notebook(
@@ -236,7 +236,7 @@ def lab(tmp_path_factory, sync_playwright):
             "from graphpart.datasets import load_karate_club\n"
             "from graphpart.widgets import HaloInspector\n"
             "hi = HaloInspector(gp.partition(load_karate_club(), 3, num_hops=1, seed=0))\n"
-            "hi",
+            "hi"
         ],
     )
     _lab.write_code_notebook(
@@ -254,7 +254,7 @@ def lab(tmp_path_factory, sync_playwright):
         [
             "from graphpart.datasets import load_karate_club\n"
             "from graphpart.widgets import PartitionExplorer\n"
-            "ex = PartitionExplorer(load_karate_club(), num_parts=2, num_hops=1)\nex",
+            "ex = PartitionExplorer(load_karate_club(), num_parts=2, num_hops=1)\nex"
         ],
     )
     server = _lab.LabServer(root, tmp_path_factory.mktemp("lab-state"))

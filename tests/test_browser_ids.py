@@ -136,10 +136,7 @@ def _readout(page, *needles: str) -> str:
 
 
 def test_hovering_a_node_shows_its_ids_python_follows_and_a_click_fills_the_card(
-    lab,
-    page,
-    shots,
-    frames,
+    lab, page, shots, frames
 ):
     with _lab.failure_shot(page, shots / "id-view-davis-node-failure.png"):
         root, axes = _open_view(page, lab, shots)
@@ -166,10 +163,7 @@ def test_hovering_a_node_shows_its_ids_python_follows_and_a_click_fills_the_card
 
 
 def test_hovering_an_edge_after_the_reshuffle_shows_both_ends_ids_in_both_numberings(
-    lab,
-    page,
-    shots,
-    frames,
+    lab, page, shots, frames
 ):
     with _lab.failure_shot(page, shots / "id-view-davis-edge-failure.png"):
         root, axes = _open_view(page, lab, shots)

@@ -96,11 +96,7 @@ def test_pair_has_the_same_cells(path):
     if from_py == from_ipynb:
         return
     diff = difflib.unified_diff(
-        _lines(from_ipynb),
-        _lines(from_py),
-        fromfile=ipynb.name,
-        tofile=path.name,
-        n=1,
+        _lines(from_ipynb), _lines(from_py), fromfile=ipynb.name, tofile=path.name, n=1
     )
     pytest.fail(
         f"{path.name} and {ipynb.name} differ; run `jupytext --sync notebooks/{path.name}` "

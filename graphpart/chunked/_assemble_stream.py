@@ -253,7 +253,7 @@ def build_part_streamed(
                 folder / ORIG_EIDS, {etype_str(plan.etypes[ei]): s for ei, s in orig_e.items()}
             )
             if save_orig_eids
-            else contextlib.nullcontext() as ow,
+            else contextlib.nullcontext() as ow
         ):
             if csc:
                 _write_graphbolt(

@@ -252,10 +252,7 @@ def dispatch(
 
     needs = needs_of()
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")
-    with (
-        atomic_dir(out, resume=resume) as tmp,
-        dask_client(cluster) as c,
-    ):
+    with atomic_dir(out, resume=resume) as tmp, dask_client(cluster) as c:
         _check_worker_memory(c, needs)
         done = kept_parts(c, tmp, num_parts, progress) if resume else {}
         work = tmp / "_work"

@@ -491,15 +491,7 @@ def sbm_chunked(
     data = _node_data(n, rng, task, np.repeat(np.arange(len(sizes)), sizes))
     row = 8 * task.feat_dim + 16
     check_disk(24 * total + row * n, out_dir, "graphpart chunk")
-    return write_edge_stream(
-        out_dir,
-        k,
-        n,
-        blocks,
-        total,
-        data,
-        chunk_format,
-    )
+    return write_edge_stream(out_dir, k, n, blocks, total, data, chunk_format)
 
 
 def edges_chunked(
@@ -575,11 +567,5 @@ def edges_chunked(
             )
     check_disk(24 * total, out_dir, "graphpart chunk")  # csv chunks: up to ~24 B an edge
     return write_edge_stream(
-        out_dir,
-        k,
-        num_nodes,
-        lambda: edge_blocks(edges, block),
-        total,
-        {},
-        chunk_format,
+        out_dir, k, num_nodes, lambda: edge_blocks(edges, block), total, {}, chunk_format
     )

@@ -290,11 +290,7 @@ def edge_balance(
 
 
 def _process_chunk(
-    state: Loads,
-    u: np.ndarray,
-    v: np.ndarray,
-    placement_batch: int,
-    refine: int,
+    state: Loads, u: np.ndarray, v: np.ndarray, placement_batch: int, refine: int
 ) -> None:
     """Place the nodes of one edge chunk not yet placed."""
     a = np.concatenate([u, v])  # undirected: each edge makes both ends neighbours
@@ -389,11 +385,7 @@ def _move(state: Loads, nodes: np.ndarray, to: np.ndarray, gain: np.ndarray) -> 
 
 
 def _chunk_task(
-    meta: ChunkedMetadata,
-    key: tuple,
-    loads: Loads,
-    arrays: tuple,
-    job: tuple,
+    meta: ChunkedMetadata, key: tuple, loads: Loads, arrays: tuple, job: tuple
 ) -> tuple[list, int]:
     """One stream's work on one chunk: place the nodes it reaches first (``job[0] == "place"``)
     or refine it, under the caps as the round began. ``arrays`` are
@@ -442,12 +434,7 @@ def _place(state: Loads, results: list, ways: int) -> int:
 
 
 def _run_pass(
-    state: Loads,
-    meta: ChunkedMetadata,
-    run: Runner,
-    handles: tuple,
-    job: tuple,
-    what: str,
+    state: Loads, meta: ChunkedMetadata, run: Runner, handles: tuple, job: tuple, what: str
 ) -> tuple[int, int]:
     """One pass over the chunks in rounds of ``run.tasks`` streams, each seeing the parts and
     loads as the round began: placing, each stream takes a chunk of its own; refining, each

@@ -195,8 +195,5 @@ def dcsbm(
     src, dst = dedupe_edges(src, dst, model.n, True, False)
     g = Graph.from_edges(src, dst, num_nodes=model.n)
     return attach_node_data(
-        g,
-        np.random.default_rng([model.base, 2**33]),
-        task,
-        labels=model.labels(),
+        g, np.random.default_rng([model.base, 2**33]), task, labels=model.labels()
     )

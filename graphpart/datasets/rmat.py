@@ -164,8 +164,4 @@ def rmat(
     s, d = dedupe_edges(src, dst, n, symmetric, self_loops)
     log.debug("rmat scale=%d: %d drawn, %d kept", scale, m, len(s))
     g = Graph.from_edges(s, d, num_nodes=n)
-    return attach_node_data(
-        g,
-        rng,
-        task,
-    )
+    return attach_node_data(g, rng, task)

@@ -209,9 +209,4 @@ def sbm(
         s, d = np.concatenate([s, d]), np.concatenate([d, s])
     g = Graph.from_edges(s, d, num_nodes=int(offsets[-1]))
     labels = np.repeat(np.arange(k), sizes)
-    return attach_node_data(
-        g,
-        rng,
-        task,
-        labels=labels,
-    )
+    return attach_node_data(g, rng, task, labels=labels)

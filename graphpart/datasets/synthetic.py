@@ -121,10 +121,7 @@ SPLITS = ("train", "val", "test")
 
 
 def attach_node_data(
-    g: Graph,
-    rng: Seed,
-    task: NodeTask | None = None,
-    labels: np.ndarray | None = None,
+    g: Graph, rng: Seed, task: NodeTask | None = None, labels: np.ndarray | None = None
 ) -> Graph:
     """Attach ``label``, ``feat`` and ``train/val/test_mask`` node data to a homogeneous graph.
 

@@ -16,15 +16,7 @@ Its modules, one idea each:
 
 from __future__ import annotations
 
-from .box import (
-    LINK_SOURCES,
-    BoxRun,
-    DeviceGroup,
-    FeatureBox,
-    LinkModel,
-    LinkStats,
-    replay_box,
-)
+from .box import LINK_SOURCES, BoxRun, DeviceGroup, FeatureBox, LinkModel, LinkStats, replay_box
 from .caches import (
     DYNAMIC_POLICIES,
     Cache,

@@ -498,11 +498,7 @@ class BoxRun:
         return out
 
 
-def replay_box(
-    traces: Mapping[int, Iterable],
-    box: FeatureBox,
-    label: str = "",
-) -> BoxRun:
+def replay_box(traces: Mapping[int, Iterable], box: FeatureBox, label: str = "") -> BoxRun:
     """Replay each GPU's lookups (``{gpu: batches of node ids}``, e.g. a
     :class:`~graphpart.features.Trace` per GPU) through ``box``, from fresh stats.
 

@@ -348,8 +348,7 @@ def locality_table(runs: dict, *, title: str = "where lookups are served"):
 
     keys = ("local_inner", "local_halo", "remote_cached", "remote_fetched")
     counts = np.array(
-        [[sum(a.totals[k] for a in acc) for k in keys] for _, acc in runs.values()],
-        dtype=np.int64,
+        [[sum(a.totals[k] for a in acc) for k in keys] for _, acc in runs.values()], dtype=np.int64
     ).reshape(-1, len(SERVED_BY))
     tenths = percent_tenths(counts)
     halo = [int(np.asarray(p.metrics.halo_nodes).sum()) for p, _ in runs.values()]

@@ -16,12 +16,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..index import part_ranges
 from ..partitioning.loads import SPLITS
-from ..partitioning.summary import (
-    PartitionMetrics,
-    PartSummary,
-    split_counts,
-    summarize,
-)
+from ..partitioning.summary import PartitionMetrics, PartSummary, split_counts, summarize
 from ..storage.sources import open_partitions
 from ..utils.report import Report
 
@@ -92,12 +87,7 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
             )
         )
     return summarize(
-        parts,
-        cfg.num_nodes,
-        cfg.num_edges,
-        ntypes,
-        cfg.balance_loads,
-        cfg.trainer_loads,
+        parts, cfg.num_nodes, cfg.num_edges, ntypes, cfg.balance_loads, cfg.trainer_loads
     )
 
 

@@ -282,9 +282,7 @@ def balance_weights(
 
 
 def constraint_names(
-    balance_ntypes: np.ndarray | None,
-    balance_edges: bool,
-    labels: Sequence[str] | None = None,
+    balance_ntypes: np.ndarray | None, balance_edges: bool, labels: Sequence[str] | None = None
 ) -> list[str]:
     """A name for every column of :func:`balance_weights` (for messages).
 

@@ -237,10 +237,7 @@ class Partitioning:
 
 
 def partition(
-    g: Graph,
-    num_parts: int,
-    options: PartitionOptions | None = None,
-    **overrides: Any,
+    g: Graph, num_parts: int, options: PartitionOptions | None = None, **overrides: Any
 ) -> Partitioning:
     """Partition ``g`` into ``num_parts`` parts in memory (what ``partition_graph`` writes).
 

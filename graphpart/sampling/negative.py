@@ -45,12 +45,7 @@ def edge_keys(topo: Topology) -> torch.Tensor:
 
 
 def negative_sample(
-    topo: Topology,
-    num: int,
-    *,
-    trials: int = 5,
-    padding: bool = False,
-    seed: Seed = None,
+    topo: Topology, num: int, *, trials: int = 5, padding: bool = False, seed: Seed = None
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """``num`` node pairs ``(src, dst)`` that are not edges of ``topo``, uniform over the nodes.
 

@@ -24,12 +24,7 @@ from ..partitioning.book import RangePartitionBook
 from ..utils.check import check_part_id, describe_exception, short_repr
 from .files import part_file_names
 
-__all__ = [
-    "PartitionConfig",
-    "check_graph_name",
-    "read_config",
-    "part_files",
-]
+__all__ = ["PartitionConfig", "check_graph_name", "read_config", "part_files"]
 
 _NAME = re.compile(r"[A-Za-z0-9_]+")
 

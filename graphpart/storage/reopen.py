@@ -147,9 +147,7 @@ def open_partitioning(path: str | os.PathLike):
     method = cfg.part_method if src.format in ("graphpart", "dgl") else None
     label = f"{method} " if isinstance(method, str) and method.isidentifier() else ""
     return replace(
-        p,
-        part_method=f"{label}from {FORMAT_NAMES[src.format]}",
-        recorded_balance=cfg.balance_loads,
+        p, part_method=f"{label}from {FORMAT_NAMES[src.format]}", recorded_balance=cfg.balance_loads
     )
 
 

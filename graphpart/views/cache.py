@@ -112,8 +112,7 @@ def batch_view_data(
     text = [t.replace(" | row from:", " (also a seed of this batch) | row from:", 1) if a else t
             for t, a in zip(text, also.tolist())]  # fmt: skip
     degree = np.bincount(
-        np.searchsorted(nodes, np.concatenate([src, dst])) if len(src) else [],
-        minlength=len(nodes),
+        np.searchsorted(nodes, np.concatenate([src, dst])) if len(src) else [], minlength=len(nodes)
     )
     s = lambda a: np.asarray(a).astype(str).astype(object)  # noqa: E731
     kinds = np.where(hop == 0, "hop 0 (seed)", "hop " + s(hop))

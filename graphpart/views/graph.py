@@ -180,11 +180,7 @@ def graph_data(
 
 
 def neighbourhood_data(
-    p: Partitioning,
-    node: int,
-    hops: int = 2,
-    table: NodeTable | None = None,
-    max_nodes: int = 2000,
+    p: Partitioning, node: int, hops: int = 2, table: NodeTable | None = None, max_nodes: int = 2000
 ) -> GraphData:
     """The nodes within ``hops`` of ``node`` (original homogeneous id) in the whole graph,
     breadth first and at most ``max_nodes`` of them, coloured by owner, for graphs too big to

@@ -27,9 +27,7 @@ def _run(tmp_path, dst, num_nodes, block, pieces):
 
 @settings(max_examples=60, deadline=None)
 @given(
-    dst=st.lists(st.integers(0, 9), max_size=60),
-    block=st.integers(1, 8),
-    pieces=st.integers(1, 5),
+    dst=st.lists(st.integers(0, 9), max_size=60), block=st.integers(1, 8), pieces=st.integers(1, 5)
 )
 def test_edges_come_back_in_stable_csc_order(tmp_path_factory, dst, block, pieces):
     tmp = tmp_path_factory.mktemp("csc")

@@ -158,12 +158,7 @@ def test_sbm_features_are_informative():
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    st.integers(0, 200),
-    st.floats(0, 1),
-    st.floats(0, 1),
-    st.floats(0, 1),
-)
+@given(st.integers(0, 200), st.floats(0, 1), st.floats(0, 1), st.floats(0, 1))
 def test_masks_disjoint_with_requested_sizes(n, a, b, c):
     total = a + b + c
     if total > 1:

@@ -10,12 +10,7 @@ import torch
 
 import graphpart as gp
 from graphpart.datasets import load_karate_club, sbm
-from graphpart.features import (
-    Trace,
-    access_by_partition,
-    node_locality,
-    partition_access,
-)
+from graphpart.features import Trace, access_by_partition, node_locality, partition_access
 from graphpart.features.partition import HALO, INNER, REMOTE
 from graphpart.sampling import Topology
 

@@ -15,10 +15,7 @@ from graphpart.partitioning.swap import swap_moves
 
 @settings(max_examples=60, deadline=None)
 @given(
-    n=st.integers(4, 200),
-    k=st.integers(2, 5),
-    ncls=st.integers(1, 3),
-    seed=st.integers(0, 2**16),
+    n=st.integers(4, 200), k=st.integers(2, 5), ncls=st.integers(1, 3), seed=st.integers(0, 2**16)
 )
 def test_swaps_keep_every_class_count_and_never_worsen_the_worst_overload(n, k, ncls, seed):
     rng = np.random.default_rng(seed)

@@ -13,14 +13,7 @@ import torch  # noqa: E402
 
 import graphpart as gp  # noqa: E402
 from graphpart import viz  # noqa: E402
-from graphpart.features import (  # noqa: E402
-    Feature,
-    PartitionAccess,
-    Trace,
-    hit_rate_table,
-    make_cache,
-    simulate,
-)
+from graphpart.features import Feature, PartitionAccess, Trace, hit_rate_table, make_cache, simulate  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
