@@ -4,8 +4,10 @@ replication), the winner and why.
 :func:`graphpart.sweep.sweep` with a :class:`~graphpart.training.TrainingSetup` prices every
 setting's epoch (a replay of every trainer's mini-batches under a cluster model). A setting is
 *dominated* when another is no worse on all three figures and better on one: it is never the one
-to pick. Among the rest, the shortest estimated epoch wins (ties within :data:`TIE`: the lower
-cut, then the lower replication, which leave more room on a real cluster).
+to pick. The pick is the setting with the lowest cut (then replication) among those whose epoch
+ties with the fastest (:func:`~graphpart.training.is_tie`: within
+:data:`~graphpart.training.TIE`, the one tie rule of every view): a lower cut leaves more room on
+a real cluster, and a gap that small can flip with the sampling seed.
 """
 
 from __future__ import annotations
@@ -17,13 +19,10 @@ import numpy as np
 
 from .errors import GraphpartError
 from .sweep import SweepResult
-from .training.estimate import seconds
+from .training.estimate import TIE, is_tie, seconds
 from .utils.report import Report
 
-__all__ = ["Recommendation", "recommend", "TIE"]
-
-#: Epoch estimates within this share of each other are a tie (the model is an estimate).
-TIE = 0.02
+__all__ = ["Recommendation", "recommend"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +33,9 @@ class Recommendation:
     ----------
     best : SweepResult
         The setting to pick.
+    fastest : SweepResult
+        The setting with the shortest estimated epoch (``best`` too, unless a setting that ties
+        with it cuts fewer edges).
     pareto : tuple of SweepResult
         Every setting no other beats on epoch, cut and replication at once, fastest first.
     dominated : dict of str to str
@@ -43,9 +45,34 @@ class Recommendation:
     """
 
     best: SweepResult
+    fastest: SweepResult
     pareto: tuple[SweepResult, ...]
     dominated: dict[str, str]
     why: str
+
+    @property
+    def headline(self) -> str:
+        """One line for a view's title: the pick, and the fastest when that is another setting.
+
+        Examples
+        --------
+        >>> from graphpart.datasets import sbm
+        >>> from graphpart.sweep import grid, sweep
+        >>> from graphpart.training import TrainingSetup
+        >>> g = sbm([200] * 4, 0.05, 0.002, seed=0)
+        >>> setup = TrainingSetup(fanouts=(5, 5), batch_size=32, train=None)
+        >>> settings = grid(part_method=["random", "metis"], num_parts=4)
+        >>> recommend(sweep(g, settings, training=setup)).headline
+        'Fastest: metis k=4 (...)'
+        """
+        best, fastest = self.best, self.fastest
+        line = f"{best.setting.label} ({seconds(best.epoch_s)})"
+        if best is fastest:
+            return f"Fastest: {line}"
+        return (
+            f"Pick: {line}, a tie with the fastest, {fastest.setting.label} "
+            f"({seconds(fastest.epoch_s)}, within {100 * TIE:.0f}%), at a lower cut"
+        )
 
     def report(self) -> Report:
         """The Pareto set as a table (the winner first), the reason below it."""
@@ -112,27 +139,25 @@ def recommend(results: Sequence[SweepResult]) -> Recommendation:
             "training=TrainingSetup(...))"
         )
     figures = np.array([[r.epoch_s, r.edge_cut_fraction, _replication(r)] for r in results])
-    # a setting within TIE of a faster one's epoch counts as no slower
-    slack = figures.copy()
-    slack[:, 0] *= 1 - TIE
     dominated: dict[str, str] = {}
     keep = []
     for i, r in enumerate(results):
-        beats = np.all(slack <= figures[i], axis=1) & np.any(figures < figures[i], axis=1)
-        beats[i] = False
+        beats = np.all(figures <= figures[i], axis=1) & np.any(figures < figures[i], axis=1)
         if beats.any():
             dominated[r.setting.label] = results[int(np.flatnonzero(beats)[0])].setting.label
         else:
             keep.append(i)
     order = sorted(keep, key=lambda i: (figures[i, 0], figures[i, 1], figures[i, 2]))
-    fastest = figures[order[0], 0]
-    ties = [i for i in order if figures[i, 0] <= fastest * (1 + TIE)]
-    best_i = min(ties, key=lambda i: (figures[i, 1], figures[i, 2]))
+    fastest_i = order[0]  # the fastest of all: a faster setting would not be dominated
+    # the lowest cut, then replication, then epoch, among the ties: never a dominated one
+    ties = [i for i in order if is_tie(figures[i, 0], figures[fastest_i, 0])]
+    best_i = min(ties, key=lambda i: (figures[i, 1], figures[i, 2], figures[i, 0]))
     pareto = tuple(results[i] for i in [best_i, *(i for i in order if i != best_i)])
-    return Recommendation(pareto[0], pareto, dominated, _why(results, figures, best_i, pareto))
+    why = _why(results, figures, best_i, fastest_i, pareto)
+    return Recommendation(pareto[0], results[fastest_i], pareto, dominated, why)
 
 
-def _why(results, figures, best_i: int, pareto) -> str:
+def _why(results, figures, best_i: int, fastest: int, pareto) -> str:
     best = results[best_i]
     e, cut, rep = figures[best_i]
     text = (
@@ -140,13 +165,12 @@ def _why(results, figures, best_i: int, pareto) -> str:
         f"and replication {rep:.2f}; its slowest trainer is {best.epoch.straggler_ratio:.2f}x the "
         f"mean ({best.epoch.why()})"
     )
-    fastest = int(figures[:, 0].argmin())
-    if figures[fastest, 0] < e:  # faster within the model's accuracy, at a higher cut
-        gain = 100 * (1 - figures[fastest, 0] / e)
+    if fastest != best_i:  # a tie, at a higher cut
+        f = figures[fastest, 0]
         text += (
-            f". {results[fastest].setting.label} is estimated {gain:.1f}% "
-            f"faster ({seconds(figures[fastest, 0])}), within the model's {100 * TIE:.0f}%, but "
-            f"cuts {100 * figures[fastest, 1]:.1f}% of edges"
+            f". {results[fastest].setting.label} is the fastest at {seconds(f)}: this one takes "
+            f"{100 * (e / f - 1):.1f}% longer, a tie within the model's {100 * TIE:.0f}%, and "
+            f"cuts fewer edges than its {100 * figures[fastest, 1]:.1f}%"
         )
     slowest = int(figures[:, 0].argmax())
     if slowest != best_i:
@@ -157,7 +181,7 @@ def _why(results, figures, best_i: int, pareto) -> str:
     if len(pareto) > 1:
         runner = pareto[1]
         re_ = runner.epoch_s
-        tie = " (a tie within the model's accuracy)" if re_ <= e * (1 + TIE) else ""
+        tie = " (a tie within the model's accuracy)" if is_tie(max(re_, e), min(re_, e)) else ""
         text += (
             f"; the runner-up, {runner.setting.label}, takes {seconds(re_)}{tie} and cuts "
             f"{100 * runner.edge_cut_fraction:.1f}%"

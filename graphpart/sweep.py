@@ -156,6 +156,8 @@ def _label(setting: Setting) -> str:
     ufactor = getattr(setting.options.metis_options, "ufactor", None)
     if ufactor is not None:
         bits.append(f"tol={ufactor / 10:g}%")
+    if setting.options.num_trainers_per_machine > 1:
+        bits.append(f"trainers={setting.options.num_trainers_per_machine}")
     return " ".join(bits)
 
 
@@ -210,9 +212,11 @@ def grid(options: PartitionOptions | None = None, **values: object) -> list[Sett
     return list(dict.fromkeys(out))  # random settings that differ only in balance are one
 
 
-def _comparable(balance: dict[str, float]) -> dict[str, float]:
-    """Balance entries every setting shares (per-class entries depend on the setting)."""
-    return {k: v for k, v in balance.items() if not k.startswith("class ") and k != "in-degree"}
+def _comparable(metrics) -> dict[str, float]:
+    """Balance entries every setting shares (per-class entries depend on the setting), and with
+    several trainers per machine the trainers' (``trainer nodes``, ...)."""
+    both = {**metrics.balance, **{f"trainer {k}": v for k, v in metrics.trainer_balance.items()}}
+    return {k: v for k, v in both.items() if "class " not in k and not k.endswith("in-degree")}
 
 
 @dataclass(frozen=True)
@@ -325,7 +329,7 @@ def sweep(
                 s,
                 int(m.edge_cut or 0),
                 float(m.edge_cut_fraction or 0.0),
-                _comparable(m.balance),
+                _comparable(m),
                 seconds,
                 p,
                 None if training is None else training.estimate(p, label=s.label),

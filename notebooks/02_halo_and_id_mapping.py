@@ -39,8 +39,8 @@ ax = viz.draw_partition(p, halo_of=0, hops=1)
 # Partition 0's own nodes are solid; the ringed nodes are its first hop of HALO: owned by other
 # partitions, copied into partition 0 because an edge reaches them. The drawing stops at one hop
 # (`hops=1`), but `p` keeps two (`num_hops=2`): partition 0 also holds copies of the neighbours of
-# those, faded here with the nodes it does not hold at all; the next cell lists them at
-# `halo_hop` 2.
+# those, faded here. On this small-world graph two hops reach everything: partition 0 holds a
+# copy of all 34 nodes, as the next cell's `halo_hop` list shows (2 for the second hop).
 #
 # ## The local graph of one partition
 #
@@ -143,12 +143,16 @@ emb_orig[:5]
 # ## The partition book
 #
 # Every machine carries a small **partition book**: for each node type the id range each partition
-# owns. It answers "who owns node n?" and "what is n's local id there?" without any per-node table:
+# owns. It answers "who owns node n?" and "what is n's local id there?" without any per-node table.
+# The book speaks **new** ids only (that is what makes ranges enough): to ask about an original
+# node, map it to its new id first, `p.shuffle.old2new_nid[old]`.
 
 # %%
 book = p.book
-nids = torch.tensor([0, 5, 20, 33])
-print("owner:", book.nid2partid(nids).tolist())
+nids = torch.tensor([0, 5, 20, 33])  # new ids
+print("owner of new ids 0, 5, 20, 33:", book.nid2partid(nids).tolist())
+new = torch.as_tensor(p.shuffle.old2new_nid[[1, 5, 20]])  # original nodes 1, 5 and 20
+print("original 1, 5, 20 are new", new.tolist(), "owned by", book.nid2partid(new).tolist())
 print("node_map:", book.node_map)
 first, last = book.partid2nids(1)[[0, -1]].tolist()
 print(f"partition 1 owns new ids {first}..{last}")

@@ -63,8 +63,9 @@ print(g, "\ntraining nodes:", int(train.sum()))
 plain = gp.partition(g, 4, seed=0)
 ax = viz.plot_balance(plain, quantities=["nodes", "train nodes", "edges"])
 # %% [markdown]
-# Nodes are balanced, but one or two partitions hold most training nodes and the densest communities
-# hold many more edges: in a training step, those machines do several times the work of the others.
+# Nodes are balanced, but one partition holds nearly twice its share of the training nodes, and
+# the densest communities put a fifth more edges than the mean on one machine (the legend's
+# max/mean). Every training step waits for the machine with the most work.
 #
 # ## Adding constraints
 #
@@ -83,6 +84,7 @@ for ax, part, name in zip(axes, [plain, by_train, both], names):
     ax.set_title(f"{name}: edge cut {100 * part.metrics.edge_cut_fraction:.1f}%")
     tops.append(ax.get_ylim()[1])
 axes[0].set_ylim(0, max(tops))  # one scale for the three (the axes share it)
+plt.show()
 
 # %% [markdown]
 # Each constraint flattens its bars, and the edge cut rises: METIS has less freedom to follow
@@ -106,10 +108,12 @@ ax = viz.plot_balance(
     trained, ax=axes[1], level="trainer", quantities=["nodes", "train nodes", "in-degree"]
 )
 axes[0].set_ylim(0, max(top, ax.get_ylim()[1]))  # machines and trainers on one scale
+plt.show()
 
 # %% [markdown]
 # `trained.report()` lists the same figures as `trainer balance ...` lines, and `graphpart inspect`
-# shows them for partitions on disk.
+# shows them for partitions on disk. The playground at the end of this notebook has a
+# `trainers/machine` control: try 1, 2 and 4 and watch the `trainer nodes` column.
 #
 # ## The trade-off across settings
 #
@@ -153,25 +157,34 @@ sweep_report(results)
 # the estimate.
 #
 # `recommend` reads such a sweep: the settings no other beats on epoch, cut and replication at once
-# (the Pareto set), the one to pick, and why.
+# (the Pareto set), and the one to pick. Estimates within 3% of the fastest are a tie
+# (`graphpart.training.TIE`: another sampling seed moves an estimate that much); among ties the
+# pick is the one that cuts fewest edges, so the pick is not always the very fastest, and its
+# line says so.
 
 # %%
 from graphpart.recommend import recommend
 from graphpart.training import TrainingSetup
 
-setup = TrainingSetup(fanouts=(10, 5), batch_size=64, num_trainers_per_machine=2)
-priced = sweep(
-    g,
-    grid(part_method=["random", "metis"], num_parts=4, balance_ntypes=[None, "train_mask"]),
-    training=setup,
+setup = TrainingSetup(fanouts=(10, 5), batch_size=64)  # two trainers per machine, as partitioned
+settings = grid(
+    part_method=["random", "metis"],
+    num_parts=4,
+    balance_ntypes=[None, "train_mask"],
+    num_trainers_per_machine=2,
 )
-recommend(priced)
+priced = sweep(g, settings, training=setup)
+rec = recommend(priced)
+print(rec.headline)
+rec
 
 # %% [markdown]
 # ## Playground
 #
-# Add settings one by one (or the presets) and compare them in the table and the trade-off plot;
-# each is priced as above, and the fastest is named above the table. The presets try every
+# Add settings one by one (or the presets) and compare them in the table and the trade-off plot.
+# Given the same `setup` and starting at two trainers per machine, it prices every setting as the
+# cell above did: the same setting, the same epoch. The pick is named above the table, by the same
+# tie rule. Change `trainers/machine` to see trainer-level balance move. The presets try every
 # **balance source** of the graph: `none`, each mask (`train_mask`), and each class column of the
 # node data: here `label`, the community each node came from, so `bal=label` spreads every
 # community evenly over the machines.
@@ -179,7 +192,7 @@ recommend(priced)
 # %%
 from graphpart.widgets import BalancePlayground
 
-playground = BalancePlayground(g, num_parts=4)
+playground = BalancePlayground(g, num_parts=4, training=setup, num_trainers_per_machine=2)
 playground.add(*playground.presets())
 playground.wait()
 playground

@@ -84,8 +84,9 @@ plt.show()
 #
 # ## Per-type ranges in the partition book
 #
-# New ids are partition-major, then by type: partition 0's adjectives, partition 0's adverbs, ...,
-# then partition 1's. The book stores one `[start, end)` range per partition per type:
+# New ids are partition-major, then by type in `wn.ntypes` order: partition 0's adjectives, its
+# adjective satellites, adverbs, nouns and verbs, then partition 1's. The book stores one
+# `[start, end)` range per partition per type:
 
 # %%
 for t, ranges in p.book.node_map.items():

@@ -134,7 +134,7 @@ for i, c in enumerate(cuts.values()):
 # Random cuts about 3/4 of the edges (an edge's two ends land in the same one of 4 parts 1 time in
 # 4). METIS sees the whole graph and cuts far less. A streaming partitioner decides each node
 # after seeing only the edges read so far, so on its own it splits communities; its refinement
-# passes then bring most of each community back together, and the printed cuts say how close it
+# passes then bring most of each community back together, and the bars' labels say how close it
 # gets to METIS.
 #
 # A cut is only half the story: a partition with more nodes, edges or training nodes than the
@@ -203,7 +203,7 @@ _ = axes[1].legend()
 # %%
 meta = chunked.read_metadata(work / "chunks")
 loads = chunked.assignment_loads(work / "assign-fennel", num_parts, meta)
-print(chunked.format_plan(meta, num_parts, "fennel", loads=loads))
+print(chunked.format_plan(meta, num_parts, "fennel", loads=loads, out_dir=work))
 
 # %% [markdown]
 # The formulas (in the `graphpart.chunked.plan` docstring) were measured on R-MAT up to scale 26
@@ -222,8 +222,9 @@ print(chunked.format_plan(meta, num_parts, "fennel", loads=loads))
 # together), int32 where the ids fit, with the features in `node_feat.dgl` / `edge_feat.dgl`.
 # As in DGL's own pipeline, each edge is stored once, in the partition that owns its destination;
 # the sources from other partitions become HALO nodes. Here we start
-# a small `LocalCluster`; its **dashboard link** shows the tasks as they run. On several machines
-# you would pass `scheduler="tcp://host:8786"` instead (see the README).
+# a small `LocalCluster`; its **dashboard link** shows the tasks as they run. Open it, then run the
+# dispatch cell below: the cluster stays up as long as the kernel does. On several
+# machines you would pass `scheduler="tcp://host:8786"` instead (see the README).
 
 # %%
 import dask
@@ -332,8 +333,6 @@ print(
     f"new ids {owned - 3}..{owned + 2} are original nodes",
     orig_nids[owned - 3 : owned + 3].tolist(),
 )
-client.close()
-cluster.close()
 
 # %% [markdown]
 # ## The same from a terminal
@@ -352,3 +351,9 @@ cluster.close()
 #
 # Add `--scheduler tcp://host:8786` to `dispatch` to run it on a cluster of machines that share a
 # file system.
+
+# %% [markdown]
+# The Dask cluster stays up while this notebook's kernel runs, so its dashboard link above keeps
+# working after *Run All*: run the dispatch cell again (it replaces the partitions it wrote) to
+# watch the tasks. `client.close(); cluster.close()` frees its workers, and restarting the kernel
+# does too.

@@ -83,7 +83,8 @@ sweep_report(results)
 # The table has two new columns: the **estimated epoch** (under the default model: a 10 Gb/s
 # network) and the **straggler** ratio (the busiest trainer's time over the mean; 1.0 is perfect
 # balance). Sampling is random, so a gap of a few percent between two settings can flip with the
-# seed: read differences under about 3% as a tie. Cut against epoch time, with the best
+# seed: read differences under 3% as a tie (`graphpart.training.TIE`, the rule `recommend`, the
+# playground and the view below all use). Cut against epoch time, with the best
 # trade-offs joined:
 
 # %%

@@ -18,7 +18,7 @@ Its modules, one idea each:
 """
 
 from .counts import LAYER_FIELDS, STEP_FIELDS, EpochCounts, TrainerReads
-from .estimate import PARTS, EpochEstimate, estimate_epoch, seconds
+from .estimate import PARTS, TIE, EpochEstimate, estimate_epoch, is_tie, seconds
 from .model import SOURCES, ClusterModel, calibrate
 from .replay import CACHE_POLICIES, TrainingSetup, replay_epochs, row_bytes
 from .split import even_offsets, node_split
@@ -28,6 +28,8 @@ __all__ = [
     "estimate_epoch",
     "EpochEstimate",
     "PARTS",
+    "TIE",
+    "is_tie",
     "seconds",
     "ClusterModel",
     "calibrate",

@@ -20,10 +20,38 @@ from .model import ClusterModel
 if TYPE_CHECKING:
     pass
 
-__all__ = ["EpochEstimate", "estimate_epoch", "seconds", "PARTS"]
+__all__ = ["EpochEstimate", "estimate_epoch", "seconds", "PARTS", "TIE", "is_tie"]
 
 #: The parts of a step, in the order the views stack them.
 PARTS = ("sampling", "fetch", "compute")
+#: Epoch estimates within this share of the faster one are a tie: the replay samples at random,
+#: and another seed moves an estimate by about this much (notebook 08). Every view that names a
+#: fastest setting reads ties by this one rule (:func:`is_tie`).
+TIE = 0.03
+
+
+def is_tie(epoch_s: float, fastest_s: float) -> bool:
+    """Whether an estimated epoch of ``epoch_s`` ties with the faster ``fastest_s``: at most
+    :data:`TIE` longer.
+
+    Parameters
+    ----------
+    epoch_s : float
+        The slower estimate, in seconds.
+    fastest_s : float
+        The faster one.
+
+    Returns
+    -------
+    bool
+        ``epoch_s <= fastest_s * (1 + TIE)``.
+
+    Examples
+    --------
+    >>> is_tie(1.025, 1.0), is_tie(1.04, 1.0)
+    (True, False)
+    """
+    return bool(epoch_s <= fastest_s * (1 + TIE))
 
 
 def _step_parts(c: EpochCounts, m: ClusterModel) -> dict[str, np.ndarray]:

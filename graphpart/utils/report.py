@@ -91,5 +91,5 @@ class Report:
         return (
             f"<div><strong>{html.escape(self.title)}</strong>"
             f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            f"<table>{summary}</table></div>"
+            f"<table class='graphpart-summary'>{summary}</table></div>"
         )

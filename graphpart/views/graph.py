@@ -289,13 +289,17 @@ def _assemble(p, table: NodeTable, nodes, hop, src, dst, title: str) -> GraphDat
             mask = node_mask(p, split)
             name = split.removesuffix("_mask")
             attrs[name] = mask[nodes].tolist()
-            splits.append(np.where(mask[nodes], f" | {name}", ""))
+            splits.append(np.where(mask[nodes], f" | {_SPLIT_WORDS[name]} node", ""))
     attrs["label"] = _labels(keys[nodes], attrs, copies, splits, hetero)
     names = list(attrs)
     node_out = {
         k: dict(zip(names, values)) for k, values in zip(keys[nodes].tolist(), zip(*attrs.values()))
     }
     return GraphData(node_out, _edges(src, dst, keys, table, colors), palette, title)
+
+
+#: How a card names each split: "validation node", not a bare "val".
+_SPLIT_WORDS = {"train": "training", "val": "validation", "test": "test"}
 
 
 def _labels(keys, attrs: dict, copies: list[str], splits: list, hetero: bool) -> list[str]:

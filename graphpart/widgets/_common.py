@@ -116,7 +116,8 @@ def html_table(obj) -> str:
     style = (
         "<style>.graphpart-table th, .graphpart-table td {padding:2px 10px;text-align:right;"
         "white-space:nowrap} .graphpart-table th:first-child, .graphpart-table td:first-child "
-        "{text-align:left}</style>"
+        "{text-align:left} .graphpart-table .graphpart-summary td {white-space:normal;"
+        "text-align:left;word-break:normal;overflow-wrap:normal}</style>"
     )
     return (
         f"{style}<div class='graphpart-table' style='font-size:12px;overflow-x:auto'>"

@@ -13,12 +13,14 @@ from collections.abc import Mapping
 
 from ..errors import GraphpartError
 from ..training import (
+    TIE,
     ClusterModel,
     EpochCounts,
     EpochEstimate,
     TrainingSetup,
     calibrate,
     estimate_epoch,
+    is_tie,
 )
 from ..viz import plot_epoch_estimates, plot_trainer_times
 from ._common import form, image, render, status_widgets
@@ -28,8 +30,6 @@ __all__ = ["EpochCostView", "PRESETS"]
 
 #: Network presets (Gbit/s) the view offers as buttons.
 PRESETS = (1, 10, 100)
-#: Two settings whose epochs differ by less than this factor are a tie (sampling noise, ~3%).
-TIE = 1.03
 
 #: Slider per model field: (label, min, max, step, log scale).
 _SLIDERS = {
@@ -233,8 +233,8 @@ class EpochCostView:
         lead = ""
         if len(ranked) > 1:
             ratio = ranked[1] / ranked[0] if ranked[0] > 0 else 1.0
-            tie = f"; the next is within {TIE - 1:.0%}: a tie, as sampling noise goes"
-            lead = f", {ratio:.2f}x ahead of the next" if ratio >= TIE else tie
+            tie = f"; the next is within {TIE:.0%}: a tie, as sampling noise goes"
+            lead = tie if is_tie(ranked[1], ranked[0]) else f", {ratio:.2f}x ahead of the next"
         chosen = self.estimates[self.setting.value]
         self.verdict.value = (  # words wrap whole (JupyterLab's outputs break anywhere)
             "<div style='word-break:normal;overflow-wrap:normal;white-space:normal'>"

@@ -28,12 +28,18 @@ class BalancePlayground:
     graph : Graph
     num_parts : int
         Initial number of parts.
+    options : PartitionOptions, optional
+        Where the controls start, and what every setting shares beyond them (``num_hops``,
+        METIS's other options, ...).
     training : TrainingSetup, optional
-        How training would run (sampler, features, cluster). With it, the "x axis" control can
-        show the estimated epoch time instead of the imbalance; default: fanouts 10, 5, batch
+        How training would run (sampler, features, cluster): every setting's epoch is priced by
+        it, with the trainers per machine of the setting (the ``trainers/machine`` control, which
+        starts at the setup's when ``options`` leaves it at 1). Default: fanouts 10, 5, batch
         256, the ``train_mask`` field when the graph has one (else every node).
     threaded : bool
         ``False`` runs settings in the caller's thread (scripts, tests).
+    **names
+        :class:`~graphpart.PartitionOptions` fields by name (``num_trainers_per_machine=2``).
 
     Attributes
     ----------
@@ -53,10 +59,12 @@ class BalancePlayground:
     def __init__(
         self,
         graph: Graph,
-        *,
         num_parts: int = 4,
+        options: PartitionOptions | None = None,
+        *,
         training: TrainingSetup | None = None,
         threaded: bool = True,
+        **names: object,
     ) -> None:
         import ipywidgets as w
 
@@ -69,13 +77,24 @@ class BalancePlayground:
             )
         self.results: list[SweepResult] = []
         has_mask = any("train_mask" in graph.node_data(t) for t in graph.ntypes)
-        self.training = training or TrainingSetup(
+        training = training or TrainingSetup(
             fanouts=(10, 5), batch_size=256, train="train_mask" if has_mask else None
         )
+        opts = PartitionOptions.of(options, **names)
+        trainers = opts.num_trainers_per_machine
+        if trainers == 1 and "num_trainers_per_machine" not in names:
+            trainers = training.num_trainers_per_machine or 1
+        # each setting's own trainers are replayed: one setting, one price
+        self.training = replace(training, num_trainers_per_machine=None)
+        self._options = opts
+        sources = balance_sources(graph)
+        balance = opts.balance_ntypes if opts.balance_ntypes in sources else "none"
+        method = opts.part_method if opts.part_method in ("metis", "random") else "metis"
+        ufactor = getattr(opts.metis_options, "ufactor", None)
         field = form("110px", "270px")
         self.controls = {
             "part_method": field(
-                w.Dropdown, "part_method", options=["metis", "random"], value="metis"
+                w.Dropdown, "part_method", options=["metis", "random"], value=method
             ),
             "num_parts": field(
                 w.BoundedIntText,
@@ -85,15 +104,18 @@ class BalancePlayground:
                 max=MAX_PARTS,
                 continuous_update=True,
             ),
-            "balance_ntypes": field(
-                w.Dropdown, "balance_ntypes", options=balance_sources(graph), value="none"
+            "balance_ntypes": field(w.Dropdown, "balance_ntypes", options=sources, value=balance),
+            "balance_edges": w.Checkbox(
+                value=bool(opts.balance_edges), description="balance_edges", indent=False
             ),
-            "balance_edges": w.Checkbox(value=False, description="balance_edges", indent=False),
+            "num_trainers_per_machine": field(
+                w.BoundedIntText, "trainers/machine", value=trainers, min=1, max=16
+            ),
             # METIS's ufactor is in thousandths; the slider reads in percent (13.1 is 13.1%)
             "ufactor": field(
                 w.FloatSlider,
                 "tolerance (%)",
-                value=3.0,
+                value=3.0 if ufactor is None else min(max(ufactor / 10, 0.1), 50.0),
                 min=0.1,
                 max=50.0,
                 step=0.1,
@@ -115,6 +137,7 @@ class BalancePlayground:
                 step=0.1,
             ),
         }
+        self._ufactor = self.controls["ufactor"].value
         self.controls["x_axis"].observe(lambda _: self._redraw(), "value")
         self.controls["network"].observe(lambda ch: self._set_network(ch["new"]), "value")
         self.add_button = w.Button(description="Add setting", button_style="primary", icon="plus")
@@ -155,12 +178,16 @@ class BalancePlayground:
     def _current_setting(self) -> Setting:
         c = self.controls
         balance = c["balance_ntypes"].value
-        options = PartitionOptions(
+        metis = self._options.metis_options  # the slider untouched: the options given
+        if c["ufactor"].value != self._ufactor:
+            metis = MetisOptions.of(metis, ufactor=int(round(c["ufactor"].value * 10)))
+        options = replace(
+            self._options,
             part_method=c["part_method"].value,
             balance_ntypes=None if balance == "none" else balance,
             balance_edges=c["balance_edges"].value,
-            metis_options=MetisOptions(ufactor=int(round(c["ufactor"].value * 10))),
-            seed=0,
+            num_trainers_per_machine=c["num_trainers_per_machine"].value,
+            metis_options=metis,
         )
         return Setting(c["num_parts"].value, options)
 
@@ -169,10 +196,12 @@ class BalancePlayground:
         k = self.controls["num_parts"].value
         sources = [None if s == "none" else s for s in balance_sources(self.graph)]
         return grid(
+            self._options,
             part_method=["random", "metis"],
             num_parts=k,
             balance_ntypes=sources,
             balance_edges=[False, True],
+            num_trainers_per_machine=self.controls["num_trainers_per_machine"].value,
         )
 
     def add(self, *settings: Setting) -> None:
@@ -201,10 +230,8 @@ class BalancePlayground:
         png = render(lambda ax: plot_tradeoff(results, imbalance=axis, ax=ax), (8.0, 4.6))
         self.plot.value, self.table.value = png, html_table(sweep_report(results))
         self.recommendation = recommend(results)
-        best = self.recommendation.best.setting.label  # the report below says why
-        self.pick.value = f"<b>Fastest: {html.escape(best)}</b>" + html_table(
-            self.recommendation.report()
-        )
+        head = self.recommendation.headline  # the report below says why
+        self.pick.value = f"<b>{html.escape(head)}</b>" + html_table(self.recommendation.report())
 
     def _redraw(self) -> None:
         self.task.start(lambda report: self._draw(), 1)

@@ -218,6 +218,15 @@ def test_the_hover_card_label_carries_every_id(hetero):
     assert f"HALO copies: {copies}" in label
 
 
+def test_the_hover_card_names_a_node_split_in_words():
+    """Notebook 01's card ended in a bare "val"."""
+    g = gp.datasets.sbm([20, 20], 0.3, 0.02, seed=0, train_frac=0.5, val_frac=0.5)
+    data = PartitionGraph(gp.partition(g, 2, seed=0)).data
+    labels = [n["label"] for n in data.nodes.values()]
+    assert all(lb.endswith((" | training node", " | validation node")) for lb in labels)
+    assert not any(lb.endswith(("| val", "| train")) for lb in labels)
+
+
 def test_linked_views_span_one_extent_so_their_cameras_line_up(karate3):
     from graphpart.viz.layout import node_positions
 
