@@ -8,7 +8,6 @@ DDP's ``join``). The breakdown adds up, step by step, the parts of whichever tra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,9 +15,6 @@ from ..errors import GraphpartError
 from ..utils.report import Report
 from .counts import EDGE_BYTES, EpochCounts
 from .model import ClusterModel
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["EpochEstimate", "estimate_epoch", "seconds", "PARTS", "TIE", "is_tie"]
 

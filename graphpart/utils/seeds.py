@@ -46,8 +46,13 @@ def check_seed(seed: Seed) -> Seed:
     """
     if seed is None or isinstance(seed, np.random.Generator):
         return seed
-    check_random_state(seed)
-    return int(seed)
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        if seed < 0:
+            raise GraphpartError(f"seed must be a non-negative int, got {seed}")
+        return int(seed)
+    raise GraphpartError(
+        f"seed must be an int, a numpy.random.Generator or None, got {type(seed).__name__}"
+    )
 
 
 def check_random_state(seed: Seed) -> np.random.Generator:
@@ -77,17 +82,8 @@ def check_random_state(seed: Seed) -> np.random.Generator:
     >>> check_random_state(rng) is rng
     True
     """
-    if seed is None:
-        return np.random.default_rng()
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-        if seed < 0:
-            raise GraphpartError(f"seed must be a non-negative int, got {seed}")
-        return np.random.default_rng(int(seed))
-    raise GraphpartError(
-        f"seed must be an int, a numpy.random.Generator or None, got {type(seed).__name__}"
-    )
+    seed = check_seed(seed)
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
 def torch_generator(seed: Seed) -> torch.Generator:
