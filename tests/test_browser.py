@@ -678,7 +678,21 @@ def test_a_linked_views_stand_ins_cannot_be_hovered_or_clicked(lab, page, shots)
                     hits.append((dx, dy))
         assert len(hits) >= 2, "the mouse found no node of view 0"
         page.mouse.move(boxes[0]["x"] + hits[0][0], boxes[0]["y"] + hits[0][1])
+        page.wait_for_timeout(300)
         root.screenshot(path=str(shots / "standins-hover-view0.png"))
+        # the card is drawn whole inside the narrow view, beside the node, clear of the search
+        # box and buttons (it was a sliver at the view's right edge, under the search box)
+        view0 = root.locator(".ipysigma-widget").nth(0)
+        painted, under = _painted_under(view0)
+        assert painted > 1500 and under == 0, (painted, under)
+        x, y, w, h = map(
+            int,
+            view0.evaluate("el => el.querySelector('canvas.sigma-hovers').dataset.cardBox").split(
+                ","
+            ),
+        )
+        assert 0 <= x and x + w <= boxes[0]["width"] and 0 <= y and y + h <= boxes[0]["height"]
+        assert abs(x - hits[0][0]) < boxes[0]["width"] / 2, (x, w, hits[0])
         empty = next(
             (dx, dy)
             for dy in range(int(boxes[0]["height"]) - 10, 0, -8)
@@ -954,24 +968,34 @@ def test_the_hover_card_on_a_heterograph_names_the_typed_node_and_its_ids(lab, p
     assert label[0] == lines[0] and label[1] == lines[1] and label[2] in lines
 
 
-def _painted_under(root, selector: str) -> list[int]:
-    """Painted pixels on sigma's hover layer: in all, and under the element ``selector``."""
+#: ipysigma's controls over the canvas, which no card may be drawn under (webgl_budget.js)
+CONTROLS = ".ipysigma-search, .ipysigma-information-display, button"
+
+
+def _painted_under(root, selector: str = CONTROLS) -> list[int]:
+    """Painted pixels on sigma's hover layer: in all, and under the elements ``selector``
+    inside ipysigma's panels."""
     return root.evaluate(
         """(el, sel) => {
             const c = el.querySelector('canvas.sigma-hovers');
             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
             const k = c.width / c.getBoundingClientRect().width;
             const cr = c.getBoundingClientRect();
-            const p = el.querySelector(sel).getBoundingClientRect();
-            const x0 = Math.max(0, Math.floor((p.left - cr.left) * k));
-            const y0 = Math.max(0, Math.floor((p.top - cr.top) * k));
-            const x1 = Math.min(c.width, Math.ceil((p.right - cr.left) * k));
-            const y1 = Math.min(c.height, Math.ceil((p.bottom - cr.top) * k));
+            const boxes = [...el.querySelectorAll(
+                    '.ipysigma-right-panel, .ipysigma-left-panel')]
+                .flatMap(p => [...p.querySelectorAll(sel)])
+                .filter(e => e.offsetParent)
+                .map(e => e.getBoundingClientRect())
+                .filter(p => p.width > 0 && p.height > 0)
+                .map(p => [
+                    Math.floor((p.left - cr.left) * k), Math.floor((p.top - cr.top) * k),
+                    Math.ceil((p.right - cr.left) * k), Math.ceil((p.bottom - cr.top) * k)]);
             let all = 0, under = 0;
             for (let y = 0; y < c.height; y++) for (let x = 0; x < c.width; x++) {
-                if (d[(y * c.width + x) * 4 + 3] === 0) continue;
+                if (d[(y * c.width + x) * 4 + 3] < 128) continue;  // not the card's shadow
                 all++;
-                if (x >= x0 && x < x1 && y >= y0 && y < y1) under++;
+                if (boxes.some(([x0, y0, x1, y1]) => x >= x0 && x < x1 && y >= y0 && y < y1))
+                    under++;
             }
             return [all, under];
         }""",
@@ -993,7 +1017,7 @@ def test_the_hover_card_fits_beside_the_panel_on_several_lines(lab, page, shots)
                 break
         assert hit, "the mouse found no node on the centre line"
         page.wait_for_timeout(400)
-        painted, under = _painted_under(root, ".ipysigma-right-panel")
+        painted, under = _painted_under(root)
         root.screenshot(path=str(shots / "hover-card-fits.png"))
         assert painted > 3000, painted  # a card of several lines
         assert under == 0, f"{under} pixels of the card under the panel"

@@ -120,7 +120,8 @@ function unhoverOnLeave(unit) {
 
 // The hover card: sigma draws a node's label as one line to its right, cut at the canvas edge and
 // hidden under ipysigma's panels. This one draws it on several lines (the card's " | " parts, a
-// node's HALO copies one per line) and keeps it inside the free part of the canvas.
+// node's HALO copies one per line), inside the canvas and clear of ipysigma's controls, also in
+// the narrow side-by-side views whose search box spans most of their width.
 function cardLines(label) {
   const out = [];
   for (const part of String(label ?? "").split(" | ")) {
@@ -131,49 +132,78 @@ function cardLines(label) {
   return out;
 }
 
-function freeBox(canvas) {
+// What a card must not be drawn under: ipysigma's controls over the canvas (buttons, the search
+// box, the information panel), in canvas pixels. The panels' empty parts let the card show.
+const CONTROLS = ".ipysigma-search, .ipysigma-information-display, button";
+
+function obstacles(canvas) {
   const c = canvas.getBoundingClientRect();
-  let left = 0;
-  let right = c.width;
   const root = canvas.closest(".ipysigma-widget") || canvas.parentElement;
-  for (const sel of [".ipysigma-right-panel", ".ipysigma-left-panel"]) {
-    const p = root && root.querySelector(sel);
-    if (!p || !p.offsetParent) continue;
-    const r = p.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
-    if (r.left - c.left > c.width / 2) right = Math.min(right, r.left - c.left - 4);
-    else left = Math.max(left, r.right - c.left + 4);
+  const out = [];
+  for (const panel of root ? root.querySelectorAll(".ipysigma-right-panel, .ipysigma-left-panel") : []) {
+    for (const e of panel.querySelectorAll(CONTROLS)) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || !e.offsetParent) continue;
+      out.push({ x0: r.left - c.left - 2, y0: r.top - c.top - 2, x1: r.right - c.left + 2, y1: r.bottom - c.top + 2 });
+    }
   }
-  return { left, right, height: c.height };
+  return { width: c.width, height: c.height, rects: out };
+}
+
+// How much of the box (x, y, w, h) is hidden: under a control or past the canvas edge.
+function hidden(free, x, y, w, h) {
+  let a = w * h - Math.max(0, Math.min(x + w, free.width) - Math.max(x, 0))
+    * Math.max(0, Math.min(y + h, free.height) - Math.max(y, 0));
+  for (const r of free.rects) {
+    a += Math.max(0, Math.min(x + w, r.x1) - Math.max(x, r.x0))
+      * Math.max(0, Math.min(y + h, r.y1) - Math.max(y, r.y0));
+  }
+  return a;
+}
+
+// The card's corner: beside the node (right, then left), below or above it, or along the canvas's
+// edges, the first place where nothing hides it; else the place where least of it is hidden.
+function placeCard(free, data, w, h) {
+  const clampX = (x) => Math.max(0, Math.min(x, free.width - w));
+  const clampY = (y) => Math.max(0, Math.min(y, free.height - h));
+  const gap = data.size + 6;
+  const tries = [
+    [data.x + gap, clampY(data.y - h / 2)],
+    [data.x - gap - w, clampY(data.y - h / 2)],
+    [clampX(data.x - w / 2), data.y + gap],
+    [clampX(data.x - w / 2), data.y - gap - h],
+  ];
+  for (const y of [0, free.height - h, clampY(data.y + gap), clampY(data.y - gap - h)]) {
+    for (let x = 0; x + w <= free.width; x += 16) tries.push([x, y]);
+  }
+  let best = null;
+  for (const [x, y] of tries) {
+    const a = hidden(free, x, y, w, h);
+    if (a === 0) return [x, y];
+    if (!best || a < best[2]) best = [x, y, a];
+  }
+  return [best[0], best[1]];
 }
 
 function drawCard(ctx, data, settings) {
   const lines = cardLines(data.label);
   if (!lines.length || !lines[0]) return;
   ctx.save();
-  const box = freeBox(ctx.canvas);
+  const free = obstacles(ctx.canvas);
   const pad = 5;
   const font = (px) =>
     `${settings.labelWeight || "normal"} ${px}px ${settings.labelFont || "sans-serif"}`;
   let size = settings.labelSize || 12;
   ctx.font = font(size);
   let w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
-  if (w > box.right - box.left && size > 8) {  // wider than the free part: a smaller font
-    size = Math.max(8, Math.floor((size * (box.right - box.left - 2 * pad)) / (w - 2 * pad)));
+  if (w > free.width && size > 8) {  // wider than the canvas: a smaller font
+    size = Math.max(8, Math.floor((size * (free.width - 2 * pad)) / (w - 2 * pad)));
     ctx.font = font(size);
     w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
   }
   const step = size + 3;
   const h = lines.length * step + 2 * pad;
-  let x = data.x + data.size + 6;
-  if (x + w > box.right) x = data.x - data.size - 6 - w; // no room on the right: to the left
-  x = Math.max(box.left, Math.min(x, box.right - w));
-  let y = Math.max(0, Math.min(data.y - h / 2, box.height - h));
-  if (x < data.x + data.size + 3 && x + w > data.x - data.size - 3) {
-    // no room on either side: below the node, or above it, never over it
-    y = data.y + data.size + 6 + h <= box.height ? data.y + data.size + 6
-      : Math.max(0, data.y - data.size - 6 - h);
-  }
+  const [x, y] = placeCard(free, data, w, h);
   ctx.shadowColor = "rgba(0, 0, 0, 0.35)";
   ctx.shadowBlur = 6;
   ctx.fillStyle = "#ffffff";
@@ -186,8 +216,10 @@ function drawCard(ctx, data, settings) {
   ctx.textBaseline = "top";
   lines.forEach((l, i) => ctx.fillText(l, x + pad, y + pad + i * step));
   ctx.restore();
-  // what the card says, readable from the page (a canvas keeps no text): tests, screen readers
+  // what the card says and where, readable from the page (a canvas keeps no text): tests,
+  // screen readers
   ctx.canvas.dataset.card = lines.join("\n");
+  ctx.canvas.dataset.cardBox = [x, y, w, h].map(Math.round).join(",");
   ctx.canvas.setAttribute("aria-label", lines.join("; "));
 }
 
