@@ -58,7 +58,20 @@ except gp.GraphpartError as err:
 # edges alone has found the club's natural cut.
 
 # %%
+from graphpart.widgets import Exercise
+
 karate = datasets.load_karate_club()
+Exercise(
+    "The club has 78 friendships. How many edges does <code>karate.num_edges()</code> count?",
+    karate.num_edges(),
+    tolerance=0,
+    explain="Graphs here are directed, as in DGL: each friendship is stored both ways, u to v and"
+    " v to u, so 2 x 78 = 156 edges. Every edge count in these notebooks (cuts included) counts"
+    " directed edges.",
+    holds=karate.num_edges() == 2 * 78,
+)
+
+# %%
 karate, karate.ndata["label"].bincount()
 
 # %%

@@ -64,6 +64,25 @@ metis.report()
 # remote feature once. *Replication factor* is how many nodes the machines hold in all (own + HALO
 # copies, see notebook 02) per node of the graph.
 #
+# Before the numbers, a guess: a random partitioner puts each node on a machine by a coin toss.
+
+# %%
+from graphpart.widgets import Exercise
+
+rand4 = gp.partition(karate, 4, part_method="random", seed=0)
+cut4 = 100 * rand4.metrics.edge_cut_fraction
+Exercise(
+    "Random partitioning into 4 parts: what percentage of karate's 156 edges will it cut?",
+    round(cut4),
+    tolerance=0.15,
+    unit="%",
+    explain=f"An edge stays inside a partition only when its two ends land in the same one of 4"
+    f" parts: 1 time in 4. So random cuts about 1 - 1/4 = 75% of the edges, whatever the graph"
+    f" (here {cut4:.0f}%). METIS cuts {100 * metis.metrics.edge_cut_fraction:.0f}% at 2 parts.",
+    holds=abs(cut4 - 75) < 10,
+)
+
+# %% [markdown]
 # ## How the cut grows with the number of machines
 #
 # More partitions means more boundaries. `graphpart.sweep` runs a grid of settings and returns one

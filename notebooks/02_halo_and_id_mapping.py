@@ -55,6 +55,25 @@ print("_ID (new global id):", lg.ndata["_ID"].tolist())
 print("halo_hop:", lg.ndata["halo_hop"].tolist())
 
 # %% [markdown]
+# Node 1 is one of partition 0's HALO nodes (hop 1): partition 0 holds its edges, so sampling its
+# neighbourhood never leaves the machine.
+
+# %%
+from graphpart.widgets import Exercise
+
+halo = lg.ndata["orig_id"][~lg.ndata["inner_node"]].tolist()
+owner = int(p.book.nid2partid(torch.as_tensor(p.shuffle.old2new_nid[[1]]))[0])
+Exercise(
+    "When partition 0 trains on a batch that needs node 1's features, which partition sends them?",
+    f"part {owner}",
+    choices=[f"part {q}" for q in range(p.num_parts)],
+    explain=f"A HALO copy carries structure, not features: node 1's feature row lives only on its"
+    f" owner, partition {owner}, which the partition book names from node 1's new id"
+    f" (<code>p.book.nid2partid</code>). Partition 0 fetches it over the network.",
+    holds=1 in halo and owner != 0,
+)
+
+# %% [markdown]
 # ## Every copy of a node, side by side
 #
 # Below, each partition's local graph is drawn on its own, at the same positions: its inner nodes in

@@ -60,7 +60,23 @@ print(g, "\ntraining nodes:", int(train.sum()))
 # legend gives each quantity's max/mean, which is what the slowest machine pays.
 
 # %%
+from graphpart.widgets import Exercise
+
 plain = gp.partition(g, 4, seed=0)
+ratio = plain.metrics.balance["train nodes"]
+Exercise(
+    "METIS balances nodes: each machine gets about 800. How many times the mean number of"
+    " <i>training</i> nodes does the busiest machine get (1.0 is perfect)?",
+    round(ratio, 2),
+    tolerance=0.15,
+    explain=f"{ratio:.2f}x. Training nodes cluster in communities 0 and 1 (half their nodes train,"
+    f" 3% elsewhere), and METIS keeps communities whole: the machine that gets them gets their"
+    f" training nodes too, and every step waits for it. <code>balance_ntypes</code> below fixes"
+    f" this.",
+    holds=ratio > 1.4 and plain.metrics.balance["nodes"] < 1.05,
+)
+
+# %%
 ax = viz.plot_balance(plain, quantities=["nodes", "train nodes", "edges"])
 # %% [markdown]
 # Nodes are balanced, but one partition holds nearly twice its share of the training nodes, and

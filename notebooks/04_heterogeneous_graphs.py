@@ -89,6 +89,21 @@ plt.show()
 # `[start, end)` range per partition per type:
 
 # %%
+from graphpart.widgets import Exercise
+
+num_ranges = sum(len(r) for r in p.book.node_map.values())
+Exercise(
+    f"How many <code>[start, end)</code> ranges does the book need for WordNet's"
+    f" {wn.num_nodes():,} nodes in {p.num_parts} partitions?",
+    num_ranges,
+    tolerance=0,
+    explain=f"One per partition per node type: {p.num_parts} x {len(wn.ntypes)} ="
+    f" {p.num_parts * len(wn.ntypes)}, whatever the graph's size. That is why every machine can"
+    f" carry the whole book.",
+    holds=num_ranges == p.num_parts * len(wn.ntypes),
+)
+
+# %%
 for t, ranges in p.book.node_map.items():
     print(f"{t:>22}:", ranges)
 

@@ -121,6 +121,24 @@ orders = {
 }
 ratios = [0.02, 0.05, 0.1, 0.2, 0.4]
 table = features.hit_rate_table(trace, ratios, orders, warmup=pre)
+
+# %%
+from graphpart.widgets import Exercise
+
+top = 100 * table.runs["in-degree"][ratios.index(0.1)].hit_rate
+Exercise(
+    "The GPU caches 10% of the rows: those of the nodes with the highest in-degree. What"
+    " percentage of the row lookups of an epoch will it serve?",
+    round(top),
+    tolerance=0.15,
+    unit="%",
+    explain=f"{top:.0f}%, far more than 10%: on a power-law graph the sampler reaches a node once"
+    f" per edge, so the few nodes with many edges are looked up again and again. A random 10% of"
+    f" the rows would serve about 10%.",
+    holds=top > 30,
+)
+
+# %%
 table
 
 # %%

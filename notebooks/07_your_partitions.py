@@ -115,7 +115,21 @@ gb.indptr[:6], gb.indices[:6], sorted(gb.node_attributes)
 #
 # Which edges a partition holds differs: PyG keeps an edge with its destination (like DGL), GLT with
 # its source. The edge cut counts an edge once either way: its endpoints lie in different
-# partitions.
+# partitions. GLT's files here split karate in 2 parts at random, PyG's with METIS.
+
+# %%
+from graphpart.widgets import Exercise
+
+glt_cut = gp.metrics.metrics_from_disk(peer_partitions("karate", "glt")).edge_cut_fraction
+Exercise(
+    "What percentage of karate's 156 edges do GLT's two random partitions cut?",
+    round(100 * glt_cut),
+    tolerance=0.2,
+    unit="%",
+    explain=f"About half: an edge's two ends land in the same one of 2 parts 1 time in 2, so"
+    f" random cuts about 1 - 1/2 = 50% (here {100 * glt_cut:.0f}%).",
+    holds=abs(100 * glt_cut - 50) < 12,
+)
 
 # %%
 for peer in ("pyg", "glt"):

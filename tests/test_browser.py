@@ -359,8 +359,22 @@ def test_browser_harness_with_standin(lab, page, shots):
 
 
 def test_partition_explorer_in_browser(lab, page, shots):
-    """Notebook 01 runs in JupyterLab without errors; its explorer redraws for a new part count."""
+    """Notebook 01 runs in JupyterLab without errors; its explorer redraws for a new part count;
+    its exercise hides the answer until the button, then judges the typed guess."""
     exercise_explorer(page, lab, NOTEBOOK, shots, "01")
+    with _lab.failure_shot(page, shots / "exercise-failure.png"):
+        ex = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-exercise").first
+        ex.scroll_into_view_if_needed()
+        answer = ex.locator(".graphpart-exercise-answer")
+        assert "Answer" not in answer.inner_text()  # not printed beside the question
+        ex.locator("input").first.fill("75%")
+        ex.locator("button", has_text="Reveal the answer").click()
+        page.wait_for_function(
+            "el => el.textContent.includes('Answer:')", arg=answer.element_handle(), timeout=15_000
+        )
+        assert answer.inner_text().startswith("Right! Answer: "), answer.inner_text()
+        assert "1 - 1/4 = 75%" in answer.inner_text()
+        ex.screenshot(path=str(shots / "exercise-revealed.png"))
 
 
 WIDGETS = {  # the graphpart widget each later notebook shows, by its root CSS class
@@ -1174,3 +1188,23 @@ def test_the_box_view_streams_batches_and_a_clicked_gpu_reaches_python(lab, page
     detail = root.locator(".graphpart-box-detail").inner_text()
     assert "from GPU 4" in detail and "from the host" in detail
     root.screenshot(path=str(shots / "box-view-selected.png"))
+
+
+def test_a_reload_brings_the_views_back(lab, page, shots):
+    """A lecturer reloads the page with the kernel running: the saved notebook's linked views
+    and their selection box come back drawn live by WebGL, none left on "Loading widget..."."""
+    with _lab.failure_shot(page, shots / "reload-failure.png"):
+        _views_root(page, lab, GRAPH_VIEWS, ".graphpart-partition-views", 3)
+        page.keyboard.press("Control+s")
+        page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=15_000)
+        page.reload()
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-partition-views").first
+        root.wait_for(state="visible", timeout=60_000)
+        page.wait_for_function(
+            "el => el.querySelectorAll('.ipysigma-widget canvas.sigma-nodes').length >= 3",
+            arg=root.element_handle(),
+            timeout=60_000,
+        )
+        texts = page.locator(f"{_lab.NOTEBOOK_PANEL} .jp-OutputArea-output").all_inner_texts()
+        assert not [t for t in texts if "Loading widget" in t or _lab.WIDGET_ERROR_TEXT in t]
+        root.screenshot(path=str(shots / "reloaded-views.png"))

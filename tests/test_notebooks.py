@@ -48,6 +48,17 @@ def test_notebook_runs(path, tmp_path):
     assert not errors
 
 
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.name for p in SCRIPTS])
+def test_every_notebook_has_an_exercise_whose_lesson_is_checked(path):
+    """Each notebook asks at least one "predict, then check" question, and every one says
+    whether its explanation holds for its data: an exercise that does not hold raises, so the
+    notebook run (above, or in JupyterLab) fails."""
+    text = path.read_text()
+    calls = text.count("Exercise(\n")
+    assert calls >= 1, f"{path.name} has no exercise"
+    assert text.count("    holds=") >= calls, f"an exercise of {path.name} checks no claim"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_committed_without_outputs(path):
     nb = nbformat.read(path, as_version=4)

@@ -11,6 +11,7 @@ Its modules, one idea each:
 - ``cache_graph``: BatchGraph: CacheSimulator's graph of the latest batch
 - ``compare``: PartitioningComparison: partitionings of one graph (memory or disk) side by side
 - ``epoch_cost``: EpochCostView: set the machine model; which setting trains fastest, and why
+- ``exercise``: Exercise: predict, then check: a question, a guess, the answer behind a button
 - ``explorer``: PartitionExplorer: re-partition with new settings; drawing, balance, metrics follow
 - ``graph_view``: PartitionGraph: one WebGL view on ipysigma: hover a node for its ids, click it
 - ``halo``: HaloInspector: one partition's inner and HALO nodes; look any node's ids up
@@ -31,6 +32,7 @@ from .box_view import BoxView
 from .cache import CacheSimulator
 from .compare import PartitioningComparison
 from .epoch_cost import EpochCostView
+from .exercise import Exercise
 from .explorer import PartitionExplorer
 from .graph_view import PartitionGraph
 from .halo import HaloInspector
@@ -51,4 +53,5 @@ __all__ = [
     "EpochCostView",
     "JourneyView",
     "BoxView",
+    "Exercise",
 ]
