@@ -157,6 +157,23 @@ print(
 # edges, and many pairs of partitions exchange nothing at all (the printed line above). That is
 # what METIS is built for; on power-law graphs (social networks, web graphs) cuts are much larger.
 #
+# ## A streaming partitioner at work
+#
+# METIS needs the whole graph in memory. A **streaming** partitioner reads the nodes one at a time
+# and decides each at once, from the neighbours it has already placed: Fennel scores every
+# partition as *neighbours placed there* minus a *load penalty* that grows with the partition's
+# size, and takes the best. Press play (or drag the step slider) to watch it place the karate club
+# in two parts, in id order: the table says why each node went where it did. Neighbours pull a node
+# toward them, the penalty pushes it to the lighter partition, and a node with no neighbours
+# placed yet goes to the lightest. A decision is final once made, even when later nodes show it
+# was wrong: this is why the chunked pipeline (notebook 05) refines after streaming.
+
+# %%
+from graphpart.widgets import StreamingSteps
+
+StreamingSteps(karate, 2)
+
+# %% [markdown]
 # ## Explore
 #
 # The explorer re-partitions whenever you change a control, in the background, and redraws the

@@ -375,6 +375,20 @@ def test_partition_explorer_in_browser(lab, page, shots):
         assert answer.inner_text().startswith("Right! Answer: "), answer.inner_text()
         assert "1 - 1/4 = 75%" in answer.inner_text()
         ex.screenshot(path=str(shots / "exercise-revealed.png"))
+        # Fennel's steps: the slider, moved with the keyboard, shows the next decision
+        steps = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-streaming-steps").first
+        steps.scroll_into_view_if_needed()
+        why = steps.locator(".graphpart-stream-why")
+        assert "Step 1: node 0" in why.inner_text()
+        steps.locator(".noUi-handle, [role=slider]").first.focus()
+        for _ in range(4):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "el => el.textContent.includes('Step 5: node 4')",
+            arg=why.element_handle(),
+            timeout=15_000,
+        )
+        steps.screenshot(path=str(shots / "streaming-steps.png"))
 
 
 WIDGETS = {  # the graphpart widget each later notebook shows, by its root CSS class

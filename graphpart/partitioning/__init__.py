@@ -17,6 +17,7 @@ Its modules, one idea each:
 - ``repair``: the balance a split can meet, and the repair of what is far outside it
 - ``reshuffle``: Reshuffle: partition-major renumbering and the way back
 - ``sample``: the edge sample METIS sees on large graphs (uniform / degree-aware)
+- ``stream_steps``: fennel_steps: a streaming partitioner's every decision, node by node, kept
 - ``summary``: what the partitioner reports of what it made (PartitionMetrics)
 - ``swap``: swaps of alike nodes: one constraint's load moves where no part has room
 - ``trainers``: num_trainers_per_machine: each machine split into its trainers (machines first)
@@ -29,6 +30,7 @@ from .book import RangePartitionBook
 from .core import Partitioning, PartitionOptions, partition
 from .options import MetisOptions
 from .reshuffle import Reshuffle, reshuffle
+from .stream_steps import StreamSteps, fennel_steps
 
 __all__ = [
     "partition",
@@ -38,6 +40,8 @@ __all__ = [
     "random_assignment",
     "check_assignment",
     "RangePartitionBook",
+    "fennel_steps",
+    "StreamSteps",
     "Reshuffle",
     "reshuffle",
 ]

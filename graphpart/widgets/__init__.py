@@ -21,6 +21,7 @@ Its modules, one idea each:
 - ``partition_views``: PartitionViews: one linked WebGL view per partition; a node selected in all
 - ``playground``: BalancePlayground: compare balance settings side by side: table, trade-off plot
 - ``sigma_style``: sigma_args: sizes, HALO rings, labels and stand-ins of the sigma views
+- ``streaming``: StreamingSteps: Fennel deciding node by node: step or play, each score shown
 - ``trainer_bars``: TrainerBars: each trainer's busy time as HTML stacked bars
 - ``trainer_graph``: TrainerGraph: EpochCostView's bars and the hovered trainer's reads
 - ``webgl_budget``: WebGLBudget: the page's WebGL contexts, shared out among the views
@@ -40,6 +41,7 @@ from .id_view import IdView
 from .journey import JourneyView
 from .partition_views import PartitionViews
 from .playground import BalancePlayground
+from .streaming import StreamingSteps
 
 __all__ = [
     "PartitionExplorer",
@@ -54,4 +56,5 @@ __all__ = [
     "JourneyView",
     "BoxView",
     "Exercise",
+    "StreamingSteps",
 ]
