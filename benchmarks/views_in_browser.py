@@ -1,6 +1,10 @@
 """The WebGL views in a real browser: time to first frame and to re-colour, 10K and 100K nodes.
 
-    .venv/bin/python benchmarks/views_in_browser.py [--sizes 10000 100000]
+    .venv/bin/python benchmarks/views_in_browser.py [--sizes 10000 100000] [--view sigma big]
+
+``--view sigma`` draws with ``PartitionGraph`` (ipysigma: JSON, an object per node and edge);
+``--view big`` with ``BigGraphView`` (cosmos.gl: typed arrays as binary buffers). The page's
+console errors are counted for each run.
 
 For each size, an SBM graph (10 blocks, about 4-5 edges per node) is partitioned twice (METIS
 into 8, random into 9). In JupyterLab in headless Debian Chromium (WebGL through SwiftShader, no
@@ -36,7 +40,7 @@ import json, time
 import ipywidgets as widgets
 import graphpart as gp
 from graphpart.datasets import sbm
-from graphpart.widgets import PartitionGraph
+from graphpart.widgets import BigGraphView, PartitionGraph
 n = {n}
 g = sbm([n // 10] * 10, p_in=45 / n, p_out=0.5 / n, seed=0)
 p1 = gp.partition(g, 8, seed=0)
@@ -57,6 +61,21 @@ view2 = PartitionGraph(p2, panel=False)
 box.children = [view2]
 kernel_swap = time.perf_counter() - t
 """
+DRAW_BIG = """
+t = time.perf_counter()
+view = BigGraphView(p1)
+box = widgets.VBox([view])
+kernel_first = time.perf_counter() - t
+payload = sum(len(getattr(view, k)) for k in
+              ("positions", "colors", "sizes", "owner", "links", "link_colors"))
+box
+"""
+SWAP_BIG = """
+t = time.perf_counter()
+view2 = BigGraphView(p2)
+box.children = [view2]
+kernel_swap = time.perf_counter() - t
+"""
 REPORT = """
 print(json.dumps({"kernel_first": kernel_first, "kernel_swap": kernel_swap,
                   "payload": payload, "nodes": g.num_nodes(), "edges": g.num_edges()}))
@@ -69,7 +88,18 @@ def _run_cell(page, index: int) -> None:
     page.keyboard.press("Shift+Enter")
 
 
-def _wait_drawn(page, parts: int, timeout_ms: int) -> None:
+def _wait_drawn(page, parts: int, timeout_ms: int, view: str = "sigma") -> None:
+    if view == "big":  # cosmos.gl drew its first frame (the view marks it), not an older view
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.graphpart-big-graph')]"
+            ".some(v => v.dataset.drawn && !v.dataset.old)",
+            timeout=timeout_ms,
+        )
+        page.evaluate(
+            "() => document.querySelectorAll('.graphpart-big-graph')"
+            ".forEach(v => { v.dataset.old = '1'; })"
+        )
+        return
     page.wait_for_function(
         """parts => [...document.querySelectorAll('.graphpart-graph-view')].some(v =>
               v.textContent.includes(`in ${parts} partitions`) &&
@@ -80,36 +110,47 @@ def _wait_drawn(page, parts: int, timeout_ms: int) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def measure(browser, lab, root: Path, n: int) -> dict:
-    name = f"_views_{n}.ipynb"
-    _lab.write_code_notebook(root / name, [SETUP.format(n=n), DRAW, SWAP, REPORT])
+def measure(browser, lab, root: Path, n: int, view: str = "sigma") -> dict:
+    name = f"_views_{view}_{n}.ipynb"
+    draw, swap_cell = (DRAW_BIG, SWAP_BIG) if view == "big" else (DRAW, SWAP)
+    _lab.write_code_notebook(root / name, [SETUP.format(n=n), draw, swap_cell, REPORT])
     page = browser.new_context(viewport=_lab.VIEWPORT).new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(600_000)
     _lab.open_notebook(page, lab, name)
     _run_cell(page, 0)
     _lab.wait_kernel_idle(page, 600_000)
     t = time.perf_counter()
     _run_cell(page, 1)
-    _wait_drawn(page, 8, 600_000)
+    _wait_drawn(page, 8, 600_000, view)
     first = time.perf_counter() - t
     _lab.wait_kernel_idle(page, 600_000)
     t = time.perf_counter()
     _run_cell(page, 2)
-    _wait_drawn(page, 9, 600_000)
+    _wait_drawn(page, 9, 600_000, view)
     swap = time.perf_counter() - t
     _lab.wait_kernel_idle(page, 600_000)
     _run_cell(page, 3)
     _lab.wait_kernel_idle(page, 600_000)
     out = page.locator(f"{_lab.NOTEBOOK_PANEL} {_lab.CODE_CELL}").nth(3)
     facts = json.loads(out.locator(".jp-OutputArea-output").last.inner_text().strip())
-    page.screenshot(path=str(root / f"views_{n}.png"))
+    page.screenshot(path=str(root / f"views_{view}_{n}.png"))
     page.context.close()
-    return {**facts, "first_frame": first, "recolour": swap}
+    return {
+        **facts,
+        "first_frame": first,
+        "recolour": swap,
+        "errors": len(errors),
+        "first_errors": errors[:3],
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--view", nargs="+", default=["sigma", "big"], choices=["sigma", "big"])
     ap.add_argument("--keep", help="copy the screenshots here")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
@@ -123,18 +164,22 @@ def main() -> None:
                 executable_path=str(_lab.CHROMIUM), args=_lab.CHROMIUM_ARGS
             )
             print(
-                "| nodes | edges | kernel: build view | first frame | kernel: new view | "
-                "re-colour (swap) | payload |"
+                "| view | nodes | edges | kernel: build view | first frame | kernel: new view | "
+                "re-colour (swap) | payload | console errors |"
             )
-            print("|---|---|---|---|---|---|---|")
-            for n in args.sizes:
-                r = measure(browser, lab, root, n)
-                print(
-                    f"| {r['nodes']:,} | {r['edges']:,} | {r['kernel_first']:.2f} s | "
-                    f"{r['first_frame']:.2f} s | {r['kernel_swap']:.2f} s | "
-                    f"{r['recolour']:.2f} s | {r['payload'] / 2**20:.0f} MiB |",
-                    flush=True,
-                )
+            print("|---|---|---|---|---|---|---|---|---|")
+            for view in args.view:
+                for n in args.sizes:
+                    r = measure(browser, lab, root, n, view)
+                    print(
+                        f"| {view} | {r['nodes']:,} | {r['edges']:,} | {r['kernel_first']:.2f} s"
+                        f" | {r['first_frame']:.2f} s | {r['kernel_swap']:.2f} s | "
+                        f"{r['recolour']:.2f} s | {r['payload'] / 2**20:.1f} MiB | "
+                        f"{r['errors']} |",
+                        flush=True,
+                    )
+                    if r["first_errors"]:
+                        print("    first errors:", r["first_errors"], flush=True)
             browser.close()
     finally:
         lab.stop()

@@ -47,6 +47,7 @@ CACHE_VIEW = "_cache_view.ipynb"  # likewise: CacheSimulator on karate, trainer 
 TRAINER_VIEW = "_trainer_view.ipynb"  # likewise: EpochCostView of two karate settings
 JOURNEY_VIEW = "_journey_view.ipynb"  # likewise: JourneyView of a chunked SBM in 2 parts
 HETERO_VIEW = "_hetero_view.ipynb"  # likewise: PartitionGraph of Davis (women and events)
+BIG_VIEW = "_big_view.ipynb"  # likewise: BigGraphView of an SBM, hover / click / zoom readouts
 BOX_VIEW = "_box_view.ipynb"  # likewise: BoxView of 8 GPUs in 2 NVLink groups, R-MAT traces
 
 pytestmark = pytest.mark.skipif(
@@ -96,6 +97,22 @@ def lab(tmp_path_factory, sync_playwright):
             "view.sigma.observe(lambda c: setattr(camera, 'value', "
             "f\"zoom {c['new']['ratio']:.3f}\"), 'camera_state')\n"
             "camera",
+        ],
+    )
+    _lab.write_code_notebook(
+        root / BIG_VIEW,
+        [
+            "import graphpart as gp, ipywidgets as widgets\n"
+            "from graphpart.datasets import sbm\n"
+            "from graphpart.widgets import BigGraphView\n"
+            "p = gp.partition(sbm([300] * 4, p_in=0.02, p_out=0.001, seed=0), 4, seed=0)",
+            "view = BigGraphView(p, height=420)\nview",
+            "said = widgets.HTML('none')\n"
+            "said.add_class('big-readout')\n"
+            "def show(_):\n"
+            "    said.value = f'selected {view.selected} zoom {view.zoom:.3f}'\n"
+            "view.observe(show, ['selected', 'zoom'])\n"
+            "said",
         ],
     )
     _lab.write_code_notebook(
@@ -1222,3 +1239,51 @@ def test_a_reload_brings_the_views_back(lab, page, shots):
         texts = page.locator(f"{_lab.NOTEBOOK_PANEL} .jp-OutputArea-output").all_inner_texts()
         assert not [t for t in texts if "Loading widget" in t or _lab.WIDGET_ERROR_TEXT in t]
         root.screenshot(path=str(shots / "reloaded-views.png"))
+
+
+def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(lab, page, shots):
+    """BigGraphView (cosmos.gl, typed arrays): drawn; the mouse over a node shows the card that
+    Python computes for it; a click reaches Python's ``selected``; the wheel its ``zoom``."""
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    with _lab.failure_shot(page, shots / "big-view-failure.png"):
+        _lab.run_notebook(page, lab, BIG_VIEW)
+        box = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-big-graph").first
+        page.wait_for_function("el => !!el.dataset.drawn", arg=box.element_handle(), timeout=60_000)
+        page.wait_for_timeout(500)
+        stage = box.locator("canvas").first
+        node = 7
+        x, y = box.evaluate(
+            """(el, i) => {
+                const g = el.querySelector('div').__cosmos;
+                const p = g.getPointPositions();
+                const [sx, sy] = g.spaceToScreenPosition([p[2 * i], p[2 * i + 1]]);
+                const r = el.getBoundingClientRect();
+                return [r.left + sx, r.top + sy];
+            }""",
+            node,
+        )
+        page.mouse.move(x - 30, y - 30)
+        page.mouse.move(x, y, steps=6)
+        card = box.locator(".graphpart-big-graph-card")
+        page.wait_for_function(
+            "el => el.textContent.includes('(local ')", arg=card.element_handle(), timeout=15_000
+        )
+        assert card.inner_text().startswith(f"node {node} | part ")  # Python's card of node 7
+        box.screenshot(path=str(shots / "big-view-hover.png"))
+        page.mouse.click(x, y)
+        readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .big-readout").first
+        page.wait_for_function(
+            f"el => el.textContent.includes('selected {node} ')",
+            arg=readout.element_handle(),
+            timeout=15_000,
+        )
+        page.mouse.wheel(0, -400)
+        page.wait_for_function(
+            "el => /zoom (?!1\\.000)[0-9.]+/.test(el.textContent)",
+            arg=readout.element_handle(),
+            timeout=15_000,
+        )
+        assert stage.is_visible()
+        box.screenshot(path=str(shots / "big-view-zoomed.png"))
+    assert not [e for e in errors if "luma" in e or "cosmos" in e.lower()], errors

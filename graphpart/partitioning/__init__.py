@@ -12,6 +12,7 @@ Its modules, one idea each:
 - ``halo``: HALO nodes/edges per partition, local order
 - ``loads``: each balance constraint's load per partition and trainer
 - ``metis``: symmetric CSR, METIS on the nodes with edges, then refine
+- ``multilevel_steps``: METIS's multilevel stages in the open: coarsen, partition, refine
 - ``options``: PartitionOptions and MetisOptions: every option declared and checked once
 - ``refine``: rebalance + label-propagation exchanges on every edge, under every cap
 - ``repair``: the balance a split can meet, and the repair of what is far outside it
@@ -28,6 +29,7 @@ from __future__ import annotations
 from .assignment import check_assignment, random_assignment
 from .book import RangePartitionBook
 from .core import Partitioning, PartitionOptions, partition
+from .multilevel_steps import MultilevelSteps, multilevel_steps
 from .options import MetisOptions
 from .reshuffle import Reshuffle, reshuffle
 from .stream_steps import StreamSteps, fennel_steps
@@ -41,6 +43,8 @@ __all__ = [
     "check_assignment",
     "RangePartitionBook",
     "fennel_steps",
+    "multilevel_steps",
+    "MultilevelSteps",
     "StreamSteps",
     "Reshuffle",
     "reshuffle",

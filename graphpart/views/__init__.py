@@ -4,7 +4,8 @@ still picture a view shows where WebGL cannot draw it).
 
 Its modules, one idea each:
 
-- ``graph``: ``graph_data``, the whole graph
+- ``graph``: ``graph_data``, the whole graph; ``node_label``, one node's hover card
+- ``arrays``: ``graph_arrays``, the whole graph as typed arrays (the big WebGL view)
 - ``balance``: ``balance_view_data``, nodes coloured by their balance class
 - ``cache``: ``batch_view_data``, one mini-batch
 - ``epoch``: ``trainer_view_data``, one trainer's reads over an epoch: local, HALO, fetched
@@ -13,11 +14,12 @@ Its modules, one idea each:
 - ``snapshot``: ``draw_graph_data``, a view's data drawn as a still picture (matplotlib)
 """
 
+from .arrays import GraphArrays, graph_arrays
 from .balance import balance_view_data
 from .box import box_view_data
 from .cache import batch_view_data
 from .epoch import trainer_view_data
-from .graph import GraphData, graph_data, neighbourhood_data
+from .graph import GraphData, graph_data, neighbourhood_data, node_label
 from .ids import IdFrames, id_view_data
 from .snapshot import draw_graph_data
 
@@ -25,6 +27,9 @@ __all__ = [
     "GraphData",
     "graph_data",
     "neighbourhood_data",
+    "node_label",
+    "GraphArrays",
+    "graph_arrays",
     "balance_view_data",
     "batch_view_data",
     "trainer_view_data",

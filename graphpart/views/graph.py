@@ -29,7 +29,7 @@ from ..viz.layout import node_positions
 if TYPE_CHECKING:  # pragma: no cover
     from ..partitioning.core import Partitioning
 
-__all__ = ["GraphData", "graph_data", "neighbourhood_data"]
+__all__ = ["GraphData", "graph_data", "neighbourhood_data", "node_label"]
 
 #: Above these, a view draws the quotient graph (one node per partition) instead.
 MAX_NODES, MAX_EDGES = 100_000, 1_000_000
@@ -296,6 +296,21 @@ def _assemble(p, table: NodeTable, nodes, hop, src, dst, title: str) -> GraphDat
         k: dict(zip(names, values)) for k, values in zip(keys[nodes].tolist(), zip(*attrs.values()))
     }
     return GraphData(node_out, _edges(src, dst, keys, table, colors), palette, title)
+
+
+def node_label(p: Partitioning, node: int, table: NodeTable | None = None) -> str:
+    """The hover card of one node (an original homogeneous id), as every view writes it.
+
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> node_label(gp.partition(load_karate_club(), 2, seed=0), 0).startswith("node 0 | part ")
+    True
+    """
+    table = table or node_table(p)
+    nodes = np.asarray([node], dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    data = _assemble(p, table, nodes, np.zeros(1, dtype=np.int64), empty, empty, "")
+    return next(iter(data.nodes.values()))["label"]
 
 
 #: How a card names each split: "validation node", not a bare "val".

@@ -15,7 +15,7 @@ Its modules, one idea each:
 - ``layout``: node_positions: a graph's own coordinates, else a cached layout
 - ``nodes``: the node drawing of draw_partition, layer by layer
 - ``pipeline``: plot_pipeline: chunks -> assign -> dispatch -> partitions
-- ``stream``: plot_stream_step: a streaming partitioner's decision at one step
+- ``stream``: plot_stream_step, plot_multilevel_level: the partitioners at work, step by step
 - ``tradeoff``: plot_tradeoff: edge cut vs imbalance (or epoch time) across a sweep
 """
 
@@ -38,7 +38,7 @@ from .ids import plot_adjacency, plot_id_line, plot_ids
 from .ids_data import id_data
 from .layout import node_positions, sample_neighbourhood
 from .pipeline import plot_pipeline
-from .stream import plot_stream_step
+from .stream import plot_multilevel_level, plot_stream_step
 from .tradeoff import plot_tradeoff
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "plot_halo_growth",
     "plot_tradeoff",
     "plot_stream_step",
+    "plot_multilevel_level",
     "plot_trainer_times",
     "plot_epoch_estimates",
     "plot_hit_rate_trace",

@@ -1,4 +1,4 @@
-"""plot_stream_step: a streaming partitioner at step t: placed nodes, the node it decides."""
+"""The partitioners at work: a streaming step (plot_stream_step), a multilevel level."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..partitioning.stream_steps import StreamSteps
 from ._style import get_axes
 from .layout import node_positions
 
-__all__ = ["plot_stream_step"]
+__all__ = ["plot_stream_step", "plot_multilevel_level"]
 
 
 def plot_stream_step(graph: Graph, steps: StreamSteps, t: int, ax=None):
@@ -76,5 +76,49 @@ def plot_stream_step(graph: Graph, steps: StreamSteps, t: int, ax=None):
     ax.annotate(f"node {v}", pos[v], xytext=(8, 8), textcoords="offset points", fontsize=9)
     ax.set_title(f"step {t + 1} of {len(steps.order)}: node {v} goes to part {steps.choice[t]}")
     ax.legend(loc="upper left", fontsize=7, frameon=False, bbox_to_anchor=(1.0, 1.0))
+    ax.set_axis_off()
+    return ax
+
+
+def plot_multilevel_level(graph: Graph, steps, level: int, part=None, ax=None):
+    """Draw level ``level`` of a multilevel hierarchy: each node at the mean position of the
+    input nodes it stands for, its area their number; each edge as wide as its weight, dark when
+    ``part`` (one partition per node of the level, optional) cuts it.
+
+    Parameters
+    ----------
+    graph : Graph
+        The input graph.
+    steps : MultilevelSteps
+        From :func:`graphpart.partitioning.multilevel_steps`.
+    level : int
+        0 is the input graph.
+    part : array of int, optional
+        Colours the nodes; grey without.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax = get_axes(ax, (6, 5))
+    lv = steps.levels[level]
+    pos0 = node_positions(graph)[:, :2]
+    count = np.maximum(lv.weight, 1)[:, None]
+    pos = np.zeros((lv.num_nodes, 2))
+    np.add.at(pos, lv.node_of, pos0)
+    pos /= count
+    top = max(int(lv.edge_weight.max(initial=1)), 1)
+    cut = np.zeros(len(lv.src), bool) if part is None else part[lv.src] != part[lv.dst]
+    for is_cut, color in ((False, "#bbbbbb"), (True, CUT_COLOR)):
+        e = cut == is_cut
+        for a, b, w in zip(lv.src[e], lv.dst[e], lv.edge_weight[e]):  # a small graph's edges
+            ax.plot(*zip(pos[a], pos[b]), color=color, lw=0.5 + 3 * w / top, zorder=1)
+    colors = (
+        np.tile(np.asarray([OTHER_CLASS_COLOR]), lv.num_nodes)
+        if part is None
+        else part_colors(steps.num_parts)[part]
+    )
+    ax.scatter(*pos.T, s=25 * lv.weight, c=colors, edgecolors="white", linewidths=0.8, zorder=2)
     ax.set_axis_off()
     return ax

@@ -1,4 +1,4 @@
-"""StreamingSteps: a streaming partitioner (Fennel) deciding node by node, step by step."""
+"""The partitioners at work, step by step: StreamingSteps (Fennel), MultilevelView (METIS)."""
 
 from __future__ import annotations
 
@@ -86,3 +86,97 @@ class StreamingSteps(w.VBox):
         placed = self.steps.placed(t + 1)
         loads = np.bincount(placed[placed >= 0], minlength=self.steps.neighbours.shape[1])
         return "Loads after this step: " + ", ".join(str(int(x)) for x in loads) + "."
+
+
+class MultilevelView(w.VBox):
+    """METIS's multilevel idea on ``graph``, stage by stage: coarsen, partition, refine.
+
+    The stage slider walks through every level as it is coarsened (heavy-edge matching), the
+    coarsest graph partitioned by METIS, then each level uncoarsened (its nodes take their coarse
+    node's partition) and refined (boundary nodes move where they cut fewer edges).
+
+    Parameters
+    ----------
+    graph : Graph
+        A small graph.
+    num_parts : int, default 2
+    **options
+        ``coarsest``, ``imbalance``, ``seed``: as :func:`graphpart.partitioning.multilevel_steps`
+        (``coarsest`` defaults to 6 here, to show several levels on a small graph).
+
+    Examples
+    --------
+    >>> from graphpart import datasets
+    >>> view = MultilevelView(datasets.load_karate_club(), 2)
+    >>> view.stage.value = view.stage.max
+    >>> "Refine level 0" in view.why.value
+    True
+    """
+
+    def __init__(self, graph: Graph, num_parts: int = 2, **options) -> None:
+        from ..partitioning.multilevel_steps import multilevel_steps
+
+        options.setdefault("coarsest", 6)
+        self.graph = graph
+        self.steps = steps = multilevel_steps(graph, num_parts, **options)
+        top = len(steps.levels) - 1
+        self.stages = [("coarsen", i) for i in range(top + 1)] + [("partition", top)]
+        for i in range(top - 1, -1, -1):
+            self.stages += [("project", i), ("refine", i)]
+        self.stage = w.IntSlider(value=1, min=1, max=len(self.stages), description="stage")
+        self.play = w.Play(value=1, min=1, max=len(self.stages), interval=1500)
+        w.jslink((self.play, "value"), (self.stage, "value"))
+        self.picture = image("graphpart-multilevel-picture", width="620px")
+        self.why = w.HTML()
+        self.why.add_class("graphpart-multilevel-why")
+        self.stage.observe(lambda _: self._show(), "value")
+        super().__init__([w.HBox([self.play, self.stage]), w.HBox([self.picture, self.why])])
+        self.add_class("graphpart-multilevel-steps")
+        self._show()
+
+    def _show(self) -> None:
+        from ..viz.stream import plot_multilevel_level
+
+        s = self.steps
+        kind, i = self.stages[self.stage.value - 1]
+        lv = s.levels[i]
+        part = {"coarsen": None, "partition": s.refined[-1] if i == len(s.levels) - 1 else None}
+        part = part.get(kind, s.projected[i] if kind == "project" else s.refined[i])
+        self.picture.value = render(
+            lambda ax: plot_multilevel_level(self.graph, s, i, part, ax=ax), (6.2, 4.8)
+        )
+        total = int(s.levels[0].edge_weight.sum())  # every input edge, each pair once
+        if kind == "coarsen" and i == 0:
+            text = (
+                f"<b>Level 0: the graph</b>, {lv.num_nodes} nodes. METIS will not partition it"
+                " directly: it first makes it small."
+            )
+        elif kind == "coarsen":
+            text = (
+                f"<b>Coarsen to level {i}</b>: {s.levels[i - 1].num_nodes} -> {lv.num_nodes}"
+                " nodes. Each node was merged with the neighbour it shares its heaviest edge"
+                " with; a node's area is how many input nodes it stands for, an edge's width how"
+                " many input edges it stands for."
+            )
+        elif kind == "partition":
+            text = (
+                f"<b>Partition the coarsest graph</b> ({lv.num_nodes} nodes) with METIS into"
+                f" {s.num_parts}, balancing node weight: it cuts {lv.cut(part)} of the graph's"
+                f" {total} edges. Cheap: the graph is tiny."
+            )
+        elif kind == "project":
+            text = (
+                f"<b>Uncoarsen to level {i}</b> ({lv.num_nodes} nodes): each node takes its"
+                f" coarse node's partition. Cut {lv.cut(part)} of {total}: the same as the"
+                " level above, as the same edges are cut."
+            )
+        else:
+            before = s.projected[i]
+            moved = int((before != part).sum())
+            text = (
+                f"<b>Refine level {i}</b>: {moved} boundary node(s) moved to the partition"
+                f" holding more of their edges, within balance: cut {lv.cut(before)} ->"
+                f" {lv.cut(part)} of {total}. Finer levels can fix what coarse ones could not"
+                " see."
+            )
+        self.why.value = f"<p>Stage {self.stage.value} of {len(self.stages)}.</p><p>{text}</p>"

@@ -1,0 +1,129 @@
+// BigGraphView's browser side: a graph from typed arrays (binary buffers) into cosmos.gl's WebGL
+// renderer; no per-node objects. Python sends positions, colours, sizes and links as bytes; the
+// page sends back the hovered and clicked node and the zoom level. Simulation off: the layout is
+// Python's.
+// COSMOS (the renderer's source) is prepended by build.mjs; it is evaluated once per page.
+/* global COSMOS */
+function cosmos() {
+  globalThis.__graphpartCosmos ??= import(
+    URL.createObjectURL(new Blob([COSMOS], { type: "text/javascript" }))
+  );
+  return globalThis.__graphpartCosmos;
+}
+
+function view(model, name, Type) {
+  const v = model.get(name);
+  const buf = v instanceof DataView ? v : new DataView(v.buffer ?? v);
+  return new Type(buf.buffer, buf.byteOffset, buf.byteLength / Type.BYTES_PER_ELEMENT);
+}
+
+function toUnit(bytes) {
+  const out = new Float32Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes[i] / 255;
+  return out;
+}
+
+async function render({ model, el }) {
+  const { Graph } = await cosmos();
+  const t0 = performance.now();
+  const box = document.createElement("div");
+  box.className = "graphpart-big-graph";
+  box.style.position = "relative";
+  box.style.width = "100%";
+  box.style.height = `${model.get("height")}px`;
+  const stage = document.createElement("div");
+  stage.style.position = "absolute";
+  stage.style.inset = "0";
+  const card = document.createElement("div");
+  card.className = "graphpart-big-graph-card";
+  card.style.cssText =
+    "position:absolute;display:none;pointer-events:none;background:#fff;color:#111;" +
+    "font:12px sans-serif;padding:4px 6px;box-shadow:0 1px 6px rgba(0,0,0,.35);" +
+    "white-space:pre;max-width:60%;z-index:2";
+  box.append(stage, card);
+  el.append(box);
+  const owner = view(model, "owner", Uint8Array);
+  let hovered = -1;
+  const showCard = (text, x, y) => {
+    card.textContent = text;
+    card.style.display = "block";
+    const w = card.offsetWidth, h = card.offsetHeight;
+    const W = box.clientWidth, H = box.clientHeight;
+    card.style.left = `${x + 12 + w > W ? Math.max(0, x - 12 - w) : x + 12}px`;
+    card.style.top = `${Math.min(Math.max(0, y - h / 2), Math.max(0, H - h))}px`;
+  };
+  let mouse = [0, 0];
+  stage.addEventListener("mousemove", (e) => {
+    const r = stage.getBoundingClientRect();
+    mouse = [e.clientX - r.left, e.clientY - r.top];
+  });
+  const graph = new Graph(stage, {
+    enableSimulation: false,
+    backgroundColor: "#ffffff",
+    spaceSize: 4096,
+    fitViewOnInit: true,
+    fitViewDelay: 0,
+    fitViewDuration: 0,
+    scalePointsOnZoom: true,
+    renderHoveredPointRing: true,
+    hoveredPointRingColor: "#111111",
+    pointSizeScale: 1,
+    linkDefaultWidth: 0.6,
+    curvedLinks: false,
+    enableDrag: false,
+    onPointMouseOver: (index) => {
+      hovered = index;
+      showCard(`node ${index} | part ${owner[index]}`, mouse[0], mouse[1]);
+      stage.style.cursor = "pointer";
+      model.set("hovered", index);
+      model.save_changes();
+    },
+    onPointMouseOut: () => {
+      hovered = -1;
+      card.style.display = "none";
+      stage.style.cursor = "";
+      model.set("hovered", -1);
+      model.save_changes();
+    },
+    onPointClick: (index) => {
+      graph.selectPointByIndex(index, true);
+      model.set("selected", index);
+      model.save_changes();
+    },
+    onBackgroundClick: () => {
+      graph.unselectPoints();
+      model.set("selected", -1);
+      model.save_changes();
+    },
+    onZoomEnd: (e) => {
+      model.set("zoom", e.transform.k);
+      model.save_changes();
+    },
+  });
+  stage.__cosmos = graph; // for tests: screen positions of nodes (spaceToScreenPosition)
+  const onCard = () => {
+    const c = model.get("card");
+    if (hovered >= 0 && c) showCard(c, mouse[0], mouse[1]);
+  };
+  model.on("change:card", onCard);
+  graph.ready.then(() => {
+    graph.setPointPositions(view(model, "positions", Float32Array));
+    graph.setPointColors(toUnit(view(model, "colors", Uint8Array)));
+    graph.setPointSizes(view(model, "sizes", Float32Array));
+    const links = view(model, "links", Uint32Array);
+    graph.setLinks(Float32Array.from(links));
+    graph.setLinkColors(toUnit(view(model, "link_colors", Uint8Array)));
+    graph.render();
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        box.dataset.drawn = String(Math.round(performance.now() - t0));
+      }),
+    );
+  });
+  return () => {
+    model.off("change:card", onCard);
+    graph.destroy();
+  };
+}
+
+export default { render };
