@@ -22,7 +22,7 @@ from .sweep import SweepResult
 from .training.estimate import TIE, is_tie, seconds
 from .utils.report import Report
 
-__all__ = ["Recommendation", "recommend"]
+__all__ = ["Recommendation", "recommend", "break_even"]
 
 
 @dataclass(frozen=True)
@@ -187,3 +187,40 @@ def _why(results, figures, best_i: int, fastest: int, pareto) -> str:
             f"{100 * runner.edge_cut_fraction:.1f}%"
         )
     return text + "."
+
+
+def break_even(result: SweepResult, baseline: SweepResult) -> float | None:
+    """After how many epochs ``result`` pays back the extra time it took to partition.
+
+    ``result`` took ``result.seconds - baseline.seconds`` more to partition (wall clock, this
+    machine) and saves ``baseline.epoch_s - result.epoch_s`` per epoch (estimated, the cluster
+    model): the ratio is the number of epochs after which it is ahead.
+
+    Parameters
+    ----------
+    result, baseline : SweepResult
+        Two settings of a sweep run with ``training=``.
+
+    Returns
+    -------
+    float or None
+        ``0.0`` when ``result`` is no slower to partition and no slower per epoch; ``None`` when
+        it never pays back (no faster per epoch, but slower to partition).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as R
+    >>> break_even(R(seconds=2.0, epoch_s=0.5), R(seconds=0.5, epoch_s=0.8))
+    5.0
+    >>> break_even(R(seconds=2.0, epoch_s=0.9), R(seconds=0.5, epoch_s=0.8)) is None
+    True
+    """
+    if result.epoch_s is None or baseline.epoch_s is None:
+        raise GraphpartError("break_even needs epoch estimates: run sweep(..., training=...)")
+    extra = result.seconds - baseline.seconds
+    saved = baseline.epoch_s - result.epoch_s
+    if extra <= 0 and saved >= 0:
+        return 0.0
+    if saved <= 0:
+        return None if extra > 0 else 0.0
+    return extra / saved

@@ -157,8 +157,21 @@ print(
 # edges, and many pairs of partitions exchange nothing at all (the printed line above). That is
 # what METIS is built for; on power-law graphs (social networks, web graphs) cuts are much larger.
 #
-# ## A streaming partitioner at work
+# ## The partitioners at work
 #
+# How does METIS find such a small cut? It never partitions the big graph directly. It
+# **coarsens** it: each node is merged with the neighbour it shares its heaviest edge with, level
+# after level, until a handful of heavy nodes remain. It **partitions** that tiny graph, then
+# **uncoarsens**: each level takes its coarse node's partition, and a **refinement** pass moves the
+# boundary nodes that cut fewer edges elsewhere, within balance. Step through the stages on the
+# karate club (METIS itself partitions the coarsest graph):
+
+# %%
+from graphpart.widgets import MultilevelView
+
+MultilevelView(karate, 2)
+
+# %% [markdown]
 # METIS needs the whole graph in memory. A **streaming** partitioner reads the nodes one at a time
 # and decides each at once, from the neighbours it has already placed: Fennel scores every
 # partition as *neighbours placed there* minus a *load penalty* that grows with the partition's

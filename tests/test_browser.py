@@ -406,6 +406,19 @@ def test_partition_explorer_in_browser(lab, page, shots):
             timeout=15_000,
         )
         steps.screenshot(path=str(shots / "streaming-steps.png"))
+        # METIS's stages: the last one refines the input graph, and says by how much
+        multilevel = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-multilevel-steps").first
+        multilevel.scroll_into_view_if_needed()
+        said = multilevel.locator(".graphpart-multilevel-why")
+        assert "Level 0: the graph" in said.inner_text()
+        multilevel.locator(".noUi-handle, [role=slider]").first.focus()
+        page.keyboard.press("End")
+        page.wait_for_function(
+            "el => el.textContent.includes('Refine level 0')",
+            arg=said.element_handle(),
+            timeout=15_000,
+        )
+        multilevel.screenshot(path=str(shots / "multilevel-steps.png"))
 
 
 WIDGETS = {  # the graphpart widget each later notebook shows, by its root CSS class

@@ -113,3 +113,16 @@ def test_the_pick_ties_with_the_fastest_and_nothing_beats_it(figures):
         for r in results
     )
     assert rec.best.setting.label not in rec.dominated
+
+
+def test_break_even_is_the_extra_partitioning_time_over_the_epoch_time_saved():
+    from types import SimpleNamespace as R
+
+    from graphpart.errors import GraphpartError
+    from graphpart.recommend import break_even
+
+    assert break_even(R(seconds=3.0, epoch_s=1.0), R(seconds=1.0, epoch_s=1.5)) == 4.0
+    assert break_even(R(seconds=1.0, epoch_s=1.0), R(seconds=2.0, epoch_s=1.5)) == 0.0
+    assert break_even(R(seconds=3.0, epoch_s=1.5), R(seconds=1.0, epoch_s=1.5)) is None
+    with pytest.raises(GraphpartError, match="epoch estimates"):
+        break_even(R(seconds=1.0, epoch_s=None), R(seconds=1.0, epoch_s=1.0))

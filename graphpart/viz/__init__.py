@@ -9,7 +9,7 @@ Its modules, one idea each:
 - ``cache``: plot_hit_rate_trace, plot_hit_rate_curve, plot_bytes_per_epoch, plot_partition_access
 - ``cuts``: plot_cut_matrix (partition x partition cut edges), plot_halo_growth (by hop)
 - ``drawing``: draw_partition: nodes by partition, cut edges, HALO; quotient graph when large
-- ``epoch``: plot_trainer_times, plot_epoch_estimates: each trainer's sampling / fetch / compute
+- ``epoch``: plot_trainer_times, plot_epoch_estimates (a trainer's phases), plot_break_even
 - ``ids``: plot_id_line, plot_adjacency, plot_ids: the reshuffle's renumbering
 - ``ids_data``: id_data: the numbers behind the id figures and views
 - ``layout``: node_positions: a graph's own coordinates, else a cached layout
@@ -33,7 +33,7 @@ from .cache import (
 )
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
-from .epoch import plot_epoch_estimates, plot_trainer_times
+from .epoch import plot_break_even, plot_epoch_estimates, plot_trainer_times
 from .ids import plot_adjacency, plot_id_line, plot_ids
 from .ids_data import id_data
 from .layout import node_positions, sample_neighbourhood
@@ -48,6 +48,7 @@ __all__ = [
     "plot_halo_growth",
     "plot_tradeoff",
     "plot_stream_step",
+    "plot_break_even",
     "plot_multilevel_level",
     "plot_trainer_times",
     "plot_epoch_estimates",

@@ -15,7 +15,7 @@ from ._style import get_axes
 if TYPE_CHECKING:  # pragma: no cover
     from ..training.estimate import EpochEstimate
 
-__all__ = ["plot_trainer_times", "plot_epoch_estimates"]
+__all__ = ["plot_trainer_times", "plot_epoch_estimates", "plot_break_even"]
 
 
 def _unit(seconds: float) -> tuple[str, float]:
@@ -141,4 +141,51 @@ def plot_epoch_estimates(estimates: Sequence[EpochEstimate], *, ax=None):
     net = estimates[0].model.network_gbit_s
     ax.set_title(f"Estimated epoch per setting ({net:.4g} Gb/s network)", fontsize=10)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
+    return ax
+
+
+def plot_break_even(results: Sequence, baseline: str, *, max_epochs: int = 1000, ax=None):
+    """Total time against epochs trained, per setting: partitioning once, then every epoch.
+
+    Each line starts at the setting's partitioning time (``SweepResult.seconds``) and rises by
+    its estimated epoch; where a line crosses the ``baseline``'s, it has paid back its
+    partitioning (:func:`graphpart.recommend.break_even`, marked and labelled).
+
+    Parameters
+    ----------
+    results : sequence of SweepResult
+        A sweep run with ``training=``.
+    baseline : str
+        The label of the setting to compare with (e.g. ``"random k=4"``).
+    max_epochs : int, default 1000
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    from ..recommend import break_even
+
+    ax = get_axes(ax, (7, 4))
+    by_label = {r.setting.label: r for r in results}
+    if baseline not in by_label:
+        raise GraphpartError(f"baseline must be one of {sorted(by_label)}, got {baseline!r}")
+    base = by_label[baseline]
+    epochs = np.linspace(0, max_epochs, 200)
+    for r in results:
+        total = r.seconds + epochs * r.epoch_s
+        (line,) = ax.plot(epochs, total, lw=2 if r is base else 1.4, label=r.setting.label)
+        n = None if r is base else break_even(r, base)
+        if n is not None and 0 < n <= max_epochs:
+            y = r.seconds + n * r.epoch_s
+            ax.plot([n], [y], "o", color=line.get_color())
+            ax.annotate(
+                f"{n:.0f} epochs", (n, y), xytext=(6, -12), textcoords="offset points", fontsize=8
+            )
+    ax.set(
+        xlabel="epochs trained",
+        ylabel="seconds: partitioning + epochs",
+        title=f"When does partitioning pay back? (against {baseline})",
+    )
+    ax.legend(fontsize=8, frameon=False)
     return ax

@@ -101,6 +101,16 @@ async function render({ model, el }) {
     },
   });
   stage.__cosmos = graph; // for tests: screen positions of nodes (spaceToScreenPosition)
+  // cosmos.gl draws a frame on every animation frame; without a GPU (SwiftShader) a frame of
+  // 100K nodes takes the page's one thread for a long time, starving the notebook. Frames run
+  // while the mouse is on the view, and stop 1.5 s after it goes quiet.
+  let idle = 0;
+  const wake = () => {
+    if (!graph.requestAnimationFrameId) graph.startFrames();
+    clearTimeout(idle);
+    idle = setTimeout(() => graph.stopFrames(), 1500);
+  };
+  for (const ev of ["pointermove", "pointerdown", "wheel"]) stage.addEventListener(ev, wake);
   const onCard = () => {
     const c = model.get("card");
     if (hovered >= 0 && c) showCard(c, mouse[0], mouse[1]);
@@ -114,6 +124,7 @@ async function render({ model, el }) {
     graph.setLinks(Float32Array.from(links));
     graph.setLinkColors(toUnit(view(model, "link_colors", Uint8Array)));
     graph.render();
+    wake();
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
         box.dataset.drawn = String(Math.round(performance.now() - t0));
@@ -121,6 +132,7 @@ async function render({ model, el }) {
     );
   });
   return () => {
+    clearTimeout(idle);
     model.off("change:card", onCard);
     graph.destroy();
   };
