@@ -38,7 +38,7 @@ class BigGraphView(anywidget.AnyWidget):
     selected : int
         The node last clicked, ``-1`` for none.
     card : str
-        The hovered node's card.
+        The card of node ``card_for`` (the page shows it while that node is hovered).
     zoom : float
         The zoom level after the last zoom.
 
@@ -65,6 +65,7 @@ class BigGraphView(anywidget.AnyWidget):
     hovered = traitlets.Int(-1).tag(sync=True)
     selected = traitlets.Int(-1).tag(sync=True)
     card = traitlets.Unicode("").tag(sync=True)
+    card_for = traitlets.Int(-1).tag(sync=True)
     zoom = traitlets.Float(1.0).tag(sync=True)
 
     def __init__(self, p: Partitioning, *, height: int = 520) -> None:
@@ -85,4 +86,6 @@ class BigGraphView(anywidget.AnyWidget):
     @traitlets.observe("hovered")
     def _card(self, change) -> None:
         v = change["new"]
-        self.card = node_label(self.p, v, self.table) if v >= 0 else ""
+        with self.hold_sync():
+            self.card = node_label(self.p, v, self.table) if v >= 0 else ""
+            self.card_for = v

@@ -86,14 +86,19 @@ async function render({ model, el }) {
       model.save_changes();
     },
     onPointClick: (index) => {
-      graph.selectPointByIndex(index, true);
       model.set("selected", index);
       model.save_changes();
+      // the node and its neighbours stay drawn, the rest greyed out; the node ringed
+      const near = graph.getNeighboringPointIndices(index);
+      graph.setConfigPartial({
+        highlightedPointIndices: [index, ...near],
+        outlinedPointIndices: [index],
+      });
     },
     onBackgroundClick: () => {
-      graph.unselectPoints();
       model.set("selected", -1);
       model.save_changes();
+      graph.setConfigPartial({ highlightedPointIndices: undefined, outlinedPointIndices: undefined });
     },
     onZoomEnd: (e) => {
       model.set("zoom", e.transform.k);
@@ -103,17 +108,21 @@ async function render({ model, el }) {
   stage.__cosmos = graph; // for tests: screen positions of nodes (spaceToScreenPosition)
   // cosmos.gl draws a frame on every animation frame; without a GPU (SwiftShader) a frame of
   // 100K nodes takes the page's one thread for a long time, starving the notebook. Frames run
-  // while the mouse is on the view, and stop 1.5 s after it goes quiet.
+  // while the mouse is on the view (hover and clicks are found in frames), and stop 1.5 s after
+  // it leaves.
   let idle = 0;
+  let inside = false;
   const wake = () => {
     if (!graph.requestAnimationFrameId) graph.startFrames();
     clearTimeout(idle);
-    idle = setTimeout(() => graph.stopFrames(), 1500);
+    if (!inside) idle = setTimeout(() => graph.stopFrames(), 1500);
   };
+  stage.addEventListener("pointerenter", () => { inside = true; wake(); });
+  stage.addEventListener("pointerleave", () => { inside = false; wake(); });
   for (const ev of ["pointermove", "pointerdown", "wheel"]) stage.addEventListener(ev, wake);
   const onCard = () => {
-    const c = model.get("card");
-    if (hovered >= 0 && c) showCard(c, mouse[0], mouse[1]);
+    const c = model.get("card");  // Python's card of card_for: late answers for another node wait
+    if (hovered >= 0 && c && model.get("card_for") === hovered) showCard(c, mouse[0], mouse[1]);
   };
   model.on("change:card", onCard);
   graph.ready.then(() => {
