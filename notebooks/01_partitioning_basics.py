@@ -64,6 +64,26 @@ metis.report()
 # remote feature once. *Replication factor* is how many nodes the machines hold in all (own + HALO
 # copies, see notebook 02) per node of the graph.
 #
+# The same three parts of karate, drawn for each count: on the left the edge cut (dashed); in the
+# middle each node's communication volume (the number on it: how many other partitions need its
+# features); a node beside several cut edges into the same partition is sent there only once, so
+# the volume is below the edge cut. On the right, a different idea altogether: a **vertex cut**,
+# as PowerGraph-style systems make it. Edges, not nodes, are given to machines (here by
+# degree-based hashing: each edge goes with its lower-degree end's machine), so no edge is cut;
+# a node is instead copied to every machine holding one of its edges, and the copies (x2, x3)
+# must be kept in sync. DGL, PyG, GLT and graphpart make edge cuts, whose copies are the HALO
+# nodes of notebook 02.
+
+# %%
+from graphpart.partitioning import vertex_cut
+
+three = gp.partition(karate, 3, seed=0)
+fig, axes = plt.subplots(1, 3, figsize=(16, 5), layout="constrained")
+viz.draw_partition(three, ax=axes[0], legend=False)
+viz.draw_volume(three, ax=axes[1])
+ax = viz.draw_vertex_cut(karate, vertex_cut(karate, 3, seed=0), ax=axes[2])
+
+# %% [markdown]
 # Before the numbers, a guess: a random partitioner puts each node on a machine by a coin toss.
 
 # %%

@@ -22,6 +22,7 @@ Its modules, one idea each:
 - ``summary``: what the partitioner reports of what it made (PartitionMetrics)
 - ``swap``: swaps of alike nodes: one constraint's load moves where no part has room
 - ``trainers``: num_trainers_per_machine: each machine split into its trainers (machines first)
+- ``vertex_cut``: a vertex cut (degree-based hashing): edges to machines, nodes copied
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .multilevel_steps import MultilevelSteps, multilevel_steps
 from .options import MetisOptions
 from .reshuffle import Reshuffle, reshuffle
 from .stream_steps import StreamSteps, fennel_steps
+from .vertex_cut import VertexCut, vertex_cut
 
 __all__ = [
     "partition",
@@ -45,6 +47,8 @@ __all__ = [
     "fennel_steps",
     "multilevel_steps",
     "MultilevelSteps",
+    "vertex_cut",
+    "VertexCut",
     "StreamSteps",
     "Reshuffle",
     "reshuffle",

@@ -25,6 +25,7 @@ __all__ = [
     "summarize",
     "edge_cut",
     "communication_volume",
+    "node_volumes",
 ]
 
 
@@ -52,8 +53,9 @@ def edge_cut(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
     return int(np.count_nonzero(node_part[src] != node_part[dst]))
 
 
-def communication_volume(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
-    """METIS's total volume: over nodes, the number of *other* partitions holding a neighbour.
+def node_volumes(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> np.ndarray:
+    """Per node, the number of *other* partitions holding one of its neighbours: how many
+    machines must be sent its features (once each).
 
     Parameters
     ----------
@@ -65,20 +67,41 @@ def communication_volume(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray
 
     Returns
     -------
+    ndarray of int64
+        One count per node.
+
+    Examples
+    --------
+    >>> node_volumes(np.array([0, 0, 1]), np.array([1, 2, 2]), np.array([0, 1, 2])).tolist()
+    [2, 2, 2]
+    """
+    k = int(node_part.max()) + 1 if len(node_part) else 1
+    cut = node_part[src] != node_part[dst]
+    s, d = src[cut], dst[cut]
+    keys = unique_int(np.concatenate([s * k + node_part[d], d * k + node_part[s]]))
+    return np.bincount(np.asarray(keys) // k, minlength=len(node_part)).astype(np.int64)
+
+
+def communication_volume(src: np.ndarray, dst: np.ndarray, node_part: np.ndarray) -> int:
+    """METIS's total volume: :func:`node_volumes` summed over the nodes.
+
+    Parameters
+    ----------
+    src, dst : ndarray
+        Endpoints of every edge, as integer node ids (either direction).
+    node_part : ndarray
+        The partition of every node (ids from 0), indexed by node id.
+
+    Returns
+    -------
     int
-        The sum over nodes of the distinct partitions, other than the node's own, that hold one
-        of its neighbours.
 
     Examples
     --------
     >>> communication_volume(np.array([0, 0, 1]), np.array([1, 2, 2]), np.array([0, 1, 2]))
     6
     """
-    k = int(node_part.max()) + 1 if len(node_part) else 1
-    cut = node_part[src] != node_part[dst]
-    s, d = src[cut], dst[cut]
-    keys = np.concatenate([s * k + node_part[d], d * k + node_part[s]])
-    return len(unique_int(keys))
+    return int(node_volumes(src, dst, node_part).sum())
 
 
 @dataclass(frozen=True)

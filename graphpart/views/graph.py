@@ -301,6 +301,21 @@ def _assemble(p, table: NodeTable, nodes, hop, src, dst, title: str) -> GraphDat
 def node_label(p: Partitioning, node: int, table: NodeTable | None = None) -> str:
     """The hover card of one node (an original homogeneous id), as every view writes it.
 
+    Parameters
+    ----------
+    p : Partitioning
+    node : int
+        An original homogeneous id.
+    table : NodeTable, optional
+        ``node_table(p)``, when already computed.
+
+    Returns
+    -------
+    str
+        One line: ids, owner, local id, HALO copies, degree, split.
+
+    Examples
+    --------
     >>> import graphpart as gp
     >>> from graphpart.datasets import load_karate_club
     >>> node_label(gp.partition(load_karate_club(), 2, seed=0), 0).startswith("node 0 | part ")

@@ -7,6 +7,7 @@ Its modules, one idea each:
 - ``balance``: plot_balance: per-partition load of every balanced quantity vs the mean
 - ``box``: plot_box: every GPU's reads from its shard, its peers, the host, per setting
 - ``cache``: plot_hit_rate_trace, plot_hit_rate_curve, plot_bytes_per_epoch, plot_partition_access
+- ``cut_kinds``: draw_volume (communication volume per node), draw_vertex_cut (node copies)
 - ``cuts``: plot_cut_matrix (partition x partition cut edges), plot_halo_growth (by hop)
 - ``drawing``: draw_partition: nodes by partition, cut edges, HALO; quotient graph when large
 - ``epoch``: plot_trainer_times, plot_epoch_estimates (a trainer's phases), plot_break_even
@@ -31,6 +32,7 @@ from .cache import (
     plot_hit_rate_trace,
     plot_partition_access,
 )
+from .cut_kinds import draw_vertex_cut, draw_volume
 from .cuts import plot_cut_matrix, plot_halo_growth
 from .drawing import DRAW_MODES, draw_partition
 from .epoch import plot_break_even, plot_epoch_estimates, plot_trainer_times
@@ -49,6 +51,8 @@ __all__ = [
     "plot_tradeoff",
     "plot_stream_step",
     "plot_break_even",
+    "draw_volume",
+    "draw_vertex_cut",
     "plot_multilevel_level",
     "plot_trainer_times",
     "plot_epoch_estimates",

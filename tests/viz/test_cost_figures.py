@@ -1,4 +1,4 @@
-"""plot_break_even: a line per setting from its partitioning time, crossings marked."""
+"""Cost figures: plot_break_even, draw_volume, draw_vertex_cut draw what they count."""
 
 from __future__ import annotations
 
@@ -34,4 +34,23 @@ def test_each_setting_starts_at_its_partitioning_time_and_rises_by_its_epoch():
         )
     with pytest.raises(GraphpartError, match="baseline"):
         viz.plot_break_even(results, "nope")
+    plt.close("all")
+
+
+def test_the_volume_and_vertex_cut_drawings_count_what_they_show():
+    import matplotlib.pyplot as plt
+
+    from graphpart import datasets, partition
+    from graphpart.partitioning import vertex_cut
+
+    karate = datasets.load_karate_club()
+    p = partition(karate, 3, seed=0)
+    ax = viz.draw_volume(p)
+    assert ax.get_title().startswith(f"communication volume {p.metrics.communication_volume}:")
+    labels = [t.get_text() for t in ax.texts]
+    assert sum(map(int, labels)) == p.metrics.communication_volume
+    vc = vertex_cut(karate, 3, seed=0)
+    ax = viz.draw_vertex_cut(karate, vc)
+    assert f"{vc.mirrors} mirrors" in ax.get_title()
+    assert len(ax.texts) == int((vc.copies > 1).sum())
     plt.close("all")
