@@ -49,10 +49,15 @@ lab: $(STAMP)
 # class) and every tutorial executed (outputs cached in docs/_build/.jupyter_cache until the
 # notebook changes); warnings are errors, then every internal link and anchor is checked and
 # nothing may load from another host. Open docs/_build/html/index.html in a browser.
+# Two processes build it; should that fail, it is built again in one process, which prints the
+# whole error (a parallel worker's traceback is lost) and runs again only the tutorials whose
+# outputs are not cached: a failure that happens once is said and retried, one that stays fails.
 DOCS_ARGS ?=
+SPHINX = $(BIN)/python -m sphinx -b html -W --keep-going $(DOCS_ARGS) docs docs/_build/html
 docs: $(STAMP)
 	rm -rf docs/_build/html
-	$(BIN)/python -m sphinx -b html -W --keep-going -j 2 $(DOCS_ARGS) docs docs/_build/html
+	$(SPHINX) -j 2 || { echo "make docs: the parallel build failed; again in one process:"; \
+		rm -rf docs/_build/html; $(SPHINX); }
 	$(BIN)/python docs/check_site.py docs/_build/html
 
 bench: $(STAMP)

@@ -86,6 +86,7 @@ class PartitionExplorer:
         balance = check_choice(balance, "balance_ntypes", balance_sources(graph))
         balance_edges = bool(opts.balance_edges)
         num_hops = check_count(opts.num_hops, "num_hops", 0, MAX_HOPS)
+        trainers = opts.num_trainers_per_machine
         seed = check_count(0 if opts.seed is None else opts.seed, "seed", 0, 2**31 - 1)
         self.options = opts
         self.partitioning = None
@@ -112,6 +113,10 @@ class PartitionExplorer:
             ),
             "num_hops": field(
                 w.IntSlider, "num_hops", "graphpart-num-hops", value=num_hops, max=MAX_HOPS
+            ),
+            # each machine split into trainers: the balance tab shows each trainer's load
+            "num_trainers_per_machine": field(
+                w.BoundedIntText, "trainers/machine", value=trainers, min=1, max=16
             ),
             "seed": field(w.BoundedIntText, "seed", value=seed, max=2**31 - 1),
         }
@@ -165,6 +170,7 @@ class PartitionExplorer:
             balance_ntypes=None if balance == "none" else balance,
             balance_edges=c["balance_edges"].value,
             num_hops=c["num_hops"].value,
+            num_trainers_per_machine=c["num_trainers_per_machine"].value,
             seed=c["seed"].value,
         )
         return Setting(c["num_parts"].value, options)
@@ -185,7 +191,8 @@ class PartitionExplorer:
             p, table=graph_view.table, panel=False, color="balance", height=380
         )
         report(2, "balance plot...")
-        balance = render(lambda ax: plot_balance(p, ax=ax), (8.5, 4.2))
+        level = "trainer" if p.num_trainers_per_machine > 1 else "machine"
+        balance = render(lambda ax: plot_balance(p, ax=ax, level=level), (8.5, 4.2))
         table = html_table(p.report())
         report(3, "showing...")
         before = self.partitioning.metrics if self.partitioning is not None else None

@@ -371,3 +371,16 @@ def test_the_playground_starts_from_the_options_given():
     assert pg.results[0].setting.options.num_hops == 2
     with pytest.raises(gp.GraphpartError, match="did you mean num_hops"):
         BalancePlayground(masked_sbm(), 2, num_hop=2, threaded=False)
+
+
+def test_the_explorers_trainers_control_repartitions_with_trainer_balance():
+    from graphpart.datasets import load_karate_club
+    from graphpart.widgets import PartitionExplorer
+
+    ex = PartitionExplorer(load_karate_club(), num_parts=2, threaded=False)
+    machine = ex.balance_plot.value
+    ex.controls["num_trainers_per_machine"].value = 2
+    assert ex.partitioning.num_trainers_per_machine == 2
+    assert ex.setting.label == "metis k=2 trainers=2"
+    assert "trainer balance nodes" in ex.table.value
+    assert ex.balance_plot.value != machine  # four trainers' bars, not two machines'
