@@ -165,6 +165,7 @@ class PartitioningComparison:
                 sync_key=key if same else None,
                 height=height,
                 panel=False,
+                search=len(self.partitionings) <= 2,  # three or more abreast: too narrow
                 others={},  # same nodes in every linked view; the row holds the budget seat
                 selected=selected if same else None,
                 camera=cameras[i] if cameras else dict(CAMERA),

@@ -68,6 +68,8 @@ class PartitionGraph(w.VBox):
         The view's height in pixels, 250 to 4000.
     panel : bool, default True
         Show ipysigma's information panel beside the drawing.
+    search : bool, default True
+        Show ipysigma's search box (views four abreast are too narrow for it).
     data : GraphData, optional
         What the first drawing shows, computed by the caller (linked views); later drawings
         are computed from ``part``, ``hops`` and ``node``.
@@ -112,6 +114,7 @@ class PartitionGraph(w.VBox):
         sync_key: str | None = None,
         height: int = 460,
         panel: bool = True,
+        search: bool = True,
         data: GraphData | None = None,
         others: dict[str, dict] | None = None,
         selected: str | None = None,
@@ -132,7 +135,7 @@ class PartitionGraph(w.VBox):
                     f"{name} must be a {kind.__name__} or None, got {type(value).__name__}"
                 )
         self.table = table or node_table(p)
-        self._opts = (sync_key, check_height(height), panel, others)
+        self._opts = (sync_key, check_height(height), panel, others, bool(search))
         self._given = data
         self._first = (check_key(selected), camera)  # the first drawing's selection and camera
         self._selection = NodeSelection(p, self.table, {})

@@ -20,7 +20,7 @@ STANDIN_SIZE = 1e-4
 
 
 def sigma_args(
-    data: GraphData, sync_key: str | None, height: int, panel: bool, others=None
+    data: GraphData, sync_key: str | None, height: int, panel: bool, others=None, search=True
 ) -> tuple:
     """The networkx graph and the ``Sigma`` arguments of one view.
 
@@ -44,6 +44,8 @@ def sigma_args(
     others : dict of str to dict, optional
         Linked views' nodes (key -> attributes with ``x`` and ``y``); None for a view on its
         own.
+    search : bool, default True
+        Show ipysigma's search box (a narrow view leaves it out: it would cover the buttons).
 
     Returns
     -------
@@ -118,6 +120,7 @@ def sigma_args(
         sync_key=sync_key,
         sync_targets=["camera", "selection", "hover"] if others is not None else ["camera"],
         hide_info_panel=not panel,
+        hide_search=not search,
         # the label is the node's one-line card: drawn on hover (and for the selection) only
         label_rendered_size_threshold=10_000,
     )

@@ -119,3 +119,12 @@ def test_comparison_views_are_linked_by_camera_and_selection():
         assert f"part {int(p.node_part[12])} (local id" in v.card.value
     cmp.select("20")  # from Python: every linked view drawn again with it selected
     assert [v.selected for v in cmp.graphs] == ["20", "20", "20", None]
+
+
+def test_three_views_abreast_leave_out_the_search_box_two_keep_it():
+    g = load_karate_club()
+    parts = {f"seed {s}": gp.partition(g, 2, seed=s) for s in range(3)}
+    cmp = PartitioningComparison(parts)
+    assert cmp.graphs and all(v.sigma.ui_settings["hideSearch"] for v in cmp.graphs)
+    two = PartitioningComparison(dict(list(parts.items())[:2]))
+    assert not any(v.sigma.ui_settings["hideSearch"] for v in two.graphs)
