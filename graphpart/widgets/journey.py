@@ -203,7 +203,8 @@ class JourneyView:
         self.widget.add_class("graphpart-journey-view")
 
     def follow(self, node: int, ntype: str | None = None) -> NodeJourney:
-        """Follow ``node`` (original type-wise id of ``ntype``) and show its journey."""
+        """Follow ``node`` (original type-wise id of ``ntype``) and show its journey; the id
+        controls show the node followed."""
         config, chunks, assign = self.dirs
         try:
             self.journey = follow_node(config, chunks, assign, node, ntype)
@@ -211,6 +212,8 @@ class JourneyView:
             self.panel.value = f"<span style='color:#b00020'>{html.escape(str(e))}</span>"
             raise
         j = self.journey
+        self.ntype.value = j.ntype  # first: the type sets the id's maximum
+        self.node.value = j.orig_id
         self.panel.value = journey_html(j, (str(chunks), str(assign), str(config)))
         return j
 
@@ -220,7 +223,6 @@ class JourneyView:
         loc = self.graph.location
         if loc is None:
             return
-        self.ntype.value, self.node.value = loc.ntype, loc.orig_id
         self.follow(loc.orig_id, loc.ntype)
 
     def _repr_mimebundle_(self, **kwargs):

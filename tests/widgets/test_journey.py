@@ -45,3 +45,8 @@ def test_a_bad_id_is_said_in_the_panel(view):
     with pytest.raises(GraphpartError):
         view.follow(99, "event")
     assert "an int in [0, 14), got 99" in view.panel.value
+
+
+def test_following_from_python_sets_the_id_controls(view):
+    j = view.follow(7, "event")
+    assert (view.ntype.value, view.node.value) == ("event", 7) == (j.ntype, j.orig_id)
