@@ -79,15 +79,15 @@ def plot_pipeline(*, ax=None, num_chunks: int = 4, num_parts: int = 4):
     ax.plot([0.11, 0.11, 0.7], [rows[-1], low, low], color="#333", lw=1)
     arrow(0.7, low, 0.7, mid - 0.12)
     ax.text(
-        0.4, low + 0.01, "edges + features, chunk by chunk", ha="center", va="bottom", fontsize=7
-    )
+        0.4, low - 0.015, "edges + features, chunk by chunk", ha="center", va="top", fontsize=7
+    )  # under the line: above it, it ran into the <ntype>.txt box
     parts = [0.82 - (0.8 / max(num_parts, 1)) * (q + 0.5) for q in range(num_parts)]
     for q, y in enumerate(parts):
         box(0.88, y - 0.04, 0.12, 0.08, f"part{q}/", colors[q])
         arrow(0.8, mid, 0.88, y)
     ax.text(0.94, 0.9, "partitions\n+ config (.json)", ha="center", fontsize=8)
     ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(min(low, parts[-1] - 0.05) - 0.05, 1.08)
+    ax.set_ylim(min(low - 0.05, parts[-1] - 0.05) - 0.05, 1.08)
     ax.set_axis_off()
     ax.set_title("The chunked pipeline: no step holds the whole graph but METIS", fontsize=10)
     return ax
