@@ -210,8 +210,8 @@ def break_even(result: SweepResult, baseline: SweepResult) -> float | None:
     Examples
     --------
     >>> from types import SimpleNamespace as R
-    >>> break_even(R(seconds=2.0, epoch_s=0.5), R(seconds=0.5, epoch_s=0.8))
-    5.0
+    >>> break_even(R(seconds=2.0, epoch_s=0.5), R(seconds=0.5, epoch_s=1.0))
+    3.0
     >>> break_even(R(seconds=2.0, epoch_s=0.9), R(seconds=0.5, epoch_s=0.8)) is None
     True
     """

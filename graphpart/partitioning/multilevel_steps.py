@@ -20,6 +20,7 @@ from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
 from ..typing import Seed
+from ..utils.check import check_count
 from ..utils.seeds import check_random_state
 from ._metis_ctypes import part_graph
 from .stream_steps import MAX_STEP_NODES
@@ -183,8 +184,7 @@ def multilevel_steps(
         raise GraphpartError(
             f"the graph has {n} nodes; a stage-by-stage replay takes at most {MAX_STEP_NODES}"
         )
-    if isinstance(num_parts, bool) or not isinstance(num_parts, int | np.integer) or num_parts < 2:
-        raise GraphpartError(f"num_parts must be an integer of at least 2, got {num_parts!r}")
+    num_parts = check_count(num_parts, "num_parts", 2)
     if n < num_parts:
         raise GraphpartError(f"the graph has {n} nodes, fewer than num_parts={num_parts}")
     k = int(num_parts)

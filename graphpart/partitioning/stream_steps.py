@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
-from ..utils.check import check_rate
+from ..utils.check import check_count, check_rate
 
 __all__ = ["StreamSteps", "fennel_steps", "MAX_STEP_NODES"]
 
@@ -124,9 +124,7 @@ def fennel_steps(
             f"the graph has {n} nodes; a node-by-node replay takes at most {MAX_STEP_NODES}"
             " (partition larger graphs with chunked.assign(..., 'fennel'))"
         )
-    if isinstance(num_parts, bool) or not isinstance(num_parts, int | np.integer) or num_parts < 1:
-        raise GraphpartError(f"num_parts must be a positive integer, got {num_parts!r}")
-    k = int(num_parts)
+    k = check_count(num_parts, "num_parts", 1)
     gamma = check_rate(gamma, "gamma")
     if gamma <= 1:
         raise GraphpartError(f"gamma must be above 1, got {gamma:g}")

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
 from ..index import unique_int
 from ..typing import Seed
+from ..utils.check import check_count
 from ..utils.seeds import check_random_state
 
 __all__ = ["VertexCut", "vertex_cut"]
@@ -82,9 +82,7 @@ def vertex_cut(graph: Graph, num_parts: int, *, seed: Seed = 0) -> VertexCut:
     >>> int(vc.copies[0]) >= 1, vc.copies[1:].tolist()  # the hub is cut, the leaves are not
     (True, [1, 1, 1, 1])
     """
-    if isinstance(num_parts, bool) or not isinstance(num_parts, int | np.integer) or num_parts < 1:
-        raise GraphpartError(f"num_parts must be a positive integer, got {num_parts!r}")
-    k = int(num_parts)
+    k = check_count(num_parts, "num_parts", 1)
     h = HomogeneousGraph.of(graph)
     n = h.num_nodes
     src, dst = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)

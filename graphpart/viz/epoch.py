@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..palette import PHASE_COLORS
+from ..utils.check import short_repr
 from ._style import get_axes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -169,7 +170,9 @@ def plot_break_even(results: Sequence, baseline: str, *, max_epochs: int = 1000,
     ax = get_axes(ax, (7, 4))
     by_label = {r.setting.label: r for r in results}
     if baseline not in by_label:
-        raise GraphpartError(f"baseline must be one of {sorted(by_label)}, got {baseline!r}")
+        raise GraphpartError(
+            f"baseline must be one of {sorted(by_label)}, got {short_repr(baseline)}"
+        )
     base = by_label[baseline]
     epochs = np.linspace(0, max_epochs, 200)
     for r in results:

@@ -6,6 +6,7 @@ Its modules, one idea each:
 
 - ``_common``: figures to PNG, status line, tables, controls laid out alike (form)
 - ``_task``: background recomputation, newest request wins, errors in the status line
+- ``algorithms``: StreamingSteps (Fennel node by node), MultilevelView (METIS: coarsen, refine)
 - ``big_graph``: BigGraphView: 100K nodes in WebGL (cosmos.gl) from typed arrays; hover, click, zoom
 - ``box_view``: BoxView: a box of GPUs as batches stream: groups, links by bytes, hit rates
 - ``cache``: CacheSimulator: stream mini-batches through feature caches; hit rates as they happen
@@ -22,7 +23,6 @@ Its modules, one idea each:
 - ``partition_views``: PartitionViews: one linked WebGL view per partition; a node selected in all
 - ``playground``: BalancePlayground: compare balance settings side by side: table, trade-off plot
 - ``sigma_style``: sigma_args: sizes, HALO rings, labels and stand-ins of the sigma views
-- ``streaming``: StreamingSteps (Fennel node by node), MultilevelView (METIS: coarsen, refine)
 - ``trainer_bars``: TrainerBars: each trainer's busy time as HTML stacked bars
 - ``trainer_graph``: TrainerGraph: EpochCostView's bars and the hovered trainer's reads
 - ``webgl_budget``: WebGLBudget: the page's WebGL contexts, shared out among the views
@@ -30,6 +30,7 @@ Its modules, one idea each:
 
 from __future__ import annotations
 
+from .algorithms import MultilevelView, StreamingSteps
 from .big_graph import BigGraphView
 from .box_view import BoxView
 from .cache import CacheSimulator
@@ -43,7 +44,6 @@ from .id_view import IdView
 from .journey import JourneyView
 from .partition_views import PartitionViews
 from .playground import BalancePlayground
-from .streaming import MultilevelView, StreamingSteps
 
 __all__ = [
     "PartitionExplorer",

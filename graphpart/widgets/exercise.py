@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import ipywidgets as w
 
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 from ._common import check_choice
 
 
@@ -70,8 +71,8 @@ class Exercise(w.VBox):
     ) -> None:
         if not holds:
             raise GraphpartError(
-                f"the explanation of the exercise {question[:60]!r} does not hold for its data"
-                f" (answer {answer!r}): the lesson must be rewritten"
+                f"the explanation of the exercise {short_repr(question)} does not hold for its"
+                f" data (answer {short_repr(answer)}): the lesson must be rewritten"
             )
         if choices is not None:
             choices = [str(c) for c in choices]

@@ -1,4 +1,7 @@
-"""The partitioners at work, step by step: StreamingSteps (Fennel), MultilevelView (METIS)."""
+"""The partitioners at work, step by step: StreamingSteps (Fennel), MultilevelView (METIS).
+
+Both are a picture and its explanation per step, with a slider and a play button (``_Stepper``).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,31 @@ from ..viz.stream import plot_stream_step
 from ._common import image, render
 
 
-class StreamingSteps(w.VBox):
+class _Stepper(w.VBox):
+    """A picture and its explanation per step: a slider (from 1) and a play button."""
+
+    def _stepper(self, count: int, name: str, part: str, root: str, interval: int):
+        """The slider of ``count`` steps named ``name``; the picture and explanation carry the
+        classes ``graphpart-{part}-picture`` / ``-why``, the whole view ``root``."""
+        slider = w.IntSlider(value=1, min=1, max=max(count, 1), description=name)
+        self.play = w.Play(value=1, min=1, max=max(count, 1), interval=interval)
+        w.jslink((self.play, "value"), (slider, "value"))
+        self.picture = image(f"graphpart-{part}-picture", width="620px")
+        self.why = w.HTML()
+        self.why.add_class(f"graphpart-{part}-why")
+        slider.observe(lambda _: self._show(), "value")
+        w.VBox.__init__(self, [w.HBox([self.play, slider]), w.HBox([self.picture, self.why])])
+        self.add_class(root)
+        return slider
+
+    def _draw(self, draw) -> None:
+        self.picture.value = render(draw, (6.2, 4.8))
+
+    def _show(self) -> None:
+        raise NotImplementedError
+
+
+class StreamingSteps(_Stepper):
     """Fennel reading ``graph`` node by node: step through (or play) its decisions.
 
     Each step shows the graph with the nodes placed so far, the node being decided, and a table
@@ -48,22 +75,12 @@ class StreamingSteps(w.VBox):
         self.graph = graph
         self.steps = fennel_steps(graph, num_parts, **fennel)
         n = len(self.steps.order)
-        self.step = w.IntSlider(value=1, min=1, max=max(n, 1), description="step")
-        self.play = w.Play(value=1, min=1, max=max(n, 1), interval=700, description="play")
-        w.jslink((self.play, "value"), (self.step, "value"))
-        self.picture = image("graphpart-stream-picture", width="620px")
-        self.why = w.HTML()
-        self.why.add_class("graphpart-stream-why")
-        self.step.observe(lambda _: self._show(), "value")
-        super().__init__([w.HBox([self.play, self.step]), w.HBox([self.picture, self.why])])
-        self.add_class("graphpart-streaming-steps")
+        self.step = self._stepper(n, "step", "stream", "graphpart-streaming-steps", 700)
         self._show()
 
     def _show(self) -> None:
         s, t = self.steps, self.step.value - 1
-        self.picture.value = render(
-            lambda ax: plot_stream_step(self.graph, s, t, ax=ax), (6.2, 4.8)
-        )
+        self._draw(lambda ax: plot_stream_step(self.graph, s, t, ax=ax))
         v, score = int(s.order[t]), s.score[t]
         bold = " style='font-weight:bold'"
         rows = "".join(
@@ -88,7 +105,7 @@ class StreamingSteps(w.VBox):
         return "Loads after this step: " + ", ".join(str(int(x)) for x in loads) + "."
 
 
-class MultilevelView(w.VBox):
+class MultilevelView(_Stepper):
     """METIS's multilevel idea on ``graph``, stage by stage: coarsen, partition, refine.
 
     The stage slider walks through every level as it is coarsened (heavy-edge matching), the
@@ -123,15 +140,8 @@ class MultilevelView(w.VBox):
         self.stages = [("coarsen", i) for i in range(top + 1)] + [("partition", top)]
         for i in range(top - 1, -1, -1):
             self.stages += [("project", i), ("refine", i)]
-        self.stage = w.IntSlider(value=1, min=1, max=len(self.stages), description="stage")
-        self.play = w.Play(value=1, min=1, max=len(self.stages), interval=1500)
-        w.jslink((self.play, "value"), (self.stage, "value"))
-        self.picture = image("graphpart-multilevel-picture", width="620px")
-        self.why = w.HTML()
-        self.why.add_class("graphpart-multilevel-why")
-        self.stage.observe(lambda _: self._show(), "value")
-        super().__init__([w.HBox([self.play, self.stage]), w.HBox([self.picture, self.why])])
-        self.add_class("graphpart-multilevel-steps")
+        n = len(self.stages)
+        self.stage = self._stepper(n, "stage", "multilevel", "graphpart-multilevel-steps", 1500)
         self._show()
 
     def _show(self) -> None:
@@ -142,9 +152,7 @@ class MultilevelView(w.VBox):
         lv = s.levels[i]
         part = {"coarsen": None, "partition": s.refined[-1] if i == len(s.levels) - 1 else None}
         part = part.get(kind, s.projected[i] if kind == "project" else s.refined[i])
-        self.picture.value = render(
-            lambda ax: plot_multilevel_level(self.graph, s, i, part, ax=ax), (6.2, 4.8)
-        )
+        self._draw(lambda ax: plot_multilevel_level(self.graph, s, i, part, ax=ax))
         total = int(s.levels[0].edge_weight.sum())  # every input edge, each pair once
         if kind == "coarsen" and i == 0:
             text = (
