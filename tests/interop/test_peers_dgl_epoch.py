@@ -62,7 +62,7 @@ def test_an_epoch_replay_counts_what_real_dgl_trainers_load(tmp_path):
     g.ndata["train_mask"] = np.random.default_rng(0).random(4000) < 0.2
     g.ndata["feat"] = np.zeros((4000, 2), np.float32)
     gp.partition_graph(g, "g", 2, tmp_path / "p", format="dgl", num_trainers_per_machine=2, seed=0)
-    config, epochs = tmp_path / "p" / "g.json", 6
+    config, epochs = tmp_path / "p" / "g.json", 20
     # DGL lists fanouts input layer first: [10, 5] samples 5 next to the seeds, then 10
     args = (config, tmp_path / "out.npz", *_free_ports(2), 2, 50, "10,5", epochs)
     run_peer("dgl_epoch.py", *args, timeout=500)
@@ -84,4 +84,10 @@ def test_an_epoch_replay_counts_what_real_dgl_trainers_load(tmp_path):
             + ours.layer["edges_remote"][0, r, :, 0].sum()
         )
         for col, field in ((5, "inputs_remote_owned"), (4, "inputs")):
-            assert ours.per_trainer(field)[r] == pytest.approx(per_epoch(col), rel=0.03), (r, field)
+            # both are means of random samples: within 3%, or 3.5 standard errors of the
+            # difference when that is wider (DGL's 20 epochs, our 30; a 3% bound on 6 of DGL's
+            # epochs failed now and then with nothing wrong)
+            each = np.bincount(rows[:, 0].astype(np.int64), weights=rows[:, col])[-epochs:]
+            se = each.std(ddof=1) * np.sqrt(1 / epochs + 1 / 30)
+            tol = max(0.03 * per_epoch(col), 3.5 * se)
+            assert abs(ours.per_trainer(field)[r] - per_epoch(col)) <= tol, (r, field, tol)
