@@ -22,6 +22,7 @@ import torch
 
 __all__ = [
     "unique_int",
+    "undirected_pairs",
     "stable_order",
     "group_order",
     "group_rank",
@@ -64,6 +65,39 @@ def unique_int(a: np.ndarray, return_counts: bool = False):
     if not return_counts:
         return s[first]
     return s[first], np.diff(np.append(first, len(s))).astype(np.int64)
+
+
+def undirected_pairs(src: np.ndarray, dst: np.ndarray, n: int, return_counts: bool = False):
+    """Each pair of neighbours once, whatever the edges' directions; self-loops dropped.
+
+    Parameters
+    ----------
+    src, dst : numpy.ndarray
+        Edge endpoints, integer ids below ``n``.
+    n : int
+        The number of nodes.
+    return_counts : bool, default False
+        Also return how many edges join each pair.
+
+    Returns
+    -------
+    lo, hi : numpy.ndarray
+        int64, ``lo < hi``, sorted by ``(lo, hi)``; with ``return_counts``, also the counts.
+
+    Examples
+    --------
+    >>> lo, hi = undirected_pairs(np.array([0, 1, 2, 2]), np.array([1, 0, 2, 0]), 3)
+    >>> lo.tolist(), hi.tolist()
+    ([0, 0], [1, 2])
+    """
+    src, dst = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64)
+    keep = src != dst
+    lo, hi = np.minimum(src, dst)[keep], np.maximum(src, dst)[keep]
+    m = max(int(n), 1)
+    out = unique_int(lo * m + hi, return_counts=return_counts)
+    pair = out[0] if return_counts else out
+    pairs = (pair // m, pair % m)
+    return (*pairs, out[1]) if return_counts else pairs
 
 
 def stable_order(keys: np.ndarray) -> np.ndarray:

@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
+from ..index import undirected_pairs
 from ..typing import Seed
 from ..utils.check import check_count
 from ..utils.seeds import check_random_state
@@ -84,12 +85,8 @@ class MultilevelSteps:
 
 
 def _level(node_of: np.ndarray, src0, dst0, n: int) -> Level:
-    a, b = node_of[src0], node_of[dst0]
-    keep = a != b
-    lo, hi = np.minimum(a, b)[keep], np.maximum(a, b)[keep]
-    pair, count = np.unique(lo * max(n, 1) + hi, return_counts=True)
-    weight = np.bincount(node_of, minlength=n)
-    return Level(node_of, weight, pair // max(n, 1), pair % max(n, 1), count)
+    lo, hi, count = undirected_pairs(node_of[src0], node_of[dst0], n, return_counts=True)
+    return Level(node_of, np.bincount(node_of, minlength=n), lo, hi, count)
 
 
 def _match(level: Level, rng: np.random.Generator) -> np.ndarray:

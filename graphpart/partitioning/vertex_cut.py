@@ -16,7 +16,7 @@ import numpy as np
 
 from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
-from ..index import unique_int
+from ..index import undirected_pairs, unique_int
 from ..typing import Seed
 from ..utils.check import check_count
 from ..utils.seeds import check_random_state
@@ -85,11 +85,7 @@ def vertex_cut(graph: Graph, num_parts: int, *, seed: Seed = 0) -> VertexCut:
     k = check_count(num_parts, "num_parts", 1)
     h = HomogeneousGraph.of(graph)
     n = h.num_nodes
-    src, dst = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)
-    keep = src != dst
-    lo, hi = np.minimum(src, dst)[keep], np.maximum(src, dst)[keep]
-    pair = np.asarray(unique_int(lo * max(n, 1) + hi), dtype=np.int64)
-    lo, hi = pair // max(n, 1), pair % max(n, 1)
+    lo, hi = undirected_pairs(h.src, h.dst, n)
     degree = np.bincount(np.concatenate([lo, hi]), minlength=n)
     machine = check_random_state(seed).integers(0, k, size=n)  # the hash of each node
     low = np.where(degree[lo] <= degree[hi], lo, hi)

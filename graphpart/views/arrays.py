@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..homogeneous import HomogeneousGraph
+from ..index import undirected_pairs
 from ..lookup import NodeTable, node_table
 from ..palette import CUT_COLOR, lighter_hex, part_hex
 from ..partitioning import Partitioning
@@ -82,9 +83,7 @@ def graph_arrays(p: Partitioning, table: NodeTable | None = None) -> GraphArrays
     n = h.num_nodes
     owner = np.asarray(table.owner, dtype=np.uint8)
     src, dst = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)
-    lo, hi = np.minimum(src, dst), np.maximum(src, dst)
-    pair = np.unique(lo[lo != hi] * max(n, 1) + hi[lo != hi])
-    lo, hi = pair // max(n, 1), pair % max(n, 1)
+    lo, hi = undirected_pairs(src, dst, n)
     colors = part_hex(p.num_parts)
     inner = _rgba(lighter_hex(colors))
     cut = owner[lo] != owner[hi]

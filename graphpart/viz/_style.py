@@ -31,6 +31,16 @@ def get_axes(ax, figsize: tuple[float, float]):
     return ax
 
 
+def draw_segments(ax, pos, src, dst, colors, widths, zorder: int = 1) -> None:
+    """One line per edge ``src[i] -> dst[i]`` between node positions ``pos``, in one collection
+    (vectorised: no artist per edge); ``colors`` and ``widths`` per edge or one for all."""
+    from matplotlib.collections import LineCollection
+
+    segs = np.stack([pos[np.asarray(src)], pos[np.asarray(dst)]], axis=1)
+    ax.add_collection(LineCollection(segs, colors=colors, linewidths=widths, zorder=zorder))
+    ax.autoscale_view()
+
+
 def to_png(fig, dpi: int = 100) -> bytes:
     """Render a matplotlib figure to PNG bytes (for ``ipywidgets.Image``).
 

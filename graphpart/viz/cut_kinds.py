@@ -5,19 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..homogeneous import HomogeneousGraph
+from ..index import undirected_pairs
 from ..palette import CUT_COLOR, part_colors
 from ..partitioning import Partitioning
 from ..partitioning.summary import node_volumes
 from ..partitioning.vertex_cut import VertexCut
-from ._style import get_axes
+from ._style import draw_segments, get_axes
 from .layout import node_positions
 
 __all__ = ["draw_volume", "draw_vertex_cut"]
-
-
-def _edges(ax, pos, src, dst, colors, widths) -> None:
-    for a, b, c, w in zip(src, dst, colors, widths):  # a small graph's edges
-        ax.plot(*zip(pos[a], pos[b]), color=c, lw=w, zorder=1)
 
 
 def draw_volume(p: Partitioning, ax=None):
@@ -41,7 +37,7 @@ def draw_volume(p: Partitioning, ax=None):
     owner = np.asarray(p.node_part)
     pos = node_positions(p.graph)[:, :2]
     cut = owner[src] != owner[dst]
-    _edges(ax, pos, src, dst, np.where(cut, CUT_COLOR, "#cccccc"), np.where(cut, 1.2, 0.6))
+    draw_segments(ax, pos, src, dst, np.where(cut, CUT_COLOR, "#cccccc"), np.where(cut, 1.2, 0.6))
     vol = node_volumes(src, dst, owner)
     ax.scatter(*pos.T, s=np.where(vol > 0, 220, 60), c=part_colors(p.num_parts)[owner], zorder=2)
     for v in np.flatnonzero(vol):
@@ -55,8 +51,7 @@ def draw_volume(p: Partitioning, ax=None):
             weight="bold",
             zorder=3,
         )
-    lo, hi = np.minimum(src, dst), np.maximum(src, dst)
-    pairs = len(np.unique(lo[cut] * len(owner) + hi[cut]))
+    pairs = len(undirected_pairs(src[cut], dst[cut], len(owner))[0])
     ax.set_title(
         f"communication volume {int(vol.sum())}: feature copies sent\n"
         f"edge cut {pairs} pairs of neighbours: a node next to two cut edges into one\n"
@@ -86,7 +81,7 @@ def draw_vertex_cut(graph, vc: VertexCut, ax=None):
     ax = get_axes(ax, (6, 5))
     pos = node_positions(graph)[:, :2]
     colors = part_colors(vc.num_parts)
-    _edges(ax, pos, vc.src, vc.dst, colors[vc.edge_part], np.full(len(vc.src), 1.4))
+    draw_segments(ax, pos, vc.src, vc.dst, colors[vc.edge_part], np.full(len(vc.src), 1.4))
     split = vc.copies > 1
     ax.scatter(*pos[~split].T, s=60, c="#555555", zorder=2)
     ax.scatter(*pos[split].T, s=220, c="white", edgecolors=CUT_COLOR, linewidths=1.5, zorder=2)

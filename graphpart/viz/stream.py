@@ -8,7 +8,7 @@ from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
 from ..palette import CUT_COLOR, OTHER_CLASS_COLOR, part_colors
 from ..partitioning.stream_steps import StreamSteps
-from ._style import get_axes
+from ._style import draw_segments, get_axes
 from .layout import node_positions
 
 __all__ = ["plot_stream_step", "plot_multilevel_level"]
@@ -112,8 +112,7 @@ def plot_multilevel_level(graph: Graph, steps, level: int, part=None, ax=None):
     cut = np.zeros(len(lv.src), bool) if part is None else part[lv.src] != part[lv.dst]
     for is_cut, color in ((False, "#bbbbbb"), (True, CUT_COLOR)):
         e = cut == is_cut
-        for a, b, w in zip(lv.src[e], lv.dst[e], lv.edge_weight[e]):  # a small graph's edges
-            ax.plot(*zip(pos[a], pos[b]), color=color, lw=0.5 + 3 * w / top, zorder=1)
+        draw_segments(ax, pos, lv.src[e], lv.dst[e], color, 0.5 + 3 * lv.edge_weight[e] / top)
     colors = (
         np.tile(np.asarray([OTHER_CLASS_COLOR]), lv.num_nodes)
         if part is None
