@@ -16,6 +16,7 @@ __all__ = [
     "check_height",
     "check_key",
     "form",
+    "discard",
 ]
 
 #: The tallest view drawn, in pixels (sigma.js refuses views under 250 px).
@@ -41,6 +42,33 @@ def check_height(height: object, low: int = 250) -> int:
     graphpart.errors.GraphpartError: height must be an integer >= 250, got 100
     """
     return check_count(height, "height", low, MAX_HEIGHT)
+
+
+def discard(*widgets) -> None:
+    """Close widgets a view no longer shows, with every widget inside them (a box's children,
+    recursively).
+
+    A view that replaces part of its drawing closes the whole part, never a widget that a
+    box still holding it lives on with: a live widget holding a closed one cannot report its
+    state, and a page that reloads asks the kernel for every live widget's state at once, so
+    one such holder fails that request and the notebook's views stay on "Loading widget...".
+    Nothing replaced lingers in the kernel either (each lingering widget is sent again on every
+    reload).
+
+    Examples
+    --------
+    >>> import ipywidgets as w
+    >>> inner = w.HTML("a")
+    >>> row = w.HBox([w.VBox([inner]), w.HTML("b")])
+    >>> discard(row)
+    >>> row.comm is None and inner.comm is None
+    True
+    """
+    for x in widgets:
+        if x is None or x.comm is None:
+            continue
+        discard(*getattr(x, "children", ()))  # a box's
+        x.close()
 
 
 def render(draw: Callable, figsize: tuple[float, float], dpi: int = 90) -> bytes:

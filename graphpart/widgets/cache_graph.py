@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as w
 
 from ..views.cache import batch_view_data
+from ._common import discard
 from .graph_view import PartitionGraph
 
 if TYPE_CHECKING:
@@ -93,10 +94,10 @@ class BatchGraph:
     def _draw(self) -> None:
         s = self.session
         if s is None or s.last is None or self.policy.value not in s.caches:
-            if self.view is not None:  # a fresh session: nothing looked up yet
-                self.view.sigma.close()
-                self.view = None
             self.widget.children = [self.policy, self.note]
+            if self.view is not None:  # a fresh session: nothing looked up yet
+                discard(self.view)
+                self.view = None
             return
         data = batch_view_data(self.p, s, self.policy.value)
         if self.view is None:

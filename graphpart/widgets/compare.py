@@ -12,7 +12,7 @@ from ..metrics.disk import compare_metrics
 from ..storage.reopen import as_partitioning
 from ..utils.check import short_repr
 from ..viz import plot_balance, plot_cut_matrix, plot_halo_growth
-from ._common import check_choice, check_height, html_table, image, render
+from ._common import check_choice, check_height, discard, html_table, image, render
 from .graph_view import PartitionGraph
 from .partition_views import CAMERA
 from .webgl_budget import UNIT_CLASS, Freezer
@@ -116,7 +116,7 @@ class PartitioningComparison:
         # the row holds one seat in the page's WebGL budget (its views hold none of their own)
         self._freezer = Freezer(
             lambda: [(v.data, frozenset()) for v in self.graphs],
-            lambda: [v.sigma.close() for v in self.graphs],
+            self._release,
             self._wake,
             self._show_frozen,
             height,
@@ -178,6 +178,7 @@ class PartitioningComparison:
         import ipywidgets as w
 
         cameras = [dict(v.sigma.camera_state) for v in self.graphs]
+        old = (self._graph_row, self._layout[1], *self.graphs)
         self._selected = key
         self.graphs = self._views(key, cameras)
         captions, _ = self._layout
@@ -188,6 +189,13 @@ class PartitioningComparison:
         row = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
         first = self.widget.children[:2]  # the seat, the captions
         self.widget.children = [*first, row, cards, *self.widget.children[4:]]
+        discard(*old)
+
+    def _release(self) -> None:
+        """The row frozen: its drawings closed, each out of its view, and the row closed."""
+        for v in self.graphs:
+            v.release()
+        self._graph_row.close()
 
     def _wake(self) -> None:
         """The page granted contexts: the row made for this drawing, or (closed when it froze)

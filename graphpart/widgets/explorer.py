@@ -8,7 +8,7 @@ from ..partitioning import PartitionOptions
 from ..sweep import Setting, balance_sources
 from ..utils.check import check_count
 from ..viz import plot_balance
-from ._common import check_choice, form, html_table, image, render, status_widgets
+from ._common import check_choice, discard, form, html_table, image, render, status_widgets
 from ._task import Task
 from .graph_view import PartitionGraph
 
@@ -199,9 +199,11 @@ class PartitionExplorer:
         self.partitioning, self.setting = p, setting
         self.graph_view, self.halo_view = graph_view, halo_view
         self.balance_view = balance_view
-        self._graph_box.children = [graph_view]
-        self._halo_box.children = [halo_view]
-        self._balance_box.children = [balance_view]
+        boxes = (self._graph_box, self._halo_box, self._balance_box)
+        old = [v for box in boxes for v in box.children]
+        for box, view in zip(boxes, (graph_view, halo_view, balance_view)):
+            box.children = [view]
+        discard(*old)
         self._showing = (part, shown)
         with self.halo_part.hold_trait_notifications():
             self.halo_part.options = list(range(p.num_parts))
@@ -230,10 +232,12 @@ class PartitionExplorer:
         if p is None or part is None or hops is None or (part, hops) == self._showing:
             return
         self._showing = (part, hops)
-        self.halo_view = PartitionGraph(
-            p, part, hops=hops, table=self.graph_view.table, panel=False
+        old, self.halo_view = (
+            self.halo_view,
+            PartitionGraph(p, part, hops=hops, table=self.graph_view.table, panel=False),
         )
         self._halo_box.children = [self.halo_view]
+        discard(old)
 
     def wait(self, timeout: float | None = 60.0) -> None:
         """Block until the latest change has been drawn (the status then names what changed:

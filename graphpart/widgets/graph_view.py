@@ -21,7 +21,7 @@ from ..lookup import NodeLocation, NodeTable, node_table
 from ..storage.reopen import as_partitioning
 from ..views.balance import COLORINGS, balance_view_data
 from ..views.graph import GraphData, graph_data, neighbourhood_data
-from ._common import check_choice, check_height, check_key
+from ._common import check_choice, check_height, check_key, discard
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html, sigma_args
 from .webgl_budget import UNIT_CLASS, Freezer
@@ -155,7 +155,7 @@ class PartitionGraph(w.VBox):
             self.add_class(UNIT_CLASS)
             self._freezer = Freezer(
                 lambda: [(self.data, frozenset())],
-                lambda: self.sigma.close(),
+                self.release,
                 self._wake,
                 self._show_frozen,
                 self._opts[1],
@@ -183,6 +183,8 @@ class PartitionGraph(w.VBox):
         self._graph, self._kwargs = sigma_args(data, *self._opts)
         self._selection.keys = drawn_ids(data)
         (selected, camera), self._first = self._first, (None, None)
+        old = [c for c in self.children if isinstance(c, w.HBox)]  # the caption row
+        old += [self.sigma] if hasattr(self, "sigma") else []
         self.sigma = self._new_sigma(selected, camera)
         self._selection.show(selected if selected in self._selection.keys else None)
         self.caption.value = f"<b>{html.escape(data.title)}</b> {legend_html(data)}"
@@ -190,15 +192,16 @@ class PartitionGraph(w.VBox):
         top = [self.caption] + ([] if home else [self.back])
         # the seat first: ipywidgets renders a box's children again from the first that changed
         self.children = [*self._seat(), w.HBox(top), self._drawing(), self.card]
+        for x in old:  # replaced (the caption and button in the row live on)
+            x.close()
 
     def draw(self, data: GraphData) -> None:
         """Draw ``data`` (computed by the caller) instead of what the view shows, camera
         reset; the drawing it replaces is closed."""
         if not isinstance(data, GraphData):
             raise GraphpartError(f"data must be a GraphData, got {type(data).__name__}")
-        old, self._given = self.sigma, data
+        self._given = data
         self.show(*self._home[:1], **self._home[1])
-        old.close()
 
     def _new_sigma(self, selected: str | None, camera: dict | None):
         from ipysigma import Sigma
@@ -254,9 +257,11 @@ class PartitionGraph(w.VBox):
             self.sigma.selected_node = selected  # drawn with it when the page grants contexts
             self._selection.show(selected)
             return
+        old = self.sigma
         self.sigma = self._new_sigma(selected, dict(self.sigma.camera_state))
         self._selection.show(selected)
         self.children = [*self._seat(), self._top, self._drawing(), self.card]
+        old.close()
 
     @property
     def _top(self):
@@ -270,6 +275,21 @@ class PartitionGraph(w.VBox):
             self.redraw(self.sigma.selected_node)
         else:
             self.children = [*self._seat(), self._top, self._drawing(), self.card]
+
+    def release(self) -> None:
+        """Close the drawing (its WebGL contexts are released at once) and take it out of
+        this view, which lives on: a live box holding a closed widget would fail a reloading
+        page's request for every widget's state. Drawn again by :meth:`redraw`."""
+        self.children = [c for c in self.children if c is not self.sigma]
+        self.sigma.close()
+
+    def close(self) -> None:
+        """Close the view with everything it made: the drawing, its caption row and button,
+        its card, its seat in the page's budget and its still pictures, shown or not."""
+        f = self._freezer
+        parts = [] if f is None else [f.budget, f.waiting, f.frozen]
+        discard(self.sigma, self.back, self.caption, self.card, *parts, *self.children)
+        super().close()
 
     def _seat(self) -> list:
         """The view's seat in the page's WebGL budget, if it holds one."""

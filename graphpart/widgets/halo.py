@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..errors import GraphpartError, TooBigToDrawError
 from ..lookup import ID_KINDS, locate_node, node_keys
 from ..storage.reopen import as_partitioning
-from ._common import form
+from ._common import discard, form
 from .graph_view import PartitionGraph
 from .node_card import location_card
 from .partition_views import PartitionViews
@@ -161,11 +161,16 @@ class HaloInspector:
             near = PartitionGraph(p, node=node, hops=max(hops, 1), height=460)
             near.on_select(lambda key: self._on_click(near.location))
             note = w.HTML(f"<i>{html.escape(str(e))}; showing node {node}'s surroundings</i>")
-            self.drawing.children = [note, near]
+            self._show([note, near])
             return
         self.views.on_select(self._on_click)
         self.views.card.layout.display = "none"  # the lookup table on the left shows it
-        self.drawing.children = [self.views]
+        self._show([self.views])
+
+    def _show(self, drawing: list) -> None:
+        """``drawing`` in place of what the views showed (closed)."""
+        old, self.drawing.children = self.drawing.children, drawing
+        discard(*old)
 
     def _on_click(self, location) -> None:
         """A node clicked in a view: its ids replace the lookup table."""

@@ -14,7 +14,7 @@ from ..lookup import NodeLocation, node_table
 from ..storage.reopen import as_partitioning
 from ..utils.check import check_parts, short_repr
 from ..views.graph import GraphData, graph_data
-from ._common import check_height, check_key
+from ._common import check_height, check_key, discard
 from .graph_view import PartitionGraph
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html
@@ -104,7 +104,7 @@ class PartitionViews(w.VBox):
         self.where.add_class("graphpart-views-where")
         self._freezer = Freezer(
             lambda: [(d, frozenset(self._others) - set(d.nodes)) for d in self._data],
-            lambda: [v.sigma.close() for v in self.views],
+            self._release,
             self._wake,
             self._show_frozen,
             self._height,
@@ -115,7 +115,10 @@ class PartitionViews(w.VBox):
         every = GraphData(self._others, [], self._data[0].palette, "") if self._data else None
         legend = w.HTML(legend_html(every) if every else "")
         row = self._freezer.drawing(self._row, [v.sigma for v in self.views])
-        titles = [w.Box([v.caption], layout=w.Layout(flex="1 1 0")) for v in self.views]
+        titles = [
+            w.Box([w.HTML(f"<b>{html.escape(v.title)}</b>")], layout=w.Layout(flex="1 1 0"))
+            for v in self.views
+        ]
         self._titles = w.HBox(titles, layout=w.Layout(width="100%"))
         # the seat first: ipywidgets renders a box's children again from the first that changed
         super().__init__([self._freezer.budget, legend, self._titles, row, self.where, self.card])
@@ -157,10 +160,18 @@ class PartitionViews(w.VBox):
         if key is not None and key not in self._others:
             raise GraphpartError(f"key {short_repr(key, 60)} is not a node these views draw")
         cameras = [dict(v.sigma.camera_state) for v in self.views]
+        old = (self._row, *self.views)
         self._draw(key, cameras)
         row = self._freezer.drawing(self._row, [v.sigma for v in self.views])
         self.children = [*self.children[:3], row, *self.children[4:]]
+        discard(*old)
         self._show(key)
+
+    def _release(self) -> None:
+        """The row frozen: its drawings closed, each out of its view, and the row closed."""
+        for v in self.views:
+            v.release()
+        self._row.close()
 
     def _wake(self) -> None:
         """The page granted contexts: show the row made for this drawing, or (closed when the
@@ -170,6 +181,13 @@ class PartitionViews(w.VBox):
         else:
             row = self._freezer.drawing(self._row, [v.sigma for v in self.views])
             self.children = [*self.children[:3], row, *self.children[4:]]
+
+    def close(self) -> None:
+        """Close the row with everything it made: its views, drawn or not, and its still
+        pictures."""
+        f = self._freezer
+        discard(*self.views, self._row, f.budget, f.waiting, f.frozen, *self.children)
+        super().close()
 
     def _show_frozen(self, box) -> None:
         self.children = [*self.children[:3], box, *self.children[4:]]

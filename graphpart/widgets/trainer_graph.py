@@ -17,6 +17,7 @@ from ..training import TrainingSetup
 from ..utils.check import short_repr
 from ..views.epoch import trainer_view_data
 from ..views.graph import graph_data
+from ._common import discard
 from .graph_view import PartitionGraph
 from .trainer_bars import TrainerBars, bars_of
 
@@ -141,9 +142,9 @@ class TrainerGraph:
             self.view = PartitionGraph(p, data=data, height=self.height, panel=False)
             self.widget.children = [self.bars, self.view]
         elif self.view.p is not p:  # another setting: its own partitioning's cards
-            self.view.sigma.close()
-            self.view.close()
+            old = self.view
             self.view = PartitionGraph(p, data=data, height=self.height, panel=False)
             self.widget.children = [self.bars, self.view]
+            discard(old)
         else:
             self.view.draw(data)

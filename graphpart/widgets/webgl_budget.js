@@ -94,10 +94,12 @@ function enforce(r) {
   r.held = held;
 }
 
-// a unit not live is drawn when there is room (evicting nobody); else it shows a still picture
+// a unit not live is drawn when there is room (evicting nobody); else it shows a still picture.
+// One with no box (a closed tab, a hidden notebook) waits until seen: sigma cannot draw there
 function room(r, unit) {
   const m = unit.model;
   if (m.get("live") || m.get("reason") === "lost") return;
+  if (unit.host.getClientRects().length === 0 || unit.host.offsetWidth === 0) return;
   if (total(r) + m.get("need") <= r.limit) setLive(unit, true, "room");
   else if (m.get("reason") === "new") {
     m.set("reason", "budget");

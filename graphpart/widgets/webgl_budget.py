@@ -26,7 +26,7 @@ import traitlets
 
 from ..views.graph import GraphData
 from ..views.snapshot import draw_graph_data
-from ._common import render
+from ._common import discard, render
 
 __all__ = ["WebGLBudget", "Freezer"]
 
@@ -135,8 +135,10 @@ class Freezer:
             return
         if self.budget.live:
             if not self._live_shown:
-                self.frozen, self._live_shown = None, True
+                old, self.frozen, self._live_shown = self.frozen, None, True
                 self._wake()
+                if old is not None:  # the still pictures, replaced
+                    discard(old)
         elif self.budget.reason in MESSAGES:
             self.freeze(self.budget.reason)
 
@@ -153,7 +155,7 @@ class Freezer:
         button.add_class("graphpart-draw-live")
         button.on_click(lambda _: self.wake())
         row = w.HBox(pictures, layout=w.Layout(width="100%"))
-        self.frozen = w.VBox([w.HBox([button, note]), row])
+        old, self.frozen = self.frozen, w.VBox([w.HBox([button, note]), row])
         self.frozen.add_class("graphpart-frozen")
         self._quiet = True
         try:  # Python freezing itself (tests, scripts): tell the page
@@ -161,6 +163,8 @@ class Freezer:
         finally:
             self._quiet = False
         self._show(self.frozen)
+        if old is not None:  # frozen again (another reason): the earlier pictures, replaced
+            discard(old)
 
     def _picture(self, data: GraphData, hidden: frozenset[str]) -> w.Image:
         height = self._height / 90
