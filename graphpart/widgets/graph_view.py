@@ -208,6 +208,9 @@ class PartitionGraph(w.VBox):
 
         extra = {"camera_state": camera} if camera else {}
         sigma = Sigma(self._graph, selected_node=selected, **self._kwargs, **extra)
+        # a view whose box has no width yet (a closed tab, a notebook not shown after a reload)
+        # is drawn once it has one, instead of sigma throwing "Container has no width"
+        sigma.renderer_settings = {**sigma.renderer_settings, "allowInvalidContainer": True}
         sigma.observe(self._on_select, "selected_node")
         for fn in self._listeners:
             sigma.observe(fn, "selected_node")

@@ -12,9 +12,23 @@ const WEBGL = "canvas.sigma-nodes, canvas.sigma-edges, canvas.sigma-hoverNodes";
 // ipysigma's "N nodes" box would count them all; the view's title says what it draws.
 const STYLE = ".graphpart-partition-views .ipysigma-graph-description { display: none; }";
 
+// ipysigma syncs its node positions in a trait named "layout", which ipywidgets takes for the
+// widget's Layout model: every sigma view then rejects a promise with "Cannot read properties of
+// undefined (reading 'then')" (ipysigma 0.24, its drawing unaffected). That rejection, and only
+// that one, is kept off the console.
+function quietSigmaLayout(event) {
+  const e = event.reason;
+  const ours = e instanceof TypeError && e.message.includes("reading 'then'");
+  if (ours && /create_child_view|create_view/.test(e.stack ?? "")) event.preventDefault();
+}
+
 function registry(limit) {
   const r = (globalThis.__graphpartWebGL ??= { units: new Set(), clock: 0, limit });
   r.limit = limit;
+  if (!r.quiet) {
+    window.addEventListener("unhandledrejection", quietSigmaLayout);
+    r.quiet = true;
+  }
   if (!document.getElementById("graphpart-views-style")) {
     const s = document.createElement("style");
     s.id = "graphpart-views-style";
