@@ -149,7 +149,7 @@ class IdView(w.VBox):
         note = w.HTML(
             "<span style='font-size:12px'>top: one row of nodes per "
             + ("type and owner" if typed else "owner")
-            + " (named beside it); bottom: one dot per edge, cut edges in black; "
+            + " (named under it); bottom: one dot per edge, cut edges in black; "
             "hover a point for its ids, click it to select it in both plots</span>"
             "<style>.graphpart-id-lines .y-axis .tick text {visibility:hidden}</style>"
         )
@@ -195,8 +195,10 @@ def _scatter_maker(colors: dict[str, str], height: int):
         s.axes(True, grid=False, labels=[x, y])
         s.legend(True, position="top-right", size="small")
         s.tooltip(True, properties=tip, histograms=False, size="small")
-        if "row name" in frame:  # the rows are categories: each named above its points
-            s.label(by="row name", align="left", offset=(16, 0), size=11)
+        if "row name" in frame:  # the rows are categories: each named under its points
+            s.label(
+                by="row name", align="bottom", offset=(0, 12), size=11, positioning="center_of_mass"
+            )
         return s
 
     return plot
