@@ -306,6 +306,7 @@ function render({ model, el }) {
       return;
     }
     unit.host = host;
+    wheelScrollsPage(host);
     r.units.add(unit);
     seen.observe(host); // its first report says whether the view is in sight
     drawn.observe(host, { childList: true, subtree: true });

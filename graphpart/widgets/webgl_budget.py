@@ -37,6 +37,9 @@ LIMIT = 12
 UNIT_CLASS = "graphpart-webgl-unit"
 
 
+_HERE = Path(__file__).parent
+
+
 class WebGLBudget(anywidget.AnyWidget):
     """One view's seat in the page's WebGL budget (an invisible widget inside the view).
 
@@ -45,7 +48,8 @@ class WebGLBudget(anywidget.AnyWidget):
     "draw live" button (:meth:`Freezer.wake`).
     """
 
-    _esm = Path(__file__).with_name("webgl_budget.js")
+    # the page's wheel rule (wheel.js, shared with BigGraphView) and the budget
+    _esm = "".join((_HERE / f).read_text() for f in ("wheel.js", "webgl_budget.js"))
     #: ``False`` until the page grants the view its contexts (a view drawn before the page
     #: counted it could push another past the browser's limit).
     live = traitlets.Bool(False).tag(sync=True)

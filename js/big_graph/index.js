@@ -4,6 +4,8 @@
 // Python's.
 // COSMOS (the renderer's source) is prepended by build.mjs; it is evaluated once per page.
 /* global COSMOS */
+import { wheelScrollsPage } from "../../graphpart/widgets/wheel.js";
+
 function cosmos() {
   globalThis.__graphpartCosmos ??= import(
     URL.createObjectURL(new Blob([COSMOS], { type: "text/javascript" }))
@@ -42,6 +44,7 @@ async function render({ model, el }) {
     "white-space:pre;max-width:60%;z-index:2";
   box.append(stage, card);
   el.append(box);
+  wheelScrollsPage(box);
   const owner = view(model, "owner", Uint8Array);
   let hovered = -1;
   const showCard = (text, x, y) => {

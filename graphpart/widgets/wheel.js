@@ -1,0 +1,43 @@
+// The mouse wheel over a graph view scrolls the page, as over any other output: a student
+// scrolling through a notebook is not caught zooming a graph on the way. Ctrl (or Cmd) + wheel
+// zooms the view, as a trackpad pinch does, and so does the wheel once the view was clicked,
+// until the mouse leaves it. A wheel passed to the page says so on the view for a moment.
+// Shared by the sigma views (webgl_budget.js) and BigGraphView (js/big_graph, bundled).
+const HINT =
+  "position:absolute;left:50%;transform:translateX(-50%);z-index:5;pointer-events:none;" +
+  "background:rgba(20,20,20,.78);color:#fff;font:12px sans-serif;padding:4px 8px;" +
+  "border-radius:4px;white-space:nowrap;transition:opacity .3s";
+
+export function wheelScrollsPage(host) {
+  if (host.__graphpartWheel) return;
+  host.__graphpartWheel = true;
+  let engaged = false;
+  let hint = null;
+  let timer = 0;
+  const hide = () => {
+    if (hint) hint.style.opacity = "0";
+  };
+  host.addEventListener("pointerdown", () => { engaged = true; hide(); }, true);
+  host.addEventListener("pointerleave", () => { engaged = false; });
+  host.addEventListener(
+    "wheel",
+    (e) => {
+      if (engaged || e.ctrlKey || e.metaKey) return;
+      e.stopPropagation(); // the view below never sees it; the page scrolls
+      if (!hint) {
+        hint = document.createElement("div");
+        hint.className = "graphpart-wheel-hint";
+        hint.style.cssText = HINT;
+        hint.textContent = "the wheel scrolls the page: Ctrl + wheel (or a click first) zooms";
+        if (getComputedStyle(host).position === "static") host.style.position = "relative";
+        host.append(hint);
+      }
+      const r = host.getBoundingClientRect();
+      hint.style.top = `${Math.max(0, Math.min(r.height - 30, e.clientY - r.top - 36))}px`;
+      hint.style.opacity = "1";
+      clearTimeout(timer);
+      timer = setTimeout(hide, 1500);
+    },
+    { capture: true },
+  );
+}
