@@ -178,8 +178,9 @@ def _why(results, figures, best_i: int, fastest: int, pareto) -> str:
             f". The slowest setting, {results[slowest].setting.label}, takes "
             f"{figures[slowest, 0] / e:.2f}x as long"
         )
-    if len(pareto) > 1:
-        runner = pareto[1]
+    said = (results[best_i], results[fastest])  # the fastest, if not the pick, is named above
+    runner = next((r for r in pareto[1:] if all(r is not s for s in said)), None)
+    if runner is not None:
         re_ = runner.epoch_s
         tie = " (a tie within the model's accuracy)" if is_tie(max(re_, e), min(re_, e)) else ""
         text += (

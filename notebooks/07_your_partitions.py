@@ -81,9 +81,9 @@ storage.detect_format(config), storage.detect_format(peer_partitions("karate", "
 # ## 2 · Open partitions DGL wrote
 #
 # graphpart ships a few small partitionings written by the real libraries (how:
-# `graphpart/datasets/ peer_made/README.md`). `peer_partitions("karate", "dgl")` is the config DGL
-# 2.1's `partition_graph` wrote for the karate club with METIS, 2 parts, one hop of HALO. Open it
-# exactly as you would open graphpart's own output:
+# `graphpart/datasets/peer_made/README.md`). `peer_partitions("karate", "dgl")` is the config
+# DGL 2.1's `partition_graph` wrote for the karate club with METIS, 2 parts, one hop of HALO. Open
+# it exactly as you would open graphpart's own output:
 
 # %%
 dgl_config = peer_partitions("karate", "dgl")
@@ -115,7 +115,8 @@ gb.indptr[:6], gb.indices[:6], sorted(gb.node_attributes)
 #
 # Which edges a partition holds differs: PyG keeps an edge with its destination (like DGL), GLT with
 # its source. The edge cut counts an edge once either way: its endpoints lie in different
-# partitions. GLT's files here split karate in 2 parts at random, PyG's with METIS.
+# partitions. GLT's files here split karate in 2 parts at random, PyG's half and half (the first
+# 17 ids, the last 17: PyG's METIS needs an extra compiled package).
 
 # %%
 from graphpart.widgets import Exercise
@@ -148,7 +149,7 @@ lg.ndata["_ID"][:5], lg.ndata["orig_id"][:5]
 # Here are three partitionings of the karate club: DGL's METIS run, PyG's (a fixed half/half split,
 # since PyG's METIS needs an extra compiled package), and GLT's random partitioner. Add graphpart's
 # own METIS run, held in memory. `PartitioningComparison` draws the same graph for each, coloured by
-# owner, in linked views: pan or zoom one and all follow; click a node (or search it) and every
+# owner, in linked views: pan or zoom one and all follow; click a node and every
 # view selects it, the card under each saying where that partitioning put it. Below, the same
 # figure for each (switch it with the buttons) and one table. Partitions on disk are opened in their
 # files' partition-major ids (DGL's keep no others; PyG's and GLT's are renumbered the same way). A

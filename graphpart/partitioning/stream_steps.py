@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
+from ..index import undirected_pairs
 from ..utils.check import check_count, check_rate
 
 __all__ = ["StreamSteps", "fennel_steps", "MAX_STEP_NODES"]
@@ -129,8 +130,8 @@ def fennel_steps(
     if gamma <= 1:
         raise GraphpartError(f"gamma must be above 1, got {gamma:g}")
     slack = check_rate(slack, "slack", zero=True)
-    pairs = np.unique(np.sort(np.stack([h.src, h.dst]), axis=0), axis=1)
-    m = int((pairs[0] != pairs[1]).sum())  # the paper's m: undirected edges, each counted once
+    lo, hi = undirected_pairs(h.src, h.dst, n)  # each pair of neighbours once, no self-loops
+    m = len(lo)  # the paper's m: undirected edges
     alpha = math.sqrt(k) * m / max(n, 1) ** gamma if alpha is None else check_rate(alpha, "alpha")
     if order is None:
         order = np.arange(n, dtype=np.int64)
@@ -141,11 +142,8 @@ def fennel_steps(
                 f"order must be a permutation of the {n} node ids, got shape {order.shape}"
             )
         order = order.astype(np.int64)
-    # neighbours both ways, as CSR
-    src = np.concatenate([h.src, h.dst]).astype(np.int64)
-    dst = np.concatenate([h.dst, h.src]).astype(np.int64)
-    keep = src != dst
-    src, dst = src[keep], dst[keep]
+    # each node's neighbours, each once (an edge stored both ways is one neighbour), as CSR
+    src, dst = np.concatenate([lo, hi]), np.concatenate([hi, lo])
     by = np.argsort(src, kind="stable")
     indptr = np.concatenate([[0], np.cumsum(np.bincount(src, minlength=n))])
     adj = dst[by]

@@ -161,6 +161,7 @@ def place_labels(ax, x, y, texts, fontsize: int = 7) -> list:
                 va="bottom" if dy > 0 else "top",
                 fontsize=fontsize,
             )
+            t.set_in_layout(False)  # a layout engine must not move the axes under the labels
             box = t.get_window_extent(renderer)
             hits_point = any(
                 box.x0 - 3 <= px <= box.x1 + 3 and box.y0 - 3 <= py <= box.y1 + 3
@@ -177,6 +178,7 @@ def place_labels(ax, x, y, texts, fontsize: int = 7) -> list:
             label = ax.annotate(
                 text, (x[i], y[i]), textcoords="offset points", xytext=(dx, dy), fontsize=fontsize
             )
+            label.set_in_layout(False)
         taken.append(label.get_window_extent(renderer))
         out.append(label)
     return out

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..homogeneous import HomogeneousGraph
-from ..index import undirected_pairs
 from ..palette import CUT_COLOR, part_colors
 from ..partitioning import Partitioning
 from ..partitioning.summary import node_volumes
@@ -51,11 +50,11 @@ def draw_volume(p: Partitioning, ax=None):
             weight="bold",
             zorder=3,
         )
-    pairs = len(undirected_pairs(src[cut], dst[cut], len(owner))[0])
-    ax.set_title(
+    ax.set_title(  # the edge cut in directed edges, as everywhere: each end of a cut pair is
+        # sent to the other's partition, so the volume can exceed the cut pairs, never the cut
         f"communication volume {int(vol.sum())}: feature copies sent\n"
-        f"edge cut {pairs} pairs of neighbours: a node next to two cut edges into one\n"
-        "partition is sent there once",
+        f"edge cut {int(cut.sum())} (directed edges): a node next to two cut edges into\n"
+        "one partition is sent there once",
         fontsize=9,
     )
     ax.set_axis_off()

@@ -118,8 +118,6 @@ def plot_tradeoff(
     front = _pareto(x, y)
     ax.plot(x[front], y[front], color="grey", ls="--", lw=1, zorder=2, label="best trade-offs")
     ax.margins(x=0.15, y=0.12)
-    if annotate and len(results) <= 24:
-        place_labels(ax, x, y, [r.setting.label for r in results])
     if imbalance == "epoch":
         ax.set_xlabel(f"estimated epoch ({unit}), {_model_label(results[0].epoch.model)}")
         ax.set_title("Edge cut vs estimated epoch time (lower left is better)", fontsize=10)
@@ -132,6 +130,9 @@ def plot_tradeoff(
         ax.set_title("Edge cut vs load imbalance (lower left is better)", fontsize=10)
     ax.set_ylabel("edge cut (% of edges)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
+    # placed last: the labels are placed in pixels, which the legend and titles move
+    if annotate and len(results) <= 24:
+        place_labels(ax, x, y, [r.setting.label for r in results])
     return ax
 
 

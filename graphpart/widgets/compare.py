@@ -134,6 +134,7 @@ class PartitioningComparison:
         self._graph_row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
         graphs = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
+        cards.add_class("graphpart-compare-cards")
         self._layout = (captions, cards)
         self.controls["figure"].observe(lambda change: self._draw(), names="value")
         # the figures two to a row (four side by side were thumbnails), each under its label
@@ -184,6 +185,7 @@ class PartitioningComparison:
         captions, _ = self._layout
         flex = w.Layout(flex="1 1 0", min_width="0")
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
+        cards.add_class("graphpart-compare-cards")
         self._graph_row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
         self._layout = (captions, cards)
         row = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])

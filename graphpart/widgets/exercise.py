@@ -33,6 +33,8 @@ class Exercise(w.VBox):
         Why (HTML allowed), shown with the answer.
     choices : sequence of str, optional
         The options to pick from (the answer is one of them); without them the guess is typed.
+    also_right : sequence of str, optional
+        Other choices that count as right (settings tied with the answer, say); shown with it.
     tolerance : float, default 0.1
         A typed guess within this fraction of a numeric answer counts as right.
     unit : str, optional
@@ -56,6 +58,11 @@ class Exercise(w.VBox):
     >>> ex.reveal()
     >>> ex.verdict
     'right'
+    >>> tie = Exercise("Fastest?", "a", choices=["a", "b", "c"], also_right=["b"])
+    >>> tie.guess.value = "b"
+    >>> tie.reveal()
+    >>> tie.verdict, tie.output.value
+    ('right', '<b>Right! Answer: a (also right: b).</b> ')
     """
 
     def __init__(
@@ -65,6 +72,7 @@ class Exercise(w.VBox):
         *,
         explain: str = "",
         choices: Sequence[str] | None = None,
+        also_right: Sequence[str] = (),
         tolerance: float = 0.1,
         unit: str = "",
         holds: bool = True,
@@ -74,14 +82,19 @@ class Exercise(w.VBox):
                 f"the explanation of the exercise {short_repr(question)} does not hold for its"
                 f" data (answer {short_repr(answer)}): the lesson must be rewritten"
             )
+        also_right = [str(c) for c in also_right if str(c) != str(answer)]
         if choices is not None:
             choices = [str(c) for c in choices]
-            check_choice(str(answer), "answer", choices)
+            for c in [answer, *also_right]:
+                check_choice(str(c), "answer", choices)
+        elif also_right:
+            raise GraphpartError("also_right needs choices: it names other choices that count")
         elif isinstance(answer, str) or not isinstance(answer, int | float):
             raise GraphpartError(
                 f"answer must be a number, or one of choices, got {type(answer).__name__}"
             )
         self.answer, self.explain, self.tolerance = answer, explain, float(tolerance)
+        self.also_right = also_right
         self.unit = unit
         self.guess = (
             w.ToggleButtons(options=choices, value=None, description="guess")
@@ -104,6 +117,8 @@ class Exercise(w.VBox):
         said = {"right": "Right! ", "wrong": "Not quite. ", None: ""}[self.verdict]
         shown = f"{self.answer:.4g}" if isinstance(self.answer, float) else str(self.answer)
         shown += self.unit if not isinstance(self.answer, str) else ""
+        if self.also_right:
+            shown += f" (also right: {', '.join(self.also_right)})"
         self.output.value = f"<b>{said}Answer: {html.escape(shown)}.</b> {self.explain}"
         self.revealed = True
         self.button.description = "Check again"
@@ -113,7 +128,7 @@ class Exercise(w.VBox):
         if guess is None or guess == "":
             return None
         if isinstance(self.answer, str):
-            return "right" if guess == self.answer else "wrong"
+            return "right" if guess in (self.answer, *self.also_right) else "wrong"
         try:
             g = float(str(guess).strip().rstrip("%"))  # in the question's unit
         except ValueError:

@@ -9,8 +9,16 @@
 const WEBGL = "canvas.sigma-nodes, canvas.sigma-edges, canvas.sigma-hoverNodes";
 
 // A linked view holds every node of its row (invisible stand-ins for those it does not draw), so
-// ipysigma's "N nodes" box would count them all; the view's title says what it draws.
-const STYLE = ".graphpart-partition-views .ipysigma-graph-description { display: none; }";
+// ipysigma's "N nodes" box would count them all; the view's title says what it draws. And
+// ipysigma's right panel (search box, info) is 250 px wide: in a narrow view it would cover the
+// zoom buttons on the left, so it takes at most what they leave.
+const STYLE =
+  ".graphpart-partition-views .ipysigma-graph-description { display: none; }\n" +
+  ".graphpart-webgl-unit .ipysigma-widget .ipysigma-right-panel " +
+  "{ width: min(250px, calc(100% - 150px)); }\n" +
+  // cards four abreast: names and values wrap alike, not a value one word per line
+  ".graphpart-compare-cards .graphpart-node-card th { white-space: normal !important; }\n" +
+  ".graphpart-compare-cards .graphpart-node-card { font-size: 12px; }";
 
 // ipysigma syncs its node positions in a trait named "layout", which ipywidgets takes for the
 // widget's Layout model: every sigma view then rejects a promise with "Cannot read properties of
@@ -202,7 +210,9 @@ function placeCard(free, data, w, h) {
 }
 
 function drawCard(ctx, data, settings) {
-  const lines = cardLines(data.label);
+  // a highlighted node (the selection, in every linked view) gets its first line only: its card
+  // would hide the neighbours the selection shows (Python's card below the view has it all)
+  const lines = cardLines(data.label).slice(0, data.highlighted ? 1 : undefined);
   if (!lines.length || !lines[0]) return;
   ctx.save();
   const free = obstacles(ctx.canvas);

@@ -30,7 +30,9 @@ def test_every_step_places_its_node_at_the_best_score_with_room(n, k, seed, slac
     part = np.full(n, -1)
     load = np.zeros(k, int)
     for t, v in enumerate(order):
-        near = np.concatenate([dst[(src == v) & (dst != v)], src[(dst == v) & (src != v)]])
+        near = np.unique(
+            np.concatenate([dst[(src == v) & (dst != v)], src[(dst == v) & (src != v)]])
+        )
         expect = np.bincount(part[near][part[near] >= 0], minlength=k)
         assert s.neighbours[t].tolist() == expect.tolist()
         assert s.full[t].tolist() == (load >= s.capacity).tolist()
@@ -40,6 +42,13 @@ def test_every_step_places_its_node_at_the_best_score_with_room(n, k, seed, slac
         load[s.choice[t]] += 1
     assert load.max() <= s.capacity
     assert np.array_equal(s.assignment, part)
+
+
+def test_a_neighbour_joined_both_ways_counts_once():
+    """The karate club stores each friendship both ways: node 9 has one neighbour placed before
+    it (node 2), node 33 all its 17."""
+    s = fennel_steps(datasets.load_karate_club(), 2)
+    assert s.neighbours[9].sum() == 1 and s.neighbours[33].sum() == 17
 
 
 def test_the_communities_of_an_sbm_end_up_together():

@@ -47,6 +47,9 @@ def test_the_volume_and_vertex_cut_drawings_count_what_they_show():
     p = partition(karate, 3, seed=0)
     ax = viz.draw_volume(p)
     assert ax.get_title().startswith(f"communication volume {p.metrics.communication_volume}:")
+    # the cut in the notebooks' unit (directed edges), which the volume never exceeds
+    assert f"edge cut {p.metrics.edge_cut} (directed edges)" in ax.get_title()
+    assert p.metrics.communication_volume <= p.metrics.edge_cut
     labels = [t.get_text() for t in ax.texts]
     assert sum(map(int, labels)) == p.metrics.communication_volume
     vc = vertex_cut(karate, 3, seed=0)
