@@ -158,9 +158,10 @@ ax = viz.plot_hit_rate_curve(
 #   (49.6%) and pre-sampling is not (98.3%). The pre-sampling cross sits above this graph's oracle
 #   curve because it is another graph: with a small train set, a few rows serve most lookups, so
 #   10% of papers100M's rows hold nearly all of them; the curves here bound this graph only.
-# * **Dynamic** caches trail the static ones here: each batch evicts rows that the next batch needs
-#   again. SIEVE, which keeps rows that were hit in place, does best among them; FIFO, which ignores
-#   hits, worst.
+# * **Dynamic** caches trail the static ones while the cache is small: each batch evicts rows that
+#   the next batch needs again. SIEVE, which keeps rows that were hit in place, does best among
+#   them (with room for 40% of the rows it draws level with pre-sampling); FIFO, which ignores hits,
+#   worst.
 # * **Belady** is above everything: it may keep a different set after every batch, knowing the
 #   future. It starts with the rows the first batches need, which is why it opens at 100% in the
 #   next plot.

@@ -476,3 +476,19 @@ def run_notebook(page, lab: LabServer, name: str, timeout_ms: int = 180_000) -> 
     wait_run_all_done(page, timeout_ms=timeout_ms)
     errors = error_outputs(page)
     assert not errors, f"{name} shows errors:\n" + "\n---\n".join(errors)
+
+
+def wheel_is_left_to_the_page(page, shot: Path) -> None:
+    """The wheel alone over a view (the mouse on it) is left to the page, which scrolls: no
+    one cancels it (a view zooming would), and the view says how to zoom."""
+    page.evaluate(
+        "() => { window.__wheels = []; addEventListener('wheel', e => __wheels.push(e), "
+        "{capture: true}); }"
+    )
+    page.mouse.wheel(0, 240)
+    hint = page.locator(f"{NOTEBOOK_PANEL} .graphpart-wheel-hint").first
+    hint.wait_for(state="visible", timeout=5_000)
+    assert "Ctrl + wheel" in hint.inner_text()
+    page.screenshot(path=str(shot))
+    cancelled = page.evaluate("() => __wheels.map(e => e.defaultPrevented)")
+    assert cancelled and not any(cancelled), cancelled

@@ -731,7 +731,7 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
         assert painted > 3000, painted
         readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .camera-readout").first
         assert "zoom 1.000" in readout.inner_text()
-        _wheel_scrolls_the_page(page, shots / "wheel-scrolls-page.png")
+        _lab.wheel_is_left_to_the_page(page, shots / "wheel-scrolls-page.png")
         assert "zoom 1.000" in readout.inner_text()  # the view did not zoom
         stage.scroll_into_view_if_needed()
         box = stage.bounding_box()
@@ -745,22 +745,6 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
             timeout=15_000,
         )
         root.screenshot(path=str(shots / "wheel-zoomed.png"))
-
-
-def _wheel_scrolls_the_page(page, shot: Path) -> None:
-    """The wheel alone over a view (the mouse on it) is left to the page, which scrolls: no
-    one cancels it (a view zooming would), and the view says how to zoom."""
-    page.evaluate(
-        "() => { window.__wheels = []; addEventListener('wheel', e => __wheels.push(e), "
-        "{capture: true}); }"
-    )
-    page.mouse.wheel(0, 240)
-    hint = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-wheel-hint").first
-    hint.wait_for(state="visible", timeout=5_000)
-    assert "Ctrl + wheel" in hint.inner_text()
-    page.screenshot(path=str(shot))
-    cancelled = page.evaluate("() => __wheels.map(e => e.defaultPrevented)")
-    assert cancelled and not any(cancelled), cancelled
 
 
 def _find_node(page, stage, xs, ys) -> tuple[float, float]:
@@ -1390,6 +1374,6 @@ def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(l
         page.mouse.move(1, 1)  # out of the view, and back: the wheel alone scrolls the page
         b = stage.bounding_box()
         page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
-        _wheel_scrolls_the_page(page, shots / "big-view-wheel-scrolls.png")
+        _lab.wheel_is_left_to_the_page(page, shots / "big-view-wheel-scrolls.png")
         assert readout.inner_text() == zoom
     assert not errors, errors

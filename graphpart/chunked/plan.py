@@ -762,7 +762,9 @@ def format_plan(
         lines.append(s.row() + flag)
     lines.append(
         "B: a Python process with graphpart imported; N nodes, E edges, C edges in the "
-        "largest chunk, F bytes of node data per node"
+        "largest chunk, F bytes of node data per node; n_p and e_p the largest partition's nodes "
+        "and edges; L at most the nodes (own + HALO) of the largest partition, P the edges of "
+        "its largest piece (bounds, before the assignment is known)"
     )
     return "\n".join(lines)
 

@@ -63,7 +63,7 @@ def plot_pipeline(*, ax=None, num_chunks: int = 4, num_parts: int = 4):
     mid = (rows[0] + rows[-1]) / 2 + 0.05
     box(0.32, mid - 0.12, 0.2, 0.24, "step 1: assign\nrandom, Fennel, LDG\nor METIS", "#dbe9f6")
     arrow(0.22, mid, 0.32, mid, "read")
-    box(0.32, mid - 0.42, 0.2, 0.14, "<ntype>.txt\nline i = part of node i", "#fff3c4", 7)
+    box(0.32, mid - 0.42, 0.2, 0.14, "<ntype>.txt\none line per node:\nits partition", "#fff3c4", 7)
     arrow(0.42, mid - 0.12, 0.42, mid - 0.28)
     box(
         0.6,

@@ -105,7 +105,7 @@ class BoxView(anywidget.AnyWidget):
             return
         st = self.box.stats.get(g["gpu"])
         peers = (
-            ", ".join(f"{r} from GPU {p}" for p, r in zip(st.peers, st.peer_rows().tolist()))
+            ", ".join(f"{r:,} from GPU {p}" for p, r in zip(st.peers, st.peer_rows().tolist()))
             if st is not None and st.peers
             else "none from a peer"
         )

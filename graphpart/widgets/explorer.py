@@ -92,7 +92,7 @@ class PartitionExplorer:
         self.partitioning = None
         self._showing: tuple[int, int] | None = None  # the HALO tab's (partition, hops)
         self.setting: Setting | None = None
-        field = form("110px", "260px")
+        field = form("125px", "275px")
         self.controls = {
             "part_method": field(
                 w.Dropdown, "part_method", options=["metis", "random"], value=method

@@ -9,6 +9,7 @@ same node (edge) in the other, so you can follow it through the reshuffle.
 
 from __future__ import annotations
 
+import html
 import warnings
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from ..storage.reopen import as_partitioning
 from ..views.ids import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
 from ._common import check_height
 from .node_card import card_table, location_card
+from .wheel import WheelScrollsPage
 
 if TYPE_CHECKING:
     import os
@@ -146,14 +148,19 @@ class IdView(w.VBox):
         ):
             s.widget.observe(lambda c, kind=kind: self._hover(kind, c["new"]), "hovering")
             s.widget.observe(lambda c, kind=kind: self._select(kind, c["new"]), "selection")
+        swatches = " ".join(
+            f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(name)}"
+            for name, c in colors.items()
+        )
         note = w.HTML(
-            "<span style='font-size:12px'>top: one row of nodes per "
+            f"<span style='font-size:12px'>{swatches} &middot; top: one row of nodes per "
             + ("type and owner" if typed else "owner")
             + " (named under it); bottom: one dot per edge, cut edges in black; "
             "hover a point for its ids, click it to select it in both plots</span>"
             "<style>.graphpart-id-lines .y-axis .tick text {visibility:hidden}</style>"
         )
-        super().__init__([note, top, bottom, self.card])
+        wheel = WheelScrollsPage(host=".graphpart-id-view")  # the page scrolls past the plots
+        super().__init__([note, top, bottom, self.card, wheel])
         self.add_class("graphpart-id-view")
 
     def _facts(self, kind: str, index) -> dict | None:
@@ -193,7 +200,7 @@ def _scatter_maker(colors: dict[str, str], height: int):
         s.color(by=by, map=[colors[c] for c in frame[by].cat.categories])
         s.size(default=6 if len(frame) <= 2000 else 3 if len(frame) <= 50_000 else 1)
         s.axes(True, grid=False, labels=[x, y])
-        s.legend(True, position="top-right", size="small")
+        s.legend(False)  # named above the plots: inside, it hid the highest ids' points
         s.tooltip(True, properties=tip, histograms=False, size="small")
         if "row name" in frame:  # the rows are categories: each named under its points
             s.label(

@@ -86,7 +86,8 @@ def journey_html(j: NodeJourney, dirs: tuple[str, str, str]) -> str:
             "step 1: assignment",
             assign,
             f"<ul><li>{_code(j.assignment_file)} line {j.assignment_line:,}: "
-            f"<b>{j.part}</b></li><li>line <i>i</i> is the partition of node <i>i</i> - 1</li>"
+            f"<b>{j.part}</b></li><li>one line per node, in id order: line <i>i</i> (counted "
+            "from 1, as an editor counts) is the partition of node <i>i</i> - 1</li>"
             "</ul>",
         ),
         (

@@ -149,9 +149,11 @@ class BalancePlayground:
         self.preset_button.on_click(lambda _: self.add(*self.presets()))
         self.clear_button.on_click(lambda _: self.clear())
         self.status, self.progress = status_widgets()
-        self.table = w.HTML()
+        # as wide as the notebook, the columns past it scrolled inside (not the whole widget)
+        self.table = w.HTML(layout=w.Layout(width="100%", min_width="0"))
         self.table.add_class("graphpart-sweep-table")
-        self.pick = w.HTML()  # which setting trains fastest, and why (graphpart.recommend)
+        # which setting trains fastest, and why (graphpart.recommend)
+        self.pick = w.HTML(layout=w.Layout(width="100%", min_width="0"))
         self.pick.add_class("graphpart-recommendation")
         self.recommendation = None
         self.plot = image("graphpart-tradeoff")
@@ -171,7 +173,8 @@ class BalancePlayground:
                 w.HBox([left, self.plot], layout=w.Layout(align_items="flex-start")),
                 self.pick,
                 self.table,
-            ]
+            ],
+            layout=w.Layout(width="100%"),
         )
         self.widget.add_class("graphpart-playground")
 

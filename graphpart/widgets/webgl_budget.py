@@ -27,6 +27,7 @@ import traitlets
 from ..views.graph import GraphData
 from ..views.snapshot import draw_graph_data
 from ._common import discard, render
+from .wheel import WHEEL_JS
 
 __all__ = ["WebGLBudget", "Freezer"]
 
@@ -35,9 +36,6 @@ __all__ = ["WebGLBudget", "Freezer"]
 LIMIT = 12
 #: The CSS class of a view's root element: the page budget counts the canvases inside it.
 UNIT_CLASS = "graphpart-webgl-unit"
-
-
-_HERE = Path(__file__).parent
 
 
 class WebGLBudget(anywidget.AnyWidget):
@@ -49,7 +47,7 @@ class WebGLBudget(anywidget.AnyWidget):
     """
 
     # the page's wheel rule (wheel.js, shared with BigGraphView) and the budget
-    _esm = "".join((_HERE / f).read_text() for f in ("wheel.js", "webgl_budget.js"))
+    _esm = WHEEL_JS + (Path(__file__).parent / "webgl_budget.js").read_text()
     #: ``False`` until the page grants the view its contexts (a view drawn before the page
     #: counted it could push another past the browser's limit).
     live = traitlets.Bool(False).tag(sync=True)
