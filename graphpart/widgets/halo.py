@@ -152,8 +152,8 @@ class HaloInspector:
             shown = list(range(p.num_parts))
         key = self._keys[self.location.orig_homo_id] if self.location is not None else None
         try:
-            self.views = PartitionViews(
-                p, hops=hops, parts=shown[:MAX_VIEWS], height=360, selected=key
+            self.views = PartitionViews(  # no search box: the lookup on the left is this one's
+                p, hops=hops, parts=shown[:MAX_VIEWS], height=360, selected=key, search=False
             )
         except TooBigToDrawError as e:  # partitions too big to draw: the node's surroundings
             node = self.location.orig_homo_id if self.location is not None else 0

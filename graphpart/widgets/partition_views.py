@@ -51,6 +51,9 @@ class PartitionViews(w.VBox):
         Each view's height in pixels, 250 to 4000.
     selected : str, optional
         The key of a node to select in every view at first (``"5"``, ``"woman:3"``).
+    search : bool, default True
+        Show ipysigma's search box in each view (a view narrowed by its row gives it what its
+        zoom buttons leave).
 
     Raises
     ------
@@ -79,11 +82,13 @@ class PartitionViews(w.VBox):
         parts: list[int] | None = None,
         height: int = 380,
         selected: str | None = None,
+        search: bool = True,
     ) -> None:
         import uuid
 
         self.p = p = as_partitioning(p)
         self._hops, self._height = hops, check_height(height)
+        self._search = bool(search)
         selected = check_key(selected)
         self.table = node_table(p)
         self._key = f"graphpart-{uuid.uuid4().hex[:8]}"
@@ -142,6 +147,7 @@ class PartitionViews(w.VBox):
                 others=self._others,
                 selected=selected,
                 camera=cameras[i] if cameras else dict(CAMERA),
+                search=self._search,
             )
             v.caption.value = f"<b>{html.escape(v.title)}</b>"
             v.on_select(self._show)

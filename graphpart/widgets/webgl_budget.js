@@ -35,6 +35,8 @@ function registry(limit) {
   r.limit = limit;
   if (!r.quiet) {
     window.addEventListener("unhandledrejection", quietSigmaLayout);
+    window.addEventListener("pagehide", () => { r.leaving = true; });
+    window.addEventListener("beforeunload", () => { r.leaving = true; });
     r.quiet = true;
   }
   if (!document.getElementById("graphpart-views-style")) {
@@ -96,6 +98,10 @@ function loseContexts(unit) {
 }
 
 function setLive(unit, live, reason) {
+  // a page going away (a reload) tells Python nothing: its views leave the page and lose their
+  // contexts, and Python, freezing them, would make widgets while the next page loads the
+  // kernel's widgets (ipywidgets then fails that notebook's restore: "model not found")
+  if (globalThis.__graphpartWebGL?.leaving) return;
   if (!live) loseContexts(unit);
   else unit.ours = false;
   unit.model.set("reason", reason);
