@@ -212,7 +212,8 @@ StreamingSteps(karate, 2)
 # The explorer re-partitions whenever you change a control, in the background, and redraws the
 # graph, a partition with its HALO, the balance plot and the metrics (the tabs). The status line
 # says what changed (`edge cut 512 -> 284`) and the table under it keeps your last settings. Hover
-# a node for its ids and owner, click it for its card, scroll to zoom. Try:
+# a node for its ids and owner, click it for its card. Scrolling moves the page past the view as
+# usual; Ctrl + scroll zooms it (so does scrolling after a click on it). Try:
 # * `part_method` random vs metis, and watch the cut edges;
 # * `parts` from 2 to 8;
 # * `balance_ntypes` = `train_mask`, then `balance_edges` (notebook 03 explains them);

@@ -666,8 +666,9 @@ def test_selecting_a_node_in_the_inspector_replaces_its_lookup_table(lab, page, 
         assert not root.locator(".ipysigma-search").first.is_visible()
         page.wait_for_timeout(1500)  # sigma's first frames
         stage = root.locator(".ipysigma-container").nth(1)
+        # from the far corner: a node away from node 0 (selected at start, drawn large)
         hit = _find_node(
-            page, stage, lambda w: range(w // 4, w * 3 // 4, 6), lambda h: range(h // 3, h, 6)
+            page, stage, lambda w: range(w - 10, w // 2, -6), lambda h: range(h - 10, h // 3, -6)
         )
         page.mouse.click(*hit)
         page.wait_for_function(

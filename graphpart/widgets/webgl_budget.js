@@ -260,8 +260,19 @@ async function useCards(model) {
     const m = await model.widget_manager.get_model(id).catch(() => null);
     for (const v of await Promise.all(Object.values((m && m.views) || {}))) {
       if (v && v.renderer && !v.renderer.__graphpartCard) {
-        v.renderer.__graphpartCard = true;
-        v.renderer.setSetting("hoverRenderer", drawCard);
+        const renderer = v.renderer;
+        renderer.__graphpartCard = true;
+        // with a node selected, ipysigma blanks the labels of the nodes not next to it: a node
+        // hovered there still gets its card, from the graph (a linked view's stand-in, which
+        // the view does not draw, none)
+        renderer.setSetting("hoverRenderer", (ctx, data, settings) => {
+          const g = renderer.getGraph();
+          const drawn = data.key != null && g.hasNode(data.key);
+          if (!data.label && drawn && g.getNodeAttribute(data.key, "kind") !== "not here") {
+            data = { ...data, label: g.getNodeAttribute(data.key, "label") };
+          }
+          drawCard(ctx, data, settings);
+        });
       }
     }
   }
