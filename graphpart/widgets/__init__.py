@@ -26,6 +26,7 @@ Its modules, one idea each:
 - ``trainer_bars``: TrainerBars: each trainer's busy time as HTML stacked bars
 - ``trainer_graph``: TrainerGraph: EpochCostView's bars and the hovered trainer's reads
 - ``webgl_budget``: WebGLBudget: the page's WebGL contexts, shared out among the views
+- ``wheel``: the mouse wheel over a view scrolls the page (Ctrl + wheel zooms); WheelScrollsPage
 """
 
 from __future__ import annotations
