@@ -36,7 +36,8 @@ class StreamSteps:
     order : ndarray of int64, shape (n,)
         The stream: the node placed at each step.
     neighbours : ndarray of int64, shape (n, k)
-        At step ``t``, how many neighbours of ``order[t]`` each partition already holds.
+        At step ``t``, how many neighbours of ``order[t]`` each partition already holds (each
+        neighbour once, whether the edges join them one way or both).
     penalty : ndarray of float64, shape (n, k)
         At step ``t``, each partition's load penalty ``alpha * gamma * load ** (gamma - 1)``.
     full : ndarray of bool, shape (n, k)
