@@ -149,7 +149,7 @@ lg.ndata["_ID"][:5], lg.ndata["orig_id"][:5]
 # Here are three partitionings of the karate club: DGL's METIS run, PyG's (a fixed half/half split,
 # since PyG's METIS needs an extra compiled package), and GLT's random partitioner. Add graphpart's
 # own METIS run, held in memory. `PartitioningComparison` draws the same graph for each, coloured by
-# owner, in linked views: pan or zoom one and all follow; click a node and every
+# owner, in linked views: pan or zoom one and all follow; click a node and every linked
 # view selects it, the card under each saying where that partitioning put it. Below, the same
 # figure for each (switch it with the buttons) and one table. Partitions on disk are opened in their
 # files' partition-major ids (DGL's keep no others; PyG's and GLT's are renumbered the same way). A

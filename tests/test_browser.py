@@ -574,6 +574,16 @@ def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
             )
             page.wait_for_timeout(1000)
             widget.screenshot(path=str(shots / f"{prefix}-widget.png"))
+            # no part wider than the notebook: a wide table scrolls inside itself
+            over = page.evaluate(
+                """([panel, el]) => {
+                    const right = document.querySelector(panel).getBoundingClientRect().right;
+                    return [...el.querySelectorAll('.jupyter-widgets')].filter(
+                        w => w.getBoundingClientRect().right > right + 1).length;
+                }""",
+                [_lab.NOTEBOOK_PANEL, widget.element_handle()],
+            )
+            assert over == 0, f"{over} parts of {notebook}'s widget run past the notebook"
 
 
 def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page, shots):

@@ -64,6 +64,7 @@ class HaloInspector:
         self.views: PartitionViews | None = None
         self.counts: dict = {}
         self.location = None
+        self._quiet = False  # the controls set from a click: nothing to look up or redraw
         field = form("90px", "250px")
         ntypes = p.graph.ntypes
         self.controls = {
@@ -102,11 +103,13 @@ class HaloInspector:
         self._view()
 
     def _on_view(self, change) -> None:
-        self._view()
+        if not self._quiet:
+            self._view()
 
     def _on_lookup(self, change) -> None:
-        self._lookup()
-        self._view()
+        if not self._quiet:
+            self._lookup()
+            self._view()
 
     def _lookup(self) -> None:
         c = self.controls
@@ -173,9 +176,18 @@ class HaloInspector:
         discard(*old)
 
     def _on_click(self, location) -> None:
-        """A node clicked in a view: its ids replace the lookup table."""
+        """A node clicked in a view: its ids replace the lookup table, and the controls name
+        it (by its original homogeneous id)."""
         self.location = location
         self.lookup.value = location_card(location)
+        if location is None:
+            return
+        self._quiet = True
+        try:
+            self.controls["kind"].value = "original"
+            self.controls["node"].value = int(location.orig_homo_id)
+        finally:
+            self._quiet = False
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

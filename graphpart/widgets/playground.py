@@ -91,7 +91,7 @@ class BalancePlayground:
         balance = opts.balance_ntypes if opts.balance_ntypes in sources else "none"
         method = opts.part_method if opts.part_method in ("metis", "random") else "metis"
         ufactor = getattr(opts.metis_options, "ufactor", None)
-        field = form("110px", "270px")
+        field = form("125px", "290px")
         self.controls = {
             "part_method": field(
                 w.Dropdown, "part_method", options=["metis", "random"], value=method
@@ -150,10 +150,10 @@ class BalancePlayground:
         self.clear_button.on_click(lambda _: self.clear())
         self.status, self.progress = status_widgets()
         # as wide as the notebook, the columns past it scrolled inside (not the whole widget)
-        self.table = w.HTML(layout=w.Layout(width="100%", min_width="0"))
+        self.table = w.HTML(layout=w.Layout(width="100%", min_width="0", overflow="auto"))
         self.table.add_class("graphpart-sweep-table")
         # which setting trains fastest, and why (graphpart.recommend)
-        self.pick = w.HTML(layout=w.Layout(width="100%", min_width="0"))
+        self.pick = w.HTML(layout=w.Layout(width="100%", min_width="0", overflow="auto"))
         self.pick.add_class("graphpart-recommendation")
         self.recommendation = None
         self.plot = image("graphpart-tradeoff")
@@ -174,7 +174,7 @@ class BalancePlayground:
                 self.pick,
                 self.table,
             ],
-            layout=w.Layout(width="100%"),
+            layout=w.Layout(width="100%", min_width="0"),
         )
         self.widget.add_class("graphpart-playground")
 

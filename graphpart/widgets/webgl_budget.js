@@ -9,11 +9,13 @@
 const WEBGL = "canvas.sigma-nodes, canvas.sigma-edges, canvas.sigma-hoverNodes";
 
 // A linked view holds every node of its row (invisible stand-ins for those it does not draw), so
-// ipysigma's "N nodes" box would count them all; the view's title says what it draws. And
+// ipysigma's "N nodes" box would count them all; the view's title says what it draws (the
+// comparison's views too: the box counts undirected edges, the notebooks directed ones). And
 // ipysigma's right panel (search box, info) is 250 px wide: in a narrow view it would cover the
 // zoom buttons on the left, so it takes at most what they leave.
 const STYLE =
-  ".graphpart-partition-views .ipysigma-graph-description { display: none; }\n" +
+  ".graphpart-partition-views .ipysigma-graph-description, " +
+  ".graphpart-compare .ipysigma-graph-description { display: none; }\n" +
   ".graphpart-webgl-unit .ipysigma-widget .ipysigma-right-panel " +
   "{ width: min(250px, calc(100% - 150px)); }\n" +
   // cards four abreast: names and values wrap alike, not a value one word per line

@@ -255,6 +255,22 @@ def test_clicking_a_node_in_the_inspector_views_replaces_the_lookup():
     hi = HaloInspector(p)
     hi.views.views[int(p.node_part[17])].selected = "17"
     assert hi.location.orig_homo_id == 17 and "<td>17</td>" in hi.lookup.value
+    # the controls name the clicked node, and looking it up again changes nothing
+    assert (hi.controls["kind"].value, hi.controls["node"].value) == ("original", 17)
+
+
+def test_clicking_a_typed_node_in_the_inspector_sets_the_controls_to_it():
+    p = gp.partition(load_davis_southern_women(), 2, num_hops=1, seed=0)
+    hi = HaloInspector(p)
+    hi.controls["kind"].value, hi.controls["ntype"].value = "typed", p.graph.ntypes[0]
+    hi.controls["node"].value = 6
+    before = hi.views
+    key = next(k for k in hi.views.views[0].node_ids if k.startswith("woman:"))
+    hi.views.views[0].selected = key
+    homo = hi.views.views[0].node_ids[key]
+    assert hi.location.orig_homo_id == homo
+    assert (hi.controls["kind"].value, hi.controls["node"].value) == ("original", homo)
+    assert hi.views is before  # set quietly: the views are not drawn again
 
 
 def test_playground_tolerance_slider_reads_in_percent():
