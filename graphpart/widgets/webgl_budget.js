@@ -99,11 +99,14 @@ function loseContexts(unit) {
   }
 }
 
+// Python answers a view frozen or woken by making and closing widgets: a page going away (a
+// reload) tells Python nothing, so no widget is made while the next page restores them.
+function leaving() {
+  return Boolean(globalThis.__graphpartWebGL?.leaving);
+}
+
 function setLive(unit, live, reason) {
-  // a page going away (a reload) tells Python nothing: its views leave the page and lose their
-  // contexts, and Python, freezing them, would make widgets while the next page loads the
-  // kernel's widgets (ipywidgets then fails that notebook's restore: "model not found")
-  if (globalThis.__graphpartWebGL?.leaving) return;
+  if (leaving()) return;
   if (!live) loseContexts(unit);
   else unit.ours = false;
   unit.model.set("reason", reason);
@@ -132,6 +135,7 @@ function room(r, unit) {
   if (unit.host.getClientRects().length === 0 || unit.host.offsetWidth === 0) return;
   if (total(r) + m.get("need") <= r.limit) setLive(unit, true, "room");
   else if (m.get("reason") === "new") {
+    if (leaving()) return;
     m.set("reason", "budget");
     m.save_changes();
   }
