@@ -393,32 +393,29 @@ def test_partition_explorer_in_browser(lab, page, shots):
         assert "1 - 1/4 = 75%" in answer.inner_text()
         ex.screenshot(path=str(shots / "exercise-revealed.png"))
         # Fennel's steps: the slider, moved with the keyboard, shows the next decision
-        steps = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-streaming-steps").first
-        steps.scroll_into_view_if_needed()
-        why = steps.locator(".graphpart-stream-why")
-        assert "Step 1: node 0" in why.inner_text()
-        steps.locator(".noUi-handle, [role=slider]").first.focus()
-        for _ in range(4):
-            page.keyboard.press("ArrowRight")
-        page.wait_for_function(
-            "el => el.textContent.includes('Step 5: node 4')",
-            arg=why.element_handle(),
-            timeout=15_000,
-        )
-        steps.screenshot(path=str(shots / "streaming-steps.png"))
+        _slide(page, "streaming", "stream", "Step 1: node 0", ["ArrowRight"] * 4, "Step 5: node 4",
+               shots / "streaming-steps.png")  # fmt: skip
         # METIS's stages: the last one refines the input graph, and says by how much
-        multilevel = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-multilevel-steps").first
-        multilevel.scroll_into_view_if_needed()
-        said = multilevel.locator(".graphpart-multilevel-why")
-        assert "Level 0: the graph" in said.inner_text()
-        multilevel.locator(".noUi-handle, [role=slider]").first.focus()
-        page.keyboard.press("End")
-        page.wait_for_function(
-            "el => el.textContent.includes('Refine level 0')",
-            arg=said.element_handle(),
-            timeout=15_000,
-        )
-        multilevel.screenshot(path=str(shots / "multilevel-steps.png"))
+        _slide(page, "multilevel", "multilevel", "Level 0: the graph", ["End"], "Refine level 0",
+               shots / "multilevel-steps.png")  # fmt: skip
+
+
+def _slide(page, view: str, why: str, first: str, keys: list, then: str, shot: Path) -> None:
+    """The step-by-step view ``.graphpart-{view}-steps`` first explains ``first``; its slider,
+    focused and moved with ``keys``, then ``then``."""
+    root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-{view}-steps").first
+    root.scroll_into_view_if_needed()
+    said = root.locator(f".graphpart-{why}-why")
+    assert first in said.inner_text()
+    root.locator(".noUi-handle, [role=slider]").first.focus()
+    for key in keys:
+        page.keyboard.press(key)
+    page.wait_for_function(
+        "([el, text]) => el.textContent.includes(text)",
+        arg=[said.element_handle(), then],
+        timeout=15_000,
+    )
+    root.screenshot(path=str(shot))
 
 
 WIDGETS = {  # the graphpart widget each later notebook shows, by its root CSS class

@@ -35,11 +35,11 @@ function quietSigmaLayout(event) {
 function registry(limit) {
   const r = (globalThis.__graphpartWebGL ??= { units: new Set(), clock: 0, limit });
   r.limit = limit;
-  if (!r.quiet) {
+  if (!r.listening) {
     window.addEventListener("unhandledrejection", quietSigmaLayout);
+    // pagehide, not beforeunload: a leave the user cancels would silence the budget for good
     window.addEventListener("pagehide", () => { r.leaving = true; });
-    window.addEventListener("beforeunload", () => { r.leaving = true; });
-    r.quiet = true;
+    r.listening = true;
   }
   if (!document.getElementById("graphpart-views-style")) {
     const s = document.createElement("style");
