@@ -250,11 +250,15 @@ print(chunked.format_plan(meta, num_parts, "fennel", loads=loads, out_dir=work))
 # %%
 import dask
 from distributed import Client, LocalCluster
+from IPython.display import HTML
 
 dask.config.set({"temporary-directory": str(work)})  # Dask's scratch space: removed with `work`
 cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0")
 client = Client(cluster)
-client
+# the cluster's dashboard (its workers are threads of this kernel, with no dashboards of their own)
+HTML(
+    f'Dask dashboard: <a href="{client.dashboard_link}" target="_blank">{client.dashboard_link}</a>'
+)
 
 # %%
 config = chunked.dispatch(

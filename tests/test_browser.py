@@ -21,6 +21,7 @@ in the notebook or the widget, not in the browser machinery.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -470,7 +471,12 @@ def test_the_audits_notebooks_open_side_by_side_leave_no_view_blank(lab, page, s
     )
     page.on("pageerror", lambda e: errors.append(str(e)[:200]))
     said = []  # the console's errors, for the reload's failure message
-    page.on("console", lambda m: said.append(m.text[:300]) if m.type == "error" else None)
+    page.on(
+        "console",
+        lambda m: (
+            said.append(f"{m.type}: {m.text[:300]}") if m.type in ("error", "warning") else None
+        ),
+    )
     with _lab.failure_shot(page, shots / "side-by-side-failure.png"):
         for i, name in enumerate(SIDE_BY_SIDE):
             if i == 0:
@@ -535,10 +541,12 @@ def test_the_audits_notebooks_open_side_by_side_leave_no_view_blank(lab, page, s
         # page keeps off the console once graphpart's JavaScript has loaded, not always before
         ours = [e for e in errors if "reading 'then'" not in e]
         assert not ours, f"{len(ours)} errors thrown in the page: {sorted(set(ours))}"
-        if lost:  # a known fault, not understood yet: reported, not hidden
+        if lost:  # ipywidgets' race, made rare (widgets/shared_code.py): reported, not hidden
             pytest.xfail(
-                "after the reload, every widget of these notebooks read 'model not found' (seen "
-                f"in full browser runs only, never in this test alone): {sorted(lost)}"
+                "after the reload, every widget of these notebooks read 'model not found': "
+                "ipywidgets' JupyterLab manager gives a view 2 s to find its model, and the "
+                f"kernel's restore ended in its last 100 ms: {sorted(lost)}; the console said: "
+                f"{said[-12:]}"
             )
 
 
@@ -776,6 +784,49 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
             timeout=15_000,
         )
         root.screenshot(path=str(shots / "wheel-zoomed.png"))
+
+
+def test_a_hovered_nodes_card_is_drawn_clear_of_the_selections_labels(lab, page, shots):
+    """With node 1 selected (sigma draws its label and its neighbours' on the hover layer too),
+    hovering another node draws that node's card clear of those labels: an audit found the
+    selected node's label over the hovered card's first line."""
+    with _lab.failure_shot(page, shots / "hover-selected-failure.png"):
+        root, stage, box = _graph_stage(page, lab, CLICK_VIEW)
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function(
+            "el => /original homogeneous id/.test(el.textContent)",
+            arg=root.locator(".graphpart-selection").element_handle(),
+            timeout=30_000,
+        )
+        page.wait_for_timeout(1500)  # drawn again, with the selection
+        stage = root.locator(".ipysigma-container").first
+        page.keyboard.down("Control")  # zoomed out: the nodes close together, cards collide
+        page.mouse.wheel(0, 500)
+        page.keyboard.up("Control")
+        page.wait_for_timeout(800)
+        _find_node(
+            page,
+            stage,
+            lambda w: [d for d in range(6, w - 6, 3) if abs(d - w / 2) > 12],
+            lambda h: range(h // 2 - 30, h // 2 + 30, 3),
+        )
+        page.wait_for_timeout(300)
+        boxes = json.loads(
+            root.evaluate("el => el.querySelector('canvas.sigma-hovers').dataset.cardBoxes")
+        )
+        root.screenshot(path=str(shots / "hover-beside-selection.png"))
+        assert len(boxes) >= 2, boxes  # the hovered card and the selection's label(s)
+        clashes = [
+            (a, b)
+            for i, a in enumerate(boxes)
+            for b in boxes[:i]
+            if a[0] < b[0] + b[2]
+            and b[0] < a[0] + a[2]
+            and a[1] < b[1] + b[3]
+            and b[1] < a[1] + a[3]
+        ]
+        assert not clashes, clashes
+        assert _painted_under(root)[1] == 0  # nor under the view's panels and buttons
 
 
 def _find_node(page, stage, xs, ys) -> tuple[float, float]:
@@ -1107,7 +1158,7 @@ def test_the_hover_card_on_a_heterograph_names_the_typed_node_and_its_ids(lab, p
 
 
 #: ipysigma's controls over the canvas, which no card may be drawn under (webgl_budget.js)
-CONTROLS = ".ipysigma-search, .ipysigma-information-display, button"
+CONTROLS = ".ipysigma-search, .ipysigma-information-display, .ipysigma-graph-description, button"
 
 
 def _painted_under(root, selector: str = CONTROLS) -> list[int]:

@@ -163,6 +163,19 @@ def test_hovering_a_node_shows_its_ids_python_follows_and_a_click_fills_the_card
         page.mouse.move(1, 1)  # out, and back over the plot: the wheel alone scrolls the page
         page.mouse.move(*_pixel(axes[1], node["new id"], node["row"]), steps=3)
         _lab.wheel_is_left_to_the_page(page, shots / "id-view-wheel.png")
+        root.evaluate("el => el.scrollIntoView()")  # the page scrolled: the plots back in sight
+        page.wait_for_timeout(300)
+        axes = root.evaluate(AXES_JS)
+        page.mouse.move(*_pixel(axes[1], node["new id"], node["row"]))
+        page.keyboard.down("Control")  # Ctrl + wheel zooms the plot: its axes stretch
+        page.mouse.wheel(0, -400)
+        page.keyboard.up("Control")
+        page.wait_for_function(
+            f"el => ({AXES_JS})(el)[1].x[1] > {axes[1]['x'][1]} * 1.2",
+            arg=root.element_handle(),
+            timeout=15_000,
+        )
+        root.screenshot(path=str(shots / "id-view-zoomed.png"))
 
 
 def test_hovering_an_edge_after_the_reshuffle_shows_both_ends_ids_in_both_numberings(

@@ -135,10 +135,11 @@ LABEL_OFFSETS = [
 ]  # fmt: skip
 
 
-def place_labels(ax, x, y, texts, fontsize: int = 7) -> list:
-    """Write each text beside its point where it overlaps no label placed before it and no other
-    point: the offsets of ``LABEL_OFFSETS`` are tried in order (nearest first), measured in pixels.
-    Where none is free, the first offset is used."""
+def place_labels(ax, x, y, texts, fontsize: int = 7, lines=()) -> list:
+    """Write each text beside its point where it overlaps no label placed before it, no other
+    point and none of ``lines`` (``(xs, ys)`` polylines in data units, e.g. a drawn front): the
+    offsets of ``LABEL_OFFSETS`` are tried in order (nearest first), measured in pixels. Where
+    none is free, the first offset is used, on a white ground that keeps it readable."""
     fig = ax.figure
     if not hasattr(fig.canvas, "get_renderer"):  # a bare Figure (the widgets): give it Agg
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -148,6 +149,7 @@ def place_labels(ax, x, y, texts, fontsize: int = 7) -> list:
     renderer = fig.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)  # labels stay inside the axes
     points = ax.transData.transform(np.column_stack([x, y])) if len(x) else np.zeros((0, 2))
+    along = _along(ax, lines)
     taken, out = [], []
     for i, text in enumerate(texts):
         label = None
@@ -169,16 +171,42 @@ def place_labels(ax, x, y, texts, fontsize: int = 7) -> list:
                 if j != i
             )
             inside = frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1)
-            if inside and not hits_point and not any(box.overlaps(b) for b in taken):
+            crossed = bool(
+                (
+                    (along[:, 0] >= box.x0 - 1)
+                    & (along[:, 0] <= box.x1 + 1)
+                    & (along[:, 1] >= box.y0 - 1)
+                    & (along[:, 1] <= box.y1 + 1)
+                ).any()
+            )
+            free = inside and not hits_point and not crossed
+            if free and not any(box.overlaps(b) for b in taken):
                 label = t
                 break
             t.remove()
         if label is None:
             dx, dy = LABEL_OFFSETS[0]
             label = ax.annotate(
-                text, (x[i], y[i]), textcoords="offset points", xytext=(dx, dy), fontsize=fontsize
+                text,
+                (x[i], y[i]),
+                textcoords="offset points",
+                xytext=(dx, dy),
+                fontsize=fontsize,
+                bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85},
+                zorder=4,
             )
             label.set_in_layout(False)
         taken.append(label.get_window_extent(renderer))
         out.append(label)
     return out
+
+
+def _along(ax, lines, step: float = 2.0) -> np.ndarray:
+    """Points every ``step`` pixels along the polylines ``lines`` (data units), in pixels."""
+    out = [np.zeros((0, 2))]
+    for xs, ys in lines:
+        px = ax.transData.transform(np.column_stack([xs, ys]))
+        for a, b in zip(px[:-1], px[1:]):
+            n = max(2, int(np.hypot(*(b - a)) / step) + 1)
+            out.append(a + np.linspace(0, 1, n)[:, None] * (b - a))
+    return np.concatenate(out)

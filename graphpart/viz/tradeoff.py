@@ -132,7 +132,7 @@ def plot_tradeoff(
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     # placed last: the labels are placed in pixels, which the legend and titles move
     if annotate and len(results) <= 24:
-        place_labels(ax, x, y, [r.setting.label for r in results])
+        place_labels(ax, x, y, [r.setting.label for r in results], lines=[(x[front], y[front])])
     return ax
 
 

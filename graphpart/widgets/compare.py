@@ -130,8 +130,7 @@ class PartitioningComparison:
                 )
         flex = w.Layout(flex="1 1 0", min_width="0")
         captions = w.HBox([w.Box([t], layout=flex) for t in titles])
-        # sigma widgets directly in the row (inside another box they see no width, see graph_view)
-        self._graph_row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
+        self._graph_row = self._row()
         graphs = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
         cards.add_class("graphpart-compare-cards")
@@ -174,6 +173,16 @@ class PartitioningComparison:
             for i, (p, same) in enumerate(zip(self.partitionings.values(), self.linked))
         ]
 
+    def _row(self):
+        """The views' sigma widgets side by side, directly in the row (inside another box they
+        see no width, see graph_view); a view drawn again from Python shows here too."""
+        import ipywidgets as w
+
+        row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
+        for v in self.graphs:
+            v.shown_in.append(row)
+        return row
+
     def select(self, key: str | None) -> None:
         """Select node ``key`` in every linked view from Python (drawn again, cameras kept)."""
         import ipywidgets as w
@@ -186,7 +195,7 @@ class PartitioningComparison:
         flex = w.Layout(flex="1 1 0", min_width="0")
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
         cards.add_class("graphpart-compare-cards")
-        self._graph_row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
+        self._graph_row = self._row()
         self._layout = (captions, cards)
         row = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
         first = self.widget.children[:2]  # the seat, the captions

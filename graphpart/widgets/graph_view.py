@@ -146,6 +146,9 @@ class PartitionGraph(w.VBox):
         self.back.on_click(lambda _: self.show(*self._home[:1], **self._home[1]))
         self._home = (part, {"hops": hops, "node": node})
         self._listeners: list = []
+        #: Other boxes showing this view's drawing (a linked row shows the sigma widgets of
+        #: its views side by side): a new drawing replaces the old one there too.
+        self.shown_in: list[w.Box] = []
         super().__init__(layout=w.Layout(width="100%"))
         self.add_class("graphpart-graph-view")
         # a view on its own holds a seat in the page's WebGL budget; linked views (others), in
@@ -183,8 +186,9 @@ class PartitionGraph(w.VBox):
         self._graph, self._kwargs = sigma_args(data, *self._opts)
         self._selection.keys = drawn_ids(data)
         (selected, camera), self._first = self._first, (None, None)
+        previous = getattr(self, "sigma", None)
         old = [c for c in self.children if isinstance(c, w.HBox)]  # the caption row
-        old += [self.sigma] if hasattr(self, "sigma") else []
+        old += [previous] if previous is not None else []
         self.sigma = self._new_sigma(selected, camera)
         self._selection.show(selected if selected in self._selection.keys else None)
         self.caption.value = f"<b>{html.escape(data.title)}</b> {legend_html(data)}"
@@ -192,6 +196,7 @@ class PartitionGraph(w.VBox):
         top = [self.caption] + ([] if home else [self.back])
         # the seat first: ipywidgets renders a box's children again from the first that changed
         self.children = [*self._seat(), w.HBox(top), self._drawing(), self.card]
+        self._shown_elsewhere(previous)
         for x in old:  # replaced (the caption and button in the row live on)
             x.close()
 
@@ -264,7 +269,15 @@ class PartitionGraph(w.VBox):
         self.sigma = self._new_sigma(selected, dict(self.sigma.camera_state))
         self._selection.show(selected)
         self.children = [*self._seat(), self._top, self._drawing(), self.card]
+        self._shown_elsewhere(old)
         old.close()
+
+    def _shown_elsewhere(self, old) -> None:
+        """The new drawing in place of ``old`` in the other boxes showing it (:attr:`shown_in`):
+        a live box holding a closed widget would fail a reloading page's request for every
+        widget's state."""
+        for box in self.shown_in:
+            box.children = [self.sigma if c is old else c for c in box.children]
 
     @property
     def _top(self):

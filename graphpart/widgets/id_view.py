@@ -21,6 +21,7 @@ from ..storage.reopen import as_partitioning
 from ..views.ids import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
 from ._common import check_height
 from .node_card import card_table, location_card
+from .shared_code import shared_code
 from .wheel import WheelScrollsPage
 
 if TYPE_CHECKING:
@@ -94,6 +95,13 @@ class IdView(w.VBox):
             self._build(as_partitioning(p), max_points, check_height(height, low=120))
 
     def _build(self, p, max_points: int, height: int) -> None:
+        from jscatter.widget import JupyterScatter
+
+        # jupyter-scatter's 2.1 MB of JavaScript goes to the page once per kernel, not per plot
+        with shared_code(JupyterScatter):
+            self._plots(p, max_points, height)
+
+    def _plots(self, p, max_points: int, height: int) -> None:
         import jscatter
 
         frames = id_view_data(p, max_points)

@@ -157,6 +157,8 @@ class PartitionViews(w.VBox):
         # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
         # another box they are drawn before that box has a width, and sigma refuses to draw
         self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
+        for v in self.views:  # a view drawn again from Python (its selected set) shows here too
+            v.shown_in.append(self._row)
 
     def select(self, key: str | None) -> None:
         """Select node ``key`` in every view from Python (all views are drawn again, cameras

@@ -170,7 +170,8 @@ function cardLines(label) {
 
 // What a card must not be drawn under: ipysigma's controls over the canvas (buttons, the search
 // box, the information panel), in canvas pixels. The panels' empty parts let the card show.
-const CONTROLS = ".ipysigma-search, .ipysigma-information-display, button";
+const CONTROLS =
+  ".ipysigma-search, .ipysigma-information-display, .ipysigma-graph-description, button";
 
 function obstacles(canvas) {
   const c = canvas.getBoundingClientRect();
@@ -197,18 +198,22 @@ function hidden(free, x, y, w, h) {
   return a;
 }
 
-// The card's corner: beside the node (right, then left), below or above it, or along the canvas's
-// edges, the first place where nothing hides it; else the place where least of it is hidden.
+// The card's corner: beside the node (right, then left), below or above it, a little further out
+// each time, or along the canvas's edges, the first place where nothing hides it; else the place
+// where least of it is hidden.
 function placeCard(free, data, w, h) {
   const clampX = (x) => Math.max(0, Math.min(x, free.width - w));
   const clampY = (y) => Math.max(0, Math.min(y, free.height - h));
+  const tries = [];
+  for (let gap = data.size + 6; gap < data.size + 70; gap += 8) {
+    tries.push(
+      [data.x + gap, clampY(data.y - h / 2)],
+      [data.x - gap - w, clampY(data.y - h / 2)],
+      [clampX(data.x - w / 2), data.y + gap],
+      [clampX(data.x - w / 2), data.y - gap - h],
+    );
+  }
   const gap = data.size + 6;
-  const tries = [
-    [data.x + gap, clampY(data.y - h / 2)],
-    [data.x - gap - w, clampY(data.y - h / 2)],
-    [clampX(data.x - w / 2), data.y + gap],
-    [clampX(data.x - w / 2), data.y - gap - h],
-  ];
   for (const y of [0, free.height - h, clampY(data.y + gap), clampY(data.y - gap - h)]) {
     for (let x = 0; x + w <= free.width; x += 16) tries.push([x, y]);
   }
@@ -221,27 +226,31 @@ function placeCard(free, data, w, h) {
   return [best[0], best[1]];
 }
 
-function drawCard(ctx, data, settings) {
-  // a highlighted node (the selection, in every linked view) gets its first line only: its card
-  // would hide the neighbours the selection shows (Python's card below the view has it all)
+// A card's text and size: a highlighted node (the selection, in every linked view) gets its first
+// line only, as its card would hide the neighbours the selection shows (Python's card below the
+// view has it all).
+function measureCard(ctx, data, settings, width) {
   const lines = cardLines(data.label).slice(0, data.highlighted ? 1 : undefined);
-  if (!lines.length || !lines[0]) return;
-  ctx.save();
-  const free = obstacles(ctx.canvas);
+  if (!lines.length || !lines[0]) return null;
   const pad = 5;
   const font = (px) =>
     `${settings.labelWeight || "normal"} ${px}px ${settings.labelFont || "sans-serif"}`;
   let size = settings.labelSize || 12;
   ctx.font = font(size);
   let w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
-  if (w > free.width && size > 8) {  // wider than the canvas: a smaller font
-    size = Math.max(8, Math.floor((size * (free.width - 2 * pad)) / (w - 2 * pad)));
+  if (w > width && size > 8) {  // wider than the canvas: a smaller font
+    size = Math.max(8, Math.floor((size * (width - 2 * pad)) / (w - 2 * pad)));
     ctx.font = font(size);
     w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
   }
   const step = size + 3;
-  const h = lines.length * step + 2 * pad;
-  const [x, y] = placeCard(free, data, w, h);
+  return { data, lines, pad, step, font: font(size), w, h: lines.length * step + 2 * pad };
+}
+
+function paintCard(ctx, card, x, y) {
+  const { data, lines, pad, step, w, h } = card;
+  ctx.save();
+  ctx.font = card.font;
   ctx.shadowColor = "rgba(0, 0, 0, 0.35)";
   ctx.shadowBlur = 6;
   ctx.fillStyle = "#ffffff";
@@ -254,11 +263,46 @@ function drawCard(ctx, data, settings) {
   ctx.textBaseline = "top";
   lines.forEach((l, i) => ctx.fillText(l, x + pad, y + pad + i * step));
   ctx.restore();
-  // what the card says and where, readable from the page (a canvas keeps no text): tests,
-  // screen readers
-  ctx.canvas.dataset.card = lines.join("\n");
-  ctx.canvas.dataset.cardBox = [x, y, w, h].map(Math.round).join(",");
-  ctx.canvas.setAttribute("aria-label", lines.join("; "));
+}
+
+// sigma draws the hovered node first, then the highlighted ones (the selection) over it: the
+// cards of one pass are drawn together once it ends. The hovered node's card is placed first and
+// drawn last, on top; the selection's one-line labels are placed clear of it.
+function drawCard(ctx, data, settings) {
+  const canvas = ctx.canvas;
+  if (!canvas.__graphpartPass) {
+    canvas.__graphpartPass = [];
+    queueMicrotask(() => {
+      const pass = canvas.__graphpartPass;
+      canvas.__graphpartPass = null;
+      drawPass(ctx, pass);
+    });
+  }
+  canvas.__graphpartPass.push([data, settings]);
+}
+
+function drawPass(ctx, pass) {
+  const free = obstacles(ctx.canvas);
+  const cards = pass
+    .map(([data, settings]) => measureCard(ctx, data, settings, free.width))
+    .filter((c) => c !== null)
+    .sort((a, b) => Number(!!a.data.highlighted) - Number(!!b.data.highlighted));
+  const placed = cards.map((c) => {
+    const [x, y] = placeCard(free, c.data, c.w, c.h);
+    free.rects.push({ x0: x - 2, y0: y - 2, x1: x + c.w + 2, y1: y + c.h + 2 });
+    return [c, x, y];
+  });
+  for (const [c, x, y] of placed.reverse()) paintCard(ctx, c, x, y);
+  if (!placed.length) return;
+  // what the (hovered) card says and where, readable from the page (a canvas keeps no text):
+  // tests, screen readers
+  const [c, x, y] = placed[placed.length - 1];
+  ctx.canvas.dataset.card = c.lines.join("\n");
+  ctx.canvas.dataset.cardBox = [x, y, c.w, c.h].map(Math.round).join(",");
+  ctx.canvas.setAttribute("aria-label", c.lines.join("; "));
+  ctx.canvas.dataset.cardBoxes = JSON.stringify(
+    placed.map(([p, px, py]) => [px, py, p.w, p.h].map(Math.round)),
+  );
 }
 
 async function useCards(model) {

@@ -1,7 +1,8 @@
 // The mouse wheel over a graph view scrolls the page, as over any other output: a student
 // scrolling through a notebook is not caught zooming a graph on the way. Ctrl (or Cmd) + wheel
 // zooms the view, as a trackpad pinch does, and so does the wheel once the view was clicked,
-// until the mouse leaves it. A wheel passed to the page says so on the view for a moment.
+// until the mouse leaves it. A wheel passed to the page says so on the view for a moment, along
+// the view's edge away from the mouse: a card drawn beside the node under it stays readable.
 // Shared by the sigma views (webgl_budget.js) and BigGraphView (js/big_graph, bundled).
 const HINT =
   "position:absolute;left:50%;transform:translateX(-50%);z-index:5;pointer-events:none;" +
@@ -32,8 +33,11 @@ export function wheelScrollsPage(host) {
         if (getComputedStyle(host).position === "static") host.style.position = "relative";
         host.append(hint);
       }
+      // the drawing under the mouse (a canvas), not the whole view with its captions
       const r = host.getBoundingClientRect();
-      hint.style.top = `${Math.max(0, Math.min(r.height - 30, e.clientY - r.top - 36))}px`;
+      const d = e.target instanceof Element ? e.target.getBoundingClientRect() : r;
+      const low = e.clientY - d.top > d.height / 2;
+      hint.style.top = `${Math.max(0, (low ? d.top + 6 : d.bottom - 30) - r.top)}px`;
       hint.style.opacity = "1";
       clearTimeout(timer);
       timer = setTimeout(hide, 1500);

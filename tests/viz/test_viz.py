@@ -222,11 +222,11 @@ def test_draw_partition_labels_nodes_by_original_or_new_id():
         viz.draw_partition(big, labels="typed")
 
 
-def test_tradeoff_labels_do_not_overlap_and_tolerances_differ_in_colour():
+def _tradeoff_sweep():
     from graphpart.sweep import grid, sweep
 
     g = sbm([60] * 4, 0.15, 0.01, seed=0, train_frac=0.3)
-    results = sweep(
+    return sweep(
         g,
         grid(
             part_method=["random", "metis"],
@@ -236,6 +236,10 @@ def test_tradeoff_labels_do_not_overlap_and_tolerances_differ_in_colour():
             ufactor=[10, 100],
         ),
     )
+
+
+def test_tradeoff_labels_do_not_overlap_and_tolerances_differ_in_colour():
+    results = _tradeoff_sweep()
     ax = viz.plot_tradeoff(results)
     renderer = ax.figure.canvas.get_renderer()
     boxes = [t.get_window_extent(renderer) for t in ax.texts]
@@ -250,3 +254,21 @@ def test_tradeoff_labels_do_not_overlap_and_tolerances_differ_in_colour():
     tol = [c for k, c in colours.items() if "balance train_mask, tol" in k and "edges" not in k]
     assert len(tol) == 2 and tol[0] != tol[1]  # tol 1% and tol 10%: two colours
     assert all("False" not in k and "True" not in k for k in colours)
+
+
+def test_tradeoff_labels_keep_off_the_dashed_front():
+    """The dashed line of best trade-offs crosses no label (an audit found one struck through)."""
+    ax = viz.plot_tradeoff(_tradeoff_sweep())
+    renderer = ax.figure.canvas.get_renderer()
+    (front,) = [ln for ln in ax.lines if ln.get_label() == "best trade-offs"]
+    px = ax.transData.transform(front.get_xydata())
+    t = np.linspace(0, 1, 200)[:, None]
+    along = np.concatenate([a + t * (b - a) for a, b in zip(px[:-1], px[1:])])
+    struck = []
+    for text in ax.texts:
+        box = text.get_window_extent(renderer)
+        inside = (along[:, 0] > box.x0) & (along[:, 0] < box.x1)
+        inside &= (along[:, 1] > box.y0) & (along[:, 1] < box.y1)
+        if inside.any():
+            struck.append(text.get_text())
+    assert not struck
