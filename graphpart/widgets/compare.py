@@ -13,7 +13,7 @@ from ..storage.reopen import as_partitioning
 from ..utils.check import short_repr
 from ..viz import plot_balance, plot_cut_matrix, plot_halo_growth
 from ._common import check_choice, check_height, discard, html_table, image, render
-from .graph_view import PartitionGraph
+from .graph_view import PartitionGraph, linked_row
 from .partition_views import CAMERA
 from .webgl_budget import UNIT_CLASS, Freezer
 
@@ -130,7 +130,7 @@ class PartitioningComparison:
                 )
         flex = w.Layout(flex="1 1 0", min_width="0")
         captions = w.HBox([w.Box([t], layout=flex) for t in titles])
-        self._graph_row = self._row()
+        self._graph_row = linked_row(self.graphs)
         graphs = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
         cards.add_class("graphpart-compare-cards")
@@ -173,16 +173,6 @@ class PartitioningComparison:
             for i, (p, same) in enumerate(zip(self.partitionings.values(), self.linked))
         ]
 
-    def _row(self):
-        """The views' sigma widgets side by side, directly in the row (inside another box they
-        see no width, see graph_view); a view drawn again from Python shows here too."""
-        import ipywidgets as w
-
-        row = w.HBox([v.sigma for v in self.graphs], layout=w.Layout(width="100%"))
-        for v in self.graphs:
-            v.shown_in.append(row)
-        return row
-
     def select(self, key: str | None) -> None:
         """Select node ``key`` in every linked view from Python (drawn again, cameras kept)."""
         import ipywidgets as w
@@ -195,7 +185,7 @@ class PartitioningComparison:
         flex = w.Layout(flex="1 1 0", min_width="0")
         cards = w.HBox([w.Box([v.card], layout=flex) for v in self.graphs])
         cards.add_class("graphpart-compare-cards")
-        self._graph_row = self._row()
+        self._graph_row = linked_row(self.graphs)
         self._layout = (captions, cards)
         row = self._freezer.drawing(self._graph_row, [v.sigma for v in self.graphs])
         first = self.widget.children[:2]  # the seat, the captions

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from ..partitioning.core import Partitioning
 
-__all__ = ["PartitionGraph"]
+__all__ = ["PartitionGraph", "linked_row"]
 
 
 class PartitionGraph(w.VBox):
@@ -349,3 +349,26 @@ class PartitionGraph(w.VBox):
     def node_ids(self) -> dict[str, int]:
         """The key of every node drawn -> its original homogeneous id."""
         return self._selection.keys
+
+
+def linked_row(views: list[PartitionGraph]) -> w.HBox:
+    """The drawings (sigma widgets) of linked ``views`` side by side, directly in one row, as
+    ipysigma's SigmaGrid places them: inside another box they are drawn before that box has a
+    width, and sigma refuses to draw. A view drawn again from Python (its ``selected`` set)
+    shows its new drawing in the row too.
+
+    Examples
+    --------
+    >>> import graphpart as gp
+    >>> from graphpart.datasets import load_karate_club
+    >>> p = gp.partition(load_karate_club(), 2, num_hops=1, seed=0)
+    >>> views = [PartitionGraph(p, q, others={}, sync_key="k") for q in (0, 1)]
+    >>> row = linked_row(views)
+    >>> views[1].selected = "33"
+    >>> row.children[1] is views[1].sigma
+    True
+    """
+    row = w.HBox([v.sigma for v in views], layout=w.Layout(width="100%"))
+    for v in views:
+        v.shown_in.append(row)
+    return row

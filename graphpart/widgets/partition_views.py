@@ -15,7 +15,7 @@ from ..storage.reopen import as_partitioning
 from ..utils.check import check_parts, short_repr
 from ..views.graph import GraphData, graph_data
 from ._common import check_height, check_key, discard
-from .graph_view import PartitionGraph
+from .graph_view import PartitionGraph, linked_row
 from .node_card import NodeSelection, drawn_ids
 from .sigma_style import legend_html
 from .webgl_budget import UNIT_CLASS, Freezer
@@ -154,11 +154,7 @@ class PartitionViews(w.VBox):
             self.views.append(v)
         for k in (d.nodes for d in self._data):
             self._selection.keys.update(drawn_ids(GraphData(k, [], {}, "")))
-        # the sigma widgets sit in the row directly (as ipysigma's SigmaGrid places them): inside
-        # another box they are drawn before that box has a width, and sigma refuses to draw
-        self._row = w.HBox([v.sigma for v in self.views], layout=w.Layout(width="100%"))
-        for v in self.views:  # a view drawn again from Python (its selected set) shows here too
-            v.shown_in.append(self._row)
+        self._row = linked_row(self.views)
 
     def select(self, key: str | None) -> None:
         """Select node ``key`` in every view from Python (all views are drawn again, cameras
