@@ -357,6 +357,16 @@ def linked_row(views: list[PartitionGraph]) -> w.HBox:
     width, and sigma refuses to draw. A view drawn again from Python (its ``selected`` set)
     shows its new drawing in the row too.
 
+    Parameters
+    ----------
+    views : list of PartitionGraph
+        The linked views, left to right.
+
+    Returns
+    -------
+    ipywidgets.HBox
+        The row; each view lists it in its ``shown_in``.
+
     Examples
     --------
     >>> import graphpart as gp

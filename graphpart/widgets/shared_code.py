@@ -71,6 +71,13 @@ class SharedCode(anywidget.AnyWidget):
     the code as a binary buffer. Never displayed: its model exists in the page while the kernel
     runs.
 
+    Parameters
+    ----------
+    key : str
+        Names the code in the page (a library's class and the code's hash).
+    code : str
+        The JavaScript module itself.
+
     Examples
     --------
     >>> s = SharedCode("k", "export default {}")
@@ -104,6 +111,16 @@ def shared_code(widget_class: type[anywidget.AnyWidget]) -> Iterator[None]:
     """Within this block, new ``widget_class`` widgets carry a few lines of JavaScript instead
     of the class's whole ``_esm``; the code itself travels once per kernel, in a
     :class:`SharedCode` widget. Widgets made outside it are as before.
+
+    Parameters
+    ----------
+    widget_class : type of anywidget.AnyWidget
+        The class whose widgets share its ``_esm``.
+
+    Returns
+    -------
+    context manager
+        The block; on leaving it the class has its own ``_esm`` again.
 
     Examples
     --------
