@@ -69,10 +69,10 @@ Exercise(
     " <i>training</i> nodes does the busiest machine get (1.0 is perfect)?",
     round(ratio, 2),
     tolerance=0.15,
-    explain=f"{ratio:.2f}x. Training nodes cluster in communities 0 and 1 (half their nodes train,"
-    f" 3% elsewhere), and METIS keeps communities whole: the machine that gets them gets their"
-    f" training nodes too, and every step waits for it. <code>balance_ntypes</code> below fixes"
-    f" this.",
+    explain="Training nodes cluster in communities 0 and 1 (half their nodes train, 3%"
+    " elsewhere), and METIS keeps communities whole: the machine that gets them gets their"
+    " training nodes too, and every step waits for it. <code>balance_ntypes</code> below fixes"
+    " this.",
     holds=ratio > 1.4 and plain.metrics.balance["nodes"] < 1.05,
 )
 

@@ -1158,7 +1158,10 @@ def test_the_hover_card_on_a_heterograph_names_the_typed_node_and_its_ids(lab, p
 
 
 #: ipysigma's controls over the canvas, which no card may be drawn under (webgl_budget.js)
-CONTROLS = ".ipysigma-search, .ipysigma-information-display, .ipysigma-graph-description, button"
+CONTROLS = (
+    ".ipysigma-search, .ipysigma-information-display, .ipysigma-information-show-button, "
+    ".ipysigma-graph-description, button"
+)
 
 
 def _painted_under(root, selector: str = CONTROLS) -> list[int]:

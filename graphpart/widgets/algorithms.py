@@ -90,14 +90,27 @@ class StreamingSteps(_Stepper):
             for q in range(s.neighbours.shape[1])
         )
         self.why.value = (
-            f"<p><b>Step {t + 1}: node {v}</b> goes to <b>part {s.choice[t]}</b>, the highest"
-            f" score.</p><table class='graphpart-summary'><tr><th>partition</th>"
+            f"<p><b>Step {t + 1}: node {v}</b> goes to <b>part {s.choice[t]}</b>, "
+            f"{self._why_there(t)}</p><table class='graphpart-summary'><tr><th>partition</th>"
             f"<th>neighbours placed</th><th>load penalty</th><th>score</th></tr>{rows}</table>"
             f"<p style='font-size:11px'>score = neighbours placed there - {s.alpha:.3f} x"
             f" {s.gamma:g} x load<sup>{s.gamma - 1:g}</sup>; a partition holding"
             f" {s.capacity} nodes is full. Neighbours pull a node to them; the penalty pushes it"
             f" to lighter partitions. {html.escape(self._so_far(t))}</p>"
         )
+
+    def _why_there(self, t: int) -> str:
+        """Why step ``t``'s node went where it did: the highest score, or which tie rule."""
+        s = self.steps
+        score, placed = s.score[t], s.placed(t)
+        tied = np.flatnonzero(score == score.max())
+        if len(tied) == 1:
+            return "the highest score."
+        loads = np.bincount(placed[placed >= 0], minlength=len(score))[tied]
+        names = ", ".join(f"part {int(q)}" for q in tied)
+        if (loads == loads.min()).sum() == 1:
+            return f"the lightest of those tied for the highest score ({names})."
+        return f"the lowest-numbered of the lightest tied for the highest score ({names})."
 
     def _so_far(self, t: int) -> str:
         placed = self.steps.placed(t + 1)

@@ -171,7 +171,8 @@ function cardLines(label) {
 // What a card must not be drawn under: ipysigma's controls over the canvas (buttons, the search
 // box, the information panel), in canvas pixels. The panels' empty parts let the card show.
 const CONTROLS =
-  ".ipysigma-search, .ipysigma-information-display, .ipysigma-graph-description, button";
+  ".ipysigma-search, .ipysigma-information-display, .ipysigma-information-show-button, " +
+  ".ipysigma-graph-description, button";
 
 function obstacles(canvas) {
   const c = canvas.getBoundingClientRect();

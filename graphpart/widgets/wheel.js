@@ -29,13 +29,16 @@ export function wheelScrollsPage(host) {
         hint = document.createElement("div");
         hint.className = "graphpart-wheel-hint";
         hint.style.cssText = HINT;
-        hint.textContent = "the wheel scrolls the page: Ctrl + wheel (or a click first) zooms";
         if (getComputedStyle(host).position === "static") host.style.position = "relative";
         host.append(hint);
       }
       // the drawing under the mouse (a canvas), not the whole view with its captions
       const r = host.getBoundingClientRect();
       const d = e.target instanceof Element ? e.target.getBoundingClientRect() : r;
+      // a narrow view (four abreast) gets the short text: the long one would cover it all
+      hint.textContent = d.width < 480
+        ? "Ctrl + wheel zooms"
+        : "the wheel scrolls the page: Ctrl + wheel (or a click first) zooms";
       const low = e.clientY - d.top > d.height / 2;
       hint.style.top = `${Math.max(0, (low ? d.top + 6 : d.bottom - 30) - r.top)}px`;
       hint.style.opacity = "1";

@@ -19,6 +19,20 @@ def test_a_step_shows_its_node_its_partition_and_every_score():
     assert "Loads after this step: " + ", ".join(map(str, loads)) in view.why.value
 
 
+def test_a_tie_is_called_a_tie_and_broken_as_the_partitioner_breaks_it():
+    """Step 1: no neighbour placed, every partition empty: all score 0 (an audit read "the
+    highest score" there); part 0, the lowest-numbered, takes it."""
+    view = StreamingSteps(datasets.load_karate_club(), 3)
+    assert view.steps.choice[0] == 0
+    assert (
+        "the lowest-numbered of the lightest tied for the highest score (part 0, part 1, "
+        "part 2)" in view.why.value
+    )
+    clear = [t for t in range(34) if len(set(view.steps.score[t])) == 3]
+    view.step.value = clear[0] + 1
+    assert "the highest score." in view.why.value
+
+
 def test_the_multilevel_view_walks_coarsen_partition_project_refine():
     from graphpart.widgets import MultilevelView
 
