@@ -479,13 +479,26 @@ def run_notebook(page, lab: LabServer, name: str, timeout_ms: int = 180_000) -> 
 
 
 def wheel_is_left_to_the_page(page, shot: Path) -> None:
-    """The wheel alone over a view (the mouse on it) is left to the page, which scrolls: no
-    one cancels it (a view zooming would), and the view says how to zoom."""
+    """The wheel alone over a view (the mouse on it) is left to the page, which scrolls at the
+    first notch: no one cancels it (a view zooming would), no box in the view overflowing by a
+    few pixels takes it, and the view says how to zoom."""
     page.evaluate(
         "() => { window.__wheels = []; addEventListener('wheel', e => __wheels.push(e), "
         "{capture: true}); }"
     )
+    scroller = f"document.querySelector('{NOTEBOOK_PANEL} .jp-WindowedPanel-outer')"
+    top, room = page.evaluate(
+        f"() => [{scroller}.scrollTop, {scroller}.scrollHeight - {scroller}.clientHeight]"
+    )
     page.mouse.wheel(0, 240)
+    if room - top > 10:  # the first notch scrolls the page, not a box inside the view
+        page.wait_for_timeout(500)
+        taken = page.evaluate(
+            f"() => [{scroller}.scrollTop, [...document.querySelectorAll('{NOTEBOOK_PANEL} *')]"
+            ".filter(el => el.scrollTop > 0 && !el.matches('.jp-WindowedPanel-outer'))"
+            ".map(el => el.className + ' ' + el.scrollHeight + '>' + el.clientHeight)]"
+        )
+        assert taken[0] > top and not taken[1], (top, taken)
     hint = page.locator(f"{NOTEBOOK_PANEL} .graphpart-wheel-hint").first
     hint.wait_for(state="visible", timeout=5_000)
     assert "Ctrl + wheel" in hint.inner_text()

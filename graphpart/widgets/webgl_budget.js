@@ -12,12 +12,14 @@ const WEBGL = "canvas.sigma-nodes, canvas.sigma-edges, canvas.sigma-hoverNodes";
 // ipysigma's "N nodes" box would count them all; the view's title says what it draws (the
 // comparison's views too: the box counts undirected edges, the notebooks directed ones). And
 // ipysigma's right panel (search box, info) is 250 px wide: in a narrow view it would cover the
-// zoom buttons on the left, so it takes at most what they leave.
+// zoom buttons on the left, so it takes at most what they leave. Placed 10 px from the top at
+// the view's full height, it would overflow the view's box by 10 px: the wheel's first notch
+// would scroll that box, not the page (an audit found it).
 const STYLE =
   ".graphpart-partition-views .ipysigma-graph-description, " +
   ".graphpart-compare .ipysigma-graph-description { display: none; }\n" +
   ".graphpart-webgl-unit .ipysigma-widget .ipysigma-right-panel " +
-  "{ width: min(250px, calc(100% - 150px)); }\n" +
+  "{ width: min(250px, calc(100% - 150px)); height: calc(100% - 20px); }\n" +
   // cards four abreast: names and values wrap alike, not a value one word per line
   ".graphpart-compare-cards .graphpart-node-card th { white-space: normal !important; }\n" +
   ".graphpart-compare-cards .graphpart-node-card { font-size: 12px; }";

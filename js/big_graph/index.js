@@ -36,6 +36,9 @@ async function render({ model, el }) {
   const stage = document.createElement("div");
   stage.style.position = "absolute";
   stage.style.inset = "0";
+  // cosmos's canvas is inline: its line would overflow the stage by a descender's height, and
+  // the wheel's first notch would scroll the notebook's output box, not the page
+  stage.style.overflow = "hidden";
   const card = document.createElement("div");
   card.className = "graphpart-big-graph-card";
   card.style.cssText =
