@@ -138,9 +138,36 @@ orig = p.orig_nids
 ax = viz.plot_cut_matrix(p)
 
 # %% [markdown]
+# ## All of WordNet, drawn
+#
+# `BigGraphView` draws every node and link of a graph in WebGL (cosmos.gl), from typed arrays
+# sent to the page as bytes: here all of WordNet, coloured by the partition that owns each node in
+# `p`. The first frame takes a few seconds. Hover a node for its card (its type, ids and owner,
+# computed in Python), click one to light up its neighbours, and zoom with Ctrl + wheel (the wheel
+# alone scrolls the page). Black links are cut: they join nodes of two partitions.
+
+# %%
+from graphpart.widgets import BigGraphView
+
+big = BigGraphView(p, height=480)
+big
+
+# %% [markdown]
+# Python sees the click: `big.selected` is the node's homogeneous id, and `IDConverter` (above)
+# turns it into a type and a type-wise id. Click a node, then run this cell again:
+
+# %%
+if big.selected < 0:
+    print("no node selected yet: click one in the view above, then run this cell again")
+else:
+    [type_index], [type_id] = conv.nid_hom2het(torch.tensor([big.selected]))
+    print(f"homogeneous id {big.selected} is {wn.ntypes[type_index]} {int(type_id)}")
+
+# %% [markdown]
 # ## Every id of a typed node, interactively
 #
-# WordNet is too big to draw node by node, so here is a small heterograph: the Southern Women graph
+# Every id of every WordNet node is more than a table can show, so here is a small heterograph:
+# the Southern Women graph
 # (18 women, 14 events, an edge for each attendance, both ways), in two partitions with one hop of
 # HALO. `HaloInspector` looks a node up by any of its ids; below it starts on **event 6**, given
 # by its type-wise id. Read the table: event 6 is homogeneous id 6 (events come first), partition 1

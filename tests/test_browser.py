@@ -489,6 +489,7 @@ def test_the_audits_notebooks_open_side_by_side_leave_no_view_blank(lab, page, s
             if name in WIDGETS:
                 widget = page.locator(f"{_lab.NOTEBOOK_PANEL} {WIDGETS[name]}").first
                 widget.wait_for(state="visible", timeout=60_000)
+            _big_views_drawn(page, name.startswith("04"))
             page.keyboard.press("Control+s")  # saved with its views, for the reload below
             page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')")
         seen = {}
@@ -530,6 +531,7 @@ def test_the_audits_notebooks_open_side_by_side_leave_no_view_blank(lab, page, s
                 lost[name] = state
                 continue
             assert state["views"] and not state["waiting"], f"{name} reloaded: {state}; {said[-8:]}"
+            _big_views_drawn(page, name.startswith("04"))  # its arrays asked for again
             last = f"""() => [...document.querySelectorAll('{_lab.NOTEBOOK_PANEL} .{UNIT_CLASS}')]
                 .filter(u => u.getClientRects().length > 0).pop()"""
             if page.evaluate(f"() => {{ const u = ({last})(); u?.scrollIntoView(); return !!u }}"):
@@ -551,6 +553,17 @@ def test_the_audits_notebooks_open_side_by_side_leave_no_view_blank(lab, page, s
 
 
 MODEL_NOT_FOUND = "model not found"
+
+
+def _big_views_drawn(page, required: bool) -> None:
+    """The shown notebook's BigGraphView (04's WordNet, 117,659 nodes), ``required`` or if it
+    has one, scrolled to and drawn: its arrays came by message."""
+    big = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-big-graph")
+    if required or big.count():
+        big.first.scroll_into_view_if_needed()
+        page.wait_for_function(
+            "el => !!el.dataset.drawn", arg=big.first.element_handle(), timeout=90_000
+        )
 
 
 def _reloaded_state(page) -> dict:
@@ -1386,6 +1399,38 @@ def test_a_reload_brings_the_views_back(lab, page, shots):
         texts = page.locator(f"{_lab.NOTEBOOK_PANEL} .jp-OutputArea-output").all_inner_texts()
         assert not [t for t in texts if "Loading widget" in t or _lab.WIDGET_ERROR_TEXT in t]
         root.screenshot(path=str(shots / "reloaded-views.png"))
+
+
+LATE_CODE = (
+    "import time, anywidget, traitlets\n"
+    "from graphpart.widgets.shared_code import shared_code\n"
+    "class Echo(anywidget.AnyWidget):\n"
+    '    _esm = """export default { render({ model, el }) {\n'
+    "      el.classList.add('echo');\n"
+    "      const show = () => { el.textContent = model.get('value'); };\n"
+    '      show(); model.on(\'change:value\', show); } };"""\n'
+    "    value = traitlets.Unicode('first').tag(sync=True)\n"
+    "with shared_code(Echo):\n"
+    "    echo = Echo()\n"
+    "display(echo)\n"
+    "time.sleep(4)  # the page asks for the code now; the kernel answers once this cell ends"
+)
+
+
+def test_a_view_whose_shared_code_comes_late_still_hears_the_kernel(lab, page):
+    """A view made with ``shared_code`` while its cell runs on gets its code after the cell,
+    past anywidget's 2 s for a model's initialize (after which anywidget drops every message
+    from the kernel to the model): it shows what Python sets later all the same."""
+    _lab.write_code_notebook(lab.root / "_late_code.ipynb", [LATE_CODE, "echo.value = 'second'"])
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _lab.run_notebook(page, lab, "_late_code.ipynb")
+    echo = page.locator(f"{_lab.NOTEBOOK_PANEL} .echo").first
+    echo.wait_for(state="attached", timeout=30_000)
+    page.wait_for_function(
+        "el => el.textContent === 'second'", arg=echo.element_handle(), timeout=20_000
+    )
+    assert not errors, errors
 
 
 def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(lab, page, shots):

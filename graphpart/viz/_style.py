@@ -135,11 +135,12 @@ LABEL_OFFSETS = [
 ]  # fmt: skip
 
 
-def place_labels(ax, x, y, texts, fontsize: int = 7, lines=()) -> list:
-    """Write each text beside its point where it overlaps no label placed before it, no other
-    point and none of ``lines`` (``(xs, ys)`` polylines in data units, e.g. a drawn front): the
-    offsets of ``LABEL_OFFSETS`` are tried in order (nearest first), measured in pixels. Where
-    none is free, the first offset is used, on a white ground that keeps it readable."""
+def place_labels(ax, x, y, texts, fontsize: int = 7, lines=(), radii=None) -> list:
+    """Write each text beside its point where it overlaps no label placed before it, no point's
+    marker (``radii``: each marker's radius in points, or one for all; default 2) and none of
+    ``lines`` (``(xs, ys)`` polylines in data units, e.g. a drawn front): the offsets of
+    ``LABEL_OFFSETS`` are tried in order (nearest first), measured in points. Where none is
+    free, the first offset is used, on a white ground that keeps it readable."""
     fig = ax.figure
     if not hasattr(fig.canvas, "get_renderer"):  # a bare Figure (the widgets): give it Agg
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -149,6 +150,9 @@ def place_labels(ax, x, y, texts, fontsize: int = 7, lines=()) -> list:
     renderer = fig.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)  # labels stay inside the axes
     points = ax.transData.transform(np.column_stack([x, y])) if len(x) else np.zeros((0, 2))
+    reach = np.broadcast_to(  # how near a label may come to each point's centre, in pixels
+        np.asarray(2.0 if radii is None else radii, dtype=float) * fig.dpi / 72 + 1, len(points)
+    )
     along = _along(ax, lines)
     taken, out = [], []
     for i, text in enumerate(texts):
@@ -165,10 +169,13 @@ def place_labels(ax, x, y, texts, fontsize: int = 7, lines=()) -> list:
             )
             t.set_in_layout(False)  # a layout engine must not move the axes under the labels
             box = t.get_window_extent(renderer)
-            hits_point = any(
-                box.x0 - 3 <= px <= box.x1 + 3 and box.y0 - 3 <= py <= box.y1 + 3
-                for j, (px, py) in enumerate(points)
-                if j != i
+            hits_point = bool(
+                (
+                    (points[:, 0] >= box.x0 - reach)
+                    & (points[:, 0] <= box.x1 + reach)
+                    & (points[:, 1] >= box.y0 - reach)
+                    & (points[:, 1] <= box.y1 + reach)
+                ).any()
             )
             inside = frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1)
             crossed = bool(

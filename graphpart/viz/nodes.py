@@ -131,6 +131,22 @@ def _halo_of(p, part: int, hops: int) -> tuple[np.ndarray, np.ndarray]:
     return hop, held
 
 
+#: A HALO ring's marker area, as a multiple of a node's; a node a drawing does not hold, faded.
+RING_AREA = 2.6
+FADED = 0.18
+
+
+def _faded_handle(part: int, hops: int):
+    """The legend's entry for the faded nodes: those ``part`` does not hold within ``hops``."""
+    from matplotlib.lines import Line2D
+
+    within = f"{hops} hop" + ("s" if hops != 1 else "")
+    return Line2D(
+        [], [], ls="", marker="o", color="grey", alpha=FADED,
+        label=f"not in partition {part} within {within}",
+    )  # fmt: skip
+
+
 def _draw_halo_rings(
     p, ax, scene: _Scene, part: int, hop: np.ndarray, hops: int
 ) -> tuple[list, str]:
@@ -144,7 +160,7 @@ def _draw_halo_rings(
         marker = _HOP_MARKERS[(h - 1) % len(_HOP_MARKERS)]
         ax.scatter(
             *scene.xy(sel),
-            s=scene.size * 2.6,
+            s=scene.size * RING_AREA,
             facecolors="none",
             edgecolors=scene.colors[part],
             linewidths=2.0,
@@ -238,18 +254,22 @@ def draw_nodes(
     if nodes is not None:
         lines.append(f"sampled neighbourhood: {len(nodes):,} of {n:,} nodes drawn")
     alpha = np.ones(n)
+    ringed = np.zeros(n, dtype=bool)
     if halo_of is not None:
         hop, held = _halo_of(p, halo_of, hops)
-        alpha[~held] = 0.18
+        alpha[~held] = FADED
+        ringed = (hop >= 1) & (hop <= hops)
     handles = _draw_points(p, ax, scene, alpha)
     if halo_of is not None:
         rings, line = _draw_halo_rings(p, ax, scene, halo_of, hop, hops)
         handles += rings
+        if not held[scene.shown].all():
+            handles.append(_faded_handle(halo_of, hops))
         lines.append(line)
     if highlight is not None:
         handles += _draw_star(ax, scene, int(highlight))
     if labels is not None:
-        _draw_labels(p, ax, scene, labels)
+        _draw_labels(p, ax, scene, labels, ringed)
     if legend:
         ax.legend(
             handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8
@@ -263,8 +283,9 @@ def draw_nodes(
 MAX_LABELS = 2000
 
 
-def _draw_labels(p, ax, scene: _Scene, kind: str) -> None:
-    """Each drawn node's original id (``"17"``, ``"paper:17"``) or new (shuffled) id."""
+def _draw_labels(p, ax, scene: _Scene, kind: str, ringed: np.ndarray) -> None:
+    """Each drawn node's original id (``"17"``, ``"paper:17"``) or new (shuffled) id, clear of
+    the markers (a ringed node's ring included)."""
     from ..lookup import node_keys, node_table
 
     shown = scene.shown
@@ -280,7 +301,10 @@ def _draw_labels(p, ax, scene: _Scene, kind: str) -> None:
         text = table.shuffled_id[shown].astype(str)
     x, y = scene.xy(shown)
     if len(shown) <= 100:  # each label where it overlaps no other label and no point
-        for label in place_labels(ax, x, y, text.tolist(), fontsize=7):
+        radii = np.where(
+            ringed[shown], np.sqrt(scene.size * RING_AREA) / 2 + 1, np.sqrt(scene.size) / 2
+        )
+        for label in place_labels(ax, x, y, text.tolist(), fontsize=7, radii=radii):
             label.set_zorder(5)
         return
     for xi, yi, t in zip(x.tolist(), y.tolist(), text.tolist()):  # one artist per label

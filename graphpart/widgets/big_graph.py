@@ -6,6 +6,10 @@ frame. This view sends positions, colours, sizes and links as bytes and hands th
 (MIT; its source and build in ``js/big_graph/``), whose WebGL renderer draws from typed arrays.
 Hover a node for its card (computed in Python on demand), click it to select it (``selected``),
 scroll to zoom (``zoom``).
+
+The arrays travel by message to each view that asks for them, not in the widget's state: a
+reloading page restores every live widget's state, and megabytes there slow the restore. The
+view's code (cosmos.gl, 0.7 MB) comes once per kernel likewise (:mod:`~.shared_code`).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import anywidget
+import numpy as np
 import traitlets
 
 from ..lookup import node_table
@@ -20,6 +25,10 @@ from ..partitioning import Partitioning
 from ..views.arrays import graph_arrays
 from ..views.graph import node_label
 from ._common import check_height
+from .shared_code import shared_code
+
+#: the arrays a view asks for; they are sent as one buffer, array i at ``spans[i]`` (start, bytes)
+ARRAYS = ("positions", "colors", "sizes", "owner", "links", "link_colors")
 
 
 class BigGraphView(anywidget.AnyWidget):
@@ -49,18 +58,24 @@ class BigGraphView(anywidget.AnyWidget):
     >>> view = BigGraphView(gp.partition(load_karate_club(), 2, seed=0))
     >>> len(view.positions), len(view.links)  # 34 nodes x 2 float32, 78 pairs x 2 uint32
     (272, 624)
+    >>> sent = []  # what a view asking for the arrays gets: one buffer, each array at a span
+    >>> view.send = lambda content, buffers: sent.append((content["spans"], len(buffers[0])))
+    >>> view._send_arrays(view, {"want": "arrays"}, [])
+    >>> sent  # (start, bytes) of each array; starts are multiples of 4
+    [([[0, 272], [272, 136], [408, 136], [544, 34], [580, 624], [1204, 312]], 1516)]
     >>> view.hovered = 0
     >>> view.card.startswith("node 0 | part ")
     True
     """
 
     _esm = Path(__file__).with_name("big_graph.js")
-    positions = traitlets.Bytes().tag(sync=True)
-    colors = traitlets.Bytes().tag(sync=True)
-    sizes = traitlets.Bytes().tag(sync=True)
-    owner = traitlets.Bytes().tag(sync=True)
-    links = traitlets.Bytes().tag(sync=True)
-    link_colors = traitlets.Bytes().tag(sync=True)
+    # not synced: sent by message to each view that asks (see the module's docstring)
+    positions = traitlets.Bytes()
+    colors = traitlets.Bytes()
+    sizes = traitlets.Bytes()
+    owner = traitlets.Bytes()
+    links = traitlets.Bytes()
+    link_colors = traitlets.Bytes()
     height = traitlets.Int(520).tag(sync=True)
     hovered = traitlets.Int(-1).tag(sync=True)
     selected = traitlets.Int(-1).tag(sync=True)
@@ -72,16 +87,23 @@ class BigGraphView(anywidget.AnyWidget):
         self.p = p
         self.table = node_table(p)
         a = graph_arrays(p, self.table)
-        super().__init__(
-            positions=a.positions.tobytes(),
-            colors=a.colors.tobytes(),
-            sizes=a.sizes.tobytes(),
-            owner=a.owner.tobytes(),
-            links=a.links.tobytes(),
-            link_colors=a.link_colors.tobytes(),
-            height=check_height(height),
-        )
+        with shared_code(BigGraphView):
+            super().__init__(
+                **{name: getattr(a, name).tobytes() for name in ARRAYS},
+                height=check_height(height),
+            )
         self.add_class("graphpart-big-graph-view")
+        self.on_msg(self._send_arrays)
+
+    def _send_arrays(self, _, content: dict, buffers) -> None:
+        if content.get("want") == "arrays":
+            # each array starts at a multiple of 4 bytes, as a Float32Array or Uint32Array must
+            parts = [getattr(self, name) for name in ARRAYS]
+            sizes = np.array([len(b) for b in parts])
+            starts = np.concatenate([[0], np.cumsum((sizes + 3) // 4 * 4)[:-1]])
+            buffer = b"".join(b + bytes(-len(b) % 4) for b in parts)
+            spans = [[int(a), int(n)] for a, n in zip(starts, sizes)]
+            self.send({"arrays": list(ARRAYS), "spans": spans}, [buffer])
 
     @traitlets.observe("hovered")
     def _card(self, change) -> None:

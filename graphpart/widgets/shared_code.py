@@ -7,7 +7,8 @@ ipywidgets' JupyterLab manager that leaves outputs on "model not found" (a view 
 model for 2 s, giving up in the 100 ms in which the restore ends). Here the code travels once, in
 one :class:`SharedCode` widget per kernel, which sends it when the page asks, outside the widget
 state a reload restores; the page imports it once, and each view gets a few lines that wait for
-that import and render from it.
+that import and render from it. Those lines never make the model wait: anywidget (0.11) gives up on
+a model whose initialize takes over 2 s and then drops every message from the kernel to it.
 """
 
 from __future__ import annotations
@@ -59,7 +60,12 @@ async function code() {
   throw new Error(`graphpart: the shared code ${KEY} never reached the page`);
 }
 export default {
-  async initialize(ctx) { const m = await code(); return m.initialize?.(ctx); },
+  // not awaited: anywidget (0.11) gives up on a model whose initialize takes over 2 s, and then
+  // drops every message the kernel sends it. The code may come later than that (a busy kernel
+  // answers after its running cells); the library's own initialize, if any, runs when it comes.
+  initialize(ctx) {
+    code().then((m) => m.initialize?.(ctx)).catch((e) => console.error(e));
+  },
   async render(ctx) { const m = await code(); return m.render?.(ctx); },
 };
 """

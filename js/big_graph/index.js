@@ -13,10 +13,30 @@ function cosmos() {
   return globalThis.__graphpartCosmos;
 }
 
-function view(model, name, Type) {
-  const v = model.get(name);
-  const buf = v instanceof DataView ? v : new DataView(v.buffer ?? v);
-  return new Type(buf.buffer, buf.byteOffset, buf.byteLength / Type.BYTES_PER_ELEMENT);
+// the arrays come by message, one buffer holding array i at msg.spans[i] (start, bytes), not in
+// the widget's state: a reload restores that. Each view asks, and takes the first answer.
+function askArrays(model) {
+  return new Promise((resolve) => {
+    const take = (msg, buffers) => {
+      if (!msg?.arrays || buffers?.length !== 1) return;
+      model.off("msg:custom", take);
+      const b = buffers[0] instanceof DataView ? buffers[0] : new DataView(buffers[0].buffer ?? buffers[0]);
+      resolve(Object.fromEntries(msg.arrays.map((name, i) => {
+        const [start, bytes] = msg.spans[i];
+        return [name, new DataView(b.buffer, b.byteOffset + start, bytes)];
+      })));
+    };
+    model.on("msg:custom", take);
+    model.send({ want: "arrays" });
+  });
+}
+
+// a typed array over buf, copied only where buf does not start at a multiple of the element size
+// (the message's bytes may sit anywhere in the page's websocket frame)
+function view(buf, Type) {
+  const n = buf.byteLength / Type.BYTES_PER_ELEMENT;
+  if (buf.byteOffset % Type.BYTES_PER_ELEMENT === 0) return new Type(buf.buffer, buf.byteOffset, n);
+  return new Type(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 }
 
 function toUnit(bytes) {
@@ -26,6 +46,7 @@ function toUnit(bytes) {
 }
 
 async function render({ model, el }) {
+  const arrays = askArrays(model);
   const { Graph } = await cosmos();
   const t0 = performance.now();
   const box = document.createElement("div");
@@ -48,7 +69,7 @@ async function render({ model, el }) {
   box.append(stage, card);
   el.append(box);
   wheelScrollsPage(box);
-  const owner = view(model, "owner", Uint8Array);
+  let owner = new Uint8Array(0);
   let hovered = -1;
   const showCard = (text, x, y) => {
     card.textContent = text;
@@ -131,13 +152,13 @@ async function render({ model, el }) {
     if (hovered >= 0 && c && model.get("card_for") === hovered) showCard(c, mouse[0], mouse[1]);
   };
   model.on("change:card", onCard);
-  graph.ready.then(() => {
-    graph.setPointPositions(view(model, "positions", Float32Array));
-    graph.setPointColors(toUnit(view(model, "colors", Uint8Array)));
-    graph.setPointSizes(view(model, "sizes", Float32Array));
-    const links = view(model, "links", Uint32Array);
-    graph.setLinks(Float32Array.from(links));
-    graph.setLinkColors(toUnit(view(model, "link_colors", Uint8Array)));
+  Promise.all([arrays, graph.ready]).then(([a]) => {
+    owner = view(a.owner, Uint8Array);
+    graph.setPointPositions(view(a.positions, Float32Array));
+    graph.setPointColors(toUnit(view(a.colors, Uint8Array)));
+    graph.setPointSizes(view(a.sizes, Float32Array));
+    graph.setLinks(Float32Array.from(view(a.links, Uint32Array)));
+    graph.setLinkColors(toUnit(view(a.link_colors, Uint8Array)));
     graph.render();
     wake();
     requestAnimationFrame(() =>

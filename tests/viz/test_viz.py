@@ -222,6 +222,37 @@ def test_draw_partition_labels_nodes_by_original_or_new_id():
         viz.draw_partition(big, labels="typed")
 
 
+def test_node_labels_keep_clear_of_the_halo_rings_and_the_legend_names_the_faded_nodes():
+    """Notebook 02's drawing: no id label is written over a HALO ring (an audit found node 1's
+    under its ring), and the legend says what the faded nodes are."""
+    import graphpart as gp
+    from graphpart import viz
+    from graphpart.datasets import load_karate_club
+
+    p = gp.partition(load_karate_club(), 3, num_hops=2, seed=0)
+    ax = viz.draw_partition(p, halo_of=0, hops=1)
+    renderer = ax.figure.canvas.get_renderer()
+    from matplotlib.collections import PathCollection
+
+    (rings,) = [  # the hollow markers
+        c for c in ax.collections if isinstance(c, PathCollection) and len(c.get_facecolor()) == 0
+    ]
+    centres = ax.transData.transform(rings.get_offsets())
+    radius = np.sqrt(rings.get_sizes()[0]) / 2 * ax.figure.dpi / 72  # pixels
+    covered = []
+    for text in ax.texts:
+        box = text.get_window_extent(renderer)
+        near_x = np.clip(centres[:, 0], box.x0, box.x1) - centres[:, 0]
+        near_y = np.clip(centres[:, 1], box.y0, box.y1) - centres[:, 1]
+        if (np.hypot(near_x, near_y) < radius).any():
+            covered.append(text.get_text())
+    assert len(ax.texts) == 34 and not covered, covered
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[-1] == "not in partition 0 within 1 hop"
+    held = viz.draw_partition(p, halo_of=0, hops=2)  # two hops hold all 34: nothing faded
+    assert "not in partition 0" not in " ".join(t.get_text() for t in held.get_legend().get_texts())
+
+
 def _tradeoff_sweep():
     from graphpart.sweep import grid, sweep
 

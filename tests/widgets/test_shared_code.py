@@ -70,3 +70,23 @@ def test_a_closed_holder_is_made_again():
         Big()
     (second,) = [x for x in _holders() if "'again'" in x.code]
     assert second is not first and second.comm is not None
+
+
+def test_a_big_views_state_holds_neither_its_arrays_nor_cosmos_code():
+    """BigGraphView's arrays go by message to the view that asks, and cosmos.gl's code once per
+    kernel: what a reloading page is sent for it stays small whatever the graph's size."""
+    from graphpart.datasets import sbm
+    from graphpart.widgets import BigGraphView
+
+    view = BigGraphView(gp.partition(sbm([500] * 4, 0.02, 0.001, seed=0), 4, seed=0))
+    state, sent = view.get_state(), []
+    assert not {"positions", "links", "colors"} & set(state)
+    assert len(json.dumps(state, default=str)) < 10_000
+    view.send = lambda content, buffers: sent.append((content, buffers))
+    view._send_arrays(view, {"want": "arrays"}, [])
+    (content, [buffer]), n = sent[0], 2000
+    spans = dict(zip(content["arrays"], content["spans"]))
+    assert spans["positions"][1] == 8 * n and spans["owner"][1] == n
+    assert all(start % 4 == 0 for start, _ in spans.values())  # typed arrays start aligned
+    start, size = spans["owner"]
+    assert buffer[start : start + size] == view.owner
