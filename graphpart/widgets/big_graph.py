@@ -89,8 +89,7 @@ class BigGraphView(anywidget.AnyWidget):
         a = graph_arrays(p, self.table)
         with shared_code(BigGraphView):
             super().__init__(
-                **{name: getattr(a, name).tobytes() for name in ARRAYS},
-                height=check_height(height),
+                **{name: getattr(a, name).tobytes() for name in ARRAYS}, height=check_height(height)
             )
         self.add_class("graphpart-big-graph-view")
         self.on_msg(self._send_arrays)
