@@ -489,7 +489,7 @@ def test_the_audits_notebooks_open_side_by_side_leave_no_view_blank(lab, page, s
             if name in WIDGETS:
                 widget = page.locator(f"{_lab.NOTEBOOK_PANEL} {WIDGETS[name]}").first
                 widget.wait_for(state="visible", timeout=60_000)
-            _big_views_drawn(page, name.startswith("04"))
+            _big_views_drawn(page, name.startswith("04"), hover=True)
             page.keyboard.press("Control+s")  # saved with its views, for the reload below
             page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')")
         seen = {}
@@ -555,15 +555,31 @@ def test_the_audits_notebooks_open_side_by_side_leave_no_view_blank(lab, page, s
 MODEL_NOT_FOUND = "model not found"
 
 
-def _big_views_drawn(page, required: bool) -> None:
+def _big_views_drawn(page, required: bool, hover: bool = False) -> None:
     """The shown notebook's BigGraphView (04's WordNet, 117,659 nodes), ``required`` or if it
-    has one, scrolled to and drawn: its arrays came by message."""
+    has one, scrolled to and drawn: its arrays came by message. With ``hover``, the mouse rests
+    on its middle until Python's card of the node there shows (the frames, which starve the
+    page without a GPU, stop while the mouse rests)."""
     big = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-big-graph")
-    if required or big.count():
-        big.first.scroll_into_view_if_needed()
-        page.wait_for_function(
-            "el => !!el.dataset.drawn", arg=big.first.element_handle(), timeout=90_000
+    if not (required or big.count()):
+        return
+    big.first.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "el => !!el.dataset.drawn", arg=big.first.element_handle(), timeout=90_000
+    )
+    if hover:
+        b, card = big.first.bounding_box(), big.first.locator(".graphpart-big-graph-card")
+        for dx, dy in [(0, 0), (20, 0), (0, 20), (-20, 0), (0, -20), (40, 40)]:  # onto a node
+            page.mouse.move(b["x"] + b["width"] / 2 + dx, b["y"] + b["height"] / 2 + dy, steps=4)
+            page.wait_for_timeout(3000)
+            if card.is_visible():
+                break
+        page.wait_for_function(  # Python's card names the node's ids; the page's own does not
+            "el => el.textContent.includes('homogeneous')",
+            arg=card.element_handle(),
+            timeout=20_000,
         )
+        page.mouse.move(1, 1)
 
 
 def _reloaded_state(page) -> dict:

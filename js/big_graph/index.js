@@ -134,19 +134,19 @@ async function render({ model, el }) {
   });
   stage.__cosmos = graph; // for tests: screen positions of nodes (spaceToScreenPosition)
   // cosmos.gl draws a frame on every animation frame; without a GPU (SwiftShader) a frame of
-  // 100K nodes takes the page's one thread for a long time, starving the notebook. Frames run
-  // while the mouse is on the view (hover and clicks are found in frames), and stop 1.5 s after
-  // it leaves.
+  // 100K nodes takes the page's one thread for a long time, starving the notebook (a kernel's
+  // answer, Python's card included, waits behind the frames). Frames run while the mouse moves,
+  // clicks or zooms on the view (hover and clicks are found in frames), and stop 1.5 s after the
+  // last of these: a mouse resting on the view costs nothing.
   let idle = 0;
-  let inside = false;
   const wake = () => {
     if (!graph.requestAnimationFrameId) graph.startFrames();
     clearTimeout(idle);
-    if (!inside) idle = setTimeout(() => graph.stopFrames(), 1500);
+    idle = setTimeout(() => graph.stopFrames(), 1500);
   };
-  stage.addEventListener("pointerenter", () => { inside = true; wake(); });
-  stage.addEventListener("pointerleave", () => { inside = false; wake(); });
-  for (const ev of ["pointermove", "pointerdown", "wheel"]) stage.addEventListener(ev, wake);
+  for (const ev of ["pointerenter", "pointerleave", "pointermove", "pointerdown", "wheel"]) {
+    stage.addEventListener(ev, wake);
+  }
   const onCard = () => {
     const c = model.get("card");  // Python's card of card_for: late answers for another node wait
     if (hovered >= 0 && c && model.get("card_for") === hovered) showCard(c, mouse[0], mouse[1]);
