@@ -144,7 +144,8 @@ ax = viz.plot_cut_matrix(p)
 # sent to the page as bytes: here all of WordNet, coloured by the partition that owns each node in
 # `p`. The first frame takes a few seconds. Hover a node for its card (its type, ids and owner,
 # computed in Python), click one to light up its neighbours, and zoom with Ctrl + wheel (the wheel
-# alone scrolls the page). Black links are cut: they join nodes of two partitions.
+# alone scrolls the page). Without a graphics card (a browser drawing WebGL in software), each
+# move over 117,659 nodes takes seconds to answer.
 
 # %%
 from graphpart.widgets import BigGraphView

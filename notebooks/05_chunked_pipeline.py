@@ -172,8 +172,8 @@ for ax, algo in zip(axes, ["fennel", "ldg"]):
     print(f"{algo:>6}: max/mean", worst, f"lightest: {lightest / (g.num_nodes() / num_parts):.2f}")
 
 # %% [markdown]
-# Every load stays under its cap of 1.05: nodes, edges (each partition's in-degree: under DGL's
-# rule an edge belongs to the partition of its destination) and training nodes. A cap bounds
+# Every load stays at or under its cap of 1.05: nodes, edges (each partition's in-degree: under
+# DGL's rule an edge belongs to the partition of its destination) and training nodes. A cap bounds
 # only the heaviest partition, which is what makes a straggler: a partition may end light (the
 # *lightest* printed above: its nodes over the mean), as refinement moves nodes to where most of
 # their neighbours are for as long as those partitions have room.

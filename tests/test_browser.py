@@ -21,13 +21,16 @@ in the notebook or the widget, not in the browser machinery.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from graphpart.widgets.webgl_budget import UNIT_CLASS
 from tests import _lab
@@ -567,6 +570,10 @@ def _big_views_drawn(page, required: bool, hover: bool = False) -> None:
     page.wait_for_function(
         "el => !!el.dataset.drawn", arg=big.first.element_handle(), timeout=90_000
     )
+    page.wait_for_timeout(500)
+    # drawn on screen, not only marked so: an audit saw it blank after a reload in a hidden tab
+    shot = np.asarray(Image.open(io.BytesIO(big.first.screenshot())).convert("L"))
+    assert (shot < 200).mean() > 0.02, f"the big view is blank: {(shot < 200).mean():.4f}"
     if hover:
         b, card = big.first.bounding_box(), big.first.locator(".graphpart-big-graph-card")
         for dx, dy in [(0, 0), (20, 0), (0, 20), (-20, 0), (0, -20), (40, 40)]:  # onto a node
@@ -1484,7 +1491,9 @@ def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(l
         page.wait_for_function(
             "el => el.textContent.includes('(local ')", arg=card.element_handle(), timeout=15_000
         )
-        shown = int(re.match(r"node (\d+) \| part \d+ \(local", card.inner_text()).group(1))
+        shown = int(re.match(r"node (\d+)\npart \d+ \(local", card.inner_text()).group(1))
+        # Python's card, a fact a line, inside its white box (an audit saw it run out of it)
+        assert card.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
         nearest = box.evaluate(  # the node drawn nearest the mouse: the card must be its own
             """(el, [mx, my]) => {
                 const g = el.querySelector('div').__cosmos, r = el.getBoundingClientRect();

@@ -33,6 +33,20 @@ function askArrays(model) {
 
 // a typed array over buf, copied only where buf does not start at a multiple of the element size
 // (the message's bytes may sit anywhere in the page's websocket frame)
+// cosmos.gl sizes its canvas and fits the graph to it once, at the start: a view rendered while
+// hidden (a notebook in a background tab when the page reloads) has no size yet and would stay
+// blank. It starts once the view has one.
+function sized(el) {
+  return new Promise((resolve) => {
+    const ready = () => el.clientWidth > 0 && el.clientHeight > 0;
+    if (ready()) return resolve();
+    const watch = new ResizeObserver(() => {
+      if (ready()) { watch.disconnect(); resolve(); }
+    });
+    watch.observe(el);
+  });
+}
+
 function view(buf, Type) {
   const n = buf.byteLength / Type.BYTES_PER_ELEMENT;
   if (buf.byteOffset % Type.BYTES_PER_ELEMENT === 0) return new Type(buf.buffer, buf.byteOffset, n);
@@ -65,7 +79,7 @@ async function render({ model, el }) {
   card.style.cssText =
     "position:absolute;display:none;pointer-events:none;background:#fff;color:#111;" +
     "font:12px sans-serif;padding:4px 6px;box-shadow:0 1px 6px rgba(0,0,0,.35);" +
-    "white-space:pre;max-width:60%;z-index:2";
+    "white-space:pre;z-index:2";
   box.append(stage, card);
   el.append(box);
   wheelScrollsPage(box);
@@ -84,6 +98,7 @@ async function render({ model, el }) {
     const r = stage.getBoundingClientRect();
     mouse = [e.clientX - r.left, e.clientY - r.top];
   });
+  await sized(box);
   const graph = new Graph(stage, {
     enableSimulation: false,
     backgroundColor: "#ffffff",
@@ -149,7 +164,9 @@ async function render({ model, el }) {
   }
   const onCard = () => {
     const c = model.get("card");  // Python's card of card_for: late answers for another node wait
-    if (hovered >= 0 && c && model.get("card_for") === hovered) showCard(c, mouse[0], mouse[1]);
+    if (hovered >= 0 && c && model.get("card_for") === hovered) {
+      showCard(c.split(" | ").join("\n"), mouse[0], mouse[1]);  // a fact a line: it fits the box
+    }
   };
   model.on("change:card", onCard);
   Promise.all([arrays, graph.ready]).then(([a]) => {
