@@ -96,7 +96,8 @@ class BigGraphView(anywidget.AnyWidget):
 
     def _send_arrays(self, _, content: dict, buffers) -> None:
         if content.get("want") == "arrays":
-            # each array starts at a multiple of 4 bytes, as a Float32Array or Uint32Array must
+            # each array starts at a multiple of 4 bytes: the page's float32 / uint32 views of it
+            # need no copy
             parts = [getattr(self, name) for name in ARRAYS]
             sizes = np.array([len(b) for b in parts])
             starts = np.concatenate([[0], np.cumsum((sizes + 3) // 4 * 4)[:-1]])

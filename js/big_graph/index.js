@@ -31,8 +31,6 @@ function askArrays(model) {
   });
 }
 
-// a typed array over buf, copied only where buf does not start at a multiple of the element size
-// (the message's bytes may sit anywhere in the page's websocket frame)
 // cosmos.gl sizes its canvas and fits the graph to it once, at the start: a view rendered while
 // hidden (a notebook in a background tab when the page reloads) has no size yet and would stay
 // blank. It starts once the view has one.
@@ -47,6 +45,8 @@ function sized(el) {
   });
 }
 
+// a typed array over buf, copied only where buf does not start at a multiple of the element size
+// (the message's bytes may sit anywhere in the page's websocket frame)
 function view(buf, Type) {
   const n = buf.byteLength / Type.BYTES_PER_ELEMENT;
   if (buf.byteOffset % Type.BYTES_PER_ELEMENT === 0) return new Type(buf.buffer, buf.byteOffset, n);
