@@ -17,7 +17,9 @@ second one, as the explorer does after a control change. Reported per size:
   (its node canvas exists and the view's caption is on screen);
 - re-colour: from Shift+Enter on the swap cell until the new view's caption and canvas are on
   screen;
-- payload: the JSON the widget sends to the browser.
+- payload: the JSON the widget sends to the browser;
+- hover (``big`` only): from the mouse arriving on a node of the swapped-in view until Python's
+  card of that node shows, the median of ten nodes spread over the view.
 """
 
 from __future__ import annotations
@@ -110,6 +112,42 @@ def _wait_drawn(page, parts: int, timeout_ms: int, view: str = "sigma") -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
+def _hover_seconds(page, count: int = 10) -> float:
+    """The median time from the mouse arriving on a node of the shown BigGraphView until Python's
+    card of it shows, over ``count`` nodes spread over the view."""
+    box = page.locator(".graphpart-big-graph").last
+    box.scroll_into_view_if_needed()
+    spots = box.evaluate(
+        """(el, count) => {
+            const g = el.querySelector('div').__cosmos, r = el.getBoundingClientRect();
+            const p = g.getPointPositions(), n = p.length / 2, out = [];
+            for (let k = 0; k < count; k++) {
+                const i = Math.floor((k + 0.5) * n / count);
+                const [x, y] = g.spaceToScreenPosition([p[2 * i], p[2 * i + 1]]);
+                const shown = x > 0 && y > 0 && x < r.width && y < r.height;
+                if (shown) out.push([i, r.left + x, r.top + y]);
+            }
+            return out;
+        }""",
+        count,
+    )
+    card = box.locator(".graphpart-big-graph-card")
+    times = []
+    for _, x, y in spots:
+        page.mouse.move(x + 40, y + 40)
+        page.wait_for_timeout(300)
+        t = time.perf_counter()
+        page.mouse.move(x, y)
+        page.wait_for_function(
+            "el => el.style.display !== 'none' && el.textContent.includes('(local ')",
+            arg=card.element_handle(),
+            timeout=120_000,
+        )
+        times.append(time.perf_counter() - t)
+    page.mouse.move(1, 1)
+    return sorted(times)[len(times) // 2] if times else float("nan")
+
+
 def measure(browser, lab, root: Path, n: int, view: str = "sigma") -> dict:
     name = f"_views_{view}_{n}.ipynb"
     draw, swap_cell = (DRAW_BIG, SWAP_BIG) if view == "big" else (DRAW, SWAP)
@@ -132,6 +170,7 @@ def measure(browser, lab, root: Path, n: int, view: str = "sigma") -> dict:
     _wait_drawn(page, 9, 600_000, view)
     swap = time.perf_counter() - t
     _lab.wait_kernel_idle(page, 600_000)
+    hover = _hover_seconds(page) if view == "big" else float("nan")
     _run_cell(page, 3)
     _lab.wait_kernel_idle(page, 600_000)
     out = page.locator(f"{_lab.NOTEBOOK_PANEL} {_lab.CODE_CELL}").nth(3)
@@ -142,6 +181,7 @@ def measure(browser, lab, root: Path, n: int, view: str = "sigma") -> dict:
         **facts,
         "first_frame": first,
         "recolour": swap,
+        "hover": hover,
         "errors": len(errors),
         "first_errors": errors[:3],
     }
@@ -165,16 +205,17 @@ def main() -> None:
             )
             print(
                 "| view | nodes | edges | kernel: build view | first frame | kernel: new view | "
-                "re-colour (swap) | payload | console errors |"
+                "re-colour (swap) | hover: Python's card | payload | console errors |"
             )
-            print("|---|---|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|---|---|---|")
             for view in args.view:
                 for n in args.sizes:
                     r = measure(browser, lab, root, n, view)
                     print(
                         f"| {view} | {r['nodes']:,} | {r['edges']:,} | {r['kernel_first']:.2f} s"
                         f" | {r['first_frame']:.2f} s | {r['kernel_swap']:.2f} s | "
-                        f"{r['recolour']:.2f} s | {r['payload'] / 2**20:.1f} MiB | "
+                        f"{r['recolour']:.2f} s | {r['hover']:.2f} s | "
+                        f"{r['payload'] / 2**20:.1f} MiB | "
                         f"{r['errors']} |",
                         flush=True,
                     )

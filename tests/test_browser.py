@@ -1509,6 +1509,10 @@ def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(l
             [x, y],
         )
         assert shown == nearest, (shown, nearest, node)
+        # the page rings the node it found (no frame drawn): centred on it
+        ring = box.locator(".graphpart-big-graph-ring").first.bounding_box()
+        assert abs(ring["x"] + ring["width"] / 2 - x) < 2, (ring, x)
+        assert abs(ring["y"] + ring["height"] / 2 - y) < 2, (ring, y)
         box.screenshot(path=str(shots / "big-view-hover.png"))
         page.mouse.click(x, y)
         readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .big-readout").first
@@ -1517,15 +1521,26 @@ def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(l
             arg=readout.element_handle(),
             timeout=15_000,
         )
+        page.mouse.move(x + 300, y + 300)  # off the node: its card would cover the picture
+        page.wait_for_timeout(2000)
+        before = np.asarray(Image.open(io.BytesIO(box.screenshot())).convert("L"), dtype=float)
+        page.mouse.move(x, y)
         page.mouse.wheel(0, -400)
         page.wait_for_function(
             "el => /zoom (?!1\\.000)[0-9.]+/.test(el.textContent)",
             arg=readout.element_handle(),
             timeout=15_000,
         )
+        zoom = ""
+        while zoom != readout.inner_text():  # the zoom eases in: until it rests
+            zoom = readout.inner_text()
+            page.wait_for_timeout(2000)
         assert stage.is_visible()
+        page.mouse.move(x + 300, y + 300)
+        page.wait_for_timeout(500)
         box.screenshot(path=str(shots / "big-view-zoomed.png"))
-        zoom = readout.inner_text()
+        after = np.asarray(Image.open(io.BytesIO(box.screenshot())).convert("L"), dtype=float)
+        assert np.abs(after - before).mean() > 5, "the view was not drawn again, zoomed"
         page.mouse.move(1, 1)  # out of the view, and back: the wheel alone scrolls the page
         b = stage.bounding_box()
         page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)

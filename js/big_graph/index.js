@@ -1,7 +1,9 @@
 // BigGraphView's browser side: a graph from typed arrays (binary buffers) into cosmos.gl's WebGL
 // renderer; no per-node objects. Python sends positions, colours, sizes and links as bytes; the
 // page sends back the hovered and clicked node and the zoom level. Simulation off: the layout is
-// Python's.
+// Python's, so the nodes never move and the node under the mouse is found here, on the CPU, from
+// a grid over the positions (cosmos.gl finds it in its frames, and a frame of 100K nodes takes
+// seconds without a GPU).
 // COSMOS (the renderer's source) is prepended by build.mjs; it is evaluated once per page.
 /* global COSMOS */
 import { wheelScrollsPage } from "../../graphpart/widgets/wheel.js";
@@ -53,6 +55,62 @@ function view(buf, Type) {
   return new Type(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 }
 
+// The nodes of each cell of a side x side grid over the positions, by counting sort: near(x, y, d)
+// calls visit(i) for every node i in the cells within d of (x, y) (space units).
+function grid(pos) {
+  const n = pos.length / 2;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = pos[2 * i], y = pos[2 * i + 1];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  const side = Math.max(1, Math.ceil(Math.sqrt(n / 4)));  // four nodes a cell, on average
+  const w = (x1 - x0) / side || 1, h = (y1 - y0) / side || 1;
+  const col = (x) => Math.min(side - 1, Math.max(0, Math.floor((x - x0) / w)));
+  const row = (y) => Math.min(side - 1, Math.max(0, Math.floor((y - y0) / h)));
+  const cell = new Uint32Array(n), start = new Uint32Array(side * side + 1);
+  for (let i = 0; i < n; i++) {
+    cell[i] = row(pos[2 * i + 1]) * side + col(pos[2 * i]);
+    start[cell[i] + 1]++;
+  }
+  for (let c = 0; c < side * side; c++) start[c + 1] += start[c];
+  const order = new Uint32Array(n), fill = start.slice(0, -1);
+  for (let i = 0; i < n; i++) order[fill[cell[i]]++] = i;
+  return (x, y, d, visit) => {
+    for (let r = row(y - d); r <= row(y + d); r++) {
+      for (let c = col(x - d); c <= col(x + d); c++) {
+        for (let k = start[r * side + c]; k < start[r * side + c + 1]; k++) visit(order[k]);
+      }
+    }
+  };
+}
+
+// Python's layout placed in cosmos.gl's space, centred, as cosmos.gl would place it itself (a
+// graph of over SPACE² / 1000 nodes spans 1.2 spaces, a smaller one a tenth of one): done here,
+// the page knows where each node is without reading the positions back from the GPU.
+const SPACE = 4096;
+function place(xy) {
+  const n = xy.length / 2;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    x0 = Math.min(x0, xy[2 * i]);
+    x1 = Math.max(x1, xy[2 * i]);
+    y0 = Math.min(y0, xy[2 * i + 1]);
+    y1 = Math.max(y1, xy[2 * i + 1]);
+  }
+  const span = n > SPACE * SPACE * 1e-3 ? SPACE * Math.max(1.2, Math.sqrt(n) / SPACE) : SPACE / 10;
+  const f = span / (Math.max(x1 - x0, y1 - y0) || 1);
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, out = new Float32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = SPACE / 2 + (xy[2 * i] - cx) * f;
+    out[2 * i + 1] = SPACE / 2 + (xy[2 * i + 1] - cy) * f;
+  }
+  return out;
+}
+
 function toUnit(bytes) {
   const out = new Float32Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) out[i] = bytes[i] / 255;
@@ -80,11 +138,76 @@ async function render({ model, el }) {
     "position:absolute;display:none;pointer-events:none;background:#fff;color:#111;" +
     "font:12px sans-serif;padding:4px 6px;box-shadow:0 1px 6px rgba(0,0,0,.35);" +
     "white-space:pre;z-index:2";
-  box.append(stage, card);
+  const ring = document.createElement("div");  // the hovered node's ring, drawn by the page
+  ring.className = "graphpart-big-graph-ring";
+  ring.style.cssText =
+    "position:absolute;display:none;pointer-events:none;border:2px solid #111;" +
+    "border-radius:50%;box-sizing:border-box;z-index:1";
+  box.append(stage, ring, card);
   el.append(box);
   wheelScrollsPage(box);
-  let owner = new Uint8Array(0);
-  let hovered = -1;
+  await sized(box);
+  const graph = new Graph(stage, {
+    enableSimulation: false,
+    backgroundColor: "#ffffff",
+    spaceSize: SPACE,
+    rescalePositions: false,
+    fitViewOnInit: true,
+    fitViewDelay: 0,
+    fitViewDuration: 0,
+    scalePointsOnZoom: true,
+    pointSizeScale: 1,
+    linkDefaultWidth: 0.6,
+    curvedLinks: false,
+    enableDrag: false,
+    onZoom: () => hover(-1),  // the nodes move under the mouse: found again once it stops
+    onZoomEnd: (e) => {
+      model.set("zoom", e.transform.k);
+      model.save_changes();
+      if (inside) hover(pick(mouse));
+    },
+  });
+  stage.__cosmos = graph; // for tests: screen positions of nodes (spaceToScreenPosition)
+  // cosmos.gl draws a frame on every animation frame; without a GPU (SwiftShader) a frame of
+  // 100K nodes takes the page's one thread for a long time, starving the notebook (a kernel's
+  // answer, Python's card included, waits behind the frames). Frames run while the view zooms,
+  // pans or changes what it highlights, and stop 1.5 s after the last of these: hovering, found
+  // here, draws no frame.
+  let idle = 0;
+  const wake = () => {
+    if (!graph.requestAnimationFrameId) graph.startFrames();
+    clearTimeout(idle);
+    idle = setTimeout(() => graph.stopFrames(), 1500);
+  };
+  // in the capture phase: d3-zoom, below, stops the wheel's and the mouse's events
+  const early = { capture: true };
+  stage.addEventListener("wheel", wake, early);
+  stage.addEventListener("pointerdown", wake, early);
+  stage.addEventListener("pointermove", (e) => e.buttons && wake(), early);  // a pan
+
+  // the nodes' positions in cosmos.gl's space
+  let space = new Float32Array(0), owner = new Uint8Array(0), sizes = new Float32Array(0);
+  let near = null, largest = 0;
+  // the node under screen point (x, y) of the view: of those whose disc (and 3 px around it)
+  // holds the point, the one whose centre is nearest; -1 if none
+  const pick = ([x, y]) => {
+    if (!near) return -1;
+    const [ax, ay] = graph.screenToSpacePosition([0, 0]);
+    const [bx] = graph.screenToSpacePosition([100, 0]);
+    const perPixel = Math.abs(bx - ax) / 100;
+    const [sx, sy] = graph.screenToSpacePosition([x, y]);
+    const reach = graph.spaceToScreenRadius(largest / 2) + 3;
+    let best = -1, bestD = Infinity;
+    near(sx, sy, reach * perPixel, (i) => {
+      const [px, py] = graph.spaceToScreenPosition([space[2 * i], space[2 * i + 1]]);
+      const d = Math.hypot(px - x, py - y);
+      if (d < bestD && d <= graph.spaceToScreenRadius(sizes[i] / 2) + 3) {
+        best = i;
+        bestD = d;
+      }
+    });
+    return best;
+  };
   const showCard = (text, x, y) => {
     card.textContent = text;
     card.style.display = "block";
@@ -93,75 +216,57 @@ async function render({ model, el }) {
     card.style.left = `${x + 12 + w > W ? Math.max(0, x - 12 - w) : x + 12}px`;
     card.style.top = `${Math.min(Math.max(0, y - h / 2), Math.max(0, H - h))}px`;
   };
-  let mouse = [0, 0];
-  stage.addEventListener("mousemove", (e) => {
-    const r = stage.getBoundingClientRect();
-    mouse = [e.clientX - r.left, e.clientY - r.top];
-  });
-  await sized(box);
-  const graph = new Graph(stage, {
-    enableSimulation: false,
-    backgroundColor: "#ffffff",
-    spaceSize: 4096,
-    fitViewOnInit: true,
-    fitViewDelay: 0,
-    fitViewDuration: 0,
-    scalePointsOnZoom: true,
-    renderHoveredPointRing: true,
-    hoveredPointRingColor: "#111111",
-    pointSizeScale: 1,
-    linkDefaultWidth: 0.6,
-    curvedLinks: false,
-    enableDrag: false,
-    onPointMouseOver: (index) => {
-      hovered = index;
+  let mouse = [0, 0], inside = false, hovered = -1;
+  const hover = (index) => {
+    if (index === hovered) return;
+    hovered = index;
+    if (index < 0) {
+      card.style.display = ring.style.display = "none";
+      stage.style.cursor = "";
+    } else {
+      const [x, y] = graph.spaceToScreenPosition([space[2 * index], space[2 * index + 1]]);
+      const r = graph.spaceToScreenRadius(sizes[index] / 2) + 3;
+      Object.assign(ring.style, {
+        display: "block", left: `${x - r}px`, top: `${y - r}px`,
+        width: `${2 * r}px`, height: `${2 * r}px`,
+      });
       showCard(`node ${index} | part ${owner[index]}`, mouse[0], mouse[1]);
       stage.style.cursor = "pointer";
-      model.set("hovered", index);
-      model.save_changes();
-    },
-    onPointMouseOut: () => {
-      hovered = -1;
-      card.style.display = "none";
-      stage.style.cursor = "";
-      model.set("hovered", -1);
-      model.save_changes();
-    },
-    onPointClick: (index) => {
-      model.set("selected", index);
-      model.save_changes();
-      // the node and its neighbours stay drawn, the rest greyed out; the node ringed
-      const near = graph.getNeighboringPointIndices(index);
-      graph.setConfigPartial({
-        highlightedPointIndices: [index, ...near],
+    }
+    model.set("hovered", index);
+    model.save_changes();
+  };
+  const at = (e) => {
+    const r = stage.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  };
+  stage.addEventListener("pointermove", (e) => {
+    mouse = at(e);
+    inside = true;
+    if (!e.buttons) hover(pick(mouse));
+  }, early);
+  stage.addEventListener("pointerleave", () => {
+    inside = false;
+    hover(-1);
+  });
+  // a click (not the end of a pan) selects the node under it, or nothing: the node and its
+  // neighbours stay drawn, the rest greyed out, the node outlined
+  let down = [0, 0];
+  stage.addEventListener("pointerdown", (e) => { down = at(e); }, early);
+  stage.addEventListener("click", (e) => {
+    const [x, y] = at(e);
+    if (Math.hypot(x - down[0], y - down[1]) > 4) return;
+    const index = pick([x, y]);
+    model.set("selected", index);
+    model.save_changes();
+    graph.setConfigPartial(index < 0
+      ? { highlightedPointIndices: undefined, outlinedPointIndices: undefined }
+      : {
+        highlightedPointIndices: [index, ...graph.getNeighboringPointIndices(index)],
         outlinedPointIndices: [index],
       });
-    },
-    onBackgroundClick: () => {
-      model.set("selected", -1);
-      model.save_changes();
-      graph.setConfigPartial({ highlightedPointIndices: undefined, outlinedPointIndices: undefined });
-    },
-    onZoomEnd: (e) => {
-      model.set("zoom", e.transform.k);
-      model.save_changes();
-    },
+    wake();
   });
-  stage.__cosmos = graph; // for tests: screen positions of nodes (spaceToScreenPosition)
-  // cosmos.gl draws a frame on every animation frame; without a GPU (SwiftShader) a frame of
-  // 100K nodes takes the page's one thread for a long time, starving the notebook (a kernel's
-  // answer, Python's card included, waits behind the frames). Frames run while the mouse moves,
-  // clicks or zooms on the view (hover and clicks are found in frames), and stop 1.5 s after the
-  // last of these: a mouse resting on the view costs nothing.
-  let idle = 0;
-  const wake = () => {
-    if (!graph.requestAnimationFrameId) graph.startFrames();
-    clearTimeout(idle);
-    idle = setTimeout(() => graph.stopFrames(), 1500);
-  };
-  for (const ev of ["pointerenter", "pointerleave", "pointermove", "pointerdown", "wheel"]) {
-    stage.addEventListener(ev, wake);
-  }
   const onCard = () => {
     const c = model.get("card");  // Python's card of card_for: late answers for another node wait
     if (hovered >= 0 && c && model.get("card_for") === hovered) {
@@ -171,13 +276,17 @@ async function render({ model, el }) {
   model.on("change:card", onCard);
   Promise.all([arrays, graph.ready]).then(([a]) => {
     owner = view(a.owner, Uint8Array);
-    graph.setPointPositions(view(a.positions, Float32Array));
+    sizes = view(a.sizes, Float32Array);
+    space = place(view(a.positions, Float32Array));
+    near = grid(space);
+    graph.setPointPositions(space);
     graph.setPointColors(toUnit(view(a.colors, Uint8Array)));
-    graph.setPointSizes(view(a.sizes, Float32Array));
+    graph.setPointSizes(sizes);
     graph.setLinks(Float32Array.from(view(a.links, Uint32Array)));
     graph.setLinkColors(toUnit(view(a.link_colors, Uint8Array)));
     graph.render();
     wake();
+    largest = sizes.reduce((m, v) => (v > m ? v : m), 0);
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
         box.dataset.drawn = String(Math.round(performance.now() - t0));
