@@ -8,6 +8,7 @@ import torch
 
 import graphpart as gp
 from graphpart.metrics import communication_volume, edge_cut, metrics_from_disk
+from graphpart.utils.report import Report
 
 from .graphs import hetero_graph, karate
 
@@ -78,6 +79,21 @@ def test_report_renders_text_and_html():
     assert "edge cut" in text and "HALO hop 1" in text and "inner user" in text
     html = r._repr_html_()
     assert html.startswith("<div>") and "<table>" in html
+
+
+def test_a_reports_long_texts_may_wrap_in_html_and_its_figures_may_not():
+    r = Report(
+        "2 settings",
+        {
+            "setting": ["metis k=4 bal=train_mask", "random k=4"],
+            "epoch": ["1.3 ms", "1.5 ms"],
+            "cut": [0.5, 0.25],
+        },
+        {},
+    )
+    html = r._repr_html_()
+    assert html.count("class='graphpart-text'") == 3  # the setting column's head and cells
+    assert "<td class='graphpart-text'>random k=4</td>" in html and "<td>1.3 ms</td>" in html
 
 
 def test_disk_metrics_report_the_class_balance_partition_made(tmp_path):

@@ -17,6 +17,10 @@ def _fmt(x: object) -> str:
     return str(x)
 
 
+def _long_texts(column: list) -> bool:
+    return all(isinstance(x, str) for x in column) and any(len(x) > 12 for x in column)
+
+
 class Report:
     """Per-partition columns plus summary lines.
 
@@ -79,9 +83,23 @@ class Report:
         return str(self)
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in [self.index, *self.columns])
+        # a column of long texts (settings' names) is marked: a narrow page may wrap it
+        text = [_long_texts(self.labels or [])] + [_long_texts(v) for v in self.columns.values()]
+        head = "".join(
+            f"<th class='graphpart-text'>{html.escape(h)}</th>"
+            if t
+            else f"<th>{html.escape(h)}</th>"
+            for h, t in zip([self.index, *self.columns], text)
+        )
         body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
+            "<tr>"
+            + "".join(
+                f"<td class='graphpart-text'>{html.escape(c)}</td>"
+                if t
+                else f"<td>{html.escape(c)}</td>"
+                for c, t in zip(r, text)
+            )
+            + "</tr>"
             for r in self._rows()
         )
         summary = "".join(

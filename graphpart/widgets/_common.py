@@ -10,6 +10,7 @@ from ..utils.check import check_count, short_repr
 __all__ = [
     "render",
     "status_widgets",
+    "text_html",
     "image",
     "html_table",
     "check_choice",
@@ -123,6 +124,12 @@ def status_widgets():
     return status, progress
 
 
+def text_html(body: str) -> str:
+    """HTML ``body`` (a status line, a heading) at a text's line height: a widget's HTML has a
+    control row's, 28 px a line, once a long text wraps."""
+    return f"<div style='line-height:1.35'>{body}</div>"
+
+
 def image(css_class: str, width: str = "100%"):
     import ipywidgets as w
 
@@ -140,17 +147,21 @@ def image(css_class: str, width: str = "100%"):
 
 def html_table(obj) -> str:
     """HTML of anything with ``_repr_html_`` (reports), styled compactly: a widget's HTML gets
-    none of JupyterLab's table style, and its columns would run together."""
+    none of JupyterLab's table style, and its columns would run together. A header, and a
+    column of long texts (settings' names), breaks between its words, so that a wide table
+    fits its notebook; the lines are a text's height, not a widget row's."""
     style = (
-        "<style>.graphpart-table th, .graphpart-table td {padding:2px 10px;text-align:right;"
-        "white-space:nowrap} .graphpart-table th:first-child, .graphpart-table td:first-child "
-        "{text-align:left} .graphpart-table .graphpart-summary td {white-space:normal;"
-        "text-align:left;word-break:normal;overflow-wrap:normal}</style>"
+        "<style>.graphpart-table th, .graphpart-table td {padding:2px 8px;text-align:right;"
+        "white-space:nowrap} .graphpart-table th {white-space:normal;vertical-align:bottom;"
+        "word-break:normal;overflow-wrap:normal} .graphpart-table th:first-child, "
+        ".graphpart-table td:first-child, .graphpart-table .graphpart-text {text-align:left} "
+        ".graphpart-table td.graphpart-text "
+        "{white-space:normal} .graphpart-table .graphpart-summary "
+        "td {white-space:normal;text-align:left;word-break:normal;overflow-wrap:normal}</style>"
     )
     return (
-        f"{style}<div class='graphpart-table' style='font-size:12px;overflow-x:auto'>"
-        + obj._repr_html_()
-        + "</div>"
+        f"{style}<div class='graphpart-table' "
+        "style='font-size:12px;line-height:1.35;overflow-x:auto'>" + obj._repr_html_() + "</div>"
     )
 
 

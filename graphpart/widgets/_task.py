@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 from ..errors import GraphpartError
+from ._common import text_html
 
 __all__ = ["Task"]
 
@@ -64,7 +65,9 @@ class Task:
                 raise _Superseded
             self.progress.value = step
             self.progress.layout.visibility = "visible"
-            self.status.value = f"<span style='color:#555'>Working: {html.escape(text)}</span>"
+            self.status.value = text_html(
+                f"<span style='color:#555'>Working: {html.escape(text)}</span>"
+            )
 
         try:
             note = work(report)
@@ -74,7 +77,7 @@ class Task:
             if self._current(gen):
                 self.error = str(e)
                 self.progress.layout.visibility = "hidden"
-                self.status.value = (
+                self.status.value = text_html(
                     f"<span style='color:#b00020'>&#9888; {html.escape(str(e))}</span>"
                 )
             return
@@ -82,7 +85,7 @@ class Task:
             log.exception("widget recomputation failed")
             if self._current(gen):
                 self.error = "internal error (see the log)"
-                self.status.value = (
+                self.status.value = text_html(
                     "<span style='color:#b00020'>&#9888; internal error, see the log</span>"
                 )
             return
@@ -92,7 +95,7 @@ class Task:
             self.progress.layout.visibility = "hidden"
             took = time.perf_counter() - t0
             said = f" &mdash; {html.escape(note)}" if isinstance(note, str) and note else ""
-            self.status.value = (
+            self.status.value = text_html(
                 f"<span style='color:#1b5e20'>&#10003; Ready ({took:.2f} s)</span>{said}"
             )
 

@@ -20,7 +20,7 @@ from ..storage.reopen import as_partitioning
 from ..utils.check import check_count, short_repr
 from ..utils.tensors import flat_ints
 from ..viz import plot_hit_rate_trace, plot_partition_access
-from ._common import form, image, render, status_widgets
+from ._common import form, image, render, status_widgets, text_html
 from .cache_graph import BatchGraph
 
 if TYPE_CHECKING:
@@ -254,7 +254,7 @@ class CacheSimulator:
     def _draw(self) -> None:
         s = self.session
         if s is None:
-            self.status.value = (
+            self.status.value = text_html(
                 f"<span style='color:#b00020'>{html.escape(self.error or '')}</span>"
             )
             _show(self.plot, b"")
@@ -272,7 +272,7 @@ class CacheSimulator:
         if self.batch_graph is not None and not self.play.playing:
             self.batch_graph.update(s)  # while playing, when play pauses
         rates = ", ".join(f"{p} {r:.1%}" for p, r in s.hit_rates().items())
-        self.status.value = (
+        self.status.value = text_html(
             f"batch {s.num_batches} (epoch {s.epoch}), {sum(s.lookups):,} lookups, "
             f"cache {s.capacity:,} rows<br>{html.escape(rates)}"
         )

@@ -7,6 +7,7 @@ from ..metrics.disk import headline, metric_deltas
 from ..partitioning import PartitionOptions
 from ..sweep import Setting, balance_sources
 from ..utils.check import check_count
+from ..utils.report import Report
 from ..viz import plot_balance
 from ._common import check_choice, discard, form, html_table, image, render, status_widgets
 from ._task import Task
@@ -264,15 +265,12 @@ HISTORY = 5
 
 def _history_table(past: list[tuple[str, dict]]) -> str:
     """The last settings and their headline figures, newest first."""
-    import html
-
     cols = ("edge cut", "max/mean nodes", "HALO nodes")
-    head = "".join(f"<th>{c}</th>" for c in ("setting", *cols))
-    rows = "".join(
-        "<tr>"
-        + f"<td>{html.escape(label)}</td>"
-        + "".join(f"<td>{html.escape(str(fig[c]))}</td>" for c in cols)
-        + "</tr>"
-        for label, fig in past
+    table = Report(
+        "last settings",
+        {c: [fig[c] for _, fig in past] for c in cols},
+        {},
+        index="setting",
+        labels=[label for label, _ in past],
     )
-    return f"<table style='font-size:11px'><tr>{head}</tr>{rows}</table>"
+    return html_table(table)

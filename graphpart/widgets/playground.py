@@ -13,7 +13,7 @@ from ..sweep import Setting, SweepResult, balance_sources, grid, sweep, sweep_re
 from ..training import TrainingSetup
 from ..utils.check import check_count
 from ..viz import plot_tradeoff
-from ._common import form, html_table, image, render, status_widgets
+from ._common import form, html_table, image, render, status_widgets, text_html
 from ._task import Task
 from .explorer import MAX_PARTS
 
@@ -234,7 +234,9 @@ class BalancePlayground:
         self.plot.value, self.table.value = png, html_table(sweep_report(results))
         self.recommendation = recommend(results)
         head = self.recommendation.headline  # the report below says why
-        self.pick.value = f"<b>{html.escape(head)}</b>" + html_table(self.recommendation.report())
+        self.pick.value = text_html(f"<b>{html.escape(head)}</b>") + html_table(
+            self.recommendation.report()
+        )
 
     def _redraw(self) -> None:
         self.task.start(lambda report: self._draw(), 1)
