@@ -383,6 +383,7 @@ def test_partition_explorer_in_browser(lab, page, shots):
     """Notebook 01 runs in JupyterLab without errors; its explorer redraws for a new part count;
     its exercise hides the answer until the button, then judges the typed guess."""
     exercise_explorer(page, lab, NOTEBOOK, shots, "01")
+    _tables_fit(page)  # the explorer's history of settings, in its narrow column
     with _lab.failure_shot(page, shots / "exercise-failure.png"):
         ex = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-exercise").first
         ex.scroll_into_view_if_needed()
@@ -402,6 +403,28 @@ def test_partition_explorer_in_browser(lab, page, shots):
         # METIS's stages: the last one refines the input graph, and says by how much
         _slide(page, "multilevel", "multilevel", "Level 0: the graph", ["End"], "Refine level 0",
                shots / "multilevel-steps.png")  # fmt: skip
+
+
+def _tables_fit(page, required: bool = True) -> None:
+    """Every table in the shown notebook's widgets (``required``: one at least) fits its box: no
+    column hidden behind a scroll (an audit found the playground's last columns cut off, the
+    explorer's too)."""
+    cut = page.evaluate(  # a table's right edge past any box it is in, up to its output
+        """panel => [...document.querySelectorAll(`${panel} .graphpart-table table`)]
+            .flatMap(t => {
+                const right = t.getBoundingClientRect().right, out = [];
+                for (let a = t.parentElement; a && !a.matches('.jp-OutputArea-output');
+                     a = a.parentElement) {
+                    const edge = a.getBoundingClientRect().right;
+                    const what = t.textContent.slice(0, 30);
+                    if (right > edge + 1) out.push(`${what}: ${right} > ${edge}`);
+                }
+                return out.slice(0, 1);
+            })""",
+        _lab.NOTEBOOK_PANEL,
+    )
+    assert page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-table").count() or not required
+    assert not cut, cut
 
 
 def _slide(page, view: str, why: str, first: str, keys: list, then: str, shot: Path) -> None:
@@ -515,6 +538,7 @@ def test_the_audits_notebooks_open_side_by_side_leave_no_view_blank(lab, page, s
                     )
                     raise AssertionError(f"{name} view {j} not live: {state}; dropped: {dropped}")
                 seen[name] += unit.locator("canvas.sigma-nodes").count()
+            _tables_fit(page, required=False)
             page.screenshot(path=str(shots / f"side-by-side-{name[:2]}.png"))
         assert all(seen.values()) and sum(seen.values()) >= 9, seen  # sigma views drawn live
         assert not dropped, f"Chromium dropped WebGL contexts: {dropped[:3]}"
@@ -637,6 +661,7 @@ def test_later_notebooks_run_in_browser(lab, page, shots, notebook):
                 [_lab.NOTEBOOK_PANEL, widget.element_handle()],
             )
             assert over == 0, f"{over} parts of {notebook}'s widget run past the notebook"
+            _tables_fit(page)
 
 
 def test_partition_views_render_in_webgl_and_selection_reaches_python(lab, page, shots):

@@ -149,11 +149,13 @@ class BalancePlayground:
         self.preset_button.on_click(lambda _: self.add(*self.presets()))
         self.clear_button.on_click(lambda _: self.clear())
         self.status, self.progress = status_widgets()
-        # as wide as the notebook, the columns past it scrolled inside (not the whole widget)
-        self.table = w.HTML(layout=w.Layout(width="100%", min_width="0", overflow="auto"))
+        # as wide as the notebook (no margin: 100% and a margin ran 2 px past the widget), the
+        # columns past it scrolled inside (not the whole widget)
+        wide = dict(width="100%", min_width="0", overflow="auto", margin="0")
+        self.table = w.HTML(layout=w.Layout(**wide))
         self.table.add_class("graphpart-sweep-table")
         # which setting trains fastest, and why (graphpart.recommend)
-        self.pick = w.HTML(layout=w.Layout(width="100%", min_width="0", overflow="auto"))
+        self.pick = w.HTML(layout=w.Layout(**wide))
         self.pick.add_class("graphpart-recommendation")
         self.recommendation = None
         self.plot = image("graphpart-tradeoff")
