@@ -5,7 +5,12 @@ at 100K nodes and 500K edges that is tens of MiB of JSON and about a minute befo
 frame. This view sends positions, colours, sizes and links as bytes and hands them to cosmos.gl
 (MIT; its source and build in ``js/big_graph/``), whose WebGL renderer draws from typed arrays.
 Hover a node for its card (computed in Python on demand), click it to select it (``selected``),
-scroll to zoom (``zoom``).
+Ctrl + wheel (or the wheel once the view was clicked) to zoom (``zoom``).
+
+The layout is Python's and never moves, so the page finds the node under the mouse itself, from
+a grid over the positions, and rings it: a hover draws no WebGL frame (one frame of 100K nodes
+takes seconds without a GPU). Frames are drawn only while the view zooms, pans or changes its
+highlight.
 
 The arrays travel by message to each view that asks for them, not in the widget's state: a
 reloading page restores every live widget's state, and megabytes there slow the restore. The
