@@ -1039,10 +1039,16 @@ def test_eight_views_keep_the_webgl_budget_and_none_is_blank(lab, page, shots):
         assert "blank" not in state and state.count("live") >= 1, state
         assert "still" in state, state  # 24 contexts asked for: some views froze
         page.screenshot(path=str(shots / "budget-scrolled-down.png"), full_page=False)
-        # a view frozen while out of sight comes back live when seen
+        # a view frozen while out of sight comes back live when seen, saying so meanwhile
         back = views.nth(state.index("still"))
+        back.evaluate(
+            """el => new MutationObserver(() => {
+                if (el.textContent.includes('drawing it live')) el.dataset.saidWaking = '1';
+            }).observe(el, { childList: true, subtree: true, characterData: true })"""
+        )
         back.scroll_into_view_if_needed()
         _wait_live(page, back)
+        assert back.evaluate("el => el.dataset.saidWaking") == "1"
         page.wait_for_timeout(2000)
         assert contexts() <= 12, contexts()
         state = _views_state(page)

@@ -107,10 +107,22 @@ function leaving() {
   return Boolean(globalThis.__graphpartWebGL?.leaving);
 }
 
+// A still picture being drawn live says so until Python's live view replaces it: a click on it
+// meanwhile selects nothing (an audit's first click after scrolling was lost without a word).
+function sayWaking(unit) {
+  for (const note of unit.host.querySelectorAll(".graphpart-frozen-note")) {
+    note.innerHTML = "<i>drawing it live...</i>";
+  }
+  for (const f of unit.host.querySelectorAll(".graphpart-frozen")) f.style.cursor = "progress";
+}
+
 function setLive(unit, live, reason) {
   if (leaving()) return;
   if (!live) loseContexts(unit);
-  else unit.ours = false;
+  else {
+    unit.ours = false;
+    sayWaking(unit);
+  }
   unit.model.set("reason", reason);
   unit.model.set("live", live);
   unit.model.save_changes();
