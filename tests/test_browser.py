@@ -1572,6 +1572,18 @@ def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(l
         box.screenshot(path=str(shots / "big-view-zoomed.png"))
         after = np.asarray(Image.open(io.BytesIO(box.screenshot())).convert("L"), dtype=float)
         assert np.abs(after - before).mean() > 5, "the view was not drawn again, zoomed"
+        # Ctrl + a notch zooms a notch's worth, not d3's pinch pace (4x: an audit's 20 -> 1280)
+        k0 = box.evaluate("el => el.querySelector('div').__cosmos.getZoomLevel()")
+        page.mouse.move(x, y)
+        page.keyboard.down("Control")
+        page.mouse.wheel(0, -100)
+        page.keyboard.up("Control")
+        page.wait_for_timeout(1500)
+        k1 = box.evaluate("el => el.querySelector('div').__cosmos.getZoomLevel()")
+        assert 1.05 < k1 / k0 < 1.3, (k0, k1)
+        while zoom != readout.inner_text():  # Python heard that zoom too
+            zoom = readout.inner_text()
+            page.wait_for_timeout(2000)
         page.mouse.move(1, 1)  # out of the view, and back: the wheel alone scrolls the page
         b = stage.bounding_box()
         page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
