@@ -26,7 +26,9 @@ def _vals(values: tuple, size: int) -> str:
 
 
 def _code(text: object) -> str:
-    return f"<code>{html.escape(str(text))}</code>"
+    """A file name as code, breakable after its ``/`` and ``_`` (not inside a word)."""
+    name = html.escape(str(text)).replace("/", "/<wbr>").replace("_", "_<wbr>")
+    return f"<code>{name}</code>"
 
 
 def journey_html(j: NodeJourney, dirs: tuple[str, str, str]) -> str:
@@ -114,10 +116,11 @@ def journey_html(j: NodeJourney, dirs: tuple[str, str, str]) -> str:
 
 
 _STYLE = """<style>
-.graphpart-journey-row {display:flex;align-items:stretch;gap:4px;font-size:12px;flex-wrap:wrap}
+.graphpart-journey-row {display:flex;align-items:stretch;gap:4px;font-size:12px;flex-wrap:wrap;
+  line-height:1.35}
 .graphpart-journey-step {flex:1 1 200px;border:1px solid #bbb;border-radius:4px;padding:4px 6px;
-  overflow-wrap:anywhere;min-width:180px}
-.graphpart-journey-step ul {margin:2px 0;padding-left:16px}
+  overflow-wrap:break-word;min-width:180px}
+.graphpart-journey-step ul {margin:2px 0;padding-left:16px;list-style:disc outside}
 .graphpart-journey-arrow {align-self:center;font-size:18px;color:#777}
 </style>"""
 
@@ -205,7 +208,7 @@ class JourneyView:
 
     def follow(self, node: int, ntype: str | None = None) -> NodeJourney:
         """Follow ``node`` (original type-wise id of ``ntype``) and show its journey; the id
-        controls show the node followed."""
+        controls show the node followed, and the graph selects it."""
         config, chunks, assign = self.dirs
         try:
             self.journey = follow_node(config, chunks, assign, node, ntype)
@@ -216,6 +219,11 @@ class JourneyView:
         self.ntype.value = j.ntype  # first: the type sets the id's maximum
         self.node.value = j.orig_id
         self.panel.value = journey_html(j, (str(chunks), str(assign), str(config)))
+        # the drawing selects the node followed (its key as node_keys writes it), unless the
+        # follow came from that selection
+        key = str(j.orig_id) if len(self.ntypes) == 1 else f"{j.ntype}:{j.orig_id}"
+        if self.graph is not None and key in self.graph.node_ids and self.graph.selected != key:
+            self.graph.selected = key
         return j
 
     def _clicked(self, key: str | None) -> None:

@@ -50,3 +50,11 @@ def test_a_bad_id_is_said_in_the_panel(view):
 def test_following_from_python_sets_the_id_controls(view):
     j = view.follow(7, "event")
     assert (view.ntype.value, view.node.value) == ("event", 7) == (j.ntype, j.orig_id)
+
+
+def test_an_id_followed_is_selected_in_the_drawing(view):
+    view.graph.selected = "woman:4"
+    view.follow(5, "event")  # typed in: the drawing shows that node, not the one clicked before
+    assert view.graph.selected == "event:5"
+    assert (view.graph.location.ntype, view.graph.location.orig_id) == ("event", 5)
+    assert (view.journey.ntype, view.journey.orig_id) == ("event", 5)
