@@ -173,18 +173,21 @@ def _why(results, figures, best_i: int, fastest: int, pareto) -> str:
             f"cuts fewer edges than its {100 * figures[fastest, 1]:.1f}%"
         )
     slowest = int(figures[:, 0].argmax())
-    if slowest != best_i:
+    said = (results[best_i], results[fastest])  # the fastest, if not the pick, is named above
+    runner = next((r for r in pareto[1:] if all(r is not s for s in said)), None)
+    named_slowest = slowest != best_i and runner is not results[slowest]
+    if named_slowest:  # the runner-up, when also the slowest, is said so once, below
         text += (
             f". The slowest setting, {results[slowest].setting.label}, takes "
             f"{figures[slowest, 0] / e:.2f}x as long"
         )
-    said = (results[best_i], results[fastest])  # the fastest, if not the pick, is named above
-    runner = next((r for r in pareto[1:] if all(r is not s for s in said)), None)
     if runner is not None:
         re_ = runner.epoch_s
         tie = " (a tie within the model's accuracy)" if is_tie(max(re_, e), min(re_, e)) else ""
+        also = f", also the slowest ({re_ / e:.2f}x as long)" if runner is results[slowest] else ""
         text += (
-            f"; the runner-up, {runner.setting.label}, takes {seconds(re_)}{tie} and cuts "
+            f"{'; the' if named_slowest else '. The'} runner-up, "
+            f"{runner.setting.label}{also}, takes {seconds(re_)}{tie} and cuts "
             f"{100 * runner.edge_cut_fraction:.1f}%"
         )
     return text + "."

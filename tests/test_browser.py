@@ -1369,6 +1369,16 @@ def test_epoch_cost_presets_in_the_browser_change_the_winner_in_python(lab, page
     re-prices every setting in Python, and the verdict the page shows names another winner."""
     with _lab.failure_shot(page, shots / "08-failure.png"):
         _lab.run_notebook(page, lab, EPOCH_NOTEBOOK, timeout_ms=240_000)
+        # the exercise's choices read whole: an audit saw two cut to "metis k=4 bal=tr..."
+        choices = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-exercise .widget-toggle-button")
+        assert choices.count() == 4
+        cut = [b.inner_text() for b in choices.all() if b.evaluate(
+            "el => el.querySelector('.widget-label-basic, span')?.scrollWidth > el.clientWidth"
+            " || el.scrollWidth > el.clientWidth + 1")]  # fmt: skip
+        assert not cut, cut
+        page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-exercise").first.screenshot(
+            path=str(shots / "08-exercise.png")
+        )
         view = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-epoch-cost").first
         view.wait_for(state="attached", timeout=60_000)
         view.scroll_into_view_if_needed()

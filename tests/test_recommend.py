@@ -84,6 +84,17 @@ def test_a_pick_that_wins_a_tie_on_cut_names_the_slightly_faster_setting(monkeyp
     assert "is the fastest" not in alone.why and alone.headline == "Fastest: metis k=2 (1.36 ms)"
 
 
+def test_a_runner_up_that_is_also_the_slowest_is_named_once(monkeypatch):
+    """08's exercise read "the slowest setting, metis k=4, ...; the runner-up, metis k=4": one
+    setting named twice, as if two."""
+    import graphpart.recommend as module
+
+    monkeypatch.setattr(module, "_replication", lambda r: 2.0)
+    rec = recommend([_priced(2, 1.0, 0.30), _priced(3, 1.2, 0.10)])
+    assert rec.why.count("metis k=3") == 1, rec.why
+    assert "The runner-up, metis k=3, also the slowest (1.20x as long), takes" in rec.why
+
+
 def test_ties_do_not_chain(monkeypatch):
     """The playground's pick was 2.3% slower than a setting it called within 2%: a tie with a
     tie. The pick ties with the fastest of all settings, dominated ones included."""

@@ -97,7 +97,15 @@ class Exercise(w.VBox):
         self.also_right = also_right
         self.unit = unit
         self.guess = (
-            w.ToggleButtons(options=choices, value=None, description="guess")
+            # each button as wide as its text (a fixed width cut two settings to the same
+            # "metis k=4 bal=tr..."), its text as tooltip too
+            w.ToggleButtons(
+                options=choices,
+                value=None,
+                description="guess",
+                tooltips=choices,
+                style={"button_width": "auto"},
+            )
             if choices
             else w.Text(placeholder="your guess", description="guess")
         )
@@ -108,7 +116,8 @@ class Exercise(w.VBox):
         self.revealed = False
         self.verdict: str | None = None
         prompt = w.HTML(f"<b>Predict, then check.</b> {question}")
-        super().__init__([prompt, w.HBox([self.guess, self.button]), self.output])
+        row = w.HBox([self.guess, self.button], layout=w.Layout(flex_flow="row wrap"))
+        super().__init__([prompt, row, self.output])
         self.add_class("graphpart-exercise")
 
     def reveal(self) -> None:
