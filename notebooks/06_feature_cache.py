@@ -69,11 +69,27 @@ print(
 # each part.
 
 # %%
+from graphpart.widgets import Exercise
+
 x = torch.randn(n, 64)  # 64 float32 features per node: 256 bytes a row
 order = features.degree_order(topo, "in")  # GLT's sort_by_in_degree
 feat = features.Feature(x, split_ratio=0.10, order=order)
-for mb in loader:
+for mb in loader:  # one epoch: the answer below, printed by the next cell
     rows = feat[mb.input_nodes]
+top = 100 * feat.stats.hit_rate
+Exercise(
+    "The GPU caches 10% of the rows: those of the nodes with the highest in-degree. What"
+    " percentage of the row lookups of an epoch will it serve?",
+    round(top),
+    tolerance=0.15,
+    unit="%",
+    explain=f"{top:.0f}%, far more than 10%: on a power-law graph the sampler reaches a node once"
+    f" per edge, so the few nodes with many edges are looked up again and again. A random 10% of"
+    f" the rows would serve about 10%.",
+    holds=top > 30,
+)
+
+# %%
 assert torch.equal(rows, x[mb.input_nodes])  # the store returns the true rows
 t = feat.stats.totals()
 print(feat)
@@ -121,22 +137,6 @@ orders = {
 }
 ratios = [0.02, 0.05, 0.1, 0.2, 0.4]
 table = features.hit_rate_table(trace, ratios, orders, warmup=pre)
-
-# %%
-from graphpart.widgets import Exercise
-
-top = 100 * table.runs["in-degree"][ratios.index(0.1)].hit_rate
-Exercise(
-    "The GPU caches 10% of the rows: those of the nodes with the highest in-degree. What"
-    " percentage of the row lookups of an epoch will it serve?",
-    round(top),
-    tolerance=0.15,
-    unit="%",
-    explain=f"{top:.0f}%, far more than 10%: on a power-law graph the sampler reaches a node once"
-    f" per edge, so the few nodes with many edges are looked up again and again. A random 10% of"
-    f" the rows would serve about 10%.",
-    holds=top > 30,
-)
 
 # %%
 table
