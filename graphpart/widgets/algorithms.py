@@ -91,9 +91,10 @@ class StreamingSteps(_Stepper):
         )
         self.why.value = (
             f"<p><b>Step {t + 1}: node {v}</b> goes to <b>part {s.choice[t]}</b>, "
-            f"{self._why_there(t)}</p><table class='graphpart-summary'><tr><th>partition</th>"
+            f"{self._why_there(t)}</p><table class='graphpart-summary' style='border-spacing:12px "
+            f"1px;margin-left:-12px;line-height:1.35'><tr><th>partition</th>"
             f"<th>neighbours placed</th><th>load penalty</th><th>score</th></tr>{rows}</table>"
-            f"<p style='font-size:11px'>score = neighbours placed there - {s.alpha:.3f} x"
+            f"<p style='font-size:11px;line-height:1.35'>score = neighbours placed there - {s.alpha:.3f} x"
             f" {s.gamma:g} x load<sup>{s.gamma - 1:g}</sup>; a partition holding"
             f" {s.capacity} nodes is full. Neighbours pull a node to them; the penalty pushes it"
             f" to lighter partitions. {html.escape(self._so_far(t))}</p>"
