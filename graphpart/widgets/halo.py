@@ -177,15 +177,18 @@ class HaloInspector:
 
     def _on_click(self, location) -> None:
         """A node clicked in a view: its ids replace the lookup table, and the controls name
-        it (by its original homogeneous id)."""
+        it: by its type and type-wise original id on a heterograph (the type shown before
+        would name another node), else by its original id."""
         self.location = location
         self.lookup.value = location_card(location)
         if location is None:
             return
+        c, typed = self.controls, len(self.partitioning.graph.ntypes) > 1
         self._quiet = True
         try:
-            self.controls["kind"].value = "original"
-            self.controls["node"].value = int(location.orig_homo_id)
+            c["kind"].value = "typed" if typed else "original"
+            c["ntype"].value = location.ntype
+            c["node"].value = int(location.orig_id if typed else location.orig_homo_id)
         finally:
             self._quiet = False
 

@@ -259,7 +259,7 @@ def test_clicking_a_node_in_the_inspector_views_replaces_the_lookup():
     assert (hi.controls["kind"].value, hi.controls["node"].value) == ("original", 17)
 
 
-def test_clicking_a_typed_node_in_the_inspector_sets_the_controls_to_it():
+def test_clicking_a_typed_node_in_the_inspector_names_it_by_type_and_id():
     p = gp.partition(load_davis_southern_women(), 2, num_hops=1, seed=0)
     hi = HaloInspector(p)
     hi.controls["kind"].value, hi.controls["ntype"].value = "typed", p.graph.ntypes[0]
@@ -269,7 +269,10 @@ def test_clicking_a_typed_node_in_the_inspector_sets_the_controls_to_it():
     hi.views.views[0].selected = key
     homo = hi.views.views[0].node_ids[key]
     assert hi.location.orig_homo_id == homo
-    assert (hi.controls["kind"].value, hi.controls["node"].value) == ("original", homo)
+    # named by its type and type-wise id (an audit clicked woman:4 and read "event", node 18)
+    c = hi.controls
+    assert (c["kind"].value, c["ntype"].value) == ("typed", "woman")
+    assert c["node"].value == int(key.split(":")[1]) == hi.location.orig_id
     assert hi.views is before  # set quietly: the views are not drawn again
 
 
