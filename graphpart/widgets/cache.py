@@ -264,7 +264,9 @@ class CacheSimulator:
             return
         runs = s.runs()
         _show(self.plot, render(lambda ax: _trace(ax, runs, s.num_batches), (7.5, 3.6)))
-        acc = s.access()  # where a trainer's lookups land: only once a trainer is chosen
+        # where a trainer's lookups land: once a trainer is chosen and a batch was looked up
+        # (before, an empty plot whose axis ran from -4% to 4%)
+        acc = s.access() if s.num_batches else None
         _show(
             self.where,
             render(lambda ax: plot_partition_access([acc], ax=ax), (7.5, 2.4)) if acc else b"",

@@ -76,6 +76,7 @@ def test_with_a_partitioning_the_trainer_view_counts_locality():
     assert sim.controls["partition"].label == "all nodes"  # a choice shown, not a blank box
     assert sim.where.value == b"" and sim.where.layout.display == "none"  # no broken image
     sim.controls["partition"].value = 1
+    assert sim.where.layout.display == "none"  # no batch yet: no empty plot (an audit's -4..4%)
     sim.step(3)
     acc = sim.session.access()
     assert set(sim.session.loader.seeds.tolist()) <= set((p.node_part == 1).nonzero()[0].tolist())
