@@ -217,7 +217,9 @@ StreamingSteps(karate, 2)
 # usual; Ctrl + scroll zooms it (so does scrolling after a click on it). Try:
 # * `part_method` random vs metis, and watch the cut edges;
 # * `parts` from 2 to 8;
-# * `balance_ntypes` = `train_mask`, then `balance_edges` (notebook 03 explains them);
+# * `balance_ntypes` = `train_mask` (the status gives `max/mean train nodes`), then
+#   `balance_edges` (notebook 03 explains them). A constraint costs some cut on average, but on
+#   300 nodes METIS's choices are noisy: one setting can come out with a lower cut than before;
 # * the HALO tab, then `num_hops` from 1 to 2: partition 0 gains the second hop's copies.
 
 # %%

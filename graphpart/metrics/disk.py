@@ -93,7 +93,8 @@ def metrics_from_disk(config_path: str | os.PathLike) -> PartitionMetrics:
 
 def headline(m: PartitionMetrics) -> dict[str, object]:
     """The figures a reader compares first, formatted: cut, cut %, volume, replication, HALO
-    nodes and the worst node and edge balance (``"-"`` where not measured).
+    nodes and the worst node, edge and (on a graph with a train mask) training-node balance
+    (``"-"`` where not measured).
 
     Parameters
     ----------
@@ -104,9 +105,11 @@ def headline(m: PartitionMetrics) -> dict[str, object]:
     -------
     dict of str to object
         ``"edge cut"``, ``"cut %"``, ``"volume"``, ``"replication"``, ``"HALO nodes"``,
-        ``"max/mean nodes"``, ``"max/mean edges"``, in that order: counts as ``int`` (``"-"``
-        when not measured), ratios as strings with one or three decimals.
+        ``"max/mean nodes"``, ``"max/mean edges"`` and, where measured, ``"max/mean train
+        nodes"``, in that order: counts as ``int`` (``"-"`` when not measured), ratios as
+        strings with one or three decimals.
     """
+    train = m.balance.get("train nodes")
     return {
         "edge cut": m.edge_cut if m.edge_cut is not None else "-",
         "cut %": f"{100 * m.edge_cut_fraction:.1f}" if m.edge_cut_fraction is not None else "-",
@@ -115,6 +118,7 @@ def headline(m: PartitionMetrics) -> dict[str, object]:
         "HALO nodes": int(m.halo_nodes.sum()),
         "max/mean nodes": f"{m.balance['nodes']:.3f}",
         "max/mean edges": f"{m.balance['edges']:.3f}",
+        **({"max/mean train nodes": f"{train:.3f}"} if train is not None else {}),
     }
 
 
@@ -154,7 +158,9 @@ def metric_deltas(before: PartitionMetrics | None, after: PartitionMetrics) -> l
     def fmt(x: object) -> str:
         return f"{x:,}" if isinstance(x, int) else str(x)
 
-    return [f"{k} {fmt(old[k])} -> {fmt(new[k])}" for k in new if old[k] != new[k]]
+    return [
+        f"{k} {fmt(old.get(k, '-'))} -> {fmt(new[k])}" for k in new if old.get(k, "-") != new[k]
+    ]
 
 
 def compare_metrics(metrics: dict[str, PartitionMetrics]) -> Report:
@@ -193,10 +199,9 @@ def compare_metrics(metrics: dict[str, PartitionMetrics]) -> Report:
             f"compare_metrics compares partitionings of one graph; got (nodes, edges) "
             f"{sorted(sizes)}"
         )
-    cols: dict[str, list] = {}
-    for m in metrics.values():
-        for name, value in {"parts": m.num_parts, **headline(m)}.items():
-            cols.setdefault(name, []).append(value)
+    rows = [{"parts": m.num_parts, **headline(m)} for m in metrics.values()]
+    names = list(dict.fromkeys(k for r in rows for k in r))  # a figure some lack: "-" there
+    cols = {k: [r.get(k, "-") for r in rows] for k in names}
     n, e = next(iter(sizes)) if sizes else (0, 0)
     return Report(
         f"{len(metrics)} partitionings of one graph ({n:,} nodes, {e:,} edges)",

@@ -130,6 +130,18 @@ def test_threaded_explorer_keeps_only_the_newest_request():
     assert ex.progress.layout.visibility == "hidden"
 
 
+def test_explorer_status_names_the_training_node_balance_it_changed(explorer):
+    """01 asks to try balance_ntypes=train_mask: the status says what it did to the training
+    nodes' balance (an audit found it only on the metrics tab)."""
+    explorer.controls["num_parts"].value = 4  # 1.333 unbalanced, 1.000 balanced
+    explorer.wait()
+    before = explorer.partitioning.metrics.balance["train nodes"]
+    explorer.controls["balance_ntypes"].value = "train_mask"
+    explorer.wait()
+    after = explorer.partitioning.metrics.balance["train nodes"]
+    assert f"max/mean train nodes {before:.3f} -&gt; {after:.3f}" in explorer.status.value
+
+
 def test_halo_inspector_counts_follow_part_and_hops():
     p = gp.partition(load_karate_club(), 3, num_hops=2, seed=0)
     hi = HaloInspector(p)
