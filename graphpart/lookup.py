@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import GraphpartError
+from .graph.schema import DEFAULT_NTYPE
 from .homogeneous import typed_ids
 from .utils.check import short_repr
 
@@ -66,8 +67,9 @@ class NodeLocation:
         'part 0 (local 9, hop 1)'
         """
         copies = "; ".join(f"part {q} (local {lid}, hop {h})" for q, lid, h in self.halo)
+        one = self.ntype == DEFAULT_NTYPE  # DGL's name for a one-type graph's type, not shown
         return [
-            ("node type", self.ntype),
+            ("node type", "(one type)" if one else self.ntype),
             ("original id (type-wise)", self.orig_id),
             ("original homogeneous id", self.orig_homo_id),
             ("new (shuffled) id", self.shuffled_id),

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import graphpart as gp
 from graphpart import FormatError, GraphpartError, IDConverter, IDRangeError, UnknownTypeError
+from graphpart.lookup import locate_node
 
 from .strategies import typed_graphs
 
@@ -232,3 +233,11 @@ def test_from_metadata_bad_files(tmp_path):
     bad.write_text("[1, 2]")
     with pytest.raises(FormatError, match="must hold a JSON object"):
         IDConverter.from_metadata(bad)
+
+
+def test_a_one_type_graphs_card_does_not_show_dgls_internal_type_name():
+    """The audit read "node type _N" on every card of a homogeneous graph."""
+    p = gp.partition(gp.datasets.load_karate_club(), 2, seed=0)
+    assert dict(locate_node(p, 5).rows())["node type"] == "(one type)"
+    women = gp.partition(gp.datasets.load_davis_southern_women(), 2, seed=0)
+    assert dict(locate_node(women, 0).rows())["node type"] == women.graph.ntypes[0]
