@@ -133,7 +133,7 @@ class BalancePlayground:
                 value=self.training.model.network_gbit_s,
                 base=10,
                 min=0,
-                max=2.6,
+                max=3,  # 1 to 1000 Gb/s (not 10^2.6: 398)
                 step=0.1,
             ),
         }

@@ -200,7 +200,7 @@ async function render({ model, el }) {
   // holds the point, the one whose centre is nearest; -1 if none
   const pick = ([x, y]) => {
     if (!near) return -1;
-    const [ax, ay] = graph.screenToSpacePosition([0, 0]);
+    const [ax] = graph.screenToSpacePosition([0, 0]);
     const [bx] = graph.screenToSpacePosition([100, 0]);
     const perPixel = Math.abs(bx - ax) / 100;
     const [sx, sy] = graph.screenToSpacePosition([x, y]);
