@@ -141,7 +141,9 @@ ax = viz.plot_id_line(split)
 # `woman:6`, its homogeneous id, its new id and new type-wise id, owner and local id): the same
 # node lights up in the other plot. **Click** it to read its card below. The lower pair shows the
 # edges as a matrix, before and after: after the renumbering, the edges inside a partition gather
-# in one coloured block per partition, and the cut edges (black) fall outside.
+# in one coloured block per partition, and the cut edges (black) fall outside. The mouse wheel
+# scrolls the page past the plots; Ctrl + wheel zooms them, and so does the wheel after a click on
+# a plot, until the mouse leaves it.
 
 # %%
 from graphpart.widgets import IdView
