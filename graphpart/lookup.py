@@ -16,7 +16,15 @@ from .utils.check import short_repr
 if TYPE_CHECKING:
     from .partitioning.core import Partitioning
 
-__all__ = ["NodeLocation", "locate_node", "NodeTable", "node_table", "node_keys", "ID_KINDS"]
+__all__ = [
+    "NodeLocation",
+    "locate_node",
+    "NodeTable",
+    "node_table",
+    "node_key",
+    "node_keys",
+    "ID_KINDS",
+]
 
 #: How :func:`locate_node` reads ``node``.
 ID_KINDS = ("original", "shuffled", "typed")
@@ -290,6 +298,32 @@ def node_table(p: Partitioning) -> NodeTable:
         ptr.astype(np.int64),
         halo[order],
     )
+
+
+def node_key(ntypes: list[str], ntype: str, orig_id: int) -> str:
+    """The key of one node (as :func:`node_keys` writes them): ``"17"`` on a one-type graph,
+    else ``"paper:17"`` (its type-wise original id after its type).
+
+    Parameters
+    ----------
+    ntypes : list of str
+        The graph's node types.
+    ntype : str
+        The node's type.
+    orig_id : int
+        Its type-wise original id.
+
+    Returns
+    -------
+    str
+        The key the views name the node by.
+
+    Examples
+    --------
+    >>> node_key(["_N"], "_N", 17), node_key(["author", "paper"], "paper", 17)
+    ('17', 'paper:17')
+    """
+    return str(orig_id) if len(ntypes) == 1 else f"{ntype}:{orig_id}"
 
 
 def node_keys(p: Partitioning, table: NodeTable | None = None) -> list[str]:

@@ -383,7 +383,19 @@ def test_partition_explorer_in_browser(lab, page, shots):
     """Notebook 01 runs in JupyterLab without errors; its explorer redraws for a new part count;
     its exercise hides the answer until the button, then judges the typed guess."""
     exercise_explorer(page, lab, NOTEBOOK, shots, "01")
-    _tables_fit(page)  # the explorer's history of settings, in its narrow column
+    # the explorer's history of settings, in its narrow column, with a balance source's name
+    # (a re-audit found "bal=train_mask" ran it 27 px past its column)
+    explorer = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-explorer").first
+    explorer.locator(".widget-dropdown", has_text="balance_ntypes").locator("select").select_option(
+        "train_mask"
+    )
+    page.wait_for_function(
+        "el => el.textContent.includes('bal=train_mask')",
+        arg=explorer.locator(".graphpart-history").first.element_handle(),
+        timeout=60_000,
+    )
+    _tables_fit(page)
+    explorer.screenshot(path=str(shots / "01-explorer-balanced.png"))
     with _lab.failure_shot(page, shots / "exercise-failure.png"):
         ex = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-exercise").first
         ex.scroll_into_view_if_needed()

@@ -21,6 +21,11 @@ def _long_texts(column: list) -> bool:
     return all(isinstance(x, str) for x in column) and any(len(x) > 12 for x in column)
 
 
+def _cell(tag: str, text: str, long: bool) -> str:
+    mark = " class='graphpart-text'" if long else ""
+    return f"<{tag}{mark}>{html.escape(text)}</{tag}>"
+
+
 class Report:
     """Per-partition columns plus summary lines.
 
@@ -85,21 +90,9 @@ class Report:
     def _repr_html_(self) -> str:
         # a column of long texts (settings' names) is marked: a narrow page may wrap it
         text = [_long_texts(self.labels or [])] + [_long_texts(v) for v in self.columns.values()]
-        head = "".join(
-            f"<th class='graphpart-text'>{html.escape(h)}</th>"
-            if t
-            else f"<th>{html.escape(h)}</th>"
-            for h, t in zip([self.index, *self.columns], text)
-        )
+        head = "".join(_cell("th", h, t) for h, t in zip([self.index, *self.columns], text))
         body = "".join(
-            "<tr>"
-            + "".join(
-                f"<td class='graphpart-text'>{html.escape(c)}</td>"
-                if t
-                else f"<td>{html.escape(c)}</td>"
-                for c, t in zip(r, text)
-            )
-            + "</tr>"
+            "<tr>" + "".join(_cell("td", c, t) for c, t in zip(r, text)) + "</tr>"
             for r in self._rows()
         )
         summary = "".join(

@@ -13,6 +13,7 @@ import numpy as np
 from ..chunked.follow import NodeJourney, follow_node, pipeline_partitioning
 from ..chunked.format import read_metadata
 from ..errors import GraphpartError
+from ..lookup import node_key
 from ..views.graph import MAX_EDGES, MAX_NODES
 from .graph_view import PartitionGraph
 
@@ -221,7 +222,7 @@ class JourneyView:
         self.panel.value = journey_html(j, (str(chunks), str(assign), str(config)))
         # the drawing selects the node followed (its key as node_keys writes it), unless the
         # follow came from that selection
-        key = str(j.orig_id) if len(self.ntypes) == 1 else f"{j.ntype}:{j.orig_id}"
+        key = node_key(self.ntypes, j.ntype, j.orig_id)
         if self.graph is not None and key in self.graph.node_ids and self.graph.selected != key:
             self.graph.selected = key
         return j
