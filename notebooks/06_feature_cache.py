@@ -362,7 +362,8 @@ per_group.table()
 #
 # Watch the group of four fill up: **Step** streams the next mini-batch of every GPU through the
 # box; each NVLink arc widens with the bytes it carried, each PCIe line with the rows read from
-# the host. Hover a GPU for its numbers, click it for what it read from where.
+# the host. Hover a GPU or a line for its numbers (written under the drawing), click a GPU for
+# what it read from where.
 
 # %%
 from graphpart.widgets import BoxView

@@ -1347,6 +1347,9 @@ def test_id_view_hover_shows_a_nodes_ids_and_a_click_reaches_python(lab, page, s
             """el => [...el.querySelectorAll('canvas')].map(c => c.getBoundingClientRect())
                 .filter(r => r.width > 200).map(r => ({x: r.x, y: r.y, w: r.width, h: r.height}))"""
         )
+        # the id lines' rows are named under their points: no ticks (with blank labels) beside
+        ticks = root.locator(".graphpart-id-lines .y-axis .tick")
+        assert ticks.count() > 0 and not any(t.is_visible() for t in ticks.all())
         after = boxes[2]  # two canvases per plot: the second plot is "new ids"
         x, y = after["x"] + after["w"] / 2, after["y"] + after["h"] / 2
         page.mouse.move(x - 40, y - 40)
@@ -1414,8 +1417,9 @@ def test_epoch_cost_presets_in_the_browser_change_the_winner_in_python(lab, page
 
 def test_the_box_view_streams_batches_and_a_clicked_gpu_reaches_python(lab, page, shots):
     """A box of 8 GPUs in two NVLink groups: Step streams a batch per GPU (the title counts them,
-    the NVLink lines widen with the bytes they carry), a GPU's tooltip gives its reads by place,
-    and clicking a GPU hands Python its rank and shows what it read from where."""
+    the NVLink lines widen with the bytes they carry), hovering a GPU or a line writes its facts
+    under the drawing (a GPU's reads by place), and clicking a GPU hands Python its rank and
+    shows what it read from where."""
     _lab.run_notebook(page, lab, BOX_VIEW)
     root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-box-view").first
     title = root.locator(".graphpart-box-title")
@@ -1437,11 +1441,26 @@ def test_the_box_view_streams_batches_and_a_clicked_gpu_reaches_python(lab, page
         "ls => ls.map(l => +l.getAttribute('stroke-width'))"
     )
     assert max(widths) > 5  # the busiest NVLink pair is drawn wide
+    hovered = root.locator(".graphpart-box-hover")
     gpu = root.locator(".graphpart-box-gpu").nth(5)
-    gpu.hover()
-    tip = gpu.locator("title").first.text_content()
-    assert tip.startswith("GPU 5 (group 1):") and "peers" in tip and "host" in tip
+    gpu.hover()  # the GPU's numbers, in a line under the drawing while the mouse is on it
+    tip = hovered.inner_text()
+    assert tip.startswith("GPU 5 (group 1):") and "peers" in tip and "host" in tip, tip
     root.screenshot(path=str(shots / "box-view.png"))
+    x, y = (
+        root.locator(".graphpart-box-link")
+        .nth(6)
+        .evaluate(
+            """p => {  // a point of the arc 4 px off its stroke: thin lines are hovered nearby
+            const m = p.getPointAtLength(p.getTotalLength() / 2), c = p.getScreenCTM();
+            return [m.x * c.a + c.e, m.y * c.d + c.f - 4];
+        }"""
+        )
+    )
+    page.mouse.move(x, y)
+    assert hovered.inner_text().startswith("NVLink GPU"), hovered.inner_text()
+    page.mouse.move(1, 1)
+    assert hovered.inner_text().startswith("Hover a GPU"), hovered.inner_text()
     gpu.click()
     readout = page.locator(f"{_lab.NOTEBOOK_PANEL} .picked-readout").first
     page.wait_for_function(
@@ -1520,6 +1539,23 @@ def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(l
         _lab.run_notebook(page, lab, BIG_VIEW)
         box = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-big-graph").first
         page.wait_for_function("el => !!el.dataset.drawn", arg=box.element_handle(), timeout=60_000)
+        # drawn fitted to the view, and no frames running after: without a GPU a frame of
+        # 100K nodes takes seconds, and frames drawn for nothing hold back the whole page
+        fit = box.evaluate(
+            """el => {
+                const g = el.querySelector('div').__cosmos, r = el.getBoundingClientRect();
+                const p = g.getPointPositions(), xs = [], ys = [];
+                for (let i = 0; i < p.length; i += 2) {
+                    const [sx, sy] = g.spaceToScreenPosition([p[i], p[i + 1]]);
+                    xs.push(sx / r.width); ys.push(sy / r.height);
+                }
+                return [g.requestAnimationFrameId, Math.min(...xs), Math.max(...xs),
+                        Math.min(...ys), Math.max(...ys)];
+            }"""
+        )
+        assert fit[0] == 0, fit  # no frames running
+        assert min(fit[1], fit[3]) >= 0.05 and max(fit[2], fit[4]) <= 0.95, fit
+        assert min(fit[1], fit[3]) <= 0.15 or max(fit[2], fit[4]) >= 0.85, fit  # fills the view
         page.wait_for_timeout(500)
         stage = box.locator("canvas").first
         node, x, y = box.evaluate(  # the node farthest from any other: the mouse finds it alone

@@ -140,7 +140,8 @@ def place_labels(ax, x, y, texts, fontsize: int = 7, lines=(), radii=None) -> li
     marker (``radii``: each marker's radius in points, or one for all; default 2) and none of
     ``lines`` (``(xs, ys)`` polylines in data units, e.g. a drawn front): the offsets of
     ``LABEL_OFFSETS`` are tried in order (nearest first), measured in points. Where none is
-    free, the first offset is used, on a white ground that keeps it readable."""
+    free, the one inside the figure with the least area over other labels (then over fewest
+    points, inside the axes, off the lines), on a white ground that keeps it readable."""
     fig = ax.figure
     if not hasattr(fig.canvas, "get_renderer"):  # a bare Figure (the widgets): give it Agg
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -149,63 +150,67 @@ def place_labels(ax, x, y, texts, fontsize: int = 7, lines=(), radii=None) -> li
     fig.canvas.draw()  # positions in pixels need a layout
     renderer = fig.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)  # labels stay inside the axes
+    whole = fig.bbox  # and, where nowhere inside is free, inside the figure
     points = ax.transData.transform(np.column_stack([x, y])) if len(x) else np.zeros((0, 2))
     reach = np.broadcast_to(  # how near a label may come to each point's centre, in pixels
         np.asarray(2.0 if radii is None else radii, dtype=float) * fig.dpi / 72 + 1, len(points)
     )
     along = _along(ax, lines)
+
+    def near(box, xy, pad) -> int:  # how many of the points xy lie within pad of box
+        return int(
+            (
+                (xy[:, 0] >= box.x0 - pad)
+                & (xy[:, 0] <= box.x1 + pad)
+                & (xy[:, 1] >= box.y0 - pad)
+                & (xy[:, 1] <= box.y1 + pad)
+            ).sum()
+        )
+
     taken, out = [], []
     for i, text in enumerate(texts):
-        label = None
+        best = None  # (crowding, offset) of the least crowded offset so far
         for dx, dy in LABEL_OFFSETS:
-            t = ax.annotate(
-                text,
-                (x[i], y[i]),
-                textcoords="offset points",
-                xytext=(dx, dy),
-                ha="left" if dx > 0 else "right" if dx < 0 else "center",
-                va="bottom" if dy > 0 else "top",
-                fontsize=fontsize,
-            )
-            t.set_in_layout(False)  # a layout engine must not move the axes under the labels
+            t = _annotate(ax, text, (x[i], y[i]), (dx, dy), fontsize)
             box = t.get_window_extent(renderer)
-            hits_point = bool(
-                (
-                    (points[:, 0] >= box.x0 - reach)
-                    & (points[:, 0] <= box.x1 + reach)
-                    & (points[:, 1] >= box.y0 - reach)
-                    & (points[:, 1] <= box.y1 + reach)
-                ).any()
-            )
             inside = frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1)
-            crossed = bool(
-                (
-                    (along[:, 0] >= box.x0 - 1)
-                    & (along[:, 0] <= box.x1 + 1)
-                    & (along[:, 1] >= box.y0 - 1)
-                    & (along[:, 1] <= box.y1 + 1)
-                ).any()
+            over = sum(
+                max(0.0, min(box.x1, b.x1) - max(box.x0, b.x0))
+                * max(0.0, min(box.y1, b.y1) - max(box.y0, b.y0))
+                for b in taken
             )
-            free = inside and not hits_point and not crossed
-            if free and not any(box.overlaps(b) for b in taken):
-                label = t
+            cut = not (whole.contains(box.x0, box.y0) and whole.contains(box.x1, box.y1))
+            crowding = (cut, over, near(box, points, reach), not inside, near(box, along, 1))
+            if crowding == (False, 0, 0, False, 0):
+                best = None
                 break
             t.remove()
-        if label is None:
-            dx, dy = LABEL_OFFSETS[0]
-            label = ax.annotate(
-                text,
-                (x[i], y[i]),
-                textcoords="offset points",
-                xytext=(dx, dy),
-                fontsize=fontsize,
-                bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85},
-                zorder=4,
-            )
-            label.set_in_layout(False)
-        taken.append(label.get_window_extent(renderer))
-        out.append(label)
+            if best is None or crowding < best[0]:
+                best = (crowding, (dx, dy))
+        if best is not None:  # nowhere free: the least crowded place, on a white ground
+            t = _annotate(ax, text, (x[i], y[i]), best[1], fontsize)
+            t.set_bbox({"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
+            t.set_zorder(4)
+        taken.append(t.get_window_extent(renderer))
+        out.append(t)
     return out
+
+
+def _annotate(ax, text: str, xy, offset, fontsize: int):
+    """``text`` at ``offset`` points from data point ``xy``, aligned away from the point and
+    left out of layout engines (they must not move the axes under the labels)."""
+    dx, dy = offset
+    t = ax.annotate(
+        text,
+        xy,
+        textcoords="offset points",
+        xytext=offset,
+        ha="left" if dx > 0 else "right" if dx < 0 else "center",
+        va="bottom" if dy > 0 else "top",
+        fontsize=fontsize,
+    )
+    t.set_in_layout(False)
+    return t
 
 
 def _along(ax, lines, step: float = 2.0) -> np.ndarray:

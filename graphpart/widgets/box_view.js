@@ -2,7 +2,8 @@
 // box with a bar of its reads by place (own shard / peers / host) and its hit rate; an arc
 // between two GPUs of a group is as wide as the bytes it carried; a line from each GPU down to
 // host memory (drawn under every row: one pinned host memory) as wide as its PCIe bytes. Step
-// bumps `step_requests` (Python streams a batch); clicking a GPU sets `selected`.
+// bumps `step_requests` (Python streams a batch); clicking a GPU sets `selected`, and Python's
+// `detail` on it shows under the drawing. Hovering a GPU or a line writes its numbers above that.
 const NS = "http://www.w3.org/2000/svg";
 
 function node(tag, attrs, parent) {
@@ -51,6 +52,36 @@ function render({ model, el }) {
     const svg = node("svg", { width, height, viewBox: `0 0 ${width} ${height}` }, el);
     const at = {};
     const labels = [];  // drawn last, over the lines
+    const hint = "Hover a GPU or a line for its numbers; lines are as wide as the bytes they " +
+      "carried.";
+    const tip = document.createElement("div");  // what the hovered GPU or line carried
+    tip.className = "graphpart-box-hover";
+    tip.style.cssText = "font-size:11px;margin-top:4px;min-height:1.2em;color:#555";
+    tip.textContent = hint;
+    const foot = document.createElement("div");  // Python's words on the clicked GPU
+    foot.className = "graphpart-box-detail";
+    foot.style.cssText = "font-size:11px;margin-top:2px;min-height:1.2em";
+    foot.textContent = model.get("detail") || "Click a GPU for what it read from where.";
+    // a line's twin, transparent and at least 10 px wide, on it: what the mouse hovers
+    const grip = (line) => {
+      const t = line.cloneNode();
+      t.removeAttribute("class");
+      t.setAttribute("stroke", "transparent");
+      t.setAttribute("stroke-width", Math.max(10, +line.getAttribute("stroke-width")));
+      t.setAttribute("pointer-events", "stroke");
+      line.after(t);
+      return t;
+    };
+    const facts = (item, text) => {  // what hovering item says under the drawing
+      item.addEventListener("pointerenter", () => {
+        tip.textContent = text;
+        tip.style.color = "#111";
+      });
+      item.addEventListener("pointerleave", () => {
+        tip.textContent = hint;
+        tip.style.color = "#555";
+      });
+    };
     groups.forEach((g, gi) => {
       const top = 4 + gi * ROW;
       node("rect", { x: 4, y: top, width: g.length * (W + GAP) + 8, height: ARC + H + 22,
@@ -71,7 +102,7 @@ function render({ model, el }) {
       const line = node("line", { x1: p.x + W / 2, y1: p.y + H, x2: p.x + W / 2, y2: p.hostY,
         stroke: colors["host (PCIe)"], "stroke-opacity": 0.55,
         "stroke-width": widthOf(g.host_bytes) }, svg);
-      node("title", {}, line).textContent = `host -> GPU ${g.gpu}: ${fmtBytes(g.host_bytes)}`;
+      facts(grip(line), `PCIe, host -> GPU ${g.gpu}: ${fmtBytes(g.host_bytes)}`);
     }
     for (const l of links) {  // NVLink pairs
       const a = at[l.a], b = at[l.b];
@@ -82,8 +113,7 @@ function render({ model, el }) {
         fill: "none", stroke: colors["peer GPU (NVLink)"], "stroke-opacity": 0.8,
         "stroke-width": widthOf(l.bytes) }, svg);
       path.classList.add("graphpart-box-link");
-      node("title", {}, path).textContent =
-        `NVLink GPU ${l.a} <-> GPU ${l.b}: ${fmtBytes(l.bytes)}`;
+      facts(grip(path), `NVLink GPU ${l.a} <-> GPU ${l.b}: ${fmtBytes(l.bytes)}`);
     }
     for (const g of gpus) {
       const p = at[g.gpu];
@@ -107,11 +137,12 @@ function render({ model, el }) {
         });
       node("text", { x: 8, y: 74, "font-size": 10, fill: "#555" }, box).textContent =
         `${g.rows.toLocaleString()} rows, ${g.ms.toFixed(2)} ms`;
-      node("title", {}, box).textContent =
-        `GPU ${g.gpu} (group ${g.group}): ${g.rows} rows in ${g.lookups} lookups; ` +
-        `own shard ${g.own} (${fmtBytes(g.own_bytes)}), peers ${g.peer} ` +
-        `(${fmtBytes(g.peer_bytes)}), host ${g.host} (${fmtBytes(g.host_bytes)}); ` +
-        `hit rate ${(100 * g.hit_rate).toFixed(1)}%`;
+      facts(box,
+        `GPU ${g.gpu} (group ${g.group}): ${g.rows.toLocaleString()} rows in ${g.lookups} ` +
+        `lookups; own shard ${g.own.toLocaleString()} (${fmtBytes(g.own_bytes)}), peers ` +
+        `${g.peer.toLocaleString()} (${fmtBytes(g.peer_bytes)}), host ` +
+        `${g.host.toLocaleString()} (${fmtBytes(g.host_bytes)}); hit rate ` +
+        `${(100 * g.hit_rate).toFixed(1)}%`);
       box.addEventListener("click", () => {
         model.set("selected", g.gpu);
         model.save_changes();
@@ -121,12 +152,7 @@ function render({ model, el }) {
       node("text", { x: 10, y, "font-size": 10, fill: "#666", stroke: "#fff",
         "stroke-width": 3, "paint-order": "stroke" }, svg).textContent = text;
     }
-    const foot = document.createElement("div");
-    foot.className = "graphpart-box-detail";
-    foot.style.cssText = "font-size:11px;margin-top:4px;min-height:1.2em";
-    foot.textContent = model.get("detail") ||
-      "Click a GPU for what it read from where; lines are as wide as the bytes they carried.";
-    el.append(foot);
+    el.append(tip, foot);
     const legend = document.createElement("div");
     legend.style.cssText = "font-size:11px;margin-top:2px";
     legend.innerHTML = Object.entries(colors).map(([p, c]) =>

@@ -152,9 +152,8 @@ async function render({ model, el }) {
     backgroundColor: "#ffffff",
     spaceSize: SPACE,
     rescalePositions: false,
-    fitViewOnInit: true,
-    fitViewDelay: 0,
-    fitViewDuration: 0,
+    fitViewOnInit: false,  // fitted below, before the first frame (see there)
+    transitionDuration: 0,  // no animation from the defaults to the first colours and sizes
     scalePointsOnZoom: true,
     pointSizeScale: 1,
     linkDefaultWidth: 0.6,
@@ -181,11 +180,15 @@ async function render({ model, el }) {
   // answer, Python's card included, waits behind the frames). Frames run while the view zooms,
   // pans or changes what it highlights, and stop 1.5 s after the last of these: hovering, found
   // here, draws no frame.
-  let idle = 0;
+  let idle = 0, awake = false;
   const wake = () => {
     if (!graph.requestAnimationFrameId) graph.startFrames();
     clearTimeout(idle);
-    idle = setTimeout(() => graph.stopFrames(), 1500);
+    awake = true;
+    idle = setTimeout(() => {
+      awake = false;
+      graph.stopFrames();
+    }, 1500);
   };
   // in the capture phase: d3-zoom, below, stops the wheel's and the mouse's events
   const early = { capture: true };
@@ -292,14 +295,22 @@ async function render({ model, el }) {
     graph.setPointSizes(sizes);
     graph.setLinks(Float32Array.from(view(a.links, Uint32Array)));
     graph.setLinkColors(toUnit(view(a.link_colors, Uint8Array)));
-    graph.render();
-    wake();
+    // The graph fitted to the view before the first frame, and that frame the only one: a
+    // frame of 100K nodes takes seconds without a GPU, and cosmos.gl's own fit (fitViewOnInit)
+    // comes a frame later, by a d3 transition, while its frames go on for as long as they run.
+    graph.resizeCanvas();
+    graph.canvasD3Selection.call(
+      graph.zoomInstance.behavior.transform,
+      graph.zoomInstance.getTransform(space, undefined, 0.1),  // fitView's padding
+    );
+    graph.render(undefined, 0);
     largest = sizes.reduce((m, v) => (v > m ? v : m), 0);
-    requestAnimationFrame(() =>
+    requestAnimationFrame(() => {  // after cosmos.gl's first frame (its callback came first)
+      if (!awake) graph.stopFrames();  // unless the mouse already zooms or pans
       requestAnimationFrame(() => {
         box.dataset.drawn = String(Math.round(performance.now() - t0));
-      }),
-    );
+      });
+    });
   });
   return () => {
     clearTimeout(idle);
