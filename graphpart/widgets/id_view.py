@@ -165,7 +165,7 @@ class IdView(w.VBox):
             + ("type and owner" if typed else "owner")
             + " (named under it); bottom: one dot per edge, cut edges in black; "
             "hover a point for its ids, click it to select it in both plots</span>"
-            "<style>.graphpart-id-lines .y-axis .tick {display:none}"
+            "<style>.graphpart-id-lines .y-axis .tick {visibility:hidden}"
             # the leftmost tick's label starts a few pixels left of the axes' SVG: not cut off
             " .graphpart-id-view svg {overflow:visible}</style>"
         )
