@@ -302,9 +302,9 @@ class PartitionGraph(w.VBox):
     def close(self) -> None:
         """Close the view with everything it made: the drawing, its caption row and button,
         its card, its seat in the page's budget and its still pictures, shown or not."""
-        f = self._freezer
-        parts = [] if f is None else [f.budget, f.waiting, f.frozen]
-        discard(self.sigma, self.back, self.caption, self.card, *parts, *self.children)
+        f = getattr(self, "_freezer", None)  # a view refused half-built has none of these
+        made = [getattr(self, k, None) for k in ("sigma", "back", "caption", "card")]
+        discard(*made, *(f.widgets if f else []), *self.children)
         super().close()
 
     def _seat(self) -> list:

@@ -189,8 +189,9 @@ class PartitionViews(w.VBox):
     def close(self) -> None:
         """Close the row with everything it made: its views, drawn or not, and its still
         pictures."""
-        f = self._freezer
-        discard(*self.views, self._row, f.budget, f.waiting, f.frozen, *self.children)
+        f = getattr(self, "_freezer", None)  # a view refused half-built has none of these
+        made = [*getattr(self, "views", []), getattr(self, "_row", None)]
+        discard(*made, *(f.widgets if f else []), *self.children)
         super().close()
 
     def _show_frozen(self, box) -> None:

@@ -119,6 +119,12 @@ class Freezer:
         self.waiting.add_class("graphpart-waiting")
         self.budget.observe(self._on_state, ["live", "reason"])
 
+    @property
+    def widgets(self) -> list:
+        """The widgets it made (its budget, its waiting note and its still pictures, if any):
+        what the view closes with itself."""
+        return [self.budget, self.waiting, self.frozen]
+
     def drawing(self, live: w.Widget, sigmas: list) -> w.Widget:
         """What the view shows: ``live`` (its ``sigmas``) once the page granted them."""
         self.budget.sigma_ids = [s.model_id for s in sigmas]
