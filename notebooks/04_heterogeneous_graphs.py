@@ -144,8 +144,9 @@ ax = viz.plot_cut_matrix(p)
 # sent to the page as bytes: here all of WordNet, coloured by the partition that owns each node in
 # `p`. The first frame takes a few seconds. Hover a node for its card (its type, ids and owner,
 # computed in Python), click one to light up its neighbours, and zoom with Ctrl + wheel (the wheel
-# alone scrolls the page). Without a graphics card (a browser drawing WebGL in software), each
-# move over 117,659 nodes takes seconds to answer.
+# alone scrolls the page). Without a graphics card (a browser drawing WebGL in software), a frame
+# of 117,659 nodes takes seconds: the first picture, each zoom and each click's highlight come
+# that slowly, while a hover's card comes at once (the page finds the node itself).
 
 # %%
 from graphpart.widgets import BigGraphView
