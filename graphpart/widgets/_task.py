@@ -21,7 +21,8 @@ class Task:
 
     A new :meth:`start` supersedes a running one: the older run's result is
     dropped (``work`` checks ``report`` between steps, and a superseded run stops
-    there). ``report(step, text)`` moves the progress bar. A
+    there). Runs take turns, so none lands after a newer one: the newest request's result
+    is the one shown. ``report(step, text)`` moves the progress bar. A
     :class:`~graphpart.errors.GraphpartError` is shown in the status line, not raised.
 
     Parameters
@@ -39,6 +40,7 @@ class Task:
         self.error: str | None = None
         self._generation = 0
         self._lock = threading.Lock()
+        self._turn = threading.Lock()  # one run at a time
         self._thread: threading.Thread | None = None
 
     def start(
@@ -58,6 +60,11 @@ class Task:
         return gen == self._generation
 
     def _run(self, work, gen: int) -> None:
+        with self._turn:
+            if self._current(gen):  # else a newer request came while this one waited
+                self._run_now(work, gen)
+
+    def _run_now(self, work, gen: int) -> None:
         t0 = time.perf_counter()
 
         def report(step: int, text: str) -> None:

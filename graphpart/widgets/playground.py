@@ -251,10 +251,12 @@ class BalancePlayground:
         self.training = replace(self.training, model=model)
 
         def work(report) -> None:
-            self.results = [
+            priced = [
                 replace(r, epoch=estimate_epoch(r.epoch.counts, model, r.epoch.label))
                 for r in self.results
             ]
+            report(1, "drawing...")  # stops here if the slider moved on meanwhile
+            self.results = priced
             self._draw()
 
         self.task.start(work, 1)

@@ -8,6 +8,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import time  # noqa: E402
+
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -358,6 +360,21 @@ def test_playground_plots_cut_against_epoch_time_and_reprices_on_a_network_chang
     assert all(r.epoch.model.network_gbit_s == 1.0 for r in pg.results)
     assert all(a < b for a, b in zip(epochs, (r.epoch_s for r in pg.results)))
     assert "epoch (est.)" in pg.table.value
+
+
+def test_a_dragged_network_slider_leaves_every_price_at_its_last_speed():
+    """An audit pressed the slider's arrow 20 times, 10 -> 1 Gb/s: the plot stayed priced at
+    3.16 Gb/s, a re-pricing that finished after the last one. The last request must win."""
+    pg = BalancePlayground(masked_sbm(), num_parts=3, threaded=False)
+    pg.add(*pg.presets()[:3])
+    pg.task.threaded = True  # as in a notebook: each change re-prices in its own thread
+    for gbit_s in np.geomspace(10, 1, 20):
+        pg.controls["network"].value = float(gbit_s)
+    pg.wait()
+    time.sleep(2)  # an older re-pricing, still running, must not land after the last one
+    last = pg.controls["network"].value
+    assert all(r.epoch.model.network_gbit_s == last for r in pg.results)
+    assert pg.recommendation.best.epoch.model.network_gbit_s == last
 
 
 def test_a_setting_has_one_price_in_the_playground_and_in_a_sweep():
