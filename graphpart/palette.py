@@ -25,6 +25,8 @@ PLACE_COLORS = {"own shard": "#2ca02c", "peer GPU (NVLink)": "#4c9be8", "host (P
 PHASE_COLORS = {"sampling": "#4c72b0", "fetch": "#dd8452", "compute": "#55a868"}
 #: The colour of a class that is the rest ("not train", "none"): grey, the eye goes elsewhere.
 OTHER_CLASS_COLOR = "#c8c8c8"
+#: A node not in any partition yet (a coarse level of METIS, before it is split).
+UNSPLIT_COLOR = "#808080"
 #: Class colours, away from the first partitions' (tab10 blue, orange, green, red): the ring
 #: says the partition, the fill the class.
 CLASS_COLORS = ("#7b3294", "#008080", "#e7298a", "#b8860b", "#1a1a6e", "#8c510a", "#4d9221")

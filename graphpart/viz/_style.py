@@ -132,16 +132,23 @@ LABEL_OFFSETS = [
     (6, 3), (6, -3), (-6, 3), (-6, -3), (0, 9), (0, -9),
     (10, 14), (10, -14), (-10, 14), (-10, -14), (0, 22), (0, -22),
     (16, 26), (-16, 26), (16, -26), (-16, -26), (0, 36), (0, -36),
+    (30, 8), (-30, 8), (30, -8), (-30, -8), (24, 44), (-24, 44), (24, -44), (-24, -44),
 ]  # fmt: skip
+#: A label placed farther than this (points) from its point is joined to it by a thin line.
+LEADER_FROM = 12
 
 
 def place_labels(ax, x, y, texts, fontsize: int = 7, lines=(), radii=None) -> list:
     """Write each text beside its point where it overlaps no label placed before it, no point's
-    marker (``radii``: each marker's radius in points, or one for all; default 2) and none of
-    ``lines`` (``(xs, ys)`` polylines in data units, e.g. a drawn front): the offsets of
-    ``LABEL_OFFSETS`` are tried in order (nearest first), measured in points. Where none is
-    free, the one inside the figure with the least area over other labels (then over fewest
-    points, inside the axes, off the lines), on a white ground that keeps it readable."""
+    marker (``radii``: each marker's radius in points, or one for all; default 2), none of
+    ``lines`` (``(xs, ys)`` polylines in data units, e.g. a drawn front) and none of the axes'
+    own words, and sits nearer its own point than any other: the offsets of ``LABEL_OFFSETS``
+    are tried in order (nearest first), measured in points. Where none is free, the least
+    crowded one inside the figure is taken (least area over other words, then fewest points
+    covered, fewest points nearer, inside the axes, off the lines), on a white ground that
+    keeps it readable. A label placed farther than ``LEADER_FROM`` points is joined to its
+    point by a thin line; points drawn on one spot (within 3 pixels) share one label, a line
+    per text."""
     fig = ax.figure
     if not hasattr(fig.canvas, "get_renderer"):  # a bare Figure (the widgets): give it Agg
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -167,38 +174,62 @@ def place_labels(ax, x, y, texts, fontsize: int = 7, lines=(), radii=None) -> li
             ).sum()
         )
 
-    taken, out = [], []
-    for i, text in enumerate(texts):
-        best = None  # (crowding, offset) of the least crowded offset so far
-        for dx, dy in LABEL_OFFSETS:
-            t = _annotate(ax, text, (x[i], y[i]), (dx, dy), fontsize)
+    spots: dict[tuple, list[int]] = {}
+    for i, spot in enumerate(map(tuple, np.round(points / 3.0).astype(np.int64).tolist())):
+        spots.setdefault(spot, []).append(i)
+    # the axes' own words (title, axis names, tick labels) are taken from the start
+    words = [ax.title, ax.xaxis.label, ax.yaxis.label]
+    words += ax.get_xticklabels() + ax.get_yticklabels()
+    taken = [t.get_window_extent(renderer) for t in words if t.get_visible() and t.get_text()]
+    out = []
+    for members in spots.values():
+        i, text = members[0], "\n".join(str(texts[m]) for m in members)
+        best = None  # (crowding, offset, box) of the least crowded offset so far
+        for offset in LABEL_OFFSETS:
+            t = _annotate(ax, text, (x[i], y[i]), offset, fontsize)
             box = t.get_window_extent(renderer)
             inside = frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1)
+            cut = not (whole.contains(box.x0, box.y0) and whole.contains(box.x1, box.y1))
             over = sum(
                 max(0.0, min(box.x1, b.x1) - max(box.x0, b.x0))
                 * max(0.0, min(box.y1, b.y1) - max(box.y0, b.y0))
                 for b in taken
             )
-            cut = not (whole.contains(box.x0, box.y0) and whole.contains(box.x1, box.y1))
-            crowding = (cut, over, near(box, points, reach), not inside, near(box, along, 1))
-            if crowding == (False, 0, 0, False, 0):
-                best = None
-                break
+            gap = np.hypot(  # from the label to each point, in pixels
+                np.maximum(np.maximum(box.x0 - points[:, 0], points[:, 0] - box.x1), 0),
+                np.maximum(np.maximum(box.y0 - points[:, 1], points[:, 1] - box.y1), 0),
+            )
+            others = np.delete(gap, members)
+            closer = int((others < gap[i]).sum())  # points the label seems to name instead
+            crowding = (
+                cut,
+                over,
+                near(box, points, reach),
+                closer,
+                not inside,
+                near(box, along, 1),
+            )
             t.remove()
             if best is None or crowding < best[0]:
-                best = (crowding, (dx, dy))
-        if best is not None:  # nowhere free: the least crowded place, on a white ground
-            t = _annotate(ax, text, (x[i], y[i]), best[1], fontsize)
+                best = (crowding, offset, box)
+            if crowding == (False, 0, 0, 0, False, 0):
+                break
+        crowded = best[0] != (False, 0, 0, 0, False, 0)
+        t = _annotate(
+            ax, text, (x[i], y[i]), best[1], fontsize, lead=np.hypot(*best[1]) > LEADER_FROM
+        )
+        if crowded:  # nowhere free: the least crowded place, on a white ground
             t.set_bbox({"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
             t.set_zorder(4)
-        taken.append(t.get_window_extent(renderer))
+        taken.append(best[2])  # the words' box (a leader line may cross other labels)
         out.append(t)
     return out
 
 
-def _annotate(ax, text: str, xy, offset, fontsize: int):
+def _annotate(ax, text: str, xy, offset, fontsize: int, lead: bool = False):
     """``text`` at ``offset`` points from data point ``xy``, aligned away from the point and
-    left out of layout engines (they must not move the axes under the labels)."""
+    left out of layout engines (they must not move the axes under the labels); ``lead`` joins
+    it to the point by a thin grey line."""
     dx, dy = offset
     t = ax.annotate(
         text,
@@ -208,6 +239,9 @@ def _annotate(ax, text: str, xy, offset, fontsize: int):
         ha="left" if dx > 0 else "right" if dx < 0 else "center",
         va="bottom" if dy > 0 else "top",
         fontsize=fontsize,
+        arrowprops={"arrowstyle": "-", "color": "#888888", "lw": 0.6, "shrinkA": 1, "shrinkB": 3}
+        if lead
+        else None,
     )
     t.set_in_layout(False)
     return t

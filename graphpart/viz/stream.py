@@ -6,7 +6,7 @@ import numpy as np
 
 from ..graph.core import Graph
 from ..homogeneous import HomogeneousGraph
-from ..palette import CUT_COLOR, OTHER_CLASS_COLOR, part_colors
+from ..palette import CUT_COLOR, OTHER_CLASS_COLOR, UNSPLIT_COLOR, part_colors
 from ..partitioning.stream_steps import StreamSteps
 from ._style import draw_segments, get_axes
 from .layout import node_positions
@@ -113,11 +113,11 @@ def plot_multilevel_level(graph: Graph, steps, level: int, part=None, ax=None):
     for is_cut, color in ((False, "#bbbbbb"), (True, CUT_COLOR)):
         e = cut == is_cut
         draw_segments(ax, pos, lv.src[e], lv.dst[e], color, 0.5 + 3 * lv.edge_weight[e] / top)
-    colors = (
-        np.tile(np.asarray([OTHER_CLASS_COLOR]), lv.num_nodes)
+    colors = (  # a grey darker than the edges, so the areas read
+        np.tile(np.asarray([UNSPLIT_COLOR]), lv.num_nodes)
         if part is None
         else part_colors(steps.num_parts)[part]
     )
-    ax.scatter(*pos.T, s=25 * lv.weight, c=colors, edgecolors="white", linewidths=0.8, zorder=2)
+    ax.scatter(*pos.T, s=40 * lv.weight, c=colors, edgecolors="white", linewidths=0.8, zorder=2)
     ax.set_axis_off()
     return ax

@@ -25,11 +25,14 @@ class _Stepper(w.VBox):
         slider = w.IntSlider(value=1, min=1, max=max(count, 1), description=name)
         self.play = w.Play(value=1, min=1, max=max(count, 1), interval=interval)
         w.jslink((self.play, "value"), (slider, "value"))
-        self.picture = image(f"graphpart-{part}-picture", width="620px")
-        self.why = w.HTML()
+        self.picture = image(f"graphpart-{part}-picture", width="560px")
+        self.picture.layout.flex = "0 0 auto"  # one size at every step, whatever the text says
+        self.why = w.HTML(layout=w.Layout(flex="1 1 260px", min_width="260px"))
         self.why.add_class(f"graphpart-{part}-why")
         slider.observe(lambda _: self._show(), "value")
-        w.VBox.__init__(self, [w.HBox([self.play, slider]), w.HBox([self.picture, self.why])])
+        # the text beside the picture, or under it where the two do not fit side by side
+        row = w.HBox([self.picture, self.why], layout=w.Layout(flex_flow="row wrap"))
+        w.VBox.__init__(self, [w.HBox([self.play, slider]), row])
         self.add_class(root)
         return slider
 

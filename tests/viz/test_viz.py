@@ -222,6 +222,14 @@ def test_draw_partition_labels_nodes_by_original_or_new_id():
         viz.draw_partition(big, labels="typed")
 
 
+def _words(label, renderer):
+    """The box of a label's words, without the line that may lead to its point."""
+    from matplotlib.text import Text
+
+    label.update_positions(renderer)
+    return Text.get_window_extent(label, renderer)
+
+
 def test_node_labels_keep_clear_of_the_halo_rings_and_the_legend_names_the_faded_nodes():
     """Notebook 02's drawing: no id label is written over a HALO ring (an audit found node 1's
     under its ring), and the legend says what the faded nodes are."""
@@ -241,7 +249,7 @@ def test_node_labels_keep_clear_of_the_halo_rings_and_the_legend_names_the_faded
     radius = np.sqrt(rings.get_sizes()[0]) / 2 * ax.figure.dpi / 72  # pixels
     covered = []
     for text in ax.texts:
-        box = text.get_window_extent(renderer)
+        box = _words(text, renderer)  # the words, not a leader line
         near_x = np.clip(centres[:, 0], box.x0, box.x1) - centres[:, 0]
         near_y = np.clip(centres[:, 1], box.y0, box.y1) - centres[:, 1]
         if (np.hypot(near_x, near_y) < radius).any():
@@ -273,8 +281,9 @@ def test_tradeoff_labels_do_not_overlap_and_tolerances_differ_in_colour():
     results = _tradeoff_sweep()
     ax = viz.plot_tradeoff(results)
     renderer = ax.figure.canvas.get_renderer()
-    boxes = [t.get_window_extent(renderer) for t in ax.texts]
-    assert len(boxes) == len(results)
+    boxes = [_words(t, renderer) for t in ax.texts]  # the words, not a leader
+    # one line per result (results drawn on one spot share a label)
+    assert sum(t.get_text().count("\n") + 1 for t in ax.texts) == len(results)
     clashes = [(i, j) for i in range(len(boxes)) for j in range(i) if boxes[i].overlaps(boxes[j])]
     assert not clashes, [(ax.texts[i].get_text(), ax.texts[j].get_text()) for i, j in clashes]
     colours = {}
@@ -300,7 +309,7 @@ def test_crowded_labels_neither_overlap_nor_leave_the_figure(seed):
     ax.scatter(x, y)
     labels = place_labels(ax, x, y, [f"metis k=4 trainers={i}" for i in range(16)])
     renderer = fig.canvas.get_renderer()
-    boxes = [t.get_window_extent(renderer) for t in labels]
+    boxes = [_words(t, renderer) for t in labels]  # the words
     plt.close(fig)
     assert not [(i, j) for i in range(16) for j in range(i) if boxes[i].overlaps(boxes[j])]
     whole = fig.bbox
@@ -317,7 +326,7 @@ def test_tradeoff_labels_keep_off_the_dashed_front():
     along = np.concatenate([a + t * (b - a) for a, b in zip(px[:-1], px[1:])])
     struck = []
     for text in ax.texts:
-        box = text.get_window_extent(renderer)
+        box = _words(text, renderer)
         inside = (along[:, 0] > box.x0) & (along[:, 0] < box.x1)
         inside &= (along[:, 1] > box.y0) & (along[:, 1] < box.y1)
         if inside.any():
