@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 
@@ -22,8 +23,12 @@ def _long_texts(column: list) -> bool:
 
 
 def _cell(tag: str, text: str, long: bool) -> str:
-    mark = " class='graphpart-text'" if long else ""
-    return f"<{tag}{mark}>{html.escape(text)}</{tag}>"
+    """A cell; in a column of long texts (settings' names) a line may break after ``=``, ``_``
+    and ``/`` before a letter too (``bal=`` / ``train_`` / ``mask``; ``k=4`` stays whole)."""
+    if not long:
+        return f"<{tag}>{html.escape(text)}</{tag}>"
+    words = re.sub(r"([=_/])(?=[A-Za-z])", r"\1<wbr>", html.escape(text))
+    return f"<{tag} class='graphpart-text'>{words}</{tag}>"
 
 
 class Report:

@@ -148,8 +148,8 @@ def image(css_class: str, width: str = "100%"):
 def html_table(obj) -> str:
     """HTML of anything with ``_repr_html_`` (reports), styled compactly: a widget's HTML gets
     none of JupyterLab's table style, and its columns would run together. A header breaks
-    between its words, and a column of long texts (settings' names) too, inside a word where a
-    narrow column needs it (``bal=train_mask``), so that a wide table fits its notebook; the
+    between its words, and a column of long texts (settings' names) also after ``=``, ``_``
+    and ``/`` (``bal=`` / ``train_`` / ``mask``), so that a wide table fits its notebook; the
     lines are a text's height, not a widget row's."""
     style = (
         "<style>.graphpart-table th, .graphpart-table td {padding:2px 8px;text-align:right;"
@@ -157,7 +157,7 @@ def html_table(obj) -> str:
         "word-break:normal;overflow-wrap:normal} .graphpart-table th:first-child, "
         ".graphpart-table td:first-child, .graphpart-table .graphpart-text {text-align:left} "
         ".graphpart-table td.graphpart-text "
-        "{white-space:normal;overflow-wrap:anywhere} .graphpart-table .graphpart-summary "
+        "{white-space:normal;overflow-wrap:break-word} .graphpart-table .graphpart-summary "
         "td {white-space:normal;text-align:left;word-break:normal;overflow-wrap:normal}</style>"
     )
     return (
