@@ -1554,6 +1554,9 @@ def test_the_big_view_draws_from_typed_arrays_and_answers_hover_click_and_zoom(l
             }"""
         )
         assert fit[0] == 0, fit  # no frames running
+        legend = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-big-graph-legend").first
+        said = legend.inner_text().replace("\xa0", " ")
+        assert "part 0" in said and "cut edge" in said, said
         assert min(fit[1], fit[3]) >= 0.05 and max(fit[2], fit[4]) <= 0.95, fit
         assert min(fit[1], fit[3]) <= 0.15 or max(fit[2], fit[4]) >= 0.85, fit  # fills the view
         page.wait_for_timeout(500)

@@ -26,6 +26,7 @@ import numpy as np
 import traitlets
 
 from ..lookup import node_table
+from ..palette import CUT_COLOR, part_hex
 from ..partitioning import Partitioning
 from ..views.arrays import graph_arrays
 from ..views.graph import node_label
@@ -55,6 +56,9 @@ class BigGraphView(anywidget.AnyWidget):
         The card of node ``card_for`` (the page shows it while that node is hovered).
     zoom : float
         The zoom level after the last zoom.
+    legend : str
+        The line above the drawing (HTML): each partition's colour, the cut edges', and how to
+        use the view.
 
     Examples
     --------
@@ -70,6 +74,8 @@ class BigGraphView(anywidget.AnyWidget):
     [([[0, 272], [272, 136], [408, 136], [544, 34], [580, 624], [1204, 312]], 1516)]
     >>> view.hovered = 0
     >>> view.card.startswith("node 0 | part ")
+    True
+    >>> view.legend.startswith("34 nodes in 2 partitions")
     True
     """
 
@@ -87,6 +93,7 @@ class BigGraphView(anywidget.AnyWidget):
     card = traitlets.Unicode("").tag(sync=True)
     card_for = traitlets.Int(-1).tag(sync=True)
     zoom = traitlets.Float(1.0).tag(sync=True)
+    legend = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, p: Partitioning, *, height: int = 520) -> None:
         self.p = p
@@ -94,7 +101,9 @@ class BigGraphView(anywidget.AnyWidget):
         a = graph_arrays(p, self.table)
         with shared_code(BigGraphView):
             super().__init__(
-                **{name: getattr(a, name).tobytes() for name in ARRAYS}, height=check_height(height)
+                **{name: getattr(a, name).tobytes() for name in ARRAYS},
+                height=check_height(height),
+                legend=_legend(p),
             )
         self.add_class("graphpart-big-graph-view")
         self.on_msg(self._send_arrays)
@@ -116,3 +125,19 @@ class BigGraphView(anywidget.AnyWidget):
         with self.hold_sync():
             self.card = node_label(self.p, v, self.table) if v >= 0 else ""
             self.card_for = v
+
+
+def _legend(p: Partitioning, most: int = 16) -> str:
+    """The owners' colours (the first ``most``), the cut edges' colour, and what to do."""
+    colors = part_hex(p.num_parts)
+    swatches = " ".join(
+        f"<span style='color:{c}'>&#9632;</span>&nbsp;part&nbsp;{q}"
+        for q, c in enumerate(colors[:most])
+    )
+    more = f" and {p.num_parts - most} more" if p.num_parts > most else ""
+    return (
+        f"{p.graph.num_nodes():,} nodes in {p.num_parts} partitions: {swatches}{more} "
+        f"&middot; <span style='color:{CUT_COLOR}'>&#9644;</span>&nbsp;cut edge (inner edges: "
+        "their partition's colour, lighter) &middot; hover a node for its card, click it to "
+        "light up its neighbours, Ctrl + wheel to zoom"
+    )

@@ -144,7 +144,11 @@ async function render({ model, el }) {
     "position:absolute;display:none;pointer-events:none;border:2px solid #111;" +
     "border-radius:50%;box-sizing:border-box;z-index:1";
   box.append(stage, ring, card);
-  el.append(box);
+  const legend = document.createElement("div");  // what the colours mean: Python's HTML
+  legend.className = "graphpart-big-graph-legend";
+  legend.style.cssText = "font-size:11px;line-height:1.4;margin:0 0 4px";
+  legend.innerHTML = model.get("legend");
+  el.append(legend, box);
   wheelScrollsPage(box);
   await sized(box);
   const graph = new Graph(stage, {
