@@ -209,7 +209,8 @@ def _scatter_maker(colors: dict[str, str], height: int):
         by = "colour" if "colour" in frame else "owner"
         s.color(by=by, map=[colors[c] for c in frame[by].cat.categories])
         s.size(default=6 if len(frame) <= 2000 else 3 if len(frame) <= 50_000 else 1)
-        s.axes(True, grid=False, labels=[x, y])
+        # the id lines' rows are named under their points: their axis needs no name
+        s.axes(True, grid=False, labels=[x, "" if y == "row" else y])
         s.legend(False)  # named above the plots: inside, it hid the highest ids' points
         s.tooltip(True, properties=tip, histograms=False, size="small")
         if "row name" in frame:  # the rows are categories: each named under its points
