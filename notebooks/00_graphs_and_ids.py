@@ -142,8 +142,8 @@ ax = viz.plot_id_line(split)
 # node lights up in the other plot. **Click** it to read its card below. The lower pair shows the
 # edges as a matrix, before and after: after the renumbering, the edges inside a partition gather
 # in one coloured block per partition, and the cut edges (black) fall outside. The mouse wheel
-# scrolls the page past the plots; Ctrl + wheel zooms them, and so does the wheel after a click on
-# a plot, until the mouse leaves it.
+# scrolls the page past the plots; Ctrl + wheel zooms them, and so does the plain wheel after a
+# click anywhere in the view, until the mouse leaves the view.
 
 # %%
 from graphpart.widgets import IdView
