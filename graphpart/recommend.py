@@ -194,11 +194,13 @@ def _why(results, figures, best_i: int, fastest: int, pareto) -> str:
 
 
 def break_even(result: SweepResult, baseline: SweepResult) -> float | None:
-    """After how many epochs ``result`` pays back the extra time it took to partition.
+    """After how many epochs ``result`` is ahead of ``baseline`` for good, partitioning included.
 
     ``result`` took ``result.seconds - baseline.seconds`` more to partition (wall clock, this
     machine) and saves ``baseline.epoch_s - result.epoch_s`` per epoch (estimated, the cluster
-    model): the ratio is the number of epochs after which it is ahead.
+    model): the ratio is the number of epochs after which it is ahead. A setting slower per
+    epoch is never ahead for good, even when it was quicker to partition (it is ahead at first,
+    then falls behind).
 
     Parameters
     ----------
@@ -209,7 +211,8 @@ def break_even(result: SweepResult, baseline: SweepResult) -> float | None:
     -------
     float or None
         ``0.0`` when ``result`` is no slower to partition and no slower per epoch; ``None`` when
-        it never pays back (no faster per epoch, but slower to partition).
+        it is never ahead for good: slower per epoch, or as fast per epoch but slower to
+        partition.
 
     Examples
     --------
@@ -218,13 +221,13 @@ def break_even(result: SweepResult, baseline: SweepResult) -> float | None:
     3.0
     >>> break_even(R(seconds=2.0, epoch_s=0.9), R(seconds=0.5, epoch_s=0.8)) is None
     True
+    >>> break_even(R(seconds=0.4, epoch_s=0.9), R(seconds=0.5, epoch_s=0.8)) is None  # behind later
+    True
     """
     if result.epoch_s is None or baseline.epoch_s is None:
         raise GraphpartError("break_even needs epoch estimates: run sweep(..., training=...)")
     extra = result.seconds - baseline.seconds
     saved = baseline.epoch_s - result.epoch_s
-    if extra <= 0 and saved >= 0:
-        return 0.0
-    if saved <= 0:
-        return None if extra > 0 else 0.0
-    return extra / saved
+    if saved < 0 or (saved == 0 and extra > 0):
+        return None
+    return max(extra, 0.0) / saved if saved > 0 else 0.0

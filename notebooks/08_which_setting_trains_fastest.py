@@ -198,30 +198,33 @@ view
 # %% [markdown]
 # ## Is partitioning worth it?
 #
-# METIS takes longer than a random split. It pays that back only if its faster epochs add up to
-# more than the extra partitioning time. Each line below starts at the setting's partitioning time
-# (measured here: `SweepResult.seconds`, partitioning and its metrics on this machine) and rises by
-# its estimated epoch (the cluster model, 10 Gb/s); where it crosses the random split's line, it
-# has paid for itself (`graphpart.recommend.break_even`).
+# METIS usually takes longer than a random split (the table above has both times). It pays that
+# back only if its faster epochs add up to more than the extra partitioning time. Each line below
+# starts at the setting's partitioning time (measured here: `SweepResult.seconds`, partitioning
+# and its metrics on this machine) and rises by its estimated epoch (the cluster model, 10 Gb/s);
+# past the epoch where it crosses the random split's line for good, it has paid for itself
+# (`graphpart.recommend.break_even`).
 
 # %%
 from graphpart.recommend import break_even
 
 ax = viz.plot_break_even(results, "random k=4", max_epochs=200)
 base = by_label["random k=4"]
+width = max(len(r.setting.label) for r in results)
 for r in results:
     if r is not base:
         n = break_even(r, base)
-        when = "never" if n is None else f"after {n:.1f} epochs"
+        when = "never for good" if n is None else f"for good after {n:.1f} epochs"
         print(
-            f"{r.setting.label:>26}: {r.seconds - base.seconds:+.2f} s to partition, "
+            f"{r.setting.label:>{width}}: {r.seconds - base.seconds:+.2f} s to partition, "
             f"{(r.epoch_s - base.epoch_s) * 1e3:+.2f} ms per epoch: ahead {when}"
         )
 
 # %% [markdown]
-# A setting that is no faster per epoch never pays back its partitioning, however good its cut:
-# here plain METIS is one (its busiest trainer holds most of the training nodes, as above). The
-# balanced settings are ahead after the epochs printed. A graph is partitioned once and trained on
+# A setting that is slower per epoch is never ahead for good, however good its cut (even one that
+# was quicker to partition falls behind): here plain METIS is one (its busiest trainer holds most
+# of the training nodes, as above). The balanced settings are ahead for good after the epochs
+# printed. A graph is partitioned once and trained on
 # many times (every model, every hyper-parameter search), which divides its partitioning time
 # among all those runs.
 
