@@ -286,7 +286,7 @@ class LinkStats:
         rb = self.row_bytes
         return {
             "device": self.device,
-            "lookups": self.num_lookups,
+            "batches": self.num_lookups,  # lookup calls; "rows" counts the ids looked up
             "rows": rows,
             "hit_rate": (own + peer) / rows if rows else 0.0,
             "own_rows": own,

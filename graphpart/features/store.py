@@ -78,7 +78,7 @@ class LookupStats:
 
     def totals(self) -> dict[str, int]:
         return {
-            "lookups": self.num_lookups,
+            "batches": self.num_lookups,  # lookup calls; "rows" counts the ids looked up
             "rows": sum(self.rows),
             "hits": sum(self.hits),
             "misses": sum(self.rows) - sum(self.hits),

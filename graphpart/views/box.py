@@ -21,7 +21,7 @@ def box_view_data(box, batches: int = 0) -> dict:
     Returns
     -------
     dict
-        ``gpus`` (one dict per GPU: ``gpu``, ``group``, ``lookups``, ``rows``, ``hit_rate``,
+        ``gpus`` (one dict per GPU: ``gpu``, ``group``, ``batches``, ``rows``, ``hit_rate``,
         ``own``, ``peer``, ``host`` rows, ``own_bytes``, ``peer_bytes``, ``host_bytes``,
         ``ms``), ``links`` (``a``, ``b``, ``bytes``: NVLink pairs of a group), ``groups`` (the
         GPU ranks of each group) and ``title``.
@@ -44,7 +44,7 @@ def box_view_data(box, batches: int = 0) -> dict:
                 {
                     "gpu": d,
                     "group": g.group_id,
-                    "lookups": t["lookups"] if t else 0,
+                    "batches": t["batches"] if t else 0,
                     "rows": t["rows"] if t else 0,
                     "hit_rate": t["hit_rate"] if t else 0.0,
                     "own": t["own_rows"] if t else 0,

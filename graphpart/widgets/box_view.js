@@ -138,8 +138,8 @@ function render({ model, el }) {
       node("text", { x: 8, y: 74, "font-size": 10, fill: "#555" }, box).textContent =
         `${g.rows.toLocaleString()} rows, ${g.ms.toFixed(2)} ms`;
       facts(box,
-        `GPU ${g.gpu} (group ${g.group}): ${g.rows.toLocaleString()} rows in ${g.lookups} ` +
-        `lookups; own shard ${g.own.toLocaleString()} (${fmtBytes(g.own_bytes)}), peers ` +
+        `GPU ${g.gpu} (group ${g.group}): ${g.rows.toLocaleString()} rows in ${g.batches} ` +
+        `batches; own shard ${g.own.toLocaleString()} (${fmtBytes(g.own_bytes)}), peers ` +
         `${g.peer.toLocaleString()} (${fmtBytes(g.peer_bytes)}), host ` +
         `${g.host.toLocaleString()} (${fmtBytes(g.host_bytes)}); hit rate ` +
         `${(100 * g.hit_rate).toFixed(1)}%`);
