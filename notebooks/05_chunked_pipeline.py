@@ -89,7 +89,8 @@ print(json.dumps(meta["edges"], indent=1)[:400], "...")
 # %% [markdown]
 # ## 2 · Step 1: assign nodes to partitions
 #
-# Four ways, all writing the same files (`<ntype>.txt`, line *i* = partition of node *i*):
+# Four ways, all writing the same files (`<ntype>.txt`: line *i*, counted from 1, holds the
+# partition of node *i - 1*):
 #
 # * **random**: balanced, reads no edges at all, computed chunk by chunk on Dask;
 # * **Fennel** and **LDG**: *streaming* partitioners. They read the edge chunks one at a time and
