@@ -369,8 +369,10 @@ def sweep_report(results: Sequence[SweepResult]) -> Report:
         "edge cut": [r.edge_cut for r in results],
         "cut %": [round(100 * r.edge_cut_fraction, 2) for r in results],
     }
-    for k in keys:
-        cols[f"{k} max/mean"] = [round(r.imbalance.get(k, float("nan")), 3) for r in results]
+    for k in keys:  # "-" where a setting has no such quantity (trainers' with one a machine)
+        cols[f"{k} max/mean"] = [
+            "-" if r.imbalance.get(k) is None else round(r.imbalance[k], 3) for r in results
+        ]
     if any(r.epoch is not None for r in results):
         cols["epoch (est.)"] = [seconds(r.epoch_s) if r.epoch else "" for r in results]
         cols["straggler"] = [f"{r.epoch.straggler_ratio:.2f}x" if r.epoch else "" for r in results]

@@ -108,6 +108,17 @@ def test_sweep_report_has_one_row_per_setting():
     assert "<table>" in report._repr_html_() and np.isfinite(report.columns["nodes max/mean"]).all()
 
 
+def test_a_quantity_a_setting_lacks_reads_as_a_dash_not_nan():
+    """Trainers' balance exists only with several trainers a machine: an audit saw ``nan`` in
+    the playground's table for a one-trainer setting."""
+    from graphpart.datasets import sbm
+
+    g = sbm([40] * 4, 0.2, 0.01, seed=0, train_frac=0.3)
+    settings = grid(part_method="metis", num_parts=2, num_trainers_per_machine=[1, 2])
+    col = sweep_report(sweep(g, settings)).columns["trainer nodes max/mean"]
+    assert col[0] == "-" and isinstance(col[1], float), col
+
+
 def test_a_sweep_with_a_training_setup_prices_every_setting_and_plots_cut_vs_epoch():
     from graphpart.datasets import load_karate_club
     from graphpart.sweep import grid, sweep, sweep_report
