@@ -47,6 +47,7 @@ The constants were measured on R-MAT (``benchmarks/pipeline_steps.py``; see RESU
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -760,13 +761,27 @@ def format_plan(
     for s in steps:
         flag = "" if s.memory <= mem and s.disk <= disk else "  <- does not fit"
         lines.append(s.row() + flag)
-    lines.append(
-        "B: a Python process with graphpart imported; N nodes, E edges, C edges in the "
-        "largest chunk, F bytes of node data per node; n_p and e_p the largest partition's nodes "
-        "and edges; L at most the nodes (own + HALO) of the largest partition, P the edges of "
-        "its largest piece (bounds, before the assignment is known)"
-    )
+    lines.append(_legend("\n".join(lines[2:]), known=loads is not None))
     return "\n".join(lines)
+
+
+#: What each symbol of the plan's formulas stands for, in the legend's order.
+_SYMBOLS = (
+    ("N", "N nodes"),
+    ("E", "E edges"),
+    ("C", "C edges in the largest chunk"),
+    ("F", "F bytes of node data per node"),
+    ("n_p", "n_p and e_p the largest partition's nodes and edges"),
+    ("L", "L at most the nodes (own + HALO) of the largest partition"),
+    ("P", "P the edges of its largest piece"),
+)
+
+
+def _legend(rows: str, known: bool) -> str:
+    """The symbols the table's formulas use, and whether its sizes are the assignment's."""
+    used = [say for sym, say in _SYMBOLS if re.search(rf"\b{sym}\b", rows)]
+    sizes = "from the assignment's sizes" if known else "bounds, before the assignment is known"
+    return f"B: a Python process with graphpart imported; {'; '.join(used)} ({sizes})"
 
 
 def _existing(folder: str | os.PathLike) -> Path:
