@@ -4,6 +4,7 @@ each edge stored once, and the estimate itself."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -65,3 +66,19 @@ def test_the_plan_sizes_local_nodes_from_the_halo_and_each_edge_once(assigned):
     assert once["dispatch phase 2"].memory <= blind["dispatch phase 2"].memory
     assert "L = " in once["dispatch phase 2"].formula and "P = " in once["dispatch phase 2"].formula
     assert once["verify"].memory > plan_pipeline(meta, k, format="graphpart")[-1].memory
+
+
+def test_the_plans_legend_names_the_symbols_its_formulas_use_and_where_sizes_come_from(assigned):
+    """An audit found the legend explaining n_p and e_p, used by no formula, and calling the
+    assignment's own sizes bounds."""
+    from graphpart.chunked import format_plan
+
+    w, meta = assigned
+    blind = format_plan(meta, 4, "fennel", out_dir=w)
+    table, legend = blind.rsplit("\n", 1)
+    for sym in ("N", "C", "L", "P", "n_p"):
+        assert (f" {sym} " in f" {legend} ") == bool(re.search(rf"\b{sym}\b", table)), sym
+    assert legend.endswith("(bounds, before the assignment is known)")
+    loads = part_loads(meta, read_assignment(w / "a", meta)[0]["_N"], 4)
+    known = format_plan(meta, 4, "fennel", out_dir=w, loads=loads)
+    assert known.endswith("(from the assignment's sizes)")
