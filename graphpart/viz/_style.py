@@ -145,7 +145,7 @@ def place_labels(ax, x, y, texts, fontsize: int = 7, lines=(), radii=None) -> li
     own words, and sits nearer its own point than any other: the offsets of ``LABEL_OFFSETS``
     are tried in order (nearest first), measured in points. Where none is free, the least
     crowded one inside the figure is taken (least area over other words, then fewest points
-    covered, fewest points nearer, inside the axes, off the lines), on a white ground that
+    covered, inside the axes, fewest points nearer, off the lines), on a white ground that
     keeps it readable. A label placed farther than ``LEADER_FROM`` points is joined to its
     point by a thin line; points drawn on one spot (within 3 pixels) share one label, a line
     per text."""
@@ -205,16 +205,16 @@ def place_labels(ax, x, y, texts, fontsize: int = 7, lines=(), radii=None) -> li
                 cut,
                 over,
                 near(box, points, reach),
-                closer,
                 not inside,
+                closer,
                 near(box, along, 1),
             )
             t.remove()
             if best is None or crowding < best[0]:
                 best = (crowding, offset, box)
-            if crowding == (False, 0, 0, 0, False, 0):
+            if crowding == (False, 0, 0, False, 0, 0):
                 break
-        crowded = best[0] != (False, 0, 0, 0, False, 0)
+        crowded = best[0] != (False, 0, 0, False, 0, 0)
         t = _annotate(
             ax, text, (x[i], y[i]), best[1], fontsize, lead=np.hypot(*best[1]) > LEADER_FROM
         )
