@@ -41,7 +41,8 @@ class Recommendation:
     dominated : dict of str to str
         Each other setting's label, and the label of one setting that beats it on all three.
     why : str
-        One paragraph: why ``best``, against the runner-up and the slowest setting.
+        One paragraph: why ``best``, against another best trade-off (the Pareto set's next
+        setting) and the slowest setting.
     """
 
     best: SweepResult
@@ -176,7 +177,7 @@ def _why(results, figures, best_i: int, fastest: int, pareto) -> str:
     said = (results[best_i], results[fastest])  # the fastest, if not the pick, is named above
     runner = next((r for r in pareto[1:] if all(r is not s for s in said)), None)
     named_slowest = slowest != best_i and runner is not results[slowest]
-    if named_slowest:  # the runner-up, when also the slowest, is said so once, below
+    if named_slowest:  # the next best trade-off, when also the slowest, is said so once, below
         text += (
             f". The slowest setting, {results[slowest].setting.label}, takes "
             f"{figures[slowest, 0] / e:.2f}x as long"
@@ -185,8 +186,9 @@ def _why(results, figures, best_i: int, fastest: int, pareto) -> str:
         re_ = runner.epoch_s
         tie = " (a tie within the model's accuracy)" if is_tie(max(re_, e), min(re_, e)) else ""
         also = f", also the slowest ({re_ / e:.2f}x as long)" if runner is results[slowest] else ""
+        which = "other" if len(pareto) == 2 else "next"  # a setting no other beats on all three
         text += (
-            f"{'; the' if named_slowest else '. The'} runner-up, "
+            f"{'; the' if named_slowest else '. The'} {which} best trade-off, "
             f"{runner.setting.label}{also}, takes {seconds(re_)}{tie} and cuts "
             f"{100 * runner.edge_cut_fraction:.1f}%"
         )

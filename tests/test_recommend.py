@@ -77,9 +77,11 @@ def test_a_pick_that_wins_a_tie_on_cut_names_the_slightly_faster_setting(monkeyp
     assert "metis k=3 is the fastest at 1.34 ms: this one takes 1.5% longer" in rec.why
     assert "a tie within the model's 3%, and cuts fewer edges than its 28.0%" in rec.why
     assert rec.headline.startswith("Pick: metis k=2 (1.36 ms), a tie with the fastest, metis k=3")
-    assert "runner-up, metis k=3" not in rec.why  # named once, as the fastest (03's playground)
+    assert (
+        "best trade-off, metis k=3" not in rec.why
+    )  # named once, as the fastest (03's playground)
     three = recommend([low_cut, fast, _priced(5, 1.5e-3, 0.08), _priced(6, 2e-3, 0.01)])
-    assert "the runner-up, metis k=5" in three.why and three.why.count("metis k=3") == 1
+    assert "best trade-off, metis k=5" in three.why and three.why.count("metis k=3") == 1
     alone = recommend([low_cut, _priced(4, 1.5e-3, 0.3)])
     assert "is the fastest" not in alone.why and alone.headline == "Fastest: metis k=2 (1.36 ms)"
 
@@ -92,7 +94,7 @@ def test_a_runner_up_that_is_also_the_slowest_is_named_once(monkeypatch):
     monkeypatch.setattr(module, "_replication", lambda r: 2.0)
     rec = recommend([_priced(2, 1.0, 0.30), _priced(3, 1.2, 0.10)])
     assert rec.why.count("metis k=3") == 1, rec.why
-    assert "The runner-up, metis k=3, also the slowest (1.20x as long), takes" in rec.why
+    assert "best trade-off, metis k=3, also the slowest (1.20x as long), takes" in rec.why
 
 
 def test_ties_do_not_chain(monkeypatch):
