@@ -23,11 +23,11 @@ def _long_texts(column: list) -> bool:
 
 
 def _cell(tag: str, text: str, long: bool) -> str:
-    """A cell; in a column of long texts (settings' names) a line may break after ``=``, ``_``
-    and ``/`` before a letter too (``bal=`` / ``train_`` / ``mask``; ``k=4`` stays whole)."""
+    """A cell; in a column of long texts (settings' names) a line may break after ``=`` or
+    ``/`` before a letter too (``bal=`` / ``train_mask``; ``k=4`` stays whole)."""
     if not long:
         return f"<{tag}>{html.escape(text)}</{tag}>"
-    words = re.sub(r"([=_/])(?=[A-Za-z])", r"\1<wbr>", html.escape(text))
+    words = re.sub(r"([=/])(?=[A-Za-z])", r"\1<wbr>", html.escape(text))
     return f"<{tag} class='graphpart-text'>{words}</{tag}>"
 
 

@@ -148,9 +148,9 @@ def image(css_class: str, width: str = "100%"):
 def html_table(obj) -> str:
     """HTML of anything with ``_repr_html_`` (reports), styled compactly: a widget's HTML gets
     none of JupyterLab's table style, and its columns would run together. A header breaks
-    between its words, and a column of long texts (settings' names) also after ``=``, ``_``
-    and ``/`` (``bal=`` / ``train_`` / ``mask``), so that a wide table fits its notebook; the
-    lines are a text's height, not a widget row's."""
+    between its words, and a column of long texts (settings' names) also after ``=`` and
+    ``/`` (``bal=`` / ``train_mask``), so that a wide table fits its notebook; the lines are a
+    text's height, not a widget row's."""
     style = (
         "<style>.graphpart-table th, .graphpart-table td {padding:2px 8px;text-align:right;"
         "white-space:nowrap} .graphpart-table th {white-space:normal;vertical-align:bottom;"
