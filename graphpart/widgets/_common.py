@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Collection
 
 from ..errors import GraphpartError
+from ..palette import CUT_COLOR
 from ..utils.check import check_count, short_repr
 
 __all__ = [
@@ -143,6 +145,21 @@ def image(css_class: str, width: str = "100%"):
     )
     img.add_class(css_class)
     return img
+
+
+def swatches_html(palette: dict[str, str]) -> str:
+    """A coloured square and the name of each entry of ``palette`` (name to colour), in one
+    line of HTML, as every view's legend starts."""
+    return " ".join(
+        f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(k)}" for k, c in palette.items()
+    )
+
+
+#: How the views draw edges, in their legends: cut edges in the cut colour, the rest lighter.
+CUT_EDGE_HTML = (
+    f"<span style='color:{CUT_COLOR}'>&#9644;</span>&nbsp;cut edge (inner edges: their "
+    "partition's colour, lighter)"
+)
 
 
 def html_table(obj) -> str:

@@ -26,11 +26,11 @@ import numpy as np
 import traitlets
 
 from ..lookup import node_table
-from ..palette import CUT_COLOR, part_hex
+from ..palette import part_hex
 from ..partitioning import Partitioning
 from ..views.arrays import graph_arrays
 from ..views.graph import node_label
-from ._common import check_height
+from ._common import CUT_EDGE_HTML, check_height, swatches_html
 from .shared_code import shared_code
 
 #: the arrays a view asks for; they are sent as one buffer, array i at ``spans[i]`` (start, bytes)
@@ -129,15 +129,11 @@ class BigGraphView(anywidget.AnyWidget):
 
 def _legend(p: Partitioning, most: int = 16) -> str:
     """The owners' colours (the first ``most``), the cut edges' colour, and what to do."""
-    colors = part_hex(p.num_parts)
-    swatches = " ".join(
-        f"<span style='color:{c}'>&#9632;</span>&nbsp;part&nbsp;{q}"
-        for q, c in enumerate(colors[:most])
-    )
+    colors = part_hex(p.num_parts)[:most]
+    swatches = swatches_html({f"part {q}": c for q, c in enumerate(colors)})
     more = f" and {p.num_parts - most} more" if p.num_parts > most else ""
     return (
         f"{p.graph.num_nodes():,} nodes in {p.num_parts} partitions: {swatches}{more} "
-        f"&middot; <span style='color:{CUT_COLOR}'>&#9644;</span>&nbsp;cut edge (inner edges: "
-        "their partition's colour, lighter) &middot; hover a node for its card, click it to "
-        "light up its neighbours, Ctrl + wheel to zoom"
+        f"&middot; {CUT_EDGE_HTML} &middot; hover a node for its card, click it to light up its "
+        "neighbours, Ctrl + wheel to zoom"
     )

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import html
 
-from ..palette import CUT_COLOR, halo_ring
+from ..palette import halo_ring
 from ..views.graph import GraphData
+from ._common import CUT_EDGE_HTML, swatches_html
 
 __all__ = ["legend_html"]
 
@@ -154,10 +155,7 @@ def legend_html(data: GraphData) -> str:
     str
         One line of HTML (11 px text) for above the view, ending in how to hover and select.
     """
-    swatches = " ".join(
-        f"<span style='color:{c}'>&#9632;</span>&nbsp;{html.escape(k)}"
-        for k, c in data.palette.items()
-    )
+    swatches = swatches_html(data.palette)
     hops = sorted({a.get("hop", 0) for a in data.nodes.values()} - {0})
     rings = []
     for h in hops:
@@ -169,12 +167,7 @@ def legend_html(data: GraphData) -> str:
             "ringed in its partition's colour: "
             + " ".join(_ring(c, 2.5, k) for k, c in data.rings.items()),
         )
-    edges = (
-        f"<span style='color:{CUT_COLOR}'>&#9644;</span>&nbsp;cut edge (inner edges: their "
-        "partition's colour, lighter)"
-        if data.edge_note is None
-        else html.escape(data.edge_note)
-    )
+    edges = CUT_EDGE_HTML if data.edge_note is None else html.escape(data.edge_note)
     return (
         f"<span style='font-size:11px'>{swatches} &middot; {edges}"
         + (" &middot; " + " ".join(rings) if rings else "")
