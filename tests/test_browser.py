@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import re
 import shutil
@@ -42,6 +43,7 @@ GRAPH_VIEWS = "_graph_views.ipynb"  # likewise: PartitionViews alone
 CLICK_VIEW = "_click_view.ipynb"  # likewise: a three-node path whose middle node sits centred
 EXPLORER = "_explorer.ipynb"  # likewise: PartitionExplorer on karate
 INSPECTOR = "_inspector.ipynb"  # likewise: HaloInspector on karate in 3 parts
+DAVIS_INSPECTOR = "_davis_inspector.ipynb"  # likewise: HaloInspector of notebook 04, on event 6
 ID_VIEW = "_id_view.ipynb"  # likewise: IdView of a path whose middle node sits centred
 STANDINS = "_standins.ipynb"  # likewise: linked views of a path, one view lacking two nodes
 MANY_VIEWS = "_many_views.ipynb"  # likewise: eight views, 24 WebGL contexts asked for
@@ -257,6 +259,19 @@ def lab(tmp_path_factory, sync_playwright):
             "from graphpart.datasets import load_karate_club\n"
             "from graphpart.widgets import HaloInspector\n"
             "hi = HaloInspector(gp.partition(load_karate_club(), 3, num_hops=1, seed=0))\n"
+            "hi"
+        ],
+    )
+    _lab.write_code_notebook(
+        root / DAVIS_INSPECTOR,
+        [
+            "import graphpart as gp\n"
+            "from graphpart.datasets import load_davis_southern_women\n"
+            "from graphpart.widgets import HaloInspector\n"
+            "hi = HaloInspector(gp.partition(load_davis_southern_women(), 2, num_hops=1, seed=0))\n"
+            "hi.controls['kind'].value = 'typed'\n"
+            "hi.controls['ntype'].value = 'event'\n"
+            "hi.controls['node'].value = 6\n"
             "hi"
         ],
     )
@@ -859,6 +874,31 @@ def test_hovering_a_node_draws_its_card_and_the_wheel_zooms(lab, page, shots):
         root.screenshot(path=str(shots / "wheel-zoomed.png"))
 
 
+def test_the_selected_nodes_label_is_drawn_beside_it_in_every_view(lab, page, shots):
+    """Notebook 04's inspector on event 6 (a HALO node in partition 0, inner in 1): each view
+    labels it beside its node. An audit found partition 0's label in the canvas's corner: a test
+    for a free place that wanted exactly 0 px hidden failed on a rounding error of 1e-12 px."""
+    with _lab.failure_shot(page, shots / "davis-inspector-failure.png"):
+        root = _views_root(page, lab, DAVIS_INSPECTOR, ".graphpart-halo-inspector", 2)
+        page.wait_for_function(
+            "el => [...el.querySelectorAll('canvas.sigma-hovers')]"
+            ".filter(c => c.dataset.cardNode).length === 2",
+            arg=root.element_handle(),
+            timeout=30_000,
+        )
+        page.wait_for_timeout(1000)
+        drawn = root.evaluate(
+            "el => [...el.querySelectorAll('canvas.sigma-hovers')]"
+            ".map(c => [c.dataset.cardBox, c.dataset.cardNode, c.dataset.card])"
+        )
+        root.screenshot(path=str(shots / "davis-inspector.png"))
+        for box, node, card in drawn:
+            x, y, w, h = map(int, box.split(","))
+            nx, ny = map(int, node.split(","))
+            gap = math.hypot(max(x - nx, 0, nx - x - w), max(y - ny, 0, ny - y - h))
+            assert card.startswith("node event:6") and gap < 40, (box, node, card)
+
+
 def test_a_hovered_nodes_card_is_drawn_clear_of_the_selections_labels(lab, page, shots):
     """With node 1 selected (sigma draws its label and its neighbours' on the hover layer too),
     hovering another node draws that node's card clear of those labels: an audit found the
@@ -1342,7 +1382,20 @@ def test_id_view_hover_shows_a_nodes_ids_and_a_click_reaches_python(lab, page, s
             arg=root.element_handle(),
             timeout=60_000,
         )
+        page.wait_for_function(  # each plot's x range stretched over its width
+            "el => el.querySelectorAll('canvas[data-graphpart-aspect]').length === 4",
+            arg=root.element_handle(),
+            timeout=30_000,
+        )
         page.wait_for_timeout(1500)  # the first frames
+        # every x axis spans the ids 0-2 and half an id either side, not more (it ran from -3)
+        domains = root.evaluate(
+            "el => [...el.querySelectorAll('div')].filter(d => d.api)"
+            ".map(d => d.api.get('xScale').domain())"
+        )
+        assert len(domains) == 4 and all(
+            abs(lo + 0.5) < 0.05 and abs(hi - 2.5) < 0.05 for lo, hi in domains
+        ), domains
         boxes = root.evaluate(
             """el => [...el.querySelectorAll('canvas')].map(c => c.getBoundingClientRect())
                 .filter(r => r.width > 200).map(r => ({x: r.x, y: r.y, w: r.width, h: r.height}))"""

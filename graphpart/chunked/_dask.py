@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..utils.check import short_repr
+from ..utils.units import fmt_bytes
 from ._eta import Progress
 from .cluster import ClusterOptions
 
@@ -214,7 +215,7 @@ def run_tasks(
                 raise GraphpartError(killed(killed_at, limit)) from None
             raise GraphpartError(
                 f"a Dask worker died running {what} task {killed_at} (out of memory, most "
-                f"likely; worker memory limit {limit / 2**30:.1f} GB): give the workers more "
+                f"likely; worker memory limit {fmt_bytes(limit)}): give the workers more "
                 "memory (--memory-limit) or split the work finer"
             ) from None
         if failure is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..utils.units import fmt_bytes
 from .format import ChunkedMetadata
 from .plan import largest_chunk, node_row_bytes, partition_need
 
@@ -24,7 +25,7 @@ def partition_too_big(
     >>> msg = partition_too_big(np.array([10**6, 10]), [np.array([[9 * 10**6, 5]])],
     ...                         SimpleNamespace(node_data={}, edges={}))
     >>> m = msg(0, 2**30)
-    >>> m.split(":")[0], "need about 0.8 GB" in m, "memory limit is 1.0 GB" in m
+    >>> m.split(":")[0], "need about 855 MB" in m, "memory limit is 1.07 GB" in m
     ('partition 0 did not fit in a Dask worker', True, True)
     """
     edges = sum((c.sum(axis=0) for c in counts), np.zeros(len(nodes), dtype=np.int64))
@@ -34,16 +35,16 @@ def partition_too_big(
         need = partition_need(
             int(nodes[p]), int(edges[p]), int(nodes.sum()), row_bytes, format, chunk
         )
-        have = f"{limit / 2**30:.1f} GB" if limit else "no limit set"
+        have = fmt_bytes(limit) if limit else "no limit set"
         if format != "dgl":
             return (
                 f"partition {p} did not fit in a Dask worker: writing a partition out of core "
-                f"needs about {need / 2**30:.1f} GB whatever its size, and the worker memory limit "
+                f"needs about {fmt_bytes(need)} whatever its size, and the worker memory limit "
                 f"is {have}. Use a higher --memory-limit (or fewer workers per machine)"
             )
         return (
             f"partition {p} did not fit in a Dask worker: {int(nodes[p]):,} nodes and "
-            f"{int(edges[p]):,} edges need about {need / 2**30:.1f} GB to build (the largest "
+            f"{int(edges[p]):,} edges need about {fmt_bytes(need)} to build (the largest "
             f"partition has {int(edges.max()):,} edges), and the worker memory limit is {have}. "
             "Use more partitions, a higher --memory-limit (or fewer workers per machine), or an "
             "edge-balanced assignment (assign --algorithm fennel --balance-edges)"

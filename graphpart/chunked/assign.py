@@ -23,6 +23,7 @@ from ..partitioning.balance import classes_by_type
 from ..partitioning.fields import as_fields, code_labels, combine_fields, named_labels
 from ..partitioning.options import PartitionOptions
 from ..utils.check import check_file_name, options_by_name, short_repr
+from ..utils.units import fmt_bytes
 from ._dask import Runner, open_shared, runner, worker_memory_limit
 from ._files import write_array
 from ._metis import metis_chunked
@@ -519,8 +520,8 @@ def _check_stream_memory(meta, algorithm: str, cluster: ClusterOptions, run=None
     limit = worker_memory_limit(run.client) if run.client is not None else 0
     if limit and stream > limit:
         raise GraphpartError(
-            f"assign --algorithm {algorithm}: a stream needs about {stream / 2**30:.1f} GB per "
-            f"Dask worker and the workers' memory limit is {limit / 2**30:.1f} GB: {instead}"
+            f"assign --algorithm {algorithm}: a stream needs about {fmt_bytes(stream)} per "
+            f"Dask worker and the workers' memory limit is {fmt_bytes(limit)}: {instead}"
         )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import GraphpartError
 from ..utils.check import Options, check_count, check_flag, short_repr
+from ..utils.units import fmt_bytes
 
 __all__ = ["ClusterOptions"]
 
@@ -44,7 +45,7 @@ def check_memory_limit(memory_limit: object) -> None:
     if limit < BASE:
         raise GraphpartError(
             f"memory_limit {short_repr(memory_limit)} is below what a Dask worker needs to start "
-            f"(about {BASE / 2**30:.1f} GB with graphpart imported); `graphpart plan` says what "
+            f"(about {fmt_bytes(BASE)} with graphpart imported); `graphpart plan` says what "
             "each step needs"
         )
 

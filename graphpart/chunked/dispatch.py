@@ -49,6 +49,7 @@ from ..storage.files import ORIG_EIDS, ORIG_NIDS, check_format
 from ..storage.make_config import build_config, graphbolt_meta
 from ..storage.owned import OutputTarget, check_partition_output
 from ..utils.check import check_count, check_flag, short_repr
+from ..utils.units import fmt_bytes
 from ._dask import dask_client, run_tasks, worker_memory_limit
 from ._files import check_npy_header
 from ._fit import partition_too_big
@@ -386,15 +387,15 @@ def _check_worker_memory(client, needs: dict) -> None:
         need = needs[step]
         if limit and need.memory > limit:
             raise GraphpartError(
-                f"{step} needs about {need.memory / 2**30:.1f} GB per Dask worker "
-                f"({need.formula}) and the workers' memory limit is {limit / 2**30:.1f} GB: give "
+                f"{step} needs about {fmt_bytes(need.memory)} per Dask worker "
+                f"({need.formula}) and the workers' memory limit is {fmt_bytes(limit)}: give "
                 "them more (--memory-limit, fewer --workers), or use more partitions or an "
                 "edge-balanced assignment (assign --algorithm fennel --balance-edges)"
             )
     logger.info(
-        "dispatch: a worker needs about %.1f GB (limit %.1f GB)",
-        needs["dispatch phase 2"].memory / 2**30,
-        limit / 2**30,
+        "dispatch: a worker needs about %s (limit %s)",
+        fmt_bytes(needs["dispatch phase 2"].memory),
+        fmt_bytes(limit) if limit else "none",
     )
 
 

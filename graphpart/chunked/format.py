@@ -24,6 +24,7 @@ from ..graph.schema import check_data_name, etype_str, parse_etype
 from ..storage.config import check_graph_name
 from ..typing import CanonicalEType
 from ..utils.check import Options, check_count, is_file_name, short_repr
+from ..utils.units import fmt_bytes
 from ._files import CHUNK_VALUES, check_chunk_format, is_chunk_dtype, read_array
 
 __all__ = [
@@ -368,8 +369,8 @@ def check_node_count(num_nodes: int, where: str | os.PathLike) -> None:
         raise _fail(
             where,
             f"{num_nodes:,} nodes; the pipeline holds 8 bytes per node "
-            f"({8 * num_nodes / 2**30:,.0f} GB), more than this machine's "
-            f"{total / 2**30:,.0f} GB",
+            f"({fmt_bytes(8 * num_nodes)}), more than this machine's "
+            f"{fmt_bytes(total)}",
         )
 
 

@@ -56,6 +56,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..utils.check import check_count
+from ..utils.units import fmt_bytes
 from .cluster import BASE, ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for
 
@@ -69,7 +70,6 @@ __all__ = [
     "largest_chunk",
 ]
 
-GiB = 1 << 30
 #: What METIS assign holds per edge at its peak: the homogeneous edge list, the symmetric CSR, the
 #: refinement's tables (measured: 4.9 GiB for R-MAT scale 20, 16.1M edges).
 METIS_BYTES_PER_EDGE = 300
@@ -130,16 +130,13 @@ class StepNeed:
         Returns
         -------
         str
-            Step, process, memory and disk (in GB) and the formula, in fixed-width columns.
+            Step, process, memory and disk (each in its own unit) and the formula, in
+            fixed-width columns.
         """
         return (
-            f"{self.step:<28} {self.process:<22} {_gb(self.memory):>9} {_gb(self.disk):>9}  "
-            f"{self.formula}"
+            f"{self.step:<28} {self.process:<22} {fmt_bytes(self.memory):>9} "
+            f"{fmt_bytes(self.disk):>9}  {self.formula}"
         )
-
-
-def _gb(b: int) -> str:
-    return f"{b / GiB:.2f} GB"
 
 
 def node_row_bytes(meta: ChunkedMetadata) -> int:
@@ -647,7 +644,8 @@ def check_memory(need: int, what: str, instead: str, have: int | None = None) ->
     have = available_memory() if have is None else have
     if need > have:
         raise GraphpartError(
-            f"{what} needs about {_gb(need)} of memory and {_gb(have)} is free: {instead}"
+            f"{what} needs about {fmt_bytes(need)} of memory and {fmt_bytes(have)} is free: "
+            f"{instead}"
         )
 
 
@@ -672,8 +670,8 @@ def check_disk(need: int, folder: str | os.PathLike, what: str) -> None:
     free = shutil.disk_usage(probe).free
     if need > free:
         raise GraphpartError(
-            f"{what} needs about {_gb(need)} of disk under {probe} and {_gb(free)} is free: free "
-            "space or write elsewhere"
+            f"{what} needs about {fmt_bytes(need)} of disk under {probe} and {fmt_bytes(free)} is "
+            "free: free space or write elsewhere"
         )
 
 
@@ -734,7 +732,6 @@ def format_plan(
         If ``num_parts`` is not an integer >= 1, or ``loads`` does not hold one entry per
         part.
     """
-    from ..utils.check import check_count
 
     k = check_count(num_parts, "num_parts", low=1)
     sizes = {}
@@ -754,8 +751,8 @@ def format_plan(
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     lines = [
-        f"{meta.graph_name}: {n:,} nodes, {e:,} edges, {k} parts; free now: {_gb(mem)} of "
-        f"memory, {_gb(disk)} of disk under {_existing(out_dir)}",
+        f"{meta.graph_name}: {n:,} nodes, {e:,} edges, {k} parts; free now: {fmt_bytes(mem)} of "
+        f"memory, {fmt_bytes(disk)} of disk under {_existing(out_dir)}",
         f"{'step':<28} {'process':<22} {'memory':>9} {'disk':>9}  formula",
     ]
     for s in steps:

@@ -7,6 +7,7 @@ DDP's ``join``). The breakdown adds up, step by step, the parts of whichever tra
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -227,18 +228,26 @@ def seconds(x: float) -> str:
     Returns
     -------
     str
-        ``x`` in seconds from 1 s up, in milliseconds from 1 ms, else in microseconds, with
-        ``"%.3g"`` and the unit (``"12 s"``, ``"1.23 ms"``, ``"2.5 us"``).
+        ``x`` in seconds from 1 s up, in milliseconds from 1 ms, else in microseconds, at
+        three significant digits, trailing zeros kept (``"12.0 s"``, ``"1.30 ms"``,
+        ``"2.50 us"``): two figures that read alike are alike to 1%.
 
     Examples
     --------
-    >>> seconds(0.4391), seconds(0.00123), seconds(2.5e-6), seconds(12.0)
-    ('439 ms', '1.23 ms', '2.5 us', '12 s')
+    >>> seconds(0.4391), seconds(0.0013), seconds(2.5e-6), seconds(12.0), seconds(0.0)
+    ('439 ms', '1.30 ms', '2.50 us', '12.0 s', '0.00 us')
+    >>> seconds(0.9996), seconds(0.0009996), seconds(4321.0)  # rounded first, then the unit
+    ('1.00 s', '1.00 ms', '4,321 s')
     """
-    for unit, size in (("s", 1.0), ("ms", 1e-3)):
-        if abs(x) >= size:
-            return f"{x / size:.3g} {unit}"
-    return f"{x / 1e-6:.3g} us"
+    if not math.isfinite(x):
+        return f"{x} s"
+    if abs(x) >= 999.5:
+        return f"{x:,.0f} s"
+    unit, size = next(
+        ((u, z) for u, z in (("s", 1.0), ("ms", 1e-3)) if float(f"{abs(x) / z:.3g}") >= 1),
+        ("us", 1e-6),
+    )
+    return f"{x / size:#.3g}".rstrip(".") + f" {unit}"
 
 
 def _pct(a: float, b: float) -> str:

@@ -4,7 +4,6 @@ colours are :mod:`graphpart.palette`'s)."""
 from __future__ import annotations
 
 import io
-import math
 
 import numpy as np
 
@@ -12,8 +11,6 @@ __all__ = [
     "get_axes",
     "to_png",
     "fmt_count",
-    "fmt_bytes",
-    "byte_unit",
     "method_name",
     "cut_text",
     "place_labels",
@@ -71,47 +68,6 @@ def fmt_count(x: float) -> str:
         if abs(x) >= size:
             return f"{x / size:.1f}{unit}"
     return f"{x:g}"
-
-
-_BYTE_UNITS = (("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12), ("PB", 1e15))
-
-
-def byte_unit(x: float) -> tuple[str, float]:
-    """The unit (and its size) that shows ``x`` bytes as 1 to 999 at three significant digits.
-
-    A value that rounds up to 1000 of a unit takes the next unit, so :func:`fmt_bytes` and an axis
-    labelled with this unit agree.
-
-    >>> byte_unit(3e7), byte_unit(999_600), byte_unit(12)
-    (('MB', 1000000.0), ('MB', 1000000.0), ('B', 1.0))
-    """
-    x = abs(float(x))
-    if not math.isfinite(x):
-        return "B", 1.0
-    for (unit, size), (_, above) in zip(_BYTE_UNITS, _BYTE_UNITS[1:]):
-        if float(f"{x / size:.3g}") < above / size:
-            return unit, size
-    return _BYTE_UNITS[-1]
-
-
-def fmt_bytes(x: float) -> str:
-    """Bytes at three significant digits in an adaptive unit: sizes 1% apart or more read apart.
-
-    >>> fmt_bytes(512), fmt_bytes(10_240_000), fmt_bytes(15_360_000), fmt_bytes(2.5e9)
-    ('512 B', '10.2 MB', '15.4 MB', '2.50 GB')
-    >>> fmt_bytes(999_600), fmt_bytes(9_996_000), fmt_bytes(0), fmt_bytes(-2048)
-    ('1.00 MB', '10.0 MB', '0 B', '-2.05 KB')
-    """
-    x = float(x)
-    if not math.isfinite(x):
-        return f"{x} B"
-    unit, size = byte_unit(x)
-    v = float(f"{abs(x) / size:.3g}")  # rounded first: 9.996 -> 10.0, not 10.00
-    sign = "-" if x < 0 and v else ""
-    if unit == "B" and v.is_integer():
-        return f"{sign}{v:.0f} B"
-    digits = max(0, 2 - math.floor(math.log10(v))) if v else 0
-    return f"{sign}{v:.{digits}f} {unit}"
 
 
 def method_name(p) -> str:

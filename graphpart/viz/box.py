@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..palette import PLACE_COLORS
-from ._style import fmt_bytes
+from ..utils.units import fmt_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..features.box import BoxRun

@@ -10,7 +10,8 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..palette import LOCALITY_COLORS, POLICY_COLORS
-from ._style import byte_unit, fmt_bytes, fmt_count, get_axes
+from ..utils.units import byte_unit, fmt_bytes
+from ._style import fmt_count, get_axes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..features.partition import PartitionAccess

@@ -22,6 +22,7 @@ Its modules, one idea each:
 - ``node_card``: location_card (a node's ids as HTML), NodeSelection, drawn_ids
 - ``partition_views``: PartitionViews: one linked WebGL view per partition; a node selected in all
 - ``playground``: BalancePlayground: compare balance settings side by side: table, trade-off plot
+- ``scatter_fit``: ScatterFillsWidth: jupyter-scatter plots whose x range spans their width
 - ``shared_code``: shared_code: a library's JavaScript sent once per kernel, not once per view
 - ``sigma_style``: sigma_args: sizes, HALO rings, labels and stand-ins of the sigma views
 - ``trainer_bars``: TrainerBars: each trainer's busy time as HTML stacked bars

@@ -21,6 +21,7 @@ from ..storage.reopen import as_partitioning
 from ..views.ids import CUT_EDGE_COLOR, CUT_LABEL, MAX_POINTS, id_view_data
 from ._common import check_height
 from .node_card import card_table, location_card
+from .scatter_fit import ScatterFillsWidth
 from .shared_code import shared_code
 from .wheel import WheelScrollsPage
 
@@ -170,7 +171,8 @@ class IdView(w.VBox):
             " .graphpart-id-view svg {overflow:visible}</style>"
         )
         wheel = WheelScrollsPage(host=".graphpart-id-view")  # the page scrolls past the plots
-        super().__init__([note, top, bottom, self.card, wheel])
+        fill = ScatterFillsWidth(host=".graphpart-id-view", plots=4)  # ids span the x axes
+        super().__init__([note, top, bottom, self.card, wheel, fill])
         self.add_class("graphpart-id-view")
 
     def _facts(self, kind: str, index) -> dict | None:

@@ -235,7 +235,9 @@ function placeCard(free, data, w, h) {
   let best = null;
   for (const [x, y] of tries) {
     const a = hidden(free, x, y, w, h);
-    if (a === 0) return [x, y];
+    // less than a pixel: free (the sums of fractional boxes leave rounding errors, and an exact
+    // 0 tested here sent a card from beside its node to the canvas's corner)
+    if (a < 1) return [x, y];
     if (!best || a < best[2]) best = [x, y, a];
   }
   return [best[0], best[1]];
@@ -314,6 +316,7 @@ function drawPass(ctx, pass) {
   const [c, x, y] = placed[placed.length - 1];
   ctx.canvas.dataset.card = c.lines.join("\n");
   ctx.canvas.dataset.cardBox = [x, y, c.w, c.h].map(Math.round).join(",");
+  ctx.canvas.dataset.cardNode = [c.data.x, c.data.y].map(Math.round).join(",");
   ctx.canvas.setAttribute("aria-label", c.lines.join("; "));
   ctx.canvas.dataset.cardBoxes = JSON.stringify(
     placed.map(([p, px, py]) => [px, py, p.w, p.h].map(Math.round)),

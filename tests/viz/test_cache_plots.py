@@ -125,13 +125,13 @@ def test_plots_refuse_what_they_cannot_draw():
     ],
 )
 def test_fmt_bytes_shows_three_significant_digits_in_an_adaptive_unit(nbytes, text):
-    from graphpart.viz._style import fmt_bytes
+    from graphpart.utils.units import fmt_bytes
 
     assert fmt_bytes(nbytes) == text
 
 
 def test_fmt_bytes_reads_sizes_apart_and_back_and_agrees_with_the_axis_unit():
-    from graphpart.viz._style import byte_unit, fmt_bytes
+    from graphpart.utils.units import byte_unit, fmt_bytes
 
     scale = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15}
     sizes = np.geomspace(1, 1e15, 400)
