@@ -268,8 +268,6 @@ def draw_nodes(
         lines.append(line)
     if highlight is not None:
         handles += _draw_star(ax, scene, int(highlight))
-    if labels is not None:
-        _draw_labels(p, ax, scene, labels, ringed)
     if legend:
         ax.legend(
             handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8
@@ -277,6 +275,11 @@ def draw_nodes(
     ax.set_title("\n".join(lines), fontsize=10)
     ax.set_aspect("equal")
     ax.autoscale_view()
+    ax.set_axis_off()
+    # last: labels sit a few points from their nodes, so the axes must have their final size
+    # (a legend or title added after shrank the drawing and ran labels into each other: "139")
+    if labels is not None:
+        _draw_labels(p, ax, scene, labels, ringed)
 
 
 #: The most node labels a drawing writes (one text artist each).
