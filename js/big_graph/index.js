@@ -138,12 +138,21 @@ async function render({ model, el }) {
     "position:absolute;display:none;pointer-events:none;background:#fff;color:#111;" +
     "font:12px sans-serif;padding:4px 6px;box-shadow:0 1px 6px rgba(0,0,0,.35);" +
     "white-space:pre;z-index:2";
-  const ring = document.createElement("div");  // the hovered node's ring, drawn by the page
-  ring.className = "graphpart-big-graph-ring";
-  ring.style.cssText =
-    "position:absolute;display:none;pointer-events:none;border:2px solid #111;" +
-    "border-radius:50%;box-sizing:border-box;z-index:1";
-  box.append(stage, ring, card);
+  const ringOf = (name, css) => {  // a node's ring, drawn by the page (no frame needed)
+    const r = document.createElement("div");
+    r.className = name;
+    r.style.cssText =
+      "position:absolute;display:none;pointer-events:none;border-radius:50%;" +
+      "box-sizing:border-box;z-index:1;" + css;
+    return r;
+  };
+  const ring = ringOf("graphpart-big-graph-ring", "border:2px solid #111");  // the hovered node
+  // the selected node: among 100K, its own size is a pixel or two, and the rest greyed out
+  // does not point at it
+  const mark = ringOf(
+    "graphpart-big-graph-selected", "border:3px solid #d62728;box-shadow:0 0 0 2px #fff",
+  );
+  box.append(stage, mark, ring, card);
   const legend = document.createElement("div");  // what the colours mean: Python's HTML
   legend.className = "graphpart-big-graph-legend";
   legend.style.cssText = "font-size:11px;line-height:1.4;margin:0 0 4px";
@@ -163,7 +172,10 @@ async function render({ model, el }) {
     linkDefaultWidth: 0.6,
     curvedLinks: false,
     enableDrag: false,
-    onZoom: () => hover(-1),  // the nodes move under the mouse: found again once it stops
+    onZoom: () => {  // the nodes move under the mouse: found again once it stops
+      hover(-1);
+      placeMark();
+    },
     onZoomEnd: (e) => {
       model.set("zoom", e.transform.k);
       model.save_changes();
@@ -231,7 +243,19 @@ async function render({ model, el }) {
     card.style.left = `${x + 12 + w > W ? Math.max(0, x - 12 - w) : x + 12}px`;
     card.style.top = `${Math.min(Math.max(0, y - h / 2), Math.max(0, H - h))}px`;
   };
-  let mouse = [0, 0], inside = false, hovered = -1;
+  let mouse = [0, 0], inside = false, hovered = -1, selected = -1;
+  const ringAt = (el, index, pad) => {  // centred on node index, pad px outside its disc
+    const [x, y] = graph.spaceToScreenPosition([space[2 * index], space[2 * index + 1]]);
+    const r = graph.spaceToScreenRadius(sizes[index] / 2) + pad;
+    Object.assign(el.style, {
+      display: "block", left: `${x - r}px`, top: `${y - r}px`,
+      width: `${2 * r}px`, height: `${2 * r}px`,
+    });
+  };
+  const placeMark = () => {
+    if (selected < 0) mark.style.display = "none";
+    else ringAt(mark, selected, 6);
+  };
   const hover = (index) => {
     if (index === hovered) return;
     hovered = index;
@@ -239,12 +263,7 @@ async function render({ model, el }) {
       card.style.display = ring.style.display = "none";
       stage.style.cursor = "";
     } else {
-      const [x, y] = graph.spaceToScreenPosition([space[2 * index], space[2 * index + 1]]);
-      const r = graph.spaceToScreenRadius(sizes[index] / 2) + 3;
-      Object.assign(ring.style, {
-        display: "block", left: `${x - r}px`, top: `${y - r}px`,
-        width: `${2 * r}px`, height: `${2 * r}px`,
-      });
+      ringAt(ring, index, 3);
       showCard(`node ${index} | part ${owner[index]}`, mouse[0], mouse[1]);
       stage.style.cursor = "pointer";
     }
@@ -265,13 +284,17 @@ async function render({ model, el }) {
     hover(-1);
   });
   // a click (not the end of a pan) selects the node under it, or nothing: the node and its
-  // neighbours stay drawn, the rest greyed out, the node outlined
+  // neighbours stay drawn, the rest greyed out, the node outlined and ringed. The node under
+  // it is the hovered one, ringed and named by the card: a click's position is rounded to whole
+  // pixels where the pointer's is not, and among 100K nodes a third of a pixel picked another
   let down = [0, 0];
   stage.addEventListener("pointerdown", (e) => { down = at(e); }, early);
   stage.addEventListener("click", (e) => {
     const [x, y] = at(e);
     if (Math.hypot(x - down[0], y - down[1]) > 4) return;
-    const index = pick([x, y]);
+    const index = hovered >= 0 ? hovered : pick(down);
+    selected = index;
+    placeMark();
     model.set("selected", index);
     model.save_changes();
     graph.setConfigPartial(index < 0
@@ -309,6 +332,9 @@ async function render({ model, el }) {
     );
     graph.render(undefined, 0);
     largest = sizes.reduce((m, v) => (v > m ? v : m), 0);
+    selected = model.get("selected");  // ringed again after a reload
+    if (selected >= owner.length) selected = -1;
+    placeMark();
     requestAnimationFrame(() => {  // after cosmos.gl's first frame (its callback came first)
       if (!awake) graph.stopFrames();  // unless the mouse already zooms or pans
       requestAnimationFrame(() => {
