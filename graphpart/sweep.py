@@ -376,5 +376,5 @@ def sweep_report(results: Sequence[SweepResult]) -> Report:
     if any(r.epoch is not None for r in results):
         cols["epoch (est.)"] = [seconds(r.epoch_s) if r.epoch else "" for r in results]
         cols["straggler"] = [f"{r.epoch.straggler_ratio:.2f}x" if r.epoch else "" for r in results]
-    cols["seconds"] = [round(r.seconds, 2) for r in results]
+    cols["partitioned in"] = [seconds(r.seconds) for r in results]  # wall clock, this machine
     return Report(f"{len(results)} settings", cols, {}, index="#")

@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 00 · Graphs, datasets and ids
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # Before we partition anything we need a graph. This notebook shows the three things every later
 # notebook stands on:
 #
@@ -57,7 +60,7 @@ except gp.GraphpartError as err:
 # `ndata["label"]` says which side each member joined — a partitioner that finds this split from the
 # edges alone has found the club's natural cut.
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.widgets import Exercise
 
 karate = datasets.load_karate_club()

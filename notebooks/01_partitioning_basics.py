@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 01 · Partitioning basics: random vs METIS, and what an edge cut costs
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # A graph too big for one machine is split into **partitions**, one per machine. Each machine trains
 # a GNN on its own nodes, but a GNN layer aggregates messages from *neighbours*, and some neighbours
 # live on other machines. Every edge whose two ends sit in different partitions — a **cut edge** —
@@ -87,7 +90,7 @@ ax = viz.draw_vertex_cut(karate, vertex_cut(karate, 3, seed=0), ax=axes[2])
 # %% [markdown]
 # Before the numbers, a guess: a random partitioner puts each node on a machine by a coin toss.
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.widgets import Exercise
 
 rand4 = gp.partition(karate, 4, part_method="random", seed=0)

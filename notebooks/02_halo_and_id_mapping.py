@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 02 · HALO nodes and id mapping
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # A machine that owns a set of nodes still needs their neighbours' features to compute a GNN layer.
 # Partitioning therefore copies those neighbours into each partition as read-only **HALO nodes**.
 # With `num_hops=h`, everything within h hops of an owned node is copied, so an h-layer GNN never
@@ -58,7 +61,7 @@ print("halo_hop:", lg.ndata["halo_hop"].tolist())
 # Node 1 is one of partition 0's HALO nodes (hop 1): partition 0 holds its edges, so sampling its
 # neighbourhood never leaves the machine.
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.widgets import Exercise
 
 halo = lg.ndata["orig_id"][~lg.ndata["inner_node"]].tolist()

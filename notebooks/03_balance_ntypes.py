@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 03 · Prototyping `balance_ntypes` and `balance_edges`
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # METIS balances **node counts** by default. But a machine's work in an epoch is not its node count:
 # * it computes losses only for its **training nodes**, so unevenly spread training nodes make some
 #   machines finish late (every step waits for the slowest);
@@ -59,7 +62,7 @@ print(g, "\ntraining nodes:", int(train.sum()))
 # Plain METIS, 4 parts. Bars are each partition's load divided by the mean: 1.0 is perfect; the
 # legend gives each quantity's max/mean, which is what the slowest machine pays.
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.widgets import Exercise
 
 plain = gp.partition(g, 4, seed=0)
@@ -129,7 +132,7 @@ plt.show()
 # %% [markdown]
 # `trained.report()` lists the same figures as `trainer balance ...` lines, and `graphpart inspect`
 # shows them for partitions on disk. The playground at the end of this notebook has a
-# `trainers/machine` control: try 1, 2 and 4 and watch the `trainer nodes` column.
+# `trainers/machine` control: add a setting at 1, 2 and 4 and compare the `trainer nodes` column.
 #
 # ## The trade-off across settings
 #
@@ -200,7 +203,8 @@ rec
 # Add settings one by one (or the presets) and compare them in the table and the trade-off plot.
 # Given the same `setup` and starting at two trainers per machine, it prices every setting as the
 # cell above did: the same setting, the same epoch. The pick is named above the table, by the same
-# tie rule. Change `trainers/machine` to see trainer-level balance move. The presets try every
+# tie rule. Set `trainers/machine`, then press **Add setting**: the new row shows trainer-level
+# balance at that count (the rows already there keep theirs). The presets try every
 # **balance source** of the graph: `none`, each mask (`train_mask`), and each class column of the
 # node data: here `label`, the community each node came from, so `bal=label` spreads every
 # community evenly over the machines.

@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 04 · Heterogeneous graphs: WordNet
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # Many GNN datasets have several **node types** (users and items, papers and authors) and **edge
 # types**. graphpart partitions them the way DGL does: every node gets a *homogeneous* id (types one
 # after another), METIS partitions that one graph, and each partition owns, for every node type, one
@@ -88,7 +91,7 @@ plt.show()
 # adjective satellites, adverbs, nouns and verbs, then partition 1's. The book stores one
 # `[start, end)` range per partition per type:
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.widgets import Exercise
 
 num_ranges = sum(len(r) for r in p.book.node_map.values())
@@ -204,6 +207,7 @@ IdView(davis)
 
 # %%
 loc = inspector.location
-print(f"event 6: homogeneous {loc.orig_homo_id}, owner {loc.owner} (local {loc.local_id}),")
+where = f"owner {loc.owner} (local {loc.local_id})"
+print(f"{loc.ntype} {loc.orig_id}: homogeneous {loc.orig_homo_id}, {where},")
 copies = "; ".join(f"part {q} (local {lid}, hop {h})" for q, lid, h in loc.halo) or "none"
 print(f"new id {loc.shuffled_id} (type-wise {loc.shuffled_typed_id}), HALO copies: {copies}")

@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 05 · The chunked pipeline: partitioning graphs that do not fit in memory
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # `partition_graph` holds the whole graph in RAM. For bigger graphs DGL describes a two-step
 # pipeline over a **chunked graph format**: the graph is stored as many small files, **step 1**
 # computes a partition assignment (one partition id per node), and **step 2** (*dispatch*) moves
@@ -125,7 +128,7 @@ cuts = {
     for algo, parts in assignments.items()
 }
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.widgets import Exercise
 
 fennel, metis_cut = 100 * cuts["fennel"], 100 * cuts["metis"]

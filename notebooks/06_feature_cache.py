@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 06 · Feature caches: which rows to keep on the GPU, and what partitioning does to lookups
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # After partitioning, the cost of GNN training moves to **feature lookup**. Every mini-batch samples
 # a few hops of neighbours around its seed nodes, and the trainer must gather the feature row of
 # *every* node the sample touched. Node features rarely fit in GPU memory, so systems keep a **hot**
@@ -68,7 +71,7 @@ print(
 # exactly `x[ids]` and records, per lookup, how many rows were hits and how many bytes came from
 # each part.
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.widgets import Exercise
 
 x = torch.randn(n, 64)  # 64 float32 features per node: 256 bytes a row
@@ -83,9 +86,9 @@ Exercise(
     round(top),
     tolerance=0.15,
     unit="%",
-    explain=f"{top:.0f}%, far more than 10%: on a power-law graph the sampler reaches a node once"
-    f" per edge, so the few nodes with many edges are looked up again and again. A random 10% of"
-    f" the rows would serve about 10%.",
+    explain="Far more than 10%: on a power-law graph the sampler reaches a node once"
+    " per edge, so the few nodes with many edges are looked up again and again. A random 10% of"
+    " the rows would serve about 10%.",
     holds=top > 30,
 )
 

@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 07 · Your partitions: DGL, GraphBolt, PyG and GLT files
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # The partitions your training job actually uses were probably written by another library: DGL's
 # `partition_graph` (`.dgl` files, or GraphBolt's `fused_csc_sampling_graph.pt`), PyTorch
 # Geometric's `Partitioner`, or GraphLearn-for-PyTorch. graphpart reads all of them, so you can
@@ -118,7 +121,7 @@ gb.indptr[:6], gb.indices[:6], sorted(gb.node_attributes)
 # partitions. GLT's files here split karate in 2 parts at random, PyG's half and half (the first
 # 17 ids, the last 17: PyG's METIS needs an extra compiled package).
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.widgets import Exercise
 
 glt_cut = gp.metrics.metrics_from_disk(peer_partitions("karate", "glt")).edge_cut_fraction

@@ -15,6 +15,9 @@
 # %% [markdown]
 # # 08 · Which setting trains fastest? Pricing an epoch per trainer
 #
+# *The interactive views live in the running kernel: after reopening this notebook or
+# restarting its kernel, run all cells again (Run > Run All Cells) and they come back.*
+#
 # Notebooks 01-04 measured what partitioning does to the *graph*: edge cut, load balance, HALO
 # copies. A training run cares about something else: **how long one epoch takes**. Distributed
 # training is synchronous, so every step waits for the slowest trainer, and each trainer's step is
@@ -82,7 +85,7 @@ results = sweep(g, settings, training=setup)
 # Before the table: the four settings are random, METIS, METIS balancing training nodes, and METIS
 # balancing training nodes and edges, on 4 machines of 2 trainers.
 
-# %%
+# %% jupyter={"source_hidden": true}
 from graphpart.recommend import recommend
 from graphpart.training import TIE, is_tie
 from graphpart.widgets import Exercise
@@ -216,17 +219,16 @@ for r in results:
         n = break_even(r, base)
         when = "never for good" if n is None else f"for good after {n:.1f} epochs"
         print(
-            f"{r.setting.label:>{width}}: {r.seconds - base.seconds:+.2f} s to partition, "
+            f"{r.setting.label:>{width}}: {1e3 * (r.seconds - base.seconds):+.1f} ms to partition, "
             f"{(r.epoch_s - base.epoch_s) * 1e3:+.2f} ms per epoch: ahead {when}"
         )
 
 # %% [markdown]
 # A setting that is slower per epoch is never ahead for good, however good its cut (even one that
-# was quicker to partition falls behind): here plain METIS is one (its busiest trainer holds most
-# of the training nodes, as above). The balanced settings are ahead for good after the epochs
-# printed. A graph is partitioned once and trained on
-# many times (every model, every hyper-parameter search), which divides its partitioning time
-# among all those runs.
+# was quicker to partition falls behind): here plain METIS is one (its slowest trainer gets most
+# of its seeds from other machines, as above). The balanced settings are ahead for good after
+# the epochs printed. A graph is partitioned once and trained on many times (every model, every
+# hyper-parameter search), which divides its partitioning time among all those runs.
 
 # %% [markdown]
 # ## R-MAT: when the cut hardly matters

@@ -322,7 +322,8 @@ def prompts(page) -> list[str]:
 def wait_run_all_done(page, timeout_ms: int = 240_000) -> None:
     """Wait until no prompt reads ``[*]`` and every code cell ran (or an error stopped the run).
 
-    Cells with an empty source keep their blank prompt; they are not waited on.
+    Cells with an empty source keep their blank prompt, and a cell whose code is hidden (the
+    exercises') has none; they are not waited on (the cells after them are).
     """
     page.wait_for_function(
         """([panel, cell, prompt, stderr, errsel]) => {
@@ -331,7 +332,8 @@ def wait_run_all_done(page, timeout_ms: int = 240_000) -> None:
             let pending = false;
             for (const c of cells) {
                 const p = c.querySelector(prompt);
-                const text = p ? p.textContent : '';
+                if (!p) continue;  // its code hidden (an exercise's): the cells after it tell
+                const text = p.textContent;
                 if (text.includes('*')) return false;
                 const src = c.querySelector('.jp-InputArea-editor');
                 const empty = src && src.textContent.trim() === '';

@@ -1549,6 +1549,30 @@ def test_a_reload_brings_the_views_back(lab, page, shots):
         root.screenshot(path=str(shots / "reloaded-views.png"))
 
 
+def test_after_a_reload_the_explorers_tabs_still_switch(lab, page, shots):
+    """Notebook 01's explorer after a reload with the kernel running: its tabs answer a click
+    (an audit, with the metrics tab shown, found them stuck on it after the reload)."""
+    with _lab.failure_shot(page, shots / "explorer-reload-failure.png"):
+        root = _views_root(page, lab, EXPLORER, ".graphpart-explorer", 3)
+        root.locator(".lm-TabBar-tab", has_text="metrics").first.click()  # as the audit did
+        page.wait_for_timeout(1000)
+        page.keyboard.press("Control+s")
+        page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=15_000)
+        page.reload()
+        root = page.locator(f"{_lab.NOTEBOOK_PANEL} .graphpart-explorer").first
+        root.wait_for(state="visible", timeout=60_000)
+        page.wait_for_timeout(2000)
+        for title in ("HALO", "metrics", "graph"):
+            tab = root.locator(".lm-TabBar-tab", has_text=title).first
+            tab.click()
+            page.wait_for_function(
+                "el => el.classList.contains('lm-mod-current')",
+                arg=tab.element_handle(),
+                timeout=15_000,
+            )
+        root.screenshot(path=str(shots / "explorer-reloaded.png"))
+
+
 LATE_CODE = (
     "import time, anywidget, traitlets\n"
     "from graphpart.widgets.shared_code import shared_code\n"
