@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["byte_unit", "fmt_bytes"]
+__all__ = ["byte_unit", "fmt_bytes", "sig3"]
 
 _BYTE_UNITS = (("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12), ("PB", 1e15))
 
@@ -69,3 +69,25 @@ def fmt_bytes(x: float) -> str:
         return f"{sign}{v:.0f} B"
     digits = max(0, 2 - math.floor(math.log10(v))) if v else 0
     return f"{sign}{v:.{digits}f} {unit}"
+
+
+def sig3(x: float) -> str:
+    """A number at three significant digits, never in exponent form (a rate such as Gb/s).
+
+    Parameters
+    ----------
+    x : float
+        The number.
+
+    Returns
+    -------
+    str
+        ``x`` rounded to three significant digits, written without trailing zeros.
+
+    Examples
+    --------
+    >>> sig3(1.2589), sig3(1000.0), sig3(10.0), sig3(0.5), sig3(123456.0)
+    ('1.26', '1000', '10', '0.5', '123000')
+    """
+    v = float(f"{float(x):.3g}")
+    return f"{v:.0f}" if v.is_integer() else f"{v:g}"

@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..palette import PHASE_COLORS
 from ..utils.check import short_repr
+from ..utils.units import sig3
 from ._style import get_axes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -133,14 +134,15 @@ def plot_epoch_estimates(estimates: Sequence[EpochEstimate], *, ax=None):
     best = int(np.argmin(epochs))
     ax.bar(x[best], bottom[best], width=0.6, fill=False, edgecolor="black", lw=2, label="fastest")
     for i, v in enumerate(bottom):
-        ax.annotate(f"{v:.3g} {unit}", (x[i], v), ha="center", va="bottom", fontsize=8,
+        text = f"{v:#.3g}".rstrip(".") + f" {unit}"  # 6.10 ms, as the verdict writes it
+        ax.annotate(text, (x[i], v), ha="center", va="bottom", fontsize=8,
                     xytext=(0, 2), textcoords="offset points")  # fmt: skip
     names = ["\n".join(textwrap.wrap(e.label or str(i), 18)) for i, e in enumerate(estimates)]
     ax.set_xticks(x, names, fontsize=8)
     ax.set_ylabel(f"estimated epoch ({unit})")
     ax.margins(y=0.12)
     net = estimates[0].model.network_gbit_s
-    ax.set_title(f"Estimated epoch per setting ({net:.4g} Gb/s network)", fontsize=10)
+    ax.set_title(f"Estimated epoch per setting ({sig3(net)} Gb/s network)", fontsize=10)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     return ax
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..utils.check import short_repr
+from ..utils.units import sig3
 from ._style import get_axes, place_labels
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,7 +138,7 @@ def plot_tradeoff(
 
 
 def _model_label(model) -> str:
-    return f"{model.network_gbit_s:.4g} Gb/s network"
+    return f"{sig3(model.network_gbit_s)} Gb/s network"
 
 
 def _key(s) -> tuple:

@@ -14,7 +14,7 @@ function node(tag, attrs, parent) {
 }
 
 function fmtBytes(b) {
-  const units = ["B", "kB", "MB", "GB", "TB"];
+  const units = ["B", "KB", "MB", "GB", "TB"];  // as graphpart.utils.units writes them
   let i = 0;
   while (b >= 1000 && i < units.length - 1) { b /= 1000; i++; }
   return `${b >= 100 || i === 0 ? b.toFixed(0) : b.toFixed(1)} ${units[i]}`;

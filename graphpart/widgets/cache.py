@@ -273,7 +273,11 @@ class CacheSimulator:
         )
         if self.batch_graph is not None and not self.play.playing:
             self.batch_graph.update(s)  # while playing, when play pauses
-        rates = ", ".join(f"{p} {r:.1%}" for p, r in s.hit_rates().items())
+        rates = (  # no hit rate before the first lookup (it read "0.0%")
+            ", ".join(f"{p} {r:.1%}" for p, r in s.hit_rates().items())
+            if sum(s.lookups)
+            else "no lookups yet: press play or Step"
+        )
         self.status.value = text_html(
             f"batch {s.num_batches} (epoch {s.epoch}), {sum(s.lookups):,} lookups, "
             f"cache {s.capacity:,} rows<br>{html.escape(rates)}"

@@ -21,7 +21,9 @@ from ..training import (
     calibrate,
     estimate_epoch,
     is_tie,
+    seconds,
 )
+from ..utils.units import sig3
 from ..viz import plot_epoch_estimates, plot_trainer_times
 from ._common import form, image, render, status_widgets
 from ._task import Task
@@ -238,8 +240,8 @@ class EpochCostView:
         chosen = self.estimates[self.setting.value]
         self.verdict.value = (  # words wrap whole (JupyterLab's outputs break anywhere)
             "<div style='word-break:normal;overflow-wrap:normal;white-space:normal'>"
-            f"<b>At {self._model.network_gbit_s:.4g} Gb/s, fastest: {html.escape(best)}</b> "
-            f"({self.estimates[best].epoch_s * 1e3:.3g} ms per epoch{lead}).<br>"
+            f"<b>At {sig3(self._model.network_gbit_s)} Gb/s, fastest: {html.escape(best)}</b> "
+            f"({seconds(self.estimates[best].epoch_s)} per epoch{lead}).<br>"
             f"Selected {html.escape(chosen.label)}: {html.escape(chosen.why())}</div>"
         )
         self.settings_plot.value = render(lambda ax: plot_epoch_estimates(ests, ax=ax), (7.5, 3.6))
