@@ -11,6 +11,8 @@ __all__ = [
     "get_axes",
     "to_png",
     "fmt_count",
+    "balance_key",
+    "balance_colors",
     "method_name",
     "cut_text",
     "place_labels",
@@ -68,6 +70,23 @@ def fmt_count(x: float) -> str:
         if abs(x) >= size:
             return f"{x / size:.1f}{unit}"
     return f"{x:g}"
+
+
+def balance_key(setting) -> tuple:
+    """What a sweep's figures colour a setting by: its balance class, ``balance_edges`` and
+    METIS tolerance (the method is told by the marker or the line's style)."""
+    o = setting.options
+    return (setting.balance, o.balance_edges, getattr(o.metis_options, "ufactor", None))
+
+
+def balance_colors(settings) -> dict:
+    """One colour per :func:`balance_key` of ``settings``, in order of first appearance: every
+    figure of one sweep gives a setting the same colour."""
+    from matplotlib import colormaps
+
+    keys = list(dict.fromkeys(balance_key(s) for s in settings))
+    cmap = colormaps["tab10" if len(keys) <= 10 else "tab20"]
+    return {k: cmap(i % 20) for i, k in enumerate(keys)}
 
 
 def method_name(p) -> str:

@@ -12,7 +12,7 @@ from ..errors import GraphpartError
 from ..palette import PHASE_COLORS
 from ..utils.check import short_repr
 from ..utils.units import sig3
-from ._style import get_axes
+from ._style import balance_colors, balance_key, get_axes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..training.estimate import EpochEstimate
@@ -177,9 +177,17 @@ def plot_break_even(results: Sequence, baseline: str, *, max_epochs: int = 1000,
         )
     base = by_label[baseline]
     epochs = np.linspace(0, max_epochs, 200)
+    colors = balance_colors([r.setting for r in results])  # as in plot_tradeoff's
     for r in results:
         total = r.seconds + epochs * r.epoch_s
-        (line,) = ax.plot(epochs, total, lw=2 if r is base else 1.4, label=r.setting.label)
+        (line,) = ax.plot(
+            epochs,
+            total,
+            lw=2 if r is base else 1.4,
+            ls="--" if r.setting.method == "random" else "-",  # tradeoff's cross, its circle
+            color=colors[balance_key(r.setting)],
+            label=r.setting.label,
+        )
         n = None if r is base else break_even(r, base)
         if n is not None and 0 < n <= max_epochs:
             y = r.seconds + n * r.epoch_s

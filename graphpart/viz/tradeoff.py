@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..utils.check import short_repr
 from ..utils.units import sig3
-from ._style import get_axes, place_labels
+from ._style import balance_colors, balance_key, get_axes, place_labels
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..sweep import SweepResult
@@ -92,17 +92,13 @@ def plot_tradeoff(
         x = np.array([r.imbalance[imbalance] for r in results])
     y = np.array([100 * r.edge_cut_fraction for r in results])
     ax = get_axes(ax, (10, 5))
-    from matplotlib import colormaps
-
-    # one colour per balance setting *and* tolerance: settings differing only in tolerance differ
-    keys = list(dict.fromkeys(_key(r.setting) for r in results))
-    colors = colormaps["tab10" if len(keys) <= 10 else "tab20"](np.arange(len(keys)) % 20)
-    for key, color in zip(keys, colors):
+    colors = balance_colors([r.setting for r in results])
+    for key, color in colors.items():
         for method, marker in _METHOD_MARKERS.items():
             sel = [
                 i
                 for i, r in enumerate(results)
-                if _key(r.setting) == key and r.setting.method == method
+                if balance_key(r.setting) == key and r.setting.method == method
             ]
             if sel:
                 ax.scatter(
@@ -139,10 +135,6 @@ def plot_tradeoff(
 
 def _model_label(model) -> str:
     return f"{sig3(model.network_gbit_s)} Gb/s network"
-
-
-def _key(s) -> tuple:
-    return (s.balance, s.options.balance_edges, getattr(s.options.metis_options, "ufactor", None))
 
 
 def _key_label(key: tuple) -> str:
