@@ -11,7 +11,7 @@ Its modules, one idea each:
 - ``report``: a table that prints in a terminal and renders as HTML in Jupyter
 - ``seeds``: the one seed -> Generator helper (check_random_state)
 - ``tensors``: user input as checked tensors (ids, data)
-- ``units``: sizes as people read them (bytes in an adaptive unit)
+- ``units``: quantities as people read them (bytes in an adaptive unit, rates)
 """
 
 from __future__ import annotations

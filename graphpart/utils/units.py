@@ -1,4 +1,4 @@
-"""Sizes as people read them: bytes in an adaptive unit at three significant digits."""
+"""Quantities as people read them: bytes in an adaptive unit, rates at three significant digits."""
 
 from __future__ import annotations
 
