@@ -122,13 +122,32 @@ class LabServer:
         env.pop("JUPYTER_TOKEN", None)
         return env
 
+    def _settings_path(self, plugin: str) -> Path:
+        pkg, name = plugin.split(":")
+        return self.state / "settings" / pkg / f"{name}.jupyterlab-settings"
+
     def _write_settings(self) -> None:
         """User settings for this throwaway Lab: no news prompt nor toasts, all cells in the DOM."""
         for plugin, values in LAB_SETTINGS.items():
-            pkg, name = plugin.split(":")
-            path = self.state / "settings" / pkg / f"{name}.jupyterlab-settings"
+            path = self._settings_path(plugin)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(values))
+
+    @contextlib.contextmanager
+    def settings(self, plugin: str, values: dict):
+        """``plugin``'s user settings are ``values`` (``{}``: JupyterLab's defaults, as a user
+        gets them) for the pages loaded inside the block; this Lab's own settings after it."""
+        path = self._settings_path(plugin)
+        before = path.read_text() if path.exists() else None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+        try:
+            yield
+        finally:
+            if before is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_text(before)
 
     def _argv(self) -> list[str]:
         argv = [

@@ -6,6 +6,7 @@ Its modules, one idea each:
 
 - ``_common``: figures to PNG, status line, tables, controls laid out alike (form)
 - ``_task``: background recomputation, newest request wins, errors in the status line
+- ``_tabs``: Tabs: pages under toggle buttons (ipywidgets' Tab ignores clicks after some reloads)
 - ``algorithms``: StreamingSteps (Fennel node by node), MultilevelView (METIS: coarsen, refine)
 - ``big_graph``: BigGraphView: 100K nodes in WebGL (cosmos.gl) from typed arrays; hover, click, zoom
 - ``box_view``: BoxView: a box of GPUs as batches stream: groups, links by bytes, hit rates

@@ -10,6 +10,7 @@ from ..utils.check import check_count
 from ..utils.report import Report
 from ..viz import plot_balance
 from ._common import check_choice, discard, form, html_table, image, render, status_widgets
+from ._tabs import Tabs
 from ._task import Task
 from .graph_view import PartitionGraph
 
@@ -152,12 +153,13 @@ class PartitionExplorer:
         halo_tab = w.VBox([w.HBox([self.halo_part, self.halo_hops]), self._halo_box])
         self._balance_box = w.VBox()  # the graph by balance class, then the load bars
         balance_tab = w.VBox([self._balance_box, self.balance_plot])
-        tabs = w.Tab(children=[self._graph_box, halo_tab, balance_tab, self.table])
+        tabs = Tabs(
+            [self._graph_box, halo_tab, balance_tab, self.table],
+            ["graph", "HALO", "balance", "metrics"],
+            layout=w.Layout(flex="1 1 auto", min_width="0"),
+        )
         self.tabs = tabs
         tabs.observe(self._on_tab, names="selected_index")
-        for i, title in enumerate(["graph", "HALO", "balance", "metrics"]):
-            tabs.set_title(i, title)
-        tabs.layout = w.Layout(flex="1 1 auto", min_width="0")
         self.widget = w.HBox([left, tabs], layout=w.Layout(align_items="flex-start"))
         self.widget.add_class("graphpart-explorer")
         self.task.start(self._recompute, 3, sync=True)

@@ -316,7 +316,7 @@ def test_the_explorers_balance_tab_draws_the_graph_by_balance_class():
     ex = PartitionExplorer(masked_sbm(), num_parts=2, balance_ntypes="train_mask", threaded=False)
     owners = {n["attributes"]["owner"] for n in ex.balance_view.sigma.data["nodes"]}
     assert owners == {"class train", "class not train"}
-    assert ex.balance_view in ex.tabs.children[2].children[0].children
+    assert ex.balance_view in ex.tabs.pages[2].children[0].children
 
 
 def test_a_rows_legend_names_every_views_halo_hops():

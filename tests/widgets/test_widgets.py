@@ -432,3 +432,27 @@ def test_the_explorers_trainers_control_repartitions_with_trainer_balance():
     assert ex.setting.label == "metis k=2 trainers=2"
     assert "trainer balance nodes" in ex.table.value
     assert ex.balance_plot.value != machine  # four trainers' bars, not two machines'
+
+
+def test_tabs_show_the_page_of_the_button_pressed_and_hide_the_others():
+    import ipywidgets as w
+
+    from graphpart.widgets._tabs import Tabs
+
+    tabs = Tabs([w.HTML("a"), w.HTML("b"), w.HTML("c")], ["one", "two", "three"])
+    assert [p.layout.display for p in tabs.pages] == [None, "none", "none"]
+    tabs.bar.value = "three"  # what a click in the page does
+    assert tabs.selected_index == 2
+    assert [p.layout.display for p in tabs.pages] == ["none", "none", None]
+    tabs.selected_index = 0  # from Python: the buttons follow
+    assert tabs.bar.value == "one" and tabs.pages[0].layout.display is None
+
+
+@pytest.mark.parametrize("titles", [["one"], ["one", "one"]])
+def test_tabs_want_one_distinct_title_per_page(titles):
+    import ipywidgets as w
+
+    from graphpart.widgets._tabs import Tabs
+
+    with pytest.raises(gp.GraphpartError, match="one distinct title per page"):
+        Tabs([w.HTML("a"), w.HTML("b")], titles)

@@ -1,0 +1,80 @@
+"""``Tabs``: pages under a row of buttons, one page shown, that take clicks after a page reload."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import ipywidgets as w
+import traitlets
+
+from ..errors import GraphpartError
+
+__all__ = ["Tabs"]
+
+
+class Tabs(w.VBox):
+    """A row of toggle buttons over pages; the chosen button's page is shown, the others hidden.
+
+    Used instead of ``ipywidgets.Tab``, whose tab bar (a Lumino ``TabBar``) starts listening for
+    clicks only when Lumino tells it it is attached. JupyterLab 4 attaches a cell that is off
+    screen when a notebook opens on idle time, and fills it while being attached: a tab view made
+    before that (the kernel still running after a browser reload) is put in the page without being
+    told, and its tabs ignore every click (an audit found notebook 01's explorer stuck on its
+    metrics tab in two reloads of three). A toggle button listens from the moment it is drawn.
+
+    Parameters
+    ----------
+    pages : sequence of ipywidgets.Widget
+        The pages, in the buttons' order.
+    titles : sequence of str
+        One distinct title per page.
+
+    Attributes
+    ----------
+    selected_index : int
+        The page shown; set it to show another (the buttons follow), or observe it.
+    bar : ipywidgets.ToggleButtons
+        The buttons (CSS class ``graphpart-tabs``).
+    pages : tuple of ipywidgets.Widget
+        The pages.
+
+    Examples
+    --------
+    >>> import ipywidgets as w
+    >>> tabs = Tabs([w.HTML("one"), w.HTML("two")], ["first", "second"])
+    >>> tabs.bar.value = "second"
+    >>> tabs.selected_index, [p.layout.display for p in tabs.pages]
+    (1, ['none', None])
+    """
+
+    selected_index = traitlets.Int(0)
+
+    def __init__(self, pages: Sequence[w.Widget], titles: Sequence[str], **kwargs) -> None:
+        titles = [str(t) for t in titles]
+        if len(titles) != len(pages) or len(set(titles)) != len(titles) or not pages:
+            raise GraphpartError(
+                f"one distinct title per page expected, got {titles} for {len(pages)} pages"
+            )
+        self.bar = w.ToggleButtons(
+            options=titles,
+            value=titles[0],
+            style={"button_width": "auto"},
+            layout=w.Layout(margin="0 0 6px 0"),
+        )
+        self.bar.add_class("graphpart-tabs")
+        self.pages = tuple(pages)
+        super().__init__([self.bar, *self.pages], **kwargs)
+        w.link((self.bar, "index"), (self, "selected_index"))
+        self.observe(self._show, names="selected_index")
+        self._show()
+
+    @traitlets.validate("selected_index")
+    def _check_index(self, proposal):
+        index = proposal["value"]
+        if not 0 <= index < len(self.pages):
+            raise traitlets.TraitError(f"selected_index: 0 to {len(self.pages) - 1}, got {index}")
+        return index
+
+    def _show(self, change=None) -> None:
+        for i, page in enumerate(self.pages):
+            page.layout.display = None if i == self.selected_index else "none"
