@@ -202,12 +202,13 @@ rec
 #
 # Add settings one by one (or the presets) and compare them in the table and the trade-off plot.
 # Given the same `setup` and starting at two trainers per machine, it prices every setting as the
-# cell above did: the same setting, the same epoch. The pick is named above the table, by the same
-# tie rule. Set `trainers/machine`, then press **Add setting**: the new row shows trainer-level
-# balance at that count (the rows already there keep theirs). The presets try every
-# **balance source** of the graph: `none`, each mask (`train_mask`), and each class column of the
-# node data: here `label`, the community each node came from, so `bal=label` spreads every
-# community evenly over the machines.
+# cell above did: the same setting, the same epoch. (The first sweep had one trainer per machine: a
+# random split is drawn per trainer, so its `random k=4` cuts a few dozen edges more or less than
+# here.) The pick is named above the table, by the same tie rule. Set `trainers/machine`, then press
+# **Add setting**: the new row shows trainer-level balance at that count (the rows already there
+# keep theirs). The presets try every **balance source** of the graph: `none`, each mask
+# (`train_mask`), and each class column of the node data: here `label`, the community each node came
+# from, so `bal=label` spreads every community evenly over the machines.
 
 # %%
 from graphpart.widgets import BalancePlayground

@@ -49,6 +49,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,6 +99,10 @@ GRAPHBOLT_BYTES_PER_EDGE, GRAPHBOLT_BYTES_PER_NODE = 13, 13
 #: sent to them come on top (STREAM_BLOCK_BYTES). Measured at R-MAT 22 (2 and 16 parts) and 26.
 GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH, GRAPHBOLT_BYTES_PER_LOCAL_NODE = 9, 24
 GRAPHBOLT_BYTES_PER_PIECE_EDGE = 40
+#: The characters a line of :func:`format_plan` keeps to (a notebook's output wraps longer ones).
+WIDTH = 110
+#: Where a row's formula starts (step 28, process 22, memory and disk 9 each, and the spaces).
+FORMULA_COLUMN = 73
 
 
 @dataclass(frozen=True)
@@ -131,12 +136,18 @@ class StepNeed:
         -------
         str
             Step, process, memory and disk (each in its own unit) and the formula, in
-            fixed-width columns.
+            fixed-width columns; a note closing a line longer than :data:`WIDTH` on a second
+            line, under the formula.
         """
-        return (
+        line = (
             f"{self.step:<28} {self.process:<22} {fmt_bytes(self.memory):>9} "
             f"{fmt_bytes(self.disk):>9}  {self.formula}"
         )
+        note = re.search(r" (\([A-Za-z][^()]*\))$", self.formula)  # "(out of core; ...)"
+        if len(line) <= WIDTH or note is None:
+            return line
+        # a long line's closing note goes under the formula: a notebook's output would wrap it
+        return line[: len(line) - len(note.group(0))] + "\n" + " " * FORMULA_COLUMN + note[1]
 
 
 def node_row_bytes(meta: ChunkedMetadata) -> int:
@@ -751,14 +762,16 @@ def format_plan(
     mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     lines = [
-        f"{meta.graph_name}: {n:,} nodes, {e:,} edges, {k} parts; free now: {fmt_bytes(mem)} of "
-        f"memory, {fmt_bytes(disk)} of disk under {_existing(out_dir)}",
+        f"{meta.graph_name}: {n:,} nodes, {e:,} edges, {k} parts",
+        f"free now: {fmt_bytes(mem)} of memory, {fmt_bytes(disk)} of disk under "
+        f"{_existing(out_dir)}",
         f"{'step':<28} {'process':<22} {'memory':>9} {'disk':>9}  formula",
     ]
     for s in steps:
         flag = "" if s.memory <= mem and s.disk <= disk else "  <- does not fit"
-        lines.append(s.row() + flag)
-    lines.append(_legend("\n".join(lines[2:]), known=loads is not None))
+        first, *note = s.row().split("\n")
+        lines.append("\n".join([first + flag, *note]))
+    lines.append(_legend("\n".join(lines[3:]), known=loads is not None))
     return "\n".join(lines)
 
 
@@ -778,7 +791,8 @@ def _legend(rows: str, known: bool) -> str:
     """The symbols the table's formulas use, and whether its sizes are the assignment's."""
     used = [say for sym, say in _SYMBOLS if re.search(rf"\b{sym}\b", rows)]
     sizes = "from the assignment's sizes" if known else "bounds, before the assignment is known"
-    return f"B: a Python process with graphpart imported; {'; '.join(used)} ({sizes})"
+    legend = f"B: a Python process with graphpart imported; {'; '.join(used)} ({sizes})"
+    return textwrap.fill(legend, WIDTH, subsequent_indent="   ")
 
 
 def _existing(folder: str | os.PathLike) -> Path:

@@ -200,11 +200,12 @@ def plot_hit_rate_curve(table: HitRateTable, *, ax=None, reference: dict | None 
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
     ax.yaxis.set_major_formatter(_pct())
     ax.grid(alpha=0.3)
+    # beside the axes: inside, it covered the ends of the lowest curves (an audit)
     ax.legend(
         fontsize=8,
-        ncol=2,
-        loc="lower right",
-        title="solid: static  dashed: dynamic  black: oracles",
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        title="solid: static\ndashed: dynamic\nblack: oracles",
         title_fontsize=7,
     )
     ax.set_title("Hit rate vs cache size", fontsize=10)

@@ -92,7 +92,7 @@ def sigma_args(
     layout = {k: {"x": a["x"], "y": a["y"]} for k, a in data.nodes.items()}
     for k, a in (others or {}).items():
         if k not in layout:
-            label = f"{k}: not in this view"
+            label = f"{k} is not in this view"  # a sentence: no grey node nearby is named
             g.add_node(
                 k,
                 owner=NOT_HERE,

@@ -75,10 +75,25 @@ def test_the_plans_legend_names_the_symbols_its_formulas_use_and_where_sizes_com
 
     w, meta = assigned
     blind = format_plan(meta, 4, "fennel", out_dir=w)
-    table, legend = blind.rsplit("\n", 1)
+    table, legend = blind.split("\nB: ", 1)
+    legend = " ".join(legend.split())  # wrapped to the plan's width
     for sym in ("N", "C", "L", "P", "n_p"):
         assert (f" {sym} " in f" {legend} ") == bool(re.search(rf"\b{sym}\b", table)), sym
     assert legend.endswith("(bounds, before the assignment is known)")
     loads = part_loads(meta, read_assignment(w / "a", meta)[0]["_N"], 4)
     known = format_plan(meta, 4, "fennel", out_dir=w, loads=loads)
-    assert known.endswith("(from the assignment's sizes)")
+    assert " ".join(known.split()).endswith("(from the assignment's sizes)")
+
+
+def test_the_plan_keeps_to_its_width_and_its_notes_stay_under_their_formula(assigned):
+    """An audit saw the plan's long lines wrapped by the notebook, mid-formula."""
+    from graphpart.chunked import format_plan
+    from graphpart.chunked.plan import FORMULA_COLUMN, WIDTH
+
+    w, meta = assigned
+    plan = format_plan(meta, 4, "fennel", out_dir=w, workers=2)
+    lines = plan.splitlines()
+    assert max(len(x) for x in lines if not x.startswith("free now")) <= WIDTH
+    notes = [x for x in lines if x.startswith(" " * FORMULA_COLUMN + "(")]
+    assert notes and lines.index(notes[0]) > 0
+    assert lines[2].index("formula") == FORMULA_COLUMN  # the column header sits over them

@@ -55,6 +55,15 @@ def test_hit_rate_curve_has_one_line_per_policy_and_the_reference_points():
     assert len(ax.collections) == 1
 
 
+def test_hit_rate_curves_legend_covers_no_curve():
+    t = trace()
+    table = hit_rate_table(t, [0.1, 0.2, 0.4], {"in-degree": torch.arange(50)}, dynamic=("lru",))
+    ax = viz.plot_hit_rate_curve(table)
+    ax.figure.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.x0 >= ax.get_window_extent().x1  # beside the axes, not over the lines
+
+
 def test_bytes_per_epoch_bars_count_misses_times_row_bytes():
     t = trace()
     run = simulate(t, make_cache("fifo", 50, 10))
