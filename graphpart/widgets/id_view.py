@@ -42,10 +42,10 @@ class IdView(w.VBox):
 
     Top: one point per node at its original homogeneous id (left) and at its new id (right),
     one row per node type and owner, coloured by owner: the colours mix before and form one
-    block per partition after. Bottom: one point per edge (source id down, destination id
+    block per partition after. Bottom: one point per edge (source id up, destination id
     across) in original ids and in new ids; inner edges take their partition's colour and fill
     the diagonal blocks after the reshuffle, cut edges are black (unlike the matplotlib figure,
-    source ids grow upwards). Hover a point for a tooltip
+    whose source ids grow downwards). Hover a point for a tooltip
     with its ids (:attr:`hovered` holds them in Python); click it and :attr:`selected` and the
     card below hold them. Above ``max_points`` edges a uniform sample is drawn (the plot's
     title says so).
@@ -138,8 +138,8 @@ class IdView(w.VBox):
         sample = f" ({len(d.src):,} of {d.num_edges:,}, sampled)" if d.sampled else ""
         bottom = jscatter.compose(
             [
-                (self.edges_before, f"edges in original ids{sample}"),
-                (self.edges_after, "edges in new ids"),
+                (self.edges_before, f"edges in original ids: source id up{sample}"),
+                (self.edges_after, "edges in new ids: new source id up"),
             ],
             sync_hover=True,
             sync_selection=True,
@@ -211,8 +211,10 @@ def _scatter_maker(colors: dict[str, str], height: int):
         by = "colour" if "colour" in frame else "owner"
         s.color(by=by, map=[colors[c] for c in frame[by].cat.categories])
         s.size(default=6 if len(frame) <= 2000 else 3 if len(frame) <= 50_000 else 1)
-        # the id lines' rows are named under their points: their axis needs no name
-        s.axes(True, grid=False, labels=[x, "" if y == "row" else y])
+        # no y name: the id lines' rows are named under their points, and the edge plots' y
+        # (source ids) is named in their titles; jupyter-scatter writes it right of the plot,
+        # beside the next plot's buttons, where it read as that plot's (an audit)
+        s.axes(True, grid=False, labels=[x, ""])
         s.legend(False)  # named above the plots: inside, it hid the highest ids' points
         s.tooltip(True, properties=tip, histograms=False, size="small")
         if "row name" in frame:  # the rows are categories: each named under its points

@@ -38,3 +38,12 @@ def test_the_node_rows_are_named_by_type_and_owner(view):
 def test_an_edge_card_keeps_each_name_apart_from_its_value(view):
     view.edges_after.widget.selection = [0]
     assert "padding:1px 14px 1px 0" in view.card.value and "<th style=" in view.card.value
+
+
+def test_the_edge_plots_name_their_y_in_the_title_not_beside_the_next_plot(view):
+    """jupyter-scatter writes a y name right of its plot, next to the neighbour's buttons: an
+    audit read the left plot's "source id" as the right plot's."""
+    titles = [b.children[0].value for b in view.children[2].children]
+    for plot, title in zip((view.edges_before, view.edges_after), titles):
+        assert plot.widget.axes_labels[1] == ""
+        assert "source id up" in title
