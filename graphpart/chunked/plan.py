@@ -135,19 +135,17 @@ class StepNeed:
         Returns
         -------
         str
-            Step, process, memory and disk (each in its own unit) and the formula, in
-            fixed-width columns; a note closing a line longer than :data:`WIDTH` on a second
-            line, under the formula.
+            Step, process, memory, disk and formula in fixed-width columns; the note closing
+            a line longer than :data:`WIDTH` on a second line, under the formula.
         """
         line = (
             f"{self.step:<28} {self.process:<22} {fmt_bytes(self.memory):>9} "
             f"{fmt_bytes(self.disk):>9}  {self.formula}"
         )
-        note = re.search(r" (\([A-Za-z][^()]*\))$", self.formula)  # "(out of core; ...)"
-        if len(line) <= WIDTH or note is None:
-            return line
-        # a long line's closing note goes under the formula: a notebook's output would wrap it
-        return line[: len(line) - len(note.group(0))] + "\n" + " " * FORMULA_COLUMN + note[1]
+        # a long line's closing note ("(out of core; ...)") goes under the formula: a
+        # notebook's output would wrap the line
+        note = re.search(r" (\([A-Za-z][^()]*\))$", line) if len(line) > WIDTH else None
+        return line if note is None else f"{line[: note.start()]}\n{'':{FORMULA_COLUMN}}{note[1]}"
 
 
 def node_row_bytes(meta: ChunkedMetadata) -> int:
