@@ -160,6 +160,12 @@ def test_hovering_a_node_shows_its_ids_python_follows_and_a_click_fills_the_card
         card_text = card.inner_text()
         assert "woman" in card_text and f"part 0 (local id {node['local id']})" in card_text
         root.screenshot(path=str(shots / "id-view-davis-node-click.png"))
+        # over another plot, the view not left: that plot was not clicked, the page scrolls
+        page.mouse.move(*_pixel(axes[0], node["original homogeneous id"], node["row"]), steps=3)
+        _lab.wheel_is_left_to_the_page(page, shots / "id-view-wheel-other-plot.png")
+        root.evaluate("el => el.scrollIntoView()")
+        page.wait_for_timeout(300)
+        axes = root.evaluate(AXES_JS)
         page.mouse.move(1, 1)  # out, and back over the plot: the wheel alone scrolls the page
         page.mouse.move(*_pixel(axes[1], node["new id"], node["row"]), steps=3)
         _lab.wheel_is_left_to_the_page(page, shots / "id-view-wheel.png")

@@ -1,7 +1,7 @@
 // The mouse wheel over a graph view scrolls the page, as over any other output: a student
 // scrolling through a notebook is not caught zooming a graph on the way. Ctrl (or Cmd) + wheel
-// zooms the view, as a trackpad pinch does, and so does the wheel once the view was clicked,
-// until the mouse leaves it. A wheel passed to the page says so on the view for a moment, along
+// zooms the view, as a trackpad pinch does, and so does the wheel over a drawing once it was
+// clicked, until the mouse leaves the view (a view of several plots zooms the one clicked). A wheel passed to the page says so on the view for a moment, along
 // the view's edge away from the mouse: a card drawn beside the node under it stays readable.
 // Shared by the sigma views (webgl_budget.js) and BigGraphView (js/big_graph, bundled).
 const HINT =
@@ -12,18 +12,20 @@ const HINT =
 export function wheelScrollsPage(host) {
   if (host.__graphpartWheel) return;
   host.__graphpartWheel = true;
-  let engaged = false;
+  let engaged = null; // the drawing clicked: the box holding its canvases
+  const drawing = (target) =>
+    (target instanceof Element && target.closest("canvas")?.parentElement) || host;
   let hint = null;
   let timer = 0;
   const hide = () => {
     if (hint) hint.style.opacity = "0";
   };
-  host.addEventListener("pointerdown", () => { engaged = true; hide(); }, true);
-  host.addEventListener("pointerleave", () => { engaged = false; });
+  host.addEventListener("pointerdown", (e) => { engaged = drawing(e.target); hide(); }, true);
+  host.addEventListener("pointerleave", () => { engaged = null; });
   host.addEventListener(
     "wheel",
     (e) => {
-      if (engaged || e.ctrlKey || e.metaKey) return;
+      if (engaged?.contains(e.target) || e.ctrlKey || e.metaKey) return;
       e.stopPropagation(); // the view below never sees it; the page scrolls
       if (!hint) {
         hint = document.createElement("div");
