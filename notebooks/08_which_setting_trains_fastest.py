@@ -232,11 +232,12 @@ for r in results:
 # A setting slower per epoch never pays its partitioning back, however good its cut (even one
 # that was quicker to partition falls behind after a while). Plain METIS is slower here by a
 # hair: its epoch ties with the random split's (the 3% rule above), since its slowest trainer
-# still gets most of its seeds from other machines. So it never wins back its extra partitioning
-# time, though a tie means the two train alike. The balanced settings are faster per epoch, by
-# more than the tie, and pay their partitioning back after the epochs printed. A graph is
-# partitioned once and trained on many times (every model, every hyper-parameter search), which
-# divides its partitioning time among all those runs.
+# still gets most of its seeds from other machines. So in the long run it stays behind, by a
+# margin too small to matter: a tie means the two train alike. The balanced settings are faster
+# per epoch, by more than the tie, and pay their partitioning back after the epochs printed (the
+# partitioning times are measured on this machine, so those counts change a little from run to
+# run). A graph is partitioned once and trained on many times (every model, every
+# hyper-parameter search), which divides its partitioning time among all those runs.
 
 # %% [markdown]
 # ## R-MAT: when the cut hardly matters

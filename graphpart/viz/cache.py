@@ -197,7 +197,9 @@ def plot_hit_rate_curve(table: HitRateTable, *, ax=None, reference: dict | None 
     ax.set_ylim(0, 1.02)
     from matplotlib.ticker import PercentFormatter
 
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    # ticks at whole percents read "2%", not "2.0%" (close ticks ran into each other)
+    whole = len(x) <= 8 and np.allclose(x * 100, np.round(x * 100))
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if whole else None))
     ax.yaxis.set_major_formatter(_pct())
     ax.grid(alpha=0.3)
     # beside the axes: inside, it covered the ends of the lowest curves (an audit)

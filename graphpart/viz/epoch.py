@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -193,7 +194,12 @@ def plot_break_even(results: Sequence, baseline: str, *, max_epochs: int = 1000,
             y = r.seconds + n * r.epoch_s
             ax.plot([n], [y], "o", color=line.get_color())
             ax.annotate(
-                f"{n:.0f} epochs", (n, y), xytext=(6, -12), textcoords="offset points", fontsize=8
+                # whole epochs, rounded up: paid back after 82.03 epochs is after the 83rd
+                f"{math.ceil(n):,} epochs",
+                (n, y),
+                xytext=(6, -12),
+                textcoords="offset points",
+                fontsize=8,
             )
     ax.set(
         xlabel="epochs trained",

@@ -11,6 +11,17 @@ from ..errors import GraphpartError
 
 __all__ = ["Tabs"]
 
+# The buttons drawn as tabs: flat, the shown page's title underlined, a line under the row.
+_LOOK = (
+    "<style>.graphpart-tabs {border-bottom: 1px solid var(--jp-border-color2, #e0e0e0);}"
+    " .graphpart-tabs .widget-toggle-button {background: none; border-radius: 0;"
+    " border-bottom: 3px solid transparent; box-shadow: none; margin: 0 2px 0 0;}"
+    " .graphpart-tabs .widget-toggle-button:hover {background: var(--jp-layout-color2, #eee);}"
+    " .graphpart-tabs .widget-toggle-button.mod-active {font-weight: 600; box-shadow: none;"
+    " border-bottom-color: var(--jp-brand-color1, #1976d2);}"
+    " .graphpart-tabs .widget-toggle-button:focus {outline: none;}</style>"
+)
+
 
 class Tabs(w.VBox):
     """A row of toggle buttons over pages; the chosen button's page is shown, the others hidden.
@@ -63,7 +74,8 @@ class Tabs(w.VBox):
         )
         self.bar.add_class("graphpart-tabs")
         self.pages = tuple(pages)
-        super().__init__([self.bar, *self.pages], **kwargs)
+        look = w.HTML(_LOOK, layout=w.Layout(display="none"))  # a <style> applies unseen
+        super().__init__([look, self.bar, *self.pages], **kwargs)
         w.link((self.bar, "index"), (self, "selected_index"))
         self.observe(self._show, names="selected_index")
         self._show()

@@ -195,3 +195,11 @@ def test_box_bars_split_each_gpu_s_reads_by_place():
     assert "hit rate" in ax.get_title()
     with pytest.raises(gp.GraphpartError, match="BoxRun"):
         viz.plot_box(["not a run"])
+
+
+def test_hit_rate_curves_ticks_at_whole_percents_carry_no_decimals():
+    t = trace()
+    table = hit_rate_table(t, [0.02, 0.05, 0.4], {"in-degree": torch.arange(50)})
+    ax = viz.plot_hit_rate_curve(table)
+    ax.figure.canvas.draw()
+    assert [x.get_text() for x in ax.get_xticklabels()] == ["2%", "5%", "40%"]

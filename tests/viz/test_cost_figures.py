@@ -57,3 +57,20 @@ def test_the_volume_and_vertex_cut_drawings_count_what_they_show():
     assert f"{vc.mirrors} mirrors" in ax.get_title()
     assert len(ax.texts) == int((vc.copies > 1).sum())
     plt.close("all")
+
+
+def test_the_break_even_label_counts_whole_epochs_rounded_up_as_the_notebook_prints():
+    """An audit read "82 epochs" on the figure and "paid back after 83 epochs" printed."""
+    from types import SimpleNamespace as R
+
+    import matplotlib.pyplot as plt
+
+    from graphpart.partitioning import PartitionOptions
+    from graphpart.sweep import Setting
+
+    random, plain = (Setting(4, PartitionOptions(part_method=m)) for m in ("random", "metis"))
+    base = R(setting=random, seconds=0.0, epoch_s=0.01)
+    metis = R(setting=plain, seconds=0.0648, epoch_s=0.01 - 0.00079)
+    ax = viz.plot_break_even([base, metis], "random k=4", max_epochs=200)
+    assert [t.get_text() for t in ax.texts] == ["83 epochs"]  # 0.0648 / 0.00079 = 82.03
+    plt.close("all")
