@@ -26,11 +26,11 @@ MAX_VIEWS = 4
 class HaloInspector:
     """Pick a partition and a hop count; look a node up by any of its ids, or click it.
 
-    The views show the chosen partition (its inner nodes and its HALO copies up to ``hops``,
-    ringed) beside every partition that holds the node looked up (its owner and its HALO
-    copies), at most :data:`MAX_VIEWS` views, all partitions when there are that few. The node is
-    selected in each view that holds it; clicking another node selects it everywhere and its
-    ids replace the lookup table.
+    The views show the chosen partition first (its inner nodes and its HALO copies up to
+    ``hops``, ringed), beside every partition that holds the node looked up (its owner and its
+    HALO copies), at most :data:`MAX_VIEWS` views, all partitions when there are that few. The
+    node is selected in each view that holds it; clicking another node selects it everywhere and
+    its ids replace the lookup table.
 
     Parameters
     ----------
@@ -151,8 +151,8 @@ class HaloInspector:
         if self.location is not None:
             holders = [self.location.owner, *(q for q, _, h in self.location.halo if h <= hops)]
             shown += [q for q in holders if q not in shown]
-        if p.num_parts <= MAX_VIEWS:
-            shown = list(range(p.num_parts))
+        if p.num_parts <= MAX_VIEWS:  # the chosen one first: choosing moves it to the left
+            shown = [part, *(q for q in range(p.num_parts) if q != part)]
         key = self._keys[self.location.orig_homo_id] if self.location is not None else None
         try:
             self.views = PartitionViews(  # no search box: the lookup on the left is this one's

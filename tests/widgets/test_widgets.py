@@ -456,3 +456,11 @@ def test_tabs_want_one_distinct_title_per_page(titles):
 
     with pytest.raises(gp.GraphpartError, match="one distinct title per page"):
         Tabs([w.HTML("a"), w.HTML("b")], titles)
+
+
+def test_the_inspectors_chosen_partition_is_drawn_first_even_when_all_are_drawn():
+    """An audit chose partition 1 of 2 and saw the drawing unchanged (both always drawn)."""
+    hi = HaloInspector(gp.partition(load_karate_club(), 2, num_hops=1, seed=0))
+    assert hi.views.parts == [0, 1]
+    hi.controls["part"].value = 1
+    assert hi.views.parts == [1, 0]
