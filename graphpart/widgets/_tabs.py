@@ -84,7 +84,9 @@ class Tabs(w.VBox):
     def _check_index(self, proposal):
         index = proposal["value"]
         if not 0 <= index < len(self.pages):
-            raise traitlets.TraitError(f"selected_index: 0 to {len(self.pages) - 1}, got {index}")
+            raise GraphpartError(
+                f"selected_index: 0 to {len(self.pages) - 1} expected, got {index}"
+            )
         return index
 
     def _show(self, change=None) -> None:

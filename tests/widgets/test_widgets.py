@@ -464,3 +464,14 @@ def test_the_inspectors_chosen_partition_is_drawn_first_even_when_all_are_drawn(
     assert hi.views.parts == [0, 1]
     hi.controls["part"].value = 1
     assert hi.views.parts == [1, 0]
+
+
+def test_tabs_refuse_a_page_they_do_not_have():
+    import ipywidgets as w
+
+    from graphpart.widgets._tabs import Tabs
+
+    tabs = Tabs([w.HTML("a"), w.HTML("b")], ["one", "two"])
+    with pytest.raises(gp.GraphpartError, match="0 to 1 expected, got 2"):
+        tabs.selected_index = 2
+    assert tabs.selected_index == 0 and tabs.bar.value == "one"
