@@ -1,18 +1,24 @@
-"""graphpart.partition_graph vs dgl.distributed.partition_graph, side by side in one run.
+"""graphpart.partition_graph vs DGL's partition_graph and KaMinPar, side by side in one run.
 
-    python benchmarks/partition_vs_dgl.py [--scale 20] [--edge-factor 10] [--parts 8]
+    python benchmarks/partition_vs_dgl.py [--graph rmat|dcsbm|wordnet|4elt|mdual|copter2]
+        [--scale 20] [--edge-factor 10] [--community-size 2048] [--mixing 0.15] [--parts 8 32]
+        [--configs plain balanced] [--skip-dgl] [--skip-kaminpar]
 
-R-MAT (Graph500 parameters; scale 20 and edge factor 10 give ~1M nodes and ~10M
-undirected edges), 16-dim float features and a 10% train mask; 8 parts, 1 HALO
-hop; with and without balance_ntypes=train_mask + balance_edges. Each run is a
-fresh process, so its peak RSS is its own. DGL runs from its own virtual
-environment (tools/make_peer_env.sh, through benchmarks/make_dgl_env.sh, creates it on first
-use). The machines are noisy: compare ratios within one run.
+The graph: R-MAT (Graph500 parameters; scale 20 and edge factor 10 give ~1M nodes and ~10M
+undirected edges), a degree-corrected stochastic block model (``graphpart.datasets.dcsbm``:
+communities of ``--community-size`` nodes, ``--mixing`` of the draws leaving them, average degree
+16, degrees a power law of exponent 2.5), WordNet, or one of METIS's meshes; 16-dim float features
+and a 10% train mask. 1 HALO hop; ``plain`` and ``balanced`` (balance_ntypes=train_mask +
+balance_edges). Each side runs in a fresh process, so its peak RSS is its own: graphpart's default,
+DGL 2.1 from its own virtual environment (tools/make_peer_env.sh, through
+benchmarks/make_dgl_env.sh, creates it on first use), and KaMinPar (``pip install kaminpar``; its
+one balance constraint: plain only). The machines are noisy: compare ratios within one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -26,10 +32,31 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 
 
-def make_graph(scale: int, edge_factor: int, directory: Path) -> dict:
-    from graphpart.datasets.rmat import rmat
+def make_graph(args: argparse.Namespace, directory: Path) -> dict:
+    """Write the benchmark graph's edges, features and train mask as .npy files."""
+    from graphpart.datasets import NodeTask, attach_node_data
 
-    g = rmat(scale, edge_factor=edge_factor, seed=0, feat_dim=16, train_frac=0.1)
+    task = NodeTask(feat_dim=16, train_frac=0.1)
+    if args.graph == "rmat":
+        from graphpart.datasets.rmat import rmat
+
+        g = rmat(args.scale, edge_factor=args.edge_factor, seed=0, task=task)
+    elif args.graph == "dcsbm":
+        from graphpart.datasets import dcsbm
+
+        g = dcsbm(args.scale, 16, args.community_size, args.mixing, seed=0, task=task)
+    elif args.graph == "wordnet":
+        from graphpart import Graph
+        from graphpart.datasets import load_wordnet
+        from graphpart.homogeneous import HomogeneousGraph
+
+        h = HomogeneousGraph.of(load_wordnet())  # DGL's side builds one homogeneous graph
+        g = Graph.from_edges(h.src, h.dst, num_nodes=int(h.node_offsets[-1]))
+        g = attach_node_data(g, np.random.default_rng(0), task)
+    else:
+        from graphpart.datasets import load_metis_graph
+
+        g = attach_node_data(load_metis_graph(args.graph), np.random.default_rng(0), task)
     directory.mkdir(parents=True, exist_ok=True)
     s, d = g.edges()
     np.save(directory / "src.npy", s.numpy())
@@ -38,6 +65,14 @@ def make_graph(scale: int, edge_factor: int, directory: Path) -> dict:
     np.save(directory / "feat.npy", g.ndata["feat"].numpy())
     np.save(directory / "train_mask.npy", g.ndata["train_mask"].numpy())
     return {"num_nodes": g.num_nodes(), "num_edges": g.num_edges()}
+
+
+def graph_name(args: argparse.Namespace) -> str:
+    if args.graph == "rmat":
+        return f"rmat{args.scale}_ef{args.edge_factor}"
+    if args.graph == "dcsbm":
+        return f"dcsbm{args.scale}_c{args.community_size}_mix{args.mixing}"
+    return args.graph
 
 
 def peak_rss_gb(python: str, script: str, args: list[str]) -> tuple[dict, float]:
@@ -64,16 +99,23 @@ def peak_rss_gb(python: str, script: str, args: list[str]) -> tuple[dict, float]
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--graph", default="rmat", choices=["rmat", "dcsbm", "wordnet", "4elt", "mdual", "copter2"]
+    )
     ap.add_argument("--scale", type=int, default=20)
     ap.add_argument("--edge-factor", type=int, default=10)
-    ap.add_argument("--parts", type=int, default=8)
+    ap.add_argument("--community-size", type=int, default=2048)
+    ap.add_argument("--mixing", type=float, default=0.15)
+    ap.add_argument("--parts", type=int, nargs="+", default=[8])
+    ap.add_argument("--configs", nargs="+", default=["plain", "balanced"])
     ap.add_argument("--skip-dgl", action="store_true")
+    ap.add_argument("--skip-kaminpar", action="store_true")
     args = ap.parse_args()
-    gdir = OUT / f"rmat{args.scale}_ef{args.edge_factor}"
-    info = make_graph(args.scale, args.edge_factor, gdir)
+    gdir = OUT / graph_name(args)
+    info = make_graph(args, gdir)
     print(
-        f"R-MAT scale {args.scale}, edge factor {args.edge_factor}: {info['num_nodes']:,} nodes, "
-        f"{info['num_edges']:,} edges; {args.parts} parts, 1 hop",
+        f"{graph_name(args)}: {info['num_nodes']:,} nodes, {info['num_edges']:,} edges; "
+        f"parts {args.parts}, 1 hop",
         flush=True,
     )
     dgl_python = None
@@ -82,67 +124,73 @@ def main() -> None:
             ["bash", str(HERE / "make_dgl_env.sh")], capture_output=True, text=True, check=True
         )
         dgl_python = str(Path(venv.stdout.strip().splitlines()[-1]) / "bin" / "python")
+    kaminpar = not args.skip_kaminpar and importlib.util.find_spec("kaminpar") is not None
+    if not args.skip_kaminpar and not kaminpar:
+        print("KaMinPar is not installed (pip install kaminpar): its side is left out", flush=True)
     rows = []
-    for balance in (False, True):
-        label = "balance_ntypes+balance_edges" if balance else "plain"
-        sides = [("graphpart", sys.executable, "_graphpart_side.py")]
-        if dgl_python:
-            sides.append(("dgl", dgl_python, "_dgl_side.py"))
-        for name, python, script in sides:
-            out_dir = OUT / f"parts_{name}"
-            shutil.rmtree(out_dir, ignore_errors=True)
-            res, rss = peak_rss_gb(
-                python, script, [str(gdir), str(out_dir), str(args.parts), "1" if balance else "0"]
-            )
-            if "failed" in res:
-                row = {"config": label, "side": name, "failed": res["failed"], "peak_rss_gb": rss}
+    for k in args.parts:
+        for label in args.configs:
+            balance = label == "balanced"
+            sides = [("graphpart", sys.executable, "_graphpart_side.py")]
+            if dgl_python:
+                sides.append(("dgl", dgl_python, "_dgl_side.py"))
+            if kaminpar and not balance:
+                sides.append(("kaminpar", sys.executable, "_kaminpar_side.py"))
+            for name, python, script in sides:
+                out_dir = OUT / f"parts_{name}"
+                shutil.rmtree(out_dir, ignore_errors=True)
+                argv = [str(gdir), str(out_dir), str(k), "1" if balance else "0"]
+                if name == "kaminpar":
+                    argv = [str(gdir), str(k)]
+                res, rss = peak_rss_gb(python, script, argv)
+                row = {"parts": k, "config": label, "side": name, "peak_rss_gb": round(rss, 2)}
+                if "failed" in res:
+                    row["failed"] = res["failed"]
+                else:
+                    tr = np.array(res["train_per_part"])
+                    row.update(
+                        wall_s=round(res["wall_s"], 2),
+                        metis_s=round(res["metis_s"], 2),
+                        edge_cut=res["edge_cut"],
+                        train_max_over_mean=round(float(tr.max() / tr.mean()), 3),
+                        worst_constraint=max(res["constraints"].values()),
+                        constraints=res["constraints"],
+                    )
                 rows.append(row)
                 print(json.dumps(row), flush=True)
-                continue
-            tr = np.array(res["train_per_part"])
-            row = {
-                "config": label,
-                "side": name,
-                "wall_s": round(res["wall_s"], 2),
-                "metis_s": round(res["metis_s"], 2),
-                "peak_rss_gb": round(rss, 2),
-                "edge_cut": res["edge_cut"],
-                "train_max_over_mean": round(float(tr.max() / tr.mean()), 3),
-                "worst_constraint": max(res["constraints"].values()),
-                "constraints": res["constraints"],
-            }
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-            shutil.rmtree(out_dir, ignore_errors=True)
+                shutil.rmtree(out_dir, ignore_errors=True)
     print(
-        "\n| config | side | wall s | METIS s | wall / METIS | peak RSS GB | edge cut | train "
+        "\n| parts | config | side | wall s | partitioner s | peak RSS GB | edge cut | train "
         "max/mean | worst constraint max/mean |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if "failed" in r:
-            print(f"| {r['config']} | {r['side']} | did not finish: {r['failed']} | | | "
-                  f"{r['peak_rss_gb']:.2f} | | | |")  # fmt: skip
+            print(f"| {r['parts']} | {r['config']} | {r['side']} | did not finish: {r['failed']} "
+                  f"| | {r['peak_rss_gb']:.2f} | | | |")  # fmt: skip
             continue
         print(
-            f"| {r['config']} | {r['side']} | {r['wall_s']} | {r['metis_s']} | "
-            f"{r['wall_s'] / max(r['metis_s'], 1e-9):.2f} | {r['peak_rss_gb']} | "
-            f"{r['edge_cut']:,} | {r['train_max_over_mean']} | {r['worst_constraint']} |"
+            f"| {r['parts']} | {r['config']} | {r['side']} | {r['wall_s']} | {r['metis_s']} | "
+            f"{r['peak_rss_gb']} | {r['edge_cut']:,} | {r['train_max_over_mean']} | "
+            f"{r['worst_constraint']} |"
         )
-    if dgl_python:
-        print()
-        for label in ("plain", "balance_ntypes+balance_edges"):
-            a = next(r for r in rows if r["config"] == label and r["side"] == "graphpart")
-            b = next(r for r in rows if r["config"] == label and r["side"] == "dgl")
-            if "failed" in b:
-                print(f"{label}: DGL did not finish ({b['failed']})")
-                continue
-            print(
-                f"{label}: graphpart/DGL wall {a['wall_s'] / b['wall_s']:.2f}x, peak RSS "
-                f"{a['peak_rss_gb'] / b['peak_rss_gb']:.2f}x, edge cut "
-                f"{a['edge_cut'] / b['edge_cut']:.3f}x"
-            )
-    (OUT / "partition_vs_dgl.json").write_text(json.dumps(rows, indent=2))
+    print()
+    for k in args.parts:
+        for label in args.configs:
+            got = {r["side"]: r for r in rows if r["parts"] == k and r["config"] == label}
+            a, b, c = (got.get(side) for side in ("graphpart", "dgl", "kaminpar"))
+            line = f"{k} parts, {label}:"
+            if b and "failed" not in b:
+                line += (
+                    f" graphpart/DGL wall {a['wall_s'] / b['wall_s']:.2f}x, peak RSS "
+                    f"{a['peak_rss_gb'] / b['peak_rss_gb']:.2f}x, edge cut "
+                    f"{a['edge_cut'] / b['edge_cut']:.3f}x;"
+                )
+            peers = [r["edge_cut"] for r in (b, c) if r and "failed" not in r]
+            if peers:
+                line += f" cut / the better peer's {a['edge_cut'] / min(peers):.3f}x"
+            print(line)
+    (OUT / f"partition_vs_dgl_{graph_name(args)}.json").write_text(json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

@@ -7,11 +7,12 @@ Its modules, one idea each:
 - ``balance``: the one place balance_ntypes (array, dict, field names) becomes classes
 - ``best_effort``: what a repair could not hold, said once in a BalanceWarning
 - ``book``: RangePartitionBook: new id ranges per partition and type (DGL's partition book)
+- ``coarsen``: a big graph made small for METIS by size-constrained label propagation
 - ``core``: ``partition``: a graph -> a ``Partitioning`` (assignment, new ids, HALO, book)
 - ``fields``: balance by node data fields, classes named after them (train / not train)
 - ``halo``: HALO nodes/edges per partition, local order
 - ``loads``: each balance constraint's load per partition and trainer
-- ``metis``: symmetric CSR, METIS on the nodes with edges, then refine
+- ``metis``: METIS on the nodes with edges (coarsened or sampled when big), then refine
 - ``multilevel_steps``: METIS's multilevel stages in the open: coarsen, partition, refine
 - ``options``: PartitionOptions and MetisOptions: every option declared and checked once
 - ``refine``: rebalance + label-propagation exchanges on every edge, under every cap

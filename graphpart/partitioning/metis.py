@@ -32,6 +32,7 @@ from ..utils.check import check_count
 from ..utils.seeds import check_random_state
 from ._metis_ctypes import part_graph
 from .balance import balance_weights, constraint_names, fill_isolated
+from .coarsen import adjacency, coarsen
 from .options import DEFAULT_REFINE_ROUNDS, MetisOptions
 from .refine import MAX_TABLE_CELLS, refine_assignment
 from .repair import held_tolerance, repair_assignment
@@ -40,6 +41,12 @@ from .sample import sample_edges
 __all__: list[str] = []
 
 logger = logging.getLogger(__name__)
+#: Coarsening stops at this many nodes per part (KaMinPar's contraction limit): METIS partitions
+#: a graph this small in well under a second, and a coarser one leaves it too few ways to balance.
+COARSE_NODES_PER_PART = 2000
+#: A cluster may weigh this share of a part, or the balance tolerance's slack if larger: a
+#: tighter tolerance (recursive bisection's 0.1%) would leave clusters of a node or two.
+MIN_CLUSTER_SHARE = 0.03
 #: The refinement stops once a round lowers the cut by less than this share of it (a user who asks
 #: for many rounds gets the ones that pay: on R-MAT scale 20 the 12th round still gains ~0.05%,
 #: the rounds after the 15th less than 0.02%).
@@ -231,8 +238,6 @@ def metis_assignment(
         refine = False
     options = options or MetisOptions()
     metis_seed = int(rng.integers(1 << 30))
-    if refine and options.niter is None:
-        options = replace(options, niter=1)  # the refinement on every edge does this job better
     in_deg = None
     if balance_edges:
         in_deg = np.bincount(dst, minlength=num_nodes) if in_degrees is None else in_degrees
@@ -256,22 +261,54 @@ def metis_assignment(
 
     # inherent imbalance (fewer units than parts, ...) is accepted, with a word
     tol = held_tolerance(vwgt, num_nodes, num_parts, ub, names)
-    # With in-degrees balanced, every part takes a share of the hubs and the low-degree nodes must
-    # follow theirs: a degree-aware sample keeps their edges. Without, a uniform sample leaves most
-    # low-degree nodes out, and METIS keeps the dense core together in fewer parts.
-    xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, seed=rng, by_degree=balance_edges)
-    part = _metis_connected(
-        xadj,
-        adjncy,
-        num_parts,
-        vwgt,
-        tol,
-        options,
-        recursive,
-        scale=not spread_isolated,
-        objtype=objtype or "cut",
-        seed=metis_seed,
-    )
+    hierarchy = None
+    if sampled:
+        adj = adjacency(src, dst, num_nodes)
+        w = np.ones((num_nodes, 1)) if vwgt is None else vwgt
+        cap = np.maximum(np.maximum(tol - 1.0, MIN_CLUSTER_SHARE) * w.sum(axis=0) / num_parts, 1.0)
+        hierarchy = coarsen(
+            adj, w, cap, max_edges, rng, min_nodes=COARSE_NODES_PER_PART * num_parts
+        )
+        if hierarchy is not None:
+            node_of = hierarchy.node_of()
+            kept = np.zeros(hierarchy.graph.shape[0], dtype=bool)
+            kept[node_of[np.diff(adj.indptr) > 0]] = True  # clusters of nodes with edges
+            coarse = hierarchy.graph
+            part = _metis_connected(
+                coarse.indptr,
+                coarse.indices,
+                num_parts,
+                np.rint(hierarchy.weights).astype(np.int64),
+                tol,
+                options,
+                recursive,
+                scale=not spread_isolated,
+                objtype=objtype or "cut",
+                seed=metis_seed,
+                adjwgt=np.rint(coarse.data).astype(np.int64),
+                kept=kept,
+            )[node_of]
+        del adj
+    if hierarchy is None:
+        if refine and options.niter is None:
+            options = replace(options, niter=1)  # the refinement on every edge does this job better
+        # With in-degrees balanced, every part takes a share of the hubs and the low-degree nodes
+        # must follow theirs: a degree-aware sample keeps their edges. Without, a uniform sample
+        # leaves most low-degree nodes out, and METIS keeps the dense core together in fewer parts.
+        xadj, adjncy = metis_csr(src, dst, num_nodes, max_edges, seed=rng, by_degree=balance_edges)
+        part = _metis_connected(
+            xadj,
+            adjncy,
+            num_parts,
+            vwgt,
+            tol,
+            options,
+            recursive,
+            scale=not spread_isolated,
+            objtype=objtype or "cut",
+            seed=metis_seed,
+        )
+        del xadj, adjncy
     fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng, spread=spread_isolated)
     if refine:
         part = refine_assignment(
@@ -300,17 +337,22 @@ def _metis_connected(
     scale: bool = True,
     objtype: str = "cut",
     seed: int | None = None,
+    adjwgt: np.ndarray | None = None,
+    kept: np.ndarray | None = None,
 ) -> np.ndarray:
-    """METIS on the nodes that have neighbours; the others are left at -1. With ``scale`` the
-    tolerance is widened by the weight the others will add (they fill the parts up)."""
+    """METIS on the nodes that have neighbours (or those ``kept``: a superset of them, as the
+    clusters of a coarse graph that hold a whole component); the others are left at -1. With
+    ``scale`` the tolerance is widened by the weight the others will add (they fill the parts
+    up)."""
     num_nodes = len(xadj) - 1
     part = np.full(num_nodes, -1, dtype=np.int64)
     degree = np.diff(xadj)
-    connected = np.flatnonzero(degree > 0)
+    kept = degree > 0 if kept is None else kept
+    connected = np.flatnonzero(kept)
     if not len(connected):
         return part
-    if len(connected) < num_nodes:  # renumber the nodes that have neighbours 0..c-1
-        new_id = np.cumsum(degree > 0) - 1
+    if len(connected) < num_nodes:  # renumber the nodes METIS sees 0..c-1 (the others: no edges)
+        new_id = np.cumsum(kept) - 1
         xadj = np.concatenate([[0], xadj[1:][connected]])
         adjncy = new_id[adjncy]
     w = np.ones((num_nodes, 1), dtype=np.int64) if vwgt is None else vwgt
@@ -332,6 +374,7 @@ def _metis_connected(
         adjncy,
         num_parts,
         vwgt=sub_w,
+        adjwgt=adjwgt,
         ubvec=scaled,
         options=options,
         recursive=recursive,
