@@ -55,8 +55,8 @@ def add_partition_commands(sub) -> None:
         "--metis-max-edges",
         type=int,
         default=DEFAULT_METIS_MAX_EDGES,
-        help="METIS sees a sample of about this many edges (degree-aware when in-degrees are "
-        "balanced, else uniform; 0: all)",
+        help="METIS sees at most about this many edges: a larger graph is coarsened first "
+        "(or, without communities to keep, sampled); 0: METIS on every edge",
     )
     p.add_argument(
         "--metis-refine-rounds",

@@ -16,9 +16,9 @@ from ..utils.seeds import check_seed
 
 __all__ = ["PartitionOptions", "MetisOptions", "BalanceSpec"]
 
-#: Edges METIS sees at most by default (a sample of larger graphs: degree-aware or uniform).
+#: Edges METIS sees at most by default (larger graphs are coarsened, or sampled).
 DEFAULT_METIS_MAX_EDGES = 1_000_000
-#: Rounds of full-graph refinement after METIS saw a sample.
+#: Rounds of full-graph refinement after METIS saw a coarsened graph or a sample.
 DEFAULT_REFINE_ROUNDS = 8
 
 
@@ -129,14 +129,18 @@ class PartitionOptions(Options):
         METIS's own knobs (``niter``, ``ncuts``, ``ufactor``, ``ctype``, ``minconn``,
         ``contig``); METIS's objective and seed are ``objtype`` and ``seed`` above.
     metis_max_edges : int or None, default 1,000,000
-        METIS sees a random sample of about this many edges, at least 1 (``None``: every
-        edge; the CLI's ``--metis-max-edges 0`` means the same); graphs
-        below the budget are not affected. With ``balance_edges`` the sample is degree-aware
-        (every node keeps about the same number of its edges), otherwise uniform.
+        METIS sees at most about this many edges, at least 1 (``None``: every edge, as DGL; the
+        CLI's ``--metis-max-edges 0`` means the same). A larger graph is coarsened first: nodes
+        join clusters of their neighbours (size-constrained label propagation), which keeps
+        communities, and METIS partitions the graph of the clusters
+        (:mod:`graphpart.partitioning.coarsen`). A graph whose first clusters hold almost none of
+        its edges (R-MAT) has no communities to keep: METIS sees a random sample of its edges
+        instead, degree-aware with ``balance_edges`` (every node keeps about the same number of
+        its edges), else uniform.
     metis_refine_rounds : int, default 8
-        After METIS saw a sample: rounds of refinement on every edge (moves that lower the
-        cut while each part stays within the same tolerance in every constraint); 0 turns
-        it off.
+        After METIS saw a coarsened graph or a sample: rounds of refinement on every edge
+        (moves that lower the cut while each part stays within the same tolerance in every
+        constraint); 0 turns it off.
 
     Examples
     --------

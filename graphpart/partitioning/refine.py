@@ -1,8 +1,9 @@
 """Refine an assignment on the full graph: vectorised moves that lower the cut under every
 constraint.
 
-METIS runs on a sample of a large graph's edges (``metis_max_edges``): fast, but blind to the
-edges it never saw. :func:`refine_assignment` looks at *every* edge afterwards:
+METIS runs on a coarsened graph or on a sample of a large graph's edges (``metis_max_edges``):
+fast, but blind to the nodes inside a cluster and to the edges it never saw.
+:func:`refine_assignment` looks at *every* node and edge afterwards:
 
 1. :func:`rebalance` moves the cheapest nodes out of any part over its cap in any constraint
    (``ub * total / num_parts``, METIS's rule); where no part has room for one more node,

@@ -1,6 +1,8 @@
 """Edge samples that make METIS fast on large graphs: uniform, or degree-aware.
 
-METIS's time grows with the edges it sees; on large power-law graphs a sample of them partitions
+METIS's time grows with the edges it sees. A large graph with communities is coarsened for it
+(:mod:`.coarsen`): a uniform sample of such a graph has lost them. A graph without communities
+(R-MAT: a core of hubs and a fringe of leaves) is sampled instead: METIS partitions the sample
 several times faster, and the refinement on every edge (:mod:`.refine`) recovers the cut. Which
 edges to keep matters when in-degrees are balanced: every part must then take a share of the
 hubs, and the low-degree nodes must follow theirs, so each node keeps about the same number of its

@@ -59,9 +59,7 @@ def test_the_hierarchy_projects_a_coarse_partition_back():
     g = dcsbm(12, 8, community_size=128, mixing=0.1, seed=0)
     s, d = (x.numpy() for x in g.edges())
     n = g.num_nodes()
-    h = coarsen(
-        adjacency(s, d, n), np.ones((n, 1)), np.array([100.0]), 2_000, np.random.default_rng(0)
-    )
+    h = coarsen(adjacency(s, d, n), np.ones((n, 1)), 100, 2_000, np.random.default_rng(0))
     assert h is not None and h.graph.shape[0] < n / 4
     part = np.arange(h.graph.shape[0]) % 3
     fine = h.project(part)
@@ -74,8 +72,10 @@ def test_a_graph_without_communities_is_not_coarsened():
     g = rmat(14, seed=3)
     s, d = (x.numpy() for x in g.edges())
     n = g.num_nodes()
-    cap = np.array([0.03 * n / 8])
-    assert coarsen(adjacency(s, d, n), np.ones((n, 1)), cap, 1000, np.random.default_rng(0)) is None
+    size = 0.03 * n / 8
+    assert (
+        coarsen(adjacency(s, d, n), np.ones((n, 1)), size, 1000, np.random.default_rng(0)) is None
+    )
 
 
 @pytest.mark.parametrize("parts", [8, 16])
