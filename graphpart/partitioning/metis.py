@@ -178,9 +178,10 @@ def metis_assignment(
         ``1 + ufactor / 1000`` for every constraint.
     max_edges : int, optional
         The most edges METIS sees (``None``: all). A graph with more is coarsened first
-        (:func:`~graphpart.partitioning.coarsen.coarsen`: clusters of neighbours under 3% of a
-        part in every constraint, which keep communities) and METIS partitions the clusters'
-        graph, held to a third of the tolerance (:data:`COARSE_TOLERANCE_SHARE`). A graph whose
+        (:func:`~graphpart.partitioning.coarsen.coarsen`: clusters of neighbours of up to 3% of a
+        part's nodes, which keep communities) and METIS partitions the clusters' graph, every
+        constraint's weights summed, held to a third of the tolerance
+        (:data:`COARSE_TOLERANCE_SHARE`). A graph whose
         first clusters hold almost none of its edges (R-MAT) gives METIS a random sample of them
         instead: degree-aware with ``balance_edges``, else uniform
         (:func:`~graphpart.partitioning.sample.sample_edges`); METIS then refines for one

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphpart as gp
+import graphpart.partitioning.coarsen as coarsen_module
 from graphpart.datasets import dcsbm
 from graphpart.datasets.rmat import rmat
 from graphpart.partitioning.coarsen import adjacency, cluster_nodes, coarsen, contract, inside_share
@@ -99,3 +102,22 @@ def test_the_default_partition_keeps_planted_communities_whole():
     table = np.zeros((label.max() + 1, 8))
     np.add.at(table, (label, p.node_part), 1)
     assert table.max(axis=1).sum() / g.num_nodes() > 0.98  # each community in one part
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(30, 300), st.integers(2, 40))
+def test_a_hierarchy_keeps_every_weight_and_the_cut_of_every_coarse_partition(seed, n, size):
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(0, 4 * n))
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(0, 5, (n, 2)).astype(float)
+    with patch.object(coarsen_module, "MIN_INSIDE", 0.0):  # coarsened, communities or not
+        h = coarsen(adjacency(src, dst, n), w, size, 0, rng)
+    node_of = h.node_of()
+    assert np.bincount(node_of, minlength=h.graph.shape[0]).max() <= max(size, 1)
+    assert np.allclose(h.weights, np.stack([np.bincount(node_of, w[:, c]) for c in (0, 1)], 1))
+    part = rng.integers(0, 3, h.graph.shape[0])
+    fine = h.project(part)
+    rows = np.repeat(np.arange(h.graph.shape[0]), np.diff(h.graph.indptr))
+    cut_weight = h.graph.data[part[rows] != part[h.graph.indices]].sum() / 2
+    assert cut_weight == _cut(src[src != dst], dst[src != dst], fine)
