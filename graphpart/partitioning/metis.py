@@ -45,13 +45,21 @@ logger = logging.getLogger(__name__)
 #: Coarsening stops at this many nodes per part (KaMinPar's contraction limit): METIS partitions
 #: a graph this small in well under a second, and a coarser one leaves it too few ways to balance.
 COARSE_NODES_PER_PART = 2000
-#: A cluster may hold this share of a part's nodes, or the balance tolerance's slack if larger: a
-#: tighter tolerance (recursive bisection's 0.1%) would leave clusters of a node or two.
-MIN_CLUSTER_SHARE = 0.03
-#: METIS on a coarse graph is held to this share of the tolerance: its nodes are clusters of up to
-#: 3% of a part, so it lands near whatever it is asked for; asked for the whole tolerance it ends
-#: there in every constraint (DC-SBM 2^20, 8 parts: every constraint at 1.030), asked for a third
-#: it balances to 1.01 at the same cut, and the refinement on every node keeps to the tolerance.
+#: A cluster may hold this share of a part's nodes (or the balance tolerance's slack if larger: a
+#: tighter tolerance, recursive bisection's 0.1%, would leave clusters of a node or two)...
+CLUSTER_SHARE = 0.03
+#: ... of a part as if there were at most this many parts: with more, small clusters split the
+#: communities METIS should see whole (DC-SBM 2^20, blocks of 2048, 32 parts: clusters of at most
+#: 983 nodes cut 1.229M in 6.2 s, of 3,932 nodes 1.208M in 4.0 s) ...
+CLUSTER_PARTS = 8
+#: ... and never more than this share of a part, so that METIS can still balance them.
+MAX_CLUSTER_PART_SHARE = 1 / 8
+#: METIS on a coarse graph is held to this share of the tolerance when it balances several
+#: constraints: asked for the whole tolerance it ends there in every one (DC-SBM 2^20, 8 parts,
+#: train mask and in-degrees: all four at 1.030), asked for a third it balances them to 1.01 at the
+#: same cut, and the refinement on every node keeps to the tolerance. One constraint it balances
+#: well anyway, and a third of the tolerance over coarse nodes can cost cut (2^15 nodes, 16 parts:
+#: 11% more).
 COARSE_TOLERANCE_SHARE = 1 / 3
 #: The refinement stops once a round lowers the cut by less than this share of it (a user who asks
 #: for many rounds gets the ones that pay: on R-MAT scale 20 the 12th round still gains ~0.05%,
@@ -179,9 +187,10 @@ def metis_assignment(
     max_edges : int, optional
         The most edges METIS sees (``None``: all). A graph with more is coarsened first
         (:func:`~graphpart.partitioning.coarsen.coarsen`: clusters of neighbours of up to 3% of a
-        part's nodes, which keep communities) and METIS partitions the clusters' graph, every
-        constraint's weights summed, held to a third of the tolerance
-        (:data:`COARSE_TOLERANCE_SHARE`). A graph whose
+        part's nodes with up to 8 parts, 3% of an eighth of the graph or an eighth of a part with
+        more, which keep communities) and METIS partitions the clusters' graph, every
+        constraint's weights summed (several constraints held to a third of the tolerance:
+        :data:`COARSE_TOLERANCE_SHARE`). A graph whose
         first clusters hold almost none of its edges (R-MAT) gives METIS a random sample of them
         instead: degree-aware with ``balance_edges``, else uniform
         (:func:`~graphpart.partitioning.sample.sample_edges`); METIS then refines for one
@@ -275,7 +284,10 @@ def metis_assignment(
     if sampled:
         adj = adjacency(src, dst, num_nodes)
         w = np.ones((num_nodes, 1)) if vwgt is None else vwgt
-        size = max(float(tol.max()) - 1.0, MIN_CLUSTER_SHARE) * num_nodes / num_parts
+        size = min(
+            max(float(tol.max()) - 1.0, CLUSTER_SHARE) * num_nodes / min(num_parts, CLUSTER_PARTS),
+            MAX_CLUSTER_PART_SHARE * num_nodes / num_parts,
+        )
         hierarchy = coarsen(
             adj, w, max(size, 1.0), max_edges, rng, min_nodes=COARSE_NODES_PER_PART * num_parts
         )
@@ -289,7 +301,7 @@ def metis_assignment(
                 coarse.indices,
                 num_parts,
                 np.rint(hierarchy.weights).astype(np.int64),
-                1 + (tol - 1) * COARSE_TOLERANCE_SHARE,
+                tol if len(tol) == 1 else 1 + (tol - 1) * COARSE_TOLERANCE_SHARE,
                 options,
                 recursive,
                 scale=not spread_isolated,
