@@ -11,8 +11,9 @@ communities of ``--community-size`` nodes, ``--mixing`` of the draws leaving the
 and a 10% train mask. 1 HALO hop; ``plain`` and ``balanced`` (balance_ntypes=train_mask +
 balance_edges). Each side runs in a fresh process, so its peak RSS is its own: graphpart's default,
 DGL 2.1 from its own virtual environment (tools/make_peer_env.sh, through
-benchmarks/make_dgl_env.sh, creates it on first use), and KaMinPar (``pip install kaminpar``; its
-one balance constraint: plain only). The machines are noisy: compare ratios within one run.
+benchmarks/make_dgl_env.sh, creates it on first use), and KaMinPar (``.venv/bin/pip install -e
+.[bench]``; its one balance constraint: plain only). The machines are noisy: compare ratios within
+one run.
 """
 
 from __future__ import annotations
@@ -126,7 +127,9 @@ def main() -> None:
         dgl_python = str(Path(venv.stdout.strip().splitlines()[-1]) / "bin" / "python")
     kaminpar = not args.skip_kaminpar and importlib.util.find_spec("kaminpar") is not None
     if not args.skip_kaminpar and not kaminpar:
-        print("KaMinPar is not installed (pip install kaminpar): its side is left out", flush=True)
+        print(
+            "KaMinPar is not installed (pip install -e .[bench]): its side is left out", flush=True
+        )
     rows = []
     for k in args.parts:
         for label in args.configs:
