@@ -41,8 +41,9 @@ logger = logging.getLogger(__name__)
 
 #: Batches per round of label propagation: the nodes of one batch move at once.
 BATCHES = 8
-#: Threads a batch is shared out to, at most (and at most torch's thread count).
-MAX_THREADS = 4
+#: Shares a batch is cut into, each choosing with its own random stream: as many threads as
+#: torch may use, up to this, compute them, and the clusters are the same whatever that number.
+SHARES = 2
 #: The most rounds of label propagation per level.
 ROUNDS = 5
 #: A level's rounds stop once fewer than this share of its nodes moved in a round.
@@ -177,9 +178,9 @@ def cluster_nodes(
 
     Every node starts alone. Each round visits the nodes in random order, :data:`BATCHES` batches
     at a time; a node joins the neighbouring cluster it shares the most edge weight with, when
-    that cluster has room for it in every constraint (among several nodes joining one cluster at
-    once, those listed first go first). A round after the first visits only the nodes next to one
-    that moved; the rounds stop once fewer than :data:`SETTLED` of the nodes move.
+    that cluster has room for it in every constraint (of several nodes joining one cluster at
+    once, a random order decides which fit). A round after the first visits only the nodes next
+    to one that moved; the rounds stop once fewer than :data:`SETTLED` of the nodes move.
 
     Parameters
     ----------
@@ -216,13 +217,12 @@ def cluster_nodes(
     label = np.arange(n) if start is None else np.asarray(start, dtype=np.int64).copy()
     load = weights.copy() if start is None else _sums(label, weights, n)
     active = np.diff(adj.indptr) > 0
-    threads = max(1, min(torch.get_num_threads(), MAX_THREADS))
-    with ThreadPoolExecutor(threads) as pool:
-        label = _propagate(adj, weights, cap, rng, rounds, label, load, active, pool, threads)
+    with ThreadPoolExecutor(max(1, min(torch.get_num_threads(), SHARES))) as pool:
+        label = _propagate(adj, weights, cap, rng, rounds, label, load, active, pool)
     return np.unique(label, return_inverse=True)[1].reshape(-1)
 
 
-def _propagate(adj, weights, cap, rng, rounds, label, load, active, pool, threads) -> np.ndarray:
+def _propagate(adj, weights, cap, rng, rounds, label, load, active, pool) -> np.ndarray:
     """The rounds of :func:`cluster_nodes`; returns the labels."""
     n = adj.shape[0]
     for r in range(rounds):
@@ -233,9 +233,9 @@ def _propagate(adj, weights, cap, rng, rounds, label, load, active, pool, thread
         active[:] = False
         moved = 0
         for batch in np.array_split(visit, min(BATCHES, len(visit))):
-            # the batch's nodes choose at once, in a share per thread (numpy and scipy let go of
-            # the GIL on big arrays)
-            shares = np.array_split(np.sort(batch), threads)
+            # the batch's nodes choose at once, its shares in threads (numpy lets go of the GIL
+            # on big arrays)
+            shares = np.array_split(np.sort(batch), SHARES)
             seeds = rng.integers(0, 2**63, size=len(shares))
             picked = list(
                 pool.map(

@@ -6,6 +6,7 @@ from unittest.mock import patch
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,3 +122,19 @@ def test_a_hierarchy_keeps_every_weight_and_the_cut_of_every_coarse_partition(se
     rows = np.repeat(np.arange(h.graph.shape[0]), np.diff(h.graph.indptr))
     cut_weight = h.graph.data[part[rows] != part[h.graph.indices]].sum() / 2
     assert cut_weight == _cut(src[src != dst], dst[src != dst], fine)
+
+
+def test_the_clusters_do_not_depend_on_the_number_of_threads():
+    g = dcsbm(13, 16, community_size=256, mixing=0.15, seed=4)
+    s, d = (x.numpy() for x in g.edges())
+    a = adjacency(s, d, g.num_nodes())
+    w, size = np.ones((g.num_nodes(), 1)), np.array([100.0])
+    before = torch.get_num_threads()
+    try:
+        got = []
+        for threads in (1, 2, 3):
+            torch.set_num_threads(threads)
+            got.append(cluster_nodes(a, w, size, np.random.default_rng(7)))
+    finally:
+        torch.set_num_threads(before)
+    assert all(np.array_equal(got[0], c) for c in got[1:])
