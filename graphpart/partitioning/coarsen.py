@@ -22,7 +22,7 @@ adjacency keeps 8 bytes per entry (int32 neighbour, float32 weight), ``2E`` entr
 (``E`` for a graph stored both ways); building it peaks at 32 bytes per edge (the transposed copy
 and the sum). A level's clustering adds a batch's rows (``2E / BATCHES`` entries, about 40 bytes
 each) and 40 bytes per node; its contraction up to 16 bytes per entry (the product with the
-cluster map). Every coarser level is smaller. Peak: about ``48 E + 60 n`` bytes.
+cluster map). Every coarser level is smaller. Peak: at most ``48 E + 60 n`` bytes.
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 import torch
+
+from ..index import group_cumsum
+from .refine import part_sums
 
 __all__: list[str] = []
 
@@ -148,23 +151,6 @@ def _choose(
     return rows[who[move]], choice[move]
 
 
-def _admit(
-    nodes: np.ndarray, targets: np.ndarray, weights: np.ndarray, load: np.ndarray, cap: np.ndarray
-) -> np.ndarray:
-    """Which of the moves ``nodes -> targets`` fit their target's cap when they arrive together,
-    in the order given (a prefix of each target's arrivals)."""
-    order = np.argsort(targets, kind="stable")
-    t, w = targets[order], weights[nodes[order]]
-    total = np.cumsum(w, axis=0)
-    start = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
-    first = np.repeat(start, np.diff(np.r_[start, len(t)]))
-    arrived = total - (total[first] - w[first])  # this target's arrivals up to this one
-    fits = np.all(load[t] + arrived <= cap, axis=1)
-    ok = np.empty(len(nodes), dtype=bool)
-    ok[order] = fits
-    return ok
-
-
 def cluster_nodes(
     adj: sp.csr_matrix,
     weights: np.ndarray,
@@ -215,7 +201,7 @@ def cluster_nodes(
     weights = np.asarray(weights, dtype=np.float32).reshape(n, -1)
     cap = np.asarray(cap, dtype=np.float32)
     label = np.arange(n) if start is None else np.asarray(start, dtype=np.int64).copy()
-    load = weights.copy() if start is None else _sums(label, weights, n)
+    load = weights.copy() if start is None else part_sums(label, weights, n).astype(np.float32)
     active = np.diff(adj.indptr) > 0
     with ThreadPoolExecutor(max(1, min(torch.get_num_threads(), SHARES))) as pool:
         label = _propagate(adj, weights, cap, rng, rounds, label, load, active, pool)
@@ -252,7 +238,9 @@ def _propagate(adj, weights, cap, rng, rounds, label, load, active, pool) -> np.
                 continue
             shuffle = rng.permutation(len(nodes))  # who goes first into a cluster: at random
             nodes, targets = nodes[shuffle], targets[shuffle]
-            ok = _admit(nodes, targets, weights, load, cap)
+            # a cluster takes its arrivals in that order while they fit under its cap
+            arrived = group_cumsum(targets, weights[nodes], n)
+            ok = np.all(load[targets] + arrived <= cap, axis=1)
             nodes, targets = nodes[ok], targets[ok]
             w = weights[nodes]
             np.subtract.at(load, label[nodes], w)
@@ -269,24 +257,9 @@ def _propagate(adj, weights, cap, rng, rounds, label, load, active, pool) -> np.
 def contract(
     adj: sp.csr_matrix, cluster: np.ndarray, weights: np.ndarray
 ) -> tuple[sp.csr_matrix, np.ndarray]:
-    """The graph of the clusters: an edge's weight summed into the pair of clusters of its ends
-    (edges inside a cluster dropped), a cluster's weight the sum of its nodes'.
-
-    Parameters
-    ----------
-    adj : scipy.sparse.csr_matrix
-        The symmetric weighted adjacency.
-    cluster : numpy.ndarray of int
-        The cluster of every node, ``0 .. c - 1`` (:func:`cluster_nodes`).
-    weights : numpy.ndarray, shape (n, ncon)
-        Every node's weight in every constraint.
-
-    Returns
-    -------
-    coarse : scipy.sparse.csr_matrix
-        ``c x c``, symmetric, an empty diagonal.
-    coarse_weights : numpy.ndarray, shape (c, ncon)
-        Every cluster's weight in every constraint.
+    """The graph of the clusters (``cluster``: every node's, ``0 .. c - 1``): an edge's weight
+    summed into the pair of clusters of its ends, edges inside a cluster dropped; and each
+    cluster's weight in every constraint, its nodes' summed (``(c, ncon)``).
 
     Examples
     --------
@@ -304,41 +277,13 @@ def contract(
     coarse.setdiag(0)
     coarse.eliminate_zeros()
     coarse.sort_indices()
-    return coarse, _sums(cluster, weights, c)
-
-
-def _sums(group: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
-    """``(size, ncon)``: the weights summed per group."""
-    return np.stack(
-        [
-            np.bincount(group, weights=weights[:, i], minlength=size)
-            for i in range(weights.shape[1])
-        ],
-        axis=1,
-    )
+    return coarse, part_sums(cluster, weights, c)
 
 
 def inside_share(adj: sp.csr_matrix, cluster: np.ndarray, rng: np.random.Generator) -> float:
-    """The share of the edge weight of ``adj`` that lies inside the clusters, estimated from at
-    most :data:`SHARE_SAMPLE` entries drawn at random (within about 0.1% of the truth, one
-    standard deviation).
+    """The share of the edge weight of ``adj`` inside the clusters (0 without edges), from at most
+    :data:`SHARE_SAMPLE` entries drawn at random: within about 0.1%, one standard deviation.
 
-    Parameters
-    ----------
-    adj : scipy.sparse.csr_matrix
-        The symmetric weighted adjacency.
-    cluster : numpy.ndarray of int
-        The cluster of every node.
-    rng : numpy.random.Generator
-        Draws the entries.
-
-    Returns
-    -------
-    float
-        In ``[0, 1]``; 0 for a graph without edges.
-
-    Examples
-    --------
     >>> a = adjacency(np.array([0, 1, 2]), np.array([1, 2, 3]), 4)
     >>> inside_share(a, np.array([0, 0, 1, 1]), np.random.default_rng(0))
     0.6666666666666666
@@ -356,7 +301,7 @@ def inside_share(adj: sp.csr_matrix, cluster: np.ndarray, rng: np.random.Generat
 
 @dataclass(frozen=True)
 class Hierarchy:
-    """The levels :func:`coarsen` made: the coarsest graph, and the way back to the input.
+    """What :func:`coarsen` made: the coarsest graph, and the way back to the input.
 
     Attributes
     ----------
@@ -364,26 +309,14 @@ class Hierarchy:
         The coarsest graph, symmetric and weighted.
     weights : numpy.ndarray, shape (c, ncon)
         Its nodes' weights.
-    maps : tuple of numpy.ndarray
-        One per level: the node of the next coarser level each node of this one went into.
+    node_of : numpy.ndarray of int
+        The node of the coarsest graph every input node went into (``part[node_of]`` is the part
+        of every input node).
     """
 
     graph: sp.csr_matrix
     weights: np.ndarray
-    maps: tuple[np.ndarray, ...]
-
-    def project(self, part: np.ndarray) -> np.ndarray:
-        """The part of every input node, from the part of every node of the coarsest graph."""
-        return part[self.node_of()]
-
-    def node_of(self) -> np.ndarray:
-        """The node of the coarsest graph every input node went into."""
-        if not self.maps:
-            return np.arange(self.graph.shape[0])
-        out = self.maps[0]
-        for m in self.maps[1:]:
-            out = m[out]
-        return out
+    node_of: np.ndarray
 
 
 def coarsen(
@@ -420,7 +353,7 @@ def coarsen(
     Returns
     -------
     Hierarchy or None
-        The coarsest graph and the maps back; ``None`` when the first level's first
+        The coarsest graph and the way back; ``None`` when the first level's first
         :data:`PROBE_ROUNDS` rounds keep less than :data:`MIN_INSIDE` of the edge weight inside
         clusters: a graph without communities at this scale (R-MAT's hubs and leaves), which
         coarsening would hardly shrink.
@@ -430,16 +363,16 @@ def coarsen(
     >>> a, b = np.triu_indices(5, 1)                     # two 5-cliques joined by one edge
     >>> src = np.concatenate([a, a + 5, [0]]); dst = np.concatenate([b, b + 5, [5]])
     >>> h = coarsen(adjacency(src, dst, 10), np.ones((10, 1)), 5, 1, np.random.default_rng(0))
-    >>> h.graph.shape, h.graph.nnz // 2, h.project(np.array([0, 1])).tolist()
+    >>> h.graph.shape, h.graph.nnz // 2, np.array([0, 1])[h.node_of].tolist()
     ((2, 2), 1, [0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
     """
     n = adj.shape[0]
     # column 0: the input nodes a node stands for (what the cap bounds); then every constraint
     w = np.column_stack([np.ones(n), np.asarray(weights, dtype=np.float64).reshape(n, -1)])
     cap = np.array([float(max_size)])
-    maps: list[np.ndarray] = []
+    node_of, levels = np.arange(n), 0
     while adj.nnz // 2 > max_edges and adj.shape[0] > min_nodes:
-        if maps:
+        if levels:
             cluster = cluster_nodes(adj, w[:, :1], cap, rng)
         else:  # the first level: a few rounds say whether the graph has communities to keep
             cluster = cluster_nodes(adj, w[:, :1], cap, rng, rounds=PROBE_ROUNDS)
@@ -454,6 +387,6 @@ def coarsen(
         if c > MIN_SHRINK * adj.shape[0]:
             break
         adj, w = contract(adj, cluster, w)
-        maps.append(cluster)
+        node_of, levels = cluster[node_of], levels + 1
         logger.info("coarsened to %d nodes, %d edges", c, adj.nnz // 2)
-    return Hierarchy(adj, w[:, 1:], tuple(maps))
+    return Hierarchy(adj, w[:, 1:], node_of)

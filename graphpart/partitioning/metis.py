@@ -292,7 +292,7 @@ def metis_assignment(
             adj, w, max(size, 1.0), max_edges, rng, min_nodes=COARSE_NODES_PER_PART * num_parts
         )
         if hierarchy is not None:
-            node_of = hierarchy.node_of()
+            node_of = hierarchy.node_of
             kept = np.zeros(hierarchy.graph.shape[0], dtype=bool)
             kept[node_of[np.diff(adj.indptr) > 0]] = True  # clusters of nodes with edges
             coarse = hierarchy.graph

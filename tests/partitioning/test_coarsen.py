@@ -66,7 +66,7 @@ def test_the_hierarchy_projects_a_coarse_partition_back():
     h = coarsen(adjacency(s, d, n), np.ones((n, 1)), 100, 2_000, np.random.default_rng(0))
     assert h is not None and h.graph.shape[0] < n / 4
     part = np.arange(h.graph.shape[0]) % 3
-    fine = h.project(part)
+    fine = part[h.node_of]
     assert np.array_equal(
         np.bincount(fine, minlength=3), np.bincount(part, weights=h.weights[:, 0])
     )
@@ -114,11 +114,11 @@ def test_a_hierarchy_keeps_every_weight_and_the_cut_of_every_coarse_partition(se
     w = rng.integers(0, 5, (n, 2)).astype(float)
     with patch.object(coarsen_module, "MIN_INSIDE", 0.0):  # coarsened, communities or not
         h = coarsen(adjacency(src, dst, n), w, size, 0, rng)
-    node_of = h.node_of()
+    node_of = h.node_of
     assert np.bincount(node_of, minlength=h.graph.shape[0]).max() <= max(size, 1)
     assert np.allclose(h.weights, np.stack([np.bincount(node_of, w[:, c]) for c in (0, 1)], 1))
     part = rng.integers(0, 3, h.graph.shape[0])
-    fine = h.project(part)
+    fine = part[h.node_of]
     rows = np.repeat(np.arange(h.graph.shape[0]), np.diff(h.graph.indptr))
     cut_weight = h.graph.data[part[rows] != part[h.graph.indices]].sum() / 2
     assert cut_weight == _cut(src[src != dst], dst[src != dst], fine)
