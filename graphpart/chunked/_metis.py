@@ -26,17 +26,19 @@ import logging
 
 import numpy as np
 
-from ..partitioning.metis import metis_assignment
+from ..partitioning.coarsen import stream_adjacency
+from ..partitioning.metis import coarse_assignment, metis_assignment
+from ..partitioning.options import DEFAULT_METIS_MAX_EDGES
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
 from ..utils.check import check_count
 from ..utils.seeds import check_random_state
-from . import plan
+from . import metis_memory, plan
 from .format import ChunkedMetadata
 from .read import homogeneous_edges
-from .stream import homogeneous_chunks, stream_partition
+from .stream import homogeneous_chunks, in_degrees, stream_partition
 
-__all__ = ["sample_chunks", "sampled_metis", "metis_chunked"]
+__all__ = ["sample_chunks", "sampled_metis", "coarse_chunked", "metis_chunked"]
 
 logger = logging.getLogger(__name__)
 
@@ -148,6 +150,64 @@ def sampled_metis(
     )
 
 
+def coarse_chunked(
+    meta: ChunkedMetadata,
+    num_parts: int,
+    classes: np.ndarray,
+    balance_edges: bool,
+    max_edges: int,
+    budget: int,
+    seed: Seed = None,
+    cluster=None,
+    work_dir=None,
+    passes: int = 30,
+) -> np.ndarray | None:
+    """METIS on the graph coarsened to at most ``max_edges`` edges, its adjacency built from the
+    chunks (:func:`~graphpart.partitioning.coarsen.stream_adjacency`), then refinement passes over
+    every edge under the caps (on ``cluster``'s workers); the part of every homogeneous node.
+    ``None`` where the graph has no communities to keep (the sample serves it as well) or where
+    its adjacency leaves coarsening more than ``budget`` bytes
+    (:func:`~.metis_memory.coarse_need`)."""
+    rng = check_random_state(seed)
+    n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
+    indeg = in_degrees(meta) if balance_edges else None
+    adj = stream_adjacency(lambda: ((s, d) for _, _, s, d in homogeneous_chunks(meta)), n)
+    need = metis_memory.coarse_need(n, m, plan.largest_chunk(meta), max_edges, adj.nnz)
+    if need > budget:
+        logger.warning(
+            "metis: coarsening %d adjacency entries needs about %.1f GB, over the %.1f GB this "
+            "step may take: METIS sees a sample instead",
+            adj.nnz,
+            need / 1e9,
+            budget / 1e9,
+        )
+        return None
+    parts = coarse_assignment(
+        adj,
+        num_parts,
+        balance_ntypes=classes if classes.max(initial=0) > 0 else None,
+        balance_edges=balance_edges,
+        in_degrees=indeg,
+        max_edges=max_edges,
+        seed=rng,
+    )
+    del adj
+    if parts is None:
+        logger.info("metis: no communities to keep, so METIS sees a sample")
+        return None
+    return stream_partition(
+        meta,
+        num_parts,
+        "fennel",
+        classes=classes,
+        balance_edges=indeg if balance_edges else False,
+        passes=passes,
+        initial=parts,
+        cluster=cluster,
+        work_dir=work_dir,
+    )
+
+
 def metis_chunked(
     meta: ChunkedMetadata,
     num_parts: int,
@@ -158,40 +218,63 @@ def metis_chunked(
     cluster=None,
     work_dir=None,
 ) -> np.ndarray:
-    """The METIS assignment of every homogeneous node: on every edge, or with ``max_edges`` below
-    the edge count on a streamed sample refined over every edge (on ``cluster``'s workers,
-    sharing files in ``work_dir``); without ``max_edges``, on every edge where they fit in the
-    memory free, else on the largest sample that does. Refuses before reading an edge when
-    METIS's memory does not fit this machine."""
+    """The METIS assignment of every homogeneous node, its main process within
+    :func:`~.plan.process_budget` (at most :data:`~.plan.PROCESS_BUDGET`, whatever is free).
+
+    * On every edge where METIS holds them within the budget (and ``max_edges`` does not ask for
+      fewer);
+    * else on the graph coarsened to ``max_edges`` edges (default
+      :data:`~graphpart.partitioning.options.DEFAULT_METIS_MAX_EDGES`) by
+      :func:`coarse_chunked`, refined over every edge on ``cluster``'s workers (sharing files in
+      ``work_dir``);
+    * else (a graph without communities, or whose adjacency the budget cannot hold) on a
+      streamed sample of ``max_edges`` edges, or of as many as the budget holds, refined the
+      same way.
+
+    Refuses before reading an edge when not even the sample fits."""
+    rng = check_random_state(seed)
     n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     if max_edges is not None:
         max_edges = check_count(max_edges, "max_edges", low=1)
-    have = plan.available_memory()
-    fits = max((have - plan.BASE - plan.METIS_BYTES_PER_NODE * n) // plan.METIS_BYTES_PER_EDGE, 0)
-    if max_edges is None and plan.metis_edges(n, m, None, have) < m:
-        max_edges = plan.metis_edges(n, m, None, have)
-        logger.warning(
-            "metis: the graph's %d edges do not fit in the memory free, so METIS sees a sample "
-            "of %d (%.0f%%), refined over every edge; --metis-max-edges sets the sample",
-            m,
-            fits,
-            100 * fits / m,
-        )
+    budget = plan.process_budget()
+    if (max_edges is None and metis_memory.metis_need(n, m) > budget) or (max_edges or m) < m:
+        target = DEFAULT_METIS_MAX_EDGES if max_edges is None else max_edges
+        if metis_memory.coarse_need(n, m, plan.largest_chunk(meta), target) <= budget:
+            logger.info("metis: the graph coarsened to at most %d edges", target)
+            parts = coarse_chunked(
+                meta, num_parts, classes, balance_edges, target, budget, rng, cluster, work_dir
+            )
+            if parts is not None:
+                return parts
+        if max_edges is None and metis_memory.metis_edges(n, m, None, budget) < m:
+            max_edges = metis_memory.metis_edges(n, m, None, budget)
+            logger.warning(
+                "metis: METIS holds %d of the graph's %d edges within %.1f GB, so it sees a "
+                "sample of them, refined over every edge; --metis-max-edges sets the sample",
+                max_edges,
+                m,
+                budget / 1e9,
+            )
+    fits = max(
+        (budget - plan.BASE - metis_memory.METIS_BYTES_PER_NODE * n)
+        // metis_memory.METIS_BYTES_PER_EDGE,
+        0,
+    )
     sampled = max_edges is not None and max_edges < m
     seen = max_edges if sampled else m
     hint = f"--metis-max-edges {fits:,}".replace(",", "") if fits >= max(n // 2, 1) else None
     plan.check_memory(
-        plan.metis_need(n, seen),
+        metis_memory.metis_need(n, seen),
         f"assign --algorithm metis on {n:,} nodes and {seen:,} "
         + ("sampled edges" if sampled else "edges"),
         (f"use {hint} (METIS on a streamed sample, refined on every edge), " if hint else "use ")
         + "--algorithm fennel or ldg (streaming: memory linear in the nodes, in-degree balanced "
         "too), or a machine with more memory",
-        have,
+        budget,
     )
     if sampled:
         return sampled_metis(
-            meta, num_parts, classes, balance_edges, max_edges, seed, cluster, work_dir
+            meta, num_parts, classes, balance_edges, max_edges, rng, cluster, work_dir
         )
     src, dst, _, _ = homogeneous_edges(meta, sorted(meta.ntypes), sorted(meta.etypes))
-    return _metis(src, dst, n, num_parts, classes, balance_edges, seed)
+    return _metis(src, dst, n, num_parts, classes, balance_edges, rng)

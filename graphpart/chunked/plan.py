@@ -10,7 +10,11 @@ step, process                       peak memory
 ==================================  ===============================================================
 assign fennel / ldg, driver         ``B + 68 N`` (``72 N`` from ``2**31`` edges)
 assign fennel / ldg, each worker    ``B + 14 N + 150 C`` (``18 N`` from ``2**31`` edges)
-assign metis (one process)          ``B + 96 N + 300 E`` (``M`` sampled edges for ``E``)
+assign metis (one process)          ``B + 96 N + 300 E`` where that is within
+                                    :data:`PROCESS_BUDGET`; beyond it, METIS on the graph
+                                    coarsened: ``B + max(16 N + 16 E + 48 C, 76 N + 24 A)``, ``A``
+                                    adjacency entries (``E`` stored both ways, at most ``2 E``);
+                                    else ``M`` sampled edges for ``E`` (:mod:`.metis_memory`)
 assign random (each Dask worker)    ``B + 24 * 2**20``
 dispatch, driver                    ``B + 64 N``
 dispatch, phase 1 (each worker)     ``B + 64 C + 16 N`` (node maps, memory-mapped)
@@ -60,6 +64,7 @@ from ..utils.check import check_count
 from ..utils.units import fmt_bytes
 from .cluster import BASE, ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for
+from .metis_memory import metis_step
 
 __all__ = [
     "StepNeed",
@@ -71,11 +76,9 @@ __all__ = [
     "largest_chunk",
 ]
 
-#: What METIS assign holds per edge at its peak: the homogeneous edge list, the symmetric CSR, the
-#: refinement's tables (measured: 4.9 GiB for R-MAT scale 20, 16.1M edges).
-METIS_BYTES_PER_EDGE = 300
-#: ... and per node (measured: 6.3 GiB for R-MAT scale 24 on a sample of 16.8M edges).
-METIS_BYTES_PER_NODE = 96
+#: The most memory one process of a step takes, however much is free: another job on the machine,
+#: or a worker of the same run, needs the rest.
+PROCESS_BUDGET = 8 * 10**9
 #: Streaming assign (fennel, ldg): bytes its driver holds per node, a stream (each Dask worker)
 #: per node and per edge of its chunk (measured on R-MAT: the driver 63-66 bytes per node at
 #: scales 22 to 26, a stream 2.8 GiB at scale 26 in 64 chunks; see :func:`stream_need`).
@@ -233,24 +236,6 @@ def output_bytes(meta: ChunkedMetadata, format: str, local_edges: int, local_nod
     return OUTPUT_BYTES_PER_EDGE * local_edges + 64 * n + data
 
 
-def metis_need(num_nodes: int, num_edges: int) -> int:
-    """Peak memory of ``assign --algorithm metis``.
-
-    Parameters
-    ----------
-    num_nodes : int
-        Nodes of the graph (all types).
-    num_edges : int
-        Edges METIS sees: the graph's, or the sample's when it partitions a sample.
-
-    Returns
-    -------
-    int
-        Bytes: ``BASE + 96 * num_nodes + 300 * num_edges``.
-    """
-    return BASE + METIS_BYTES_PER_NODE * num_nodes + METIS_BYTES_PER_EDGE * num_edges
-
-
 def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
     """Peak memory of ``assign --algorithm fennel | ldg``: its driver's and each stream's.
 
@@ -279,17 +264,6 @@ def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
         BASE + (STREAM_DRIVER_BYTES_PER_NODE + wide) * num_nodes,
         BASE + (STREAM_WORKER_BYTES_PER_NODE + wide) * num_nodes + STREAM_BYTES_PER_EDGE * chunk,
     )
-
-
-def metis_edges(num_nodes: int, num_edges: int, max_edges: int | None, have: int) -> int:
-    """The edges ``assign --algorithm metis`` gives METIS: ``max_edges`` where below the edge
-    count; without it every edge where they fit in ``have`` bytes, else the largest sample that
-    fits (when that is at least half an edge per node; else every edge, and the step is
-    refused)."""
-    if max_edges is not None:
-        return min(int(max_edges), num_edges)
-    fits = max((have - BASE - METIS_BYTES_PER_NODE * num_nodes) // METIS_BYTES_PER_EDGE, 0)
-    return int(fits) if max(num_nodes // 2, 1) <= fits < num_edges else num_edges
 
 
 def partition_need(
@@ -465,14 +439,9 @@ def plan_pipeline(
                 f"B + {wn} N + {STREAM_BYTES_PER_EDGE} C",
             )
         )
-    elif algorithm == "metis" and metis_edges(n, e, metis_max_edges, available_memory()) < e:
-        seen = metis_edges(n, e, metis_max_edges, available_memory())
-        need = metis_need(n, seen)
-        steps.append(
-            StepNeed("assign metis", "main", need, 8 * n, f"B + 96 N + 300 M (a sample: {seen:,})")
-        )
     elif algorithm == "metis":
-        steps.append(StepNeed("assign metis", "main", metis_need(n, e), 8 * n, "B + 96 N + 300 E"))
+        need, formula = metis_step(n, e, c, metis_max_edges, process_budget())
+        steps.append(StepNeed("assign metis", "main", need, 8 * n, formula))
     elif algorithm == "random":
         steps.append(
             StepNeed(
@@ -629,6 +598,12 @@ def _cgroup_used(folder: Path, usage_name: str, inactive_name: str) -> int:
     except (OSError, ValueError):
         pass
     return used
+
+
+def process_budget(have: int | None = None) -> int:
+    """The most memory one process of a step may take: :data:`PROCESS_BUDGET`, or what is free
+    (``have``, default :func:`available_memory`) where less."""
+    return min(PROCESS_BUDGET, available_memory() if have is None else have)
 
 
 def check_memory(need: int, what: str, instead: str, have: int | None = None) -> None:

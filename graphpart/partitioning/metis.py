@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
+import scipy.sparse as sp
 import torch
 
 from ..errors import GraphpartError
@@ -34,7 +35,7 @@ from ..utils.seeds import check_random_state
 from ._metis_ctypes import part_graph
 from .balance import balance_weights, constraint_names, fill_isolated
 from .coarsen import adjacency, coarsen
-from .options import DEFAULT_REFINE_ROUNDS, MetisOptions
+from .options import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS, MetisOptions
 from .refine import MAX_TABLE_CELLS, refine_assignment
 from .repair import held_tolerance, repair_assignment
 from .sample import sample_edges
@@ -260,66 +261,33 @@ def metis_assignment(
     in_deg = None
     if balance_edges:
         in_deg = np.bincount(dst, minlength=num_nodes) if in_degrees is None else in_degrees
-    vwgt, cls = balance_weights(num_nodes, balance_ntypes, balance_edges, in_deg)
-    ncon = 1 if vwgt is None else vwgt.shape[1]
-    default_ub = (
-        1.0 + (options.ufactor if options.ufactor is not None else (1 if recursive else 30)) / 1000
+    vwgt, cls, tol, names = _constraints(
+        num_nodes,
+        num_parts,
+        balance_ntypes,
+        balance_edges,
+        in_deg,
+        options,
+        recursive,
+        ubvec,
+        balance_labels,
     )
-    ub = (
-        np.full(ncon, default_ub)
-        if ubvec is None
-        else np.asarray(ubvec, dtype=np.float64).reshape(-1)
-    )
-    if ub.shape != (ncon,) or np.any(ub <= 1.0):
-        raise GraphpartError(
-            f"ubvec must hold {ncon} tolerance(s) > 1.0, one per constraint, got {ub.tolist()}"
-        )
-
-    def names() -> list[str]:
-        return constraint_names(balance_ntypes, balance_edges, balance_labels)
-
-    # inherent imbalance (fewer units than parts, ...) is accepted, with a word
-    tol = held_tolerance(vwgt, num_nodes, num_parts, ub, names)
-    hierarchy = None
+    part = None
     if sampled:
-        adj = adjacency(src, dst, num_nodes)
-        w = np.ones((num_nodes, 1)) if vwgt is None else vwgt
-        size = min(
-            max(float(tol.max()) - 1.0, CLUSTER_SHARE) * num_nodes / min(num_parts, CLUSTER_PARTS),
-            MAX_CLUSTER_PART_SHARE * num_nodes / num_parts,
+        part = _coarse_part(
+            adjacency(src, dst, num_nodes),
+            vwgt,
+            num_parts,
+            tol,
+            max_edges,
+            rng,
+            options=options,
+            recursive=recursive,
+            objtype=objtype or "cut",
+            spread_isolated=spread_isolated,
+            metis_seed=metis_seed,
         )
-        hierarchy = coarsen(
-            adj, w, max(size, 1.0), max_edges, rng, min_nodes=COARSE_NODES_PER_PART * num_parts
-        )
-        if hierarchy is not None:
-            node_of = hierarchy.node_of
-            kept = np.zeros(hierarchy.graph.shape[0], dtype=bool)
-            kept[node_of[np.diff(adj.indptr) > 0]] = True  # clusters of nodes with edges
-            coarse = hierarchy.graph
-            rows = np.repeat(np.arange(coarse.shape[0]), np.diff(coarse.indptr))
-            best = None
-            # several constraints: a third of the tolerance; one: both ways, the lower cut kept
-            for share in (COARSE_TOLERANCE_SHARE,) if len(tol) > 1 else (COARSE_TOLERANCE_SHARE, 1):
-                tried = _metis_connected(
-                    coarse.indptr,
-                    coarse.indices,
-                    num_parts,
-                    np.rint(hierarchy.weights).astype(np.int64),
-                    1 + (tol - 1) * share,
-                    options,
-                    recursive,
-                    scale=not spread_isolated,
-                    objtype=objtype or "cut",
-                    seed=metis_seed,
-                    adjwgt=np.rint(coarse.data).astype(np.int64),
-                    kept=kept,
-                )
-                cut = float(coarse.data[tried[rows] != tried[coarse.indices]].sum())
-                if best is None or cut < best[0]:
-                    best = (cut, tried)
-            part = best[1][node_of]
-        del adj
-    if hierarchy is None:
+    if part is None:
         if refine and options.niter is None:
             options = replace(options, niter=1)  # the refinement on every edge does this job better
         # With in-degrees balanced, every part takes a share of the hubs and the low-degree nodes
@@ -354,6 +322,139 @@ def metis_assignment(
             min_gain=REFINE_MIN_GAIN,
         )
     return repair_assignment(src, dst, part, num_parts, vwgt, cls, tol, rng, names)
+
+
+def _constraints(
+    num_nodes: int,
+    num_parts: int,
+    balance_ntypes: np.ndarray | None,
+    balance_edges: bool,
+    in_deg: np.ndarray | None,
+    options: MetisOptions,
+    recursive: bool,
+    ubvec: np.ndarray | None,
+    balance_labels: Sequence[str] | None,
+):
+    """The balance constraints of :func:`metis_assignment`: the weights, each node's class, the
+    tolerance held (loosened where no split meets it) and a function naming the constraints."""
+    vwgt, cls = balance_weights(num_nodes, balance_ntypes, balance_edges, in_deg)
+    ncon = 1 if vwgt is None else vwgt.shape[1]
+    default_ub = (
+        1.0 + (options.ufactor if options.ufactor is not None else (1 if recursive else 30)) / 1000
+    )
+    ub = (
+        np.full(ncon, default_ub)
+        if ubvec is None
+        else np.asarray(ubvec, dtype=np.float64).reshape(-1)
+    )
+    if ub.shape != (ncon,) or np.any(ub <= 1.0):
+        raise GraphpartError(
+            f"ubvec must hold {ncon} tolerance(s) > 1.0, one per constraint, got {ub.tolist()}"
+        )
+
+    def names() -> list[str]:
+        return constraint_names(balance_ntypes, balance_edges, balance_labels)
+
+    # inherent imbalance (fewer units than parts, ...) is accepted, with a word
+    return vwgt, cls, held_tolerance(vwgt, num_nodes, num_parts, ub, names), names
+
+
+def coarse_assignment(
+    adj: sp.csr_matrix,
+    num_parts: int,
+    *,
+    balance_ntypes: np.ndarray | None = None,
+    balance_edges: bool = False,
+    in_degrees: np.ndarray | None = None,
+    max_edges: int = DEFAULT_METIS_MAX_EDGES,
+    seed: Seed = None,
+) -> np.ndarray | None:
+    """METIS on a graph coarsened to at most ``max_edges`` edges, given its adjacency: the route
+    :func:`metis_assignment` takes beyond ``max_edges``, for a caller that built the adjacency
+    itself (out of core: :func:`~graphpart.partitioning.coarsen.stream_adjacency`) and refines
+    on its own.
+
+    Returns the part of every node (the nodes without edges dealt out to fill the parts up), or
+    ``None`` where the graph has no communities to keep (R-MAT): a sample serves it as well.
+
+    Examples
+    --------
+    >>> from graphpart.datasets import dcsbm
+    >>> from graphpart.partitioning.coarsen import adjacency
+    >>> g = dcsbm(14, community_size=512, mixing=0.05, seed=0)
+    >>> s, d = (t.numpy() for t in g.edges())
+    >>> part = coarse_assignment(adjacency(s, d, g.num_nodes()), 4, max_edges=10_000, seed=0)
+    >>> balanced = bool(np.bincount(part).max() <= 1.03 * len(part) / 4)
+    >>> balanced, float(np.mean(part[s] != part[d])) < 0.1
+    (True, True)
+    """
+    n = adj.shape[0]
+    rng = check_random_state(seed)
+    options = MetisOptions()
+    metis_seed = int(rng.integers(1 << 30))
+    in_deg = in_degrees if balance_edges else None
+    vwgt, cls, tol, _ = _constraints(
+        n, num_parts, balance_ntypes, balance_edges, in_deg, options, False, None, None
+    )
+    part = _coarse_part(adj, vwgt, num_parts, tol, max_edges, rng, options, metis_seed=metis_seed)
+    if part is not None:
+        fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng, spread=False)
+    return part
+
+
+def _coarse_part(
+    adj: sp.csr_matrix,
+    vwgt: np.ndarray | None,
+    num_parts: int,
+    tol: np.ndarray,
+    max_edges: int,
+    rng: np.random.Generator,
+    options: MetisOptions,
+    recursive: bool = False,
+    objtype: str = "cut",
+    spread_isolated: bool = False,
+    metis_seed: int | None = None,
+) -> np.ndarray | None:
+    """METIS on the coarsened graph, the part of every node (-1: no edges), or ``None`` where the
+    probe finds no communities."""
+    num_nodes = adj.shape[0]
+    w = np.ones((num_nodes, 1)) if vwgt is None else vwgt
+    size = min(
+        max(float(tol.max()) - 1.0, CLUSTER_SHARE) * num_nodes / min(num_parts, CLUSTER_PARTS),
+        MAX_CLUSTER_PART_SHARE * num_nodes / num_parts,
+    )
+    hierarchy = coarsen(
+        adj, w, max(size, 1.0), max_edges, rng, min_nodes=COARSE_NODES_PER_PART * num_parts
+    )
+    if hierarchy is None:
+        return None
+    node_of = hierarchy.node_of
+    kept = np.zeros(hierarchy.graph.shape[0], dtype=bool)
+    kept[node_of[np.diff(adj.indptr) > 0]] = True  # clusters of nodes with edges
+    del adj
+    coarse = hierarchy.graph
+    rows = np.repeat(np.arange(coarse.shape[0]), np.diff(coarse.indptr))
+    best = None
+    # several constraints: a third of the tolerance; one: both ways, the lower cut kept
+    for share in (COARSE_TOLERANCE_SHARE,) if len(tol) > 1 else (COARSE_TOLERANCE_SHARE, 1):
+        tried = _metis_connected(
+            coarse.indptr,
+            coarse.indices,
+            num_parts,
+            np.rint(hierarchy.weights).astype(np.int64),
+            1 + (tol - 1) * share,
+            options,
+            recursive,
+            scale=not spread_isolated,
+            objtype=objtype,
+            seed=metis_seed,
+            adjwgt=np.rint(coarse.data).astype(np.int64),
+            kept=kept,
+        )
+        cut = float(coarse.data[tried[rows] != tried[coarse.indices]].sum())
+        if best is None or cut < best[0]:
+            best = (cut, tried)
+    return best[1][node_of]
 
 
 def _metis_connected(

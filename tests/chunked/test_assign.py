@@ -543,21 +543,67 @@ def test_a_random_assignment_takes_a_generator_as_its_seed(tmp_path):
 def test_by_default_metis_samples_what_memory_holds_and_cuts_near_metis_on_every_edge(
     tmp_path, monkeypatch, caplog
 ):
-    from graphpart.chunked import plan
+    from graphpart.chunked import metis_memory, plan
     from graphpart.datasets import dcsbm
 
     g = dcsbm(14, 16, community_size=1024, mixing=0.2, seed=0)  # communities, power-law degrees
     write_chunked(g, tmp_path / "ch", 8)
     n, m = g.num_nodes(), g.num_edges()
-    monkeypatch.setattr(plan, "available_memory", lambda: plan.metis_need(n, m // 4))
+    monkeypatch.setattr(plan, "available_memory", lambda: metis_memory.metis_need(n, m // 4))
     with caplog.at_level("WARNING"):
         out = assign(tmp_path / "ch", tmp_path / "asg", 8, seed=0)  # no algorithm, max_edges
-    assert "do not fit in the memory free, so METIS sees a sample" in caplog.text
+    assert "so it sees a sample of them" in caplog.text
     p = read_assignment(out, tmp_path / "ch")[0]["_N"]
     full = gp.partition(g, 8, part_method="metis", num_hops=0, seed=0).node_part
     s, d = (x.numpy() for x in g.edges())
     assert (p[s] != p[d]).mean() <= 1.15 * (full[s] != full[d]).mean()
     assert np.bincount(p, minlength=8).max() <= np.ceil(1.05 * n / 8)
+
+
+def test_by_default_metis_beyond_its_budget_sees_the_graph_coarsened_and_cuts_as_metis(
+    tmp_path, monkeypatch, caplog
+):
+    from graphpart.chunked import _metis, metis_memory, plan
+    from graphpart.datasets import dcsbm
+
+    # communities smaller than a cluster may grow (3% of a part): coarsening keeps them whole
+    g = dcsbm(14, 16, community_size=64, mixing=0.2, seed=0)
+    write_chunked(g, tmp_path / "ch", 8)
+    n, m = g.num_nodes(), g.num_edges()
+    # METIS on every edge is over this step's budget, however much is free; the coarse graph
+    # may keep a sixteenth of the edges (a sample that small cuts 1.3x)
+    monkeypatch.setattr(plan, "PROCESS_BUDGET", metis_memory.metis_need(n, m // 4))
+    monkeypatch.setattr(_metis, "DEFAULT_METIS_MAX_EDGES", m // 16)
+    with caplog.at_level("INFO"):
+        out = assign(tmp_path / "ch", tmp_path / "asg", 4, seed=0)
+    assert "coarsened to at most" in caplog.text and "sees a sample" not in caplog.text
+    p = read_assignment(out, tmp_path / "ch")[0]["_N"]
+    full = gp.partition(g, 4, part_method="metis", num_hops=0, seed=0, metis_max_edges=None)
+    s, d = (x.numpy() for x in g.edges())
+    assert (p[s] != p[d]).mean() <= 1.05 * (full.node_part[s] != full.node_part[d]).mean()
+    assert np.bincount(p, minlength=4).max() <= np.ceil(1.05 * n / 4)
+
+
+def test_metis_takes_a_sample_when_the_built_adjacency_leaves_coarsening_over_budget(
+    tmp_path, monkeypatch, caplog
+):
+    from graphpart.chunked import _metis, metis_memory, plan
+    from graphpart.datasets import dcsbm
+
+    s, d = (x.numpy() for x in dcsbm(12, 16, community_size=512, mixing=0.2, seed=0).edges())
+    one_way = s < d  # each edge stored once: twice as many adjacency entries as edges
+    g = gp.Graph.from_edges(s[one_way], d[one_way], num_nodes=4096)
+    write_chunked(g, tmp_path / "ch", 4)
+    m = g.num_edges()
+    c = plan.largest_chunk(read_metadata(tmp_path / "ch"))
+    # the plan (entries = edges) fits the budget; the adjacency built (2 entries per edge) does not
+    monkeypatch.setattr(plan, "PROCESS_BUDGET", metis_memory.coarse_need(4096, m, c, m // 8))
+    monkeypatch.setattr(_metis, "DEFAULT_METIS_MAX_EDGES", m // 8)
+    with caplog.at_level("INFO"):
+        out = assign(tmp_path / "ch", tmp_path / "asg", 4, seed=0)
+    assert "adjacency entries needs about" in caplog.text
+    assert "so it sees a sample of them" in caplog.text
+    assert np.bincount(read_assignment(out, tmp_path / "ch")[0]["_N"], minlength=4).min() > 0
 
 
 def test_assign_takes_the_partition_options_it_honours_and_refuses_the_others(tmp_path):

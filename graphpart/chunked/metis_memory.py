@@ -1,0 +1,100 @@
+"""What ``assign --algorithm metis`` holds in its one process, by route: METIS on every edge, on
+the graph coarsened out of core, or on a sample (the routes:
+:func:`~graphpart.chunked._metis.metis_chunked`)."""
+
+from __future__ import annotations
+
+from ..partitioning.options import DEFAULT_METIS_MAX_EDGES
+from .cluster import BASE
+
+__all__ = ["metis_need", "coarse_need", "metis_edges", "metis_step"]
+
+#: What METIS assign holds per edge at its peak: the homogeneous edge list, the symmetric CSR, the
+#: refinement's tables (measured: 4.9 GiB for R-MAT scale 20, 16.1M edges).
+METIS_BYTES_PER_EDGE = 300
+#: ... and per node (measured: 6.3 GiB for R-MAT scale 24 on a sample of 16.8M edges).
+METIS_BYTES_PER_NODE = 96
+#: METIS on the coarsened graph (``assign metis`` beyond what METIS holds): building the adjacency
+#: from the chunks, bytes per edge (two int32 + float32 entries), per node and per edge of the
+#: largest chunk (its entries sorted by row) ...
+COARSE_BUILD_BYTES_PER_EDGE, COARSE_BYTES_PER_NODE, COARSE_CHUNK_BYTES_PER_EDGE = 16, 16, 48
+#: ... then coarsening it: per adjacency entry (the matrix, a batch of label propagation or the
+#: contraction's products) and per node (labels, loads, weights, the way back, in-degrees).
+COARSE_BYTES_PER_ENTRY, COARSE_LEVEL_BYTES_PER_NODE = 24, 76
+
+
+def metis_need(num_nodes: int, num_edges: int) -> int:
+    """Peak memory of ``assign --algorithm metis``.
+
+    Parameters
+    ----------
+    num_nodes : int
+        Nodes of the graph (all types).
+    num_edges : int
+        Edges METIS sees: the graph's, or the sample's when it partitions a sample.
+
+    Returns
+    -------
+    int
+        Bytes: ``BASE + 96 * num_nodes + 300 * num_edges``.
+    """
+    return BASE + METIS_BYTES_PER_NODE * num_nodes + METIS_BYTES_PER_EDGE * num_edges
+
+
+def coarse_need(
+    num_nodes: int, num_edges: int, chunk: int, seen: int, entries: int | None = None
+) -> int:
+    """Peak memory of ``assign --algorithm metis`` on the coarsened graph, in its main process: the
+    largest of building the adjacency from the chunks (``B + 16 N + 16 E + 48 C``), coarsening it
+    (``B + 76 N + 24 A`` for its ``A`` entries: ``E`` for a graph stored both ways, the default
+    before it is built; at most ``2 E``) and METIS on the ``seen`` edges of the coarsest graph
+    beside it (``B + 76 N + 8 A + 300 seen``).
+
+    >>> round(coarse_need(2**24, 252 * 10**6, 4 * 10**6, 10**6) / 1e9, 2)
+    7.64
+    """
+    entries = num_edges if entries is None else entries
+    build = (
+        COARSE_BYTES_PER_NODE * num_nodes
+        + COARSE_BUILD_BYTES_PER_EDGE * num_edges
+        + COARSE_CHUNK_BYTES_PER_EDGE * chunk
+    )
+    level = COARSE_LEVEL_BYTES_PER_NODE * num_nodes + max(
+        COARSE_BYTES_PER_ENTRY * entries, 8 * entries + METIS_BYTES_PER_EDGE * min(seen, num_edges)
+    )
+    return BASE + max(build, level)
+
+
+def metis_step(
+    num_nodes: int, num_edges: int, chunk: int, max_edges: int | None, budget: int
+) -> tuple[int, str]:
+    """The route ``assign --algorithm metis`` takes within ``budget`` bytes, and what it needs
+    (bytes, and the formula with the route named):
+    METIS on every edge where it holds them (and ``max_edges`` does not ask for fewer), else on
+    the graph coarsened to ``max_edges`` edges (default 1,000,000) where the adjacency fits, else
+    on a sample of ``max_edges`` edges or of as many as fit (a graph without communities takes
+    the sample too, as the step finds out)."""
+    n, e = num_nodes, num_edges
+    if (max_edges is None and metis_need(n, e) <= budget) or (max_edges or 0) >= e:
+        return metis_need(n, e), "B + 96 N + 300 E"
+    target = DEFAULT_METIS_MAX_EDGES if max_edges is None else max_edges
+    seen = metis_edges(n, e, max_edges, budget)
+    need = coarse_need(n, e, chunk, target)
+    if need <= budget:  # and the sample where the graph has no communities to keep
+        return (
+            max(need, metis_need(n, seen)),
+            f"B + max(16 N + 16 E + 48 C, 76 N + 24 A), A = E (coarsened to {target:,} edges; "
+            f"no communities: B + 96 N + 300 M, a sample of {seen:,})",
+        )
+    return metis_need(n, seen), f"B + 96 N + 300 M (a sample: {seen:,})"
+
+
+def metis_edges(num_nodes: int, num_edges: int, max_edges: int | None, have: int) -> int:
+    """The edges ``assign --algorithm metis`` gives METIS: ``max_edges`` where below the edge
+    count; without it every edge where they fit in ``have`` bytes, else the largest sample that
+    fits (when that is at least half an edge per node; else every edge, and the step is
+    refused)."""
+    if max_edges is not None:
+        return min(int(max_edges), num_edges)
+    fits = max((have - BASE - METIS_BYTES_PER_NODE * num_nodes) // METIS_BYTES_PER_EDGE, 0)
+    return int(fits) if max(num_nodes // 2, 1) <= fits < num_edges else num_edges
