@@ -20,7 +20,7 @@ Its modules, one idea each:
 - ``_files``: one chunk file (csv / numpy / parquet), every reader of foreign rows bounded by bytes
 - ``_fit``: the message when a partition did not fit a worker
 - ``_loads``: the streaming partitioners' state: parts, loads per class, hard caps, moves
-- ``_metis``: METIS in the pipeline: every edge where they fit, else a streamed sample, refined
+- ``_metis``: METIS in the pipeline: every edge within budget, else coarsened (or a sample), refined
 - ``_nodemaps``: new node ids from an assignment (the in-memory rule), as mapped .npy files
 - ``_owned``: what of a chunked graph folder or assignment folder graphpart wrote
 - ``_part_arrays``: a written partition as verify reads it (node arrays whole, edges by slices)
@@ -34,6 +34,7 @@ Its modules, one idea each:
 - ``follow``: follow_node: one node from its chunk rows to its rows in the partition files
 - ``format``: metadata.json parsed and validated; ChunkFormat, how chunks are written
 - ``ingest``: graphs beyond memory: rmat_chunked, dcsbm_chunked, sbm_chunked, edges_chunked
+- ``metis_memory``: what assign metis holds by route (every edge, coarsened, a sample)
 - ``orig_ids``: merged original-id maps (--save-orig-nids/eids) and load_orig_ids
 - ``parmetis``: ParMETIS input export, output import
 - ``plan``: every step's peak memory (per process) and disk as formulas with measured constants

@@ -1,23 +1,26 @@
-"""``assign --algorithm metis``: METIS on every edge where they fit in memory, and with
-``--metis-max-edges M`` on more edges than memory holds.
+"""``assign --algorithm metis``: METIS on every edge where it holds them within its process's
+budget (:func:`~.plan.process_budget`: 8 GB at most, whatever is free), else on the graph
+coarsened out of core, else on a sample; every route but the first refined over every edge.
 
-The memory is checked before any edge is read (refused in one line, naming a ``--metis-max-edges``
-that fits). With ``max_edges`` below the edge count the sample is drawn while the chunks stream
-past, never after loading every edge: a first pass counts each node's degree (in and out,
-self-loops apart) and its in-degree, and keeps a probe of about 2^17 evenly spaced edges; a
+Coarsened (the default beyond the budget): the symmetric adjacency is built from the chunks in
+two passes (:func:`~graphpart.partitioning.coarsen.stream_adjacency`, 8 bytes per entry), then
+clustered and contracted as in memory and partitioned by METIS
+(:func:`~graphpart.partitioning.metis.coarse_assignment`); refinement passes of
+:func:`~graphpart.chunked.stream.stream_partition` (label propagation under hard caps) follow
+on the cluster's workers. A DC-SBM of 16.8M nodes and 252M edges so cuts 1.003x what METIS cuts
+on every edge of the same model at 2M nodes, its main process at 7.0 GiB.
+
+Sampled (a graph whose first clusters keep almost none of its edges, R-MAT; or one whose
+adjacency leaves coarsening over the budget): a first pass counts each node's degree (in and
+out, self-loops apart) and its in-degree, and keeps a probe of about 2^17 evenly spaced edges; a
 second pass keeps each edge with the degree-aware shares of
 :func:`~graphpart.partitioning.sample.sample_edges` (each node keeps about the same number of its
-edges, so low-degree nodes stay tied to their neighbourhood: on a degree-corrected SBM with
-power-law degrees, a quarter of the edges sampled so cut 1.03x what METIS cuts on every edge,
-sampled uniformly 1.15x). METIS partitions the sample, balancing the graph's true in-degrees
-where asked; then the refinement passes of :func:`~graphpart.chunked.stream.stream_partition`
-(label propagation under hard caps) run over every edge, on the cluster's workers.
+edges). On a graph with communities a sample loses them: a quarter of the edges cut 1.07x, a
+fifth 1.17x what METIS cuts on every edge.
 
-Without ``max_edges`` METIS sees every edge where they fit in the memory free, else the largest
-sample that fits (from half an edge per node; below that the step is refused). The sample must
-not be too small: on that graph a fifth of the edges cut 1.12x, a sixth 1.3x, an eighth 1.7x.
-
-Memory: ``B + 96 N + 300 M`` (METIS on ``M`` edges, all or sampled), plus one chunk.
+Memory (:mod:`~graphpart.chunked.metis_memory`): every edge ``B + 96 N + 300 E``; coarsened
+``B + max(16 N + 16 E + 48 C, 76 N + 24 A)`` for ``A`` adjacency entries; a sample of ``M``
+edges ``B + 96 N + 300 M``; each is checked before it starts.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ import numpy as np
 
 from ..partitioning.coarsen import stream_adjacency
 from ..partitioning.metis import coarse_assignment, metis_assignment
-from ..partitioning.options import DEFAULT_METIS_MAX_EDGES
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
 from ..utils.check import check_count
@@ -237,24 +239,23 @@ def metis_chunked(
     if max_edges is not None:
         max_edges = check_count(max_edges, "max_edges", low=1)
     budget = plan.process_budget()
-    if (max_edges is None and metis_memory.metis_need(n, m) > budget) or (max_edges or m) < m:
-        target = DEFAULT_METIS_MAX_EDGES if max_edges is None else max_edges
-        if metis_memory.coarse_need(n, m, plan.largest_chunk(meta), target) <= budget:
-            logger.info("metis: the graph coarsened to at most %d edges", target)
-            parts = coarse_chunked(
-                meta, num_parts, classes, balance_edges, target, budget, rng, cluster, work_dir
-            )
-            if parts is not None:
-                return parts
-        if max_edges is None and metis_memory.metis_edges(n, m, None, budget) < m:
-            max_edges = metis_memory.metis_edges(n, m, None, budget)
-            logger.warning(
-                "metis: METIS holds %d of the graph's %d edges within %.1f GB, so it sees a "
-                "sample of them, refined over every edge; --metis-max-edges sets the sample",
-                max_edges,
-                m,
-                budget / 1e9,
-            )
+    route = metis_memory.metis_route(n, m, plan.largest_chunk(meta), max_edges, budget)
+    if route.coarse_to is not None:
+        logger.info("metis: the graph coarsened to at most %d edges", route.coarse_to)
+        parts = coarse_chunked(
+            meta, num_parts, classes, balance_edges, route.coarse_to, budget, rng, cluster, work_dir
+        )
+        if parts is not None:
+            return parts
+    if route.sample < m and max_edges is None:
+        logger.warning(
+            "metis: METIS sees a sample of %d of the graph's %d edges (what %.1f GB holds), "
+            "refined over every edge; --metis-max-edges sets the sample",
+            route.sample,
+            m,
+            route.need / 1e9,
+        )
+    max_edges = route.sample
     fits = max(
         (budget - plan.BASE - metis_memory.METIS_BYTES_PER_NODE * n)
         // metis_memory.METIS_BYTES_PER_EDGE,

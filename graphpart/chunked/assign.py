@@ -358,12 +358,16 @@ def assign(
     * ``"random"``: balanced per node type (and in total) and reads no edges; its
       chunks of nodes are drawn in parallel on Dask (``cluster``: a
       :class:`~graphpart.chunked.ClusterOptions`, or its fields as keywords).
-    * ``"metis"`` (the default): loads every edge chunk into one graph and runs the same
-      METIS path as :func:`graphpart.partition`: each node type balanced, and each value of
-      node data ``balance_ntypes`` too. With ``metis_max_edges`` below the edge count, or without it
-      where the edges do not fit in the memory free, METIS sees a sample of about that many
-      edges (the largest that fits), drawn as the chunks stream past, and refinement passes
-      over every edge follow on the cluster (memory ``B + 96 N + 300 metis_max_edges``).
+    * ``"metis"`` (the default): each node type balanced, and each value of node data
+      ``balance_ntypes`` too, in one process of at most 8 GB however much is free
+      (:func:`~graphpart.chunked._metis.metis_chunked`). Where METIS holds every edge within
+      that, it loads them into one graph and runs the METIS path of
+      :func:`graphpart.partition`. Beyond it, or with ``metis_max_edges`` below the edge
+      count, the graph is coarsened out of core to at most ``metis_max_edges`` edges (default
+      1,000,000; its adjacency built from the chunks, its communities kept), METIS partitions
+      that, and refinement passes over every edge follow on the cluster. A graph without
+      communities (R-MAT), or one whose adjacency the budget cannot hold, gives METIS a sample
+      instead, drawn as the chunks stream past (memory ``B + 96 N + 300 M``).
     * ``"fennel"`` / ``"ldg"``: streaming passes over the edge chunks, memory
       linear in the nodes (:func:`~graphpart.chunked.stream.stream_partition`, with its
       :class:`~graphpart.chunked.StreamOptions`), with a hard cap on every
@@ -392,13 +396,14 @@ def assign(
         values are balanced in each part, crossed with the node type; metis, fennel and ldg),
         ``balance_edges`` (also balance each part's in-degree, see above; refused by
         ``"random"``), ``seed`` (fixes the random and METIS assignments; fennel and ldg are
-        deterministic) and ``metis_max_edges`` (the size of the edge sample METIS sees). The
+        deterministic) and ``metis_max_edges`` (the most edges METIS sees, coarsened). The
         others belong to the in-memory path or to :func:`~graphpart.chunked.dispatch` and are
         refused. ``None`` is the pipeline's defaults: ``balance_edges=None`` (decide from the
-        spread) and ``metis_max_edges=None`` (as many edges as fit in memory).
+        spread) and ``metis_max_edges=None`` (every edge within the budget, else coarsened).
     cluster : ClusterOptions or None, default None
         The Dask cluster ``"random"``, ``"fennel"`` and ``"ldg"`` run on, and the refinement
-        of a METIS sample (METIS itself runs in this process); default: a LocalCluster of 2
+        after METIS on a coarse graph or a sample (METIS itself runs in this process); default:
+        a LocalCluster of 2
         workers.
     stream : StreamOptions or None, default None
         Fennel's and LDG's passes and slack (:class:`~graphpart.chunked.StreamOptions`).

@@ -4,10 +4,12 @@ the graph coarsened out of core, or on a sample (the routes:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..partitioning.options import DEFAULT_METIS_MAX_EDGES
 from .cluster import BASE
 
-__all__ = ["metis_need", "coarse_need", "metis_edges", "metis_step"]
+__all__ = ["MetisRoute", "metis_route", "metis_need", "coarse_need", "metis_edges"]
 
 #: What METIS assign holds per edge at its peak: the homogeneous edge list, the symmetric CSR, the
 #: refinement's tables (measured: 4.9 GiB for R-MAT scale 20, 16.1M edges).
@@ -65,28 +67,64 @@ def coarse_need(
     return BASE + max(build, level)
 
 
-def metis_step(
+@dataclass(frozen=True)
+class MetisRoute:
+    """What ``assign --algorithm metis`` does within its budget (:func:`metis_route`).
+
+    Attributes
+    ----------
+    coarse_to : int or None
+        The most edges of the coarsened graph METIS partitions; ``None``: not coarsened.
+    sample : int
+        The edges METIS sees otherwise: all of them, or a sample (a coarsened route's fallback,
+        for a graph without communities).
+    need : int
+        Peak bytes of the main process.
+    formula : str
+        ``need`` as a formula, the route named.
+    """
+
+    coarse_to: int | None
+    sample: int
+    need: int
+    formula: str
+
+
+def metis_route(
     num_nodes: int, num_edges: int, chunk: int, max_edges: int | None, budget: int
-) -> tuple[int, str]:
-    """The route ``assign --algorithm metis`` takes within ``budget`` bytes, and what it needs
-    (bytes, and the formula with the route named):
-    METIS on every edge where it holds them (and ``max_edges`` does not ask for fewer), else on
-    the graph coarsened to ``max_edges`` edges (default 1,000,000) where the adjacency fits, else
-    on a sample of ``max_edges`` edges or of as many as fit (a graph without communities takes
-    the sample too, as the step finds out)."""
+) -> MetisRoute:
+    """The route ``assign --algorithm metis`` takes within ``budget`` bytes: METIS on every edge
+    where it holds them (and ``max_edges`` does not ask for fewer); else on the graph coarsened
+    to ``max_edges`` edges (default 1,000,000) where its adjacency fits, with, for a graph found
+    to have no communities, a sample of ``max_edges`` edges or of as many as the memory planned
+    holds; else a sample of ``max_edges`` edges or of as many as the budget holds.
+
+    >>> r = metis_route(2**24, 252 * 10**6, 4 * 10**6, None, 8 * 10**9)
+    >>> r.coarse_to, r.sample, round(r.need / 1e9, 2)
+    (1000000, 19041518, 7.64)
+    """
     n, e = num_nodes, num_edges
     if (max_edges is None and metis_need(n, e) <= budget) or (max_edges or 0) >= e:
-        return metis_need(n, e), "B + 96 N + 300 E"
+        return MetisRoute(None, e, metis_need(n, e), "B + 96 N + 300 E")
     target = DEFAULT_METIS_MAX_EDGES if max_edges is None else max_edges
-    seen = metis_edges(n, e, max_edges, budget)
     need = coarse_need(n, e, chunk, target)
-    if need <= budget:  # and the sample where the graph has no communities to keep
-        return (
-            max(need, metis_need(n, seen)),
+    if need <= budget:
+        sample = max_edges
+        if sample is None:
+            sample = min(
+                max(target, metis_edges(n, e, None, need)), metis_edges(n, e, None, budget)
+            )
+        return MetisRoute(
+            target,
+            min(sample, e),
+            max(need, metis_need(n, min(sample, e))),
             f"B + max(16 N + 16 E + 48 C, 76 N + 24 A), A = E (coarsened to {target:,} edges; "
-            f"no communities: B + 96 N + 300 M, a sample of {seen:,})",
+            f"without communities: B + 96 N + 300 M, a sample of {min(sample, e):,})",
         )
-    return metis_need(n, seen), f"B + 96 N + 300 M (a sample: {seen:,})"
+    sample = metis_edges(n, e, max_edges, budget)
+    return MetisRoute(
+        None, sample, metis_need(n, sample), f"B + 96 N + 300 M (a sample: {sample:,})"
+    )
 
 
 def metis_edges(num_nodes: int, num_edges: int, max_edges: int | None, have: int) -> int:

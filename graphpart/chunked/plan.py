@@ -64,7 +64,7 @@ from ..utils.check import check_count
 from ..utils.units import fmt_bytes
 from .cluster import BASE, ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for
-from .metis_memory import metis_step
+from .metis_memory import metis_route
 
 __all__ = [
     "StepNeed",
@@ -440,8 +440,8 @@ def plan_pipeline(
             )
         )
     elif algorithm == "metis":
-        need, formula = metis_step(n, e, c, metis_max_edges, process_budget())
-        steps.append(StepNeed("assign metis", "main", need, 8 * n, formula))
+        route = metis_route(n, e, c, metis_max_edges, process_budget())
+        steps.append(StepNeed("assign metis", "main", route.need, 8 * n, route.formula))
     elif algorithm == "random":
         steps.append(
             StepNeed(

@@ -56,9 +56,9 @@ def add_chunked_commands(sub, graph_source) -> None:
         "--algorithm",
         default="metis",
         choices=["metis", "random", "fennel", "ldg"],
-        help="metis (the default: every edge in memory, or the largest sample that fits, "
-        "refined over every edge), random, fennel / ldg (streaming passes, a stream per Dask "
-        "worker)",
+        help="metis (the default: every edge where METIS holds them within 8 GB, else the graph "
+        "coarsened out of core (or, without communities, a sample), refined over every edge), "
+        "random, fennel / ldg (streaming passes, a stream per Dask worker)",
     )
     a.add_argument(
         "--balance-ntypes",
@@ -81,8 +81,9 @@ def add_chunked_commands(sub, graph_source) -> None:
     a.add_argument(
         "--metis-max-edges",
         type=int,
-        help="metis: partition a sample of about this many edges, drawn as the chunks stream "
-        "past, then refine on every edge (for graphs whose edges do not fit in memory)",
+        help="metis: coarsen the graph to at most this many edges for METIS (a graph without "
+        "communities: a sample of about this many, drawn as the chunks stream past), then "
+        "refine on every edge",
     )
     a.add_argument("--seed", type=int)
     _cluster_flags(a)
@@ -172,7 +173,9 @@ def add_chunked_commands(sub, graph_source) -> None:
     pl.add_argument(
         "--out-edges", action="store_true", help="dispatch will copy the edges leaving each part"
     )
-    pl.add_argument("--metis-max-edges", type=int, help="metis: the sample assign will partition")
+    pl.add_argument(
+        "--metis-max-edges", type=int, help="metis: the edges assign's METIS sees (coarsened)"
+    )
     v = sub.add_parser("verify", help="check written partitions against their chunked input")
     v.add_argument("config", help="the <graph_name>.json of the partitions")
     v.add_argument("--chunked-dir", required=True)

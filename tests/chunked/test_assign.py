@@ -552,7 +552,7 @@ def test_by_default_metis_samples_what_memory_holds_and_cuts_near_metis_on_every
     monkeypatch.setattr(plan, "available_memory", lambda: metis_memory.metis_need(n, m // 4))
     with caplog.at_level("WARNING"):
         out = assign(tmp_path / "ch", tmp_path / "asg", 8, seed=0)  # no algorithm, max_edges
-    assert "so it sees a sample of them" in caplog.text
+    assert "METIS sees a sample of" in caplog.text
     p = read_assignment(out, tmp_path / "ch")[0]["_N"]
     full = gp.partition(g, 8, part_method="metis", num_hops=0, seed=0).node_part
     s, d = (x.numpy() for x in g.edges())
@@ -563,7 +563,7 @@ def test_by_default_metis_samples_what_memory_holds_and_cuts_near_metis_on_every
 def test_by_default_metis_beyond_its_budget_sees_the_graph_coarsened_and_cuts_as_metis(
     tmp_path, monkeypatch, caplog
 ):
-    from graphpart.chunked import _metis, metis_memory, plan
+    from graphpart.chunked import metis_memory, plan
     from graphpart.datasets import dcsbm
 
     # communities smaller than a cluster may grow (3% of a part): coarsening keeps them whole
@@ -573,7 +573,7 @@ def test_by_default_metis_beyond_its_budget_sees_the_graph_coarsened_and_cuts_as
     # METIS on every edge is over this step's budget, however much is free; the coarse graph
     # may keep a sixteenth of the edges (a sample that small cuts 1.3x)
     monkeypatch.setattr(plan, "PROCESS_BUDGET", metis_memory.metis_need(n, m // 4))
-    monkeypatch.setattr(_metis, "DEFAULT_METIS_MAX_EDGES", m // 16)
+    monkeypatch.setattr(metis_memory, "DEFAULT_METIS_MAX_EDGES", m // 16)
     with caplog.at_level("INFO"):
         out = assign(tmp_path / "ch", tmp_path / "asg", 4, seed=0)
     assert "coarsened to at most" in caplog.text and "sees a sample" not in caplog.text
@@ -587,7 +587,7 @@ def test_by_default_metis_beyond_its_budget_sees_the_graph_coarsened_and_cuts_as
 def test_metis_takes_a_sample_when_the_built_adjacency_leaves_coarsening_over_budget(
     tmp_path, monkeypatch, caplog
 ):
-    from graphpart.chunked import _metis, metis_memory, plan
+    from graphpart.chunked import metis_memory, plan
     from graphpart.datasets import dcsbm
 
     s, d = (x.numpy() for x in dcsbm(12, 16, community_size=512, mixing=0.2, seed=0).edges())
@@ -598,11 +598,11 @@ def test_metis_takes_a_sample_when_the_built_adjacency_leaves_coarsening_over_bu
     c = plan.largest_chunk(read_metadata(tmp_path / "ch"))
     # the plan (entries = edges) fits the budget; the adjacency built (2 entries per edge) does not
     monkeypatch.setattr(plan, "PROCESS_BUDGET", metis_memory.coarse_need(4096, m, c, m // 8))
-    monkeypatch.setattr(_metis, "DEFAULT_METIS_MAX_EDGES", m // 8)
+    monkeypatch.setattr(metis_memory, "DEFAULT_METIS_MAX_EDGES", m // 8)
     with caplog.at_level("INFO"):
         out = assign(tmp_path / "ch", tmp_path / "asg", 4, seed=0)
     assert "adjacency entries needs about" in caplog.text
-    assert "so it sees a sample of them" in caplog.text
+    assert "METIS sees a sample of" in caplog.text
     assert np.bincount(read_assignment(out, tmp_path / "ch")[0]["_N"], minlength=4).min() > 0
 
 
