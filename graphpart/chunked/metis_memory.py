@@ -23,6 +23,9 @@ COARSE_BUILD_BYTES_PER_EDGE, COARSE_BYTES_PER_NODE, COARSE_CHUNK_BYTES_PER_EDGE 
 #: ... then coarsening it: per adjacency entry (the matrix, a batch of label propagation or the
 #: contraction's products) and per node (labels, loads, weights, the way back, in-degrees).
 COARSE_BYTES_PER_ENTRY, COARSE_LEVEL_BYTES_PER_NODE = 24, 76
+#: ... and beside both, what the process holds beyond :data:`BASE` (measured: DC-SBM 2^21 and 2^22
+#: peaked 110 MB and 40 MB over the formula without it, 2^24 170 MB under).
+COARSE_EXTRA = 150 << 20
 
 
 def metis_need(num_nodes: int, num_edges: int) -> int:
@@ -47,13 +50,13 @@ def coarse_need(
     num_nodes: int, num_edges: int, chunk: int, seen: int, entries: int | None = None
 ) -> int:
     """Peak memory of ``assign --algorithm metis`` on the coarsened graph, in its main process: the
-    largest of building the adjacency from the chunks (``B + 16 N + 16 E + 48 C``), coarsening it
-    (``B + 76 N + 24 A`` for its ``A`` entries: ``E`` for a graph stored both ways, the default
-    before it is built; at most ``2 E``) and METIS on the ``seen`` edges of the coarsest graph
-    beside it (``B + 76 N + 8 A + 300 seen``).
+    largest of building the adjacency from the chunks (``B + 150 MB + 16 N + 16 E + 48 C``),
+    coarsening it (``B + 150 MB + 76 N + 24 A`` for its ``A`` entries: ``E`` for a graph stored
+    both ways, the default before it is built; at most ``2 E``) and METIS on the ``seen`` edges
+    of the coarsest graph beside it (``B + 150 MB + 76 N + 8 A + 300 seen``).
 
     >>> round(coarse_need(2**24, 252 * 10**6, 4 * 10**6, 10**6) / 1e9, 2)
-    7.64
+    7.79
     """
     entries = num_edges if entries is None else entries
     build = (
@@ -64,7 +67,7 @@ def coarse_need(
     level = COARSE_LEVEL_BYTES_PER_NODE * num_nodes + max(
         COARSE_BYTES_PER_ENTRY * entries, 8 * entries + METIS_BYTES_PER_EDGE * min(seen, num_edges)
     )
-    return BASE + max(build, level)
+    return BASE + COARSE_EXTRA + max(build, level)
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ def metis_route(
 
     >>> r = metis_route(2**24, 252 * 10**6, 4 * 10**6, None, 8 * 10**9)
     >>> r.coarse_to, r.sample, round(r.need / 1e9, 2)
-    (1000000, 19041518, 7.64)
+    (1000000, 19565806, 7.79)
     """
     n, e = num_nodes, num_edges
     if (max_edges is None and metis_need(n, e) <= budget) or (max_edges or 0) >= e:
@@ -118,7 +121,8 @@ def metis_route(
             target,
             min(sample, e),
             max(need, metis_need(n, min(sample, e))),
-            f"B + max(16 N + 16 E + 48 C, 76 N + 24 A), A = E (coarsened to {target:,} edges; "
+            f"B + 150 MB + max(16 N + 16 E + 48 C, 76 N + 24 A), A = E (coarsened to "
+            f"{target:,} edges; "
             f"without communities: B + 96 N + 300 M, a sample of {min(sample, e):,})",
         )
     sample = metis_edges(n, e, max_edges, budget)
