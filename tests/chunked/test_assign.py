@@ -599,6 +599,7 @@ def test_metis_takes_a_sample_when_the_built_adjacency_leaves_coarsening_over_bu
     m = g.num_edges()
     c = plan.largest_chunk(read_metadata(tmp_path / "ch"))
     # the plan (entries = edges) fits the budget; the adjacency built (2 entries per edge) does not
+    monkeypatch.setattr(metis_memory, "COARSE_EXTRA", 0)
     monkeypatch.setattr(plan, "PROCESS_BUDGET", metis_memory.coarse_need(4096, m, c, m // 8))
     monkeypatch.setattr(metis_memory, "DEFAULT_METIS_MAX_EDGES", m // 8)
     with caplog.at_level("INFO"):
