@@ -15,6 +15,7 @@ from ..graph.core import Graph, check_graph
 from ..graph.schema import etype_str
 from ..homogeneous import HomogeneousGraph, typed_ids
 from ..utils.check import check_part_id
+from ..utils.heap import reused_heap
 from ..utils.report import Report
 from ..utils.seeds import check_random_state
 from .assignment import check_assignment, check_num_parts, random_assignment
@@ -236,6 +237,7 @@ class Partitioning:
         )
 
 
+@reused_heap()
 def partition(
     g: Graph, num_parts: int, options: PartitionOptions | None = None, **overrides: Any
 ) -> Partitioning:

@@ -36,6 +36,7 @@ from ..partitioning.core import Partitioning, partition
 from ..partitioning.loads import balance_loads, balance_record, trainer_loads
 from ..partitioning.options import PartitionOptions
 from ..utils.check import short_repr
+from ..utils.heap import reused_heap
 from .config import check_graph_name
 from .files import check_format, part_file_names, write_feats_file, write_graph_file
 from .make_config import build_config, graphbolt_meta
@@ -176,6 +177,7 @@ def save_partitions(
     return out / f"{graph_name}.json"
 
 
+@reused_heap()
 def partition_graph(
     g: Graph,
     graph_name: str,
