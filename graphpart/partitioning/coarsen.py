@@ -92,8 +92,7 @@ def adjacency(src: np.ndarray, dst: np.ndarray, num_nodes: int) -> sp.csr_matrix
         shape=(num_nodes, num_nodes),
         dtype=np.float32,
     )
-    a.sum_duplicates()
-    return a
+    return _compact(a)
 
 
 def stream_adjacency(
@@ -160,6 +159,18 @@ def stream_adjacency(
     del data, indices
     a.sum_duplicates()  # every row sorted in place, its repeated neighbours added
     a.eliminate_zeros()
+    return _compact(a)
+
+
+def _compact(a: sp.csr_matrix) -> sp.csr_matrix:
+    """``a`` with repeated entries added, its arrays no longer than its entries (scipy keeps the
+    arrays it merged in place whole unless they shrank by more than half: a graph stored both
+    ways shrinks by exactly half)."""
+    a.sum_duplicates()
+    for name in ("indices", "data"):
+        arr = getattr(a, name)
+        if arr.base is not None:
+            setattr(a, name, arr.copy())
     return a
 
 
@@ -172,7 +183,8 @@ def _entries(src: np.ndarray, dst: np.ndarray, itype: type) -> tuple[np.ndarray,
         src, dst = src[keep], dst[keep]
     del keep
     t = torch.int32 if itype == np.int32 else torch.int64
-    return torch.cat([src, dst]).to(t).numpy(), torch.cat([dst, src]).to(t).numpy()
+    src, dst = src.to(t), dst.to(t)  # narrowed first: the copies below are half the size
+    return torch.cat([src, dst]).numpy(), torch.cat([dst, src]).numpy()
 
 
 def _tensor(ids: np.ndarray) -> torch.Tensor:

@@ -15,7 +15,7 @@ from ..graph.core import Graph, check_graph
 from ..graph.schema import etype_str
 from ..homogeneous import HomogeneousGraph, typed_ids
 from ..utils.check import check_part_id
-from ..utils.heap import reused_heap
+from ..utils.heap import release, reused_heap
 from ..utils.report import Report
 from ..utils.seeds import check_random_state
 from .assignment import check_assignment, check_num_parts, random_assignment
@@ -321,6 +321,7 @@ def partition(
     if method != "metis":
         shortfalls = ()
     node_part = trainer // trainers
+    release()  # the assignment's freed arrays, before the shuffle's
     shuffle = reshuffle(
         node_part,
         homo.ntype,

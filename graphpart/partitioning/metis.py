@@ -31,6 +31,7 @@ import torch
 from ..errors import GraphpartError
 from ..typing import Seed
 from ..utils.check import check_count
+from ..utils.heap import release
 from ..utils.seeds import check_random_state
 from ._metis_ctypes import part_graph
 from .balance import balance_weights, constraint_names, fill_isolated
@@ -308,6 +309,7 @@ def metis_assignment(
         )
         del xadj, adjncy
     fill_isolated(part, np.flatnonzero(part < 0), cls, num_parts, rng, spread=spread_isolated)
+    release()  # the coarsening's freed arrays, before the refinement's tables
     if refine:
         part = refine_assignment(
             src,

@@ -86,12 +86,16 @@ class _Edges:
         # than numpy's (which asks for huge pages, each zeroed on first touch)
         p = torch.from_numpy(part.astype(self.small))
         src, dst = torch.from_numpy(self.src), torch.from_numpy(self.dst)
+        # counted into int32 in place: two int64 bincounts held 4x the table (32 parts, 2^20 nodes:
+        # 0.5 GB more at the peak), in the same time
+        out = torch.zeros(self.n * self.k, dtype=torch.int32)
+        one = torch.ones(1, dtype=torch.int32).expand(len(src))
         key = torch.mul(src, self.k)
         key += p[dst]
-        out = torch.bincount(key, minlength=self.n * self.k)
+        out.index_add_(0, key, one)
         torch.mul(dst, self.k, out=key)
         key += p[src]
-        out += torch.bincount(key, minlength=self.n * self.k)
+        out.index_add_(0, key, one)
         return out.numpy().reshape(self.n, self.k)
 
     def move(

@@ -36,7 +36,7 @@ from ..partitioning.core import Partitioning, partition
 from ..partitioning.loads import balance_loads, balance_record, trainer_loads
 from ..partitioning.options import PartitionOptions
 from ..utils.check import short_repr
-from ..utils.heap import reused_heap
+from ..utils.heap import release, reused_heap
 from .config import check_graph_name
 from .files import check_format, part_file_names, write_feats_file, write_graph_file
 from .make_config import build_config, graphbolt_meta
@@ -244,6 +244,7 @@ def partition_graph(
             check_data_name(name, f"edge data of type {short_repr(etype_str(e))}")
     target = check_partition_output(out_path)
     p = partition(g, num_parts, PartitionOptions.of(options, **overrides))
+    release()  # the partitioning's freed arrays, before the files'
     save_partitions(p, graph_name, target, progress=progress, format=format)
     if return_mapping:
         return p.orig_nids, p.orig_eids

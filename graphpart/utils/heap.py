@@ -19,7 +19,7 @@ import logging
 import threading
 from collections.abc import Iterator
 
-__all__ = ["reused_heap"]
+__all__ = ["reused_heap", "release"]
 
 logger = logging.getLogger(__name__)
 
@@ -81,3 +81,15 @@ def reused_heap() -> Iterator[None]:
                 for param, value in _DEFAULTS.items():
                     libc.mallopt(param, value)
                 libc.malloc_trim(0)
+
+
+def release() -> None:
+    """Inside :func:`reused_heap`, hand the free memory back now: between two phases of a pass,
+    so that the next one's peak starts from what is live (a phase's freed arrays, kept for reuse,
+    may not fit the next one's). Does nothing outside it.
+
+    >>> release()
+    """
+    libc = _glibc()
+    if libc is not None and _depth:
+        libc.malloc_trim(0)
