@@ -153,18 +153,17 @@ def group_order(keys: np.ndarray, num_groups: int) -> tuple[np.ndarray, np.ndarr
     return stable_order(keys), np.bincount(keys, minlength=num_groups)
 
 
-def group_cumsum(groups: np.ndarray, weights: np.ndarray, num_groups: int) -> np.ndarray:
+def group_cumsum(groups: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Running totals of ``weights`` within each group, in item order, inclusive: item ``i``'s
     total is the sum of the weights of the items of its group up to and including ``i``.
 
     Parameters
     ----------
     groups : numpy.ndarray
-        The group of each item: integers in ``[0, num_groups)``, in any order.
+        The group of each item: non-negative integers, in any order (the work grows with the
+        items, not with the largest group id).
     weights : numpy.ndarray
         One weight per item (1-D), or one row of weights per item (2-D: a total per column).
-    num_groups : int
-        The number of groups.
 
     Returns
     -------
@@ -173,20 +172,22 @@ def group_cumsum(groups: np.ndarray, weights: np.ndarray, num_groups: int) -> np
 
     Examples
     --------
-    >>> group_cumsum(np.array([1, 0, 1, 0, 1]), np.array([1, 2, 3, 4, 5]), 2).tolist()
+    >>> group_cumsum(np.array([1, 0, 1, 0, 1]), np.array([1, 2, 3, 4, 5])).tolist()
     [1, 2, 4, 6, 9]
-    >>> group_cumsum(np.array([0, 0, 1]), np.array([[1, 10], [2, 20], [3, 30]]), 2).tolist()
+    >>> group_cumsum(np.array([0, 0, 1]), np.array([[1, 10], [2, 20], [3, 30]])).tolist()
     [[1, 10], [3, 30], [3, 30]]
     """
-    order, counts = group_order(groups, num_groups)
+    order = stable_order(groups)
     w = weights[order]
     total = np.cumsum(w, axis=0)
     if not len(w):
         return total
-    start = np.cumsum(counts) - counts  # where each group begins in ``order``
-    before = (total - w)[np.minimum(start, len(w) - 1)]  # an empty group's row is not repeated
+    # the runs of one group in ``order``
+    sorted_groups = groups[order]
+    start = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
+    length = np.diff(np.r_[start, len(w)])
     out = np.empty_like(total)
-    out[order] = total - np.repeat(before, counts, axis=0)
+    out[order] = total - np.repeat((total - w)[start], length, axis=0)
     return out
 
 

@@ -177,7 +177,7 @@ class Loads:
             room = (self.ncap - self.nload).ravel()
             over = (_rank_within(key, self.num_classes * k) + 1) * u > room[key]
             if self.balances_edges:
-                over |= u * group_cumsum(choice, d, k) > (self.ecap - self.eload)[choice]
+                over |= u * group_cumsum(choice, d) > (self.ecap - self.eload)[choice]
             ok = ~over & ~stuck
             self.add(nodes[todo[ok]], choice[ok])
             todo = todo[~ok]
@@ -197,7 +197,7 @@ class Loads:
         ok = _rank_within(key, self.num_classes * k) < room[key]
         if self.balances_edges:
             d = self.deg[nodes]
-            ok &= group_cumsum(to, d * ok, k) <= (self.ecap - self.eload)[to]
+            ok &= group_cumsum(to, d * ok) <= (self.ecap - self.eload)[to]
         nodes, to = nodes[ok], to[ok]
         self.remove(nodes[self.part[nodes] >= 0])
         self.add(nodes, to)

@@ -238,7 +238,7 @@ def rebalance(
         order = np.lexsort((price, own))
         cand, own, wc, target = cand[order], own[order], wc[order], target[order]
         over_own = over_own[order]
-        before = group_cumsum(own, wc, num_parts) - wc
+        before = group_cumsum(own, wc) - wc
         still_needed = np.any((before < over_own) & (over_own > 0), axis=1)
         cand, own, wc, target, prio = (
             cand[still_needed],
@@ -250,7 +250,7 @@ def rebalance(
         # each target accepts while it stays under every cap
         order = np.lexsort((prio, target))
         cand, own, wc, target = cand[order], own[order], wc[order], target[order]
-        fit = np.all(group_cumsum(target, wc, num_parts) <= room[target], axis=1)
+        fit = np.all(group_cumsum(target, wc) <= room[target], axis=1)
         edges.move(conn_all, part, cand[fit], target[fit])
         moved = wc[fit]
         loads += part_sums(target[fit], moved, num_parts) - part_sums(own[fit], moved, num_parts)
