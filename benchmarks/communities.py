@@ -4,7 +4,7 @@ at scales where METIS fits.
 
 For each scale: ``datasets.dcsbm`` (average degree 16, communities of 4096 nodes, mixing 0.2,
 exponent 2.5), chunked in 64 numpy chunks; METIS in memory (``graphpart.partition``), then
-``chunked.assign`` by default (METIS: every edge where they fit, else a sample), with
+``chunked.assign`` by default (METIS: every edge within 8 GB, else the graph coarsened), with
 ``--metis-max-edges`` at a quarter and a fifth of the edges, and Fennel; each cut against METIS's.
 The default route beyond memory is measured with ``pipeline_steps.py --dataset dcsbm``.
 
