@@ -55,6 +55,22 @@ def coarse_need(
     both ways, the default before it is built; at most ``2 E``) and METIS on the ``seen`` edges
     of the coarsest graph beside it (``B + 150 MB + 76 N + 8 A + 300 seen``).
 
+    Parameters
+    ----------
+    num_nodes, num_edges : int
+        The graph's nodes and edges (all types).
+    chunk : int
+        Edges of the largest chunk.
+    seen : int
+        The most edges of the coarsest graph, which METIS partitions.
+    entries : int or None, default None
+        The adjacency's entries, once built; default ``num_edges``.
+
+    Returns
+    -------
+    int
+        Bytes.
+
     >>> round(coarse_need(2**24, 252 * 10**6, 4 * 10**6, 10**6) / 1e9, 2)
     7.79
     """
@@ -102,6 +118,23 @@ def metis_route(
     to have no communities, a sample of ``max_edges`` edges or of as many as the memory planned
     holds; else a sample of ``max_edges`` edges or of as many as the budget holds.
 
+    Parameters
+    ----------
+    num_nodes, num_edges : int
+        The graph's nodes and edges (all types).
+    chunk : int
+        Edges of the largest chunk.
+    max_edges : int or None
+        ``--metis-max-edges``: the most edges METIS may see (``None``: every edge within the
+        budget, else the coarse graph of at most 1,000,000).
+    budget : int
+        Bytes the step's main process may take (:func:`~graphpart.chunked.plan.process_budget`).
+
+    Returns
+    -------
+    MetisRoute
+        The route, its peak memory and its formula.
+
     >>> r = metis_route(2**24, 252 * 10**6, 4 * 10**6, None, 8 * 10**9)
     >>> r.coarse_to, r.sample, round(r.need / 1e9, 2)
     (1000000, 19565806, 7.79)
@@ -135,7 +168,21 @@ def metis_edges(num_nodes: int, num_edges: int, max_edges: int | None, have: int
     """The edges ``assign --algorithm metis`` gives METIS: ``max_edges`` where below the edge
     count; without it every edge where they fit in ``have`` bytes, else the largest sample that
     fits (when that is at least half an edge per node; else every edge, and the step is
-    refused)."""
+    refused).
+
+    Parameters
+    ----------
+    num_nodes, num_edges : int
+        The graph's nodes and edges (all types).
+    max_edges : int or None
+        The sample asked for, if any.
+    have : int
+        Bytes METIS may take.
+
+    Returns
+    -------
+    int
+        The edges METIS sees."""
     if max_edges is not None:
         return min(int(max_edges), num_edges)
     fits = max((have - BASE - METIS_BYTES_PER_NODE * num_nodes) // METIS_BYTES_PER_EDGE, 0)

@@ -53,6 +53,11 @@ def reused_heap() -> Iterator[None]:
     ``partition_graph`` of a DC-SBM of 2^20 nodes into 8 parts, 1.55 GB and 7.0-7.4 s outside,
     1.66-1.70 GB and 5.2-5.6 s inside, the same parts.
 
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Usable in ``with`` and as a decorator (``@reused_heap()``).
+
     Examples
     --------
     >>> import numpy as np
