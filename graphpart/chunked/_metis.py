@@ -120,6 +120,22 @@ def _metis(src, dst, n, num_parts, classes, balance_edges, seed, in_degrees=None
     )
 
 
+def _refined(meta, parts, num_parts, classes, indeg, passes, cluster, work_dir) -> np.ndarray:
+    """METIS's ``parts`` refined by passes over every edge under the caps (each class's node
+    count, and the in-degrees ``indeg`` where given), on ``cluster``'s workers."""
+    return stream_partition(
+        meta,
+        num_parts,
+        "fennel",
+        classes=classes,
+        balance_edges=False if indeg is None else indeg,
+        passes=passes,
+        initial=parts,
+        cluster=cluster,
+        work_dir=work_dir,
+    )
+
+
 def sampled_metis(
     meta: ChunkedMetadata,
     num_parts: int,
@@ -139,16 +155,8 @@ def sampled_metis(
     logger.info("metis: a sample of %d of %d edges", len(src), sum(meta.num_edges.values()))
     parts = _metis(src, dst, n, num_parts, classes, balance_edges, rng, indeg)
     del src, dst
-    return stream_partition(
-        meta,
-        num_parts,
-        "fennel",
-        classes=classes,
-        balance_edges=indeg if balance_edges else False,
-        passes=passes,
-        initial=parts,
-        cluster=cluster,
-        work_dir=work_dir,
+    return _refined(
+        meta, parts, num_parts, classes, indeg if balance_edges else None, passes, cluster, work_dir
     )
 
 
@@ -197,16 +205,8 @@ def coarse_chunked(
     if parts is None:
         logger.info("metis: no communities to keep, so METIS sees a sample")
         return None
-    return stream_partition(
-        meta,
-        num_parts,
-        "fennel",
-        classes=classes,
-        balance_edges=indeg if balance_edges else False,
-        passes=passes,
-        initial=parts,
-        cluster=cluster,
-        work_dir=work_dir,
+    return _refined(
+        meta, parts, num_parts, classes, indeg if balance_edges else None, passes, cluster, work_dir
     )
 
 
