@@ -19,7 +19,7 @@ edges). On a graph with communities a sample loses them: a quarter of the edges 
 fifth 1.17x what METIS cuts on every edge.
 
 Memory (:mod:`~graphpart.chunked.metis_memory`): every edge ``B + 96 N + 300 E``; coarsened
-``B + 150 MB + max(16 N + 16 E + 48 C, 76 N + 24 A)`` for ``A`` adjacency entries; a sample of
+``B + 150 MB + max(16 N + 24 E + 48 C, 76 N + 24 A)`` for ``A`` adjacency entries; a sample of
 ``M`` edges ``B + 96 N + 300 M``; each is checked before it starts.
 """
 

@@ -17,9 +17,10 @@ METIS_BYTES_PER_EDGE = 300
 #: ... and per node (measured: 6.3 GiB for R-MAT scale 24 on a sample of 16.8M edges).
 METIS_BYTES_PER_NODE = 96
 #: METIS on the coarsened graph (``assign metis`` beyond what METIS holds): building the adjacency
-#: from the chunks, bytes per edge (two int32 + float32 entries), per node and per edge of the
+#: from the chunks, bytes per edge (two int32 + float32 entries; 8 more where merging repeated
+#: neighbours leaves under half of them, which scipy copies), per node and per edge of the
 #: largest chunk (its entries sorted by row) ...
-COARSE_BUILD_BYTES_PER_EDGE, COARSE_BYTES_PER_NODE, COARSE_CHUNK_BYTES_PER_EDGE = 16, 16, 48
+COARSE_BUILD_BYTES_PER_EDGE, COARSE_BYTES_PER_NODE, COARSE_CHUNK_BYTES_PER_EDGE = 24, 16, 48
 #: ... then coarsening it: per adjacency entry (the matrix, a batch of label propagation or the
 #: contraction's products) and per node (labels, loads, weights, the way back, in-degrees).
 COARSE_BYTES_PER_ENTRY, COARSE_LEVEL_BYTES_PER_NODE = 24, 76
@@ -50,7 +51,7 @@ def coarse_need(
     num_nodes: int, num_edges: int, chunk: int, seen: int, entries: int | None = None
 ) -> int:
     """Peak memory of ``assign --algorithm metis`` on the coarsened graph, in its main process: the
-    largest of building the adjacency from the chunks (``B + 150 MB + 16 N + 16 E + 48 C``),
+    largest of building the adjacency from the chunks (``B + 150 MB + 16 N + 24 E + 48 C``),
     coarsening it (``B + 150 MB + 76 N + 24 A`` for its ``A`` entries: ``E`` for a graph stored
     both ways, the default before it is built; at most ``2 E``) and METIS on the ``seen`` edges
     of the coarsest graph beside it (``B + 150 MB + 76 N + 8 A + 300 seen``).
@@ -154,7 +155,7 @@ def metis_route(
             target,
             min(sample, e),
             max(need, metis_need(n, min(sample, e))),
-            f"B + 150 MB + max(16 N + 16 E + 48 C, 76 N + 24 A), A = E (coarsened to "
+            f"B + 150 MB + max(16 N + 24 E + 48 C, 76 N + 24 A), A = E (coarsened to "
             f"{target:,} edges; "
             f"without communities: B + 96 N + 300 M, a sample of {min(sample, e):,})",
         )

@@ -12,7 +12,7 @@ assign fennel / ldg, driver         ``B + 68 N`` (``72 N`` from ``2**31`` edges)
 assign fennel / ldg, each worker    ``B + 14 N + 150 C`` (``18 N`` from ``2**31`` edges)
 assign metis (one process)          ``B + 96 N + 300 E`` where that is within
                                     :data:`PROCESS_BUDGET`; beyond it, METIS on the graph
-                                    coarsened: ``B + 150 MB + max(16 N + 16 E + 48 C, 76 N +
+                                    coarsened: ``B + 150 MB + max(16 N + 24 E + 48 C, 76 N +
                                     24 A)``, ``A`` adjacency entries (``E`` stored both ways, at
                                     most ``2 E``);
                                     else ``M`` sampled edges for ``E`` (:mod:`.metis_memory`)

@@ -105,8 +105,9 @@ def stream_adjacency(
     (scipy's counting sort, a chunk's repeated neighbours added) and places them at their row's
     next free slots; every row is then sorted in place, its repeated neighbours added and the
     slots left free dropped. Memory: 8 bytes per entry (int32 neighbour, float32 weight; two
-    entries per edge that is not a self-loop) and 16 per node, plus a chunk's worth (about 48
-    bytes per edge of the largest chunk).
+    entries per edge that is not a self-loop; 4 more where merging leaves under half of them,
+    which scipy copies) and 16 per node, plus a chunk's worth (about 48 bytes per edge of the
+    largest chunk).
 
     Parameters
     ----------
@@ -163,13 +164,28 @@ def stream_adjacency(
 
 
 def _compact(a: sp.csr_matrix) -> sp.csr_matrix:
-    """``a`` with repeated entries added, its arrays no longer than its entries (scipy keeps the
-    arrays it merged in place whole unless they shrank by more than half: a graph stored both
-    ways shrinks by exactly half)."""
+    """``a`` with repeated entries added, its arrays no longer than its entries: scipy merges in
+    place and keeps a prefix view of the whole arrays unless they shrank by more than half (a
+    graph stored both ways shrinks by exactly half); the arrays under such a view are shrunk in
+    place (no copy: the peak stays where the merge left it)."""
     a.sum_duplicates()
     for name in ("indices", "data"):
-        arr = getattr(a, name)
-        if arr.base is not None:
+        arr, owner = getattr(a, name), getattr(a, name).base
+        if owner is None:
+            continue
+        prefix = (
+            isinstance(owner, np.ndarray)
+            and owner.flags.owndata
+            and owner.ndim == 1
+            and owner.dtype == arr.dtype
+            and owner.ctypes.data == arr.ctypes.data
+        )
+        if prefix:
+            setattr(a, name, None)
+            del arr  # no view may outlive the resize
+            owner.resize(a.indptr[-1], refcheck=False)
+            setattr(a, name, owner)
+        else:
             setattr(a, name, arr.copy())
     return a
 
