@@ -8,7 +8,7 @@ clustered and contracted as in memory and partitioned by METIS
 (:func:`~graphpart.partitioning.metis.coarse_assignment`); refinement passes of
 :func:`~graphpart.chunked.stream.stream_partition` (label propagation under hard caps) follow
 on the cluster's workers. A DC-SBM of 16.8M nodes and 252M edges so cuts 1.003x what METIS cuts
-on every edge of the same model at 2M nodes, its main process at 7.0 GiB.
+on every edge of the same model at 2M nodes, its main process at 5.3 GiB.
 
 Sampled (a graph whose first clusters keep almost none of its edges, R-MAT; or one whose
 adjacency leaves coarsening over the budget): a first pass counts each node's degree (in and
