@@ -11,7 +11,8 @@ import sys
 import numpy as np
 import psutil
 
-from graphpart.partitioning.coarsen import adjacency, coarsen
+from graphpart.partitioning.adjacency import adjacency
+from graphpart.partitioning.coarsen import coarsen
 
 d = sys.argv[1]
 s = np.load(d + "/src.npy")

@@ -3,7 +3,7 @@ budget (:func:`~.plan.process_budget`: 8 GB at most, whatever is free), else on 
 coarsened out of core, else on a sample; every route but the first refined over every edge.
 
 Coarsened (the default beyond the budget): the symmetric adjacency is built from the chunks in
-two passes (:func:`~graphpart.partitioning.coarsen.stream_adjacency`, 8 bytes per entry), then
+two passes (:func:`~graphpart.partitioning.adjacency.stream_adjacency`, 8 bytes per entry), then
 clustered and contracted as in memory and partitioned by METIS
 (:func:`~graphpart.partitioning.metis.coarse_assignment`); refinement passes of
 :func:`~graphpart.chunked.stream.stream_partition` (label propagation under hard caps) follow
@@ -29,7 +29,7 @@ import logging
 
 import numpy as np
 
-from ..partitioning.coarsen import stream_adjacency
+from ..partitioning.adjacency import stream_adjacency
 from ..partitioning.metis import coarse_assignment, metis_assignment
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
@@ -173,7 +173,7 @@ def coarse_chunked(
     passes: int = 30,
 ) -> np.ndarray | None:
     """METIS on the graph coarsened to at most ``max_edges`` edges, its adjacency built from the
-    chunks (:func:`~graphpart.partitioning.coarsen.stream_adjacency`), then refinement passes over
+    chunks (:func:`~graphpart.partitioning.adjacency.stream_adjacency`), then refinement passes over
     every edge under the caps (on ``cluster``'s workers); the part of every homogeneous node.
     ``None`` where the graph has no communities to keep (the sample serves it as well) or where
     its adjacency leaves coarsening more than ``budget`` bytes
@@ -205,9 +205,7 @@ def coarse_chunked(
     if parts is None:
         logger.info("metis: no communities to keep, so METIS sees a sample")
         return None
-    return _refined(
-        meta, parts, num_parts, classes, indeg if balance_edges else None, passes, cluster, work_dir
-    )
+    return _refined(meta, parts, num_parts, classes, indeg, passes, cluster, work_dir)
 
 
 def metis_chunked(
@@ -255,14 +253,13 @@ def metis_chunked(
             m,
             route.need / 1e9,
         )
-    max_edges = route.sample
     fits = max(
         (budget - plan.BASE - metis_memory.METIS_BYTES_PER_NODE * n)
         // metis_memory.METIS_BYTES_PER_EDGE,
         0,
     )
-    sampled = max_edges is not None and max_edges < m
-    seen = max_edges if sampled else m
+    seen = route.sample
+    sampled = seen < m
     hint = f"--metis-max-edges {fits:,}".replace(",", "") if fits >= max(n // 2, 1) else None
     plan.check_memory(
         metis_memory.metis_need(n, seen),
@@ -274,8 +271,6 @@ def metis_chunked(
         budget,
     )
     if sampled:
-        return sampled_metis(
-            meta, num_parts, classes, balance_edges, max_edges, rng, cluster, work_dir
-        )
+        return sampled_metis(meta, num_parts, classes, balance_edges, seen, rng, cluster, work_dir)
     src, dst, _, _ = homogeneous_edges(meta, sorted(meta.ntypes), sorted(meta.etypes))
     return _metis(src, dst, n, num_parts, classes, balance_edges, rng)

@@ -3,6 +3,7 @@
 Its modules, one idea each:
 
 - ``_metis_ctypes``: the METIS C API from pymetis's library (ncon > 1, the options array)
+- ``adjacency``: the symmetric weighted adjacency of an edge list, in memory or from chunks
 - ``assignment``: random_assignment (balanced), check_assignment (a given one)
 - ``balance``: the one place balance_ntypes (array, dict, field names) becomes classes
 - ``best_effort``: what a repair could not hold, said once in a BalanceWarning

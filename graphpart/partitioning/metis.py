@@ -34,8 +34,9 @@ from ..utils.check import check_count
 from ..utils.heap import release
 from ..utils.seeds import check_random_state
 from ._metis_ctypes import part_graph
+from .adjacency import adjacency
 from .balance import balance_weights, constraint_names, fill_isolated
-from .coarsen import adjacency, coarsen
+from .coarsen import coarsen
 from .options import DEFAULT_METIS_MAX_EDGES, DEFAULT_REFINE_ROUNDS, MetisOptions
 from .refine import MAX_TABLE_CELLS, refine_assignment
 from .repair import held_tolerance, repair_assignment
@@ -373,7 +374,7 @@ def coarse_assignment(
 ) -> np.ndarray | None:
     """METIS on a graph coarsened to at most ``max_edges`` edges, given its adjacency: the route
     :func:`metis_assignment` takes beyond ``max_edges``, for a caller that built the adjacency
-    itself (out of core: :func:`~graphpart.partitioning.coarsen.stream_adjacency`) and refines
+    itself (out of core: :func:`~graphpart.partitioning.adjacency.stream_adjacency`) and refines
     on its own.
 
     Returns the part of every node (the nodes without edges dealt out to fill the parts up), or
@@ -382,7 +383,7 @@ def coarse_assignment(
     Examples
     --------
     >>> from graphpart.datasets import dcsbm
-    >>> from graphpart.partitioning.coarsen import adjacency
+    >>> from graphpart.partitioning.adjacency import adjacency
     >>> g = dcsbm(14, community_size=512, mixing=0.05, seed=0)
     >>> s, d = (t.numpy() for t in g.edges())
     >>> part = coarse_assignment(adjacency(s, d, g.num_nodes()), 4, max_edges=10_000, seed=0)
@@ -433,7 +434,6 @@ def _coarse_part(
     node_of = hierarchy.node_of
     kept = np.zeros(hierarchy.graph.shape[0], dtype=bool)
     kept[node_of[np.diff(adj.indptr) > 0]] = True  # clusters of nodes with edges
-    del adj
     coarse = hierarchy.graph
     rows = np.repeat(np.arange(coarse.shape[0]), np.diff(coarse.indptr))
     best = None

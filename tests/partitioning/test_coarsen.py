@@ -14,7 +14,8 @@ import graphpart as gp
 import graphpart.partitioning.coarsen as coarsen_module
 from graphpart.datasets import dcsbm
 from graphpart.datasets.rmat import rmat
-from graphpart.partitioning.coarsen import adjacency, cluster_nodes, coarsen, contract, inside_share
+from graphpart.partitioning.adjacency import adjacency
+from graphpart.partitioning.coarsen import cluster_nodes, coarsen, contract, inside_share
 from graphpart.partitioning.metis import metis_assignment
 
 
