@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -253,3 +254,30 @@ def test_a_claim_holds_its_lock_and_beats(tmp_path, monkeypatch):
         assert probe.returncode != 0  # held by this process
     finally:
         claim.release()
+
+
+def _dead_work(tmp_path: Path) -> Path:
+    """A work folder for ``out`` whose marker names a process of this machine that has ended."""
+    me = owner.identity()
+    return _foreign(tmp_path, me["machine"], 2**22 - 1, None, old=False)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="planting another user's folder needs root")
+def test_another_users_work_folder_is_neither_adopted_nor_removed(tmp_path):
+    work = _dead_work(tmp_path)
+    (work / gio.NEW).mkdir()
+    for p in [work, *work.rglob("*")]:
+        os.lchown(p, 65534, 65534)
+    with atomic_dir(tmp_path / "out", resume=True) as tmp:
+        assert list(tmp.iterdir()) == []  # a fresh folder, not theirs
+    assert (work / gio.OLD / "v.txt").read_text() == "theirs"
+
+
+def test_a_dead_runs_old_output_that_is_a_link_is_not_restored(tmp_path):
+    work = _dead_work(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(work / gio.OLD, elsewhere)
+    (work / gio.OLD).symlink_to(elsewhere)
+    assert not restore_output(tmp_path / "out")
+    assert not os.path.lexists(tmp_path / "out")
+    assert (elsewhere / "v.txt").read_text() == "theirs"

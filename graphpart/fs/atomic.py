@@ -26,14 +26,16 @@ import glob
 import logging
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..errors import GraphpartError
 from .outpath import output_folder
 from .owner import Claim, owner_gone, read_owner
 
-__all__ = ["atomic_write", "atomic_dir", "restore_output"]
+__all__ = ["atomic_write", "atomic_dir", "foreign_part", "restore_output"]
 
 logger = logging.getLogger(__name__)
 NEW, OLD = "new", "old"
@@ -108,7 +110,8 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def _works(path: Path) -> list[tuple[Path, dict]]:
-    """The work folders of atomic_dir runs on ``path`` (name pattern and marker), with markers."""
+    """The work folders of atomic_dir runs on ``path`` (name pattern, this user's, marker), with
+    markers."""
     prefix = f".{path.name}."
     try:
         with os.scandir(path.parent) as it:
@@ -118,11 +121,61 @@ def _works(path: Path) -> list[tuple[Path, dict]]:
                 if e.name.startswith(prefix)
                 and e.name.endswith(".tmp")
                 and e.is_dir(follow_symlinks=False)
+                and e.stat(follow_symlinks=False).st_uid == os.geteuid()
             ]
     except OSError:
         return []
     found = [(path.parent / n, read_owner(path.parent / n)) for n in names]
     return [(w, info) for w, info in found if info is not None and info["target"] == path.name]
+
+
+def foreign_part(root: Path) -> str | None:
+    """What in the tree ``root`` graphpart cannot have made, or ``None`` when every part of it is
+    a plain folder, or a plain file with one name, of this user's: a symbolic link anywhere (a
+    resumed run would follow it out of the output), another user's entry, a special file, or a
+    file with a second name elsewhere.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        A work folder (or any folder) to vouch for.
+
+    Returns
+    -------
+    str or None
+        ``"<path> is <what>"`` for the first such entry found, else ``None``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> (root / "a").mkdir(); (root / "a" / "f").write_text("1")
+    1
+    >>> foreign_part(root) is None
+    True
+    >>> (root / "a" / "l").symlink_to("/")
+    >>> foreign_part(root).endswith("a/l is a symbolic link")
+    True
+    """
+    uid, stack = os.geteuid(), [str(root)]
+    while stack:
+        p = stack.pop()
+        try:
+            st = os.lstat(p)
+            if stat.S_ISLNK(st.st_mode):
+                return f"{p} is a symbolic link"
+            if st.st_uid != uid:
+                return f"{p} is another user's (uid {st.st_uid})"
+            if stat.S_ISDIR(st.st_mode):
+                with os.scandir(p) as it:
+                    stack.extend(e.path for e in it)
+            elif not stat.S_ISREG(st.st_mode):
+                return f"{p} is not a plain file or folder"
+            elif st.st_nlink != 1:
+                return f"{p} is a file with {st.st_nlink} names"
+        except OSError as e:
+            return f"{p} cannot be read ({e.strerror})"
+    return None
 
 
 def _mtime(p: Path) -> float:
@@ -139,6 +192,10 @@ def _recover(path: Path, clean: bool) -> bool:
     restored = False
     for w in sorted(gone, key=lambda w: _mtime(w / OLD), reverse=True):
         if os.path.lexists(path) or not (w / OLD).is_dir():
+            continue
+        why = foreign_part(w)
+        if why is not None:  # not what a killed run of ours left: left alone
+            logger.warning("not restoring %s from %s: %s", path, w, why)
             continue
         try:
             os.rename(w / OLD, path)
@@ -198,9 +255,17 @@ def restore_output(path: str | os.PathLike) -> bool:
 
 def _adopt(path: Path, new: Path) -> bool:
     """Move the folder a killed run on ``path`` was building into ``new``: the newest work folder
-    whose owner has ended and that holds a ``new`` folder. True if one was taken."""
+    whose owner has ended and that holds a ``new`` folder. True if one was taken; a
+    :class:`GraphpartError` if that folder holds anything graphpart cannot have made
+    (:func:`foreign_part`): it is then left as it is."""
     gone = [w for w, info in _works(path) if owner_gone(w, info) and (w / NEW).is_dir()]
     for w in sorted(gone, key=lambda w: _mtime(w / NEW), reverse=True):
+        why = foreign_part(w)
+        if why is not None:
+            raise GraphpartError(
+                f"will not resume from {w}: {why}, not what a killed graphpart run leaves; "
+                "remove it by hand, or run without --resume"
+            )
         try:
             os.rename(w / NEW, new)
         except OSError:  # another process got there first

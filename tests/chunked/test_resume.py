@@ -125,7 +125,6 @@ FILE_FAULTS = {
     "emptied": lambda f: f.write_bytes(b""),
     "truncated": lambda f: f.write_bytes(f.read_bytes()[:100]),
     "same size, times kept": _same_size_other_bytes,
-    "a link": lambda f: (f.unlink(), f.symlink_to(f.parent.parent / "part0" / f.name)),
 }
 
 
@@ -221,3 +220,47 @@ def test_stray_work_of_the_killed_run_is_removed(state):
     assert sorted(p.name for p in cfg.parent.iterdir() if not p.name.startswith("part")) == [
         cfg.name
     ]
+
+
+def _victim(root):
+    victim = root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("precious")
+    return victim
+
+
+def test_a_planted_link_for_new_is_refused_and_its_target_untouched(state):
+    """A dead run's ``new`` that is a link (planted beside a marker naming a dead process) would
+    have had every file in its target deleted as a leftover, and the partitions written there."""
+    victim = _victim(state.root)
+    shutil.rmtree(state.new)
+    state.new.symlink_to(victim)
+    with pytest.raises(gp.GraphpartError, match="symbolic link"):
+        state.resume()
+    assert sorted(p.name for p in victim.iterdir()) == ["keep.txt"]
+    assert not (state.root / "out").exists()
+
+
+def test_a_finished_file_replaced_by_a_link_is_refused(state):
+    f = state.new / "part1" / GRAPH
+    f.unlink()
+    f.symlink_to(state.new / "part0" / GRAPH)
+    with pytest.raises(gp.GraphpartError, match="symbolic link"):
+        state.resume()
+
+
+def test_a_link_deep_in_the_dead_runs_folder_is_refused(state):
+    victim = _victim(state.root)
+    (state.new / "part3").mkdir(exist_ok=True)
+    (state.new / "part3" / "inner").symlink_to(victim)
+    with pytest.raises(gp.GraphpartError, match="symbolic link"):
+        state.resume()
+    assert (victim / "keep.txt").read_text() == "precious"
+
+
+def test_a_hard_link_in_the_dead_runs_folder_is_refused(state):
+    victim = _victim(state.root)
+    os.link(victim / "keep.txt", state.new / "part0" / "keep.txt")
+    with pytest.raises(gp.GraphpartError, match="2 names"):
+        state.resume()
+    assert (victim / "keep.txt").read_text() == "precious"
