@@ -47,6 +47,7 @@ from ..storage.files import (
     ORIG_NIDS,
     graph_tree,
     part_file_names,
+    stored_dtype,
     streamed_torch_file,
     write_feats_file,
 )
@@ -80,12 +81,13 @@ def _piece_field(path: Path, key: str) -> np.ndarray:
 
 
 def _field_stream(items: list[tuple[np.dtype, tuple[int, ...]]], rows: int, what: str) -> Stream:
-    """One stream for rows that arrive from several pieces: their common dtype and row shape."""
+    """One stream for rows that arrive from several pieces: their row shape, and their common dtype
+    as partition files store it (uint16 and uint32 wider: ``stored_dtype``)."""
     shapes = {s[1:] for _, s in items}
     if len(shapes) > 1:
         raise GraphpartError(f"{what}: the chunks' rows have different shapes {sorted(shapes)}")
     dtype = np.result_type(*(d for d, _ in items)) if items else np.dtype(np.float32)
-    return Stream(dtype, (rows, *(shapes.pop() if shapes else ())))
+    return Stream(np.dtype(stored_dtype(dtype, what)), (rows, *(shapes.pop() if shapes else ())))
 
 
 class _Leaving:

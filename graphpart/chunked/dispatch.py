@@ -45,7 +45,7 @@ from ..index import block_bounds, part_ranges
 from ..interop.graphbolt import GraphBoltStore
 from ..partitioning.loads import balance_record, class_loads
 from ..storage.config import check_graph_name
-from ..storage.files import ORIG_EIDS, ORIG_NIDS, check_format
+from ..storage.files import ORIG_EIDS, ORIG_NIDS, check_data_dtypes, check_format
 from ..storage.make_config import build_config, graphbolt_meta
 from ..storage.owned import OutputTarget, check_partition_output
 from ..utils.check import check_count, check_flag, short_repr
@@ -222,7 +222,7 @@ def dispatch(
     balanced, balance_loads = _class_loads(meta, parts, num_parts, setting)
     graph_name = check_graph_name(graph_name or meta.graph_name)
     check_format(format)
-    _check_data_dtypes(meta, format)
+    _check_data_dtypes(meta)
     store = GraphBoltStore(store_eids, store_inner_node, store_inner_edge)
     out_edges = check_flag(out_edges, "out_edges")
     out = check_partition_output(
@@ -352,14 +352,12 @@ def dispatch(
     return out / f"{graph_name}.json"
 
 
-def _check_data_dtypes(meta, format: str) -> None:
-    """Refuse, before any task, node or edge data the partition files cannot hold, as its
-    recorded dtype or its first chunk says: what no chunk may hold (``float128``, from a
-    ``.npy`` header: it crashed every partition task), and in graphpart's torch files uint16,
-    uint32 and uint64 too (torch has no storage class for them; GraphBolt's and DGL's files take
-    them)."""
-    from ..interop.torch_zip import STORABLE
-
+def _check_data_dtypes(meta) -> None:
+    """Refuse, before any task, node or edge data no partition file holds, as its recorded dtype
+    or its first chunk says (``float128`` from a ``.npy`` header crashed every partition task;
+    uint64 DGL cannot load); uint16 and uint32 are stored wider, said in one line
+    (:func:`~graphpart.storage.files.check_data_dtypes`, the rule of every format)."""
+    dtypes = {}
     for kind, specs in (("node", meta.node_data), ("edge", meta.edge_data)):
         for t, fields in specs.items():
             for name, spec in fields.items():
@@ -367,17 +365,10 @@ def _check_data_dtypes(meta, format: str) -> None:
                     dtype = np.dtype(spec.dtype)
                 elif spec.format["name"] == "numpy":
                     dtype = check_npy_header(spec.paths[0])[1]
-                elif format == "graphpart":  # text and parquet hold no float128
+                else:  # text or parquet: their first chunk says
                     dtype = spec.read(0).dtype
-                else:
-                    continue
-                if format == "graphpart" and dtype.name not in STORABLE:
-                    raise GraphpartError(
-                        f"{kind} data {short_repr(name)} of {short_repr(str(t))} is {dtype}, "
-                        f"which graphpart's torch files cannot hold (they take "
-                        f"{', '.join(sorted(STORABLE))}): cast it, or write --format graphbolt "
-                        "or dgl"
-                    )
+                dtypes[f"{kind} data {short_repr(name)} of {short_repr(str(t))}"] = dtype
+    check_data_dtypes(dtypes)
 
 
 def _check_worker_memory(client, needs: dict) -> None:

@@ -30,16 +30,15 @@ NDARRAY_MAGIC = 0xDD5E40F096B4A13F
 #: No tensor DGL writes has more dimensions; a larger count means a damaged or hostile file.
 MAX_NDIM = 32
 _CPU = 1
-# (DLPack type code, bits) <-> torch dtype. Code 6 (bool) is read only: DGL stores bool as uint8.
+# (DLPack type code, bits) <-> torch dtype: what DGL 2.x loads (its loader refuses unsigned types
+# wider than a byte: "Unsupported kUInt bits"). Code 6 (bool) is read only: DGL stores bool as
+# uint8.
 _DTYPES = {
     (0, 8): torch.int8,
     (0, 16): torch.int16,
     (0, 32): torch.int32,
     (0, 64): torch.int64,
     (1, 8): torch.uint8,
-    (1, 16): torch.uint16,
-    (1, 32): torch.uint32,
-    (1, 64): torch.uint64,
     (2, 16): torch.float16,
     (2, 32): torch.float32,
     (2, 64): torch.float64,

@@ -18,10 +18,12 @@ DGL or by graphpart in either format loads the same way.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from ..errors import FormatError, GraphpartError
@@ -30,19 +32,27 @@ from ..graph.core import Graph
 from ..interop.dgl_graphs import GRAPH_FILE_MAGIC, load_graphs, save_graphs
 from ..interop.dgl_tensors import TENSOR_FILE_MAGIC, load_tensors, save_tensors
 from ..interop.safe_load import check_tensors, weights_only_load
-from ..interop.torch_zip import TorchZipWriter
+from ..interop.torch_zip import STORABLE, TorchZipWriter
 from ..utils.check import describe_exception, short_repr
 
 __all__ = [
     "FORMATS",
     "check_format",
+    "check_data_dtypes",
+    "stored_dtype",
     "part_file_names",
     "write_feats_file",
     "read_feats_file",
     "sniff",
 ]
 
+logger = logging.getLogger(__name__)
+
 FORMATS = ("graphpart", "dgl", "graphbolt")
+#: Unsigned integers wider than a byte, and the signed type partition files store them as, in
+#: every format: DGL 2.x loads no such type ("Unsupported kUInt bits") and torch files have no
+#: storage class for them. Every value is kept; uint64 has no such type and is refused.
+WIDENED = {"uint16": "int32", "uint32": "int64"}
 _NAMES = {
     "graphpart": {
         "part_graph": "graph.pt",
@@ -119,6 +129,102 @@ def check_format(fmt: object) -> str:
         hint = " (PyG: use graphpart.interop.export_pyg)" if fmt == "pyg" else ""
         raise GraphpartError(f"format must be one of {FORMATS}, got {short_repr(fmt)}{hint}")
     return fmt
+
+
+def _dtype_name(dtype: object) -> str:
+    if isinstance(dtype, torch.dtype):
+        return str(dtype).removeprefix("torch.")
+    try:
+        return np.dtype(dtype).name
+    except TypeError:
+        return str(dtype)
+
+
+def stored_dtype(dtype: np.dtype | torch.dtype | str, what: str = "data") -> str:
+    """The dtype a partition file (any format) stores data of ``dtype`` as: itself, or for
+    uint16 and uint32 the signed type holding all their values (:data:`WIDENED`).
+
+    Parameters
+    ----------
+    dtype : numpy.dtype, torch.dtype or str
+        The data's dtype.
+    what : str, default "data"
+        What the data is, for the message.
+
+    Returns
+    -------
+    str
+        The stored dtype's name (numpy's, e.g. ``"int64"``).
+
+    Raises
+    ------
+    GraphpartError
+        For a dtype no partition file holds (uint64, float128, complex, object, ...).
+
+    Examples
+    --------
+    >>> stored_dtype("uint32"), stored_dtype(torch.float16)
+    ('int64', 'float16')
+    >>> stored_dtype("uint64", "node data 'x'")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: node data 'x' is uint64, which no partition file holds ...
+    """
+    name = _dtype_name(dtype)
+    out = WIDENED.get(name, name)
+    if out not in STORABLE:
+        hint = (
+            " (DGL loads no unsigned type wider than uint8): cast it to int64"
+            if name == "uint64"
+            else f"; expected one of {', '.join(sorted(STORABLE | set(WIDENED)))}"
+        )
+        raise GraphpartError(f"{what} is {name}, which no partition file holds{hint}")
+    return out
+
+
+def check_data_dtypes(dtypes: dict[str, object]) -> dict[str, str]:
+    """Check, before any work, that partition files can hold every named data's dtype; log one
+    line naming the data stored wider (:func:`stored_dtype`).
+
+    Parameters
+    ----------
+    dtypes : dict of str to dtype
+        What each data is called in messages (e.g. ``"node data 'x' of '_N'"``) to its dtype.
+
+    Returns
+    -------
+    dict of str to str
+        The stored dtype of each, by the same keys.
+
+    Raises
+    ------
+    GraphpartError
+        For the first dtype no partition file holds.
+
+    Examples
+    --------
+    >>> check_data_dtypes({"node data 'x'": "uint16", "node data 'y'": "float32"})
+    {"node data 'x'": 'int32', "node data 'y'": 'float32'}
+    """
+    out = {what: stored_dtype(d, what) for what, d in dtypes.items()}
+    wider = [
+        f"{w} ({_dtype_name(dtypes[w])} -> {out[w]})"
+        for w in out
+        if out[w] != _dtype_name(dtypes[w])
+    ]
+    if wider:
+        logger.warning(
+            "stored as wider signed integers, every value kept (DGL loads no unsigned type wider "
+            "than uint8): %s",
+            "; ".join(wider),
+        )
+    return out
+
+
+def _stored(t: torch.Tensor) -> torch.Tensor:
+    """``t`` in the dtype partition files store it as (:func:`stored_dtype`)."""
+    out = stored_dtype(t.dtype)
+    return t if out == _dtype_name(t.dtype) else t.to(getattr(torch, out))
 
 
 def part_file_names(fmt: str) -> dict[str, str]:
@@ -322,6 +428,7 @@ def write_feats_file(path: Path, feats: dict[str, torch.Tensor]) -> None:
     feats : dict of str to torch.Tensor
         The features, e.g. ``{"<type>/<name>": rows}``.
     """
+    feats = {k: _stored(v) for k, v in feats.items()}
     if path.suffix == ".dgl":
         save_tensors(path, feats)
     else:

@@ -38,13 +38,34 @@ from ..partitioning.options import PartitionOptions
 from ..utils.check import short_repr
 from ..utils.heap import release, reused_heap
 from .config import check_graph_name
-from .files import check_format, part_file_names, write_feats_file, write_graph_file
+from .files import (
+    check_data_dtypes,
+    check_format,
+    part_file_names,
+    write_feats_file,
+    write_graph_file,
+)
 from .make_config import build_config, graphbolt_meta
 from .owned import OutputTarget, check_partition_output
 
 __all__ = ["partition_graph", "save_partitions", "write_part"]
 
 logger = logging.getLogger(__name__)
+
+
+def _check_data(g: Graph) -> None:
+    """Before any work: every node and edge data of ``g`` has a name the files can key
+    (``"<type>/<name>"``) and a dtype they hold."""
+    dtypes = {}
+    for t in g.ntypes:
+        for name, v in g.node_data(t).items():
+            check_data_name(name, f"node data of type {short_repr(t)}")
+            dtypes[f"node data {short_repr(name)} of type {short_repr(t)}"] = v.dtype
+    for e in g.canonical_etypes:
+        for name, v in g.edge_data(e).items():
+            check_data_name(name, f"edge data of type {short_repr(etype_str(e))}")
+            dtypes[f"edge data {short_repr(name)} of type {short_repr(etype_str(e))}"] = v.dtype
+    check_data_dtypes(dtypes)
 
 
 def write_part(
@@ -236,12 +257,7 @@ def partition_graph(
     """
     check_graph_name(graph_name)
     check_format(format)
-    for t in check_graph(g).ntypes:  # before the work: the files key data "<type>/<name>"
-        for name in g.node_data(t):
-            check_data_name(name, f"node data of type {short_repr(t)}")
-    for e in g.canonical_etypes:
-        for name in g.edge_data(e):
-            check_data_name(name, f"edge data of type {short_repr(etype_str(e))}")
+    _check_data(check_graph(g))
     target = check_partition_output(out_path)
     p = partition(g, num_parts, PartitionOptions.of(options, **overrides))
     release()  # the partitioning's freed arrays, before the files'

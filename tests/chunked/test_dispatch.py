@@ -379,26 +379,35 @@ def test_by_default_each_edge_is_stored_once_at_its_destinations_owner(name, tmp
     assert m.replication_factor <= m0.replication_factor
 
 
-@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64"])
-def test_unsigned_data_goes_to_graphbolt_files_and_is_refused_first_for_torch_files(
-    tmp_path, dask_client, dtype
-):
-    # every partition task crashed ("no torch storage for dtype uint32") in the default format
+@pytest.mark.parametrize("format", ["graphbolt", "dgl", "graphpart"])
+@pytest.mark.parametrize("dtype", ["uint16", "uint32"])
+def test_unsigned_data_is_stored_wider_every_value_kept(tmp_path, dask_client, dtype, format):
+    # every partition task crashed in graphpart's format ("no torch storage for dtype uint32"),
+    # and DGL 2.1 could not load the GraphBolt or DGL files ("Unsupported kUInt bits")
     from graphpart.chunked import verify
-    from graphpart.interop.dgl_tensors import load_tensors
 
     g = gp.datasets.rmat(8, seed=0)
-    values = (np.arange(g.num_nodes()) * 7).astype(dtype)
-    g.ndata["x"] = torch.from_numpy(values)
+    top = np.iinfo(dtype).max
+    g.ndata["x"] = torch.from_numpy((top - np.arange(g.num_nodes())).astype(dtype))
     write_chunked(g, tmp_path / "ch", 2, graph_name="g")
     assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
-    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client)
+    cfg = dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
+                   format=format)  # fmt: skip
     assert verify(cfg, tmp_path / "ch", tmp_path / "asg").ok
-    got = load_tensors(cfg.parent / "part0" / "node_feat.dgl")["_N/x"]
-    assert str(got.dtype) == f"torch.{dtype}"
-    with pytest.raises(gp.GraphpartError, match=f"'x' of '_N' is {dtype}, which graphpart's"):
+    got = torch.cat([gp.load_partition(cfg, i)[1]["_N/x"] for i in range(2)])
+    assert got.dtype == {"uint16": torch.int32, "uint32": torch.int64}[dtype]
+    assert sorted(got.tolist()) == sorted((top - np.arange(g.num_nodes())).tolist())
+
+
+@pytest.mark.parametrize("format", ["graphbolt", "dgl", "graphpart"])
+def test_uint64_data_is_refused_before_any_task(tmp_path, dask_client, format):
+    g = gp.datasets.rmat(8, seed=0)
+    g.ndata["x"] = torch.from_numpy(np.arange(g.num_nodes(), dtype=np.uint64))
+    write_chunked(g, tmp_path / "ch", 2, graph_name="g")
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "random", seed=0, client=dask_client)
+    with pytest.raises(gp.GraphpartError, match="'x' of '_N' is uint64, which no partition file"):
         dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "o2", client=dask_client,
-                 format="graphpart")  # fmt: skip
+                 format=format)  # fmt: skip
     assert not (tmp_path / "o2").exists()
 
 
