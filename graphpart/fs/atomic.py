@@ -25,6 +25,7 @@ import functools
 import glob
 import logging
 import os
+import secrets
 import shutil
 import stat
 import tempfile
@@ -73,8 +74,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", fsync: bool = True) 
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)  # reopened by name, so the file object says which file it is
+    tmp = new_file(path.parent, f".{path.name}.", ".tmp")
     try:
         with open(tmp, mode) as f:
             yield f
@@ -86,6 +86,42 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", fsync: bool = True) 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def new_file(folder: Path, prefix: str, suffix: str) -> Path:
+    """Create a new empty file ``<prefix><random><suffix>`` in ``folder`` with the mode the
+    user's umask gives (``0666 & ~umask``, as :func:`open` does), never ``tempfile``'s 0600: a
+    file graphpart writes must be readable by whom the user's other files are (trainers running
+    as another user read the partitions). The one place graphpart makes a temporary file.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        An existing folder.
+    prefix, suffix : str
+        The start and end of the file's name.
+
+    Returns
+    -------
+    pathlib.Path
+        The new file (closed).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = new_file(pathlib.Path(tempfile.mkdtemp()), ".a.", ".tmp")
+    >>> p.name.startswith(".a.") and p.stat().st_size == 0
+    True
+    """
+    for _ in range(100):
+        name = folder / f"{prefix}{secrets.token_hex(6)}{suffix}"
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)  # reopened by name, so the file object says which file it is
+        return name
+    raise FileExistsError(f"no free temporary name in {folder}")  # pragma: no cover
 
 
 @functools.lru_cache(maxsize=1)
