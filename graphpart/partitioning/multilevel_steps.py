@@ -16,15 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import GraphpartError
 from ..graph.core import Graph
-from ..homogeneous import HomogeneousGraph
 from ..index import undirected_pairs
 from ..typing import Seed
-from ..utils.check import check_count
+from ..utils.check import check_count, check_rate
 from ..utils.seeds import check_random_state
 from ._metis_ctypes import part_graph
-from .stream_steps import MAX_STEP_NODES
+from .stream_steps import check_step_graph
 
 __all__ = ["Level", "MultilevelSteps", "multilevel_steps"]
 
@@ -175,16 +173,10 @@ def multilevel_steps(
     >>> s.levels[0].cut(s.refined[0]) <= s.levels[0].cut(s.projected[0])
     True
     """
-    h = HomogeneousGraph.of(graph)
+    h, k = check_step_graph(graph, num_parts, 2)
     n = h.num_nodes
-    if n > MAX_STEP_NODES:
-        raise GraphpartError(
-            f"the graph has {n} nodes; a stage-by-stage replay takes at most {MAX_STEP_NODES}"
-        )
-    num_parts = check_count(num_parts, "num_parts", 2)
-    if n < num_parts:
-        raise GraphpartError(f"the graph has {n} nodes, fewer than num_parts={num_parts}")
-    k = int(num_parts)
+    coarsest = check_count(coarsest, "coarsest", 1)
+    imbalance = check_rate(imbalance, "imbalance", zero=True)
     rng = check_random_state(seed)
     src0, dst0 = np.asarray(h.src, dtype=np.int64), np.asarray(h.dst, dtype=np.int64)
     levels = [_level(np.arange(n, dtype=np.int64), src0, dst0, n)]

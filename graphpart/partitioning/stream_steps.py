@@ -16,15 +16,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import GraphpartError
-from ..graph.core import Graph
+from ..graph.core import Graph, check_graph
 from ..homogeneous import HomogeneousGraph
 from ..index import undirected_pairs
-from ..utils.check import check_count, check_rate
+from ..utils.check import check_count, check_rate, short_repr
 
 __all__ = ["StreamSteps", "fennel_steps", "MAX_STEP_NODES"]
 
 #: The largest graph replayed node by node (a view shows one decision at a time).
 MAX_STEP_NODES = 5000
+#: Fennel's largest exponent, weight and slack in a replay: every penalty stays a finite float
+#: (the paper's gamma is 1.5, its alpha under 1).
+MAX_GAMMA, MAX_ALPHA, MAX_SLACK = 10.0, 1e12, 100.0
 
 
 @dataclass(frozen=True)
@@ -98,12 +101,13 @@ def fennel_steps(
     order : array of int, optional
         The stream (a permutation of the node ids); by default ``0, 1, ..., n - 1``.
     gamma : float, default 1.5
-        The load penalty's exponent (above 1).
+        The load penalty's exponent, above 1 and at most :data:`MAX_GAMMA`.
     alpha : float, optional
-        The load penalty's weight; by default the paper's ``sqrt(k) * m / n ** gamma``, ``m``
-        the undirected edges (a pair of nodes joined both ways counts once).
+        The load penalty's weight, above 0 and at most :data:`MAX_ALPHA`; by default the
+        paper's ``sqrt(k) * m / n ** gamma``, ``m`` the undirected edges (a pair of nodes joined
+        both ways counts once).
     slack : float, default 0.1
-        A partition is full at ``(1 + slack) * n / k`` nodes.
+        A partition is full at ``(1 + slack) * n / k`` nodes; 0 to :data:`MAX_SLACK`.
 
     Returns
     -------
@@ -119,29 +123,38 @@ def fennel_steps(
     >>> s.neighbours[1].tolist()  # node 1 sees node 0 in partition 0
     [1, 0]
     """
-    h = HomogeneousGraph.of(graph)
+    h, k = check_step_graph(
+        graph, num_parts, 1, "(partition larger graphs with chunked.assign(..., 'fennel'))"
+    )
     n = h.num_nodes
-    if n > MAX_STEP_NODES:
-        raise GraphpartError(
-            f"the graph has {n} nodes; a node-by-node replay takes at most {MAX_STEP_NODES}"
-            " (partition larger graphs with chunked.assign(..., 'fennel'))"
-        )
-    k = check_count(num_parts, "num_parts", 1)
     gamma = check_rate(gamma, "gamma")
-    if gamma <= 1:
-        raise GraphpartError(f"gamma must be above 1, got {gamma:g}")
+    if not 1 < gamma <= MAX_GAMMA:  # past it, n ** gamma leaves the float range
+        raise GraphpartError(f"gamma must be above 1 and at most {MAX_GAMMA}, got {gamma:g}")
     slack = check_rate(slack, "slack", zero=True)
+    if slack > MAX_SLACK:
+        raise GraphpartError(f"slack must be at most {MAX_SLACK} (never full), got {slack:g}")
     lo, hi = undirected_pairs(h.src, h.dst, n)  # each pair of neighbours once, no self-loops
     m = len(lo)  # the paper's m: undirected edges
-    alpha = math.sqrt(k) * m / max(n, 1) ** gamma if alpha is None else check_rate(alpha, "alpha")
+    if alpha is None:
+        alpha = math.sqrt(k) * m / max(n, 1) ** gamma
+    elif check_rate(alpha, "alpha") > MAX_ALPHA:  # a penalty that outweighs every neighbour
+        raise GraphpartError(f"alpha must be at most {MAX_ALPHA:g}, got {alpha:g}")
+    alpha = float(alpha)
     if order is None:
         order = np.arange(n, dtype=np.int64)
     else:
+        bad = GraphpartError(
+            f"order must be a permutation of the {n} node ids (ints), got {short_repr(order, 80)}"
+        )
+        if isinstance(order, (str, bytes)) or not hasattr(order, "__len__") or len(order) != n:
+            raise bad  # sized before numpy reads it: a hostile object may claim any length
         order = np.asarray(order)
-        if order.shape != (n,) or not np.array_equal(np.sort(order), np.arange(n)):
-            raise GraphpartError(
-                f"order must be a permutation of the {n} node ids, got shape {order.shape}"
-            )
+        if (
+            order.shape != (n,)
+            or order.dtype.kind not in "iu"
+            or not np.array_equal(np.sort(order), np.arange(n))
+        ):
+            raise bad
         order = order.astype(np.int64)
     # each node's neighbours, each once (an edge stored both ways is one neighbour), as CSR
     src, dst = np.concatenate([lo, hi]), np.concatenate([hi, lo])
@@ -166,3 +179,54 @@ def fennel_steps(
         part[v] = choice[t]
         load[choice[t]] += 1
     return StreamSteps(order, neighbours, penalty, full, choice, capacity, alpha, gamma)
+
+
+def check_step_graph(
+    graph: object, num_parts: object, least: int, larger: str = ""
+) -> tuple[HomogeneousGraph, int]:
+    """The one check of a step-by-step replay's graph and part count, before anything is sized
+    from them: ``graph`` a :class:`Graph` of 1 to :data:`MAX_STEP_NODES` nodes, ``num_parts`` an
+    int from ``least`` to the graph's node count (each ``(steps, parts)`` table is sized by it).
+
+    Parameters
+    ----------
+    graph : object
+        The graph to replay.
+    num_parts : object
+        The partitions asked for.
+    least : int
+        The fewest partitions the replay takes.
+    larger : str, default ""
+        Appended to the message for a graph too large (where to partition it instead).
+
+    Returns
+    -------
+    (HomogeneousGraph, int)
+        The graph's homogeneous view and ``num_parts`` as an int.
+
+    Raises
+    ------
+    GraphpartError
+        For anything else.
+
+    Examples
+    --------
+    >>> from graphpart import Graph
+    >>> check_step_graph(Graph.from_edges([0], [1], num_nodes=2), 10**9, 1)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: num_parts must be at most the graph's 2 nodes, got 1000000000
+    """
+    h = HomogeneousGraph.of(check_graph(graph, "graph"))
+    n = h.num_nodes
+    if n > MAX_STEP_NODES:
+        raise GraphpartError(
+            f"the graph has {n} nodes; a step-by-step replay takes at most {MAX_STEP_NODES}"
+            + (f" {larger}" if larger else "")
+        )
+    if n == 0:
+        raise GraphpartError("the graph has no nodes: a replay needs at least one")
+    k = check_count(num_parts, "num_parts", least)  # the type first, then the graph's bound
+    if k > n:
+        raise GraphpartError(f"num_parts must be at most the graph's {n} nodes, got {k}")
+    return h, k

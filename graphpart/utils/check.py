@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import reprlib
+import sys
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -17,6 +18,7 @@ __all__ = [
     "options_by_name",
     "check_count",
     "check_flag",
+    "check_number",
     "check_option_names",
     "check_rate",
     "check_trainers_per_machine",
@@ -37,9 +39,76 @@ MAX_TRAINERS_PER_MACHINE = 1024
 MAX_FEAT_DIM = 2**31
 
 
+def is_number(value: object) -> bool:
+    """Whether ``value`` is a finite real number that is not a bool, and 0 or normal: a
+    subnormal float (under about ``2.2e-308`` in size) is never a meaningful quantity, and
+    dividing by one overflows to infinity.
+
+    Parameters
+    ----------
+    value : object
+        Anything (numpy scalars and ints too).
+
+    Returns
+    -------
+    bool
+        True if ``value`` passes every condition above.
+
+    Examples
+    --------
+    >>> is_number(0.5), is_number(-3), is_number(float("nan")), is_number(5e-324), is_number(True)
+    (True, True, False, False, False)
+    """
+    try:
+        return (
+            not isinstance(value, (bool, np.bool_))
+            and isinstance(value, numbers.Real)
+            and math.isfinite(value)
+            and (value == 0 or abs(value) >= sys.float_info.min)
+        )
+    except (OverflowError, TypeError, ValueError):  # an int past the float range
+        return False
+
+
+def check_number(value: object, name: str) -> float:
+    """``value`` as a float if it is a finite real number, 0 or normal (:func:`is_number`), of
+    either sign, else a one-line error naming ``name``.
+
+    Parameters
+    ----------
+    value : object
+        The number to check (numpy scalars and ints too; bools are refused).
+    name : str
+        How the message names it.
+
+    Returns
+    -------
+    float
+        ``value``.
+
+    Raises
+    ------
+    GraphpartError
+        If ``value`` is not such a number: NaN, an infinity, a subnormal, a bool, a string.
+
+    Examples
+    --------
+    >>> check_number(-2, "answer")
+    -2.0
+    >>> check_number(float("nan"), "answer")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: answer must be a finite number, got nan
+    """
+    if not is_number(value):
+        raise GraphpartError(f"{name} must be a finite number, got {short_repr(value, 60)}")
+    return float(value)
+
+
 def check_rate(value: object, name: str, zero: bool = False) -> float:
     """``value`` as a float if it is a finite real number above 0 (at least 0 with ``zero``): a
-    rate or a latency of a machine model, else a one-line error naming ``name``.
+    rate or a latency of a machine model, else a one-line error naming ``name``. A subnormal
+    value (:func:`is_number`) is refused: a time divided by it is infinite.
 
     Parameters
     ----------
@@ -63,17 +132,12 @@ def check_rate(value: object, name: str, zero: bool = False) -> float:
     Traceback (most recent call last):
     ...
     graphpart.errors.GraphpartError: pcie_gbyte_s must be a finite number > 0, got 1000...
+    >>> check_rate(5e-324, "pcie_gbyte_s")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: pcie_gbyte_s must be a finite number > 0, got 5e-324
     """
-    try:
-        ok = (
-            not isinstance(value, bool)
-            and isinstance(value, numbers.Real)
-            and math.isfinite(value)
-            and (value >= 0 if zero else value > 0)
-        )
-    except OverflowError:  # an int past the float range
-        ok = False
-    if not ok:
+    if not (is_number(value) and (value >= 0 if zero else value > 0)):
         raise GraphpartError(
             f"{name} must be a finite number {'>= 0' if zero else '> 0'}, got "
             f"{short_repr(value, 60)}"

@@ -8,6 +8,7 @@ import ipywidgets as w
 import traitlets
 
 from ..errors import GraphpartError
+from ..utils.check import short_repr
 
 __all__ = ["Tabs"]
 
@@ -61,11 +62,7 @@ class Tabs(w.VBox):
     selected_index = traitlets.Int(0)
 
     def __init__(self, pages: Sequence[w.Widget], titles: Sequence[str], **kwargs) -> None:
-        titles = [str(t) for t in titles]
-        if len(titles) != len(pages) or len(set(titles)) != len(titles) or not pages:
-            raise GraphpartError(
-                f"one distinct title per page expected, got {titles} for {len(pages)} pages"
-            )
+        pages, titles = check_pages(pages, titles)
         self.bar = w.ToggleButtons(
             options=titles,
             value=titles[0],
@@ -92,3 +89,44 @@ class Tabs(w.VBox):
     def _show(self, change=None) -> None:
         for i, page in enumerate(self.pages):
             page.layout.display = None if i == self.selected_index else "none"
+
+
+#: The most pages one row of buttons holds.
+MAX_PAGES = 64
+
+
+def check_pages(pages: object, titles: object) -> tuple[list[w.Widget], list[str]]:
+    """``pages`` and ``titles`` as lists if ``pages`` is a non-empty sequence of widgets (at most
+    :data:`MAX_PAGES`) and ``titles`` a sequence of as many distinct strings, else raise.
+
+    Examples
+    --------
+    >>> check_pages([1, 2], ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: pages must be a list of 1 to 64 ipywidgets widgets, got [1, 2]
+    """
+
+    def listed(x: object, kind: type) -> list | None:
+        if isinstance(x, (str, bytes, w.Widget)) or not isinstance(x, (list, tuple)):
+            return None
+        if not 0 < len(x) <= MAX_PAGES or not all(isinstance(v, kind) for v in x):
+            return None
+        return list(x)
+
+    got_pages, got_titles = listed(pages, w.Widget), listed(titles, str)
+    if got_pages is None:
+        raise GraphpartError(
+            f"pages must be a list of 1 to {MAX_PAGES} ipywidgets widgets, got "
+            f"{short_repr(pages, 80)}"
+        )
+    if (
+        got_titles is None
+        or len(got_titles) != len(got_pages)
+        or len(set(got_titles)) != len(got_titles)
+    ):
+        raise GraphpartError(
+            f"titles must be a list of {len(got_pages)} distinct strings, one per page, got "
+            f"{short_repr(titles, 80)}"
+        )
+    return got_pages, got_titles

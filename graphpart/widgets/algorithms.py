@@ -12,6 +12,7 @@ import numpy as np
 
 from ..graph.core import Graph
 from ..partitioning.stream_steps import fennel_steps
+from ..utils.check import check_option_names
 from ..viz.stream import plot_stream_step
 from ._common import image, render
 
@@ -75,8 +76,9 @@ class StreamingSteps(_Stepper):
     """
 
     def __init__(self, graph: Graph, num_parts: int = 2, **fennel) -> None:
+        check_option_names(fennel, ["order", "gamma", "alpha", "slack"], "Fennel option")
+        self.steps = fennel_steps(graph, num_parts, **fennel)  # checks graph and num_parts
         self.graph = graph
-        self.steps = fennel_steps(graph, num_parts, **fennel)
         n = len(self.steps.order)
         self.step = self._stepper(n, "step", "stream", "graphpart-streaming-steps", 700)
         self._show()
@@ -151,9 +153,10 @@ class MultilevelView(_Stepper):
     def __init__(self, graph: Graph, num_parts: int = 2, **options) -> None:
         from ..partitioning.multilevel_steps import multilevel_steps
 
+        check_option_names(options, ["coarsest", "imbalance", "seed"], "multilevel option")
         options.setdefault("coarsest", 6)
+        self.steps = steps = multilevel_steps(graph, num_parts, **options)  # checks them all
         self.graph = graph
-        self.steps = steps = multilevel_steps(graph, num_parts, **options)
         top = len(steps.levels) - 1
         self.stages = [("coarsen", i) for i in range(top + 1)] + [("partition", top)]
         for i in range(top - 1, -1, -1):

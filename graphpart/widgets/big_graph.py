@@ -19,6 +19,7 @@ view's code (cosmos.gl, 0.7 MB) comes once per kernel likewise (:mod:`~.shared_c
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import anywidget
@@ -28,6 +29,7 @@ import traitlets
 from ..lookup import node_table
 from ..palette import part_hex
 from ..partitioning import Partitioning
+from ..storage.reopen import as_partitioning
 from ..views.arrays import graph_arrays
 from ..views.graph import node_label
 from ._common import CUT_EDGE_HTML, check_height, swatches_html
@@ -42,7 +44,9 @@ class BigGraphView(anywidget.AnyWidget):
 
     Parameters
     ----------
-    p : Partitioning
+    p : Partitioning, str or os.PathLike
+        A partitioning (:func:`graphpart.partition`), or the path of partitions on disk, as
+        every view takes (a graph is refused: partition it first).
     height : int, default 520
         In pixels.
 
@@ -95,14 +99,16 @@ class BigGraphView(anywidget.AnyWidget):
     zoom = traitlets.Float(1.0).tag(sync=True)
     legend = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, p: Partitioning, *, height: int = 520) -> None:
+    def __init__(self, p: Partitioning | str | os.PathLike, *, height: int = 520) -> None:
+        p = as_partitioning(p)  # a Graph is refused here, saying what to pass
+        height = check_height(height)
         self.p = p
         self.table = node_table(p)
         a = graph_arrays(p, self.table)
         with shared_code(BigGraphView):
             super().__init__(
                 **{name: getattr(a, name).tobytes() for name in ARRAYS},
-                height=check_height(height),
+                height=height,
                 legend=_legend(p),
             )
         self.add_class("graphpart-big-graph-view")

@@ -17,12 +17,16 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from ..errors import GraphpartError
 from ..features.box import FeatureBox
 from ..palette import PLACE_COLORS
-from ..utils.check import check_count
+from ..utils.check import check_count, short_repr
 from ..views.box import box_view_data
 
 __all__ = ["BoxView"]
+
+#: What an exhausted trace gives (a batch that is None is refused, not taken for the end).
+_END = object()
 
 
 class BoxView(anywidget.AnyWidget):
@@ -64,15 +68,28 @@ class BoxView(anywidget.AnyWidget):
     def __init__(self, box: FeatureBox, traces: Mapping[int, Iterable], **kwargs) -> None:
         from ..features.trace import Trace
 
-        super().__init__(**kwargs)
-        self.box = box
-        box.reset_stats()
-        self._streams = {}
+        if not isinstance(box, FeatureBox):
+            raise GraphpartError(f"box must be a FeatureBox, got {short_repr(box, 60)}")
+        if not isinstance(traces, Mapping):
+            raise GraphpartError(
+                f"traces must map each GPU of the box to its batches of node ids, got "
+                f"{short_repr(traces, 60)}"
+            )
+        streams = {}
         for gpu, batches in traces.items():
             box.group_of(gpu)  # refused if the GPU is not in the box
             if isinstance(batches, Trace):
                 batches = [batches.batch(i) for i in range(batches.num_batches)]
-            self._streams[gpu] = iter(batches)
+            if isinstance(batches, (str, bytes)) or not isinstance(batches, Iterable):
+                raise GraphpartError(
+                    f"the trace of GPU {gpu} must be a Trace or a sequence of batches of node "
+                    f"ids, got {short_repr(batches, 60)}"
+                )
+            streams[gpu] = iter(batches)
+        super().__init__(**kwargs)
+        self.box = box
+        box.reset_stats()
+        self._streams = streams
         self._sync()
         self.observe(lambda _: self.step(), "step_requests")
         self.observe(lambda _: self._describe(), "selected")
@@ -82,8 +99,12 @@ class BoxView(anywidget.AnyWidget):
         for _ in range(check_count(n, "n")):
             moved = False
             for gpu, stream in self._streams.items():
-                ids = next(stream, None)
-                if ids is not None:
+                ids = next(stream, _END)
+                if ids is None:  # not an end: a trace ends where its batches do
+                    raise GraphpartError(
+                        f"batch {self.batches} of GPU {gpu}'s trace is None; a batch is node ids"
+                    )
+                if ids is not _END:
                     self.box.lookup(ids, gpu)
                     moved = True
             if not moved:

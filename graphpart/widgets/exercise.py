@@ -10,12 +10,13 @@ claim holds, and an exercise whose claim does not hold refuses to be shown, so a
 from __future__ import annotations
 
 import html
+import numbers
 from collections.abc import Sequence
 
 import ipywidgets as w
 
 from ..errors import GraphpartError
-from ..utils.check import short_repr
+from ..utils.check import check_flag, check_rate, is_number, short_repr
 from ._common import check_choice
 
 
@@ -77,23 +78,32 @@ class Exercise(w.VBox):
         unit: str = "",
         holds: bool = True,
     ) -> None:
-        if not holds:
+        question, explain, unit = (
+            check_text(question, "question"),
+            check_text(explain, "explain"),
+            check_text(unit, "unit"),
+        )
+        if not check_flag(holds, "holds"):
             raise GraphpartError(
                 f"the explanation of the exercise {short_repr(question)} does not hold for its"
                 f" data (answer {short_repr(answer)}): the lesson must be rewritten"
             )
-        also_right = [str(c) for c in also_right if str(c) != str(answer)]
+        tolerance = check_rate(tolerance, "tolerance", zero=True)
+        if not (is_number(answer) or choices is not None and isinstance(answer, str)):
+            raise GraphpartError(
+                f"answer must be a number (finite, not subnormal), or one of choices, got "
+                f"{short_repr(answer, 60)}"
+            )
+        if isinstance(answer, numbers.Real):  # a whole number stays one ("74%", not "74.0%")
+            answer = int(answer) if isinstance(answer, numbers.Integral) else float(answer)
+        also_right = [c for c in check_texts(also_right, "also_right") if c != str(answer)]
         if choices is not None:
-            choices = [str(c) for c in choices]
-            for c in [answer, *also_right]:
-                check_choice(str(c), "answer", choices)
+            choices = check_texts(choices, "choices", least=1)
+            for c in [str(answer), *also_right]:
+                check_choice(c, "answer", choices)
         elif also_right:
             raise GraphpartError("also_right needs choices: it names other choices that count")
-        elif isinstance(answer, str) or not isinstance(answer, int | float):
-            raise GraphpartError(
-                f"answer must be a number, or one of choices, got {type(answer).__name__}"
-            )
-        self.answer, self.explain, self.tolerance = answer, explain, float(tolerance)
+        self.answer, self.explain, self.tolerance = answer, explain, tolerance
         self.also_right = also_right
         self.unit = unit
         self.guess = (
@@ -144,3 +154,33 @@ class Exercise(w.VBox):
             return None
         close = abs(g - self.answer) <= self.tolerance * max(abs(self.answer), 1e-12)
         return "right" if close else "wrong"
+
+
+#: The longest text an exercise shows (a question, an explanation, a choice), in characters.
+MAX_TEXT = 100_000
+#: The most choices an exercise offers.
+MAX_CHOICES = 64
+
+
+def check_text(text: object, name: str) -> str:
+    """``text`` if it is a string of at most :data:`MAX_TEXT` characters, else raise."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        raise GraphpartError(
+            f"{name} must be a str of at most {MAX_TEXT} characters, got {short_repr(text, 60)}"
+        )
+    return text
+
+
+def check_texts(texts: object, name: str, least: int = 0) -> list[str]:
+    """``texts`` as a list if it is a list or tuple of ``least`` to :data:`MAX_CHOICES` short
+    strings (numbers are written as text), else raise."""
+    if (
+        not isinstance(texts, (list, tuple))
+        or not least <= len(texts) <= MAX_CHOICES
+        or not all(isinstance(t, str) and len(t) <= 1000 or is_number(t) for t in texts)
+    ):
+        raise GraphpartError(
+            f"{name} must be a list of {least} to {MAX_CHOICES} strings, got "
+            f"{short_repr(texts, 80)}"
+        )
+    return [t if isinstance(t, str) else str(t) for t in texts]
