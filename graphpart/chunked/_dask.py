@@ -17,7 +17,7 @@ from ..errors import GraphpartError
 from ..utils.check import short_repr
 from ..utils.units import fmt_bytes
 from ._eta import Progress
-from .cluster import ClusterOptions
+from .cluster import CONNECT_S, ClusterOptions, reach_scheduler
 
 __all__ = ["dask_client", "run_tasks", "worker_memory_limit", "Runner", "runner", "open_shared"]
 
@@ -78,8 +78,9 @@ def dask_client(cluster: ClusterOptions) -> Iterator:
     from distributed import Client
 
     if scheduler is not None:
+        reach_scheduler(scheduler)  # one line in bounded time when no scheduler answers there
         try:
-            c = Client(scheduler, timeout="20s")
+            c = Client(scheduler, timeout=f"{CONNECT_S}s")
         except (OSError, TimeoutError) as e:
             raise GraphpartError(
                 f"cannot reach a Dask scheduler at {short_repr(scheduler)} ({e}); start one with "

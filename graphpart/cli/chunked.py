@@ -188,10 +188,13 @@ def add_chunked_commands(sub, graph_source) -> None:
 
 
 def _cluster_flags(p: argparse.ArgumentParser) -> None:
+    from ..chunked.cluster import ADDRESS_RULE
+
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="a running Dask scheduler, e.g. tcp://10.0.0.1:8786 (default: start a LocalCluster)",
+        help=f"a running Dask scheduler: {ADDRESS_RULE}, e.g. tcp://10.0.0.1:8786 (default: "
+        "start a LocalCluster)",
     )
     p.add_argument("--workers", type=int, default=2, help="LocalCluster workers (default 2)")
     p.add_argument("--threads-per-worker", type=int, default=1)
