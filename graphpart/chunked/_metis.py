@@ -1,6 +1,7 @@
 """``assign --algorithm metis``: METIS on every edge where it holds them within its process's
-budget (:func:`~.plan.process_budget`: 8 GB at most, whatever is free), else on the graph
-coarsened out of core, else on a sample; every route but the first refined over every edge.
+budget (:func:`~graphpart.utils.memory.process_budget`: 8 GB at most, within what is free past
+the headroom and the refinement's workers), else on the graph coarsened out of core, else on a
+sample; every route but the first refined over every edge.
 
 Coarsened (the default beyond the budget): the symmetric adjacency is built from the chunks in
 two passes (:func:`~graphpart.partitioning.adjacency.stream_adjacency`, 8 bytes per entry), then
@@ -34,6 +35,7 @@ from ..partitioning.metis import coarse_assignment, metis_assignment
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
 from ..utils.check import check_count
+from ..utils.memory import check_memory, process_budget
 from ..utils.seeds import check_random_state
 from . import metis_memory, plan
 from .format import ChunkedMetadata
@@ -219,7 +221,8 @@ def metis_chunked(
     work_dir=None,
 ) -> np.ndarray:
     """The METIS assignment of every homogeneous node, its main process within
-    :func:`~.plan.process_budget` (at most :data:`~.plan.PROCESS_BUDGET`, whatever is free).
+    :func:`~graphpart.utils.memory.process_budget` (at most 8 GB, within what is free past the
+    headroom and the refinement's workers on this machine).
 
     * On every edge where METIS holds them within the budget (and ``max_edges`` does not ask for
       fewer);
@@ -236,7 +239,9 @@ def metis_chunked(
     n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     if max_edges is not None:
         max_edges = check_count(max_edges, "max_edges", low=1)
-    budget = plan.process_budget()
+    # the refinement's streams run beside this process, on this machine's workers
+    others = plan.local_workers(cluster) * plan.stream_need(n, m, plan.largest_chunk(meta))[1]
+    budget = process_budget(others)
     route = metis_memory.metis_route(n, m, plan.largest_chunk(meta), max_edges, budget)
     if route.coarse_to is not None:
         logger.info("metis: the graph coarsened to at most %d edges", route.coarse_to)
@@ -261,7 +266,7 @@ def metis_chunked(
     seen = route.sample
     sampled = seen < m
     hint = f"--metis-max-edges {fits:,}".replace(",", "") if fits >= max(n // 2, 1) else None
-    plan.check_memory(
+    check_memory(
         metis_memory.metis_need(n, seen),
         f"assign --algorithm metis on {n:,} nodes and {seen:,} "
         + ("sampled edges" if sampled else "edges"),

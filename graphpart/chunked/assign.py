@@ -23,6 +23,7 @@ from ..partitioning.balance import classes_by_type
 from ..partitioning.fields import as_fields, code_labels, combine_fields, named_labels
 from ..partitioning.options import PartitionOptions
 from ..utils.check import check_file_name, options_by_name, short_repr
+from ..utils.memory import check_memory
 from ..utils.units import fmt_bytes
 from ._dask import Runner, open_shared, runner, worker_memory_limit
 from ._files import write_array
@@ -31,7 +32,7 @@ from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
 from .cluster import ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for, read_metadata
-from .plan import check_disk, check_memory, largest_chunk, stream_need
+from .plan import check_disk, largest_chunk, stream_need
 from .read import read_data
 from .stream import StreamOptions
 

@@ -68,7 +68,7 @@ from .assign import (
 from .cluster import ClusterOptions
 from .format import read_metadata
 from .orig_ids import load_orig_ids, merge_orig
-from .plan import check_disk, plan_pipeline
+from .plan import check_disk, check_step_memory, local_workers, plan_pipeline
 
 __all__ = ["dispatch", "load_orig_ids"]
 
@@ -253,6 +253,7 @@ def dispatch(
 
     needs = needs_of()
     check_disk(needs["dispatch phase 2"].disk, out.parent, "dispatch")
+    _check_machine_memory(needs, cluster)
     with atomic_dir(out, resume=resume) as tmp, dask_client(cluster) as c:
         _check_worker_memory(c, needs)
         done = kept_parts(c, tmp, num_parts, progress) if resume else {}
@@ -277,7 +278,9 @@ def dispatch(
             _shuffle(c, replace(plan, skip=everyone - frozenset(stale)), progress)
         # phase 1 counted every partition's edges of every chunk: phase 2 is checked again with
         # its largest piece, before any partition is written
-        _check_worker_memory(c, needs_of(max((int(x.max()) for x in counts if x.size), default=0)))
+        needs = needs_of(max((int(x.max()) for x in counts if x.size), default=0))
+        _check_machine_memory(needs, cluster)
+        _check_worker_memory(c, needs)
         edge_bounds = block_bounds(
             np.stack([cnt.sum(axis=0) for cnt in counts], axis=1)
             if counts
@@ -369,6 +372,18 @@ def _check_data_dtypes(meta) -> None:
                     dtype = spec.read(0).dtype
                 dtypes[f"{kind} data {short_repr(name)} of {short_repr(str(t))}"] = dtype
     check_data_dtypes(dtypes)
+
+
+def _check_machine_memory(needs: dict, cluster) -> None:
+    """Refuse before any task when this machine cannot hold the driver and its local workers
+    at their largest phase (the memory rule of every step: ``plan.check_step_memory``)."""
+    check_step_memory(
+        list(needs.values()),
+        "dispatch",
+        local_workers(cluster),
+        "use fewer --workers, more partitions or an edge-balanced assignment (assign "
+        "--algorithm fennel --balance-edges), or a machine with more memory",
+    )
 
 
 def _check_worker_memory(client, needs: dict) -> None:

@@ -129,7 +129,7 @@ def metis_route(
         ``--metis-max-edges``: the most edges METIS may see (``None``: every edge within the
         budget, else the coarse graph of at most 1,000,000).
     budget : int
-        Bytes the step's main process may take (:func:`~graphpart.chunked.plan.process_budget`).
+        Bytes the step's main process may take (:func:`~graphpart.utils.memory.process_budget`).
 
     Returns
     -------

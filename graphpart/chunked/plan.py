@@ -1,6 +1,7 @@
 """What each step of the chunked pipeline will need, from the metadata alone: peak memory per
 process and disk, as formulas with measured constants, and the checks that refuse a step before
-it starts when this machine cannot hold it.
+it starts when this machine cannot hold it (the memory rule: :mod:`graphpart.utils.memory`; a
+step's main process and its local workers together, :func:`check_step_memory`).
 
 For ``N`` nodes, ``E`` edges, ``C`` edges in the largest chunk, ``k`` parts, ``F`` bytes of node
 data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and pyarrow imported):
@@ -11,11 +12,12 @@ step, process                       peak memory
 assign fennel / ldg, driver         ``B + 68 N`` (``72 N`` from ``2**31`` edges)
 assign fennel / ldg, each worker    ``B + 14 N + 150 C`` (``18 N`` from ``2**31`` edges)
 assign metis (one process)          ``B + 96 N + 300 E`` where that is within
-                                    :data:`PROCESS_BUDGET`; beyond it, METIS on the graph
+                                    ``utils.memory.PROCESS_BUDGET``; beyond it, METIS on the graph
                                     coarsened: ``B + 150 MB + max(16 N + 24 E + 48 C, 76 N +
                                     24 A)``, ``A`` adjacency entries (``E`` stored both ways, at
                                     most ``2 E``);
                                     else ``M`` sampled edges for ``E`` (:mod:`.metis_memory`)
+assign metis, each worker           ``B + 14 N + 150 C`` (the refinement's streams)
 assign random (each Dask worker)    ``B + 24 * 2**20``
 dispatch, driver                    ``B + 64 N``
 dispatch, phase 1 (each worker)     ``B + 64 C + 16 N`` (node maps, memory-mapped)
@@ -61,7 +63,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
+from ..utils import memory
 from ..utils.check import check_count
+from ..utils.memory import check_memory, process_budget
 from ..utils.units import fmt_bytes
 from .cluster import BASE, ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for
@@ -71,15 +75,12 @@ __all__ = [
     "StepNeed",
     "plan_pipeline",
     "format_plan",
-    "check_memory",
+    "check_step_memory",
     "check_disk",
-    "available_memory",
+    "local_workers",
     "largest_chunk",
 ]
 
-#: The most memory one process of a step takes, however much is free: another job on the machine,
-#: or a worker of the same run, needs the rest.
-PROCESS_BUDGET = 8 * 10**9
 #: Streaming assign (fennel, ldg): bytes its driver holds per node, a stream (each Dask worker)
 #: per node and per edge of its chunk (measured on R-MAT: the driver 63-66 bytes per node at
 #: scales 22 to 26, a stream 2.8 GiB at scale 26 in 64 chunks; see :func:`stream_need`).
@@ -441,8 +442,19 @@ def plan_pipeline(
             )
         )
     elif algorithm == "metis":
-        route = metis_route(n, e, c, metis_max_edges, process_budget())
+        refine = stream_need(n, e, c)[1]  # the refinement's streams, beside the main process
+        others = local_workers(cluster, **names) * refine
+        route = metis_route(n, e, c, metis_max_edges, process_budget(others))
         steps.append(StepNeed("assign metis", "main", route.need, 8 * n, route.formula))
+        steps.append(
+            StepNeed(
+                "assign metis (refinement)",
+                f"each of {workers} workers",
+                refine,
+                0,
+                f"B + {STREAM_WORKER_BYTES_PER_NODE} N + {STREAM_BYTES_PER_EDGE} C",
+            )
+        )
     elif algorithm == "random":
         steps.append(
             StepNeed(
@@ -510,128 +522,71 @@ def plan_pipeline(
     return steps
 
 
-def available_memory() -> int:
-    """Memory this machine can give a new process now (bytes): what the kernel calls available,
-    within the limit of every memory cgroup from this process's own up to the root.
+def local_workers(cluster: ClusterOptions | None = None, **names: object) -> int:
+    """The Dask workers a step starts on this machine: a LocalCluster's, none with a running
+    scheduler or a client given (their memory is theirs to check: a worker's limit).
+
+    Parameters
+    ----------
+    cluster : ClusterOptions or None, default None
+        The step's cluster options.
+    **names
+        :class:`ClusterOptions` fields by name.
 
     Returns
     -------
     int
-        Bytes: the kernel's available memory, or where less, a cgroup's limit less what that
-        cgroup holds (without its inactive page cache), the least over the cgroups this
-        process lives in (a job's, its slice's, a container's: :func:`cgroup_room`).
+        Worker processes (or threads) on this machine.
+
+    Examples
+    --------
+    >>> local_workers(workers=3), local_workers(scheduler="tcp://10.0.0.1:8786")
+    (3, 0)
     """
-    import psutil
-
-    free = int(psutil.virtual_memory().available)
-    room = cgroup_room()
-    return free if room is None else min(free, room)
+    c = ClusterOptions.of(cluster, **names)
+    return 0 if c.client is not None or c.scheduler is not None else c.workers
 
 
-#: cgroup v2 (``memory.max``, ``memory.current``, ``inactive_file``) and v1's names for the same.
-_CGROUP_FILES = {
-    2: ("memory.max", "memory.current", "inactive_file"),
-    1: ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"),
-}
-
-
-def cgroup_room(proc: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> int | None:
-    """What the memory cgroups of this process leave: the least, over its own cgroup and each
-    one above it (v2, or v1's memory hierarchy), of its limit less what it holds without its
-    inactive page cache; ``None`` where no cgroup sets a limit (or none can be read).
+def check_step_memory(
+    needs: list[StepNeed], step: str, local_workers: int, instead: str, what: str | None = None
+) -> int:
+    """The memory rule of every step, before it starts: its main process, and each of its
+    ``local_workers`` (Dask workers on this machine) at its largest phase, together within
+    :func:`usable_memory`.
 
     Parameters
     ----------
-    proc : str, default "/proc/self/cgroup"
-        The process's cgroup membership (``hierarchy:controllers:path`` lines).
-    root : str, default "/sys/fs/cgroup"
-        Where the cgroup filesystems are mounted (v2 there or in ``unified/``; v1's memory
-        hierarchy in ``memory/``).
+    needs : list of StepNeed
+        :func:`plan_pipeline`'s rows.
+    step : str
+        The step, as the rows' names begin (``"dispatch"``, ``"verify"``, ``"assign fennel"``).
+    local_workers : int
+        Its workers on this machine (0 with a cluster elsewhere).
+    instead : str
+        What the message advises doing instead.
+    what : str, optional
+        How the message names the step (default: ``step``).
 
     Returns
     -------
-    int or None
-        Bytes, at least 0.
-    """
-    try:
-        lines = Path(proc).read_text().splitlines()
-    except OSError:
-        return None
-    base = Path(root)
-    trees = []  # (version, mount, the process's path in it)
-    for line in lines:
-        hierarchy, _, rest = line.partition(":")
-        controllers, _, path = rest.partition(":")
-        if hierarchy == "0" and not controllers:
-            mount = base if (base / "cgroup.controllers").is_file() else base / "unified"
-            trees.append((2, mount, path))
-        elif "memory" in controllers.split(","):
-            trees.append((1, base / "memory", path))
-    room = None
-    for version, mount, path in trees:
-        limit_name, usage_name, inactive_name = _CGROUP_FILES[version]
-        parts = [p for p in path.strip("/").split("/") if p]
-        for depth in range(len(parts), -1, -1):  # the process's own cgroup, then each above it
-            folder = mount.joinpath(*parts[:depth])
-            try:
-                limit = (folder / limit_name).read_text().strip()
-            except OSError:
-                continue
-            if not limit.isdigit() or int(limit) >= 1 << 60:  # "max", or v1's "no limit"
-                continue
-            left = max(int(limit) - _cgroup_used(folder, usage_name, inactive_name), 0)
-            room = left if room is None else min(room, left)
-    return room
-
-
-def _cgroup_used(folder: Path, usage_name: str, inactive_name: str) -> int:
-    """What a cgroup holds that it cannot give back: its usage less its inactive file pages
-    (page cache the kernel reclaims, e.g. the chunks just written)."""
-    try:
-        used = int((folder / usage_name).read_text().strip())
-    except (OSError, ValueError):
-        return 0
-    try:
-        for line in (folder / "memory.stat").read_text().splitlines():
-            name, _, value = line.partition(" ")
-            if name == inactive_name:
-                return max(used - int(value), 0)
-    except (OSError, ValueError):
-        pass
-    return used
-
-
-def process_budget(have: int | None = None) -> int:
-    """The most memory one process of a step may take: :data:`PROCESS_BUDGET`, or what is free
-    (``have``, default :func:`available_memory`) where less."""
-    return min(PROCESS_BUDGET, available_memory() if have is None else have)
-
-
-def check_memory(need: int, what: str, instead: str, have: int | None = None) -> None:
-    """Refuse in one line, before any work, when ``need`` bytes exceed what is free.
-
-    Parameters
-    ----------
-    need : int
-        Bytes the step needs.
-    what : str
-        How the message names the step.
-    instead : str
-        What the message advises doing instead.
-    have : int or None, default None
-        Bytes free; default: :func:`available_memory`.
+    int
+        The bytes checked.
 
     Raises
     ------
     GraphpartError
-        If ``need`` exceeds ``have``.
+        If the step cannot run in the memory free.
     """
-    have = available_memory() if have is None else have
-    if need > have:
-        raise GraphpartError(
-            f"{what} needs about {fmt_bytes(need)} of memory and {fmt_bytes(have)} is free: "
-            f"{instead}"
-        )
+    need = _step_total(needs, step, local_workers)
+    check_memory(need, what or step, instead)
+    return need
+
+
+def _step_total(needs: list[StepNeed], step: str, workers: int) -> int:
+    """A step's main process and ``workers`` workers at the largest phase, together."""
+    rows = [r for r in needs if r.step.startswith(step)]
+    main = sum(r.memory for r in rows if r.process == "main")
+    return main + workers * max((r.memory for r in rows if r.process != "main"), default=0)
 
 
 def check_disk(need: int, folder: str | os.PathLike, what: str) -> None:
@@ -733,16 +688,20 @@ def format_plan(
         metis_max_edges=metis_max_edges,
         out_edges=out_edges, **sizes,
     )  # fmt: skip
-    mem, disk = available_memory(), shutil.disk_usage(_existing(out_dir)).free
+    mem, disk = memory.available_memory(), shutil.disk_usage(_existing(out_dir)).free
+    usable, workers = memory.usable_memory(mem), local_workers(cluster, **names)
     n, e = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
     lines = [
         f"{meta.graph_name}: {n:,} nodes, {e:,} edges, {k} parts",
-        f"free now: {fmt_bytes(mem)} of memory, {fmt_bytes(disk)} of disk under "
-        f"{_existing(out_dir)}",
+        f"free now: {fmt_bytes(mem)} of memory ({fmt_bytes(usable)} past the headroom), "
+        f"{fmt_bytes(disk)} of disk under {_existing(out_dir)}",
         f"{'step':<28} {'process':<22} {'memory':>9} {'disk':>9}  formula",
     ]
+    # the memory rule: a step's main process and its local workers together
+    total = {name: _step_total(steps, name, workers) for name in {s.step.split()[0] for s in steps}}
     for s in steps:
-        flag = "" if s.memory <= mem and s.disk <= disk else "  <- does not fit"
+        fits = total[s.step.split()[0]] <= usable and s.disk <= disk
+        flag = "" if fits else "  <- does not fit"
         first, *note = s.row().split("\n")
         lines.append("\n".join([first + flag, *note]))
     lines.append(_legend("\n".join(lines[3:]), known=loads is not None))

@@ -31,6 +31,7 @@ from ._part_arrays import open_part, whole
 from .cluster import ClusterOptions
 from .format import read_metadata
 from .orig_ids import node_orig_maps, orig_of
+from .plan import check_step_memory, local_workers, plan_pipeline
 from .read import read_data, read_edges
 
 #: Local edges fingerprinted at a time.
@@ -153,6 +154,16 @@ def verify(
             )
     if problems:
         return result
+    clu = ClusterOptions.of(cluster, **options)
+    graphbolt = source.format == "dgl"  # DGL's or GraphBolt's files: the larger need
+    check_step_memory(  # the memory rule of every step, before the work
+        plan_pipeline(
+            meta, cfg.num_parts, "none", cluster=clu, format=("graphpart", "graphbolt")[graphbolt]
+        ),
+        "verify",
+        local_workers(clu),
+        "use fewer --workers, or a machine with more memory",
+    )
     node_orig = node_orig_maps(config, cfg, meta, partitions_dir)
     num_parts = cfg.num_parts
     owners = {t: np.full(meta.num_nodes[t], -1, dtype=np.int32) for t in ntypes}
@@ -160,7 +171,7 @@ def verify(
     inner_orig = []  # per partition: {type index: original ids of the inner nodes}
     sums = _Sums(meta, etypes, by_name, num_parts)
     edges = sum(meta.num_edges.values())
-    with runner(ClusterOptions.of(cluster, **options), edges) as run:
+    with runner(clu, edges) as run:
         orig = None
         if node_orig is not None:
             orig = {i: _handle(run, f"orig-{i}", a) for i, a in node_orig.items()}

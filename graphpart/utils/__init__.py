@@ -9,6 +9,7 @@ Its modules, one idea each:
 
 - ``check``: check_* helpers that raise GraphpartError, short_repr, option names
 - ``heap``: reused_heap: big freed arrays reused, not faulted in anew (glibc)
+- ``memory``: the memory rule every step follows, and what this machine (its cgroups) can give
 - ``report``: a table that prints in a terminal and renders as HTML in Jupyter
 - ``seeds``: the one seed -> Generator helper (check_random_state)
 - ``tensors``: user input as checked tensors (ids, data)

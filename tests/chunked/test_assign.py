@@ -402,12 +402,27 @@ def test_the_sample_keeps_about_max_edges_and_every_low_degree_node_keeps_its_ed
     assert np.array_equal(indeg, np.bincount(g.edges()[1].numpy(), minlength=g.num_nodes()))
 
 
+def _free_for(budget: int, meta_dir, workers: int = 2) -> int:
+    """The memory free that leaves the METIS step's main process ``budget``, past the headroom
+    and its refinement's workers (the memory rule)."""
+    from graphpart.chunked import plan
+    from graphpart.chunked.format import read_metadata
+    from graphpart.utils import memory
+
+    meta = read_metadata(meta_dir)
+    n, m = sum(meta.num_nodes.values()), sum(meta.num_edges.values())
+    b = budget + workers * plan.stream_need(n, m, plan.largest_chunk(meta))[1]
+    return int(max(b / (1 - memory.HEADROOM), b + memory.HEADROOM_MIN)) + 1
+
+
 def test_metis_refuses_naming_a_max_edges_that_fits(tmp_path, monkeypatch):
     from graphpart.chunked import plan
+    from graphpart.utils import memory
 
     g = gp.datasets.rmat(12, seed=0)
     write_chunked(g, tmp_path / "ch", 2)
-    monkeypatch.setattr(plan, "available_memory", lambda: plan.BASE + (10 << 20))
+    free = _free_for(plan.BASE + (10 << 20), tmp_path / "ch")
+    monkeypatch.setattr(memory, "available_memory", lambda: free)
     with pytest.raises(gp.GraphpartError, match=r"use --metis-max-edges \d+ \(METIS on a streamed"):
         assign(tmp_path / "ch", tmp_path / "asg", 2, "metis", metis_max_edges=g.num_edges())
     assert not (tmp_path / "asg").exists()
@@ -543,13 +558,15 @@ def test_a_random_assignment_takes_a_generator_as_its_seed(tmp_path):
 def test_by_default_metis_samples_what_memory_holds_and_cuts_near_metis_on_every_edge(
     tmp_path, monkeypatch, caplog
 ):
-    from graphpart.chunked import metis_memory, plan
+    from graphpart.chunked import metis_memory
     from graphpart.datasets import dcsbm
+    from graphpart.utils import memory
 
     g = dcsbm(14, 16, community_size=1024, mixing=0.2, seed=0)  # communities, power-law degrees
     write_chunked(g, tmp_path / "ch", 8)
     n, m = g.num_nodes(), g.num_edges()
-    monkeypatch.setattr(plan, "available_memory", lambda: metis_memory.metis_need(n, m // 4))
+    free = _free_for(metis_memory.metis_need(n, m // 4), tmp_path / "ch")
+    monkeypatch.setattr(memory, "available_memory", lambda: free)
     with caplog.at_level("WARNING"):
         out = assign(tmp_path / "ch", tmp_path / "asg", 8, seed=0)  # no algorithm, max_edges
     assert "METIS sees a sample of" in caplog.text
@@ -563,8 +580,9 @@ def test_by_default_metis_samples_what_memory_holds_and_cuts_near_metis_on_every
 def test_by_default_metis_beyond_its_budget_sees_the_graph_coarsened_and_cuts_as_metis(
     tmp_path, monkeypatch, caplog
 ):
-    from graphpart.chunked import metis_memory, plan
+    from graphpart.chunked import metis_memory
     from graphpart.datasets import dcsbm
+    from graphpart.utils import memory
 
     # communities smaller than a cluster may grow (3% of a part): coarsening keeps them whole
     g = dcsbm(14, 16, community_size=64, mixing=0.2, seed=0)
@@ -574,7 +592,7 @@ def test_by_default_metis_beyond_its_budget_sees_the_graph_coarsened_and_cuts_as
     # may keep a sixteenth of the edges (a sample that small cuts 1.3x); a graph this small
     # leaves out the constant beside the coarse route's formula
     monkeypatch.setattr(metis_memory, "COARSE_EXTRA", 0)
-    monkeypatch.setattr(plan, "PROCESS_BUDGET", metis_memory.metis_need(n, m // 4))
+    monkeypatch.setattr(memory, "PROCESS_BUDGET", metis_memory.metis_need(n, m // 4))
     monkeypatch.setattr(metis_memory, "DEFAULT_METIS_MAX_EDGES", m // 16)
     with caplog.at_level("INFO"):
         out = assign(tmp_path / "ch", tmp_path / "asg", 4, seed=0)
@@ -591,6 +609,7 @@ def test_metis_takes_a_sample_when_the_built_adjacency_leaves_coarsening_over_bu
 ):
     from graphpart.chunked import metis_memory, plan
     from graphpart.datasets import dcsbm
+    from graphpart.utils import memory
 
     s, d = (x.numpy() for x in dcsbm(12, 16, community_size=512, mixing=0.2, seed=0).edges())
     one_way = s < d  # each edge stored once: twice as many adjacency entries as edges
@@ -600,7 +619,7 @@ def test_metis_takes_a_sample_when_the_built_adjacency_leaves_coarsening_over_bu
     c = plan.largest_chunk(read_metadata(tmp_path / "ch"))
     # the plan (entries = edges) fits the budget; the adjacency built (2 entries per edge) does not
     monkeypatch.setattr(metis_memory, "COARSE_EXTRA", 0)
-    monkeypatch.setattr(plan, "PROCESS_BUDGET", metis_memory.coarse_need(4096, m, c, m // 8))
+    monkeypatch.setattr(memory, "PROCESS_BUDGET", metis_memory.coarse_need(4096, m, c, m // 8))
     monkeypatch.setattr(metis_memory, "DEFAULT_METIS_MAX_EDGES", m // 8)
     with caplog.at_level("INFO"):
         out = assign(tmp_path / "ch", tmp_path / "asg", 4, seed=0)

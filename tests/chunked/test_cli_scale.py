@@ -180,10 +180,10 @@ def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, cap
 
 
 def test_plan_of_metis_on_a_graph_too_big_says_it_does_not_fit(tmp_path, capsys, monkeypatch):
-    from graphpart.chunked import plan
+    from graphpart.utils import memory
 
     _chunk_rmat10(tmp_path / "c")
-    monkeypatch.setattr(plan, "available_memory", lambda: 200 << 20)
+    monkeypatch.setattr(memory, "available_memory", lambda: 200 << 20)
     capsys.readouterr()
     assert (
         main(["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "4", "--algorithm", "metis"])

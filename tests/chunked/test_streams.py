@@ -88,9 +88,10 @@ def test_streams_keep_every_node_cap_together(n, m, k, streams, chunks, seed, tm
 def test_a_streaming_assignment_this_machine_cannot_hold_is_refused_first(tmp_path, monkeypatch):
     from graphpart import GraphpartError
     from graphpart.chunked import assign, plan
+    from graphpart.utils import memory
 
     write_chunked(rmat(10, seed=0), tmp_path / "c", 2)
-    monkeypatch.setattr(plan, "available_memory", lambda: plan.BASE + (1 << 20))
+    monkeypatch.setattr(memory, "available_memory", lambda: plan.BASE + (1 << 20))
     with pytest.raises(GraphpartError, match="fennel on 1,024 nodes with 3 streams needs about"):
         assign(tmp_path / "c", tmp_path / "a", 2, "fennel", workers=3)
     assert not (tmp_path / "a").exists()

@@ -113,10 +113,10 @@ def test_a_memory_limit_no_worker_can_start_under_is_one_line_at_once(tmp_path, 
 
 
 def test_assign_metis_refuses_in_one_line_when_the_edges_cannot_fit(tmp_path, monkeypatch):
-    from graphpart.chunked import plan
+    from graphpart.utils import memory
 
     write_chunked(gp.datasets.rmat(10, seed=0), tmp_path / "ch", 2)
-    monkeypatch.setattr(plan, "available_memory", lambda: 100 << 20)
+    monkeypatch.setattr(memory, "available_memory", lambda: 100 << 20)
     with pytest.raises(gp.GraphpartError, match="metis on 1,024 nodes .* --algorithm fennel"):
         assign(tmp_path / "ch", tmp_path / "asg", 2, "metis")
     assert not (tmp_path / "asg").exists()
