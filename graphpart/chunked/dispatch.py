@@ -54,7 +54,7 @@ from ._dask import dask_client, run_tasks, worker_memory_limit
 from ._files import check_npy_header
 from ._fit import partition_too_big
 from ._nodemaps import NodeMaps
-from ._resume import DONE, build_and_mark, inputs_key, kept_parts
+from ._resume import DONE, assignment_digest, build_and_mark, inputs_key, kept_parts
 from ._shuffle import Plan, chunk_rows, shuffle_edges, shuffle_node_data
 from .assign import (
     assignment_algorithm,
@@ -259,11 +259,12 @@ def dispatch(
         done = kept_parts(c, tmp, num_parts, progress) if resume else {}
         work = tmp / "_work"
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
+        assignment = assignment_digest(parts, partitions_dir)  # no second read of its files
         del parts
         plan = Plan(meta, work, maps, etypes, num_hops, out_edges, skip=frozenset(done))
         counts, rows, leaving, digests = _shuffle(c, plan, progress)
         options = [num_hops, format, bool(save_orig_nids), bool(save_orig_eids), out_edges]
-        key = inputs_key(meta, partitions_dir, digests, [*options, repr(store)])
+        key = inputs_key(meta, assignment, digests, [*options, repr(store)])
         stale = sorted(p for p, m in done.items() if m["key"] != key)
         if stale:  # made from other inputs or options: their pieces are written now
             logger.warning(

@@ -264,3 +264,15 @@ def test_a_hard_link_in_the_dead_runs_folder_is_refused(state):
     with pytest.raises(gp.GraphpartError, match="2 names"):
         state.resume()
     assert (victim / "keep.txt").read_text() == "precious"
+
+
+def test_the_inputs_key_reads_no_file_of_the_assignment_again(tmp_path, monkeypatch):
+    """The key hashes the assignment as dispatch read it: walking every file under
+    --partitions-dir again cost a second pass over N lines of text, resume or not."""
+    write_chunked(gp.datasets.rmat(8, seed=0), tmp_path / "ch", 2)
+    assign(tmp_path / "ch", tmp_path / "asg", 2, "fennel")
+    monkeypatch.setattr(
+        r, "folder_digests", lambda folder, **k: pytest.fail(f"walked {folder}")
+        if os.path.samefile(folder, tmp_path / "asg") else {}
+    )  # fmt: skip
+    d.dispatch(tmp_path / "ch", tmp_path / "asg", tmp_path / "out", workers=1, processes=False)
