@@ -1,9 +1,10 @@
 """A box of GPUs holding one feature table, GraphLearn-for-PyTorch's way, and where every row of
 every lookup comes from.
 
-GLT's ``Feature`` keeps its hot rows (the first ``split_ratio`` of them, in the order given)
-once per :class:`DeviceGroup` -- GPUs that reach each other over NVLink -- and shards them over
-the GPUs of the group, each a contiguous, near-equal run of the hot rows; the cold rows stay in
+GLT's ``Feature`` keeps its hot rows (the first ``int(split_ratio * num_rows)`` of them, in the
+order given) once per :class:`DeviceGroup` -- GPUs that reach each other over NVLink, every group
+of one size -- and shards them over the GPUs of the group, each a contiguous run of
+``hot // size`` rows, the last GPU's run taking the remainder too; the cold rows stay in
 pinned host memory, which every GPU reads without a copy (UVA). A lookup from GPU ``k`` is so
 served from three kinds of place:
 
@@ -14,15 +15,19 @@ served from three kinds of place:
 With a group of one GPU per GPU (no NVLink), every GPU holds the whole hot part and has no
 peers; with a group of four, the group holds four times the hot rows of one GPU for the same
 memory, at the price of reading most of its hits over NVLink (three quarters were the hits spread
-evenly; the GPU holding the hottest run reads more of its own). Hit rate alone hides
+evenly; a GPU reads more of its own where its run is hotter or longer than the others'). Hit
+rate alone hides
 that: :class:`FeatureBox` counts rows and bytes per place, per lookup and per GPU, and a
 :class:`LinkModel` turns them into time. It holds no rows (a simulation of any box, any number
 of GPUs); :class:`~graphpart.features.Feature` holds the rows, on real GPUs where there are
-some, and counts through it.
+some, and counts through it. The box follows GLT's rules; where graphpart's ``Feature`` reads
+GLT's arguments otherwise, :data:`GLT_DIFFERENCES` says so, in one place.
 """
 
 from __future__ import annotations
 
+import itertools
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
@@ -30,20 +35,102 @@ import numpy as np
 import torch
 
 from ..errors import GraphpartError
-from ..utils.check import check_count, check_rate, short_repr
+from ..utils.check import check_allocation, check_count, check_rate, short_repr
 from ..utils.report import Report
 from ..utils.tensors import as_id_tensor, check_ids_in_range
-from .simulate import capacity_for
 
 __all__ = [
     "DeviceGroup",
     "LinkModel",
     "LINK_SOURCES",
+    "GLT_DIFFERENCES",
+    "MAX_GPUS",
     "FeatureBox",
     "LinkStats",
     "BoxRun",
     "replay_box",
 ]
+
+
+#: GPUs one box may hold (CUDA ranks ``0 .. MAX_GPUS - 1``): a machine has 8 or 16; the bound
+#: keeps a box's tables and its view's links (a group of ``k`` has ``k (k - 1) / 2``) small.
+MAX_GPUS = 256
+
+#: Where graphpart's :class:`~graphpart.features.Feature` reads GLT's arguments otherwise than
+#: GLT's ``Feature`` (:class:`FeatureBox` itself follows GLT's rules: the hot rows
+#: ``int(split_ratio * num_rows)``, ``hot // size`` a GPU and the remainder on the last, groups
+#: of one size).
+GLT_DIFFERENCES = {
+    "device_group_list=None": "GLT keeps a replica of the hot rows on every visible GPU (a group "
+    "each); graphpart keeps one hot part on `device`, which is what a lookup from that GPU reads "
+    "in GLT, and needs no GPU to count it",
+    "split_ratio without groups": "graphpart's hot part without device groups holds "
+    "capacity_for(split_ratio, n) rows (rounded, as every cache simulator of graphpart counts); "
+    "GLT truncates, so it may hold one row fewer",
+    "with_gpu": "GLT's default True needs the GPUs and False drops the hot part (a plain CPU "
+    "tensor); graphpart's default None places the rows where the group's GPUs exist and else "
+    "simulates the box on the CPU, and False always simulates it (same rows, same counts)",
+    "device=None": "GLT looks up from torch.cuda.current_device(); graphpart from the first GPU "
+    "of the first group",
+    "refusals": "GLT asserts or fails later on what graphpart refuses at once: groups of "
+    "different sizes, a GPU in two groups, repeated group ids, rows or devices out of range",
+}
+
+
+def hot_rows(split_ratio: object, num_rows: int) -> int:
+    """The hot rows of a box, GLT's count: ``int(num_rows * split_ratio)`` (truncated).
+
+    Parameters
+    ----------
+    split_ratio : float
+        Share of the rows that are hot, a real number in [0, 1] (``bool`` is refused).
+    num_rows : int
+        Rows of the feature table.
+
+    Returns
+    -------
+    int
+        The hot rows.
+
+    Examples
+    --------
+    >>> hot_rows(0.5, 5), hot_rows(0.7, 9)
+    (2, 6)
+    >>> hot_rows(None, 5)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: split_ratio must be a number in [0, 1], got None
+    """
+    ok = not isinstance(split_ratio, bool) and isinstance(split_ratio, numbers.Real)
+    if not (ok and 0.0 <= float(split_ratio) <= 1.0):
+        raise GraphpartError(
+            f"split_ratio must be a number in [0, 1], got {short_repr(split_ratio)}"
+        )
+    return int(num_rows * float(split_ratio))
+
+
+def check_gpu(device: object) -> int:
+    """``device`` as a GPU rank: an int (numpy's too) in ``[0, MAX_GPUS)``; bools, floats and
+    strings are not ranks.
+
+    Parameters
+    ----------
+    device : object
+        The rank.
+
+    Returns
+    -------
+    int
+        ``device``.
+
+    Examples
+    --------
+    >>> check_gpu(True)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: a GPU rank must be a non-negative integer, got True
+    """
+    return check_count(device, "a GPU rank", high=MAX_GPUS - 1)
 
 
 def check_id2index(id2index, num_rows: int) -> torch.Tensor:
@@ -124,11 +211,20 @@ class DeviceGroup:
     device_list: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        check_count(self.group_id, "group_id")
+        object.__setattr__(self, "group_id", check_count(self.group_id, "group_id"))
         devices = self.device_list
-        if isinstance(devices, (str, bytes)) or not isinstance(devices, Iterable):
-            raise GraphpartError(f"device_list must list GPU ranks, got {short_repr(devices)}")
-        devices = tuple(check_count(d, "a GPU rank in device_list") for d in devices)
+        if isinstance(devices, (np.ndarray, torch.Tensor)) and devices.ndim == 1:
+            devices = devices[: MAX_GPUS + 1].tolist()
+        if not isinstance(devices, (list, tuple, range)):
+            raise GraphpartError(
+                f"device_list must be a list of GPU ranks, got {short_repr(devices)}"
+            )
+        devices = tuple(itertools.islice(devices, MAX_GPUS + 1))
+        if len(devices) > MAX_GPUS:
+            raise GraphpartError(
+                f"device_list lists more than {MAX_GPUS} GPUs, the most a box holds"
+            )
+        devices = tuple(check_gpu(d) for d in devices)
         if not devices or len(set(devices)) != len(devices):
             raise GraphpartError(
                 f"device_list must list distinct GPU ranks, at least one, got {short_repr(devices)}"
@@ -141,8 +237,8 @@ class DeviceGroup:
 
 
 def check_device_groups(groups: object) -> tuple[DeviceGroup, ...]:
-    """The groups of a box, once each is a :class:`DeviceGroup`, their ids are distinct and no
-    GPU is in two of them.
+    """The groups of a box, once each is a :class:`DeviceGroup`, all of one size (GLT's rule),
+    their ids are distinct and no GPU is in two of them.
 
     Parameters
     ----------
@@ -166,14 +262,20 @@ def check_device_groups(groups: object) -> tuple[DeviceGroup, ...]:
     ...
     graphpart.errors.GraphpartError: GPU 1 is in two device groups; a GPU belongs to one group
     """
-    if isinstance(groups, DeviceGroup) or not isinstance(groups, Iterable):
+    if not isinstance(groups, (list, tuple)):
         raise GraphpartError(
             f"device_group_list must be a list of DeviceGroup, got {short_repr(groups)}"
         )
-    groups = tuple(groups)
+    groups = tuple(itertools.islice(groups, MAX_GPUS + 1))
     if not groups or not all(isinstance(g, DeviceGroup) for g in groups):
         raise GraphpartError(
             f"device_group_list must be a non-empty list of DeviceGroup, got {short_repr(groups)}"
+        )
+    sizes = sorted({g.size for g in groups})
+    if len(sizes) > 1:
+        raise GraphpartError(
+            f"device groups must all have one size (GLT shards the hot rows alike in each), got "
+            f"sizes {sizes}"
         )
     ids = [g.group_id for g in groups]
     if len(set(ids)) != len(ids):
@@ -309,9 +411,11 @@ class FeatureBox:
         Rows of the feature table.
     split_ratio : float
         Share of the rows that are hot (GLT's ``split_ratio``, in [0, 1]): the first
-        ``split_ratio`` of ``order``. Every group holds all of them, sharded over its GPUs.
+        ``int(split_ratio * num_rows)`` of ``order`` (:func:`hot_rows`). Every group holds all
+        of them, sharded over its GPUs (:meth:`shard_bounds`).
     device_group_list : list of DeviceGroup
-        The groups of the box (GLT's ``device_group_list``).
+        The groups of the box (GLT's ``device_group_list``), all of one size, at most
+        :data:`MAX_GPUS` GPUs in all.
     order : Tensor, optional
         A permutation of the rows, hot first (:mod:`graphpart.features.orderings`); ``None``:
         the rows are already in that order (GLT's assumption).
@@ -348,11 +452,13 @@ class FeatureBox:
         links: LinkModel | None = None,
     ) -> None:
         n = check_count(num_rows, "num_rows")
+        self.capacity = hot_rows(split_ratio, n)
         self.num_rows = n
         self.split_ratio = float(split_ratio)
-        self.capacity = capacity_for(split_ratio, n)
         self.groups = check_device_groups(device_group_list)
         self.row_bytes = check_count(row_bytes, "row_bytes")
+        # the order, its sorted copy and the hot slot of every row: int64 each, at once
+        check_allocation(32 * n, f"a box of {n:,} rows")
         if links is not None and not isinstance(links, LinkModel):
             raise GraphpartError(f"links must be a LinkModel, got {short_repr(links)}")
         self.links = links or LinkModel()
@@ -381,7 +487,8 @@ class FeatureBox:
         return tuple(d for g in self.groups for d in g.device_list)
 
     def group_of(self, device: int) -> DeviceGroup:
-        """The group GPU ``device`` belongs to."""
+        """The group GPU ``device`` belongs to (a rank: :func:`check_gpu`)."""
+        device = check_gpu(device)
         for g in self.groups:
             if device in g.device_list:
                 return g
@@ -392,17 +499,52 @@ class FeatureBox:
 
     def shard_bounds(self, group: DeviceGroup) -> np.ndarray:
         """Hot slots ``bounds[i]:bounds[i + 1]`` are held by the ``i``-th GPU of ``group``:
-        contiguous, near-equal runs (the first ``capacity % size`` one row longer)."""
-        k = group.size
-        return np.array([(i * self.capacity) // k for i in range(k + 1)], dtype=np.int64)
+        contiguous runs of ``capacity // size`` rows, the last GPU's run taking the remainder
+        too (GLT's split).
+
+        Parameters
+        ----------
+        group : DeviceGroup
+            A group of this box.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``group.size + 1`` int64 bounds.
+
+        Examples
+        --------
+        >>> box = FeatureBox(10, 1.0, [DeviceGroup(0, [0, 1, 2, 3])])
+        >>> box.shard_bounds(box.groups[0]).tolist()
+        [0, 2, 4, 6, 10]
+        """
+        k = self.check_group(group).size
+        block = self.capacity // k
+        return np.array([i * block for i in range(k)] + [self.capacity], dtype=np.int64)
+
+    def check_group(self, group: object) -> DeviceGroup:
+        """``group`` if it is one of this box's groups, else a one-line error."""
+        if not isinstance(group, DeviceGroup) or group not in self.groups:
+            raise GraphpartError(
+                f"group must be a DeviceGroup of this box, got {short_repr(group)}"
+            )
+        return group
 
     def rows(self, ids) -> torch.Tensor:
         """The rows of node ids (through ``id2index``), checked."""
         return rows_of(ids, self.id2index, self.num_rows)
 
+    def check_rows(self, rows) -> torch.Tensor:
+        """Table rows (ids already mapped through ``id2index``) as int64, each in
+        ``[0, num_rows)``: negative rows are refused, not counted from the end."""
+        rows = as_id_tensor(rows, "rows")
+        check_ids_in_range(rows, self.num_rows, "rows")
+        return rows
+
     def shard_of(self, rows: torch.Tensor, group: DeviceGroup) -> torch.Tensor:
         """The position in ``group`` of the GPU holding each row; ``group.size`` for a cold
         row."""
+        rows = self.check_rows(rows)
         slot = self.slot_of[rows]
         bounds = torch.from_numpy(self.shard_bounds(group))
         shard = torch.searchsorted(bounds[1:], slot, right=True)
@@ -413,7 +555,7 @@ class FeatureBox:
         ``-1`` for a cold row."""
         group = self.groups[0] if device is None else self.group_of(device)
         gpus = torch.tensor([*group.device_list, -1], dtype=torch.int64)
-        return gpus[self.shard_of(as_id_tensor(rows, "rows"), group)]
+        return gpus[self.shard_of(rows, group)]
 
     def lookup(self, ids, device: int) -> LinkStats:
         """Count one lookup of node ``ids`` (repeats included) by GPU ``device``: rows read from
@@ -431,7 +573,13 @@ class FeatureBox:
         ``i``-th GPU of its group and ``per_shard[-1]`` from the host (what :meth:`count`
         finds, or a real lookup counted on its GPU)."""
         group = self.group_of(device)
-        per = np.asarray(per_shard, dtype=np.int64)
+        device = int(device)
+        per = as_id_tensor(per_shard, "per_shard").numpy()
+        if len(per) != group.size + 1 or (len(per) and int(per.min()) < 0):
+            raise GraphpartError(
+                f"per_shard must hold {group.size + 1} counts >= 0 (one per GPU of group "
+                f"{group.group_id}, then the host), got {short_repr(per.tolist(), 80)}"
+            )
         me = group.device_list.index(device)
         st = self.stats.get(device)
         if st is None:
@@ -443,7 +591,7 @@ class FeatureBox:
         st.own.append(own)
         st.peer.append(peer_rows)
         st.host.append(host)
-        st.seconds.append(self.links.seconds(own * rb, (peer_rows * rb).tolist(), host * rb))
+        st.seconds.append(self.links.seconds(own * rb, (peer_rows * float(rb)).tolist(), host * rb))
         return st
 
     def reset_stats(self) -> None:
@@ -524,14 +672,58 @@ def replay_box(traces: Mapping[int, Iterable], box: FeatureBox, label: str = "")
     >>> run.per_gpu()["hit_rate"].round(2).tolist()
     [0.67, 0.5]
     """
-    from .trace import Trace
-
+    streams = trace_batches(traces, box)
     box.reset_stats()
-    for device, batches in traces.items():
-        box.group_of(device)
-        if isinstance(batches, Trace):
-            trace = batches
-            batches = (trace.batch(i) for i in range(trace.num_batches))
+    for device, batches in streams.items():
         for ids in batches:
             box.lookup(ids, device)
     return BoxRun(box, label)
+
+
+def trace_batches(traces: object, box: object) -> dict[int, Iterable]:
+    """Each GPU's lookups, checked: ``traces`` a mapping from GPUs of ``box`` to a
+    :class:`~graphpart.features.Trace` or an iterable of id batches (each batch is checked
+    when looked up).
+
+    Parameters
+    ----------
+    traces : object
+        ``{gpu: batches}``.
+    box : object
+        The box they go through (a :class:`FeatureBox`).
+
+    Returns
+    -------
+    dict of int to iterable
+        Per GPU, its batches.
+
+    Examples
+    --------
+    >>> box = FeatureBox(8, 0.5, [DeviceGroup(0, [0])])
+    >>> trace_batches([[0, 1]], box)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: traces must map GPUs to their batches of ids, got [[0, 1]]
+    """
+    from .trace import Trace
+
+    if not isinstance(box, FeatureBox):
+        raise GraphpartError(f"box must be a FeatureBox, got {short_repr(box)}")
+    if not isinstance(traces, Mapping):
+        raise GraphpartError(
+            f"traces must map GPUs to their batches of ids, got {short_repr(traces)}"
+        )
+    out = {}
+    for device, batches in traces.items():
+        box.group_of(device)
+        if isinstance(batches, Trace):  # read as it is replayed
+            batches = map(batches.batch, range(batches.num_batches))
+        elif isinstance(batches, (str, bytes, torch.Tensor, np.ndarray)) or not isinstance(
+            batches, Iterable
+        ):
+            raise GraphpartError(
+                f"the lookups of GPU {device} must be a Trace or batches of ids, got "
+                f"{short_repr(batches)}"
+            )
+        out[int(device)] = batches
+    return out

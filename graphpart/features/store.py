@@ -20,9 +20,9 @@ import numpy as np
 import torch
 
 from ..errors import DataShapeError, GraphpartError
-from ..utils.check import short_repr
+from ..utils.check import describe_exception, short_repr
 from ..utils.tensors import as_id_tensor, check_ids_in_range
-from .box import FeatureBox, LinkModel, check_id2index, rows_of
+from .box import FeatureBox, LinkModel, check_gpu, check_id2index, rows_of
 from .caches import DYNAMIC_POLICIES, StaticCache, make_cache
 from .simulate import capacity_for
 
@@ -87,28 +87,69 @@ class LookupStats:
         }
 
 
+def feature_tensor(tensor: object) -> torch.Tensor:
+    """The rows of a feature as a tensor: a tensor, or anything numpy reads as a regular array of
+    numbers (not ragged lists, objects or strings).
+
+    Parameters
+    ----------
+    tensor : object
+        The feature data, one row per node.
+
+    Returns
+    -------
+    Tensor
+        The data (a tensor is returned itself).
+
+    Examples
+    --------
+    >>> feature_tensor([[1.0, 2.0], [3.0]])
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.DataShapeError: feature tensor must be a regular array of numbers ...
+    """
+    if isinstance(tensor, torch.Tensor):
+        return tensor
+    try:
+        arr = np.asarray(tensor)
+        if arr.dtype.kind not in "biufc":
+            raise TypeError(f"dtype {arr.dtype}")
+        return torch.as_tensor(arr)
+    except (TypeError, ValueError, RuntimeError) as exc:
+        raise DataShapeError(
+            "feature tensor must be a regular array of numbers (one row per node), got "
+            f"{type(tensor).__name__} ({describe_exception(exc, 80)})"
+        ) from None
+
+
 def _gpu_rank(device) -> int:
     """A GPU rank from GLT's ``device`` (an int) or a CUDA device (``"cuda:1"``)."""
-    if isinstance(device, numbers.Integral) and not isinstance(device, bool) and device >= 0:
-        return int(device)
-    try:
-        dev = torch.device(device)
-    except (RuntimeError, TypeError):
-        dev = None
+    if isinstance(device, numbers.Integral) and not isinstance(device, bool):
+        return check_gpu(device)
+    dev = None
+    if isinstance(device, (str, torch.device)):
+        try:
+            dev = torch.device(device)
+        except (RuntimeError, TypeError):
+            dev = None
     if dev is None or dev.type != "cuda":
         raise GraphpartError(
             f"with device groups, device is the GPU rank that looks up (an int, or 'cuda:<k>'), "
             f"got {short_repr(device)}"
         )
-    return dev.index or 0
+    return check_gpu(dev.index or 0)
 
 
 def _device(device) -> torch.device:
     if device is None:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     try:
+        if isinstance(device, bool) or not isinstance(
+            device, (str, torch.device, numbers.Integral)
+        ):
+            raise TypeError
         dev = torch.device(device)
-    except (RuntimeError, TypeError):
+    except (RuntimeError, TypeError, ValueError):
         raise GraphpartError(
             f"device must be 'cpu' or a CUDA device, got {short_repr(device)}"
         ) from None
@@ -143,7 +184,8 @@ class Feature:
         ``device_group_list``: the GPU rank that looks up (GLT's ``device``; default the
         first GPU of the first group).
     device_group_list : list of DeviceGroup, optional
-        GLT's groups of GPUs: the hot part is kept once per group and sharded over its GPUs;
+        GLT's groups of GPUs: the hot part (GLT's ``int(split_ratio * n)`` rows) is kept once
+        per group and sharded over its GPUs;
         ``feature.box`` counts the rows and bytes each lookup reads from the GPU's own shard,
         each peer's and the host (``cache`` must be ``"static"``).
     id2index : Tensor, optional
@@ -155,6 +197,12 @@ class Feature:
         default) places them where every GPU of the group exists, else simulates.
     links : LinkModel, optional
         The rates that turn the box's bytes into time.
+
+    Notes
+    -----
+    Where this reads GLT's arguments otherwise than GLT's ``Feature`` (``device_group_list=None``,
+    ``with_gpu``, the default ``device``), :data:`graphpart.features.box.GLT_DIFFERENCES` says
+    how.
 
     Examples
     --------
@@ -187,7 +235,7 @@ class Feature:
         with_gpu: bool | None = None,
         links: LinkModel | None = None,
     ) -> None:
-        x = torch.as_tensor(tensor)
+        x = feature_tensor(tensor)
         if x.dim() == 0:
             raise DataShapeError(
                 f"feature tensor must have one row per node, got a scalar {short_repr(x)}"
@@ -199,7 +247,11 @@ class Feature:
         self.row_bytes = int(x[0].numel() * x.element_size()) if n else 0
         self.capacity = capacity_for(split_ratio, n)
         self.split_ratio = float(split_ratio)
-        if cache != "static" and cache not in DYNAMIC_POLICIES:
+        if with_gpu is not None and not isinstance(with_gpu, bool):
+            raise GraphpartError(
+                f"with_gpu must be True, False or None, got {short_repr(with_gpu)}"
+            )
+        if not isinstance(cache, str) or (cache != "static" and cache not in DYNAMIC_POLICIES):
             raise GraphpartError(
                 f"cache must be 'static' or one of {sorted(DYNAMIC_POLICIES)}, got "
                 f"{short_repr(cache)}"
@@ -217,6 +269,7 @@ class Feature:
             self.box = FeatureBox(
                 n, split_ratio, device_group_list, order, self.id2index, self.row_bytes, links
             )
+            self.capacity = self.box.capacity  # GLT's count of hot rows (GLT_DIFFERENCES)
             self._place(x, device, with_gpu)
             return
         self.device = _device(device)
@@ -254,10 +307,6 @@ class Feature:
         self.gpu = box.groups[0].device_list[0] if device is None else _gpu_rank(device)
         group = box.group_of(self.gpu)
         present = torch.cuda.is_available() and max(group.device_list) < torch.cuda.device_count()
-        if with_gpu is not None and not isinstance(with_gpu, bool):
-            raise GraphpartError(
-                f"with_gpu must be True, False or None, got {short_repr(with_gpu)}"
-            )
         if with_gpu and not present:
             raise GraphpartError(
                 f"with_gpu=True places rows on GPUs {list(group.device_list)}, but this machine "

@@ -9,7 +9,7 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
-from ..utils.check import check_count, check_part_id
+from ..utils.check import check_count, check_flag, check_part_id, short_repr
 from ..utils.tensors import as_id_tensor, check_ids_in_range
 from .neighbors import MiniBatch, NeighborSampler
 from .topology import Topology
@@ -51,8 +51,17 @@ def seed_nodes(
     if seeds is None:
         ids = torch.arange(num_nodes)
     else:
-        t = torch.as_tensor(np.asarray(seeds)) if not isinstance(seeds, torch.Tensor) else seeds
-        if t.dtype == torch.bool:
+        t = seeds
+        if isinstance(seeds, np.ndarray) and seeds.dtype == np.bool_:
+            t = torch.from_numpy(seeds)
+        elif isinstance(seeds, (list, tuple)) and seeds and isinstance(seeds[0], (bool, np.bool_)):
+            try:  # a mask written as a list
+                t = torch.from_numpy(np.asarray(seeds, dtype=np.bool_))
+            except (TypeError, ValueError):
+                raise GraphpartError(
+                    f"seeds must be node ids or a boolean mask, got {short_repr(seeds, 60)}"
+                ) from None
+        if isinstance(t, torch.Tensor) and t.dtype == torch.bool:
             if t.shape != (num_nodes,):
                 raise GraphpartError(
                     f"a seed mask must have one entry per node ({num_nodes}), got shape "
@@ -70,7 +79,13 @@ def seed_nodes(
         raise GraphpartError(
             "restricting seeds to a partition needs part_id as well as the partitioning"
         )
-    node_part = torch.from_numpy(np.asarray(partitioning.node_part))
+    node_part = getattr(partitioning, "node_part", None)
+    if node_part is None or not hasattr(partitioning, "num_parts"):
+        raise GraphpartError(
+            f"partitioning must be a Partitioning (with node_part), got "
+            f"{type(partitioning).__name__}"
+        )
+    node_part = as_id_tensor(node_part, "partitioning.node_part")
     if len(node_part) != num_nodes:
         raise GraphpartError(
             f"the partitioning covers {len(node_part)} nodes, the topology has {num_nodes}"
@@ -130,7 +145,8 @@ class NeighborLoader:
         self.batch_size = check_count(batch_size, "batch_size")
         if self.batch_size == 0:
             raise GraphpartError("batch_size must be positive, got 0")
-        self.shuffle, self.drop_last = bool(shuffle), bool(drop_last)
+        self.shuffle = check_flag(shuffle, "shuffle")
+        self.drop_last = check_flag(drop_last, "drop_last")
 
     @property
     def topo(self) -> Topology:

@@ -18,10 +18,10 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import IdArray, Seed
-from ..utils.check import INT64_MAX, short_repr
+from ..utils.check import INT64_MAX, check_allocation, check_count, check_flag, short_repr
 from ..utils.seeds import torch_generator
 from ..utils.tensors import as_id_tensor, check_ids_in_range
-from .topology import Topology
+from .topology import Topology, check_topology
 
 __all__ = ["sample_neighbors", "NeighborSampler", "MiniBatch", "parse_fanouts"]
 
@@ -73,7 +73,17 @@ def sample_neighbors(
     >>> seed.tolist(), sorted(nbr[:2].tolist()) in ([1, 2], [1, 3], [2, 3]), nbr[2].item()
     ([0, 0, 1], True, 0)
     """
-    dev = topo.device
+    dev = check_topology(topo).device
+    if isinstance(fanout, bool) or not isinstance(fanout, numbers.Integral):
+        raise GraphpartError(
+            f"fanout must be an int (-1: every neighbour), got {short_repr(fanout, 60)}"
+        )
+    fanout = -1 if fanout < 0 else check_count(fanout, "fanout")
+    replace = check_flag(replace, "replace")
+    if generator is not None and not isinstance(generator, torch.Generator):
+        raise GraphpartError(
+            f"generator must be a torch.Generator or None, got {short_repr(generator, 60)}"
+        )
     if isinstance(seeds, torch.Tensor) and seeds.device != dev:
         seeds = seeds.to(dev)
     seeds = as_id_tensor(seeds, "seeds")
@@ -82,6 +92,14 @@ def sample_neighbors(
     start = topo.indptr[seeds]
     deg = topo.indptr[seeds + 1] - start
     max_deg = int(deg.max()) if len(deg) else 0
+    if fanout < 0:
+        picks = int(deg.sum())
+    elif replace:
+        picks = int((deg > 0).sum()) * fanout
+    else:
+        picks = int(torch.clamp(deg, max=fanout).sum())
+    # per pick: its entry, draw, neighbour, seed and edge id (and a mark and a copy on the way)
+    check_allocation(48 * picks, f"a sample of {picks:,} neighbours")
     if fanout < 0 or (not replace and fanout >= max_deg):
         take = deg
         pos = _all_entries(start, deg)
@@ -293,11 +311,10 @@ class NeighborSampler:
     def __init__(
         self, topo: Topology, fanouts: Sequence[int], replace: bool = False, seed: Seed = None
     ) -> None:
-        if not isinstance(topo, Topology):
-            raise GraphpartError(f"topo must be a Topology, got {type(topo).__name__}")
+        check_topology(topo)
         self.topo = topo
         self.fanouts = check_fanouts(fanouts)
-        self.replace = bool(replace)
+        self.replace = check_flag(replace, "replace")
         self.generator = torch_generator(seed)
         # reset after each sample; on the device sampling runs on
         self._seen = torch.zeros(topo.num_nodes, dtype=torch.bool, device=topo.device)

@@ -15,7 +15,7 @@ import torch
 from ..index import expand_ranges
 from ..typing import IdArray
 from ..utils.tensors import as_id_tensor, check_ids_in_range
-from .topology import Topology
+from .topology import Topology, check_topology
 
 __all__ = ["Subgraph", "induced_subgraph"]
 
@@ -66,7 +66,7 @@ def induced_subgraph(topo: Topology, nodes: IdArray) -> Subgraph:
     >>> sub.nodes.tolist(), sub.src.tolist(), sub.dst.tolist(), sub.edge_ids.tolist()
     ([0, 1, 2], [0, 1], [1, 2], [0, 1])
     """
-    dev = topo.device
+    dev = check_topology(topo).device
     topo = topo.to_mode("CPU")  # gathered on the host, returned where the topology samples
     ids = as_id_tensor(nodes, "nodes").cpu()
     if len(ids):

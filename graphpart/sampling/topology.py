@@ -16,7 +16,7 @@ import torch
 
 from ..errors import GraphpartError
 from ..typing import IdArray
-from ..utils.check import check_count, short_repr
+from ..utils.check import check_allocation, check_count, short_repr
 from ..utils.tensors import as_id_tensor, check_ids_in_range
 
 __all__ = ["Topology", "LAYOUTS", "MODES"]
@@ -29,9 +29,40 @@ MODES = ("CPU", "ZERO_COPY", "CUDA")
 
 
 def _check_layout(layout: object, what: str = "layout") -> str:
-    if layout not in LAYOUTS:
+    if not isinstance(layout, str) or layout not in LAYOUTS:
         raise GraphpartError(f"{what} must be one of {LAYOUTS}, got {short_repr(layout)}")
     return layout
+
+
+def check_topology(topo: object, name: str = "topo") -> "Topology":
+    """``topo`` if it is a :class:`Topology`, else a one-line error: the check every sampling
+    function makes of the graph it is given.
+
+    Parameters
+    ----------
+    topo : object
+        The graph to sample.
+    name : str, default "topo"
+        How the message names it.
+
+    Returns
+    -------
+    Topology
+        ``topo``.
+
+    Examples
+    --------
+    >>> check_topology(None)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: topo must be a Topology (Topology.from_coo, ...), got None
+    """
+    if not isinstance(topo, Topology):
+        raise GraphpartError(
+            f"{name} must be a Topology (Topology.from_coo, from_compressed or from_graph), got "
+            f"{short_repr(topo, 60)}"
+        )
+    return topo
 
 
 def _indptr(rows: torch.Tensor, num_rows: int) -> torch.Tensor:
@@ -115,8 +146,14 @@ class Topology:
         >>> t.mode, t.device.type
         ('CPU', 'cpu')
         """
-        if mode not in MODES:
+        if not isinstance(mode, str) or mode not in MODES:
             raise GraphpartError(f"mode must be one of {MODES}, got {short_repr(mode)}")
+        if device is not None and (
+            isinstance(device, bool) or not isinstance(device, (int, str, torch.device))
+        ):
+            raise GraphpartError(
+                f"device must be a GPU rank, 'cuda:<k>' or a torch.device, got {short_repr(device)}"
+            )
         if mode == self.mode and device is None:
             return self
         cpu = torch.device("cpu")
@@ -128,9 +165,16 @@ class Topology:
                 f"mode {short_repr(mode)} samples on a GPU, and CUDA is not available here: use "
                 "mode='CPU'"
             )
-        dev = torch.device("cuda", torch.cuda.current_device()) if device is None else (
-            torch.device("cuda", device) if isinstance(device, int) else torch.device(device)
-        )  # fmt: skip
+        try:
+            dev = torch.device("cuda", torch.cuda.current_device()) if device is None else (
+                torch.device("cuda", device) if isinstance(device, int) else torch.device(device)
+            )  # fmt: skip
+        except (RuntimeError, ValueError) as exc:
+            raise GraphpartError(f"device {short_repr(device)} is not a device ({exc})") from None
+        if dev.type != "cuda":
+            raise GraphpartError(
+                f"mode {short_repr(mode)} samples on a GPU, got device {short_repr(device)}"
+            )
         if mode == "CUDA":
             return Topology(*(a.to(dev) for a in host), self.layout, mode)
         return Topology(host[0].to(dev), host[1].pin_memory(), host[2].pin_memory(), self.layout,
@@ -157,7 +201,24 @@ class Topology:
         edge_ids: IdArray | None = None,
         layout: str = "CSC",
     ) -> "Topology":
-        """From edge lists ``src -> dst``; ``num_nodes`` defaults to the largest id plus one."""
+        """From edge lists ``src -> dst``; ``num_nodes`` defaults to the largest id plus one.
+
+        Parameters
+        ----------
+        src, dst : array_like of int
+            The edges' ends.
+        num_nodes : int, optional
+            Nodes of the graph (refused where their offsets would not fit in memory).
+        edge_ids : array_like of int, optional
+            The id of each edge (default: its position).
+        layout : {"CSC", "CSR"}
+            The layout built.
+
+        Returns
+        -------
+        Topology
+            The edges in ``layout``.
+        """
         _check_layout(layout)
         s, d = as_id_tensor(src, "src"), as_id_tensor(dst, "dst")
         if len(s) != len(d):
@@ -166,6 +227,8 @@ class Topology:
             )
         top = int(max(s.max(), d.max())) + 1 if len(s) else 0
         n = top if num_nodes is None else check_count(num_nodes, "num_nodes")
+        # the offsets, the degree count, and per edge its ends, id, sort key and order
+        check_allocation(16 * (n + 1) + 48 * len(s), f"a topology of {n:,} nodes")
         check_ids_in_range(s, n, "src")
         check_ids_in_range(d, n, "dst")
         eids = torch.arange(len(s)) if edge_ids is None else as_id_tensor(edge_ids, "edge_ids")
@@ -186,6 +249,7 @@ class Topology:
     ) -> "Topology":
         """From a CSR or CSC ``(indptr, indices)``, converted to ``layout``."""
         _check_layout(input_layout, "input_layout")
+        _check_layout(layout)
         ptr, idx = as_id_tensor(indptr, "indptr"), as_id_tensor(indices, "indices")
         if (
             len(ptr) == 0
@@ -215,6 +279,8 @@ class Topology:
         order, as :meth:`~graphpart.Graph.to_homogeneous` and
         :class:`~graphpart.Partitioning` number them).
         """
+        if not all(hasattr(g, a) for a in ("is_homogeneous", "edges", "num_nodes")):
+            raise GraphpartError(f"g must be a graphpart Graph, got {short_repr(g, 60)}")
         if not g.is_homogeneous:
             g = g.to_homogeneous()
         s, d = g.edges()

@@ -16,6 +16,7 @@ __all__ = [
     "replace_options",
     "Options",
     "options_by_name",
+    "check_allocation",
     "check_count",
     "check_flag",
     "check_number",
@@ -37,6 +38,8 @@ INT64_MAX = 2**63 - 1
 MAX_TRAINERS_PER_MACHINE = 1024
 #: The widest feature row, in values.
 MAX_FEAT_DIM = 2**31
+#: Bytes an allocation may take without being weighed against the memory available (always there).
+SMALL_ALLOCATION = 1 << 26
 
 
 def is_number(value: object) -> bool:
@@ -223,6 +226,47 @@ def check_count(n: object, name: str, low: int = 0, high: int = INT64_MAX) -> in
     if n > high:
         raise GraphpartError(f"{name} must be at most {high}, got {n}")
     return int(n)
+
+
+def check_allocation(need: float, what: str, have: int | None = None) -> None:
+    """Refuse in one line, before anything is allocated, a result of ``need`` bytes that the
+    memory this machine can give now cannot hold: the one check of a count that sizes a tensor
+    in memory (rows of a table, nodes of a topology, pairs drawn). Small results pass unweighed.
+
+    Parameters
+    ----------
+    need : float
+        Bytes the result (and what building it holds at once) would take.
+    what : str
+        How the message names the result.
+    have : int, optional
+        Bytes free; default: :func:`graphpart.utils.memory.available_memory`, read only when
+        ``need`` is over :data:`SMALL_ALLOCATION`.
+
+    Raises
+    ------
+    GraphpartError
+        If ``need`` is more than the memory rule allows
+        (:func:`graphpart.utils.memory.check_memory`).
+
+    Examples
+    --------
+    >>> check_allocation(10**6, "a box of 10 rows")
+    >>> check_allocation(8e12, "a box of 10^12 rows", have=2**34)
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: a box of 10^12 rows needs about 8.00 TB of memory and ...
+    """
+    if need <= SMALL_ALLOCATION:
+        return
+    from .memory import check_memory, usable_memory
+
+    check_memory(
+        int(min(need, INT64_MAX)),
+        what,
+        "ask for less",
+        None if have is None else usable_memory(have),
+    )
 
 
 def check_trainers_per_machine(n: object, source: str = "num_trainers_per_machine") -> int:

@@ -3,6 +3,10 @@ hit rate and reads per place, and the bytes each link carried."""
 
 from __future__ import annotations
 
+from ..errors import GraphpartError
+from ..features.box import FeatureBox
+from ..utils.check import check_count, short_repr
+
 __all__ = ["box_view_data"]
 
 
@@ -35,6 +39,9 @@ def box_view_data(box, batches: int = 0) -> dict:
     >>> d["gpus"][0]["hit_rate"], d["links"]
     (0.6666666666666666, [{'a': 0, 'b': 1, 'bytes': 4}])
     """
+    if not isinstance(box, FeatureBox):
+        raise GraphpartError(f"box must be a FeatureBox, got {short_repr(box, 60)}")
+    batches = check_count(batches, "batches")
     gpus = []
     for g in box.groups:
         for d in g.device_list:

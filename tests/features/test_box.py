@@ -16,15 +16,17 @@ from graphpart.features import DeviceGroup, Feature, FeatureBox, LinkModel, Trac
 HAS_CUDA = torch.cuda.is_available()
 
 
-def brute_force(n, capacity, groups, order, batches_by_gpu):
-    """Row by row: the hot rows, in order, cut into near-equal runs per GPU of each group."""
+def brute_force(n, ratio, groups, order, batches_by_gpu):
+    """Row by row, GLT's rules: the first int(n * ratio) rows of the order are hot; each GPU of a
+    group holds the next hot // size of them, the last GPU everything left."""
+    capacity = int(n * ratio)
     hot = [int(v) for v in order[:capacity]]
     holder = {}  # (group id, row) -> GPU
     for g in groups:
         k = len(g.device_list)
-        for i, gpu in enumerate(g.device_list):
-            for pos in range(i * capacity // k, (i + 1) * capacity // k):
-                holder[g.group_id, hot[pos]] = gpu
+        block = capacity // k
+        for pos, row in enumerate(hot):
+            holder[g.group_id, row] = g.device_list[min(pos // block, k - 1) if block else k - 1]
     out = {}
     for gpu, batches in batches_by_gpu.items():
         (g,) = [g for g in groups if gpu in g.device_list]
@@ -45,15 +47,11 @@ def brute_force(n, capacity, groups, order, batches_by_gpu):
 
 @st.composite
 def boxes(draw):
-    gpus = draw(st.permutations(range(draw(st.integers(1, 8)))))
-    cuts = sorted(draw(st.sets(st.integers(1, max(len(gpus) - 1, 1)), max_size=3)))
-    cuts = [c for c in cuts if c < len(gpus)]
-    groups = [
-        DeviceGroup(i, list(gpus[a:b]))
-        for i, (a, b) in enumerate(zip([0, *cuts], [*cuts, len(gpus)]))
-    ]
+    size, count = draw(st.integers(1, 4)), draw(st.integers(1, 3))  # GLT: groups of one size
+    gpus = draw(st.permutations(range(size * count)))
+    groups = [DeviceGroup(i, list(gpus[i * size : (i + 1) * size])) for i in range(count)]
     n = draw(st.integers(1, 60))
-    ratio = draw(st.sampled_from([0.0, 0.1, 0.33, 0.5, 0.9, 1.0]))
+    ratio = draw(st.sampled_from([0.0, 0.1, 0.33, 0.5, 0.7, 0.9, 1.0]))
     seed = draw(st.integers(0, 99))
     order = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
     batches = {
@@ -69,7 +67,7 @@ def test_every_row_is_counted_where_a_row_by_row_replay_finds_it(case):
     n, ratio, groups, order, batches = case
     box = FeatureBox(n, ratio, groups, order=order, row_bytes=12)
     run = replay_box(batches, box)
-    want = brute_force(n, box.capacity, groups, order, batches)
+    want = brute_force(n, ratio, groups, order, batches)
     for gpu, (own, peer, host) in want.items():
         st_ = run.box.stats[gpu]
         assert sum(st_.own) == own and sum(st_.host) == host
@@ -140,7 +138,8 @@ def test_id2index_maps_node_ids_to_rows_and_refuses_ids_without_one():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"device_group_list": [DeviceGroup(0, [0, 1]), DeviceGroup(1, [1])]}, "in two device"),
+        ({"device_group_list": [DeviceGroup(0, [0, 1]), DeviceGroup(1, [1, 2])]}, "in two dev"),
+        ({"device_group_list": [DeviceGroup(0, [0, 1]), DeviceGroup(1, [2])]}, "one size"),
         ({"device_group_list": [DeviceGroup(0, [0]), DeviceGroup(0, [1])]}, "ids must be dist"),
         ({"device_group_list": DeviceGroup(0, [0])}, "a list of DeviceGroup"),
         ({"device_group_list": [DeviceGroup(0, [0])], "device": 3}, "GPU 3 is in no device"),
