@@ -129,3 +129,17 @@ def test_numpy_scalars_are_taken_wherever_python_numbers_are():
     model = ClusterModel(hidden=np.int64(64), network_gbit_s=np.float32(2.5))
     assert (model.hidden, model.network_gbit_s) == (64, 2.5) and type(model.hidden) is int
     assert capacity_for(np.float64(0.5), 10) == 5
+
+
+def test_a_range_of_ids_is_checked_before_it_is_built():
+    import time
+
+    from graphpart.utils.tensors import as_id_tensor
+
+    with pytest.raises(GraphpartError, match="a range of 1,000,000,000,000 ids needs about"):
+        as_id_tensor(range(10**12))  # MemoryError from numpy's walk, after minutes
+    with pytest.raises(GraphpartError, match="must fit in int64"):
+        as_id_tensor(range(2**63 - 2, 2**63 + 2))  # wrapped to negative ids silently
+    t = time.perf_counter()
+    assert as_id_tensor(range(3, 10**7, 2))[-1] == 10**7 - 1
+    assert time.perf_counter() - t < 2  # numpy walked a range one int at a time: 8 s per 10^8

@@ -8,7 +8,7 @@ import torch
 
 from ..errors import DataShapeError, GraphpartError, IDRangeError
 from ..typing import IdArray, TensorLike
-from .check import short_repr
+from .check import check_allocation, short_repr
 
 __all__ = ["as_id_tensor", "as_data_tensor", "check_ids_in_range", "flat_ints"]
 
@@ -53,9 +53,16 @@ def as_id_tensor(ids: IdArray, name: str = "ids") -> torch.Tensor:
     if isinstance(ids, torch.Tensor):
         t = ids
     else:
+        if isinstance(ids, range):  # numpy would walk it one int at a time
+            check_allocation(8 * len(ids), f"{name}: a range of {len(ids):,} ids")
+            if len(ids) and not -(2**63) <= min(ids[0], ids[-1]) <= max(ids[0], ids[-1]) < 2**63:
+                raise GraphpartError(f"{name} must fit in int64, got {short_repr(ids)}")
         try:
-            arr = np.asarray(ids)
-        except (ValueError, TypeError) as exc:
+            if isinstance(ids, range):
+                arr = np.arange(ids.start, ids.stop, ids.step, dtype=np.int64)
+            else:
+                arr = np.asarray(ids)
+        except (ValueError, TypeError, OverflowError, MemoryError) as exc:
             raise GraphpartError(
                 f"{name} must be a one-dimensional array of integers, got {type(ids).__name__} "
                 f"that is not a regular array ({exc})"
