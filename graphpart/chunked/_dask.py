@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
+from ..fs.atomic import remove_ended
+from ..fs.atomic import work_dir as scratch_dir
 from ..utils.check import short_repr
 from ..utils.units import fmt_bytes
 from ._eta import Progress
@@ -22,6 +24,9 @@ from .cluster import CONNECT_S, ClusterOptions, reach_scheduler
 __all__ = ["dask_client", "run_tasks", "worker_memory_limit", "Runner", "runner", "open_shared"]
 
 logger = logging.getLogger(__name__)
+#: The name of the LocalCluster workers' scratch folders in the temporary folder
+#: (``.graphpart-dask.<random>.tmp``, graphpart's owner marker in each).
+DASK_SCRATCH = "graphpart-dask"
 
 
 class _DaskLog(logging.Handler):
@@ -106,18 +111,18 @@ def _local(workers, threads_per_worker, memory_limit, processes):
     import dask
     from distributed import Client, LocalCluster
 
-    # the workers' scratch space (spilled data, locks) in a folder of this run's own, removed
-    # with the cluster: Dask's default, <tmp>/dask-scratch-space, is left behind
-    scratch = tempfile.TemporaryDirectory(prefix="graphpart-dask-scratch-")
-    try:
-        with dask.config.set({"temporary-directory": scratch.name}):  # nannies read it too
+    # the workers' scratch space (spilled data, locks) in a folder of this run's own, marked as
+    # graphpart's, removed with the cluster or, after a kill, by the next step (runner):
+    # Dask's default, <tmp>/dask-scratch-space, is left behind
+    with scratch_dir(Path(tempfile.gettempdir()) / DASK_SCRATCH) as scratch:
+        with dask.config.set({"temporary-directory": str(scratch)}):  # nannies read it too
             cluster = LocalCluster(
                 n_workers=int(workers),
                 threads_per_worker=int(threads_per_worker),
                 memory_limit=memory_limit,
                 processes=processes,
                 dashboard_address=":0",
-                local_directory=scratch.name,
+                local_directory=str(scratch),
                 silence_logs=logging.ERROR,  # workers' memory warnings are not the user's news
             )
         try:
@@ -128,8 +133,6 @@ def _local(workers, threads_per_worker, memory_limit, processes):
                 yield c
         finally:
             cluster.close()
-    finally:
-        scratch.cleanup()
 
 
 def _in_notebook() -> bool:
@@ -308,6 +311,7 @@ def runner(
     for a small graph on a LocalCluster (:data:`LOCAL_EDGES`), else on the cluster, with a
     folder of its own in ``work_dir`` (default: the system's temporary folder) removed at the
     end."""
+    remove_ended(Path(tempfile.gettempdir()) / DASK_SCRATCH)  # a killed step's
     if cluster is None:
         yield Runner(None, None, 1)
         return
@@ -316,5 +320,6 @@ def runner(
         return
     with dask_client(cluster) as client:
         workers = len(client.scheduler_info()["workers"]) or cluster.workers
-        with tempfile.TemporaryDirectory(prefix=".graphpart-tasks-", dir=work_dir) as d:
-            yield Runner(client, Path(d), workers)
+        place = Path(tempfile.gettempdir() if work_dir is None else work_dir)
+        with scratch_dir(place / "graphpart-tasks") as d:
+            yield Runner(client, d, workers)

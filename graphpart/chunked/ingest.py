@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +22,8 @@ import numpy as np
 
 from ..datasets.synthetic import NodeTask, attach_node_data, planted_task
 from ..errors import GraphpartError
+from ..fs.atomic import work_dir
+from ..fs.outpath import output_folder
 from ..fs.untrusted import check_regular_file
 from ..graph.core import Graph
 from ..index import unique_int
@@ -271,7 +272,7 @@ def rmat_chunked(
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     buckets = check_count(buckets, "buckets", low=1)
     with (
-        tempfile.TemporaryDirectory(prefix=".rmat-", dir=out_dir.absolute().parent) as work,
+        work_dir(output_folder(out_dir)) as work,  # marked: a killed run's goes next run
         runner(cluster, m, work) as run,
     ):
         store = _Buckets(Path(work), n, buckets)
@@ -360,7 +361,7 @@ def dcsbm_chunked(
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
     with (
-        tempfile.TemporaryDirectory(prefix=".dcsbm-", dir=out_dir.absolute().parent) as work,
+        work_dir(output_folder(out_dir)) as work,  # marked: a killed run's goes next run
         runner(cluster, m, work) as run,
     ):
         store = _Buckets(Path(work), n, buckets)

@@ -14,6 +14,10 @@ between the two renames of step 3 leaves ``path`` missing: the next :func:`atomi
 :func:`restore_output` (which readers call when a path is missing), put ``old`` back first. Work
 folders whose owner has ended are removed by the next :func:`atomic_dir` on the same path; a
 folder without graphpart's marker, or whose owner may still live, is never touched.
+
+:func:`work_dir` gives a scratch folder for work on a path (sort buckets, Dask's spill space)
+under the same name pattern and marker: a killed run's is removed by the next
+:func:`work_dir` or :func:`atomic_dir` on that path (:func:`remove_ended`).
 """
 
 from __future__ import annotations
@@ -377,3 +381,80 @@ def atomic_dir(path: str | os.PathLike, resume: bool = False) -> Iterator[Path]:
         claim.release()
         if os.path.lexists(path) or not (work / OLD).exists():
             shutil.rmtree(work, ignore_errors=True)  # holds the earlier output, if any
+
+
+def remove_ended(path: str | os.PathLike) -> int:
+    """Remove the scratch folders of ended runs on ``path`` (:func:`work_dir`'s, and any
+    :func:`atomic_dir` work folder holding neither an earlier output nor a half-built one):
+    graphpart's marker and an owner gone (:mod:`graphpart.fs.owner`), else left alone.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The output (or scratch name) whose ``.<name>.*.tmp`` siblings are swept.
+
+    Returns
+    -------
+    int
+        How many folders were removed.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> remove_ended(pathlib.Path(tempfile.mkdtemp()) / "out")
+    0
+    """
+    path = Path(path)
+    removed = 0
+    for w, info in _works(path):
+        if os.path.lexists(w / NEW) or os.path.lexists(w / OLD) or not owner_gone(w, info):
+            continue
+        shutil.rmtree(w, ignore_errors=True)
+        removed += 1
+        logger.info("removed %s: the scratch of a run on %s that was killed", w, path.name)
+    return removed
+
+
+@contextlib.contextmanager
+def work_dir(path: str | os.PathLike) -> Iterator[Path]:
+    """A scratch folder for work on ``path`` (sort buckets, Dask's spill space), removed at the
+    end, and by a later run on ``path`` when a kill left it (:func:`remove_ended`, called
+    first): ``.<name>.<random>.tmp`` beside ``path``, marked with its owner as
+    :func:`atomic_dir`'s work folders are, so the next :func:`atomic_dir` on ``path`` removes it
+    too.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The output the scratch serves, or a name in a scratch place (``<tmp>/graphpart-dask``);
+        its folder is created if missing.
+
+    Yields
+    ------
+    pathlib.Path
+        The empty scratch folder (mode 0700).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "out"
+    >>> with work_dir(out) as w:
+    ...     w.name.startswith(".out.") and w.is_dir()
+    True
+    >>> w.exists()
+    False
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_ended(path)
+    work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    try:
+        claim = Claim(work, path.name)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    try:
+        yield work
+    finally:
+        claim.release()
+        shutil.rmtree(work, ignore_errors=True)
