@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -30,10 +31,10 @@ from ..index import unique_int
 from ..typing import Seed
 from ..utils.check import check_count, options_by_name
 from ..utils.seeds import check_random_state
-from ._dask import open_shared, runner
-from .cluster import ClusterOptions
+from ._dask import LOCAL_EDGES, open_shared, runner
+from .cluster import BASE, ClusterOptions
 from .format import MAX_COUNT, ChunkFormat, check_node_count
-from .plan import check_disk
+from .plan import check_disk, check_step_memory, chunk_need, local_workers
 from .write import check_num_chunks, check_stream_output, write_edge_stream
 
 __all__ = ["rmat_chunked", "sbm_chunked", "dcsbm_chunked", "edges_chunked"]
@@ -268,6 +269,7 @@ def rmat_chunked(
     check_stream_output(out_dir, chunk_format)
     # sort buckets (8 B an edge drawn) beside the chunks (numpy: 16 B an edge; text ~20) and data
     row = 8 * task.feat_dim + 8 + 3 * any(task.fractions)
+    _check_chunk_memory("rmat", n, m * (1 + symmetric), row, min(block, m), buckets, cluster)
     check_disk((8 + 24 * (1 + symmetric)) * m + row * n, out_dir, "graphpart chunk")
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     buckets = check_count(buckets, "buckets", low=1)
@@ -348,18 +350,22 @@ def dcsbm_chunked(
     ...     x.tolist() for x in dcsbm(10, 8, community_size=64, seed=1).edges()]
     True
     """
-    from ..datasets.dcsbm import DcsbmModel
+    from ..datasets.dcsbm import DRAW_BLOCK, DcsbmModel, check_dcsbm_args
 
     task, chunk_format = _task_and_format(names, task, chunk_format, planted=True)
-    model = DcsbmModel(scale, avg_degree, community_size, mixing, exponent, seed)
-    n, m = model.n, 2 * model.draws
+    check_dcsbm_args(scale, avg_degree, community_size, mixing, exponent)
+    n = 1 << int(scale)
+    draws = int(round(avg_degree * n / 2))  # as the model draws: checked before it is built
+    m = 2 * draws
     k = check_num_chunks(num_chunks, max(m, 1))
     out_dir = Path(out_dir)
     check_stream_output(out_dir, chunk_format)
     row = 8 * task.feat_dim + 16 + 3 * any(task.fractions)
-    check_disk(40 * m + row * n, out_dir, "graphpart chunk")
-    out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
+    _check_chunk_memory("dcsbm", n, m, row, min(DRAW_BLOCK, draws), buckets, cluster)
+    check_disk(40 * m + row * n, out_dir, "graphpart chunk")
+    model = DcsbmModel(scale, avg_degree, community_size, mixing, exponent, seed)
+    out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     with (
         work_dir(output_folder(out_dir)) as work,  # marked: a killed run's goes next run
         runner(cluster, m, work) as run,
@@ -394,6 +400,24 @@ def _task_and_format(
         names, [(NodeTask, task, "task"), (ChunkFormat, chunk_format, "chunk_format")], "option"
     )
     return (planted_task(task, {}) if planted else task), chunk_format
+
+
+def _check_chunk_memory(kind, n, m, row, block, buckets, cluster) -> None:
+    """The memory rule, before a generator draws: its main process and the drawing tasks on this
+    machine's workers (in this process for a graph under ``LOCAL_EDGES``) within what is free."""
+    needs = chunk_need(kind, n, m, row, block, -(-m // buckets))
+    if cluster is None or m < LOCAL_EDGES:  # drawn in this process: one block at a time
+        main = replace(needs[0], memory=needs[0].memory + needs[1].memory - BASE)
+        needs, workers = [main], 0
+    else:
+        workers = local_workers(cluster)
+    check_step_memory(
+        needs,
+        "chunk",
+        workers,
+        "use fewer --workers, a smaller scale, or a machine with more memory",
+        f"chunk --dataset {kind} ({n:,} nodes, {m:,} edges)",
+    )
 
 
 def _read_deduped(store: _Buckets, counts: list[int]) -> Iterator[np.ndarray]:

@@ -63,8 +63,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
+from ..partitioning.options import PartitionOptions
 from ..utils import memory
-from ..utils.check import check_count
+from ..utils.check import check_count, short_repr
 from ..utils.memory import check_memory, process_budget
 from ..utils.units import fmt_bytes
 from .cluster import BASE, ClusterOptions
@@ -76,6 +77,7 @@ __all__ = [
     "plan_pipeline",
     "format_plan",
     "check_step_memory",
+    "chunk_need",
     "check_disk",
     "local_workers",
     "largest_chunk",
@@ -268,6 +270,57 @@ def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
     )
 
 
+#: ``chunk --dataset rmat|dcsbm``: bytes the main process holds per node besides its data (the
+#: id shuffle and its draw, the model's weights), per edge of the largest sort bucket it reads
+#: back, and a drawing task's bytes per edge of its block (R-MAT) or per draw (DC-SBM, which
+#: rebuilds its model: 20 bytes per node). Measured at scales 18, 20 and 22 (RESULTS.md).
+CHUNK_BYTES_PER_NODE, CHUNK_BYTES_PER_BUCKET_EDGE = 24, 48
+RMAT_BYTES_PER_BLOCK_EDGE, DCSBM_BYTES_PER_DRAW, DCSBM_MODEL_BYTES_PER_NODE = 40, 150, 20
+
+
+def chunk_need(
+    kind: str, num_nodes: int, num_edges: int, row: int, block: int, bucket: int
+) -> list[StepNeed]:
+    """Peak memory of ``chunk --dataset rmat|dcsbm``: its main process and each drawing task.
+
+    Parameters
+    ----------
+    kind : {"rmat", "dcsbm"}
+        The generator.
+    num_nodes, num_edges : int
+        The graph's nodes and edges drawn.
+    row : int
+        Bytes of node data per node.
+    block : int
+        Edges (R-MAT) or draws (DC-SBM) of one drawing task.
+    bucket : int
+        Edges of the largest sort bucket.
+
+    Returns
+    -------
+    list of StepNeed
+        ``"chunk (main)"``: ``B + (24 + F) N + 48 K`` for ``K`` edges of a bucket; ``"chunk
+        (draws)"``: ``B + 4 N + 40 D`` (R-MAT: the shared shuffle's pages, a block of ``D``
+        edges) or ``B + 20 N + 150 D`` (DC-SBM: its model, ``D`` draws).
+
+    Examples
+    --------
+    >>> [round(s.memory / 2**20) for s in chunk_need("rmat", 2**20, 2**24, 8, 2**24, 2**24)]
+    [1354, 946]
+    """
+    n, m = int(num_nodes), int(num_edges)
+    main = BASE + (CHUNK_BYTES_PER_NODE + row) * n + CHUNK_BYTES_PER_BUCKET_EDGE * bucket
+    if kind == "rmat":
+        draws, formula = BASE + 4 * n + RMAT_BYTES_PER_BLOCK_EDGE * block, "B + 4 N + 40 D"
+    else:
+        per_node = DCSBM_MODEL_BYTES_PER_NODE
+        draws, formula = BASE + per_node * n + DCSBM_BYTES_PER_DRAW * block, "B + 20 N + 150 D"
+    return [
+        StepNeed("chunk (main)", "main", main, 0, f"B + (24 + F) N + 48 K; {m:,} edges"),
+        StepNeed("chunk (draws)", "each worker", draws, 0, formula),
+    ]
+
+
 def partition_need(
     nodes: int,
     edges: int,
@@ -322,6 +375,45 @@ def partition_need(
             + STREAM_BLOCK_BYTES
         )
     return BASE + nodes * (BYTES_PER_NODE + row_bytes) + edges * BYTES_PER_EDGE + 8 * num_nodes
+
+
+def check_metis_max_edges(metis_max_edges: object, algorithm: str) -> int | None:
+    """``metis_max_edges`` for an assign by ``algorithm``, checked by the one rule
+    :func:`~graphpart.chunked.assign` and the plan of it share: ``None``, or an edge count
+    (:class:`~graphpart.PartitionOptions`' rule) with ``metis`` only.
+
+    Parameters
+    ----------
+    metis_max_edges : object
+        What was given.
+    algorithm : str
+        The assign algorithm it goes with.
+
+    Returns
+    -------
+    int or None
+        The count, or ``None``.
+
+    Raises
+    ------
+    GraphpartError
+        When it is not a count >= 1, or is given with another algorithm than ``metis``.
+
+    Examples
+    --------
+    >>> check_metis_max_edges(None, "random") is None
+    True
+    >>> check_metis_max_edges(10, "random")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: metis_max_edges applies to metis, not random
+    """
+    if metis_max_edges is None:
+        return None
+    if algorithm != "metis":
+        named = algorithm if algorithm in ("random", "fennel", "ldg") else short_repr(algorithm)
+        raise GraphpartError(f"metis_max_edges applies to metis, not {named}")
+    return PartitionOptions(metis_max_edges=metis_max_edges).metis_max_edges
 
 
 def plan_pipeline(
@@ -416,8 +508,7 @@ def plan_pipeline(
     f = node_row_bytes(meta)
     k = check_num_parts_for(num_parts, meta)  # what the steps themselves refuse, refused here too
     workers = ClusterOptions.of(cluster, **names).workers
-    if metis_max_edges is not None:
-        metis_max_edges = check_count(metis_max_edges, "metis_max_edges", low=1)
+    metis_max_edges = check_metis_max_edges(metis_max_edges, algorithm)  # as assign checks it
     top = None
     if part_edges is not None and part_nodes is not None and len(part_edges):
         top = int(np.argmax(part_edges))

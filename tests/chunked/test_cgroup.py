@@ -130,6 +130,12 @@ STEPS = {
         "dispatch", "--in-dir", r / "c", "--partitions-dir", r / "a", "--out-dir", t / "out"],
     "verify": lambda r, t: [
         "verify", r / "p" / "c.json", "--chunked-dir", r / "c", "--partitions-dir", r / "a"],
+    "chunk rmat": lambda r, t: [
+        "chunk", "--dataset", "rmat", "--dataset-arg", "scale=16", "--num-chunks", "2",
+        "--out-dir", t / "out"],
+    "chunk dcsbm": lambda r, t: [
+        "chunk", "--dataset", "dcsbm", "--dataset-arg", "scale=16", "--num-chunks", "2",
+        "--out-dir", t / "out"],
 }  # fmt: skip
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import filecmp
+import importlib
 import json
 
 import numpy as np
@@ -188,3 +189,24 @@ def test_drawn_on_a_cluster_the_chunked_graph_is_the_same(tmp_path, dask_client,
                                      cluster=cluster))  # fmt: skip
     want = dcsbm(9, 8, community_size=32, seed=4)
     assert [x.tolist() for x in got.edges()] == [x.tolist() for x in want.edges()]
+
+
+@pytest.mark.parametrize("kind", ["rmat", "dcsbm"])
+@pytest.mark.parametrize("scale, degree", [(27, 16), (31, 0.001)])
+def test_a_generator_beyond_memory_is_refused_before_it_builds_anything(
+    tmp_path, monkeypatch, kind, scale, degree
+):
+    """dcsbm_chunked built its model (20+ bytes a node: past 1.5 GB at scale 27) before any
+    check; both generators now check their main process and drawing tasks first."""
+    dc = importlib.import_module("graphpart.datasets.dcsbm")
+    from graphpart.chunked import dcsbm_chunked, rmat_chunked
+    from graphpart.utils import memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 1536 << 20)
+    monkeypatch.setattr(dc, "DcsbmModel", lambda *a, **k: pytest.fail("model built first"))
+    with pytest.raises(gp.GraphpartError, match=rf"chunk --dataset {kind} .* of memory and"):
+        if kind == "rmat":
+            rmat_chunked(tmp_path / "c", 2, scale, max(int(degree), 1))
+        else:
+            dcsbm_chunked(tmp_path / "c", 2, scale, degree)
+    assert not (tmp_path / "c").exists()
