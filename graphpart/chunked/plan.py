@@ -306,7 +306,7 @@ def chunk_need(
     Examples
     --------
     >>> [round(s.memory / 2**20) for s in chunk_need("rmat", 2**20, 2**24, 8, 2**24, 2**24)]
-    [1354, 946]
+    [1100, 944]
     """
     n, m = int(num_nodes), int(num_edges)
     main = BASE + (CHUNK_BYTES_PER_NODE + row) * n + CHUNK_BYTES_PER_BUCKET_EDGE * bucket
