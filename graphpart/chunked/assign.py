@@ -32,7 +32,7 @@ from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
 from .cluster import ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for, read_metadata
-from .plan import check_disk, largest_chunk, stream_need
+from .plan import check_disk, check_metis_max_edges, largest_chunk, stream_need
 from .read import read_data
 from .stream import StreamOptions
 
@@ -333,9 +333,7 @@ def _check_honoured(options: PartitionOptions, algorithm: str, stream: StreamOpt
         )
     if stream != StreamOptions() and algorithm not in ("fennel", "ldg"):
         raise GraphpartError(f"stream options apply to fennel and ldg, not {algorithm}")
-    given = options.metis_max_edges != PIPELINE_DEFAULTS.metis_max_edges
-    if given and algorithm != "metis":
-        raise GraphpartError(f"metis_max_edges applies to metis, not {algorithm}")
+    check_metis_max_edges(options.metis_max_edges, algorithm)  # the rule plan checks too
     if options.balance_ntypes is not None and not isinstance(options.balance_ntypes, str):
         raise GraphpartError(
             "assign balances a node data field named by balance_ntypes (a str), got "

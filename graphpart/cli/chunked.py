@@ -278,14 +278,10 @@ def _assign(args, load) -> int:
 
     check_output_path(args.out_dir, "--out-dir", keep=[args.in_dir])
     options: dict = {"cluster": cluster_options(args)}
-    if args.algorithm in ("fennel", "ldg"):
-        if args.passes is not None:
-            options["passes"] = args.passes
-    elif args.passes is not None:
-        raise GraphpartError(f"--passes applies to fennel and ldg, not {args.algorithm}")
+    # assign checks which options go with the algorithm (the rule plan checks too)
+    if args.passes is not None:
+        options["passes"] = args.passes
     if args.metis_max_edges is not None:
-        if args.algorithm != "metis":
-            raise GraphpartError(f"--metis-max-edges applies to metis, not {args.algorithm}")
         options["metis_max_edges"] = args.metis_max_edges
     out = assign(
         args.in_dir,
@@ -367,6 +363,12 @@ def _plan(args, load) -> int:
     loads, halo, k = None, None, args.num_parts
     if args.partitions_dir is not None:
         k = read_assignment(args.partitions_dir, meta)[1]
+        if k != args.num_parts:
+            raise GraphpartError(
+                f"--num-parts {args.num_parts}, but the assignment "
+                f"{short_repr(args.partitions_dir)} has {k} parts: give --num-parts {k}, or plan "
+                "without --partitions-dir"
+            )
         loads = assignment_loads(args.partitions_dir, k, meta)
         halo = assignment_halo(args.partitions_dir, k, meta)
         if loads is None:

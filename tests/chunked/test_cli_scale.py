@@ -123,7 +123,9 @@ def test_passes_apply_to_streaming_only(tmp_path, capsys):
             "3",
         ]
     )
-    assert rc == 2 and "--passes applies to fennel and ldg" in capsys.readouterr().err
+    assert (
+        rc == 2 and "stream options apply to fennel and ldg, not metis" in capsys.readouterr().err
+    )
 
 
 def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, capsys):
@@ -177,6 +179,11 @@ def test_plan_prints_each_step_from_the_metadata_and_an_assignment(tmp_path, cap
     loads = json.loads((tmp_path / "a" / "partition_meta.json").read_text())["loads"]
     top = int(np.argmax(loads["in-degree"]))
     assert f"partition {top}: {loads['nodes'][top]:,} nodes" in capsys.readouterr().out
+    # another part count than the assignment's is refused, not silently replaced (issue 61)
+    other = ["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "3"]
+    assert main([*other, "--partitions-dir", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert "--num-parts 3, but the assignment" in err and "has 4 parts" in err
 
 
 def test_plan_of_metis_on_a_graph_too_big_says_it_does_not_fit(tmp_path, capsys, monkeypatch):
@@ -235,7 +242,11 @@ def test_assign_max_edges_with_another_algorithm_is_one_line(tmp_path, capsys):
     rc = main(["assign", "--in-dir", str(tmp_path / "c"), "--out-dir", str(tmp_path / "a"),
                "--num-parts", "2", "--algorithm", "fennel",
                "--metis-max-edges", "100"])  # fmt: skip
-    assert rc == 2 and "--metis-max-edges applies to metis, not fennel" in capsys.readouterr().err
+    assert rc == 2 and "metis_max_edges applies to metis, not fennel" in capsys.readouterr().err
+    # the plan of that assign checks its flags by the same rule (issue 61)
+    rc = main(["plan", "--in-dir", str(tmp_path / "c"), "--num-parts", "2",
+               "--algorithm", "fennel", "--metis-max-edges", "100"])  # fmt: skip
+    assert rc == 2 and "metis_max_edges applies to metis, not fennel" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -243,7 +254,8 @@ def test_assign_max_edges_with_another_algorithm_is_one_line(tmp_path, capsys):
     [
         (["--workers", "-3"], "workers must be"),
         (["--workers", "0"], "workers must be"),
-        (["--metis-max-edges", "-5"], "max_edges must be"),
+        (["--metis-max-edges", "-5"], "must be an integer >= 1, got -5"),
+        (["--algorithm", "random", "--metis-max-edges", "9"], "applies to metis, not random"),
         (["--num-parts", str(10**12)], "num_parts must be between 1 and the graph's 1,024 nodes"),
     ],
 )
