@@ -35,8 +35,9 @@ from ..partitioning.metis import coarse_assignment, metis_assignment
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
 from ..utils.check import check_count
-from ..utils.memory import check_memory, process_budget
+from ..utils.memory import available_memory, check_memory, process_budget, usable_memory
 from ..utils.seeds import check_random_state
+from ..utils.units import fmt_bytes
 from . import metis_memory, plan
 from .format import ChunkedMetadata
 from .read import homogeneous_edges
@@ -240,8 +241,10 @@ def metis_chunked(
     if max_edges is not None:
         max_edges = check_count(max_edges, "max_edges", low=1)
     # the refinement's streams run beside this process, on this machine's workers
-    others = plan.local_workers(cluster) * plan.stream_need(n, m, plan.largest_chunk(meta))[1]
-    budget = process_budget(others)
+    workers = plan.local_workers(cluster)
+    others = workers * plan.stream_need(n, m, plan.largest_chunk(meta))[1]
+    have = available_memory()
+    usable, budget = usable_memory(have), process_budget(others, have)
     route = metis_memory.metis_route(n, m, plan.largest_chunk(meta), max_edges, budget)
     if route.coarse_to is not None:
         logger.info("metis: the graph coarsened to at most %d edges", route.coarse_to)
@@ -269,7 +272,11 @@ def metis_chunked(
     check_memory(
         metis_memory.metis_need(n, seen),
         f"assign --algorithm metis on {n:,} nodes and {seen:,} "
-        + ("sampled edges" if sampled else "edges"),
+        + ("sampled edges" if sampled else "edges")
+        + f" (its budget: {fmt_bytes(usable)} free past the headroom"
+        + (
+            f", less {fmt_bytes(others)} for the refinement's {workers} workers)" if others else ")"
+        ),
         (f"use {hint} (METIS on a streamed sample, refined on every edge), " if hint else "use ")
         + "--algorithm fennel or ldg (streaming: memory linear in the nodes, in-degree balanced "
         "too), or a machine with more memory",
