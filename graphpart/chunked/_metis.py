@@ -35,7 +35,8 @@ from ..partitioning.metis import coarse_assignment, metis_assignment
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
 from ..utils.check import check_count
-from ..utils.memory import available_memory, check_memory, process_budget, usable_memory
+from ..utils import memory
+from ..utils.memory import check_memory, process_budget, usable_memory
 from ..utils.seeds import check_random_state
 from ..utils.units import fmt_bytes
 from . import metis_memory, plan
@@ -243,7 +244,7 @@ def metis_chunked(
     # the refinement's streams run beside this process, on this machine's workers
     workers = plan.local_workers(cluster)
     others = workers * plan.stream_need(n, m, plan.largest_chunk(meta))[1]
-    have = available_memory()
+    have = memory.available_memory()
     usable, budget = usable_memory(have), process_budget(others, have)
     route = metis_memory.metis_route(n, m, plan.largest_chunk(meta), max_edges, budget)
     if route.coarse_to is not None:
