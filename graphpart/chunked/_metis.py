@@ -34,8 +34,8 @@ from ..partitioning.adjacency import stream_adjacency
 from ..partitioning.metis import coarse_assignment, metis_assignment
 from ..partitioning.sample import keep_shares
 from ..typing import Seed
-from ..utils.check import check_count
 from ..utils import memory
+from ..utils.check import check_count
 from ..utils.memory import check_memory, process_budget, usable_memory
 from ..utils.seeds import check_random_state
 from ..utils.units import fmt_bytes
