@@ -43,7 +43,8 @@ def check_memory_limit(memory_limit: object) -> None:
     Raises
     ------
     GraphpartError
-        When the value is not a size, or is below what a worker needs to start.
+        When the value is not a size, is below what a worker needs to start, or is more than
+        this machine has.
     """
     from dask.utils import parse_bytes
 
@@ -60,6 +61,15 @@ def check_memory_limit(memory_limit: object) -> None:
             f"memory_limit {short_repr(memory_limit)} is below what a Dask worker needs to start "
             f"(about {fmt_bytes(BASE)} with graphpart imported); `graphpart plan` says what "
             "each step needs"
+        )
+    import psutil
+
+    total = int(psutil.virtual_memory().total)
+    if limit > total:  # Dask would never pause or spill: no limit at all
+        raise GraphpartError(
+            f"memory_limit {short_repr(memory_limit)} is more than this machine has "
+            f"({fmt_bytes(total)}): a worker's limit must be one it can reach; each step checks "
+            "what its workers need against the memory free"
         )
 
 

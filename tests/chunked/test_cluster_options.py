@@ -15,6 +15,7 @@ from graphpart.chunked import ClusterOptions, assign, dispatch
         ("threads_per_worker", -1, "threads_per_worker"),
         ("memory_limit", "lots", "memory_limit must be a size"),
         ("memory_limit", "10MB", "below what a Dask worker needs"),
+        ("memory_limit", "100PB", "more than this machine has"),
         ("scheduler", 8786, "scheduler must be an address"),
         ("processes", "no", "processes must be True or False"),
     ],
