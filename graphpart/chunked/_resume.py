@@ -71,8 +71,11 @@ def assignment_digest(parts: dict, partitions_dir) -> str:
     metadata file: what :func:`inputs_key` keys it by, with no second pass over its files."""
     h = hashlib.sha256()
     for t in sorted(parts):
-        a = np.ascontiguousarray(parts[t], dtype=np.int64)
-        h.update(json.dumps([t, len(a)]).encode())
+        a = np.asarray(parts[t])
+        # the narrowest type that holds its part ids: a byte a node below 256 parts
+        top = int(a.max()) if a.size else 0
+        a = np.ascontiguousarray(a, dtype=np.min_scalar_type(max(top, 0)) if top >= 0 else a.dtype)
+        h.update(json.dumps([t, len(a), a.dtype.str]).encode())
         h.update(memoryview(a).cast("B"))
     meta = Path(partitions_dir) / "partition_meta.json"
     h.update(file_digest(meta).encode() if meta.is_file() else b"-")
