@@ -143,3 +143,14 @@ def test_a_range_of_ids_is_checked_before_it_is_built():
     t = time.perf_counter()
     assert as_id_tensor(range(3, 10**7, 2))[-1] == 10**7 - 1
     assert time.perf_counter() - t < 2  # numpy walked a range one int at a time: 8 s per 10^8
+
+
+@pytest.mark.parametrize("rate", [1e-300, 1e-10, 1e13])
+def test_a_machine_model_rate_outside_its_range_is_refused(rate):
+    # LinkModel(peer_gbyte_s=1e-300).seconds(...) was infinite: a subnormal check is not enough
+    from graphpart.features.box import LinkModel
+
+    with pytest.raises(GraphpartError, match="must lie between 1e-09 and 1e\\+12"):
+        LinkModel(peer_gbyte_s=rate)
+    m = LinkModel(peer_gbyte_s=1e-9, latency_us=0)
+    assert np.isfinite(m.seconds(own=0, peers=[1e15], host=0))

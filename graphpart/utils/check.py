@@ -108,10 +108,15 @@ def check_number(value: object, name: str) -> float:
     return float(value)
 
 
+#: The rates and latencies a machine model takes (GB/s, microseconds, ...): beyond them a time
+#: divided by a rate, or summed over a trace, is no longer a finite float.
+RATE_RANGE = (1e-9, 1e12)
+
+
 def check_rate(value: object, name: str, zero: bool = False) -> float:
     """``value`` as a float if it is a finite real number above 0 (at least 0 with ``zero``): a
-    rate or a latency of a machine model, else a one-line error naming ``name``. A subnormal
-    value (:func:`is_number`) is refused: a time divided by it is infinite.
+    rate or a latency of a machine model, within :data:`RATE_RANGE` (0 allowed with ``zero``),
+    else a one-line error naming ``name``: a time divided by a tinier rate is infinite.
 
     Parameters
     ----------
@@ -135,15 +140,21 @@ def check_rate(value: object, name: str, zero: bool = False) -> float:
     Traceback (most recent call last):
     ...
     graphpart.errors.GraphpartError: pcie_gbyte_s must be a finite number > 0, got 1000...
-    >>> check_rate(5e-324, "pcie_gbyte_s")
+    >>> check_rate(1e-300, "pcie_gbyte_s")
     Traceback (most recent call last):
     ...
-    graphpart.errors.GraphpartError: pcie_gbyte_s must be a finite number > 0, got 5e-324
+    graphpart.errors.GraphpartError: pcie_gbyte_s must lie between 1e-09 and 1e+12, got 1e-300...
     """
+    low = 0 if zero else RATE_RANGE[0]
     if not (is_number(value) and (value >= 0 if zero else value > 0)):
         raise GraphpartError(
             f"{name} must be a finite number {'>= 0' if zero else '> 0'}, got "
             f"{short_repr(value, 60)}"
+        )
+    if not (value == 0 or low <= value <= RATE_RANGE[1]):
+        raise GraphpartError(
+            f"{name} must lie between {RATE_RANGE[0]:g} and {RATE_RANGE[1]:g}"
+            f"{' (or be 0)' if zero else ''}, got {short_repr(value, 60)}"
         )
     return float(value)
 

@@ -145,7 +145,9 @@ def test_a_streaming_view_checks_the_names_and_order_of_its_options():
     refused(lambda: StreamingSteps(GRAPH, 2, gamma=5e-324), "gamma must be a finite number")
     # each would overflow a float: n ** gamma, (1 + slack) * n, alpha * load ** (gamma - 1)
     refused(lambda: StreamingSteps(GRAPH, 2, gamma=397), "gamma must be above 1 and at most 10")
-    refused(lambda: StreamingSteps(GRAPH, 2, slack=1e308), "slack must be at most 100")
+    refused(
+        lambda: StreamingSteps(GRAPH, 2, slack=1e308), "slack must (be at most 100|lie between)"
+    )
     refused(lambda: StreamingSteps(GRAPH, 2, alpha=1e308), "alpha must be at most 1e")
 
 
