@@ -148,7 +148,7 @@ def test_a_streaming_view_checks_the_names_and_order_of_its_options():
     refused(
         lambda: StreamingSteps(GRAPH, 2, slack=1e308), "slack must (be at most 100|lie between)"
     )
-    refused(lambda: StreamingSteps(GRAPH, 2, alpha=1e308), "alpha must be at most 1e")
+    refused(lambda: StreamingSteps(GRAPH, 2, alpha=1e308), "alpha must (be at most 1e|lie between)")
 
 
 def test_a_none_batch_is_refused_not_taken_for_the_end_of_its_trace():
