@@ -60,6 +60,7 @@ import numpy as np
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
 from ..index import unique_int
+from ..partitioning.stream_steps import MAX_ALPHA, MAX_GAMMA, MAX_SLACK
 from ..utils.check import Options, check_count, check_rate, short_repr
 from ._dask import Runner, open_shared, runner
 from ._eta import Progress
@@ -122,13 +123,19 @@ class StreamOptions(Options):
     def __post_init__(self) -> None:
         for name, low in (("passes", 1), ("placement_batch", 1), ("refine", 0)):
             object.__setattr__(self, name, check_count(getattr(self, name), name, low=low))
-        object.__setattr__(self, "slack", check_rate(self.slack, "slack", zero=True))
+        slack = check_rate(self.slack, "slack", zero=True)
+        if slack > MAX_SLACK:
+            raise GraphpartError(f"slack must be at most {MAX_SLACK:g}, got {slack:g}")
+        object.__setattr__(self, "slack", slack)
         gamma = check_rate(self.gamma, "gamma")
-        if gamma <= 1:
-            raise GraphpartError(f"gamma must be above 1, got {gamma:g}")
+        if not 1 < gamma <= MAX_GAMMA:  # beyond it a load ** (gamma - 1) overflows
+            raise GraphpartError(f"gamma must be above 1 and at most {MAX_GAMMA:g}, got {gamma:g}")
         object.__setattr__(self, "gamma", gamma)
         if self.alpha is not None:
-            object.__setattr__(self, "alpha", check_rate(self.alpha, "alpha"))
+            alpha = check_rate(self.alpha, "alpha")
+            if alpha > MAX_ALPHA:
+                raise GraphpartError(f"alpha must be at most {MAX_ALPHA:g}, got {alpha:g}")
+            object.__setattr__(self, "alpha", alpha)
 
 
 #: ``balance_edges=None`` balances the in-degree too when :func:`edge_spread` exceeds this.

@@ -113,3 +113,18 @@ def test_a_stream_over_the_workers_memory_limit_is_refused_before_it_runs(
     ):
         assign(tmp_path / "c", tmp_path / "a", 2, "ldg", client=dask_client)
     assert not (tmp_path / "a").exists()
+
+
+@pytest.mark.parametrize(
+    "kw, says",
+    [({"gamma": 397}, "gamma must be above 1 and at most 10"), ({"slack": 1e9}, "slack must be at"),
+     ({"alpha": 1e300}, "alpha must")],
+)  # fmt: skip
+def test_stream_options_that_overflow_fennels_scores_are_refused(kw, says):
+    # gamma=397 overflowed load ** (gamma - 1) to inf: every score NaN, the parts arbitrary
+    from graphpart.chunked import StreamOptions
+
+    from graphpart import GraphpartError
+
+    with pytest.raises(GraphpartError, match=says):
+        StreamOptions(**kw)
