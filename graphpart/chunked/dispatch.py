@@ -69,6 +69,7 @@ from .cluster import ClusterOptions
 from .format import read_metadata
 from .orig_ids import load_orig_ids, merge_orig
 from .plan import check_disk, check_step_memory, local_workers, plan_pipeline
+from .verify import ASSIGNMENT_KEY, assignment_record
 
 __all__ = ["dispatch", "load_orig_ids"]
 
@@ -352,6 +353,8 @@ def dispatch(
             balance_record(balanced, setting["edges"], balance_loads),
             out_edges=False if num_hops and not out_edges else None,  # unlike partition_graph
         )
+        if format == "graphbolt" and not save_orig_nids:  # no original ids: verify reads them
+            cfg[ASSIGNMENT_KEY] = assignment_record(partitions_dir, out, assignment)
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
 

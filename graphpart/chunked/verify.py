@@ -16,6 +16,7 @@ read whole, one field at a time.
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from ..errors import GraphpartError
 from ..graph.schema import etype_str
 from ..index import group_order, group_rank
 from ..storage.sources import FORMAT_NAMES, open_partitions
+from ..utils.check import short_repr
 from ._dask import Runner, open_shared, runner
 from ._part_arrays import open_part, whole
 from .cluster import ClusterOptions
@@ -38,6 +40,84 @@ from .read import read_data, read_edges
 SLICE = 1 << 22
 
 __all__ = ["verify", "Verification", "edge_hash"]
+
+logger = logging.getLogger(__name__)
+
+
+#: The key of the partition config where ``dispatch`` records the assignment it read.
+ASSIGNMENT_KEY = "assignment"
+
+
+def assignment_record(partitions_dir: str | os.PathLike, out: Path, digest: str) -> dict:
+    """What ``dispatch`` records in the partition config about the assignment it read: where it
+    is (from the output folder ``out``, and absolute) and its SHA-256 (``_resume``'s
+    ``assignment_digest``), so that :func:`verify` finds the original node ids GraphBolt files
+    lack without ``--partitions-dir``.
+
+    Parameters
+    ----------
+    partitions_dir : str or os.PathLike
+        The assignment.
+    out : pathlib.Path
+        The output folder, where the config goes.
+    digest : str
+        The assignment's digest as dispatch read it.
+
+    Returns
+    -------
+    dict
+        ``{"path": absolute, "relative": from out, "sha256": digest}``.
+    """
+    where = Path(partitions_dir).absolute()
+    return {"path": str(where), "relative": os.path.relpath(where, out), "sha256": digest}
+
+
+def recorded_assignment(config: Path, raw: dict, meta) -> Path | None:
+    """The assignment ``dispatch`` recorded in the config (:func:`assignment_record`), beside
+    the output (moved with it) or where it was, if it is still there with the same digest;
+    else ``None``, with a warning saying why.
+
+    Parameters
+    ----------
+    config : pathlib.Path
+        The partition config.
+    raw : dict
+        Its JSON.
+    meta : ChunkedMetadata
+        The chunked graph's metadata.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The assignment's folder, or ``None`` when none is recorded or none is found unchanged.
+    """
+    from ._resume import assignment_digest
+    from .assign import read_assignment
+
+    record = raw.get(ASSIGNMENT_KEY)
+    if not isinstance(record, dict) or not isinstance(record.get("sha256"), str):
+        return None
+    seen = []
+    for where in (record.get("relative"), record.get("path")):
+        if not isinstance(where, str) or "\0" in where:
+            continue
+        folder = config.parent / where  # an absolute path stays itself
+        if not folder.is_dir():
+            continue
+        seen.append(str(folder))
+        try:
+            parts = read_assignment(folder, meta)[0]
+        except GraphpartError:
+            continue
+        if assignment_digest(parts, folder) == record["sha256"]:
+            return folder
+    logger.warning(
+        "%s: the assignment dispatch read (%s) is %s",
+        config,
+        short_repr(record.get("path")),
+        "changed since" if seen else "no longer there",
+    )
+    return None
 
 
 @dataclass(frozen=True)
@@ -97,7 +177,8 @@ def verify(
         The chunked graph they were written from: ``metadata.json`` or its folder.
     partitions_dir : str or os.PathLike, optional
         The assignment they were written from (``assign``'s output): where a GraphBolt
-        partitioning's original node ids come from when it has no ``orig_nids/``.
+        partitioning's original node ids come from when it has no ``orig_nids/``. Default:
+        the one ``dispatch`` recorded in the config, if it is still there unchanged.
     cluster : ClusterOptions, optional
         The Dask cluster the partitions are checked on (a task each) and the chunks streamed
         (a share each); default: a LocalCluster of 2 workers, started from ``2**22`` edges
@@ -127,7 +208,7 @@ def verify(
     >>> _ = write_chunked(load_karate_club(), d / "chunks", 2, graph_name="karate")
     >>> _ = assign(d / "chunks", d / "assignment", 2, "random", seed=0)
     >>> cfg = dispatch(d / "chunks", d / "assignment", d / "out", processes=False, workers=1)
-    >>> verify(cfg, d / "chunks", d / "assignment").ok  # GraphBolt files: ids from the assignment
+    >>> verify(cfg, d / "chunks").ok  # GraphBolt files: ids from the assignment dispatch read
     True
     """
     config = Path(config_path)
@@ -164,6 +245,8 @@ def verify(
         local_workers(clu),
         "use fewer --workers, or a machine with more memory",
     )
+    if partitions_dir is None and not (config.parent / "orig_nids").is_dir():
+        partitions_dir = recorded_assignment(config, cfg.raw, meta)  # dispatch's record
     node_orig = node_orig_maps(config, cfg, meta, partitions_dir)
     num_parts = cfg.num_parts
     owners = {t: np.full(meta.num_nodes[t], -1, dtype=np.int32) for t in ntypes}

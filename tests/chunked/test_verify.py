@@ -280,7 +280,9 @@ def test_graphbolt_partitions_pass_with_their_assignment(graphbolt):
 def test_graphbolt_partitions_need_original_node_ids_from_somewhere(graphbolt):
     from graphpart.errors import GraphpartError
 
-    cfg, chunks, _ = graphbolt
+    cfg, chunks, asg = graphbolt
+    assert verify(cfg, chunks).ok  # the assignment dispatch recorded in the config
+    asg.rename(asg.with_name("moved"))  # gone from where dispatch read it
     with pytest.raises(GraphpartError, match="give the assignment it was written from"):
         verify(cfg, chunks)
 
