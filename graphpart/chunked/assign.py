@@ -32,7 +32,15 @@ from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
 from .cluster import ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for, read_metadata
-from .plan import check_disk, check_metis_max_edges, largest_chunk, stream_need
+from .plan import (
+    check_disk,
+    check_metis_max_edges,
+    check_step_memory,
+    largest_chunk,
+    local_workers,
+    plan_pipeline,
+    stream_need,
+)
 from .read import read_data
 from .stream import StreamOptions
 
@@ -459,6 +467,12 @@ def assign(
                 "balance_edges apply to metis, fennel and ldg"
             )
         out_dir = check_assignment_dir(Path(out_dir).absolute())
+        check_step_memory(
+            plan_pipeline(meta, k, "random", cluster=cluster),
+            "assign random",
+            local_workers(cluster),
+            "use fewer --workers, or a machine with more memory",
+        )
         with atomic_dir(out_dir) as tmp:
             random_on_dask(meta, tmp, k, seed, cluster)
             _write_meta(tmp, k, algorithm, ntypes=ntypes)

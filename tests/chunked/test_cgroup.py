@@ -126,6 +126,9 @@ STEPS = {
     "assign fennel": lambda r, t: [
         "assign", "--in-dir", r / "c", "--out-dir", t / "out", "--num-parts", "2",
         "--algorithm", "fennel"],
+    "assign random": lambda r, t: [
+        "assign", "--in-dir", r / "c", "--out-dir", t / "out", "--num-parts", "2",
+        "--algorithm", "random"],
     "dispatch": lambda r, t: [
         "dispatch", "--in-dir", r / "c", "--partitions-dir", r / "a", "--out-dir", t / "out"],
     "verify": lambda r, t: [
