@@ -32,9 +32,9 @@ from ._owned import WRITTEN_BY, check_assignment_out
 from ._random_assign import random_on_dask
 from .cluster import ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for, read_metadata
+from .metis_memory import check_metis_max_edges
 from .plan import (
     check_disk,
-    check_metis_max_edges,
     check_step_memory,
     largest_chunk,
     local_workers,

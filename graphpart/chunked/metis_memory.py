@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..partitioning.options import DEFAULT_METIS_MAX_EDGES
+from ..errors import GraphpartError
+from ..partitioning.options import DEFAULT_METIS_MAX_EDGES, PartitionOptions
+from ..utils.check import short_repr
 from .cluster import BASE
 
 __all__ = ["MetisRoute", "metis_route", "metis_need", "coarse_need", "metis_edges"]
@@ -188,3 +190,42 @@ def metis_edges(num_nodes: int, num_edges: int, max_edges: int | None, have: int
         return min(int(max_edges), num_edges)
     fits = max((have - BASE - METIS_BYTES_PER_NODE * num_nodes) // METIS_BYTES_PER_EDGE, 0)
     return int(fits) if max(num_nodes // 2, 1) <= fits < num_edges else num_edges
+
+
+def check_metis_max_edges(metis_max_edges: object, algorithm: str) -> int | None:
+    """``metis_max_edges`` for an assign by ``algorithm``, checked by the one rule
+    :func:`~graphpart.chunked.assign` and the plan of it share: ``None``, or an edge count
+    (:class:`~graphpart.PartitionOptions`' rule) with ``metis`` only.
+
+    Parameters
+    ----------
+    metis_max_edges : object
+        What was given.
+    algorithm : str
+        The assign algorithm it goes with.
+
+    Returns
+    -------
+    int or None
+        The count, or ``None``.
+
+    Raises
+    ------
+    GraphpartError
+        When it is not a count >= 1, or is given with another algorithm than ``metis``.
+
+    Examples
+    --------
+    >>> check_metis_max_edges(None, "random") is None
+    True
+    >>> check_metis_max_edges(10, "random")
+    Traceback (most recent call last):
+    ...
+    graphpart.errors.GraphpartError: metis_max_edges applies to metis, not random
+    """
+    if metis_max_edges is None:
+        return None
+    if algorithm != "metis":
+        named = algorithm if algorithm in ("random", "fennel", "ldg") else short_repr(algorithm)
+        raise GraphpartError(f"metis_max_edges applies to metis, not {named}")
+    return PartitionOptions(metis_max_edges=metis_max_edges).metis_max_edges

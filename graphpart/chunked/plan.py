@@ -63,14 +63,13 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
-from ..partitioning.options import PartitionOptions
 from ..utils import memory
-from ..utils.check import check_count, short_repr
+from ..utils.check import check_count
 from ..utils.memory import check_memory, process_budget
 from ..utils.units import fmt_bytes
 from .cluster import BASE, ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for
-from .metis_memory import metis_route
+from .metis_memory import check_metis_max_edges, metis_route
 
 __all__ = [
     "StepNeed",
@@ -375,45 +374,6 @@ def partition_need(
             + STREAM_BLOCK_BYTES
         )
     return BASE + nodes * (BYTES_PER_NODE + row_bytes) + edges * BYTES_PER_EDGE + 8 * num_nodes
-
-
-def check_metis_max_edges(metis_max_edges: object, algorithm: str) -> int | None:
-    """``metis_max_edges`` for an assign by ``algorithm``, checked by the one rule
-    :func:`~graphpart.chunked.assign` and the plan of it share: ``None``, or an edge count
-    (:class:`~graphpart.PartitionOptions`' rule) with ``metis`` only.
-
-    Parameters
-    ----------
-    metis_max_edges : object
-        What was given.
-    algorithm : str
-        The assign algorithm it goes with.
-
-    Returns
-    -------
-    int or None
-        The count, or ``None``.
-
-    Raises
-    ------
-    GraphpartError
-        When it is not a count >= 1, or is given with another algorithm than ``metis``.
-
-    Examples
-    --------
-    >>> check_metis_max_edges(None, "random") is None
-    True
-    >>> check_metis_max_edges(10, "random")
-    Traceback (most recent call last):
-    ...
-    graphpart.errors.GraphpartError: metis_max_edges applies to metis, not random
-    """
-    if metis_max_edges is None:
-        return None
-    if algorithm != "metis":
-        named = algorithm if algorithm in ("random", "fennel", "ldg") else short_repr(algorithm)
-        raise GraphpartError(f"metis_max_edges applies to metis, not {named}")
-    return PartitionOptions(metis_max_edges=metis_max_edges).metis_max_edges
 
 
 def plan_pipeline(
