@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -136,17 +138,19 @@ def text_columns(
     max_columns: int | None = None,
     types: dict | None = None,
     what: str = "rows of numbers",
+    file: BinaryIO | None = None,
 ) -> Iterator[list[np.ndarray]]:
     """The numeric columns of a text file of rows, a block of :data:`TEXT_BLOCK` bytes at a
     time, from byte ``start``.
 
     The first line is read (bounded by :data:`LINE_LIMIT`) and its columns counted before
     pyarrow parses anything; the reader and the file are closed on every path, an abandoned
-    generator's included. Failures name pyarrow's error, never the file's bytes.
+    generator's included. Failures name pyarrow's error, never the file's bytes. ``file``:
+    ``path`` already open (read from there, left open).
     """
     import pyarrow.csv as pcsv
 
-    f = open(path, "rb")  # noqa: SIM115 (closed below, on every path)
+    f = open(path, "rb") if file is None else file  # noqa: SIM115 (closed below)
     reader = None
     try:
         f.seek(start)
@@ -181,17 +185,21 @@ def text_columns(
     finally:
         if reader is not None:
             reader.close()
-        f.close()
+        if file is None:
+            f.close()
 
 
-def parquet_columns(path: Path, rows: int = PARQUET_BATCH) -> Iterator[list[np.ndarray]]:
+def parquet_columns(
+    path: Path, rows: int = PARQUET_BATCH, file: BinaryIO | None = None
+) -> Iterator[list[np.ndarray]]:
     """The numeric columns of a parquet file, ``rows`` at a time (at most
     :data:`PARQUET_BATCH`): whatever its row groups, a batch is decoded at a time. Columns
-    that are not numbers are refused from the schema, before anything is decoded."""
+    that are not numbers are refused from the schema, before anything is decoded. ``file``:
+    ``path`` already open (read from there, left open)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    f = open(path, "rb")  # noqa: SIM115 (closed below, on every path)
+    f = open(path, "rb") if file is None else file  # noqa: SIM115 (closed below)
     try:
         try:
             pf = pq.ParquetFile(f)
@@ -207,7 +215,8 @@ def parquet_columns(path: Path, rows: int = PARQUET_BATCH) -> Iterator[list[np.n
         except Exception as e:
             raise _foreign_failure(path, "parquet", e) from None
     finally:
-        f.close()
+        if file is None:
+            f.close()
         _release_arrow_memory()
 
 
@@ -221,8 +230,65 @@ def parquet_rows(path: Path) -> int:
         raise _foreign_failure(path, "parquet", e) from None
 
 
+class DigestingFile(io.RawIOBase):
+    """A file opened for reading whose bytes are hashed (SHA-256) as a reader takes them, so a
+    chunk is fingerprinted by the one read that parses it. Bytes are hashed in file order: a
+    reader that seeks back (numpy rereads its magic) or jumps ahead (parquet's footer) adds
+    nothing out of order, and :meth:`hexdigest` reads only what no read has hashed.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file.
+    """
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self._f = open(path, "rb")  # noqa: SIM115 (closed by close())
+        self._hash = hashlib.sha256()
+        self._hashed = 0  # every byte before this offset is in the hash
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._f.tell()
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._f.seek(offset, whence)
+
+    def readinto(self, buffer) -> int:
+        at = self._f.tell()
+        n = self._f.readinto(buffer)
+        if n and at <= self._hashed < at + n:
+            with memoryview(buffer) as view:
+                self._hash.update(view.cast("B")[self._hashed - at : n])
+            self._hashed = at + n
+        return n
+
+    def hexdigest(self) -> str:
+        """The SHA-256 of the whole file (the bytes no read took are read now), as
+        :func:`graphpart.fs.digest.file_digest` gives it."""
+        self._f.seek(self._hashed)
+        while block := self._f.read(1 << 20):
+            self._hash.update(block)
+        self._hashed = self._f.tell()
+        return self._hash.hexdigest()
+
+    def close(self) -> None:
+        self._f.close()
+        super().close()
+
+
 def read_array(
-    path: Path, fmt: dict, max_rows: int | None = None, max_columns: int | None = None
+    path: Path,
+    fmt: dict,
+    max_rows: int | None = None,
+    max_columns: int | None = None,
+    digests: list[str] | None = None,
 ) -> np.ndarray:
     """The array in one chunk file: 1-D for one column, 2-D ``(rows, columns)`` otherwise.
 
@@ -230,9 +296,21 @@ def read_array(
     exactly the bytes that follow it, and a parquet footer its rows, before anything is sized
     by them; text is parsed a block at a time; none of them is read past ``max_rows`` rows or
     ``max_columns`` values a row; the values must be numbers (a column of text is refused, not
-    read as objects).
+    read as objects). With ``digests``, the file's SHA-256 is appended to it, taken from the
+    same read (:class:`DigestingFile`).
     """
     path = check_regular_file(path, "chunk file")
+    if digests is None:
+        return _read_array(path, fmt, max_rows, max_columns, None)
+    with DigestingFile(path) as f:  # one read parses the chunk and fingerprints it
+        a = _read_array(path, fmt, max_rows, max_columns, f)
+        digests.append(f.hexdigest())
+    return a
+
+
+def _read_array(
+    path: Path, fmt: dict, max_rows: int | None, max_columns: int | None, f: BinaryIO | None
+) -> np.ndarray:
     name = fmt["name"]
     if name == "numpy":
         shape, _ = check_npy_header(path)
@@ -243,17 +321,19 @@ def read_array(
                 f"most {max_columns:,} values"
             )
         try:
-            cols = [np.load(path, allow_pickle=False)]
+            cols = [np.load(path if f is None else f, allow_pickle=False)]
         except Exception as e:
             raise _foreign_failure(path, "numpy", e) from None
     else:
         if name == "parquet":
             _check_rows(path, parquet_rows(path), max_rows)
-            blocks = parquet_columns(path)
+            # parquet is read from its end (the footer): its bytes once into memory, in order,
+            # fingerprinted as they come (compressed: small beside the columns decoded)
+            blocks = parquet_columns(path, file=None if f is None else _in_memory(f))
         else:
             if Path(path).stat().st_size == 0:
                 return np.zeros(0, dtype=np.int64)
-            blocks = text_columns(path, fmt["delimiter"], max_columns=max_columns)
+            blocks = text_columns(path, fmt["delimiter"], max_columns=max_columns, file=f)
         parts, rows = [], 0
         with contextlib.closing(blocks):
             for cols in blocks:
@@ -268,6 +348,13 @@ def read_array(
     if len(cols) == 1:
         return np.ascontiguousarray(cols[0])
     return np.stack(cols, axis=1) if cols else np.zeros((0,), dtype=np.int64)
+
+
+def _in_memory(f: BinaryIO):
+    """The rest of ``f`` as an in-memory file pyarrow reads (one sequential read of ``f``)."""
+    import pyarrow as pa
+
+    return pa.BufferReader(f.read())
 
 
 def _check_rows(path: Path, rows: int, max_rows: int | None, qualifier: str = "") -> None:

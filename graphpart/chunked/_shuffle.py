@@ -19,7 +19,6 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphpartError
-from ..fs.digest import file_digest
 from ..index import group_order, group_rank
 from ..typing import CanonicalEType
 from ..utils.check import short_repr
@@ -103,8 +102,8 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
     them), and the digests of the files read (the edges', then each edge data field's).
     """
     meta, e = plan.meta, plan.etypes[ei]
-    src, dst = read_edges(meta, e, c)
-    digests = [file_digest(meta.edges[e].paths[c])]  # read just now: from the page cache
+    digests: list[str] = []  # each file fingerprinted by the read that parses it
+    src, dst = read_edges(meta, e, c, digests)
     n = len(src)
     ts, td = plan.maps.ntypes.index(e[0]), plan.maps.ntypes.index(e[2])
     dpart = plan.maps.part(td)[dst]
@@ -119,7 +118,7 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
     data = {}
     for k, name in enumerate(plan.edge_names(ei)):
         spec = meta.edge_data[e][name]
-        a = spec.read(c)
+        a = spec.read(c, digests)
         if len(a) != n:
             raise GraphpartError(
                 f"{spec.paths[c]}: edge_data[{short_repr(':'.join(e))}][{short_repr(name)}] chunk "
@@ -127,7 +126,6 @@ def shuffle_edges(plan: Plan, ei: int, c: int) -> tuple[np.ndarray, int, np.ndar
                 f"rows but its edge chunk {meta.edges[e].paths[c]} has {n} edges"
             )
         data[f"d{k}"] = a
-        digests.append(file_digest(spec.paths[c]))
     order, counts = group_order(dpart, plan.num_parts)
     leaving = np.zeros(plan.num_parts, dtype=np.int64)
     for q, sel in enumerate(_segments(order, counts)):
@@ -172,7 +170,8 @@ def shuffle_node_data(plan: Plan, ti: int, k: int, c: int, row0: int) -> tuple[i
     t = plan.maps.ntypes[ti]
     name = plan.node_names(ti)[k]
     spec = plan.meta.node_data[t][name]
-    a = spec.read(c)
+    digests: list[str] = []
+    a = spec.read(c, digests)
     num_nodes = plan.meta.num_nodes[t]
     if row0 + len(a) > num_nodes:
         raise GraphpartError(
@@ -185,4 +184,4 @@ def shuffle_node_data(plan: Plan, ti: int, k: int, c: int, row0: int) -> tuple[i
     for p, sel in enumerate(_segments(order, counts)):
         if p not in plan.skip:
             _save_array(plan.node_piece(ti, k, c, p), a[sel])
-    return len(a), file_digest(spec.paths[c])
+    return len(a), digests[0]

@@ -153,7 +153,7 @@ class ChunkSpec:
     shape: tuple[int, ...] = ()
     limit: int | None = None
 
-    def read(self, i: int) -> np.ndarray:
+    def read(self, i: int, digests: list[str] | None = None) -> np.ndarray:
         """Chunk ``i`` as an array, in the recorded dtype and trailing shape when known.
 
         Its rows are checked against the recorded count, and its values against the recorded
@@ -163,6 +163,8 @@ class ChunkSpec:
         ----------
         i : int
             The chunk's position in :attr:`paths`.
+        digests : list of str, optional
+            The file's SHA-256 is appended here, from the same read (no second pass).
 
         Returns
         -------
@@ -178,7 +180,7 @@ class ChunkSpec:
         """
         rows = self.counts[i] if self.counts is not None else self.limit
         width = int(np.prod(self.shape)) if self.shape else TEXT_COLUMNS
-        a = read_array(self.paths[i], self.format, rows, width)  # never read past either
+        a = read_array(self.paths[i], self.format, rows, width, digests)  # never past either
         if self.counts is not None and len(a) != self.counts[i]:
             raise GraphpartError(
                 f"chunk file {self.paths[i]} holds {len(a):,} rows, but the metadata's counts "

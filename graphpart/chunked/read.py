@@ -17,7 +17,9 @@ from .format import ChunkedMetadata, ChunkSpec, read_metadata
 __all__ = ["load_chunked", "read_edges", "read_data", "homogeneous_edges"]
 
 
-def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.ndarray]:
+def read_edges(
+    meta: ChunkedMetadata, etype, i: int, digests: list[str] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Chunk ``i`` of one edge type as ``(src, dst)`` type-wise ids, checked against the node
     counts.
 
@@ -29,6 +31,8 @@ def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.nda
         The canonical edge type, a key of ``meta.edges``.
     i : int
         The chunk's position among the edge type's chunks.
+    digests : list of str, optional
+        The chunk file's SHA-256 is appended here, from the same read.
 
     Returns
     -------
@@ -42,7 +46,7 @@ def read_edges(meta: ChunkedMetadata, etype, i: int) -> tuple[np.ndarray, np.nda
         one, or an id is outside its node type's range.
     """
     spec = meta.edges[etype]
-    a = spec.read(i)
+    a = spec.read(i, digests)
     if a.size == 0:
         a = a.reshape(0, 2)
     if a.ndim != 2 or a.shape[1] < 2 or a.dtype.kind not in "iu":
