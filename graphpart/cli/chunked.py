@@ -253,13 +253,15 @@ def _chunk(args, load) -> int:
         write = {"rmat": rmat_chunked, "sbm": sbm_chunked, "dcsbm": dcsbm_chunked}[args.dataset]
         if args.dataset != "sbm":
             formats["cluster"] = cluster_options(args)
-        meta = write(
-            args.out_dir,
-            args.num_chunks,
-            node_data_format=args.node_data_format,
-            **formats,
-            **dict(args.dataset_arg),
-        )
+        given = {"node_data_format": args.node_data_format, **formats, **dict(args.dataset_arg)}
+        try:  # a required argument missing (scale=...) is one line, as datasets.load says it
+            inspect.signature(write).bind(args.out_dir, args.num_chunks, **given)
+        except TypeError as exc:
+            raise GraphpartError(
+                f"bad arguments for dataset {short_repr(args.dataset)}: {exc}; give it with "
+                "--dataset-arg KEY=VALUE"
+            ) from None
+        meta = write(args.out_dir, args.num_chunks, **given)
     else:
         meta = write_chunked(
             load(args),
