@@ -9,6 +9,7 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,15 @@ from ..utils.units import fmt_bytes
 from ._eta import Progress
 from .cluster import CONNECT_S, ClusterOptions, reach_scheduler
 
-__all__ = ["dask_client", "run_tasks", "worker_memory_limit", "Runner", "runner", "open_shared"]
+__all__ = [
+    "dask_client",
+    "run_tasks",
+    "worker_memory_limit",
+    "Runner",
+    "SharedFile",
+    "runner",
+    "open_shared",
+]
 
 logger = logging.getLogger(__name__)
 #: The name of the LocalCluster workers' scratch folders in the temporary folder
@@ -238,9 +247,40 @@ def run_tasks(
 LOCAL_EDGES = 1 << 22
 
 
+@dataclass(frozen=True)
+class SharedFile:
+    """A driver's array as a task finds it: the ``.npy`` file it was shared through.
+
+    ``keep`` where every task runs on the driver's machine (a LocalCluster it started): a
+    worker then keeps the file mapped from task to task, and sees the driver's writes through
+    the page cache, without a flush. Re-mapping an array of ``N`` nodes for every task faulted
+    its pages in again each time: work of order ``N`` per chunk, whatever the chunk's size.
+    """
+
+    path: str
+    keep: bool
+
+
+#: This process's kept mappings (:attr:`SharedFile.keep`), by file.
+_KEPT: dict[str, np.ndarray] = {}
+#: Kept mappings a worker holds at most (the oldest is let go first).
+KEPT_MAPPINGS = 16
+
+
 def open_shared(handle):
     """The array a task was handed: as is in this process, or read-only from the ``.npy`` file
-    a :class:`Runner` on Dask shared it through (mapped, so only the pages read are loaded)."""
+    a :class:`Runner` on Dask shared it through (mapped, so only the pages read are loaded; kept
+    mapped between tasks where :attr:`SharedFile.keep`)."""
+    if isinstance(handle, SharedFile):
+        if not handle.keep:
+            return np.load(handle.path, mmap_mode="r")
+        array = _KEPT.pop(handle.path, None)
+        if array is None:
+            array = np.load(handle.path, mmap_mode="r")
+            while len(_KEPT) >= KEPT_MAPPINGS:
+                _KEPT.pop(next(iter(_KEPT)))
+        _KEPT[handle.path] = array  # the newest last
+        return array
     return np.load(handle, mmap_mode="r") if isinstance(handle, str) else handle
 
 
@@ -263,8 +303,10 @@ class Runner:
         process (the same tasks give the same answer wherever they run).
     """
 
-    def __init__(self, client, work_dir: Path | None, tasks: int) -> None:
+    def __init__(self, client, work_dir: Path | None, tasks: int, local: bool = False) -> None:
         self.client, self.work_dir, self.tasks = client, work_dir, max(int(tasks), 1)
+        self.local = bool(local)  # every worker on this machine: mappings kept, no flush
+        self._files = 0
 
     def shares(self, items: Sequence) -> list[list]:
         """``items`` dealt out among the tasks (item ``i`` to task ``i % tasks``), one non-empty
@@ -277,13 +319,21 @@ class Runner:
             return [fn(*a) for a in args]
         return run_tasks(self.client, fn, args, False, what)
 
+    def _file(self, name: str) -> Path:
+        """A new file for ``name``: an array shared again gets a file of its own (a worker's
+        mapping of the earlier one stays valid), the earlier one unlinked."""
+        self._files += 1
+        for old in self.work_dir.glob(f"{name}.*.npy"):
+            old.unlink()
+        return self.work_dir / f"{name}.{self._files}.npy"
+
     def share(self, name: str, array: np.ndarray):
         """A handle for tasks to read ``array`` by (:func:`open_shared`)."""
         if self.client is None:
             return array
-        path = self.work_dir / f"{name}.npy"
+        path = self._file(name)
         np.save(path, array)
-        return str(path)
+        return SharedFile(str(path), self.local)
 
     def shared(self, name: str, length: int, dtype, fill) -> tuple[np.ndarray, object]:
         """A new array the driver writes and tasks read: ``(array, handle)``; call :meth:`sync`
@@ -291,15 +341,15 @@ class Runner:
         if self.client is None:
             array = np.full(length, fill, dtype=dtype)
             return array, array
-        path = self.work_dir / f"{name}.npy"
+        path = self._file(name)
         array = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=(length,))
         array[:] = fill
-        return array, str(path)
+        return array, SharedFile(str(path), self.local)
 
-    @staticmethod
-    def sync(array: np.ndarray) -> None:
-        """Make the driver's writes to a :meth:`shared` array visible to every worker."""
-        if isinstance(array, np.memmap):
+    def sync(self, array: np.ndarray) -> None:
+        """Make the driver's writes to a :meth:`shared` array visible to every worker: written
+        through to its file for workers elsewhere (on this machine they share its pages)."""
+        if isinstance(array, np.memmap) and not self.local:
             array.flush()
 
 
@@ -321,5 +371,6 @@ def runner(
     with dask_client(cluster) as client:
         workers = len(client.scheduler_info()["workers"]) or cluster.workers
         place = Path(tempfile.gettempdir() if work_dir is None else work_dir)
+        local = cluster.client is None and cluster.scheduler is None  # the LocalCluster we start
         with scratch_dir(place / "graphpart-tasks") as d:
-            yield Runner(client, d, workers)
+            yield Runner(client, d, workers, local)
