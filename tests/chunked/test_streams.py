@@ -122,9 +122,8 @@ def test_a_stream_over_the_workers_memory_limit_is_refused_before_it_runs(
 )  # fmt: skip
 def test_stream_options_that_overflow_fennels_scores_are_refused(kw, says):
     # gamma=397 overflowed load ** (gamma - 1) to inf: every score NaN, the parts arbitrary
-    from graphpart.chunked import StreamOptions
-
     from graphpart import GraphpartError
+    from graphpart.chunked import StreamOptions
 
     with pytest.raises(GraphpartError, match=says):
         StreamOptions(**kw)
