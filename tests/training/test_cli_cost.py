@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import torch
@@ -123,18 +124,23 @@ def test_a_files_trainer_id_must_be_one_non_negative_int_per_node(tid, message):
         replay_epochs(p, fanouts=[3], train=None, by_trainer_id=True, num_trainers_per_machine=2)
 
 
+#: A rate too small for finite times: refused at the door (check_rate's range), or once the
+#: times are summed.
+REFUSED = "too small for finite times|must be a finite number|must lie between"
+
+
 def test_rates_too_small_for_finite_times_are_refused(capsys):
     """--gpu-tflops 1e-320 once printed "epoch_s": Infinity (invalid JSON) and NaN ratios."""
     rc = main(["cost", DGL_KARATE, "--fanouts", "5", "--gpu-tflops", "1e-320", "--json"])
     err = capsys.readouterr().err
-    assert rc == 2 and err.count("\n") == 1 and "too small for finite times" in err
+    assert rc == 2 and err.count("\n") == 1 and re.search(REFUSED, err)
 
 
 def test_rates_whose_steps_are_finite_but_whose_totals_are_not_are_refused(capsys):
     """--network-gbit-s 1e-312: each step finite, the trainers' sums Infinity (invalid JSON)."""
     rc = main(["cost", DGL_KARATE, "--fanouts", "5", "--network-gbit-s", "1e-312", "--json"])
     out, err = capsys.readouterr()
-    assert rc == 2 and "Infinity" not in out and "too small for finite times" in err
+    assert rc == 2 and "Infinity" not in out and re.search(REFUSED, err)
 
 
 def test_a_fanout_list_starting_with_minus_one_is_taken_as_written(capsys):
