@@ -37,3 +37,13 @@ def constraint_balance(node_part, train_mask, dst, num_parts):
             )
             out[f"{name} {what}"] = round(float(loads.max() / loads.mean()), 3)
     return out
+
+
+def best_of(fn, repeat: int) -> float:
+    """The fastest of ``repeat`` calls of ``fn``, in seconds."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)

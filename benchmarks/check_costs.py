@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _timing import best_of
 
 from graphpart.chunked import assign, plan, write_chunked
 from graphpart.chunked.assign import read_assignment
@@ -33,16 +34,6 @@ from graphpart.utils import memory
 resume = importlib.import_module("graphpart.chunked._resume")
 
 
-def best(fn, repeat: int = 5) -> float:
-    """The fastest of ``repeat`` calls, in seconds."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scale", type=int, default=22)
@@ -50,7 +41,7 @@ def main() -> None:
     args = ap.parse_args()
     root = Path(tempfile.mkdtemp(prefix="check-costs-"))
     rows = []
-    rows.append(("available_memory() (cgroups read)", best(memory.available_memory, 50)))
+    rows.append(("available_memory() (cgroups read)", best_of(memory.available_memory, 50)))
 
     g = rmat(16, seed=0)
     write_chunked(g, root / "small", 4)
@@ -59,7 +50,7 @@ def main() -> None:
     rows.append(
         (
             "check_step_memory (dispatch)",
-            best(lambda: plan.check_step_memory(needs, "dispatch", 2, ""), 50),
+            best_of(lambda: plan.check_step_memory(needs, "dispatch", 2, ""), 50),
         )
     )
 
@@ -71,7 +62,7 @@ def main() -> None:
         for name in ("fused_csc_sampling_graph.pt", "node_feat.dgl", "edge_feat.dgl", "done.json"):
             (d / name).write_bytes(b"x")
     rows.append(
-        (f"foreign_part, {args.parts} partitions' folder", best(lambda: foreign_part(work)))
+        (f"foreign_part, {args.parts} partitions' folder", best_of(lambda: foreign_part(work), 5))
     )
 
     # the resume key at scale: the assignment as read vs its files walked and hashed again
@@ -84,14 +75,14 @@ def main() -> None:
     rows.append(
         (
             f"assignment_digest, {n:,} nodes (as read)",
-            best(lambda: resume.assignment_digest(parts, asg), 3),
+            best_of(lambda: resume.assignment_digest(parts, asg), 3),
         )
     )
-    rows.append(("folder_digests of its files (before)", best(lambda: folder_digests(asg), 3)))
+    rows.append(("folder_digests of its files (before)", best_of(lambda: folder_digests(asg), 3)))
     time.perf_counter()
     write_chunked(rmat(args.scale - 4, seed=0), root / "c", 4)
     assign(root / "c", root / "a", 4, "random")
-    t_asg = best(lambda: read_assignment(root / "a", read_metadata(root / "c")), 3)
+    t_asg = best_of(lambda: read_assignment(root / "a", read_metadata(root / "c")), 3)
     rows.append((f"read_assignment, {1 << (args.scale - 4):,} nodes (context)", t_asg))
 
     print("| check | seconds |\n|---|---|")

@@ -16,19 +16,10 @@ import json
 import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-
-
-def best_of(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+from _timing import best_of
 
 
 def peak_rss_mib() -> float:

@@ -315,6 +315,17 @@ def _adopt(path: Path, new: Path) -> bool:
     return False
 
 
+def _claimed(path: Path) -> tuple[Path, Claim]:
+    """A new work folder beside ``path`` (``.<name>.<random>.tmp``, mode 0700), marked as this
+    process's; nothing is left behind if marking fails."""
+    work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    try:
+        return work, Claim(work, path.name)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
 @contextlib.contextmanager
 def atomic_dir(path: str | os.PathLike, resume: bool = False) -> Iterator[Path]:
     """Build a directory in a temporary sibling; move it to ``path`` only on success.
@@ -355,12 +366,7 @@ def atomic_dir(path: str | os.PathLike, resume: bool = False) -> Iterator[Path]:
     path = output_folder(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _recover(path, clean=False)
-    work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
-    try:
-        claim = Claim(work, path.name)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
+    work, claim = _claimed(path)
     new = work / NEW
     try:
         if not (resume and _adopt(path, new)):
@@ -447,12 +453,7 @@ def work_dir(path: str | os.PathLike) -> Iterator[Path]:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_ended(path)
-    work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
-    try:
-        claim = Claim(work, path.name)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
+    work, claim = _claimed(path)
     try:
         yield work
     finally:
