@@ -327,6 +327,13 @@ class Runner:
             old.unlink()
         return self.work_dir / f"{name}.{self._files}.npy"
 
+    def broadcast(self, obj: object) -> object:
+        """``obj`` as tasks take it: itself in this process, else sent to every worker once (a
+        Dask future tasks resolve there), not pickled again with every task."""
+        if self.client is None:
+            return obj
+        return self.client.scatter(obj, broadcast=True, hash=False)
+
     def share(self, name: str, array: np.ndarray):
         """A handle for tasks to read ``array`` by (:func:`open_shared`)."""
         if self.client is None:

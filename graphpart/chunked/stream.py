@@ -466,6 +466,7 @@ def _run_pass(
     began)``."""
     keys = chunk_keys(meta)
     progress = Progress(what, len(keys))
+    sent = run.broadcast(meta)  # every chunk's path: sent once, not with each of the tasks
     changes = cut = 0
     ways = run.tasks
     job = (*job, ways)
@@ -474,10 +475,10 @@ def _run_pass(
         loads = state if run.client is None else state.detached()  # counters, not node arrays
         if job[0] == "place":
             group = keys[r : r + ways]
-            tasks = [(meta, key, loads, handles, (*job, (0, 1))) for key in group]
+            tasks = [(sent, key, loads, handles, (*job, (0, 1))) for key in group]
         else:
             group = keys[r : r + 1]
-            tasks = [(meta, group[0], loads, handles, (*job, (w, ways))) for w in range(ways)]
+            tasks = [(sent, group[0], loads, handles, (*job, (w, ways))) for w in range(ways)]
         results = run.map(_chunk_task, tasks, what.replace(" ", "-"))
         cut += sum(c for _, c in results)
         if job[0] == "refine":  # the streams' shares of one chunk: moved together, as one
