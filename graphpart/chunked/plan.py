@@ -9,7 +9,7 @@ data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and py
 ==================================  ===============================================================
 step, process                       peak memory
 ==================================  ===============================================================
-assign fennel / ldg, driver         ``B + 68 N`` (``72 N`` from ``2**31`` edges)
+assign fennel / ldg, driver         ``B + 72 N`` (``76 N`` from ``2**31`` edges)
 assign fennel / ldg, each worker    ``B + 14 N + 150 C`` (``18 N`` from ``2**31`` edges)
 assign metis (one process)          ``B + 96 N + 300 E`` where that is within
                                     ``utils.memory.PROCESS_BUDGET``; beyond it, METIS on the graph
@@ -84,8 +84,10 @@ __all__ = [
 
 #: Streaming assign (fennel, ldg): bytes its driver holds per node, a stream (each Dask worker)
 #: per node and per edge of its chunk (measured on R-MAT: the driver 63-66 bytes per node at
-#: scales 22 to 26, a stream 2.8 GiB at scale 26 in 64 chunks; see :func:`stream_need`).
-STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 68, 14, 150
+#: scales 22 to 26, a stream 2.8 GiB at scale 26 in 64 chunks; see :func:`stream_need`). The
+#: driver's 72 include 4 for the renumbering table of the rounds of small chunks it runs itself
+#: (``stream.HERE_EDGES``).
+STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 72, 14, 150
 #: Bytes a dispatch worker holds per node and per edge while it builds a partition (ids, maps,
 #: the local graph and its copy on write), measured on R-MAT partitions; features come on top.
 BYTES_PER_NODE, BYTES_PER_EDGE = 64, 52
@@ -259,7 +261,7 @@ def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
     Returns
     -------
     tuple of two int
-        Bytes: the driver's ``BASE + 68 N`` (``72 N`` from ``2**31`` edges) and a stream's
+        Bytes: the driver's ``BASE + 72 N`` (``76 N`` from ``2**31`` edges) and a stream's
         ``BASE + 14 N + 150 C`` (``18 N``).
     """
     wide = 4 * (num_edges >= 2**31)

@@ -143,6 +143,9 @@ class StreamOptions(Options):
 SPREAD_LIMIT = 1.0
 #: Refinement stops when a pass lowers the cut by less than this fraction.
 MIN_GAIN = 0.005
+#: Rounds whose chunks hold at most this many edges run in the driver, one task after another:
+#: a Dask round trip (about 25 ms on two cores) costs more than the streams' parallelism saves.
+HERE_EDGES = 1 << 18
 logger = logging.getLogger(__name__)
 
 
@@ -453,6 +456,10 @@ def _place(state: Loads, results: list, ways: int) -> int:
     return placed
 
 
+def _rows(spec, c: int) -> int:
+    return int(spec.counts[c]) if spec.counts else HERE_EDGES + 1
+
+
 def _run_pass(
     state: Loads, meta: ChunkedMetadata, run: Runner, handles: tuple, job: tuple, what: str
 ) -> tuple[int, int]:
@@ -466,6 +473,8 @@ def _run_pass(
     began)``."""
     keys = chunk_keys(meta)
     progress = Progress(what, len(keys))
+    # rows per chunk where the metadata records them (a chunk of unknown size goes to Dask)
+    edges = {(e, c): _rows(meta.edges[e], c) for e, c in keys}
     sent = run.broadcast(meta)  # every chunk's path: sent once, not with each of the tasks
     changes = cut = 0
     ways = run.tasks
@@ -473,13 +482,17 @@ def _run_pass(
     step = ways if job[0] == "place" else 1
     for r in range(0, len(keys), step):
         loads = state if run.client is None else state.detached()  # counters, not node arrays
+        group = keys[r : r + step]
+        # a round of small chunks runs in this process: a Dask round trip (about 25 ms here)
+        # costs more than the streams save; the tasks, and so the answer, are the same
+        here = max(edges[key] for key in group) <= HERE_EDGES
+        ship = meta if here else sent
         if job[0] == "place":
-            group = keys[r : r + ways]
-            tasks = [(sent, key, loads, handles, (*job, (0, 1))) for key in group]
-        else:
-            group = keys[r : r + 1]
-            tasks = [(sent, group[0], loads, handles, (*job, (w, ways))) for w in range(ways)]
-        results = run.map(_chunk_task, tasks, what.replace(" ", "-"))
+            tasks = [(ship, key, loads, handles, (*job, (0, 1))) for key in group]
+        else:  # one task here: the shares' moves are the whole chunk's, read once
+            shares = 1 if here else ways
+            tasks = [(ship, group[0], loads, handles, (*job, (w, shares))) for w in range(shares)]
+        results = run.map(_chunk_task, tasks, what.replace(" ", "-"), here)
         cut += sum(c for _, c in results)
         if job[0] == "refine":  # the streams' shares of one chunk: moved together, as one
             changes += _move(state, *(np.concatenate(x) for x in zip(*(r for r, _ in results))))
