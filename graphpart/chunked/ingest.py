@@ -269,10 +269,12 @@ def rmat_chunked(
     check_stream_output(out_dir, chunk_format)
     # sort buckets (8 B an edge drawn) beside the chunks (numpy: 16 B an edge; text ~20) and data
     row = 8 * task.feat_dim + 8 + 3 * any(task.fractions)
-    _check_chunk_memory("rmat", n, m * (1 + symmetric), row, min(block, m), buckets, cluster)
+    buckets = check_count(buckets, "buckets", low=1)
+    # a bucket holds both directions of a symmetric graph's edges
+    bucket = -(-m * (1 + symmetric) // buckets)
+    _check_chunk_memory("rmat", n, m, row, min(block, m), bucket, cluster)
     check_disk((8 + 24 * (1 + symmetric)) * m + row * n, out_dir, "graphpart chunk")
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
-    buckets = check_count(buckets, "buckets", low=1)
     with (
         work_dir(output_folder(out_dir)) as work,  # marked: a killed run's goes next run
         runner(cluster, m, work) as run,
@@ -362,7 +364,7 @@ def dcsbm_chunked(
     check_stream_output(out_dir, chunk_format)
     row = 8 * task.feat_dim + 16 + 3 * any(task.fractions)
     buckets = 1 << max(int(np.ceil(np.log2(max(m, 1) / BUCKET_EDGES))), 0)
-    _check_chunk_memory("dcsbm", n, m, row, min(DRAW_BLOCK, draws), buckets, cluster)
+    _check_chunk_memory("dcsbm", n, m, row, min(DRAW_BLOCK, draws), -(-m // buckets), cluster)
     check_disk(40 * m + row * n, out_dir, "graphpart chunk")
     model = DcsbmModel(scale, avg_degree, community_size, mixing, exponent, seed)
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
@@ -402,10 +404,11 @@ def _task_and_format(
     return (planted_task(task, {}) if planted else task), chunk_format
 
 
-def _check_chunk_memory(kind, n, m, row, block, buckets, cluster) -> None:
-    """The memory rule, before a generator draws: its main process and the drawing tasks on this
-    machine's workers (in this process for a graph under ``LOCAL_EDGES``) within what is free."""
-    needs = chunk_need(kind, n, m, row, block, -(-m // buckets))
+def _check_chunk_memory(kind, n, m, row, block, bucket, cluster) -> None:
+    """The memory rule, before a generator draws ``m`` edges: its main process and the drawing
+    tasks on this machine's workers (in this process under ``LOCAL_EDGES``, as ``runner``
+    decides) within what is free; ``bucket`` edges of the largest sort bucket."""
+    needs = chunk_need(kind, n, m, row, block, bucket)
     if cluster is None or m < LOCAL_EDGES:  # drawn in this process: one block at a time
         main = replace(needs[0], memory=needs[0].memory + needs[1].memory - BASE)
         needs, workers = [main], 0

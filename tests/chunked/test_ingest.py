@@ -210,3 +210,10 @@ def test_a_generator_beyond_memory_is_refused_before_it_builds_anything(
         else:
             dcsbm_chunked(tmp_path / "c", 2, scale, degree)
     assert not (tmp_path / "c").exists()
+
+
+def test_rmat_chunked_refuses_zero_buckets_before_sizing_its_memory(tmp_path):
+    from graphpart.chunked import rmat_chunked
+
+    with pytest.raises(gp.GraphpartError, match="buckets must be an integer >= 1"):
+        rmat_chunked(tmp_path / "c", 2, 8, buckets=0)  # was a ZeroDivisionError
