@@ -37,7 +37,7 @@ import torch
 
 from ..errors import GraphpartError
 from ..graph.schema import etype_str
-from ..index import group_order, part_ranges
+from ..index import count_into, group_order, part_ranges
 from ..interop.dgl_tensors import save_tensors_streamed
 from ..interop.graphbolt import NAMES, GraphBoltStore, graphbolt_tree, id_dtype, type_dtype
 from ..interop.torch_zip import Stream
@@ -173,7 +173,7 @@ def _scan(
             if csc:
                 dst = _piece_field(path, "dst")
                 dst = dst if hops else dst[~outside]
-                indeg += np.bincount(dst - start, minlength=end - start)
+                count_into(indeg, dst, start)
             for k in range(len(plan.edge_names(ei))):
                 fields.setdefault((ei, k), []).append(_npz_field(path, f"d{k}"))
         if leaving is not None:

@@ -290,6 +290,14 @@ def _mapped(path: str) -> np.ndarray:
     return np.load(path, mmap_mode="r").view(np.ndarray)
 
 
+def _on_this_machine(client) -> bool:
+    """Whether every worker of ``client`` runs on this machine: its cluster a ``LocalCluster``
+    (one this step started, or a caller's client of one), whose workers share the page cache."""
+    from distributed import LocalCluster
+
+    return isinstance(getattr(client, "cluster", None), LocalCluster)
+
+
 class Runner:
     """Where a step's tasks run, and how they see the driver's arrays.
 
@@ -385,6 +393,6 @@ def runner(
     with dask_client(cluster) as client:
         workers = len(client.scheduler_info()["workers"]) or cluster.workers
         place = Path(tempfile.gettempdir() if work_dir is None else work_dir)
-        local = cluster.client is None and cluster.scheduler is None  # the LocalCluster we start
+        local = _on_this_machine(client)
         with scratch_dir(place / "graphpart-tasks") as d:
             yield Runner(client, d, workers, local)

@@ -30,6 +30,7 @@ import logging
 
 import numpy as np
 
+from ..index import count_into
 from ..partitioning.adjacency import stream_adjacency
 from ..partitioning.metis import coarse_assignment, metis_assignment
 from ..partitioning.sample import keep_shares
@@ -49,11 +50,6 @@ __all__ = ["sample_chunks", "sampled_metis", "coarse_chunked", "metis_chunked"]
 logger = logging.getLogger(__name__)
 
 _PROBE = 1 << 17
-
-
-def _count(into: np.ndarray, ids: np.ndarray) -> None:
-    counts = np.bincount(ids)  # up to the chunk's largest id, not over every node
-    into[: len(counts)] += counts
 
 
 def sample_chunks(
@@ -82,9 +78,9 @@ def sample_chunks(
     for _, _, s, d in homogeneous_chunks(meta):
         real = s != d
         loops += len(s) - int(real.sum())
-        _count(deg, s[real])
-        _count(deg, d[real])
-        _count(indeg, d)
+        count_into(deg, s[real])
+        count_into(deg, d[real])
+        count_into(indeg, d)
         at = np.arange((-seen) % step, len(s), step)  # every step-th edge of the whole stream
         probe_s.append(s[at][real[at]])
         probe_d.append(d[at][real[at]])

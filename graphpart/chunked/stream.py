@@ -60,7 +60,7 @@ import numpy as np
 
 from ..errors import GraphpartError
 from ..homogeneous import type_offsets
-from ..index import unique_int
+from ..index import count_into, unique_int
 from ..partitioning.stream_steps import MAX_ALPHA, MAX_GAMMA, MAX_SLACK
 from ..utils.check import Options, check_count, check_rate, short_repr
 from ._dask import Runner, open_shared, runner
@@ -190,8 +190,7 @@ def homogeneous_chunks(meta: ChunkedMetadata):
 def _in_degree_task(meta: ChunkedMetadata, keys: list, n: int, dtype: str) -> np.ndarray:
     deg = np.zeros(n, dtype=dtype)
     for key in keys:
-        counts = np.bincount(homogeneous_chunk(meta, *key)[1])  # up to the chunk's largest id
-        deg[: len(counts)] += counts.astype(dtype, copy=False)
+        count_into(deg, homogeneous_chunk(meta, *key)[1])  # work of the chunk's size
     return deg
 
 
