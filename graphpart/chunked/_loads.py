@@ -20,7 +20,7 @@ import numpy as np
 
 from ..index import group_cumsum, group_order, group_rank
 
-__all__ = ["Loads", "part_dtype"]
+__all__ = ["Loads", "part_dtype", "water_fill"]
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +38,38 @@ def part_dtype(num_parts: int) -> np.dtype:
     (dtype('int16'), dtype('int32'))
     """
     return np.dtype(np.int16 if num_parts <= np.iinfo(np.int16).max else np.int32)
+
+
+#: :meth:`Loads.fill` places this many nodes at a time (what it copies per node stays small).
+FILL_BLOCK = 1 << 22
+
+
+def water_fill(load: np.ndarray, room: np.ndarray, count: int) -> np.ndarray:
+    """The parts of ``count`` items dealt out by water-filling: each takes the free slot that
+    brings its part to the lowest load (ties: the lower part), part ``p`` holding ``load[p]``
+    and ``room[p]`` free slots. Built from the at most ``2 k`` levels where the set of parts
+    with room changes, each a run of that set repeated: no array of every slot.
+
+    >>> water_fill(np.array([5, 3, 4]), np.array([2, 9, 9]), 6).tolist()
+    [1, 1, 2, 0, 1, 2]
+    """
+    low = np.asarray(load, dtype=np.int64)
+    high = low + np.asarray(room, dtype=np.int64)
+    levels = np.unique(np.concatenate([low[high > low], high[high > low]]))
+    out, taken = [], 0
+    for x, y in zip(levels[:-1].tolist(), levels[1:].tolist()):  # at most 2 k levels
+        if taken >= count:
+            break
+        active = np.flatnonzero((low <= x) & (x < high))
+        if not len(active):
+            continue
+        reps = min(y - x, -(-(count - taken) // len(active)))
+        run = np.tile(active, reps)[: count - taken]
+        out.append(run)
+        taken += len(run)
+    if taken < count:
+        raise ValueError(f"water_fill: {count} items for {int(high.sum() - low.sum())} slots")
+    return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
 
 class Loads:
@@ -266,16 +298,19 @@ class Loads:
                 self.add(heavy[first], choice[first])
                 heavy = heavy[~first]
             nodes = nodes[self.deg[nodes] == 0]
-        t = self.cls[nodes]
-        order, sizes = group_order(t, self.num_classes)
-        ends = np.cumsum(sizes)
-        for c in np.flatnonzero(sizes):  # a loop over classes only
-            group = nodes[order[ends[c] - sizes[c] : ends[c]]]
+        if self.num_classes == 1:
+            groups = [(0, nodes)]
+        else:
+            order, sizes = group_order(self.cls[nodes], self.num_classes)
+            ends = np.cumsum(sizes)
+            groups = [
+                (c, nodes[order[ends[c] - sizes[c] : ends[c]]]) for c in np.flatnonzero(sizes)
+            ]
+            del order
+        for c, group in groups:  # a loop over classes only
             room = np.maximum(self.ncap[c] - self.nload[c], 0)
             if room.sum() < len(group):  # cannot happen with slack >= 0, but never lose a node
                 room = room + int(np.ceil((len(group) - room.sum()) / self.k))
-            slots = np.repeat(np.arange(self.k), room)
-            # Water-filling: take the free slots in order of the load each would bring its part to.
-            level = self.nload[c][slots] + _rank_within(slots, self.k)
-            slots = slots[np.argsort(level, kind="stable")][: len(group)]
-            self.add(group, slots)
+            parts = water_fill(self.nload[c], room, len(group)).astype(self.part.dtype)
+            for at in range(0, len(group), FILL_BLOCK):  # blocks: add's copies stay small
+                self.add(group[at : at + FILL_BLOCK], parts[at : at + FILL_BLOCK])

@@ -490,6 +490,7 @@ def assign(
 
         work = Path(out_dir).absolute().parent  # the streams' shared files: beside the output
         _check_stream_memory(meta, algorithm, cluster)
+        classes = classes.astype(np.int32)  # as the streams keep them: 4 bytes a node, not 8
         with runner(cluster, sum(meta.num_edges.values()), work) as run:
             _check_stream_memory(meta, algorithm, cluster, run)
             deg = edge_balance(meta, k, balance_edges, algorithm, run)

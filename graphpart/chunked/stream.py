@@ -197,7 +197,8 @@ def _in_degree_task(meta: ChunkedMetadata, keys: list, n: int, dtype: str) -> np
 def in_degrees(meta: ChunkedMetadata, run: Runner | None = None) -> np.ndarray:
     """In-degree of every homogeneous node (types in sorted order), in one pass over the edges.
 
-    Memory: ``4 N`` bytes (``8 N`` from 2**31 edges) plus one chunk, per task.
+    Memory: ``4 N`` bytes per task plus one chunk (``8 N`` for a task's share of ``2**31`` edges
+    or more); where tasks ran, ``4 N`` more here for the sum, made a block at a time.
 
     Parameters
     ----------
@@ -210,17 +211,48 @@ def in_degrees(meta: ChunkedMetadata, run: Runner | None = None) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        int32 (int64 from 2**31 edges), one in-degree per node (all edge types counted).
+        int32, one in-degree per node (all edge types counted); int64 where a node has
+        ``2**31`` in-edges or more.
     """
     run = run or Runner(None, None, 1)
     n = sum(meta.num_nodes.values())
-    dtype = "int32" if sum(meta.num_edges.values()) < 2**31 else "int64"
     keys = chunk_keys(meta)
-    groups = [(meta, share, n, dtype) for share in run.shares(keys)]
-    deg = np.zeros(n, dtype=dtype)
-    for part in run.map(_in_degree_task, groups, "in-degrees"):
-        deg += part
-    return deg
+    groups = [(meta, share, n, _count_dtype(meta, share)) for share in run.shares(keys)]
+    counted = run.map(_in_degree_task, groups, "in-degrees")
+    if len(counted) == 1 and counted[0].dtype == np.int32:
+        return counted[0]
+    return _sum_counts(counted, n)
+
+
+def _count_dtype(meta: ChunkedMetadata, share: list) -> str:
+    """int32 for a share of chunks of fewer than ``2**31`` edges (its counts fit), else int64."""
+    known = all(meta.edges[e].counts for e, _ in share)
+    edges = sum(int(meta.edges[e].counts[c]) for e, c in share) if known else None
+    if edges is None:
+        edges = sum(meta.num_edges.values())
+    return "int32" if edges < 2**31 else "int64"
+
+
+def _sum_counts(counted: list[np.ndarray], n: int) -> np.ndarray:
+    """The sum of the tasks' counts, as int32 where every sum fits, a block at a time (a whole
+    int64 sum would hold ``8 N`` bytes beside the tasks' arrays)."""
+    top = np.iinfo(np.int32).max
+    out = np.empty(n, dtype=np.int32)
+    for lo in range(0, n, SUM_BLOCK):  # blocks of nodes: a loop of N / 2**22 steps
+        total = np.zeros(min(SUM_BLOCK, n - lo), dtype=np.int64)
+        for c in counted:
+            total += c[lo : lo + len(total)]
+        if total.max(initial=0) > top:  # a node with 2**31 in-edges: int64 after all
+            wide = np.zeros(n, dtype=np.int64)
+            for c in counted:
+                wide += c
+            return wide
+        out[lo : lo + len(total)] = total
+    return out
+
+
+#: :func:`in_degrees` sums the tasks' counts this many nodes at a time.
+SUM_BLOCK = 1 << 22
 
 
 def edge_spread(in_degree: np.ndarray, num_parts: int) -> float:

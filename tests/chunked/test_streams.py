@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphpart.chunked import ClusterOptions, read_metadata, stream_partition, write_chunked
+from graphpart.chunked._loads import water_fill
 from graphpart.datasets import rmat, sbm
 
 
@@ -127,3 +128,36 @@ def test_stream_options_that_overflow_fennels_scores_are_refused(kw, says):
 
     with pytest.raises(GraphpartError, match=says):
         StreamOptions(**kw)
+
+
+def _water_fill_by_slots(load, room, count):
+    """The definition: every free slot listed, ordered by the load it brings its part to."""
+    slots = np.repeat(np.arange(len(load)), room)
+    rank = np.concatenate([np.arange(r) for r in room]) if len(slots) else slots
+    level = np.asarray(load)[slots] + rank
+    return slots[np.argsort(level, kind="stable")][:count]
+
+
+@settings(max_examples=80, deadline=None)
+@given(load=st.lists(st.integers(0, 40), min_size=1, max_size=12), data=st.data())
+def test_water_fill_takes_the_lowest_slots_in_order(load, data):
+    room = data.draw(st.lists(st.integers(0, 30), min_size=len(load), max_size=len(load)))
+    count = data.draw(st.integers(0, sum(room)))
+    got = water_fill(np.array(load), np.array(room), count)
+    assert got.tolist() == _water_fill_by_slots(load, room, count).tolist()
+
+
+def test_water_fill_refuses_more_items_than_slots():
+    with pytest.raises(ValueError, match="3 items for 2 slots"):
+        water_fill(np.array([0, 5]), np.array([1, 1]), 3)
+
+
+def test_in_degree_sums_widen_only_past_int32():
+    from graphpart.chunked.stream import _sum_counts
+
+    top = np.iinfo(np.int32).max
+    a = np.array([top - 1, 5, 0], dtype=np.int32)
+    fits = _sum_counts([a, np.array([1, 2, 3], dtype=np.int32)], 3)
+    assert fits.dtype == np.int32 and fits.tolist() == [top, 7, 3]
+    wide = _sum_counts([a, np.array([2, 0, 0], dtype=np.int64)], 3)
+    assert wide.dtype == np.int64 and wide.tolist() == [top + 1, 5, 0]
