@@ -51,20 +51,23 @@ class NodeMaps:
         ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
         counts = np.zeros((num_parts, len(ntypes)), dtype=np.int64)
-        orders = []
         for ti, t in enumerate(ntypes):
-            order, counts[:, ti] = group_order(np.asarray(parts[t], dtype=np.int64), num_parts)
-            orders.append(order)
+            counts[:, ti] = np.bincount(parts[t], minlength=num_parts)
         bounds = block_bounds(counts)
-        before = np.cumsum(counts, axis=0) - counts  # nodes of the type in earlier partitions
+        # a type at a time, each partition's block of new ids written in place: beside the
+        # parts, its grouping order and new ids (8 + 8 bytes a node, no copies of every node)
         for ti, t in enumerate(ntypes):
-            n = len(orders[ti])
-            shift = np.repeat(bounds[:, ti, 0] - before[:, ti], counts[:, ti])
-            new = np.empty(n, dtype=np.int64)
-            new[orders[ti]] = np.arange(n, dtype=np.int64) + shift
-            np.save(folder / f"{ti}.part.npy", np.asarray(parts[t], dtype=np.int64))
+            part = np.asarray(parts[t], dtype=np.int64)
+            order = group_order(part, num_parts)[0]
+            new = np.empty(len(order), dtype=np.int64)
+            at = np.cumsum(counts[:, ti]) - counts[:, ti]
+            for p in np.flatnonzero(counts[:, ti]).tolist():  # a loop over partitions
+                lo, hi = int(bounds[p, ti, 0]), int(bounds[p, ti, 1])
+                new[order[at[p] : at[p] + hi - lo]] = np.arange(lo, hi, dtype=np.int64)
+            np.save(folder / f"{ti}.part.npy", part)
             np.save(folder / f"{ti}.new.npy", new)
-            np.save(folder / f"{ti}.order.npy", orders[ti])
+            np.save(folder / f"{ti}.order.npy", order)
+            del part, order, new
         return cls(folder, tuple(ntypes), counts, bounds)
 
     def _load(self, ti: int, kind: str) -> np.ndarray:

@@ -178,7 +178,7 @@ def _read_txt(path: Path, lines: int) -> np.ndarray:
     col = table.column(0).to_numpy()
     if table.num_columns != 1 or col.dtype.kind not in "iu":
         raise GraphpartError(f"{path}: expected one integer partition id per line")
-    return col.astype(np.int64)
+    return col.astype(np.int64, copy=False)
 
 
 def read_assignment(

@@ -32,7 +32,9 @@ swap parts for ever). Each pass measures the exact cut it starts from; refinemen
 first pass that gains under 0.5% and keeps the parts with the lowest cut, so it never ends worse
 than streaming (the SBM: 27% after about ten passes; a sparser one with larger blocks, 23% after
 eighteen; R-MAT, whose chunks show a node only part of its neighbours, gains nothing and stops
-after two). Restreaming from scratch (Nishimura & Ugander) was tried and gained under 1% here:
+after one). A pass whose gain is in doubt (the one before it gained under 2%) is measured by a
+pass that only reads, before the next refinement runs: the pass after a stale one would be
+undone anyway, so it is not run (the same parts, one refinement pass fewer). Restreaming from scratch (Nishimura & Ugander) was tried and gained under 1% here:
 its fresh loads let the first blocks fill the parts their neighbours chose before, and the rest
 scatter under the caps.
 
@@ -88,7 +90,7 @@ class StreamOptions(Options):
         (label propagation under every cap) until one lowers the cut by less than
         :data:`MIN_GAIN` (0.5%); the parts with the lowest cut are kept. On graphs with
         communities streaming alone cuts far more than METIS (an SBM: 0.69 against 0.26) and
-        refinement closes the gap (0.27); on R-MAT it finds nothing and stops after two.
+        refinement closes the gap (0.27); on R-MAT it finds nothing and stops after one.
     slack : float, default 0.05
         Each part holds at most ``(1 + slack)`` times its share of every class's nodes (and of
         the in-degree, where balanced).
@@ -491,6 +493,44 @@ def _rows(spec, c: int) -> int:
     return int(spec.counts[c]) if spec.counts else HERE_EDGES + 1
 
 
+def _doubtful(cuts: list[int]) -> bool:
+    """Whether the pass that just ended may have gained under :data:`MIN_GAIN`, so its cut is
+    worth a pass of its own before the next refinement: unless the pass before it gained four
+    times that (gains shrink from pass to pass)."""
+    return len(cuts) < 2 or cuts[-2] - cuts[-1] < 4 * MIN_GAIN * cuts[-2]
+
+
+def _cut_task(meta: ChunkedMetadata, keys: list, part) -> int:
+    part = open_shared(part)
+    cut = 0
+    for key in keys:
+        s, d = homogeneous_chunk(meta, *key)
+        cut += int((np.asarray(part[s]) != np.asarray(part[d])).sum())
+    return cut
+
+
+def _measured_cut(meta: ChunkedMetadata, run: Runner, part) -> int:
+    """The edges whose ends lie in different parts, one pass over the chunks in shares among
+    ``run``'s tasks; ``part``: a handle of every node's part (:meth:`Runner.shared`).
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph; its edges are read once.
+    run : Runner
+        Where the pass runs.
+    part : object
+        The handle the tasks read the parts by.
+
+    Returns
+    -------
+    int
+        The cut edges (every edge type).
+    """
+    tasks = [(meta, share, part) for share in run.shares(chunk_keys(meta))]
+    return sum(run.map(_cut_task, tasks, "cut"))
+
+
 def _run_pass(
     state: Loads, meta: ChunkedMetadata, run: Runner, handles: tuple, job: tuple, what: str
 ) -> tuple[int, int]:
@@ -678,9 +718,19 @@ def _passes(state: Loads, meta, run: Runner, initial, passes, placement_batch, r
         if len(rest):
             state.fill(rest)
     run.sync(state.part)
-    best, kept = np.inf, None
+    best, kept, cuts = np.inf, None, []
     for step in range(passes - 1):
         start = (np.array(state.part), state.nload.copy(), state.eload.copy())
+        measured = step > 0 and _doubtful(cuts)
+        if measured:  # where the last pass ended, measured first: a pass that gained too
+            # little is undone with the pass after it, so that pass is not run
+            cut = _measured_cut(meta, run, part_handle)
+            cuts.append(cut)
+            if cut >= (1 - MIN_GAIN) * best:  # stale: this pass's moves would be undone
+                logger.info("%s refinement pass %d: cut %d edges after it", who, step, cut)
+                if cut < best:
+                    best, kept = cut, start
+                break
         pass_handles = (*handles[:3], run.share("start", start[0]))
         job = ("refine", step, placement_batch, refine)
         moved, cut = _run_pass(
@@ -689,6 +739,8 @@ def _passes(state: Loads, meta, run: Runner, initial, passes, placement_batch, r
         logger.info(
             "%s refinement pass %d: cut %d edges before it, %d moves", who, step + 1, cut, moved
         )
+        if not measured:
+            cuts.append(cut)
         if cut < best:
             best, kept, stale = cut, start, cut >= (1 - MIN_GAIN) * best
         else:
@@ -697,11 +749,7 @@ def _passes(state: Loads, meta, run: Runner, initial, passes, placement_batch, r
             break
     else:
         if kept is not None:  # the passes ran out while gaining: measure where the last one ended
-            cut = sum(
-                int((state.part[s] != state.part[d]).sum())
-                for _, _, s, d in homogeneous_chunks(meta)
-            )
-            if cut < best:
+            if _measured_cut(meta, run, part_handle) < best:
                 kept = None
     if kept is not None:  # the parts at the start of the pass with the lowest cut
         state.part[:], state.nload[:], state.eload[:] = kept

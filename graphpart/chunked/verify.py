@@ -337,6 +337,11 @@ def _handle(run: Runner, name: str, a: np.ndarray):
     return run.share(name, np.asarray(a))
 
 
+def _id_dtype(n: int) -> type:
+    """int32 for ids below ``n`` where they fit, else int64."""
+    return np.int32 if n <= np.iinfo(np.int32).max else np.int64
+
+
 def _partition_task(config: Path, meta, p: int, orig: dict | None) -> tuple:
     """Partition ``p``'s checks: its inner nodes' original ids per node type, the fingerprint
     sums of its edges, whether they are keyed by new ids, the problems found, its edge count."""
@@ -362,7 +367,11 @@ def _partition_task(config: Path, meta, p: int, orig: dict | None) -> tuple:
     nt, orig_ids = ntp[inner], on[inner]
     if np.any(nd["part_id"][inner] != p):
         problems.append(f"partition {p}: inner nodes with another part_id")
-    inner_orig = {i: orig_ids[nt == i] for i in range(len(ntypes))}
+    # sent back as the narrowest ids that hold the type's nodes: the driver holds every node's
+    inner_orig = {
+        i: orig_ids[nt == i].astype(_id_dtype(meta.num_nodes[t]), copy=False)
+        for i, t in enumerate(ntypes)
+    }
     for t in ntypes:
         for name in meta.node_data.get(t, {}):
             if part.node_feats.get(f"{t}/{name}") is None:
