@@ -34,9 +34,9 @@ than streaming (the SBM: 27% after about ten passes; a sparser one with larger b
 eighteen; R-MAT, whose chunks show a node only part of its neighbours, gains nothing and stops
 after one). A pass whose gain is in doubt (the one before it gained under 2%) is measured by a
 pass that only reads, before the next refinement runs: the pass after a stale one would be
-undone anyway, so it is not run (the same parts, one refinement pass fewer). Restreaming from scratch (Nishimura & Ugander) was tried and gained under 1% here:
-its fresh loads let the first blocks fill the parts their neighbours chose before, and the rest
-scatter under the caps.
+undone anyway, so it is not run (the same parts, one refinement pass fewer). Restreaming
+from scratch (Nishimura & Ugander) was tried and gained under 1% here: its fresh loads let the
+first blocks fill the parts their neighbours chose before, and the rest scatter under the caps.
 
 Several streams (one per Dask worker, :class:`~graphpart.chunked._dask.Runner`) share a pass in
 rounds, all seeing the parts and loads as the round began, which the driver then brings up to
