@@ -85,16 +85,20 @@ class _Buckets:
                 key[bounds[i] : bounds[i + 1]].tofile(f)
 
     def dedupe(self, i: int) -> int:
-        """Sort and deduplicate bucket ``i`` into ``d<i>.npy`` as ``(rows, 2)`` int64 edges (its
-        files deleted); its edge count."""
+        """Sort and deduplicate bucket ``i`` into ``d<i>.npy`` as int64 keys ``src * n + dst``
+        (its files deleted; 8 bytes an edge to write and read back, not 16); its edge count."""
         paths = sorted(self.folder.glob(f"b{i}-*.bin"))
         keys = [np.fromfile(p, dtype=np.int64) for p in paths]
         key = unique_int(np.concatenate([np.zeros(0, np.int64), *keys]))
         del keys
         for p in paths:
             p.unlink()
-        np.save(self.folder / f"d{i}.npy", np.stack([key // self.n, key % self.n], axis=1))
+        np.save(self.folder / f"d{i}.npy", key)
         return len(key)
+
+    def edges(self, key: np.ndarray) -> np.ndarray:
+        """Keys as ``(rows, 2)`` int64 ``(src, dst)`` edges."""
+        return np.stack([key // self.n, key % self.n], axis=1)
 
 
 def _draw_task(draw, store: _Buckets, blocks: list[int], symmetric: bool, writer: int) -> None:
@@ -426,9 +430,9 @@ def _check_chunk_memory(kind, n, m, row, block, bucket, cluster) -> None:
 def _read_deduped(store: _Buckets, counts: list[int]) -> Iterator[np.ndarray]:
     for i in range(len(counts)):
         path = store.folder / f"d{i}.npy"
-        edges = np.load(path, allow_pickle=False)
+        key = np.load(path, allow_pickle=False)
         path.unlink()
-        yield edges
+        yield store.edges(key)
 
 
 def sbm_chunked(

@@ -115,7 +115,7 @@ def node_orig_maps(
     -------
     dict of int to numpy.ndarray or None
         Node type index -> original ids indexed by new type-wise id (memory-mapped for the
-        merged maps).
+        merged maps; from the assignment, int32 where the type's ids fit).
 
     Raises
     ------
@@ -145,9 +145,12 @@ def node_orig_maps(
         raise GraphpartError(
             f"{partitions_dir} assigns {k} partitions but {config} has {cfg.num_parts}"
         )
-    return {
-        i: group_order(np.asarray(parts[t], dtype=np.int64), k)[0] for i, t in enumerate(cfg.ntypes)
-    }
+    maps = {}
+    for i, t in enumerate(cfg.ntypes):  # int32 where the ids fit: the driver holds every node's
+        order = group_order(np.asarray(parts.pop(t), dtype=np.int64), k)[0]
+        maps[i] = order.astype(np.int32) if len(order) <= np.iinfo(np.int32).max else order
+        del order
+    return maps
 
 
 def orig_of(maps: dict[int, np.ndarray], book, nid: np.ndarray) -> np.ndarray:
