@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -71,13 +72,17 @@ def _tree_bytes(folder: Path) -> int:
     """Disk the files under ``folder`` take now (blocks allocated, as ``du`` counts: a file laid
     out ahead of its contents counts what is written; files vanishing meanwhile are skipped)."""
     total = 0
-    for f in folder.rglob("*"):
-        try:
-            st = f.stat()
-            total += st.st_blocks * 512 if f.is_file() else 0
-        except OSError:
-            pass
+    for root, _, files in os.walk(folder):  # a folder removed meanwhile is skipped, not raised
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+            except OSError:
+                pass
     return total
+
+
+#: Where each step's stderr is kept (``--workdir``), set by :func:`main`.
+LOGS: Path | None = None
 
 
 def run_step(name: str, args: list[str], watch: Path | None = None) -> dict:
@@ -96,6 +101,8 @@ def run_step(name: str, args: list[str], watch: Path | None = None) -> dict:
     }
     if watch is not None:
         row["peak_disk_gib"] = round(peaks.disk_peak / GiB, 2)
+    if LOGS is not None:  # the step's progress lines: each phase's elapsed time
+        (LOGS / f"{name.replace(' ', '-')}.log").write_bytes(err)
     print(json.dumps(row), flush=True)
     return row
 
@@ -177,6 +184,9 @@ def main() -> None:
         "--dispatch-args", default="", help="more dispatch options, e.g. '--out-edges --format=dgl'"
     )
     args = ap.parse_args()
+    global LOGS
+    LOGS = args.workdir
+    LOGS.mkdir(parents=True, exist_ok=True)
     steps = args.steps.split(",")
     rows = []
     for scale in args.scales:

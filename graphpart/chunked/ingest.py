@@ -432,7 +432,9 @@ def _read_deduped(store: _Buckets, counts: list[int]) -> Iterator[np.ndarray]:
         path = store.folder / f"d{i}.npy"
         key = np.load(path, allow_pickle=False)
         path.unlink()
-        yield store.edges(key)
+        edges = store.edges(key)
+        del key
+        yield edges
 
 
 def sbm_chunked(

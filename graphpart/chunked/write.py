@@ -164,7 +164,8 @@ def write_chunked(
         }
         for ei, e in enumerate(g.canonical_etypes):
             s, d = g.edges(e)
-            pairs = np.stack([s.numpy(), d.numpy()], axis=1).astype(np.int64)
+            ids = edge_chunk_dtype(fmts["edge_format"], max(g.num_nodes(t) for t in g.ntypes))
+            pairs = np.stack([s.numpy(), d.numpy()], axis=1).astype(ids)
             meta["edges"][etype_str(e)] = _write_chunks(
                 tmp / "edges",
                 chunk_stem(f"e{ei}", etype_str(e)),
@@ -228,6 +229,32 @@ def check_stream_output(out_dir: Path, chunk_format: ChunkFormat) -> None:
     check_chunked_out(out_dir)
 
 
+def edge_chunk_dtype(fmt: dict, num_nodes: int) -> np.dtype:
+    """The dtype edge chunks are written in: int32 for ``.npy`` chunks where every id fits
+    (below ``num_nodes``, the largest node count of a type: half the bytes to write and read
+    in every pass), else int64.
+
+    Parameters
+    ----------
+    fmt : dict
+        The chunk format (``{"name": "numpy" | "csv" | "parquet", ...}``).
+    num_nodes : int
+        The largest node count of a node type.
+
+    Returns
+    -------
+    numpy.dtype
+        int32 or int64.
+
+    Examples
+    --------
+    >>> edge_chunk_dtype({"name": "numpy"}, 2**31 - 1), edge_chunk_dtype({"name": "csv"}, 5)
+    (dtype('int32'), dtype('int64'))
+    """
+    narrow = fmt["name"] == "numpy" and num_nodes <= np.iinfo(np.int32).max
+    return np.dtype(np.int32 if narrow else np.int64)
+
+
 def _stream_chunks(
     folder: Path, stem: str, blocks: Iterable[np.ndarray], total: int, k: int, fmt: dict, root: Path
 ) -> dict:
@@ -252,7 +279,7 @@ def _stream_chunks(
         raise GraphpartError(f"{stem}: {seen:,} rows arrived but {total:,} were counted")
     while i < k:  # no edges at all: k empty chunks, as write_chunked writes them
         file = folder / f"{stem}-part{i}{FORMATS[fmt['name']]}"
-        write_array(file, np.zeros((0, 2), dtype=np.int64), fmt)
+        write_array(file, np.zeros((0, 2), dtype=edge_chunk_dtype(fmt, 0)), fmt)
         paths.append(file.relative_to(root).as_posix())
         i += 1
     return {"format": fmt, "data": paths, "counts": np.diff(cut).tolist()}
@@ -327,7 +354,8 @@ def write_edge_stream(
         }
         source = edge_blocks()
         try:  # a reader left open past an error can abort the interpreter at exit
-            blocks = (np.asarray(b, dtype=np.int64).reshape(-1, 2) for b in source)
+            ids = edge_chunk_dtype(efmt, int(num_nodes))
+            blocks = (np.asarray(b, dtype=np.int64).reshape(-1, 2).astype(ids) for b in source)
             meta["edges"][etype] = _stream_chunks(
                 tmp / "edges", chunk_stem("e0", etype), blocks, int(num_edges), k, efmt, tmp
             )

@@ -191,3 +191,24 @@ def test_any_parquet_layout_reads_back_its_edges(
     assert all(len(b) <= min(batch, block) for b in blocks)
     got = np.concatenate(blocks) if blocks else np.zeros((0, 2), dtype=dtype)
     assert got.tolist() == a.tolist()
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_numpy_edge_chunks_hold_int32_ids_and_read_back_the_same(streamed, tmp_path):
+    # half the bytes of every pass over the edges, where every id fits in 32 bits
+    from graphpart.chunked import ChunkFormat, rmat_chunked
+    from graphpart.datasets import rmat
+
+    fmt = ChunkFormat(edge_format="numpy")
+    if streamed:
+        path = rmat_chunked(tmp_path / "c", 3, 10, seed=1, chunk_format=fmt)
+    else:
+        path = write_chunked(rmat(10, seed=1), tmp_path / "c", 3, fmt)
+    meta = read_metadata(path)
+    spec = next(iter(meta.edges.values()))
+    stored = [np.load(meta.path.parent / p) for p in spec.paths]
+    assert all(a.dtype == np.int32 and a.shape[1] == 2 for a in stored)
+    g = load_chunked(path)
+    s, d = (x.numpy() for x in g.edges())
+    want = np.concatenate(stored)
+    assert s.dtype == np.int64 and np.array_equal(s, want[:, 0]) and np.array_equal(d, want[:, 1])
