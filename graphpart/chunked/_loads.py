@@ -44,11 +44,12 @@ def part_dtype(num_parts: int) -> np.dtype:
 FILL_BLOCK = 1 << 22
 
 
-def water_fill(load: np.ndarray, room: np.ndarray, count: int) -> np.ndarray:
+def water_fill(load: np.ndarray, room: np.ndarray, count: int, dtype=np.int64) -> np.ndarray:
     """The parts of ``count`` items dealt out by water-filling: each takes the free slot that
     brings its part to the lowest load (ties: the lower part), part ``p`` holding ``load[p]``
     and ``room[p]`` free slots. Built from the at most ``2 k`` levels where the set of parts
-    with room changes, each a run of that set repeated: no array of every slot.
+    with room changes, each a run of that set repeated: no array of every slot. The parts come
+    as ``dtype`` (default int64).
 
     >>> water_fill(np.array([5, 3, 4]), np.array([2, 9, 9]), 6).tolist()
     [1, 1, 2, 0, 1, 2]
@@ -60,7 +61,7 @@ def water_fill(load: np.ndarray, room: np.ndarray, count: int) -> np.ndarray:
     for x, y in zip(levels[:-1].tolist(), levels[1:].tolist()):  # at most 2 k levels
         if taken >= count:
             break
-        active = np.flatnonzero((low <= x) & (x < high))
+        active = np.flatnonzero((low <= x) & (x < high)).astype(dtype)
         if not len(active):
             continue
         reps = min(y - x, -(-(count - taken) // len(active)))
@@ -69,7 +70,7 @@ def water_fill(load: np.ndarray, room: np.ndarray, count: int) -> np.ndarray:
         taken += len(run)
     if taken < count:
         raise ValueError(f"water_fill: {count} items for {int(high.sum() - low.sum())} slots")
-    return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+    return np.concatenate(out) if out else np.zeros(0, dtype=dtype)
 
 
 class Loads:
@@ -285,7 +286,8 @@ class Loads:
         (greedy LPT, as 2PS places its clusters; rounds of at most one node per part); the rest
         by water-filling each class's free slots."""
         if self.balances_edges:
-            heavy = nodes[self.deg[nodes] > 0]
+            light = self.deg[nodes] == 0
+            heavy = nodes[~light]
             heavy = heavy[np.argsort(-self.deg[heavy], kind="stable")]
             while len(heavy):  # rounds: the heaviest node per part goes to its best part
                 t, d = self.cls[heavy], self.deg[heavy]
@@ -297,7 +299,9 @@ class Loads:
                 first = _rank_within(choice, self.k) == 0
                 self.add(heavy[first], choice[first])
                 heavy = heavy[~first]
-            nodes = nodes[self.deg[nodes] == 0]
+            if len(heavy) or not light.all():  # nodes no chunk reached have none: no copy
+                nodes = nodes[light]
+            del light
         if self.num_classes == 1:
             groups = [(0, nodes)]
         else:
@@ -311,6 +315,6 @@ class Loads:
             room = np.maximum(self.ncap[c] - self.nload[c], 0)
             if room.sum() < len(group):  # cannot happen with slack >= 0, but never lose a node
                 room = room + int(np.ceil((len(group) - room.sum()) / self.k))
-            parts = water_fill(self.nload[c], room, len(group)).astype(self.part.dtype)
+            parts = water_fill(self.nload[c], room, len(group), self.part.dtype)
             for at in range(0, len(group), FILL_BLOCK):  # blocks: add's copies stay small
                 self.add(group[at : at + FILL_BLOCK], parts[at : at + FILL_BLOCK])

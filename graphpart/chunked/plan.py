@@ -9,8 +9,8 @@ data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and py
 ==================================  ===============================================================
 step, process                       peak memory
 ==================================  ===============================================================
-assign fennel / ldg, driver         ``B + 72 N`` (``76 N`` from ``2**31`` edges)
-assign fennel / ldg, each worker    ``B + 14 N + 150 C`` (``18 N`` from ``2**31`` edges)
+assign fennel / ldg, driver         ``B + 24 N``
+assign fennel / ldg, each worker    ``B + 14 N + 150 C``
 assign metis (one process)          ``B + 96 N + 300 E`` where that is within
                                     ``utils.memory.PROCESS_BUDGET``; beyond it, METIS on the graph
                                     coarsened: ``B + 150 MB + max(16 N + 24 E + 48 C, 76 N +
@@ -19,7 +19,7 @@ assign metis (one process)          ``B + 96 N + 300 E`` where that is within
                                     else ``M`` sampled edges for ``E`` (:mod:`.metis_memory`)
 assign metis, each worker           ``B + 14 N + 150 C`` (the refinement's streams)
 assign random (each Dask worker)    ``B + 24 * 2**20``
-dispatch, driver                    ``B + 64 N``
+dispatch, driver                    ``B + 150 MB + 32 N``
 dispatch, phase 1 (each worker)     ``B + 64 C + 16 N`` (node maps, memory-mapped)
 dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpart's are written
                                     out of core whatever the partition's size:
@@ -30,7 +30,7 @@ dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpar
                                     files are built in memory:
                                     ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                     nodes and ``e_p`` edges (owned plus leaving, HALO edges)
-verify, driver                      ``B + 150 MB + (58 + F) N`` (the assignment read, the id maps,
+verify, driver                      ``B + 150 MB + (30 + F) N`` (the assignment read, the id maps,
                                     owners, every partition's inner nodes' ids as the tasks send
                                     them, the scheduler; a node field is read whole)
 verify, each worker                 ``B + 8 N + 64 max(C, 4M)`` (a partition, its edges a slice
@@ -83,11 +83,15 @@ __all__ = [
 ]
 
 #: Streaming assign (fennel, ldg): bytes its driver holds per node, a stream (each Dask worker)
-#: per node and per edge of its chunk (measured on R-MAT: the driver 63-66 bytes per node at
-#: scales 22 to 26, a stream 2.8 GiB at scale 26 in 64 chunks; see :func:`stream_need`). The
-#: driver's 72 include 4 for the renumbering table of the rounds of small chunks it runs itself
-#: (``stream.HERE_EDGES``).
-STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 72, 14, 150
+#: per node and per edge of its chunk (measured on R-MAT: the driver 21.5 bytes per node at scale
+#: 24 in 32 parts and 128 chunks, a stream 2.8 GiB at scale 26 in 64 chunks; see
+#: :func:`stream_need`). The driver's 24 include 4 for the renumbering table of the rounds of
+#: small chunks it runs itself (``stream.HERE_EDGES``).
+STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 24, 14, 150
+#: dispatch's driver per node (the assignment, then its id maps a type at a time) and the
+#: fixed part beside ``B`` (the LocalCluster's scheduler, the text reader's pool); verify's
+#: driver per node besides node data (the id maps, owners, every partition's inner ids).
+DISPATCH_DRIVER_BYTES_PER_NODE, DRIVER_FIXED, VERIFY_DRIVER_BYTES_PER_NODE = 32, 150 << 20, 30
 #: Bytes a dispatch worker holds per node and per edge while it builds a partition (ids, maps,
 #: the local graph and its copy on write), measured on R-MAT partitions; features come on top.
 BYTES_PER_NODE, BYTES_PER_EDGE = 64, 52
@@ -244,12 +248,12 @@ def output_bytes(meta: ChunkedMetadata, format: str, local_edges: int, local_nod
 def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
     """Peak memory of ``assign --algorithm fennel | ldg``: its driver's and each stream's.
 
-    The driver holds every node's class (as read, and as int32), in-degree (int64 from
-    ``2**31`` edges) and part, copies of the parts as passes began, the streams' in-degree
-    counts as they arrive, the water-filling of the nodes no chunk reached (four int64 arrays
-    of about ``N``), a round's placements or moves, and at the end the parts as int64 for the
-    loads' pass; a stream (a Dask worker) one chunk's edges, their nodes and a table of local
-    ids, and the pages it reads of the shared class, in-degree and part files.
+    The driver holds every node's class and in-degree (int32) and part, copies of the parts
+    as passes began, the streams' in-degree counts as they arrive, the nodes no chunk reached
+    (their ids and parts, dealt out by :func:`~graphpart.chunked._loads.water_fill`), a
+    round's placements or moves, and at the end the parts as int64 for the loads' pass; a
+    stream (a Dask worker) one chunk's edges, their nodes and a table of local ids, and the
+    pages it reads of the shared class, in-degree and part files.
 
     Parameters
     ----------
@@ -261,13 +265,11 @@ def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
     Returns
     -------
     tuple of two int
-        Bytes: the driver's ``BASE + 72 N`` (``76 N`` from ``2**31`` edges) and a stream's
-        ``BASE + 14 N + 150 C`` (``18 N``).
+        Bytes: the driver's ``BASE + 24 N`` and a stream's ``BASE + 14 N + 150 C``.
     """
-    wide = 4 * (num_edges >= 2**31)
     return (
-        BASE + (STREAM_DRIVER_BYTES_PER_NODE + wide) * num_nodes,
-        BASE + (STREAM_WORKER_BYTES_PER_NODE + wide) * num_nodes + STREAM_BYTES_PER_EDGE * chunk,
+        BASE + STREAM_DRIVER_BYTES_PER_NODE * num_nodes,
+        BASE + STREAM_WORKER_BYTES_PER_NODE * num_nodes + STREAM_BYTES_PER_EDGE * chunk,
     )
 
 
@@ -482,8 +484,7 @@ def plan_pipeline(
     steps = []
     if algorithm in ("fennel", "ldg"):
         driver, stream = stream_need(n, e, c)
-        wide = 4 * (e >= 2**31)
-        dn, wn = STREAM_DRIVER_BYTES_PER_NODE + wide, STREAM_WORKER_BYTES_PER_NODE + wide
+        dn, wn = STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE
         steps.append(StepNeed(f"assign {algorithm} (driver)", "main", driver, 8 * n, f"B + {dn} N"))
         steps.append(
             StepNeed(
@@ -534,7 +535,13 @@ def plan_pipeline(
     output = output_bytes(meta, format, local, n + copies)
     work = (32 * local if format == "graphbolt" else 0) + 40 * (local - e)  # sorted out of core
     steps += [
-        StepNeed("dispatch (driver)", "main", BASE + 64 * n, 0, "B + 64 N"),
+        StepNeed(
+            "dispatch (driver)",
+            "main",
+            BASE + DRIVER_FIXED + DISPATCH_DRIVER_BYTES_PER_NODE * n,
+            0,
+            "B + 150 MB + 32 N",
+        ),
         StepNeed(
             "dispatch phase 1",
             f"each of {workers} workers",
@@ -560,9 +567,9 @@ def plan_pipeline(
         StepNeed(  # the LocalCluster's scheduler lives in this process too
             "verify (driver)",
             "main",
-            BASE + (150 << 20) + (58 + f) * n,
+            BASE + DRIVER_FIXED + (VERIFY_DRIVER_BYTES_PER_NODE + f) * n,
             0,
-            "B + 150 MB + (58 + F) N",
+            "B + 150 MB + (30 + F) N",
         ),
         StepNeed(
             "verify",
