@@ -46,7 +46,7 @@ def main() -> None:
             edge_data={},
         )
         halo = np.full(k, int(args.halo_per_edge * e / k))
-        chunk_disk = 16 * e
+        chunk_disk = (8 if n < 2**31 else 16) * e  # int32 ids where they fit
         print(f"\nR-MAT {scale}: {n:,} nodes, {e:,} edges, {k} parts, {chunks} chunks")
         print(f"  chunk: {chunk_disk / 2**30:.1f} GiB of numpy chunks")
         total = chunk_disk
