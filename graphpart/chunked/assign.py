@@ -169,8 +169,8 @@ def _read_txt(path: Path, lines: int) -> np.ndarray:
         )
     if size == 0:
         return np.zeros(0, dtype=np.int64)
-    # a block at a time into one array: reading the whole table at once held ~46 bytes a node
-    # (the text, Arrow's column and its memory pool) beside the 8 of the answer
+    # a block at a time into one array: pyarrow's whole-file read kept buffers that grow with
+    # the file in its pool (~32 bytes a line); a block's are bounded
     out = np.empty(lines, dtype=np.int64)
     at = 0
     try:

@@ -228,9 +228,9 @@ def in_degrees(meta: ChunkedMetadata, run: Runner | None = None) -> np.ndarray:
 
 def _count_dtype(meta: ChunkedMetadata, share: list) -> str:
     """int32 for a share of chunks of fewer than ``2**31`` edges (its counts fit), else int64."""
-    known = all(meta.edges[e].counts for e, _ in share)
-    edges = sum(int(meta.edges[e].counts[c]) for e, c in share) if known else None
-    if edges is None:
+    if all(meta.edges[e].counts for e, _ in share):
+        edges = sum(int(meta.edges[e].counts[c]) for e, c in share)
+    else:  # chunks of unrecorded size: the whole graph's edges bound the share's
         edges = sum(meta.num_edges.values())
     return "int32" if edges < 2**31 else "int64"
 
