@@ -237,10 +237,11 @@ print(chunked.format_plan(meta, num_parts, "fennel", loads=loads, out_dir=work))
 #
 # ## 3 · Step 2: dispatch on a Dask cluster
 #
-# `dispatch` runs two rounds of Dask tasks. One task per chunk splits it into pieces, one per
-# partition. Then one task per partition gathers its pieces and writes its files, a block of edges
-# at a time: no task ever holds the whole edge list, a whole partition's edges or a whole feature
-# matrix, so a worker needs the same memory whether its partition is small or huge.
+# `dispatch` runs two rounds of Dask tasks. One task per chunk (or per run of small chunks, up
+# to 4M edges) splits it into pieces, one per partition. Then one task per partition gathers its
+# pieces and writes its files, a block of edges at a time: no task ever holds the whole edge
+# list, a whole partition's edges or a whole feature matrix, so a worker needs the same memory
+# whether its partition is small or huge.
 #
 # The files are what DGL trains on: GraphBolt's `fused_csc_sampling_graph.pt` (DGL 2.x loads it
 # with `load_partition(..., use_graphbolt=True)`), the graph in CSC form (each node's in-edges

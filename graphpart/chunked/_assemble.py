@@ -1,7 +1,7 @@
 """Dispatch, phase 2: each task gathers one partition's pieces and writes its files.
 
-A partition's owned edges are its pieces in (edge type, chunk) order, which is
-new edge id order; edges leaving it get their new ids from the per-chunk counts
+A partition's owned edges are its pieces in (edge type, run of chunks) order, which is
+new edge id order; edges leaving it get their new ids from the per-run counts
 of phase 1. The local graph, its DGL node and edge data and the partition files
 are then made by the same functions the in-memory path uses
 (:func:`~graphpart.partitioning.halo.assemble_view`,
@@ -110,10 +110,8 @@ def _node_feats(plan: Plan, p: int) -> dict[str, torch.Tensor]:
     out = {}
     for ti, t in enumerate(plan.maps.ntypes):
         for k, name in enumerate(plan.node_names(ti)):
-            chunks = len(plan.meta.node_data[t][name].paths)
-            rows = [
-                np.load(plan.node_piece(ti, k, c, p), allow_pickle=False) for c in range(chunks)
-            ]
+            runs = len(plan.node_runs[ti][k])
+            rows = [np.load(plan.node_piece(ti, k, r, p), allow_pickle=False) for r in range(runs)]
             out[f"{t}/{name}"] = _tensor(np.concatenate(rows))
     return out
 
@@ -127,8 +125,8 @@ def drop_pieces(plan: Plan, p: int, edge_rows: list[np.ndarray]) -> None:
             plan.cross_piece(ei, c, p).unlink(missing_ok=True)
     for ti, t in enumerate(plan.maps.ntypes):
         for k, name in enumerate(plan.node_names(ti)):
-            for c in range(len(plan.meta.node_data[t][name].paths)):
-                plan.node_piece(ti, k, c, p).unlink(missing_ok=True)
+            for r in range(len(plan.node_runs[ti][k])):
+                plan.node_piece(ti, k, r, p).unlink(missing_ok=True)
 
 
 def build_part(

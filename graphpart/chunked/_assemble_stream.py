@@ -9,7 +9,7 @@ how large its partition is:
 1. One pass over the partition's pieces marks its HALO nodes in a bitmap over all nodes (the
    sources of owned edges outside it; with ``out_edges``, also the destinations of the edges
    leaving it, which are then sorted by new edge id out of core: their order is (owner, edge
-   type, chunk, position), so they are appended to one file per owner and read back owner by
+   type, run of chunks, position), so they are appended to one file per owner and read back owner by
    owner). For GraphBolt it also counts each local node's in-edges.
 2. The local node ids follow (inner nodes, then the HALO nodes in id order), kept in one int64
    array over all nodes; the node data is written in blocks.
@@ -19,9 +19,10 @@ how large its partition is:
    (GraphBolt's).
 
 Memory: ``B + 17 N + 8 L`` (``N`` nodes in the graph, ``L`` local nodes, at most ``N``; GraphBolt
-adds ``16 L`` for the in-degrees and offsets, and ``4 N`` with ``out_edges``) plus one piece (at
-most one chunk of edges) or one block or bucket of :data:`BLOCK` rows. Disk while a partition is
-written, deleted after: 40 bytes per leaving edge, and for GraphBolt 32 bytes per local edge.
+adds ``16 L`` for the in-degrees and offsets, and ``4 N`` with ``out_edges``) plus one piece
+(at most one run of chunks' edges) or one block or bucket of :data:`BLOCK` rows. Disk while a
+partition is written, deleted after: 40 bytes per leaving edge, and for GraphBolt 32 bytes per
+local edge.
 """
 
 from __future__ import annotations
@@ -418,8 +419,8 @@ def _node_feat_tree(plan: Plan, p: int) -> dict[str, tuple[Stream, list[Path]]]:
     out = {}
     for ti, t in enumerate(plan.maps.ntypes):
         for k, name in enumerate(plan.node_names(ti)):
-            chunks = len(plan.meta.node_data[t][name].paths)
-            pieces = [plan.node_piece(ti, k, c, p) for c in range(chunks)]
+            runs = len(plan.node_runs[ti][k])
+            pieces = [plan.node_piece(ti, k, r, p) for r in range(runs)]
             heads = [np.load(f, mmap_mode="r", allow_pickle=False) for f in pieces]
             items = [(h.dtype, h.shape) for h in heads]
             rows = sum(h.shape[0] for h in heads)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..utils.units import fmt_bytes
+from ._shuffle import largest_run
 from .format import ChunkedMetadata
-from .plan import largest_chunk, node_row_bytes, partition_need
+from .plan import node_row_bytes, partition_need
 
 __all__ = ["partition_too_big"]
 
@@ -29,7 +30,7 @@ def partition_too_big(
     ('partition 0 did not fit in a Dask worker', True, True)
     """
     edges = sum((c.sum(axis=0) for c in counts), np.zeros(len(nodes), dtype=np.int64))
-    row_bytes, chunk = node_row_bytes(meta), largest_chunk(meta)
+    row_bytes, chunk = node_row_bytes(meta), largest_run(meta)
 
     def message(p: int, limit: int) -> str:
         need = partition_need(

@@ -8,13 +8,14 @@ new ids, edge order, local graphs and features, so
 
 It runs in two phases of Dask tasks, on an embedded ``LocalCluster`` or any
 running cluster (:class:`~graphpart.chunked.ClusterOptions`: a scheduler's address or a
-client): one task per chunk splits it into per-partition pieces, then one task per
-partition gathers its pieces and writes its files. No task holds the whole edge list or a
+client): one task per chunk (a run of consecutive chunks up to 4M edges where chunks are small,
+so the chunk count costs no tasks or files) splits it into per-partition pieces, then one task
+per partition gathers its pieces and writes its files. No task holds the whole edge list or a
 whole feature matrix.
 
 Peak memory per worker task, for ``N`` nodes:
 
-* phase 1: one chunk (its edges, or its feature rows) plus up to ``16 N`` bytes of
+* phase 1: one run of chunks (its edges, or its feature rows) plus up to ``16 N`` bytes of
   node maps, read through ``mmap`` (shared by the workers of one machine);
 * phase 2: the edges and features of one partition, its HALO edges, and an
   ``8 N``-byte scratch array.
@@ -76,12 +77,12 @@ __all__ = ["dispatch", "load_orig_ids"]
 logger = logging.getLogger(__name__)
 
 
-def _node_data_rows(client, plan: Plan, progress: bool) -> dict[tuple[int, int], np.ndarray]:
+def _node_data_rows(client, meta, progress: bool) -> dict[tuple[int, int], np.ndarray]:
     """Rows per chunk of every node-data field (from the metadata's counts, else by reading)."""
     out, todo = {}, []
-    for ti, t in enumerate(plan.maps.ntypes):
-        for k, name in enumerate(plan.node_names(ti)):
-            spec = plan.meta.node_data[t][name]
+    for ti, t in enumerate(sorted(meta.ntypes)):
+        for k, name in enumerate(sorted(meta.node_data.get(t, {}))):
+            spec = meta.node_data[t][name]
             if spec.counts is not None:
                 out[ti, k] = np.asarray(spec.counts, dtype=np.int64)
             else:
@@ -93,12 +94,12 @@ def _node_data_rows(client, plan: Plan, progress: bool) -> dict[tuple[int, int],
 
 
 def _shuffle(
-    client, plan: Plan, progress: bool
+    client, plan: Plan, node_rows: dict, progress: bool
 ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, list[str]]:
-    """Phase 1 on every chunk; returns per edge type the (chunks, parts) counts and the chunk rows,
-    the number of edges leaving each partition, and the digests of the chunk files read."""
+    """Phase 1 on every run of chunks; returns per edge type the (runs, parts) counts and the rows
+    per run, the number of edges leaving each partition, and the digests of the chunk files read
+    (``node_rows``: :func:`_node_data_rows`)."""
     meta = plan.meta
-    node_rows = _node_data_rows(client, plan, progress)
     node_args = []
     for (ti, k), rows in node_rows.items():
         t, name = plan.maps.ntypes[ti], plan.node_names(ti)[k]
@@ -109,13 +110,14 @@ def _shuffle(
                 f"chunks, but node type {short_repr(t)} has {meta.num_nodes[t]} nodes"
             )
         row0 = np.cumsum(rows) - rows
-        node_args += [(plan, ti, k, c, int(row0[c])) for c in range(len(rows))]
+        runs = plan.node_runs[ti][k]
+        node_args += [(plan, ti, k, r, int(row0[first])) for r, (first, _) in enumerate(runs)]
     edge_args = [
-        (plan, ei, c) for ei, e in enumerate(plan.etypes) for c in range(len(meta.edges[e].paths))
+        (plan, ei, r) for ei in range(len(plan.etypes)) for r in range(len(plan.edge_runs[ei]))
     ]
     results = run_tasks(client, shuffle_edges, edge_args, progress, "shuffle-edges")
     node_results = run_tasks(client, shuffle_node_data, node_args, progress, "shuffle-node-data")
-    digests = [d for r in results for d in r[3]] + [d for _, d in node_results]
+    digests = [d for r in results for d in r[3]] + [d for _, ds in node_results for d in ds]
     counts, rows = [], []
     leaving = (
         np.sum([r[2] for r in results], axis=0)
@@ -262,8 +264,9 @@ def dispatch(
         maps = NodeMaps.build(parts, ntypes, num_parts, work / "maps")
         assignment = assignment_digest(parts, partitions_dir)  # no second read of its files
         del parts
-        plan = Plan(meta, work, maps, etypes, num_hops, out_edges, skip=frozenset(done))
-        counts, rows, leaving, digests = _shuffle(c, plan, progress)
+        node_rows = _node_data_rows(c, meta, progress)
+        plan = Plan.of(meta, work, maps, etypes, num_hops, out_edges, node_rows, frozenset(done))
+        counts, rows, leaving, digests = _shuffle(c, plan, node_rows, progress)
         options = [num_hops, format, bool(save_orig_nids), bool(save_orig_eids), out_edges]
         key = inputs_key(meta, assignment, digests, [*options, repr(store)])
         stale = sorted(p for p, m in done.items() if m["key"] != key)
@@ -277,7 +280,7 @@ def dispatch(
                 shutil.rmtree(tmp / f"part{p}")
                 del done[p]
             everyone = frozenset(range(num_parts))
-            _shuffle(c, replace(plan, skip=everyone - frozenset(stale)), progress)
+            _shuffle(c, replace(plan, skip=everyone - frozenset(stale)), node_rows, progress)
         # phase 1 counted every partition's edges of every chunk: phase 2 is checked again with
         # its largest piece, before any partition is written
         needs = needs_of(max((int(x.max()) for x in counts if x.size), default=0))

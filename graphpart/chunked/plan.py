@@ -20,13 +20,15 @@ assign metis (one process)          ``B + 96 N + 300 E`` where that is within
 assign metis, each worker           ``B + 14 N + 150 C`` (the refinement's streams)
 assign random (each Dask worker)    ``B + 24 * 2**20``
 dispatch, driver                    ``B + 150 MB + 32 N``
-dispatch, phase 1 (each worker)     ``B + 64 C + 16 N`` (node maps, memory-mapped)
+dispatch, phase 1 (each worker)     ``B + 64 R + 16 N`` (node maps, memory-mapped; ``R`` edges
+                                    in the largest run of chunks a task reads, at most
+                                    ``max(C, 4M)``)
 dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpart's are written
                                     out of core whatever the partition's size:
                                     ``B + 9 N + 24 L + 40 P + 400 MB`` (GraphBolt; ``L`` local
                                     nodes of the largest partition, inner plus HALO; ``P``
-                                    edges of a chunk it owns, its share of ``C``) and
-                                    ``B + 25 N + 40 C + 400 MB`` (graphpart); DGL's ``.dgl``
+                                    edges of a run it owns, its share of ``R``) and
+                                    ``B + 25 N + 40 R + 400 MB`` (graphpart); DGL's ``.dgl``
                                     files are built in memory:
                                     ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                     nodes and ``e_p`` edges (owned plus leaving, HALO edges)
@@ -67,6 +69,7 @@ from ..utils import memory
 from ..utils.check import check_count
 from ..utils.memory import check_memory, process_budget
 from ..utils.units import fmt_bytes
+from ._shuffle import largest_run
 from .cluster import BASE, ClusterOptions
 from .format import ChunkedMetadata, check_num_parts_for
 from .metis_memory import check_metis_max_edges, metis_route
@@ -337,7 +340,7 @@ def partition_need(
     """Peak memory of the dispatch worker that writes a partition of ``nodes`` nodes and ``edges``
     edges (owned plus leaving) in a graph of ``num_nodes`` nodes, in ``format`` (GraphBolt's and
     graphpart's are written out of core: the edges do not count; ``chunk``: edges in the
-    largest chunk).
+    largest run of chunks a phase-1 task reads, :func:`~graphpart.chunked._shuffle.largest_run`).
 
     Parameters
     ----------
@@ -353,12 +356,12 @@ def partition_need(
         The files dispatch writes: ``"graphbolt"`` and ``"graphpart"`` out of core, ``"dgl"``
         built in memory.
     chunk : int, default 0
-        Edges in the largest edge chunk (out of core only).
+        Edges in the largest run of chunks (out of core only).
     local_nodes : int or None, default None
         Local nodes of the partition, inner plus HALO (GraphBolt only; default ``num_nodes``,
         the most it can hold).
     piece : int or None, default None
-        Edges of one chunk the partition owns, at most (GraphBolt only; default ``chunk``).
+        Edges of one run the partition owns, at most (GraphBolt only; default ``chunk``).
 
     Returns
     -------
@@ -468,7 +471,7 @@ def plan_pipeline(
     """
     n = int(sum(meta.num_nodes.values()))
     e = int(sum(meta.num_edges.values()))
-    c = largest_chunk(meta)
+    c, run = largest_chunk(meta), largest_run(meta)
     f = node_row_bytes(meta)
     k = check_num_parts_for(num_parts, meta)  # what the steps themselves refuse, refused here too
     workers = ClusterOptions.of(cluster, **names).workers
@@ -527,7 +530,7 @@ def plan_pipeline(
     # the largest piece: a chunk's edges spread as the graph's, the largest partition's share
     if piece is None:
         owned_p = e_p - (int((1 + imbalance) * cut / k) if out_edges else 0)
-        piece = c if not e else int(c * min(1.0, max(owned_p, 0) / e * (1 + imbalance)))
+        piece = run if not e else int(run * min(1.0, max(owned_p, 0) / e * (1 + imbalance)))
     gb = format == "graphbolt"
     wide = n >= 2**31 - 1  # int64 node ids in the pieces, else int32
     pieces = (20 if wide else 12) * e + (28 if wide else 20) * (local - e) + f * n
@@ -545,14 +548,14 @@ def plan_pipeline(
         StepNeed(
             "dispatch phase 1",
             f"each of {workers} workers",
-            BASE + 64 * c + 16 * n,
+            BASE + 64 * run + 16 * n,
             pieces,
-            "B + 64 C + 16 N",
+            "B + 64 R + 16 N",
         ),
         StepNeed(
             "dispatch phase 2",
             f"each of {workers} workers",
-            partition_need(n_p, e_p, n, f, format, c, local_p, piece)
+            partition_need(n_p, e_p, n, f, format, run, local_p, piece)
             + (4 * n if gb and out_edges else 0),  # the HALO in-degrees of leaving edges
             # the pieces give way to the files as partitions finish; the partitions in flight
             # hold their work files too (measured: R-MAT 22 in 2 parts, R-MAT 26 in 16)
@@ -773,6 +776,7 @@ _SYMBOLS = (
     ("N", "N nodes"),
     ("E", "E edges"),
     ("C", "C edges in the largest chunk"),
+    ("R", "R in the largest run of chunks one dispatch task reads"),
     ("F", "F bytes of node data per node"),
     ("n_p", "n_p and e_p the largest partition's nodes and edges"),
     ("L", "L at most the nodes (own + HALO) of the largest partition"),

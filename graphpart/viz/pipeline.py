@@ -11,8 +11,8 @@ __all__ = ["plot_pipeline"]
 def plot_pipeline(*, ax=None, num_chunks: int = 4, num_parts: int = 4):
     """Boxes and arrows of DGL's two-step pipeline as graphpart runs it: the chunked graph
     (``metadata.json`` + edge and feature chunks), step 1 (assign: one partition id per node),
-    step 2 (dispatch on Dask: one task per chunk splits it by partition, one task per partition
-    gathers and writes), and the partition folders with their config.
+    step 2 (dispatch on Dask: one task per chunk, or run of small chunks, splits it by partition,
+    one task per partition gathers and writes), and the partition folders with their config.
 
     Parameters
     ----------

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import json
 import os
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import graphpart as gp
 from graphpart.chunked import assign, load_chunked, write_assignment, write_chunked
 from graphpart.chunked.assign import read_assignment
 from graphpart.chunked.dispatch import dispatch, load_orig_ids
+from graphpart.chunked.format import read_metadata
 from graphpart.datasets import load_karate_club, sbm
 
 from ..graphs import hetero_graph, karate
@@ -327,6 +331,59 @@ def test_partitions_written_in_small_blocks_equal_the_in_memory_partition(
     in_memory(g, parts, 3, tmp_path / "mem", num_hops)
     assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
     assert not list((tmp_path / "out").rglob("leaving*")), "the owners' files are deleted"
+
+
+@pytest.mark.parametrize("runs_of", [1, 2, 7])
+def test_runs_of_chunks_give_the_partitions_of_one_chunk_a_task(
+    runs_of, tmp_path, dask_client, monkeypatch
+):
+    """A phase-1 task reads consecutive chunks up to TASK_EDGES edges (node data up to
+    TASK_BYTES): one chunk a run, runs of two, and every chunk in one run all give the
+    in-memory partition, with a piece per run and partition."""
+    from graphpart.chunked import _shuffle
+
+    g = featured_sbm()
+    write_chunked(g, tmp_path / "ch", 7, graph_name="g")
+    meta = read_metadata(tmp_path / "ch")
+    edges = max(meta.edges[("_N", "_E", "_N")].counts)
+    rows = max(meta.node_data["_N"]["feat"].counts)
+    monkeypatch.setattr(_shuffle, "TASK_EDGES", runs_of * edges)
+    monkeypatch.setattr(_shuffle, "TASK_BYTES", runs_of * rows * 16)  # rows of 4 float32
+    saved = []
+    real = _shuffle.save_piece
+    monkeypatch.setattr(
+        _shuffle, "save_piece", lambda path, **a: (saved.append(path), real(path, **a))
+    )
+    parts = random_parts(g, 3, seed=1)
+    write_assignment(tmp_path / "asg", parts, 3, "custom")
+    cfg = dispatch(
+        tmp_path / "ch", tmp_path / "asg", tmp_path / "out", client=dask_client,
+        save_orig_nids=True, save_orig_eids=True, **LIKE_PARTITION_GRAPH,
+    )  # fmt: skip
+    in_memory(g, parts, 3, tmp_path / "mem", 1)
+    assert_same_partitions(cfg, tmp_path / "mem" / "g.json")
+    runs = _shuffle.edge_runs(meta, ("_N", "_E", "_N"))
+    assert len(runs) == {1: 7, 2: 4, 7: 1}[runs_of]
+    assert len([p for p in saved if "-own" in p.name]) == len(runs) * 3  # a run and partition
+    assert [c for r in runs for c in range(*r)] == list(range(7))
+    counts = meta.node_data["_N"]["feat"].counts
+    plan = _shuffle.Plan.of(meta, tmp_path, SimpleNamespace(ntypes=("_N",)), (), 1, False,
+                            {(0, k): counts for k in range(len(meta.node_data["_N"]))})  # fmt: skip
+    assert len(plan.node_runs[0][0]) == {1: 7, 2: 4, 7: 1}[runs_of]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 50), max_size=30), st.integers(1, 60))
+def test_chunk_runs_cover_the_chunks_in_order_within_their_bound(sizes, limit):
+    from graphpart.chunked._shuffle import chunk_runs
+
+    runs = chunk_runs(sizes, limit)
+    assert [c for first, end in runs for c in range(first, end)] == list(range(len(sizes)))
+    assert all(end > first for first, end in runs)
+    bound = max([limit, *sizes])
+    assert all(sum(sizes[first:end]) <= bound for first, end in runs)
+    # greedy: a run and the next chunk together would pass the limit
+    assert all(sum(sizes[a:b]) + sizes[b] > limit for (a, b), _ in zip(runs, runs[1:]))
 
 
 def test_a_dispatched_output_with_its_merged_maps_is_replaced(tmp_path, dask_client):
