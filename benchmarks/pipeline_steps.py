@@ -4,7 +4,8 @@ Each step runs as the user would run it (``graphpart chunk | assign | dispatch |
 subprocess whose process tree (Dask's scheduler-side process and its worker processes included) is
 polled every 0.2 s: the table gives each step's wall time, the peak RSS of its main process and of
 its largest child, the disk its output takes, and for ``assign`` the cut and the largest part's
-node count and in-degree against the mean.
+node count and in-degree against the mean. With ``--profile`` each step runs under
+``step_profile.py`` and its row also lists its phases (wall, CPU of every process, cores busy).
 
 Usage::
 
@@ -85,20 +86,30 @@ def _tree_bytes(folder: Path) -> int:
 LOGS: Path | None = None
 
 
+#: With ``--profile``, each step runs under ``step_profile.py`` (its phases' wall and CPU).
+PROFILE = False
+
+
 def run_step(name: str, args: list[str], watch: Path | None = None) -> dict:
     t = time.perf_counter()
-    proc = subprocess.Popen([EXE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    exe = [sys.executable, str(Path(__file__).with_name("step_profile.py"))] if PROFILE else [EXE]
+    proc = subprocess.Popen([*exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peaks = TreePeaks(proc.pid, watch)
     out, err = proc.communicate()
     main, child = peaks.close()
+    lines = err.decode().splitlines()
     row = {
         "step": name,
         "seconds": round(time.perf_counter() - t, 1),
         "main_gib": round(main / GiB, 2),
         "child_gib": round(child / GiB, 2),
         "rc": proc.returncode,
-        "stderr": err.decode()[-400:].strip(),
+        "stderr": "\n".join(x for x in lines if not x.startswith("profile"))[-400:].strip(),
     }
+    if PROFILE:
+        row["phases"] = [json.loads(x[8:]) for x in lines if x.startswith("profile {")]
+        total = [json.loads(x[14:]) for x in lines if x.startswith("profile-total ")]
+        row["cores"] = total[0]["cores"] if total else None
     if watch is not None:
         row["peak_disk_gib"] = round(peaks.disk_peak / GiB, 2)
     if LOGS is not None:  # the step's progress lines: each phase's elapsed time
@@ -183,8 +194,12 @@ def main() -> None:
     ap.add_argument(
         "--dispatch-args", default="", help="more dispatch options, e.g. '--out-edges --format=dgl'"
     )
+    ap.add_argument(
+        "--profile", action="store_true", help="each step's phases: wall, CPU, cores busy"
+    )
     args = ap.parse_args()
-    global LOGS
+    global LOGS, PROFILE
+    PROFILE = args.profile
     LOGS = args.workdir
     LOGS.mkdir(parents=True, exist_ok=True)
     steps = args.steps.split(",")

@@ -229,8 +229,9 @@ def _segments(order: np.ndarray, counts: np.ndarray) -> list[np.ndarray]:
 
 
 def _read_run(plan: Plan, ei: int, r: int, digests: list[str]):
-    """Run ``r`` of edge type ``ei``: its ``(src, dst)`` and each edge data field, chunk after
-    chunk (each file fingerprinted by the read that parses it, appended to ``digests``)."""
+    """Run ``r`` of edge type ``ei``: its ``(src, dst)``, each edge data field, chunk after
+    chunk (each file fingerprinted by the read that parses it, appended to ``digests``), and
+    each chunk's rows."""
     meta, e = plan.meta, plan.etypes[ei]
     names = plan.edge_names(ei)
     ends: list[list[np.ndarray]] = [[], []]
@@ -250,21 +251,24 @@ def _read_run(plan: Plan, ei: int, r: int, digests: list[str]):
                 )
             data[k].append(a)
     one = len(ends[0]) == 1  # one chunk: no copy
+    lengths = [len(x) for x in ends[0]]
     src, dst = (x[0] if one else np.concatenate(x) for x in ends)
-    return src, dst, {f"d{k}": a[0] if one else np.concatenate(a) for k, a in enumerate(data)}
+    fields = {f"d{k}": a[0] if one else np.concatenate(a) for k, a in enumerate(data)}
+    return src, dst, fields, lengths
 
 
-def shuffle_edges(plan: Plan, ei: int, r: int) -> tuple[np.ndarray, int, np.ndarray, list[str]]:
+def shuffle_edges(plan: Plan, ei: int, r: int) -> tuple:
     """Split run ``r`` of edge type ``ei``'s chunks by owner.
 
     Returns the edges each partition owns, the rows in the run, the edges
     leaving each partition (source there, owner elsewhere; zeros unless partitions copy
-    them), and the digests of the files read (each chunk's edges', then its edge data
-    fields').
+    them), the digests of the files read (each chunk's edges', then its edge data
+    fields'), and each chunk's rows and the edges of it each partition owns (``(chunks,
+    1 + parts)``: what :func:`~graphpart.chunked.verify.verify` needs to key edges by new id).
     """
     e = plan.etypes[ei]
     digests: list[str] = []
-    src, dst, data = _read_run(plan, ei, r, digests)
+    src, dst, data, lengths = _read_run(plan, ei, r, digests)
     n = len(src)
     ts, td = plan.maps.ntypes.index(e[0]), plan.maps.ntypes.index(e[2])
     dpart = plan.maps.part(td)[dst]
@@ -277,6 +281,10 @@ def shuffle_edges(plan: Plan, ei: int, r: int) -> tuple[np.ndarray, int, np.ndar
     new_dst = plan.maps.new(td)[dst].astype(ids)
     del src, dst
     order, counts = group_order(dpart, plan.num_parts)
+    per_chunk = np.zeros((len(lengths), 1 + plan.num_parts), dtype=np.int64)
+    per_chunk[:, 0] = lengths
+    for j, (a, b) in enumerate(zip(np.cumsum(lengths) - lengths, np.cumsum(lengths))):
+        per_chunk[j, 1:] = np.bincount(dpart[a:b], minlength=plan.num_parts)  # chunks, not edges
     leaving = np.zeros(plan.num_parts, dtype=np.int64)
     for q, sel in enumerate(_segments(order, counts)):
         if q in plan.skip:
@@ -304,7 +312,7 @@ def shuffle_edges(plan: Plan, ei: int, r: int) -> tuple[np.ndarray, int, np.ndar
                 pos=pos[cut_rows].astype(rows),
                 row=cut_rows.astype(rows),
             )
-    return counts, n, leaving, digests
+    return counts, n, leaving, digests, per_chunk
 
 
 def chunk_rows(spec: ChunkSpec, c: int) -> int:

@@ -70,7 +70,7 @@ from .cluster import ClusterOptions
 from .format import read_metadata
 from .orig_ids import load_orig_ids, merge_orig
 from .plan import check_disk, check_step_memory, local_workers, plan_pipeline
-from .verify import ASSIGNMENT_KEY, assignment_record
+from .verify import ASSIGNMENT_KEY, EDGE_COUNTS, assignment_record
 
 __all__ = ["dispatch", "load_orig_ids"]
 
@@ -95,10 +95,11 @@ def _node_data_rows(client, meta, progress: bool) -> dict[tuple[int, int], np.nd
 
 def _shuffle(
     client, plan: Plan, node_rows: dict, progress: bool
-) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, list[str]]:
+) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, list[str], np.ndarray]:
     """Phase 1 on every run of chunks; returns per edge type the (runs, parts) counts and the rows
-    per run, the number of edges leaving each partition, and the digests of the chunk files read
-    (``node_rows``: :func:`_node_data_rows`)."""
+    per run, the number of edges leaving each partition, the digests of the chunk files read
+    (``node_rows``: :func:`_node_data_rows`), and every edge chunk's rows and edges owned per
+    partition, edge types in order (``(chunks, 1 + parts)``, :data:`~.verify.EDGE_COUNTS`)."""
     meta = plan.meta
     node_args = []
     for (ti, k), rows in node_rows.items():
@@ -124,6 +125,12 @@ def _shuffle(
         if results
         else np.zeros(plan.num_parts, dtype=np.int64)
     )
+    per_chunk = [r[4] for r in results]  # edge types, then runs, in order
+    per_chunk = (
+        np.concatenate(per_chunk)
+        if per_chunk
+        else np.zeros((0, 1 + plan.num_parts), dtype=np.int64)
+    )
     for ei, e in enumerate(plan.etypes):
         mine = [r for a, r in zip(edge_args, results) if a[1] == ei]
         counts.append(np.stack([r[0] for r in mine]).astype(np.int64))
@@ -134,7 +141,7 @@ def _shuffle(
                 f"edges in its "
                 f"chunks, but num_edges_per_type says {meta.num_edges[e]}"
             )
-    return counts, rows, leaving, digests
+    return counts, rows, leaving, digests, per_chunk
 
 
 def dispatch(
@@ -266,7 +273,7 @@ def dispatch(
         del parts
         node_rows = _node_data_rows(c, meta, progress)
         plan = Plan.of(meta, work, maps, etypes, num_hops, out_edges, node_rows, frozenset(done))
-        counts, rows, leaving, digests = _shuffle(c, plan, node_rows, progress)
+        counts, rows, leaving, digests, per_chunk = _shuffle(c, plan, node_rows, progress)
         options = [num_hops, format, bool(save_orig_nids), bool(save_orig_eids), out_edges]
         key = inputs_key(meta, assignment, digests, [*options, repr(store)])
         stale = sorted(p for p, m in done.items() if m["key"] != key)
@@ -358,6 +365,9 @@ def dispatch(
         )
         if format == "graphbolt" and not save_orig_nids:  # no original ids: verify reads them
             cfg[ASSIGNMENT_KEY] = assignment_record(partitions_dir, out, assignment)
+            (tmp / EDGE_COUNTS).parent.mkdir()
+            np.save(tmp / EDGE_COUNTS, per_chunk)  # saves verify a pass (checked there)
+            cfg[ASSIGNMENT_KEY]["edge_counts"] = EDGE_COUNTS
         (tmp / f"{graph_name}.json").write_text(json.dumps(cfg, indent=2))
     return out / f"{graph_name}.json"
 

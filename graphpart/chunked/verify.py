@@ -9,7 +9,9 @@ Memory is bounded by one partition, not the graph: partitions are opened one at 
 the edges are compared through 64-bit fingerprints (:func:`edge_hash` of the original edge id and
 endpoints, with the edge data's bytes for owned edges), summed per partition on both sides: the
 chunks are streamed once, each edge counted for the partition owning its destination and, as a
-HALO copy, for the partition of its source when that differs. Peak: ``B + 21 N`` bytes of node
+HALO copy, for the partition of its source when that differs (GraphBolt's edges, keyed by new
+ids, need each chunk's owned edges first: from dispatch's record, :data:`EDGE_COUNTS`, checked
+by the same pass, else from a pass of their own). Peak: ``B + 21 N`` bytes of node
 maps plus one partition (about ``96`` bytes per local edge) plus one chunk; a node feature is
 read whole, one field at a time.
 """
@@ -29,6 +31,7 @@ from ..index import group_order, group_rank
 from ..storage.sources import FORMAT_NAMES, open_partitions
 from ..utils.check import short_repr
 from ._dask import Runner, open_shared, runner
+from ._files import check_npy_header
 from ._part_arrays import open_part, whole
 from .cluster import ClusterOptions
 from .format import read_metadata
@@ -39,13 +42,20 @@ from .read import read_data, read_edges
 #: Local edges fingerprinted at a time.
 SLICE = 1 << 22
 
-__all__ = ["verify", "Verification", "edge_hash"]
+__all__ = ["verify", "Verification", "edge_hash", "recorded_edge_counts"]
 
 logger = logging.getLogger(__name__)
 
 
 #: The key of the partition config where ``dispatch`` records the assignment it read.
 ASSIGNMENT_KEY = "assignment"
+#: The file (from the config's folder) where ``dispatch`` records every edge chunk's rows and the edges of
+#: it each partition owns (int64, ``(chunks of every edge type in order, 1 + parts)``): the
+#: offsets :func:`verify` keys GraphBolt's edges by, without a pass of its own to count them.
+#: It is a claim, checked: the pass that fingerprints the chunks counts them too, and where they
+#: differ the fingerprints are taken again from the counts (a wrong record costs a pass, never
+#: a verdict).
+EDGE_COUNTS = "edge_counts/chunks.npy"
 
 
 def assignment_record(partitions_dir: str | os.PathLike, out: Path, digest: str) -> dict:
@@ -275,7 +285,9 @@ def verify(
             checked["local edges, owned and HALO (endpoints)"] = (
                 checked.get("local edges, owned and HALO (endpoints)", 0) + local_edges
             )
-        expected = _expected_all(run, meta, etypes, by_name, owners, num_parts, cfg, sums.by_new)
+        expected = _expected_all(
+            run, meta, etypes, by_name, owners, num_parts, cfg, sums.by_new, config
+        )
     got_owned, got_halo, got_feats = sums.owned, sums.halo, sums.feats
     for i, t in enumerate(ntypes):
         if np.any(counts[t] != 1):
@@ -557,12 +569,57 @@ def feature_hash(eid: np.ndarray, rows: np.ndarray, salt: int) -> np.ndarray:
         return _mix(_mix(eid.astype(np.uint64) + np.uint64(salt)) ^ row_hash(rows, salt))
 
 
-def _expected_all(run, meta, etypes, by_name, owners, num_parts: int, cfg, by_new) -> list:
-    """:func:`_expected_sums` of every edge type, its chunks shared out among ``run``'s tasks:
-    first, where edges are keyed by new ids (or the chunks record no row counts), each chunk's
-    rows and owned edges per partition, for the offsets every chunk's keys start from."""
+def recorded_edge_counts(config: Path, raw: dict, meta, etypes: list[str], num_parts: int):
+    """The per-chunk counts ``dispatch`` recorded with the config (:data:`EDGE_COUNTS`), split
+    by edge type (``etypes``: the config's, in order), or ``None`` where there is no record or
+    its header is not the shape and dtype this graph's chunks and partitions give.
+
+    Parameters
+    ----------
+    config : pathlib.Path
+        The partition config.
+    raw : dict
+        Its JSON.
+    meta : ChunkedMetadata
+        The chunked graph's metadata.
+    etypes : list of str
+        The config's edge types, in order.
+    num_parts : int
+        The partitions.
+
+    Returns
+    -------
+    list of numpy.ndarray or None
+        Per edge type, ``(chunks, 1 + parts)`` int64: each chunk's rows, then the edges of it
+        each partition owns.
+    """
+    record = raw.get(ASSIGNMENT_KEY)
+    if not isinstance(record, dict) or record.get("edge_counts") != EDGE_COUNTS:
+        return None
+    by_name = {etype_str(e): e for e in meta.etypes}
+    chunks = [len(meta.edges[by_name[name]].paths) for name in etypes]
+    path = config.parent / EDGE_COUNTS
+    try:
+        shape, dtype = check_npy_header(path)
+    except (GraphpartError, OSError):
+        return None
+    if shape != (sum(chunks), 1 + num_parts) or dtype != np.int64:
+        return None
+    counts = np.load(path, allow_pickle=False)
+    return np.split(counts, np.cumsum(chunks)[:-1])
+
+
+def _expected_all(
+    run, meta, etypes, by_name, owners, num_parts: int, cfg, by_new, config: Path
+) -> list:
+    """:func:`_expected_sums` of every edge type, its chunks shared out among ``run``'s tasks,
+    with, where edges are keyed by new ids (or the chunks record no row counts), each chunk's
+    rows and owned edges per partition for the offsets every chunk's keys start from: from
+    dispatch's record where there is one (checked against the counts the same pass takes), else
+    counted by a pass of their own."""
     handles = {t: run.share(f"owners-{t}", a) for t, a in owners.items()}
     halo = (int(cfg.halo_hops), cfg.out_edges)
+    record = recorded_edge_counts(config, cfg.raw, meta, etypes, num_parts) if by_new else None
     out = []
     for i, name in enumerate(etypes):
         e = by_name[name]
@@ -570,35 +627,23 @@ def _expected_all(run, meta, etypes, by_name, owners, num_parts: int, cfg, by_ne
         groups = run.shares(chunks)
         ends = (handles[e[0]], handles[e[2]])
         recorded = meta.edges[e].counts
-        if by_new or recorded is None:
-            tasks = [(meta, e, g, ends[1], num_parts) for g in groups]
-            counted: list = [None] * len(chunks)  # in chunk order, whichever task counted it
-            for g, rs in zip(groups, run.map(_owned_counts, tasks, "verify-counts")):
-                for c, r in zip(g, rs):
-                    counted[c] = r
-            rows = np.array([c for c, _ in counted], dtype=np.int64)
-            owned = np.array([o for _, o in counted], dtype=np.int64).reshape(-1, num_parts)
-        else:
-            rows = np.asarray(recorded, dtype=np.int64)
-            owned = np.zeros((len(chunks), num_parts), dtype=np.int64)
-        row0 = np.concatenate([[0], np.cumsum(rows)[:-1]]).astype(np.int64)
-        seen = np.cumsum(owned, axis=0) - owned  # owned edges of earlier chunks, per partition
         bases = cfg.edge_bounds[:, i, 0] if by_new else None
-        tasks = [
-            (meta, e, g, ends, num_parts, halo, bases, row0[g], seen[g] if by_new else None)
-            for g in groups
-        ]
-        total = None
-        for result in run.map(_expected_sums, tasks, "verify-chunks"):
-            if total is None:
-                total = result
-                continue
-            with np.errstate(over="ignore"):
-                total = (
-                    total[0] + result[0],
-                    total[1] + result[1],
-                    [a + b for a, b in zip(total[2], result[2])],
-                )
+        if record is not None:
+            counts = record[i]
+        elif by_new or recorded is None:
+            counts = _counted(run, meta, e, groups, ends[1], num_parts)
+        else:
+            counts = np.zeros((len(chunks), 1 + num_parts), dtype=np.int64)
+            counts[:, 0] = recorded
+        total, found = _sums_pass(run, meta, e, groups, ends, num_parts, halo, bases, counts)
+        if record is not None and not np.array_equal(found, counts):
+            logger.warning(
+                "%s: dispatch's record of the edge chunks' counts (%s) differs from the chunks; "
+                "fingerprinting them again with the counts found",
+                config,
+                EDGE_COUNTS,
+            )
+            total, _ = _sums_pass(run, meta, e, groups, ends, num_parts, halo, bases, found)
         if total is None:
             names = meta.edge_data.get(e, {})
             zero = np.zeros(num_parts, dtype=np.uint64)
@@ -607,15 +652,56 @@ def _expected_all(run, meta, etypes, by_name, owners, num_parts: int, cfg, by_ne
     return out
 
 
-def _owned_counts(meta, e, chunks: list, dst_owners, num_parts: int) -> list:
-    """Each chunk's rows and edges owned per partition (those into its nodes)."""
+def _counted(run, meta, e, groups: list, dst_owners, num_parts: int) -> np.ndarray:
+    """Each chunk's rows and edges owned per partition, by a pass over the chunks."""
+    tasks = [(meta, e, g, dst_owners, num_parts) for g in groups]
+    counts = np.zeros((sum(len(g) for g in groups), 1 + num_parts), dtype=np.int64)
+    for g, found in zip(groups, run.map(_owned_counts, tasks, "verify-counts")):
+        counts[g] = found
+    return counts
+
+
+def _sums_pass(run, meta, e, groups, ends, num_parts, halo, bases, counts) -> tuple:
+    """One pass of :func:`_expected_sums` over the chunks of ``e`` with the offsets ``counts``
+    give; returns the sums and the counts the pass found (``counts`` where it keeps none)."""
+    rows, owned = counts[:, 0], counts[:, 1:]
+    row0 = np.concatenate([[0], np.cumsum(rows)[:-1]]).astype(np.int64)
+    seen = np.cumsum(owned, axis=0) - owned  # owned edges of earlier chunks, per partition
+    by_new = bases is not None
+    tasks = [
+        (meta, e, g, ends, num_parts, halo, bases, row0[g], seen[g] if by_new else None)
+        for g in groups
+    ]
+    total, found = None, counts.copy()
+    for g, result in zip(groups, run.map(_expected_sums, tasks, "verify-chunks")):
+        if by_new:
+            found[g] = result[3]
+        if total is None:
+            total = result[:3]
+            continue
+        with np.errstate(over="ignore"):
+            total = (
+                total[0] + result[0],
+                total[1] + result[1],
+                [a + b for a, b in zip(total[2], result[2])],
+            )
+    return total, found
+
+
+def _owned_counts(meta, e, chunks: list, dst_owners, num_parts: int) -> np.ndarray:
+    """Each chunk's rows and edges owned per partition (those into its nodes): ``(chunks, 1 +
+    parts)``."""
     owners = open_shared(dst_owners)
-    out = []
-    for c in chunks:
+    out = np.zeros((len(chunks), 1 + num_parts), dtype=np.int64)
+    for j, c in enumerate(chunks):
         d = read_edges(meta, e, c)[1]
-        pd = np.asarray(owners[d])
-        out.append((len(d), np.bincount(pd[pd >= 0], minlength=num_parts)))
+        out[j] = _chunk_counts(np.asarray(owners[d]), num_parts)
     return out
+
+
+def _chunk_counts(pd: np.ndarray, num_parts: int) -> np.ndarray:
+    """A chunk's rows and its edges owned per partition, from its destinations' owners."""
+    return np.concatenate([[len(pd)], np.bincount(pd[pd >= 0], minlength=num_parts)])
 
 
 def _expected_sums(meta, e, chunks, ends, num_parts: int, halo, bases, row0, seen):
@@ -625,9 +711,11 @@ def _expected_sums(meta, e, chunks, ends, num_parts: int, halo, bases, row0, see
     first rows ``row0``). Without HALO a partition keeps only the edges between its own nodes.
     ``halo``: ``(hops, out_edges)``. Edges are keyed by their original ids (their rows), or
     with ``bases`` (each partition's first new id of this edge type) by their new ids:
-    partition-major, then chunk order, ``seen`` giving each chunk's owned edges before it."""
+    partition-major, then chunk order, ``seen`` giving each chunk's owned edges before it.
+    Also returns, keying by new ids, each chunk's rows and owned edges per partition."""
     hops, out_edges = halo
     src_owner, dst_owner = (open_shared(h) for h in ends)
+    found = np.zeros((len(chunks), 1 + num_parts), dtype=np.int64)
     owned = np.zeros(num_parts, dtype=np.uint64)
     copies = np.zeros(num_parts, dtype=np.uint64)
     names = sorted(meta.edge_data.get(e, {}))
@@ -637,6 +725,7 @@ def _expected_sums(meta, e, chunks, ends, num_parts: int, halo, bases, row0, see
         ps, pd = np.asarray(src_owner[s]), np.asarray(dst_owner[d])
         key = np.arange(row0[j], row0[j] + len(s), dtype=np.int64)
         if bases is not None:  # new ids: the owner's base, its edges of earlier chunks, the rank
+            found[j] = _chunk_counts(pd, num_parts)
             owner = np.where(pd >= 0, pd, 0)
             order, counts = group_order(owner, num_parts)
             first = np.asarray(bases, dtype=np.int64) + np.asarray(seen[j], dtype=np.int64)
@@ -657,4 +746,4 @@ def _expected_sums(meta, e, chunks, ends, num_parts: int, halo, bases, row0, see
                     f"has {len(s)} edges"
                 )
             np.add.at(feats[k], pd[mine], feature_hash(key, rows, k + 1)[mine])
-    return owned, copies, feats
+    return owned, copies, feats, found

@@ -2,8 +2,8 @@
 
 A partition output holds its configs (``<graph_name>.json`` with ``"format": "graphpart"``), the
 part folders they name (``part<i>``, holding only the files of :data:`~.files.PART_FILES`, each
-of the kind its name says), and dispatch's merged id maps (``orig_nids/``, ``orig_eids/``: ``.npy``
-files). Anything else, at any depth, and every symlink, is the user's: the output is refused and
+of the kind its name says), and dispatch's merged id maps and edge chunks' counts
+(``orig_nids/``, ``orig_eids/``, ``edge_counts/``: ``.npy`` files). Anything else, at any depth, and every symlink, is the user's: the output is refused and
 what is in the way is named.
 """
 
@@ -27,8 +27,9 @@ __all__ = ["OutputTarget", "check_partition_output"]
 #: What a mapping file (``graphpart partition --mapping-out``) holds.
 MAPPING_KEYS = ("orig_nids", "orig_eids")
 
-#: Top-level folders an output holds besides its configs and part folders (merged id maps).
-EXTRA_OUTPUTS = ("orig_nids", "orig_eids")
+#: Top-level folders an output holds besides its configs and part folders (dispatch's merged id
+#: maps, and its record of the edge chunks' counts for ``verify``).
+EXTRA_OUTPUTS = ("orig_nids", "orig_eids", "edge_counts")
 _PART = re.compile(r"part[0-9]{1,9}")
 
 

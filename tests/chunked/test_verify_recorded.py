@@ -45,3 +45,39 @@ def test_a_missing_or_changed_assignment_is_not_used(written, how):
         write_assignment(tmp_path / "asg", {"_N": np.arange(34) % 2}, 2, "custom")
     with pytest.raises(GraphpartError, match="give the assignment it was written from"):
         verify(cfg, tmp_path / "ch")
+
+
+def test_dispatch_records_each_edge_chunks_counts_and_verify_reads_the_chunks_once(
+    written, monkeypatch
+):
+    """GraphBolt's edges are keyed by new ids, whose offsets come from each chunk's owned edges:
+    dispatch records them, so verify reads the chunks once, not twice."""
+    import importlib
+
+    tmp_path, cfg = written
+    record = np.load(cfg.parent / "edge_counts" / "chunks.npy")
+    assert record.shape == (2, 3)  # 2 chunks: rows, then the edges each of 2 partitions owns
+    assert record[:, 0].sum() == 156 and (record[:, 0] == record[:, 1:].sum(axis=1)).all()
+    verify_module = importlib.import_module("graphpart.chunked.verify")
+
+    def no_counting_pass(*args):
+        raise AssertionError("a pass to count the chunks' edges")
+
+    monkeypatch.setattr(verify_module, "_owned_counts", no_counting_pass)
+    assert verify(cfg, tmp_path / "ch").ok
+
+
+@pytest.mark.parametrize("how", ["wrong counts", "wrong shape", "removed"])
+def test_a_wrong_record_of_the_counts_costs_a_pass_never_the_verdict(written, how, caplog):
+    tmp_path, cfg = written
+    path = cfg.parent / "edge_counts" / "chunks.npy"
+    record = np.load(path)
+    if how == "wrong counts":  # an edge moved to the other partition's count
+        record[0, 1:] += [1, -1]
+        np.save(path, record)
+    elif how == "wrong shape":
+        np.save(path, record[:, :2])
+    else:
+        path.unlink()
+    assert verify(cfg, tmp_path / "ch").ok
+    assert ("differs from the chunks" in caplog.text) == (how == "wrong counts")
