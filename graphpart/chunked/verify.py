@@ -49,12 +49,12 @@ logger = logging.getLogger(__name__)
 
 #: The key of the partition config where ``dispatch`` records the assignment it read.
 ASSIGNMENT_KEY = "assignment"
-#: The file (from the config's folder) where ``dispatch`` records every edge chunk's rows and the edges of
-#: it each partition owns (int64, ``(chunks of every edge type in order, 1 + parts)``): the
-#: offsets :func:`verify` keys GraphBolt's edges by, without a pass of its own to count them.
-#: It is a claim, checked: the pass that fingerprints the chunks counts them too, and where they
-#: differ the fingerprints are taken again from the counts (a wrong record costs a pass, never
-#: a verdict).
+#: The file (from the config's folder) where ``dispatch`` records every edge chunk's rows and
+#: the edges of it each partition owns (int64, ``(chunks of every edge type in order, 1 +
+#: parts)``): the offsets :func:`verify` keys GraphBolt's edges by, without a pass of its own to
+#: count them. It is a claim, checked: the pass that fingerprints the chunks counts them too, and
+#: where they differ the fingerprints are taken again from the counts (a wrong record costs a
+#: pass, never a verdict).
 EDGE_COUNTS = "edge_counts/chunks.npy"
 
 

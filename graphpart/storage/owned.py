@@ -3,8 +3,8 @@
 A partition output holds its configs (``<graph_name>.json`` with ``"format": "graphpart"``), the
 part folders they name (``part<i>``, holding only the files of :data:`~.files.PART_FILES`, each
 of the kind its name says), and dispatch's merged id maps and edge chunks' counts
-(``orig_nids/``, ``orig_eids/``, ``edge_counts/``: ``.npy`` files). Anything else, at any depth, and every symlink, is the user's: the output is refused and
-what is in the way is named.
+(``orig_nids/``, ``orig_eids/``, ``edge_counts/``: ``.npy`` files). Anything else, at any depth,
+and every symlink, is the user's: the output is refused and what is in the way is named.
 """
 
 from __future__ import annotations
