@@ -18,11 +18,11 @@ how large its partition is:
    :class:`~graphpart.chunked._csc.CscBuckets` sorts by destination, one bucket at a time
    (GraphBolt's).
 
-Memory: ``B + 17 N + 8 L`` (``N`` nodes in the graph, ``L`` local nodes, at most ``N``; GraphBolt
-adds ``16 L`` for the in-degrees and offsets, and ``4 N`` with ``out_edges``) plus one piece
-(at most one run of chunks' edges) or one block or bucket of :data:`BLOCK` rows. Disk while a
-partition is written, deleted after: 40 bytes per leaving edge, and for GraphBolt 32 bytes per
-local edge.
+Memory: ``B + 13 N + 8 L`` (``N`` nodes in the graph, ``L`` local nodes, at most ``N``; the local
+id map is int32 where ``L`` fits; GraphBolt adds ``16 L`` for the in-degrees and offsets, and
+``4 N`` with ``out_edges``) plus one piece (at most one run of chunks' edges) or one block or
+bucket of :data:`BLOCK` rows. Disk while a partition is written, deleted after: 40 bytes per
+leaving edge, and for GraphBolt 32 bytes per local edge.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class _Scan:
     start: int
     end: int
     nodes: np.ndarray  # global id of each local node: inner, then HALO in id order
-    local: np.ndarray  # local id of each node of the graph (-1: not local)
+    local: np.ndarray  # local id of each node of the graph (-1: not local), int32 where they fit
     kept: int  # owned edges kept (all with HALO; those with both ends inside without)
     fields: dict  # (edge type, field) -> the pieces' (dtype, shape)
     leaving: _Leaving | None  # the edges leaving p, by owner (with out_edges)
@@ -195,7 +195,7 @@ def _scan(
     layer = np.flatnonzero(halo)
     del halo
     nodes = np.concatenate([np.arange(start, end, dtype=np.int64), layer])
-    local = np.full(n_all, -1, dtype=np.int64)
+    local = np.full(n_all, -1, dtype=id_dtype(len(nodes)))  # int32 where the local ids fit
     local[nodes] = np.arange(len(nodes))
     if csc:
         rest = halo_deg[layer] if halo_deg is not None else np.zeros(len(layer), np.int64)
@@ -227,6 +227,15 @@ def _local_edges(plan: Plan, p: int, scan: _Scan, edge_rows: list[np.ndarray], e
     if scan.leaving is not None:
         for b in scan.leaving.blocks():
             yield b[:, 0], b[:, 1], b[:, 3], np.zeros(len(b), bool), b[:, 2], b[:, 4], None
+
+
+def _local_dst(scan: _Scan, dst: np.ndarray, owned) -> np.ndarray:
+    """The local ids of a block's destinations: an owned edge ends in an inner node, whose local
+    id is its offset in the partition's range (no gather from the graph-sized map, a random
+    read an edge); a leaving edge's (``owned`` is ``None``) are looked up."""
+    if owned is None:
+        return scan.local[dst]
+    return dst - np.asarray(scan.start, dtype=dst.dtype)
 
 
 def build_part_streamed(
@@ -333,7 +342,7 @@ def _write_graphpart(plan, p, folder, scan, edges, ow, orig_e) -> None:
                 if ow is not None:  # each type's owned edges' original ids, in new id order
                     ow.append(orig_e[ei], all_orig)
             gw.append(src_s, local[s])
-            gw.append(dst_s, local[d])
+            gw.append(dst_s, _local_dst(scan, d, owned))
             for k, v in edge_fields(eid, own, orig, et, typed).items():
                 gw.append(estreams[k], v)
 
@@ -369,7 +378,7 @@ def _write_graphbolt(plan, p, path, scan, edge_rows, es, store, meta, ow, orig_e
         for s, d, eid, own, _, et, owned in _local_edges(plan, p, scan, edge_rows, es):
             if owned is not None and ow is not None:
                 ow.append(orig_e[owned[0]], owned[2])
-            buckets.add(local[s], local[d], eid, et * 2 + own)
+            buckets.add(local[s], _local_dst(scan, d, owned), eid, et * 2 + own)
         with streamed_torch_file(path, tree, NAMES) as w:
             inner = scan.end - scan.start
             for lo in range(0, n + 1, BLOCK):

@@ -84,8 +84,8 @@ def chunk_runs(sizes, limit: int) -> Runs:
 
 
 def edge_runs(meta: ChunkedMetadata, e: CanonicalEType) -> Runs:
-    """The runs of edge type ``e``'s chunks a phase-1 task reads at a time (sized by the recorded
-    counts, else by an even split of the type's edges: the plan's estimate of a chunk).
+    """The runs of edge type ``e``'s chunks a phase-1 task reads at a time (sized by
+    :meth:`~graphpart.chunked.format.ChunkedMetadata.chunk_edges`).
 
     Parameters
     ----------
@@ -99,13 +99,7 @@ def edge_runs(meta: ChunkedMetadata, e: CanonicalEType) -> Runs:
     tuple of (int, int)
         ``[first, end)`` chunk positions of each run (:func:`chunk_runs`, :data:`TASK_EDGES`).
     """
-    return chunk_runs(_chunk_edges(meta, e), TASK_EDGES)
-
-
-def _chunk_edges(meta: ChunkedMetadata, e: CanonicalEType) -> list[int]:
-    spec = meta.edges[e]
-    chunks = len(spec.paths)
-    return list(spec.counts) if spec.counts else [-(-meta.num_edges[e] // max(chunks, 1))] * chunks
+    return chunk_runs(meta.chunk_edges(e), TASK_EDGES)
 
 
 def largest_run(meta: ChunkedMetadata) -> int:
@@ -124,7 +118,7 @@ def largest_run(meta: ChunkedMetadata) -> int:
     """
     top = 0
     for e in meta.edges:
-        sizes = np.cumsum([0, *_chunk_edges(meta, e)])
+        sizes = np.cumsum([0, *meta.chunk_edges(e)])
         for first, end in edge_runs(meta, e):  # a loop over runs
             top = max(top, int(sizes[end] - sizes[first]))
     return top

@@ -229,6 +229,15 @@ class ChunkedMetadata:
     node_data: dict[str, dict[str, ChunkSpec]]
     edge_data: dict[CanonicalEType, dict[str, ChunkSpec]]
 
+    def chunk_edges(self, etype: CanonicalEType) -> list[int]:
+        """Edges in each chunk of ``etype``: the recorded counts, else an even split of the
+        type's edges (the estimate the plans size a chunk by; no chunk is read)."""
+        spec = self.edges[etype]
+        chunks = len(spec.paths)
+        if spec.counts:
+            return [int(c) for c in spec.counts]
+        return [-(-self.num_edges[etype] // max(chunks, 1))] * chunks
+
 
 def _fail(path: Path, msg: str) -> GraphpartError:
     return GraphpartError(f"{path}: {msg}")

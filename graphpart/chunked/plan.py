@@ -25,10 +25,10 @@ dispatch, phase 1 (each worker)     ``B + 64 R + 16 N`` (node maps, memory-mappe
                                     ``max(C, 4M)``)
 dispatch, phase 2 (each worker)     GraphBolt's files (the default) and graphpart's are written
                                     out of core whatever the partition's size:
-                                    ``B + 9 N + 24 L + 40 P + 400 MB`` (GraphBolt; ``L`` local
+                                    ``B + 5 N + 24 L + 40 P + 400 MB`` (GraphBolt; ``L`` local
                                     nodes of the largest partition, inner plus HALO; ``P``
                                     edges of a run it owns, its share of ``R``) and
-                                    ``B + 25 N + 40 R + 400 MB`` (graphpart); DGL's ``.dgl``
+                                    ``B + 21 N + 40 R + 400 MB`` (graphpart); DGL's ``.dgl``
                                     files are built in memory:
                                     ``B + (64 + F) n_p + 52 e_p + 8 N`` for the partition's ``n_p``
                                     nodes and ``e_p`` edges (owned plus leaving, HALO edges)
@@ -101,18 +101,18 @@ BYTES_PER_NODE, BYTES_PER_EDGE = 64, 52
 #: A dispatch worker writing graphpart's format out of core: per node of the graph (the HALO
 #: bitmap, local ids, the local nodes), and for a block of rows with its relabelled copies
 #: (measured: 0.78 GiB at R-MAT scale 22 in 2 parts, whose partitions hold 62M edges each).
-STREAM_BYTES_PER_NODE, STREAM_BLOCK_BYTES = 25, 400 << 20
+STREAM_BYTES_PER_NODE, STREAM_BLOCK_BYTES = 21, 400 << 20
 #: Bytes of partition files per local edge, owned or HALO (graphpart's format: local ends, ids,
 #: original ids, inner flag); 64 bytes per node come on top (measured: 16.96 GiB at scale 24).
 OUTPUT_BYTES_PER_EDGE = 36
 #: GraphBolt's files: per local edge (int32 source, int64 edge id, inner flag) and per local
 #: node (int32 offset, int64 id, inner flag); an edge type adds a byte per edge.
 GRAPHBOLT_BYTES_PER_EDGE, GRAPHBOLT_BYTES_PER_NODE = 13, 13
-#: A GraphBolt writer's memory per node of the graph (the HALO bitmap, the local id map), per
+#: A GraphBolt writer's memory per node of the graph (the HALO bitmap, the int32 local id map), per
 #: local node of its partition (ids, in-degrees, offsets) and per edge of its largest piece (the
 #: edges of one chunk it owns, read whole with their copies); the buckets sorted and the slices
 #: sent to them come on top (STREAM_BLOCK_BYTES). Measured at R-MAT 22 (2 and 16 parts) and 26.
-GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH, GRAPHBOLT_BYTES_PER_LOCAL_NODE = 9, 24
+GRAPHBOLT_BYTES_PER_NODE_OF_GRAPH, GRAPHBOLT_BYTES_PER_LOCAL_NODE = 5, 24
 GRAPHBOLT_BYTES_PER_PIECE_EDGE = 40
 #: The characters a line of :func:`format_plan` keeps to (a notebook's output wraps longer ones).
 WIDTH = 110
@@ -198,11 +198,7 @@ def largest_chunk(meta: ChunkedMetadata) -> int:
     int
         The most edges in one chunk of any edge type; 0 for a graph without edge types.
     """
-    sizes = [
-        max(spec.counts) if spec.counts else -(-meta.num_edges[e] // max(len(spec.paths), 1))
-        for e, spec in meta.edges.items()
-    ]
-    return int(max(sizes, default=0))
+    return max((max(meta.chunk_edges(e), default=0) for e in meta.edges), default=0)
 
 
 def _edge_row_bytes(meta: ChunkedMetadata) -> int:
@@ -561,9 +557,9 @@ def plan_pipeline(
             # hold their work files too (measured: R-MAT 22 in 2 parts, R-MAT 26 in 16)
             max(pieces, output) + (min(workers, k) * work + output) // k,
             {
-                "graphpart": "B + 25 N + 40 C + 400 MB (out of core)",
+                "graphpart": "B + 21 N + 40 R + 400 MB (out of core)",
                 "graphbolt": (
-                    f"B + 9 N + 24 L + 40 P + 400 MB (out of core; L = {local_p:,}, P = {piece:,})"
+                    f"B + 5 N + 24 L + 40 P + 400 MB (out of core; L = {local_p:,}, P = {piece:,})"
                 ),
             }.get(format, f"B + (64 + F) n_p + 52 e_p + 8 N; {where}"),
         ),
