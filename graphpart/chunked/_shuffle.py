@@ -26,7 +26,7 @@ from ..index import group_order, group_rank
 from ..typing import CanonicalEType
 from ..utils.check import short_repr
 from ._nodemaps import NodeMaps
-from .format import ChunkedMetadata, ChunkSpec
+from .format import ChunkedMetadata, ChunkSpec, chunk_edges
 from .read import read_edges
 
 __all__ = [
@@ -85,7 +85,7 @@ def chunk_runs(sizes, limit: int) -> Runs:
 
 def edge_runs(meta: ChunkedMetadata, e: CanonicalEType) -> Runs:
     """The runs of edge type ``e``'s chunks a phase-1 task reads at a time (sized by
-    :meth:`~graphpart.chunked.format.ChunkedMetadata.chunk_edges`).
+    :func:`~graphpart.chunked.format.chunk_edges`).
 
     Parameters
     ----------
@@ -99,7 +99,7 @@ def edge_runs(meta: ChunkedMetadata, e: CanonicalEType) -> Runs:
     tuple of (int, int)
         ``[first, end)`` chunk positions of each run (:func:`chunk_runs`, :data:`TASK_EDGES`).
     """
-    return chunk_runs(meta.chunk_edges(e), TASK_EDGES)
+    return chunk_runs(chunk_edges(meta, e), TASK_EDGES)
 
 
 def largest_run(meta: ChunkedMetadata) -> int:
@@ -118,7 +118,7 @@ def largest_run(meta: ChunkedMetadata) -> int:
     """
     top = 0
     for e in meta.edges:
-        sizes = np.cumsum([0, *meta.chunk_edges(e)])
+        sizes = np.cumsum([0, *chunk_edges(meta, e)])
         for first, end in edge_runs(meta, e):  # a loop over runs
             top = max(top, int(sizes[end] - sizes[first]))
     return top

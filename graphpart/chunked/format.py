@@ -34,6 +34,7 @@ __all__ = [
     "read_metadata",
     "check_num_parts_for",
     "check_node_count",
+    "chunk_edges",
     "METADATA",
 ]
 
@@ -229,14 +230,28 @@ class ChunkedMetadata:
     node_data: dict[str, dict[str, ChunkSpec]]
     edge_data: dict[CanonicalEType, dict[str, ChunkSpec]]
 
-    def chunk_edges(self, etype: CanonicalEType) -> list[int]:
-        """Edges in each chunk of ``etype``: the recorded counts, else an even split of the
-        type's edges (the estimate the plans size a chunk by; no chunk is read)."""
-        spec = self.edges[etype]
-        chunks = len(spec.paths)
-        if spec.counts:
-            return [int(c) for c in spec.counts]
-        return [-(-self.num_edges[etype] // max(chunks, 1))] * chunks
+
+def chunk_edges(meta: ChunkedMetadata, etype: CanonicalEType) -> list[int]:
+    """Edges in each chunk of ``etype``: the recorded counts, else an even split of the type's
+    edges (the estimate the plans size a chunk by; no chunk is read).
+
+    Parameters
+    ----------
+    meta : ChunkedMetadata
+        The chunked graph's metadata.
+    etype : tuple of (str, str, str)
+        The edge type.
+
+    Returns
+    -------
+    list of int
+        One count per chunk, in chunk order.
+    """
+    spec = meta.edges[etype]
+    chunks = len(spec.paths)
+    if spec.counts:
+        return [int(c) for c in spec.counts]
+    return [-(-meta.num_edges[etype] // max(chunks, 1))] * chunks
 
 
 def _fail(path: Path, msg: str) -> GraphpartError:

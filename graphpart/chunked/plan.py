@@ -10,14 +10,14 @@ data per node and ``B`` = :data:`BASE` (the interpreter with numpy, torch and py
 step, process                       peak memory
 ==================================  ===============================================================
 assign fennel / ldg, driver         ``B + 24 N``
-assign fennel / ldg, each worker    ``B + 14 N + 150 C``
+assign fennel / ldg, each worker    ``B + 20 N + 150 C``
 assign metis (one process)          ``B + 96 N + 300 E`` where that is within
                                     ``utils.memory.PROCESS_BUDGET``; beyond it, METIS on the graph
                                     coarsened: ``B + 150 MB + max(16 N + 24 E + 48 C, 76 N +
                                     24 A)``, ``A`` adjacency entries (``E`` stored both ways, at
                                     most ``2 E``);
                                     else ``M`` sampled edges for ``E`` (:mod:`.metis_memory`)
-assign metis, each worker           ``B + 14 N + 150 C`` (the refinement's streams)
+assign metis, each worker           ``B + 20 N + 150 C`` (the refinement's streams)
 assign random (each Dask worker)    ``B + 24 * 2**20``
 dispatch, driver                    ``B + 150 MB + 32 N``
 dispatch, phase 1 (each worker)     ``B + 64 R + 16 N`` (node maps, memory-mapped; ``R`` edges
@@ -71,7 +71,7 @@ from ..utils.memory import check_memory, process_budget
 from ..utils.units import fmt_bytes
 from ._shuffle import largest_run
 from .cluster import BASE, ClusterOptions
-from .format import ChunkedMetadata, check_num_parts_for
+from .format import ChunkedMetadata, check_num_parts_for, chunk_edges
 from .metis_memory import check_metis_max_edges, metis_route
 
 __all__ = [
@@ -87,10 +87,10 @@ __all__ = [
 
 #: Streaming assign (fennel, ldg): bytes its driver holds per node, a stream (each Dask worker)
 #: per node and per edge of its chunk (measured on R-MAT: the driver 21.5 bytes per node at scale
-#: 24 in 32 parts and 128 chunks, a stream 2.8 GiB at scale 26 in 64 chunks; see
-#: :func:`stream_need`). The driver's 24 include 4 for the renumbering table of the rounds of
-#: small chunks it runs itself (``stream.HERE_EDGES``).
-STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 24, 14, 150
+#: 24 in 32 parts and 128 chunks; a stream 3.00 GiB at scale 27 in 512 chunks of 4.15M edges,
+#: 4.02 GiB in 128 chunks of 16.6M; see :func:`stream_need`). The driver's 24 include 4 for the
+#: renumbering table of the rounds of small chunks it runs itself (``stream.HERE_EDGES``).
+STREAM_DRIVER_BYTES_PER_NODE, STREAM_WORKER_BYTES_PER_NODE, STREAM_BYTES_PER_EDGE = 24, 20, 150
 #: dispatch's driver per node (the assignment, then its id maps a type at a time) and the
 #: fixed part beside ``B`` (the LocalCluster's scheduler, the text reader's pool); verify's
 #: driver per node besides node data (the id maps, owners, every partition's inner ids).
@@ -198,7 +198,7 @@ def largest_chunk(meta: ChunkedMetadata) -> int:
     int
         The most edges in one chunk of any edge type; 0 for a graph without edge types.
     """
-    return max((max(meta.chunk_edges(e), default=0) for e in meta.edges), default=0)
+    return max((max(chunk_edges(meta, e), default=0) for e in meta.edges), default=0)
 
 
 def _edge_row_bytes(meta: ChunkedMetadata) -> int:
@@ -264,7 +264,7 @@ def stream_need(num_nodes: int, num_edges: int, chunk: int) -> tuple[int, int]:
     Returns
     -------
     tuple of two int
-        Bytes: the driver's ``BASE + 24 N`` and a stream's ``BASE + 14 N + 150 C``.
+        Bytes: the driver's ``BASE + 24 N`` and a stream's ``BASE + 20 N + 150 C``.
     """
     return (
         BASE + STREAM_DRIVER_BYTES_PER_NODE * num_nodes,
