@@ -26,7 +26,7 @@ from ..index import group_order, group_rank
 from ..typing import CanonicalEType
 from ..utils.check import short_repr
 from ._nodemaps import NodeMaps
-from .format import ChunkedMetadata, ChunkSpec, chunk_edges
+from .format import ChunkedMetadata, ChunkSpec, chunk_edges, row_bytes
 from .read import read_edges
 
 __all__ = [
@@ -158,9 +158,7 @@ class Plan:
         for ti, t in enumerate(maps.ntypes):
             fields = []
             for k, name in enumerate(sorted(meta.node_data.get(t, {}))):
-                spec = meta.node_data[t][name]
-                width = int(np.prod(spec.shape)) if spec.shape else 1
-                row = width * (np.dtype(spec.dtype).itemsize if spec.dtype else 8)
+                row = row_bytes(meta.node_data[t][name])
                 fields.append(chunk_runs(np.asarray(node_rows[ti, k]) * row, TASK_BYTES))
             node_runs.append(tuple(fields))
         runs = tuple(edge_runs(meta, e) for e in etypes)

@@ -35,6 +35,7 @@ __all__ = [
     "check_num_parts_for",
     "check_node_count",
     "chunk_edges",
+    "row_bytes",
     "METADATA",
 ]
 
@@ -229,6 +230,24 @@ class ChunkedMetadata:
     edges: dict[CanonicalEType, ChunkSpec]
     node_data: dict[str, dict[str, ChunkSpec]]
     edge_data: dict[CanonicalEType, dict[str, ChunkSpec]]
+
+
+def row_bytes(spec: ChunkSpec) -> int:
+    """Bytes of one row of a data field, from its recorded dtype and shape (8 bytes a value
+    where the metadata records no dtype).
+
+    Parameters
+    ----------
+    spec : ChunkSpec
+        The field's chunks.
+
+    Returns
+    -------
+    int
+        The bytes a row takes in memory.
+    """
+    width = int(np.prod(spec.shape)) if spec.shape else 1
+    return width * (np.dtype(spec.dtype).itemsize if spec.dtype else 8)
 
 
 def chunk_edges(meta: ChunkedMetadata, etype: CanonicalEType) -> list[int]:

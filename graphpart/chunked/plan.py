@@ -71,7 +71,7 @@ from ..utils.memory import check_memory, process_budget
 from ..utils.units import fmt_bytes
 from ._shuffle import largest_run
 from .cluster import BASE, ClusterOptions
-from .format import ChunkedMetadata, check_num_parts_for, chunk_edges
+from .format import ChunkedMetadata, check_num_parts_for, chunk_edges, row_bytes
 from .metis_memory import check_metis_max_edges, metis_route
 
 __all__ = [
@@ -180,8 +180,7 @@ def node_row_bytes(meta: ChunkedMetadata) -> int:
     total = 0
     for specs in meta.node_data.values():
         for spec in specs.values():
-            width = int(np.prod(spec.shape)) if spec.shape else 1
-            total += width * (np.dtype(spec.dtype).itemsize if spec.dtype else 8)
+            total += row_bytes(spec)
     return total
 
 
@@ -205,13 +204,7 @@ def _edge_row_bytes(meta: ChunkedMetadata) -> int:
     """Bytes of edge data per edge (all fields of the widest edge type)."""
     widths = [0]
     for specs in getattr(meta, "edge_data", {}).values():
-        widths.append(
-            sum(
-                (int(np.prod(s.shape)) if s.shape else 1)
-                * (np.dtype(s.dtype).itemsize if s.dtype else 8)
-                for s in specs.values()
-            )
-        )
+        widths.append(sum(row_bytes(s) for s in specs.values()))
     return max(widths)
 
 
